@@ -1,0 +1,3 @@
+module github.com/nugo-dev/nugo
+
+go 1.26.8
