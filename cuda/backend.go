@@ -81,8 +81,11 @@ func open(b Backend) (backend, error) {
 	}
 	f, ok := registry.factories[b]
 	if !ok {
-		if b == GPU {
+		switch b {
+		case GPU:
 			return nil, fmt.Errorf("backend gpu: %w: this build of nugo has no GPU backend yet", ErrNoDevice)
+		case PTXSim:
+			return nil, fmt.Errorf("backend ptxsim: this build of nugo has no ptxsim backend yet")
 		}
 		return nil, fmt.Errorf("%w %q: use auto, cpu, gpu or ptxsim", ErrUnknownBackend, b)
 	}
