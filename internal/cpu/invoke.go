@@ -156,26 +156,27 @@ const ptrSize = unsafe.Sizeof(uintptr(0))
 
 func alignUp(n, a uintptr) uintptr { return (n + a - 1) &^ (a - 1) }
 
-// layoutFrame lays out vals after a first argument of type T. It fails when
-// T is not exactly firstArgInts integer registers, or the stack part does
-// not fit the frame.
-func layoutFrame[T any](vals []reflect.Value) (*frame, int, bool) {
+// layoutFrame lays out vals after a first argument of type T. It reports
+// how many integer registers after T's, float registers and stack words the
+// arguments take, and fails when T is not exactly firstArgInts integer
+// registers or the stack part does not fit the frame.
+func layoutFrame[T any](vals []reflect.Value) (fr *frame, ints, floats, stackWords int, ok bool) {
 	if !regABI {
-		return nil, 0, false
+		return nil, 0, 0, 0, false
 	}
 	var a abiAssigner
 	slots, onStack, _ := a.assign(reflect.TypeFor[T]())
 	if onStack || a.ints != firstArgInts || a.floats != 0 || len(slots) != firstArgInts {
-		return nil, 0, false
+		return nil, 0, 0, 0, false
 	}
-	fr := new(frame)
+	fr = new(frame)
 	for _, v := range vals {
 		base := v.Addr().UnsafePointer()
 		slots, onStack, off := a.assign(v.Type())
 		if onStack {
 			size := v.Type().Size()
 			if off+size > uintptr(len(fr.stack))*ptrSize {
-				return nil, 0, false
+				return nil, 0, 0, 0, false
 			}
 			dst := unsafe.Slice((*byte)(unsafe.Pointer(&fr.stack[0])), len(fr.stack)*int(ptrSize))
 			copy(dst[off:off+size], unsafe.Slice((*byte)(base), size))
@@ -190,8 +191,21 @@ func layoutFrame[T any](vals []reflect.Value) (*frame, int, bool) {
 			}
 		}
 	}
-	return fr, int(alignUp(a.stack, ptrSize) / ptrSize), true
+	return fr, a.ints - firstArgInts, a.floats, int(alignUp(a.stack, ptrSize) / ptrSize), true
 }
+
+// roundUp returns the first of the ascending shapes that is at least n, or
+// -1 if none is.
+func roundUp(n int, shapes []int) int {
+	for _, s := range shapes {
+		if s >= n {
+			return s
+		}
+	}
+	return -1
+}
+
+//go:generate go run gen_shapes.go
 
 // intWord reads an integer-class value as the full register word, sign- or
 // zero-extended as its type requires.
