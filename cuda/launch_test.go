@@ -106,7 +106,7 @@ func TestLaunchErrors(t *testing.T) {
 		{"device array of other type", increment, Dim1(1), Dim1(1), []any{dev}, "device array of float32"},
 		{"freed device array", increment, Dim1(1), Dim1(1), []any{freed}, "used after Free"},
 		{"device array for scalar", scale, Dim1(1), Dim1(1), []any{[]float32{1}, dev}, "device array for a scalar"},
-		{"lossy scalar", scale, Dim1(1), Dim1(1), []any{[]float32{1}, 1 << 30 + 1}, "does not fit float32 without loss"},
+		{"lossy scalar", scale, Dim1(1), Dim1(1), []any{[]float32{1}, 1<<30 + 1}, "does not fit float32 without loss"},
 		{"float overflow", scale, Dim1(1), Dim1(1), []any{[]float32{1}, 1e300}, "overflows float32"},
 		{"negative to unsigned", flags, Dim1(1), Dim1(1), []any{[]uint8{0}, true, int64(-1000)}, "does not fit int8"},
 		{"number for bool", flags, Dim1(1), Dim1(1), []any{[]uint8{0}, 1, int8(1)}, "got int for a bool parameter"},
