@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# install-libcuda.sh puts NVIDIA's user-space driver library (libcuda.so.1) on a
+# Debian machine, GPU or not, so that nugo's driver binding can be tested against
+# the real library: without a GPU, cuDriverGetVersion answers and cuInit returns
+# CUDA_ERROR_NO_DEVICE.
+#
+# It enables the contrib, non-free and non-free-firmware components for the
+# machine's own Debian release and mirrors (copied from the apt sources already
+# configured, so no host is named here), then installs the libcuda1 package.
+# Run as root. Idempotent: a second run changes nothing and succeeds.
+set -euo pipefail
+
+if [[ ${EUID:-$(id -u)} -ne 0 ]]; then
+	echo "install-libcuda.sh: must run as root" >&2
+	exit 1
+fi
+
+if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+	echo "install-libcuda.sh: libcuda.so.1 already present"
+	exit 0
+fi
+
+. /etc/os-release
+if [[ ${ID:-} != debian ]]; then
+	echo "install-libcuda.sh: this script knows Debian only (found ID=${ID:-unknown})" >&2
+	exit 1
+fi
+
+components="contrib non-free non-free-firmware"
+out=/etc/apt/sources.list.d/nugo-nonfree.sources
+
+# Each source already configured for Debian (deb822 .sources stanzas and one-line
+# "deb URI SUITE COMPONENTS" entries) is repeated with the extra components.
+{
+	echo "# Written by nugo's scripts/install-libcuda.sh: contrib/non-free for libcuda1."
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[[ -e $f && $f != "$out" ]] || continue
+		awk -v comps="$components" '
+			function flush() {
+				if (types ~ /(^| )deb( |$)/ && uris ~ /debian/ && suites != "") {
+					printf "Types: deb\nURIs: %s\nSuites: %s\nComponents: %s\n", uris, suites, comps
+					if (signed != "") printf "Signed-By: %s\n", signed
+					printf "\n"
+				}
+				types = uris = suites = signed = ""
+			}
+			/^[ \t]*$/ { flush(); next }
+			/^#/ { next }
+			/^Types:/ { sub(/^Types:[ \t]*/, ""); types = $0; next }
+			/^URIs:/ { sub(/^URIs:[ \t]*/, ""); uris = $0; next }
+			/^Suites:/ { sub(/^Suites:[ \t]*/, ""); suites = $0; next }
+			/^Signed-By:/ { sub(/^Signed-By:[ \t]*/, ""); signed = $0; next }
+			END { flush() }
+		' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[[ -e $f ]] || continue
+		# Keep options such as [signed-by=...]; replace the component list.
+		awk -v comps="$components" '
+			$1 == "deb" && $0 ~ /debian/ {
+				i = 2
+				opts = ""
+				if ($2 ~ /^\[/) { while ($i !~ /\]$/) { opts = opts $i " "; i++ } opts = opts $i " "; i++ }
+				printf "Types: deb\nURIs: %s\nSuites: %s\nComponents: %s\n", $i, $(i+1), comps
+				if (match(opts, /signed-by=[^] ]+/)) printf "Signed-By: %s\n", substr(opts, RSTART + 10, RLENGTH - 10)
+				printf "\n"
+			}
+		' "$f"
+	done
+} >"$out.tmp"
+
+if ! grep -q '^URIs:' "$out.tmp"; then
+	rm -f "$out.tmp"
+	echo "install-libcuda.sh: no Debian apt source found to extend" >&2
+	exit 1
+fi
+mv "$out.tmp" "$out"
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends libcuda1
+
+if ! ldconfig -p | grep -q 'libcuda\.so\.1 '; then
+	echo "install-libcuda.sh: libcuda1 installed but libcuda.so.1 is not in the loader cache" >&2
+	exit 1
+fi
+echo "install-libcuda.sh: $(ldconfig -p | grep 'libcuda\.so\.1 ' | head -1)"
