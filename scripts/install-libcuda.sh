@@ -4,10 +4,17 @@
 # the real library: without a GPU, cuDriverGetVersion answers and cuInit returns
 # CUDA_ERROR_NO_DEVICE.
 #
-# It enables the contrib, non-free and non-free-firmware components for the
-# machine's own Debian release and mirrors (copied from the apt sources already
-# configured, so no host is named here), then installs the libcuda1 package.
-# Run as root. Idempotent: a second run changes nothing and succeeds.
+# It enables the contrib and non-free components for the machine's own Debian
+# release and mirrors (copied from the apt sources already configured, so no
+# host is named here), then installs the libcuda1 package without its
+# recommendations (kernel module, nvidia-smi, ...). libcuda1 lives in non-free
+# and pulls nvidia-support and glx-alternative-nvidia from contrib;
+# non-free-firmware is not needed (only the kernel module's firmware is there).
+#
+# Usage: install-libcuda.sh [--force]   (as root)
+# Idempotent: when libcuda.so.1 is already known to the loader it does nothing
+# unless --force is given; with --force it rewrites the same sources file and
+# apt-get install leaves an installed package as it is.
 set -euo pipefail
 
 if [[ ${EUID:-$(id -u)} -ne 0 ]]; then
@@ -15,7 +22,10 @@ if [[ ${EUID:-$(id -u)} -ne 0 ]]; then
 	exit 1
 fi
 
-if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+force=false
+[[ ${1:-} == --force ]] && force=true
+
+if ! $force && ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
 	echo "install-libcuda.sh: libcuda.so.1 already present"
 	exit 0
 fi
@@ -26,7 +36,7 @@ if [[ ${ID:-} != debian ]]; then
 	exit 1
 fi
 
-components="contrib non-free non-free-firmware"
+components="contrib non-free"
 out=/etc/apt/sources.list.d/nugo-nonfree.sources
 
 # Each source already configured for Debian (deb822 .sources stanzas and one-line

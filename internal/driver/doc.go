@@ -9,7 +9,8 @@
 //     PTX modules with JIT options, kernel launches, streams, events), Go types
 //     in and out, every failure an *Error carrying the CUresult, its name and
 //     the driver's description.
-//   - Library, the real implementation over libcuda.so.1, with symbols bound
+//   - Library, the real implementation over libcuda.so.1 (or the file named by
+//     $NUGO_LIBCUDA), with symbols bound
 //     lazily and the "_v2" entry points preferred where CUDA 12's headers use
 //     them. package fakedriver provides the other implementation: host memory,
 //     recorded launches, injected faults, for tests on machines without a GPU.
@@ -72,7 +73,8 @@
 // -test.run naming the faulting test and an environment variable that enables
 // it), so the rest of the suite keeps a healthy context. The fake driver models
 // the poisoning (fakedriver.Fault.Sticky) so the error path itself is tested
-// everywhere.
+// everywhere. Package drivertest provides the re-exec helper (InChild,
+// RunChild).
 //
 // Kernel printf output is written by the driver to file descriptor 1 and is
 // flushed only at synchronisation points (CtxSynchronize, StreamSynchronize,

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/ebitengine/purego"
@@ -124,8 +125,19 @@ var procSpecs = [numProcs]procSpec{
 	pGetErrorString:          {"cuGetErrorString", false},
 }
 
-// Load opens DefaultLibrary. See Open.
-func Load() (*Library, error) { return Open(DefaultLibrary) }
+// LibraryEnv names the environment variable that, when set, replaces
+// DefaultLibrary as the library Load opens (a driver installed off the loader's
+// path; a missing file to test the no-driver path).
+const LibraryEnv = "NUGO_LIBCUDA"
+
+// Load opens the driver library: $NUGO_LIBCUDA when set, else DefaultLibrary.
+// See Open.
+func Load() (*Library, error) {
+	if p := os.Getenv(LibraryEnv); p != "" {
+		return Open(p)
+	}
+	return Open(DefaultLibrary)
+}
 
 // Open opens the driver library at path (a soname searched the dynamic
 // loader's way, or a file path). No entry point is resolved yet. A library

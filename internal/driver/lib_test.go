@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/driver/drivertest"
 )
 
 var update = flag.Bool("update", false, "rewrite zresults.go from the installed libcuda.so.1")
@@ -269,5 +271,24 @@ func TestLibraryRejectsBadSizes(t *testing.T) {
 		if !errors.As(c.err, &e) || e.Call != c.call || e.Code != ErrorInvalidValue {
 			t.Errorf("%s: got %v, want CUDA_ERROR_INVALID_VALUE", c.call, c.err)
 		}
+	}
+}
+
+// The real-library tests fail, not skip, when CI=true and the library is
+// missing; elsewhere they skip with a message saying how to enable them.
+func TestRealLibraryRequiredInCI(t *testing.T) {
+	if drivertest.InChild(t) {
+		realLibrary(t)
+		t.Log("the library loaded")
+		return
+	}
+	missing := LibraryEnv + "=/nonexistent/libcuda.so.1"
+	out, err := drivertest.RunChild(t, "CI=true", missing)
+	if err == nil || !strings.Contains(out, "CI requires the real driver library") {
+		t.Fatalf("with CI=true and no library the child should fail; err=%v\n%s", err, out)
+	}
+	out, err = drivertest.RunChild(t, "CI=", missing)
+	if err != nil || !strings.Contains(out, "SKIP real-library test") || !strings.Contains(out, "install-libcuda.sh") {
+		t.Fatalf("without CI the child should skip visibly; err=%v\n%s", err, out)
 	}
 }
