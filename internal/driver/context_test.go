@@ -106,3 +106,23 @@ func TestStartMapsEveryFailureToNoDevice(t *testing.T) {
 		}
 	}
 }
+
+// The per-sequence cost of the context discipline: lock the OS thread, set
+// the context current, unlock (against the fake, so the driver's own cost
+// of cuCtxSetCurrent is not included).
+func BenchmarkDeviceContextDo(b *testing.B) {
+	f := fakedriver.New(fakedriver.Config{})
+	if _, err := driver.Start(f); err != nil {
+		b.Fatal(err)
+	}
+	dc, err := driver.OpenDevice(f, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	nop := func(driver.API) error { return nil }
+	for b.Loop() {
+		if err := dc.Do(nop); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -281,8 +281,13 @@ func (l *Library) ModuleLoadData(ptx string, opts JITOptions) (Module, JITLog, e
 	add(jitErrorLogBuffer, uintptr(unsafe.Pointer(&errLog[0])))
 	errSize := add(jitErrorLogBufferSizeByte, uintptr(logSize))
 	wall := add(jitWallTime, 0)
-	if opts.OptLevel >= 0 {
-		add(jitOptimizationLevel, uintptr(min(opts.OptLevel, 4)))
+	if opts.OptLevel < OptDefault || opts.OptLevel > O4 {
+		e := NewError("cuModuleLoadDataEx", ErrorInvalidValue)
+		e.Message = fmt.Sprintf("optimisation level %d: use O0..O4", int(opts.OptLevel))
+		return 0, JITLog{}, e
+	}
+	if opts.OptLevel != OptDefault {
+		add(jitOptimizationLevel, uintptr(opts.OptLevel-O0))
 	}
 	if opts.MaxRegisters > 0 {
 		add(jitMaxRegisters, uintptr(opts.MaxRegisters))

@@ -220,7 +220,7 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuMemHostAlloc", func() error { _, err := l.MemHostAlloc(64, 0); return err }},
 		{"cuMemFreeHost", func() error { return l.MemFreeHost(hp) }},
 		{"cuModuleLoadDataEx", func() error {
-			_, _, err := l.ModuleLoadData(".version 7.8\n.target sm_75\n.address_size 64\n", JITOptions{OptLevel: 3, Verbose: true})
+			_, _, err := l.ModuleLoadData(".version 7.8\n.target sm_75\n.address_size 64\n", JITOptions{OptLevel: O3, Verbose: true, LineInfo: true, MaxRegisters: 32})
 			return err
 		}},
 		{"cuModuleGetFunction", func() error { _, err := l.ModuleGetFunction(0, "k"); return err }},
@@ -265,6 +265,7 @@ func TestLibraryRejectsBadSizes(t *testing.T) {
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{-1, 1, 1}, Dim3{1, 1, 1}, 0, 0, nil)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1 << 33, 1, 1}, 0, 0, nil)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1, 1, 1}, -1, 0, nil)},
+		{"cuModuleLoadDataEx", func() error { _, _, err := l.ModuleLoadData("", JITOptions{OptLevel: O4 + 1}); return err }()},
 	}
 	for _, c := range checks {
 		var e *Error
@@ -290,5 +291,33 @@ func TestRealLibraryRequiredInCI(t *testing.T) {
 	out, err = drivertest.RunChild(t, "CI=", missing)
 	if err != nil || !strings.Contains(out, "SKIP real-library test") || !strings.Contains(out, "install-libcuda.sh") {
 		t.Fatalf("without CI the child should skip visibly; err=%v\n%s", err, out)
+	}
+}
+
+// The cost of one call into libcuda.so.1 through purego (cuDriverGetVersion
+// does no work): the floor under every driver call nugo makes.
+func BenchmarkLibraryCall(b *testing.B) {
+	l, err := Load()
+	if err != nil {
+		b.Skipf("SKIP: %v", err)
+	}
+	for b.Loop() {
+		if _, err := l.DriverVersion(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// An error path end to end: the call, then cuGetErrorName and
+// cuGetErrorString for the *Error.
+func BenchmarkLibraryErrorCall(b *testing.B) {
+	l, err := Load()
+	if err != nil {
+		b.Skipf("SKIP: %v", err)
+	}
+	for b.Loop() {
+		if _, err := l.DeviceCount(); err == nil {
+			b.Skip("SKIP: a GPU is present; DeviceCount does not fail")
+		}
 	}
 }

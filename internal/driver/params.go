@@ -13,7 +13,8 @@ import (
 //
 // The real binding hands the driver an array of pointers into this buffer; the
 // driver copies the values during cuLaunchKernel, so the Params may be reset
-// and reused as soon as LaunchKernel returns.
+// and reused as soon as LaunchKernel returns. A Params is not safe for
+// concurrent use: each launching goroutine needs its own.
 type Params struct {
 	buf   []byte
 	offs  []int

@@ -104,11 +104,25 @@ const (
 // DefaultLogSize is the JIT log buffer size used when JITOptions.LogSize is 0.
 const DefaultLogSize = 16 << 10
 
-// JITOptions are the PTX compiler settings for ModuleLoadData.
+// OptLevel is ptxas's optimisation level. The zero value leaves the driver's
+// default, which is O4.
+type OptLevel int
+
+// Optimisation levels for JITOptions.OptLevel.
+const (
+	OptDefault OptLevel = iota
+	O0
+	O1
+	O2
+	O3
+	O4
+)
+
+// JITOptions are the PTX compiler settings for ModuleLoadData. The zero value
+// is the driver's defaults with DefaultLogSize logs.
 type JITOptions struct {
-	// OptLevel is ptxas's optimisation level 0..4; negative leaves the
-	// driver's default (4).
-	OptLevel int
+	// OptLevel selects the optimisation level; OptDefault leaves it.
+	OptLevel OptLevel
 	// MaxRegisters caps registers per thread; 0 leaves it to the compiler.
 	MaxRegisters int
 	// LogSize is the capacity of each of the info and error logs in bytes;

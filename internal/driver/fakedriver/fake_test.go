@@ -335,11 +335,13 @@ func TestMemory(t *testing.T) {
 
 func TestModules(t *testing.T) {
 	f := ready(t, fakedriver.Config{})
-	m, log, err := f.ModuleLoadData(testPTX, driver.JITOptions{OptLevel: 3})
+	_, _, err := f.ModuleLoadData(testPTX, driver.JITOptions{OptLevel: -1})
+	wantCode(t, err, "cuModuleLoadDataEx", driver.ErrorInvalidValue)
+	m, log, err := f.ModuleLoadData(testPTX, driver.JITOptions{OptLevel: driver.O3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(log.Info, "inc, scale") {
+	if !strings.Contains(log.Info, "inc, scale") || !strings.Contains(log.Info, "O3") {
 		t.Fatalf("info log %q does not list the entries", log.Info)
 	}
 	if _, err := f.ModuleGetFunction(m, "scale"); err != nil {

@@ -37,6 +37,9 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 			return 0, log, e
 		}
 	}
+	if opts.OptLevel < driver.OptDefault || opts.OptLevel > driver.O4 {
+		return 0, log, invalid(call, "optimisation level %d", int(opts.OptLevel))
+	}
 	m := driver.Module(f.handle())
 	mod := &module{dev: dev}
 	var names []string
@@ -47,7 +50,11 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 		names = append(names, sub[1])
 	}
 	f.modules[m] = mod
-	log.Info = fmt.Sprintf("fake ptxas: %d entries (%s), opt level %d", len(names), strings.Join(names, ", "), opts.OptLevel)
+	level := "default"
+	if opts.OptLevel != driver.OptDefault {
+		level = fmt.Sprintf("O%d", opts.OptLevel-driver.O0)
+	}
+	log.Info = fmt.Sprintf("fake ptxas: %d entries (%s), optimisation %s", len(names), strings.Join(names, ", "), level)
 	log.WallMS = 0.5
 	return m, log, nil
 }
