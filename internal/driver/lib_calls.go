@@ -370,7 +370,8 @@ func dims(what string, d Dim3) (x, y, z uintptr, err error) {
 
 // LaunchKernel implements API. The driver receives an array of pointers, one
 // per argument, into params' buffer; both are Go heap memory pinned for the
-// call (the driver copies the values before cuLaunchKernel returns).
+// call with the Pinner the Params keeps for reuse (the driver copies the
+// values before cuLaunchKernel returns).
 func (l *Library) LaunchKernel(f Function, grid, block Dim3, sharedMem int, s Stream, params *Params) error {
 	gx, gy, gz, err := dims("grid", grid)
 	if err != nil {
@@ -385,16 +386,9 @@ func (l *Library) LaunchKernel(f Function, grid, block Dim3, sharedMem int, s St
 		return err
 	}
 	var kernelParams uintptr
-	var pin runtime.Pinner
-	defer pin.Unpin()
 	if params != nil && params.Len() > 0 {
-		params.ptrs = params.ptrs[:0]
-		for _, off := range params.offs {
-			params.ptrs = append(params.ptrs, unsafe.Pointer(&params.buf[off]))
-		}
-		pin.Pin(&params.buf[0])
-		pin.Pin(&params.ptrs[0])
-		kernelParams = uintptr(unsafe.Pointer(&params.ptrs[0]))
+		kernelParams = params.pinnedPointers()
+		defer params.pin.Unpin()
 	}
 	err = l.call(pLaunchKernel, uintptr(f), gx, gy, gz, bx, by, bz, shm, uintptr(s), kernelParams, 0)
 	runtime.KeepAlive(params)

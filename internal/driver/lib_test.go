@@ -321,3 +321,28 @@ func BenchmarkLibraryErrorCall(b *testing.B) {
 		}
 	}
 }
+
+// The pointer array a launch hands the driver points at each argument, and
+// building and pinning it allocates nothing once the Params is warm.
+func TestLaunchPointerArray(t *testing.T) {
+	var p Params
+	p.AddPtr(0x1000)
+	p.AddU8(7)
+	p.AddF64(2.5)
+	pack := func() {
+		p.pinnedPointers()
+		p.pin.Unpin()
+	}
+	pack()
+	if n := testing.AllocsPerRun(100, pack); n != 0 {
+		t.Fatalf("packing and pinning a warm Params allocates %v times per launch", n)
+	}
+	arr := p.pinnedPointers()
+	defer p.pin.Unpin()
+	if arr != uintptr(unsafe.Pointer(&p.ptrs[0])) || len(p.ptrs) != 3 {
+		t.Fatalf("array at %#x with %d entries", arr, len(p.ptrs))
+	}
+	if *(*uint64)(p.ptrs[0]) != 0x1000 || *(*uint8)(p.ptrs[1]) != 7 || *(*float64)(p.ptrs[2]) != 2.5 {
+		t.Fatal("argument pointers do not point at the packed values")
+	}
+}

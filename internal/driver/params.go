@@ -3,6 +3,7 @@ package driver
 import (
 	"encoding/binary"
 	"math"
+	"runtime"
 	"unsafe"
 )
 
@@ -20,6 +21,7 @@ type Params struct {
 	offs  []int
 	sizes []int
 	ptrs  []unsafe.Pointer // scratch: the pointer array the real launch passes
+	pin   runtime.Pinner   // reused so that a launch does not allocate one
 }
 
 // Reset empties the list, keeping its storage.
@@ -85,3 +87,17 @@ func (p *Params) AddF64(v float64) { p.AddU64(math.Float64bits(v)) }
 
 // AddPtr appends a device pointer argument.
 func (p *Params) AddPtr(v DevicePtr) { p.AddU64(uint64(v)) }
+
+// pinnedPointers fills the array of argument pointers cuLaunchKernel takes
+// (void **kernelParams), pins it and the buffer it points into, and returns
+// its address. The caller unpins with p.pin.Unpin after the call. p must hold
+// at least one argument.
+func (p *Params) pinnedPointers() uintptr {
+	p.ptrs = p.ptrs[:0]
+	for _, off := range p.offs {
+		p.ptrs = append(p.ptrs, unsafe.Pointer(&p.buf[off]))
+	}
+	p.pin.Pin(&p.buf[0])
+	p.pin.Pin(&p.ptrs[0])
+	return uintptr(unsafe.Pointer(&p.ptrs[0]))
+}
