@@ -8,9 +8,15 @@ import "unsafe"
 //
 // As in CUDA, the calls from CtxSynchronize on act on the context current on
 // the calling OS thread; DeviceContext.Do is how nugo makes that the right one
-// (see the package documentation). Host pointers handed to the copy calls must
-// stay valid (and, for the Async forms, alive and unmodified) until the copy
-// has completed; Go heap memory qualifies during a synchronous call only.
+// (see the package documentation).
+//
+// Host memory handed to a synchronous copy only has to be valid during the
+// call, so Go memory is fine. For the Async forms it must stay alive (for Go
+// memory: referenced, e.g. runtime.KeepAlive after the wait) and untouched
+// until the stream has passed the copy (StreamSynchronize, or an event
+// recorded after it). CUDA says an async copy to or from pageable memory "might
+// be synchronous" with the host but does not promise it; page-locked memory
+// from MemHostAlloc, outside the Go heap, is what makes copies overlap.
 type API interface {
 	// Init initialises the driver (cuInit). Any failure wraps ErrNoDevice.
 	Init() error
@@ -47,7 +53,7 @@ type API interface {
 	MemcpyHtoD(dst DevicePtr, src unsafe.Pointer, bytes int) error
 	MemcpyDtoH(dst unsafe.Pointer, src DevicePtr, bytes int) error
 	MemcpyDtoD(dst, src DevicePtr, bytes int) error
-	// Copies ordered on stream s; truly asynchronous only for pinned host memory.
+	// Copies ordered on stream s; see above for the host memory's lifetime.
 	MemcpyHtoDAsync(dst DevicePtr, src unsafe.Pointer, bytes int, s Stream) error
 	MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes int, s Stream) error
 	MemcpyDtoDAsync(dst, src DevicePtr, bytes int, s Stream) error
