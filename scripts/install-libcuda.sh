@@ -25,7 +25,15 @@ fi
 force=false
 [[ ${1:-} == --force ]] && force=true
 
-if ! $force && ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+# The loader's view of libcuda.so.1 (captured first: grep -q closing a pipe
+# early would fail the pipeline under pipefail).
+libcuda_line() {
+	local cache
+	cache=$({ command -v ldconfig >/dev/null && ldconfig -p; } 2>/dev/null || /sbin/ldconfig -p 2>/dev/null || true)
+	grep -m1 'libcuda\.so\.1 ' <<<"$cache" || true
+}
+
+if ! $force && [[ -n $(libcuda_line) ]]; then
 	echo "install-libcuda.sh: libcuda.so.1 already present"
 	exit 0
 fi
@@ -90,8 +98,9 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends libcuda1
 
-if ! ldconfig -p | grep -q 'libcuda\.so\.1 '; then
+line=$(libcuda_line)
+if [[ -z $line ]]; then
 	echo "install-libcuda.sh: libcuda1 installed but libcuda.so.1 is not in the loader cache" >&2
 	exit 1
 fi
-echo "install-libcuda.sh: $(ldconfig -p | grep 'libcuda\.so\.1 ' | head -1)"
+echo "install-libcuda.sh: ${line#"${line%%[![:space:]]*}"}"
