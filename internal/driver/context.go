@@ -167,8 +167,9 @@ func (c *DeviceContext) Do(f func(api API) error) error {
 }
 
 // Close releases the primary context reference taken by OpenDevice. Memory,
-// modules, streams and events made in it must be freed first; the driver
-// destroys the context when the last reference in the process goes.
+// modules, streams and events made in it must be freed first, and no Do may be
+// running; the driver destroys the context, and everything still in it, when
+// the last reference in the process goes. Later Do calls return ErrClosed.
 func (c *DeviceContext) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
