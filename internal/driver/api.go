@@ -70,6 +70,9 @@ type API interface {
 	ModuleGetFunction(m Module, name string) (Function, error)
 	ModuleUnload(m Module) error
 	FuncGetAttribute(f Function, attr FunctionAttribute) (int, error)
+	// FuncSetAttribute sets FuncMaxDynamicSharedSize (needed before a launch
+	// with more than 48 KiB of dynamic shared memory) or FuncPreferredCarveout.
+	FuncSetAttribute(f Function, attr FunctionAttribute, value int) error
 
 	// LaunchKernel queues f on stream s over grid×block threads with
 	// sharedMem bytes of dynamic shared memory; params holds the arguments in
@@ -87,6 +90,8 @@ type API interface {
 	EventCreate(flags EventFlags) (Event, error)
 	EventRecord(e Event, s Stream) error
 	EventSynchronize(e Event) error
+	// EventQuery reports whether the work before the event has completed.
+	EventQuery(e Event) (done bool, err error)
 	// EventElapsedTime is the time between two completed events, in ms.
 	EventElapsedTime(start, end Event) (float32, error)
 	EventDestroy(e Event) error

@@ -60,6 +60,7 @@ const (
 	pModuleGetFunction
 	pModuleUnload
 	pFuncGetAttribute
+	pFuncSetAttribute
 	pLaunchKernel
 	pStreamCreate
 	pStreamDestroy
@@ -68,6 +69,7 @@ const (
 	pEventCreate
 	pEventRecord
 	pEventSynchronize
+	pEventQuery
 	pEventElapsedTime
 	pEventDestroy
 	pGetErrorName
@@ -111,6 +113,7 @@ var procSpecs = [numProcs]procSpec{
 	pModuleGetFunction:       {"cuModuleGetFunction", false},
 	pModuleUnload:            {"cuModuleUnload", false},
 	pFuncGetAttribute:        {"cuFuncGetAttribute", false},
+	pFuncSetAttribute:        {"cuFuncSetAttribute", false},
 	pLaunchKernel:            {"cuLaunchKernel", false},
 	pStreamCreate:            {"cuStreamCreate", false},
 	pStreamDestroy:           {"cuStreamDestroy", true},
@@ -119,6 +122,7 @@ var procSpecs = [numProcs]procSpec{
 	pEventCreate:             {"cuEventCreate", false},
 	pEventRecord:             {"cuEventRecord", false},
 	pEventSynchronize:        {"cuEventSynchronize", false},
+	pEventQuery:              {"cuEventQuery", false},
 	pEventElapsedTime:        {"cuEventElapsedTime", false},
 	pEventDestroy:            {"cuEventDestroy", true},
 	pGetErrorName:            {"cuGetErrorName", false},

@@ -356,6 +356,16 @@ func (l *Library) FuncGetAttribute(f Function, attr FunctionAttribute) (int, err
 	return int(v), err
 }
 
+// FuncSetAttribute implements API.
+func (l *Library) FuncSetAttribute(f Function, attr FunctionAttribute, value int) error {
+	if value < 0 || value > math.MaxInt32 {
+		e := NewError("cuFuncSetAttribute", ErrorInvalidValue)
+		e.Message = fmt.Sprintf("value %d out of range", value)
+		return e
+	}
+	return l.call(pFuncSetAttribute, uintptr(f), uintptr(attr), uintptr(value))
+}
+
 // dims checks a launch shape and converts it to the driver's unsigned ints.
 func dims(what string, d Dim3) (x, y, z uintptr, err error) {
 	for _, v := range [3]int{d.X, d.Y, d.Z} {
@@ -436,6 +446,20 @@ func (l *Library) EventRecord(e Event, s Stream) error {
 
 // EventSynchronize implements API.
 func (l *Library) EventSynchronize(e Event) error { return l.call(pEventSynchronize, uintptr(e)) }
+
+// EventQuery implements API: CUDA_ERROR_NOT_READY is the answer "not done".
+func (l *Library) EventQuery(e Event) (bool, error) {
+	res, err := l.result(pEventQuery, uintptr(e))
+	switch {
+	case err != nil:
+		return false, err
+	case res == Success:
+		return true, nil
+	case res == ErrorNotReady:
+		return false, nil
+	}
+	return false, l.newError(pEventQuery, res)
+}
 
 // EventElapsedTime implements API.
 func (l *Library) EventElapsedTime(start, end Event) (float32, error) {

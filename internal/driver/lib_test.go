@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -226,6 +227,7 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuModuleGetFunction", func() error { _, err := l.ModuleGetFunction(0, "k"); return err }},
 		{"cuModuleUnload", func() error { return l.ModuleUnload(0) }},
 		{"cuFuncGetAttribute", func() error { _, err := l.FuncGetAttribute(0, FuncNumRegs); return err }},
+		{"cuFuncSetAttribute", func() error { return l.FuncSetAttribute(0, FuncMaxDynamicSharedSize, 64<<10) }},
 		{"cuLaunchKernel", func() error { return l.LaunchKernel(0, one, one, 0, 0, &params) }},
 		{"cuStreamCreate", func() error { _, err := l.StreamCreate(StreamNonBlocking); return err }},
 		{"cuStreamDestroy", func() error { return l.StreamDestroy(0) }},
@@ -234,8 +236,12 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuEventCreate", func() error { _, err := l.EventCreate(0); return err }},
 		{"cuEventRecord", func() error { return l.EventRecord(0, 0) }},
 		{"cuEventSynchronize", func() error { return l.EventSynchronize(0) }},
+		{"cuEventQuery", func() error { _, err := l.EventQuery(0); return err }},
 		{"cuEventElapsedTime", func() error { _, err := l.EventElapsedTime(0, 0); return err }},
 		{"cuEventDestroy", func() error { return l.EventDestroy(0) }},
+	}
+	if got, want := len(calls), reflect.TypeFor[API]().NumMethod()-2; got != want {
+		t.Fatalf("%d calls covered; API has %d methods besides Init and DriverVersion", got, want)
 	}
 	for _, c := range calls {
 		err := c.do()
@@ -266,6 +272,7 @@ func TestLibraryRejectsBadSizes(t *testing.T) {
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1 << 33, 1, 1}, 0, 0, nil)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1, 1, 1}, -1, 0, nil)},
 		{"cuModuleLoadDataEx", func() error { _, _, err := l.ModuleLoadData("", JITOptions{OptLevel: O4 + 1}); return err }()},
+		{"cuFuncSetAttribute", l.FuncSetAttribute(0, FuncMaxDynamicSharedSize, -1)},
 	}
 	for _, c := range checks {
 		var e *Error

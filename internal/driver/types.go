@@ -84,7 +84,8 @@ const (
 	FuncNumRegs              FunctionAttribute = 4 // per thread
 	FuncPTXVersion           FunctionAttribute = 5 // major*10+minor
 	FuncBinaryVersion        FunctionAttribute = 6 // SASS target, major*10+minor
-	FuncMaxDynamicSharedSize FunctionAttribute = 8
+	FuncMaxDynamicSharedSize FunctionAttribute = 8 // settable: opt in above 48 KiB
+	FuncPreferredCarveout    FunctionAttribute = 9 // settable: % of L1 given to shared memory
 )
 
 // JIT option numbers (CUjit_option) for cuModuleLoadDataEx.

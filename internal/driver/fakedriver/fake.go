@@ -70,6 +70,7 @@ func DefaultFuncAttrs() map[driver.FunctionAttribute]int {
 		driver.FuncPTXVersion:           78,
 		driver.FuncBinaryVersion:        75,
 		driver.FuncMaxDynamicSharedSize: 48 << 10,
+		driver.FuncPreferredCarveout:    -1,
 	}
 }
 

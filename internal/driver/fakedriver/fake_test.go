@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -148,6 +149,7 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuModuleGetFunction", func(e *env) error { _, err := e.f.ModuleGetFunction(e.mod, "scale"); return err }},
 		{"cuModuleUnload", func(e *env) error { return e.f.ModuleUnload(e.mod) }},
 		{"cuFuncGetAttribute", func(e *env) error { _, err := e.f.FuncGetAttribute(e.fn, driver.FuncNumRegs); return err }},
+		{"cuFuncSetAttribute", func(e *env) error { return e.f.FuncSetAttribute(e.fn, driver.FuncMaxDynamicSharedSize, 64<<10) }},
 		{"cuLaunchKernel", func(e *env) error {
 			return e.f.LaunchKernel(e.fn, driver.Dim3{X: 2, Y: 1, Z: 1}, driver.Dim3{X: 32, Y: 1, Z: 1}, 0, e.s, &params)
 		}},
@@ -164,6 +166,13 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuEventCreate", func(e *env) error { _, err := e.f.EventCreate(driver.EventDisableTiming); return err }},
 		{"cuEventRecord", func(e *env) error { return e.f.EventRecord(e.ev[0], 0) }},
 		{"cuEventSynchronize", func(e *env) error { return e.f.EventSynchronize(e.ev[1]) }},
+		{"cuEventQuery", func(e *env) error {
+			done, err := e.f.EventQuery(e.ev[1])
+			if err == nil && !done {
+				t.Errorf("EventQuery on a recorded event: done = false")
+			}
+			return err
+		}},
 		{"cuEventElapsedTime", func(e *env) error { _, err := e.f.EventElapsedTime(e.ev[0], e.ev[1]); return err }},
 		{"cuEventDestroy", func(e *env) error { return e.f.EventDestroy(e.ev[0]) }},
 	}
@@ -191,8 +200,8 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 			}
 		})
 	}
-	if got := len(calls); got != 38 {
-		t.Fatalf("%d calls covered; driver.API has 38 methods", got)
+	if got, want := len(calls), reflect.TypeFor[driver.API]().NumMethod(); got != want {
+		t.Fatalf("%d calls covered; driver.API has %d methods", got, want)
 	}
 }
 
@@ -437,6 +446,26 @@ func TestLaunchRecordsAndChecks(t *testing.T) {
 	if n := len(f.Launches()); n != 1 {
 		t.Fatalf("rejected launches were recorded: %d", n)
 	}
+
+	// More than 48 KiB of dynamic shared memory needs the kernel's opt-in.
+	small := driver.Dim3{X: 32, Y: 1, Z: 1}
+	if err := f.LaunchKernel(fn, grid, small, 60<<10, 0, &params); driver.Code(err) != driver.ErrorInvalidValue {
+		t.Fatalf("60 KiB without opt-in: %v", err)
+	}
+	if err := f.FuncSetAttribute(fn, driver.FuncMaxDynamicSharedSize, 60<<10); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.LaunchKernel(fn, grid, small, 60<<10, 0, &params); err != nil {
+		t.Fatalf("60 KiB after opt-in: %v", err)
+	}
+	wantCode(t, f.FuncSetAttribute(fn, driver.FuncMaxDynamicSharedSize, 1<<20), "cuFuncSetAttribute", driver.ErrorInvalidValue)
+	wantCode(t, f.FuncSetAttribute(fn, driver.FuncNumRegs, 8), "cuFuncSetAttribute", driver.ErrorInvalidValue)
+	if err := f.FuncSetAttribute(fn, driver.FuncPreferredCarveout, 50); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := f.FuncGetAttribute(fn, driver.FuncPreferredCarveout); v != 50 {
+		t.Fatalf("carveout = %d", v)
+	}
 }
 
 // A fault inside a kernel poisons the context: the launch returns, every
@@ -531,6 +560,13 @@ func TestStreamsAndEvents(t *testing.T) {
 	}
 	if done, err := f.StreamQuery(s); err != nil || !done {
 		t.Fatalf("StreamQuery = %v, %v; want true, nil", done, err)
+	}
+	f.Inject(fakedriver.Fault{Call: "cuEventQuery", Code: driver.ErrorNotReady})
+	if done, err := f.EventQuery(end); err != nil || done {
+		t.Fatalf("EventQuery with pending work = %v, %v; want false, nil", done, err)
+	}
+	if done, err := f.EventQuery(end); err != nil || !done {
+		t.Fatalf("EventQuery = %v, %v; want true, nil", done, err)
 	}
 	if err := f.LaunchKernel(fn, one, one, 0, 0xbad, nil); driver.Code(err) != driver.ErrorInvalidHandle {
 		t.Fatalf("launch on an unknown stream: %v", err)

@@ -131,6 +131,41 @@ func (f *Fake) FuncGetAttribute(fn driver.Function, attr driver.FunctionAttribut
 	return v, nil
 }
 
+// FuncSetAttribute implements driver.API: FuncMaxDynamicSharedSize (up to the
+// device's opt-in limit less the kernel's static shared memory) and
+// FuncPreferredCarveout (0..100, or -1 for no preference) are settable.
+func (f *Fake) FuncSetAttribute(fn driver.Function, attr driver.FunctionAttribute, value int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuFuncSetAttribute"
+	dev, err := f.enter(call, true, true)
+	if err != nil {
+		return err
+	}
+	k, ok := f.funcs[fn]
+	if !ok {
+		return driver.NewError(call, driver.ErrorInvalidHandle)
+	}
+	switch attr {
+	case driver.FuncMaxDynamicSharedSize:
+		static, _ := f.funcAttr(k, driver.FuncSharedSizeBytes)
+		if limit := f.cfg.Devices[dev].Attrs[driver.AttrMaxSharedMemoryPerBlockOptin] - static; value < 0 || value > limit {
+			return invalid(call, "dynamic shared memory %d outside 0..%d", value, limit)
+		}
+	case driver.FuncPreferredCarveout:
+		if value < -1 || value > 100 {
+			return invalid(call, "carveout %d outside -1..100", value)
+		}
+	default:
+		return invalid(call, "attribute %d is read-only", int(attr))
+	}
+	if f.funcAttrs[k.name] == nil {
+		f.funcAttrs[k.name] = map[driver.FunctionAttribute]int{}
+	}
+	f.funcAttrs[k.name][attr] = value
+	return nil
+}
+
 // LaunchKernel implements driver.API: it checks the launch as the driver
 // would, records it, advances the event clock and calls OnLaunch.
 func (f *Fake) LaunchKernel(fn driver.Function, grid, block driver.Dim3, sharedMem int, s driver.Stream, params *driver.Params) error {

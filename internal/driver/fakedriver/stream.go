@@ -120,6 +120,22 @@ func (f *Fake) EventSynchronize(e driver.Event) error {
 	return err
 }
 
+// EventQuery implements driver.API. Work completes at once in the fake; inject
+// ErrorNotReady on cuEventQuery to model pending work (done=false, no error).
+func (f *Fake) EventQuery(e driver.Event) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuEventQuery"
+	if _, err := f.enter(call, true, true); err != nil {
+		if driver.Code(err) == driver.ErrorNotReady {
+			return false, nil
+		}
+		return false, err
+	}
+	_, err := f.event(call, e)
+	return err == nil, err
+}
+
 // EventElapsedTime implements driver.API. As in CUDA, both events must have
 // been recorded and created with timing enabled.
 func (f *Fake) EventElapsedTime(start, end driver.Event) (float32, error) {
