@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -24,6 +25,10 @@ type Kernel struct {
 	Pkg      *ssa.Package   // the kernel's package
 	Func     *ssa.Function  // the kernel; an instantiation when generic
 	TypeArgs []string       // type arguments as written in Go, for generic kernels
+
+	devmathOnce sync.Once
+	devmath     *ssa.Package
+	devmathErr  error
 }
 
 // LoadFunc loads the kernel whose func value is fn. For a generic kernel the
