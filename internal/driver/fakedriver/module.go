@@ -149,12 +149,16 @@ func (f *Fake) unload(m driver.Module) {
 	delete(f.modules, m)
 }
 
+// defaultFuncAttrs is DefaultFuncAttrs, made once: funcAttr runs on every
+// launch.
+var defaultFuncAttrs = DefaultFuncAttrs()
+
 // funcAttr is kernel fn's attribute: the SetFuncAttr override or the default.
 func (f *Fake) funcAttr(fn *function, attr driver.FunctionAttribute) (int, bool) {
 	if v, ok := f.funcAttrs[fn.name][attr]; ok {
 		return v, true
 	}
-	v, ok := DefaultFuncAttrs()[attr]
+	v, ok := defaultFuncAttrs[attr]
 	return v, ok
 }
 
