@@ -3,8 +3,8 @@
 // program prints one JSON line in the format of bench/gpu (nugo's side):
 // kernel_ms is the median of REPS event-timed launches after two warm-ups,
 // first_ms the first launch with its synchronization (after the context
-// exists: cudaFree(0) runs first), launch_us the median host time of an
-// asynchronous launch on an idle stream.
+// exists: cudaFree(0) runs first), launch_us the median host time of
+// those launch calls (asynchronous, each on an idle stream).
 #pragma once
 #include <algorithm>
 #include <chrono>
@@ -66,7 +66,9 @@ static void measure(Result &r, F launch) {
 	std::vector<double> times, host;
 	for (int i = 0; i < REPS; i++) {
 		CHECK(cudaEventRecord(start, s));
+		double h0 = now_ms();
 		launch(s);
+		host.push_back((now_ms() - h0) * 1e3);
 		CHECK(cudaEventRecord(end, s));
 		CHECK(cudaEventSynchronize(end));
 		float ms;
@@ -74,15 +76,9 @@ static void measure(Result &r, F launch) {
 		times.push_back(ms);
 	}
 	r.kernel_ms = median(times);
-	for (int i = 0; i < REPS; i++) {
-		CHECK(cudaStreamSynchronize(s));
-		double h0 = now_ms();
-		launch(s);
-		host.push_back((now_ms() - h0) * 1e3);
-	}
+	r.launch_us = median(host);
 	CHECK(cudaStreamSynchronize(s));
 	CHECK(cudaGetLastError());
-	r.launch_us = median(host);
 	CHECK(cudaEventDestroy(start));
 	CHECK(cudaEventDestroy(end));
 	CHECK(cudaStreamDestroy(s));

@@ -226,23 +226,15 @@ func measure(r *result, reps int, launch func(s *cuda.Stream) error) error {
 	if err != nil {
 		return err
 	}
-	if r.KernelMS, err = eventMedian(reps, s, launch); err != nil {
-		return err
-	}
-	host := make([]float64, 0, reps)
-	for range reps {
-		if err := s.Synchronize(); err != nil {
-			return err
-		}
+	var host []float64
+	r.KernelMS, err = eventMedian(reps, s, func(s *cuda.Stream) error {
 		t0 := time.Now()
 		err := launch(s)
 		host = append(host, float64(time.Since(t0).Nanoseconds())/1e3)
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 	r.LaunchUS = median(host)
-	return s.Synchronize()
+	return err
 }
 
 // eventMedian is the median time of reps runs of op on s between two events.

@@ -5,7 +5,7 @@ JSON line in the format of bench/gpu (nugo's side): kernel_ms is the median
 of REPS launches timed by CUDA events after two warm-ups, first_ms the first
 launch with its synchronization (the context already created, so it is
 Numba's compile, module load and launch), launch_us the median host time of
-an asynchronous launch on an idle stream.
+those launch calls (asynchronous, each on an idle stream).
 """
 import json
 import os
@@ -45,20 +45,15 @@ def measure(launch):
     cuda.synchronize()
     s = cuda.stream()
     start, end = cuda.event(), cuda.event()
-    times = []
+    times, host = [], []
     for _ in range(REPS):
         start.record(s)
-        launch(s)
-        end.record(s)
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    host = []
-    for _ in range(REPS):
-        s.synchronize()
         h0 = time.perf_counter()
         launch(s)
         host.append((time.perf_counter() - h0) * 1e6)
-    s.synchronize()
+        end.record(s)
+        end.synchronize()
+        times.append(start.elapsed_time(end))
     return float(np.median(times)), first_ms, float(np.median(host))
 
 
