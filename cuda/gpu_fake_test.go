@@ -733,3 +733,51 @@ func TestGPURealLibraryWithoutDevice(t *testing.T) {
 		t.Fatalf("auto: %v, %v; want the CPU", b, err)
 	}
 }
+
+// Every corpus kernel goes through the GPU launch path on the fake driver:
+// compiled, loaded, its arguments packed one per PTX parameter, its host
+// arguments copied in and back unchanged (the fake runs no kernel), nothing
+// leaked. (Logs and Permuted call math.Log10, which needs the device math
+// library; the GPU corpus test runs them.)
+func TestGPUCorpusLaunchPathOnFake(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{})
+	for _, c := range corpus() {
+		if c.name == "logs" || c.name == "permuted" {
+			continue
+		}
+		before := len(f.Launches())
+		args := c.args()
+		snapshot := c.args() // the same inputs: the generators are deterministic
+		k := Jit(c.kernel)
+		if err := k.LaunchWith(LaunchConfig{Grid: c.grid, Block: c.block, SharedMem: c.shared}, args...); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		ls := f.Launches()
+		if len(ls) != before+1 {
+			t.Errorf("%s: %d launches recorded", c.name, len(ls)-before)
+			continue
+		}
+		l := ls[len(ls)-1]
+		if l.Grid != driver.Dim3(c.grid) || l.Block != driver.Dim3(c.block) || l.SharedMem != c.shared {
+			t.Errorf("%s: launch %+v", c.name, l)
+		}
+		_, m, err := PackForTest(k, snapshot, make([]uint64, len(args)))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		nPTX := 0
+		for _, p := range m.Params {
+			nPTX += len(p.PTX)
+		}
+		if len(l.Args) != nPTX || len(l.Params) != m.ParamBytes {
+			t.Errorf("%s: %d arguments in %d bytes, want %d in %d", c.name, len(l.Args), len(l.Params), nPTX, m.ParamBytes)
+		}
+		for i := range args {
+			if err := diff(snapshot[i], args[i], 0); err != nil {
+				t.Errorf("%s: argument %d changed on the way through the fake: %v", c.name, i+1, err)
+			}
+		}
+	}
+	wantLive(t, f, 0, 0)
+}
