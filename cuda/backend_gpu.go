@@ -47,6 +47,13 @@ import (
 //     with kernels on other streams. Staging buffers and the temporary device
 //     memory of host slices passed to an asynchronous launch are freed at the
 //     stream's next Synchronize.
+//   - Debug-mode kernels fill a 64-byte error record in their module
+//     (compiler.ErrorSymbol). It is zeroed when the module is loaded and
+//     after each failure it reports; it is read after a launch on the
+//     default stream has finished, and at the stream's Synchronize for a
+//     launch on a stream. The record is per module and device, so
+//     concurrent debug launches of one kernel share it: a failure is
+//     reported by whichever of them reads the record first.
 //   - Errors the driver reports are *DriverError (the JIT log appended to
 //     the message for invalid PTX). Errors that arise while queuing work on a
 //     stream (out of memory, an invalid launch) are returned by the call that

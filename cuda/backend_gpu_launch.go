@@ -111,24 +111,33 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 	return driverError(d.ctx.Do(func(api driver.API) error { return gk.launch(api, gs, cfg, args) }))
 }
 
-// hostTemp is the device copy of a host slice or array argument.
+// hostTemp is the device copy of a host slice or array argument and, on a
+// stream, the page-locked buffer it is staged through both ways (the stream
+// orders the copy in, the kernel and the copy back).
 type hostTemp struct {
-	ptr  driver.DevicePtr
-	host []byte
+	ptr     driver.DevicePtr
+	host    []byte
+	staging unsafe.Pointer // nil on the default stream
 }
 
 // launch copies host arguments in, launches, and either (nil stream) copies
 // them back, waits and checks the debug record, or (stream) queues the copies
 // back and leaves the rest to the stream's Synchronize. Everything it
-// allocated is freed on every failure. It runs inside the device's Do.
+// allocated is freed on every failure (on a stream, once the stream has
+// finished with it). It runs inside the device's Do.
 func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, args []boundArg) (err error) {
 	var temps []hostTemp
 	queued := false
 	defer func() {
-		if err != nil && !queued {
-			for _, t := range temps {
-				_ = api.MemFree(t.ptr)
-			}
+		if err == nil || queued {
+			return
+		}
+		if gs != nil {
+			gs.releaseTemps(temps, false)
+			return
+		}
+		for _, t := range temps {
+			_ = api.MemFree(t.ptr)
 		}
 	}()
 	var stream driver.Stream
@@ -167,7 +176,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			if gs == nil {
 				err = api.MemcpyHtoD(p, unsafe.Pointer(&b[0]), len(b))
 			} else {
-				err = gs.copyIn(api, p, b)
+				err = stage(api, &temps[len(temps)-1], gs.h)
 			}
 			if err != nil {
 				return fmt.Errorf("%v: copying it to the device: %w", a.param, err)
@@ -199,14 +208,14 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		// the record check run at its next Synchronize.
 		queued = true
 		for _, t := range temps {
-			if err := gs.copyOut(api, t.host, t.ptr); err != nil {
+			if err := api.MemcpyDtoHAsync(t.staging, t.ptr, len(t.host), gs.h); err != nil {
 				// The kernel is queued and may still use the temporaries:
 				// they are freed once the stream has finished.
-				gs.freeTemps(temps)
+				gs.releaseTemps(temps, false)
 				return err
 			}
 		}
-		gs.freeTemps(temps)
+		gs.releaseTemps(temps, true)
 		if gk.rec != 0 {
 			gs.defer_(func(api driver.API, failed bool) error {
 				if failed {
@@ -241,6 +250,18 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		return withHostNote(gk.checkRecord(api), hostArgs)
 	}
 	return nil
+}
+
+// stage allocates t's staging buffer, fills it from the host slice and
+// queues its copy to the device on stream h.
+func stage(api driver.API, t *hostTemp, h driver.Stream) error {
+	buf, err := api.MemHostAlloc(len(t.host), 0)
+	if err != nil {
+		return err
+	}
+	t.staging = buf
+	copy(pinnedBytes(buf, len(t.host)), t.host)
+	return api.MemcpyHtoDAsync(t.ptr, buf, len(t.host), h)
 }
 
 // withHostNote says, as the CPU backend does, that host slices may hold part

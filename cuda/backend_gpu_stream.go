@@ -62,10 +62,24 @@ func (s *gpuStream) defer_(f finisher) {
 	s.be.mu.Unlock()
 }
 
-// freeTemps queues the release of a launch's temporary device memory.
-func (s *gpuStream) freeTemps(temps []hostTemp) {
+// releaseTemps queues, for the next Synchronize, the copy of each staging
+// buffer into its host slice (when copyBack and the stream's work succeeded)
+// and the release of the staging buffers and the temporary device memory.
+func (s *gpuStream) releaseTemps(temps []hostTemp, copyBack bool) {
 	for _, t := range temps {
-		s.defer_(func(api driver.API, _ bool) error { return api.MemFree(t.ptr) })
+		s.defer_(func(api driver.API, failed bool) error {
+			var err error
+			if t.staging != nil {
+				if copyBack && !failed {
+					copy(t.host, pinnedBytes(t.staging, len(t.host)))
+				}
+				err = api.MemFreeHost(t.staging)
+			}
+			if ferr := api.MemFree(t.ptr); err == nil {
+				err = ferr
+			}
+			return err
+		})
 	}
 }
 

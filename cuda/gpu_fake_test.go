@@ -536,6 +536,9 @@ func TestGPUStreamsAndEvents(t *testing.T) {
 		t.Fatalf("host slice of an async launch = %v, want %v", host, want)
 	}
 	wantLive(t, f, 1, 0)
+	if n := f.Count("cuMemHostAlloc"); n != 3 {
+		t.Fatalf("%d staging buffers, want 3 (one per async copy, one shared by a host slice's copies in and out)", n)
+	}
 	el, err := ElapsedTime(start, end)
 	if err != nil {
 		t.Fatal(err)
