@@ -76,6 +76,35 @@ func Atan(x float64) float64 {
 	return math.Copysign(h+l, x)
 }
 
+// atan2Special returns Atan2(y, x) and true where a special case applies.
+func atan2Special(y, x float64) (float64, bool) {
+	switch {
+	case x != x || y != y:
+		return math.NaN(), true
+	case y == 0:
+		if x >= 0 && !math.Signbit(x) {
+			return math.Copysign(0, y), true
+		}
+		return math.Copysign(math.Pi, y), true
+	case x == 0:
+		return math.Copysign(math.Pi/2, y), true
+	case math.IsInf(x, 0):
+		if math.IsInf(x, 1) {
+			if math.IsInf(y, 0) {
+				return math.Copysign(math.Pi/4, y), true
+			}
+			return math.Copysign(0, y), true
+		}
+		if math.IsInf(y, 0) {
+			return math.Copysign(3*math.Pi/4, y), true
+		}
+		return math.Copysign(math.Pi, y), true
+	case math.IsInf(y, 0):
+		return math.Copysign(math.Pi/2, y), true
+	}
+	return 0, false
+}
+
 // Atan2 returns the arc tangent of y/x, using the signs of the two to
 // determine the quadrant of the return value. Special cases as Go's
 // math.Atan2 (in order):
@@ -98,29 +127,8 @@ func Atan(x float64) float64 {
 //	Atan2(+Inf, x) = +Pi/2
 //	Atan2(-Inf, x) = -Pi/2
 func Atan2(y, x float64) float64 {
-	switch {
-	case x != x || y != y:
-		return math.NaN()
-	case y == 0:
-		if x >= 0 && !math.Signbit(x) {
-			return math.Copysign(0, y)
-		}
-		return math.Copysign(math.Pi, y)
-	case x == 0:
-		return math.Copysign(math.Pi/2, y)
-	case math.IsInf(x, 0):
-		if math.IsInf(x, 1) {
-			if math.IsInf(y, 0) {
-				return math.Copysign(math.Pi/4, y)
-			}
-			return math.Copysign(0, y)
-		}
-		if math.IsInf(y, 0) {
-			return math.Copysign(3*math.Pi/4, y)
-		}
-		return math.Copysign(math.Pi, y)
-	case math.IsInf(y, 0):
-		return math.Copysign(math.Pi/2, y)
+	if v, ok := atan2Special(y, x); ok {
+		return v
 	}
 	h, l := atan2DD(math.Abs(y), 0, math.Abs(x), 0)
 	if x < 0 {

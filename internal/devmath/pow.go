@@ -14,6 +14,63 @@ func isOddInt(x float64) bool {
 	return int64(t)&1 == 1
 }
 
+// powSpecial returns Pow(x, y) and true where a special case applies.
+func powSpecial(x, y float64) (float64, bool) {
+	switch {
+	case y == 0 || x == 1:
+		return 1, true
+	case y == 1:
+		return x, true
+	case x != x || y != y:
+		return math.NaN(), true
+	case x == 0:
+		switch {
+		case y < 0:
+			if math.Signbit(x) && isOddInt(y) {
+				return math.Inf(-1), true
+			}
+			return math.Inf(1), true
+		case y > 0:
+			if math.Signbit(x) && isOddInt(y) {
+				return x, true
+			}
+			return 0, true
+		}
+	case math.IsInf(y, 0):
+		switch {
+		case x == -1:
+			return 1, true
+		case (math.Abs(x) < 1) == math.IsInf(y, 1):
+			return 0, true
+		default:
+			return math.Inf(1), true
+		}
+	case math.IsInf(x, 0):
+		if math.IsInf(x, -1) {
+			// Pow(-Inf, y) = Pow(-0, -y)
+			if y < 0 {
+				if isOddInt(y) {
+					return math.Copysign(0, -1), true
+				}
+				return 0, true
+			}
+			if isOddInt(y) {
+				return math.Inf(-1), true
+			}
+			return math.Inf(1), true
+		}
+		if y < 0 {
+			return 0, true
+		}
+		return math.Inf(1), true
+	case y == 0.5:
+		return math.Sqrt(x), true
+	case y == -0.5:
+		return 1 / math.Sqrt(x), true
+	}
+	return 0, false
+}
+
 // Pow returns x**y. Special cases as Go's math.Pow (in order):
 //
 //	Pow(x, ±0) = 1 for any x
@@ -37,57 +94,8 @@ func isOddInt(x float64) bool {
 //	Pow(-Inf, y) = Pow(-0, -y)
 //	Pow(x, y) = NaN for finite x < 0 and finite non-integer y
 func Pow(x, y float64) float64 {
-	switch {
-	case y == 0 || x == 1:
-		return 1
-	case y == 1:
-		return x
-	case x != x || y != y:
-		return math.NaN()
-	case x == 0:
-		switch {
-		case y < 0:
-			if math.Signbit(x) && isOddInt(y) {
-				return math.Inf(-1)
-			}
-			return math.Inf(1)
-		case y > 0:
-			if math.Signbit(x) && isOddInt(y) {
-				return x
-			}
-			return 0
-		}
-	case math.IsInf(y, 0):
-		switch {
-		case x == -1:
-			return 1
-		case (math.Abs(x) < 1) == math.IsInf(y, 1):
-			return 0
-		default:
-			return math.Inf(1)
-		}
-	case math.IsInf(x, 0):
-		if math.IsInf(x, -1) {
-			// Pow(-Inf, y) = Pow(-0, -y)
-			if y < 0 {
-				if isOddInt(y) {
-					return math.Copysign(0, -1)
-				}
-				return 0
-			}
-			if isOddInt(y) {
-				return math.Inf(-1)
-			}
-			return math.Inf(1)
-		}
-		if y < 0 {
-			return 0
-		}
-		return math.Inf(1)
-	case y == 0.5:
-		return math.Sqrt(x)
-	case y == -0.5:
-		return 1 / math.Sqrt(x)
+	if v, ok := powSpecial(x, y); ok {
+		return v
 	}
 	sign := 1.0
 	if x < 0 {
