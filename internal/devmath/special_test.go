@@ -168,3 +168,34 @@ func TestThresholds(t *testing.T) {
 		}
 	}
 }
+
+func TestBitsFunctions(t *testing.T) {
+	xs := append([]float64{0.75, -0.3, 1e-310, -5e-324, 123456.789, -1 << 60}, edges...)
+	for _, x := range xs {
+		f, e := Frexp(x)
+		gf, ge := math.Frexp(x)
+		if !sameSpecial(f, gf) || e != ge {
+			t.Errorf("Frexp(%v) = %v, %v; Go %v, %v", x, f, e, gf, ge)
+		}
+		i, fr := Modf(x)
+		gi, gfr := math.Modf(x)
+		if !sameSpecial(i, gi) || !sameSpecial(fr, gfr) {
+			t.Errorf("Modf(%v) = %v, %v; Go %v, %v", x, i, fr, gi, gfr)
+		}
+		for _, k := range []int{0, 1, -1, 100, -1000, -1074, -1080, 1023, 1030, 5000, -5000} {
+			if got, want := Ldexp(x, k), math.Ldexp(x, k); !sameSpecial(got, want) {
+				t.Errorf("Ldexp(%v, %d) = %v; Go %v", x, k, got, want)
+			}
+		}
+		x32 := float32(x)
+		f32, e32 := Frexp32(x32)
+		if gf, ge := math.Frexp(float64(x32)); !sameSpecial(float64(f32), gf) || e32 != ge {
+			t.Errorf("Frexp32(%v) = %v, %v; Go %v, %v", x32, f32, e32, gf, ge)
+		}
+		for _, k := range []int{0, 3, -130, -149, -150, 128, 300, -300} {
+			if got, want := Ldexp32(x32, k), float32(math.Ldexp(float64(x32), k)); !sameSpecial32(got, want) {
+				t.Errorf("Ldexp32(%v, %d) = %v; want %v", x32, k, got, want)
+			}
+		}
+	}
+}
