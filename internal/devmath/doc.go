@@ -84,8 +84,9 @@
 // Exp32, Exp232, Expm132, Log32, Log232, Log1032, Log1p32, Sin32, Cos32 and
 // Sincos32 evaluate their polynomials in float32; the trigonometric ones
 // reduce the argument in float64 (Payne-Hanek above 2**28). The others
-// compute in float64 inside with short kernels (expS, logS, atanS) or call
-// the float64 functions (Erf32, Erfc32, Mod32, Remainder32).
+// compute in float64 inside with short kernels (expS, logS, atanS, and
+// shorter erfc fits for Erf32 and Erfc32) or call the exact float64
+// functions (Mod32, Remainder32).
 //
 // # Where Go's math is not the reference
 //

@@ -348,11 +348,38 @@ func Remainder32(x, y float32) float32 {
 }
 
 // Erf32 returns the error function of x. Special cases as Erf.
-func Erf32(x float32) float32 { return float32(Erf(float64(x))) }
+func Erf32(x float32) float32 {
+	xd := float64(x)
+	a := math.Abs(xd)
+	switch {
+	case x != x:
+		return x
+	case a >= 4:
+		return copysign32(1, x)
+	case a < 1:
+		return float32(erf32Small(xd))
+	}
+	return copysign32(float32(1-erfc32Large(a)), x)
+}
 
 // Erfc32 returns the complementary error function of x. Special cases as
 // Erfc.
-func Erfc32(x float32) float32 { return float32(Erfc(float64(x))) }
+func Erfc32(x float32) float32 {
+	xd := float64(x)
+	switch {
+	case x != x:
+		return x
+	case xd >= 10.1:
+		return 0
+	case xd <= -4:
+		return 2
+	case xd < -0.5:
+		return float32(2 - erfc32Large(-xd))
+	case xd < 0.5:
+		return float32(1 - erf32Small(xd))
+	}
+	return float32(erfc32Large(xd))
+}
 
 // Round32 returns the nearest integer, rounding half away from zero.
 // Special cases as Round.
@@ -370,4 +397,29 @@ func Round32(x float32) float32 {
 	b += 1 << uint(22-e)
 	b &^= 1<<uint(23-e) - 1
 	return math.Float32frombits(b)
+}
+
+// erf32Small returns erf(x) for |x| < 1 (float64, relative error < 2**-36).
+func erf32Small(x float64) float64 {
+	z := x * x
+	p := erf32Coef[0]
+	for i := 1; i < len(erf32Coef); i++ {
+		p = p*z + erf32Coef[i]
+	}
+	return x * p
+}
+
+// erfc32Large returns erfc(x) for 0.5 <= x < 10.1 (float64, relative error
+// < 2**-34): exp(-x*x) times the fit of erfc32Coef.
+func erfc32Large(x float64) float64 {
+	i := 0
+	for i < len(erfc32Mid)-1 && x >= erfc32Lo[i+1] {
+		i++
+	}
+	t := (x - erfc32Mid[i]) * erfc32InvHalf[i]
+	g := erfc32Coef[erfc32Off[i]]
+	for k := erfc32Off[i] + 1; k < erfc32Off[i+1]; k++ {
+		g = g*t + erfc32Coef[k]
+	}
+	return expS(-x*x) * g // x*x is exact for float32 x
 }

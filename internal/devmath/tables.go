@@ -668,3 +668,95 @@ var erfCoef = [13]float64{
 	0x1.ce2f21a042be1p-4,
 	-0x1.812746b0379e7p-2,
 }
+
+// erfc32Lo, erfc32Mid, erfc32InvHalf, erfc32Off and erfc32Coef are the float32
+// counterparts of the erfc tables: erfc(x)*exp(x*x) per interval.
+var erfc32Lo = [7]float64{0.5, 1.5, 2.5, 3.5, 5.0, 7.0, 10.1}
+
+var erfc32Mid = [6]float64{1.0, 2.0, 3.0, 4.25, 6.0, 8.55}
+
+var erfc32InvHalf = [6]float64{2.0, 2.0, 2.0, 1.3333333333333333, 1.0, 0.6451612903225807}
+
+var erfc32Off = [7]int{0, 12, 23, 33, 44, 55, 66}
+
+var erfc32Coef = [66]float64{
+	-0x1.996c7d1b60539p-26,
+	0x1.309d226fc9d5cp-23,
+	-0x1.8f69b18f61c0bp-21,
+	0x1.12746b845a317p-18,
+	-0x1.6af6f83cfa7bap-16,
+	0x1.c8d2d3c6eb646p-14,
+	-0x1.10fce91a59a16p-11,
+	0x1.33cac34e2439fp-9,
+	-0x1.44837f94d9391p-7,
+	0x1.3c27284eec5c6p-5,
+	-0x1.17c4e3f179645p-3,
+	0x1.b5d8780f8d17fp-2,
+	0x1.46fbea55700edp-28,
+	-0x1.2097228b77477p-25,
+	0x1.d2f7410e06057p-23,
+	-0x1.8307184b41a89p-20,
+	0x1.36a0e2baec8d4p-17,
+	-0x1.e02a993ef64dfp-15,
+	0x1.649070c87d683p-12,
+	-0x1.fa9d385dee1ccp-10,
+	0x1.5672b9ea993dbp-7,
+	-0x1.b57034f0cbf24p-5,
+	0x1.058671b52c776p-2,
+	-0x1.5675d57b026fep-29,
+	0x1.65c37d44049e7p-26,
+	-0x1.5ffcf92ea0e42p-23,
+	0x1.5e47e90ade4d5p-20,
+	-0x1.53df0340757cap-17,
+	0x1.409d017dc69d1p-14,
+	-0x1.2590619dc3d6bp-11,
+	0x1.043fe18a38e9dp-8,
+	-0x1.bd6ae4d14fb11p-6,
+	0x1.6e9827d22ed63p-3,
+	0x1.120713d7c0514p-30,
+	-0x1.e2c74acbd6602p-28,
+	0x1.8b5b3a4246682p-25,
+	-0x1.5111f04ff0eddp-22,
+	0x1.1b0762030683dp-19,
+	-0x1.d2945d203590ep-17,
+	0x1.79a92af37c991p-14,
+	-0x1.2be9240650d6bp-11,
+	0x1.d2d5f9644e43cp-9,
+	-0x1.63aafe6844d5ap-6,
+	0x1.08e62ce8c89adp-3,
+	0x1.9a516af9fefa4p-31,
+	-0x1.5d35ee5e96686p-28,
+	0x1.14b570efab3a3p-25,
+	-0x1.cd421c1ab468ap-23,
+	0x1.7d0f4e13b59c1p-20,
+	-0x1.370e24805ac27p-17,
+	0x1.f64cd7e79c8b1p-15,
+	-0x1.9106a63377e64p-12,
+	0x1.3c7764a87df1ap-9,
+	-0x1.ed7f66da74cbfp-7,
+	0x1.7c0348489d721p-4,
+	0x1.ef60d04a04e15p-30,
+	-0x1.6dc6ef721585ep-27,
+	0x1.ee9317d5c112dp-25,
+	-0x1.68ba511cc93f3p-22,
+	0x1.063e377c61d6ep-19,
+	-0x1.7a1aea36fce4bp-17,
+	0x1.0eef1ca61ffbdp-14,
+	-0x1.81ebf282e39c6p-12,
+	0x1.1125c245350c1p-9,
+	-0x1.80357a5909f35p-7,
+	0x1.0c789c93af982p-4,
+}
+
+// erf32Coef: erf(x)/x as a polynomial in x*x on [0,1], highest degree first.
+var erf32Coef = [9]float64{
+	0x1.1c41ab6eec487p-20,
+	-0x1.d2b8522d6f7cbp-17,
+	0x1.f57e9cee106c1p-14,
+	-0x1.bfe158a7be278p-11,
+	0x1.56588b32275a7p-8,
+	-0x1.b82cbae7577a7p-6,
+	0x1.ce2f20a7415c6p-4,
+	-0x1.812746ade3c08p-2,
+	0x1.20dd750428cb9p+0,
+}

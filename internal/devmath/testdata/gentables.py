@@ -114,3 +114,32 @@ w("var erfCoef = [%d]float64{" % len(p))
 for c in p: w("\t%s," % float(c).hex())
 w("}\n")
 print("\n".join(out2))
+
+# float32 erf/erfc: shorter fits (relative error below 2**-36) used with
+# plain float64 evaluation by Erf32 and Erfc32.
+ivs32 = [(0.5,1.5,11),(1.5,2.5,10),(2.5,3.5,9),(3.5,5,10),(5,7,10),(7,10.1,10)]
+out3 = []
+w = out3.append
+w("// erfc32Lo, erfc32Mid, erfc32InvHalf, erfc32Off and erfc32Coef are the float32")
+w("// counterparts of the erfc tables: erfc(x)*exp(x*x) per interval.")
+w("var erfc32Lo = [%d]float64{%s}\n" % (len(ivs32)+1, ", ".join(repr(float(a)) for a,_,_ in ivs32) + ", 10.1"))
+w("var erfc32Mid = [%d]float64{%s}\n" % (len(ivs32), ", ".join(repr((a+b)/2) for a,b,_ in ivs32)))
+w("var erfc32InvHalf = [%d]float64{%s}\n" % (len(ivs32), ", ".join(repr(2/(b-a)) for a,b,_ in ivs32)))
+offs, coefs = [], []
+for a, b, deg in ivs32:
+    mid = (mpf(a)+b)/2; half = (mpf(b)-a)/2
+    p = mpmath.chebyfit(lambda t: gfun(mid+half*t), [-1, 1], deg+1)
+    offs.append(len(coefs)); coefs.extend(p)
+offs.append(len(coefs))
+w("var erfc32Off = [%d]int{%s}\n" % (len(offs), ", ".join(str(o) for o in offs)))
+w("var erfc32Coef = [%d]float64{" % len(coefs))
+for c in coefs: w("\t%s," % float(c).hex())
+w("}\n")
+def h32(z):
+    return mp.erf(mp.sqrt(z))/mp.sqrt(z)
+p = mpmath.chebyfit(h32, [0, 1], 9)
+w("// erf32Coef: erf(x)/x as a polynomial in x*x on [0,1], highest degree first.")
+w("var erf32Coef = [%d]float64{" % len(p))
+for c in p: w("\t%s," % float(c).hex())
+w("}\n")
+print("\n".join(out3))
