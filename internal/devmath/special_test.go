@@ -3,6 +3,7 @@ package devmath
 import (
 	"math"
 	"math/rand"
+	"strconv"
 	"testing"
 )
 
@@ -244,6 +245,37 @@ func TestRandomBits64(t *testing.T) {
 					t.Errorf("%s(%v, %v) = %v, Go's math gives %v", c.name, x, y, got, want)
 				}
 			}
+		}
+	}
+}
+
+func TestMoreBitsFunctions(t *testing.T) {
+	for _, x := range edges {
+		if got, want := Logb(x), math.Logb(x); !sameSpecial(got, want) {
+			t.Errorf("Logb(%v) = %v; Go %v", x, got, want)
+		}
+		if got, want := Ilogb(x), math.Ilogb(x); got != want {
+			t.Errorf("Ilogb(%v) = %v; Go %v", x, got, want)
+		}
+		for _, y := range edges {
+			if got, want := Nextafter(x, y), math.Nextafter(x, y); !sameSpecial(got, want) {
+				t.Errorf("Nextafter(%v, %v) = %v; Go %v", x, y, got, want)
+			}
+		}
+	}
+	for _, x := range edges32 {
+		for _, y := range edges32 {
+			if got, want := Nextafter32(x, y), math.Nextafter32(x, y); !sameSpecial32(got, want) {
+				t.Errorf("Nextafter32(%v, %v) = %v; Go %v", x, y, got, want)
+			}
+		}
+	}
+	// Pow10 is faithful, within 1 ulp of the decimal literal 1eN (Go's
+	// math.Pow10 is off by up to 2 ulp for some negative n).
+	for n := -400; n <= 400; n++ {
+		want, _ := strconv.ParseFloat("1e"+strconv.Itoa(n), 64)
+		if got := Pow10(n); !sameSpecial(got, want) && (isSpecial(got) || isSpecial(want) || ulpDist(got, want) > 1) {
+			t.Errorf("Pow10(%d) = %v, want %v (%v ulp); Go's Pow10 gives %v", n, got, want, ulpDist(got, want), math.Pow10(n))
 		}
 	}
 }
