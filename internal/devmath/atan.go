@@ -2,10 +2,8 @@ package devmath
 
 import "math"
 
-const (
-	pio2Lo1 = pio2Mid // pi/2 as a double-double: pio2Hi + pio2Lo1
-	pio4Lo  = 0x1.1a62633145c07p-55
-)
+// pio2Lo1 completes pi/2 as a double-double: pio2Hi + pio2Lo1.
+const pio2Lo1 = pio2Mid
 
 // atanDD returns atan(qh+ql) as a double-double for 0 <= qh <= 1.
 // With c = j/8 nearest q, atan(q) = atan(c) + atan(t), t = (q-c)/(1+q*c),

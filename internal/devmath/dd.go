@@ -116,8 +116,3 @@ func frexp(x float64) (m float64, e int) {
 	m = math.Float64frombits(b&^(uint64(0x7ff)<<52) | uint64(1023)<<52)
 	return m, e
 }
-
-// roundInt rounds x to the nearest integer (ties away from zero) for |x| < 2**52.
-func roundInt(x float64) float64 {
-	return math.Trunc(x + math.Copysign(0.5-1.0/(1<<54), x))
-}

@@ -2,9 +2,6 @@ package devmath
 
 import "math"
 
-// expOverflow is where Go's math.Exp overflows; Sinh and Cosh follow it.
-const expOverflow = 7.09782712893383973096e+02
-
 // Sinh returns the hyperbolic sine of x. Special cases as Go's math.Sinh:
 // Sinh(±0) = ±0, Sinh(±Inf) = ±Inf, Sinh(NaN) = NaN.
 func Sinh(x float64) float64 {
