@@ -169,6 +169,20 @@ func TestThresholds(t *testing.T) {
 			t.Errorf("%s(%v) = %v", tt.name, tt.x, got)
 		}
 	}
+	// Pow at the ends of the range; want values are exact or correctly
+	// rounded (mpmath).
+	negZero := math.Copysign(0, -1)
+	pows := []struct{ x, y, want float64 }{
+		{2, 1023.9999, 1.7975685325879886e+308}, {2, 1024, inf}, {10, 308.25, 1.7782794100389228e+308},
+		{10, 308.26, inf}, {2, -1074, 5e-324}, {2, -1075, 0}, {2, -1074.5, 5e-324}, {0.5, 1075, 0},
+		{-2, -1075, negZero}, {-2, -1073, -1e-323}, {3, 500, 3.6360291795869935e+238},
+		{1.0000001, 7.1e9, inf}, {0.9999999, -7.1e9, inf}, {4, -537.5, 0}, {1 << 28, 1.5, 1 << 42},
+	}
+	for _, p := range pows {
+		if got := Pow(p.x, p.y); math.Float64bits(got) != math.Float64bits(p.want) {
+			t.Errorf("Pow(%v, %v) = %v, want %v", p.x, p.y, got, p.want)
+		}
+	}
 }
 
 func TestBitsFunctions(t *testing.T) {
