@@ -172,32 +172,6 @@ func Sinh32(x float32) float32 {
 	return copysign32(float32(0.5*(e-1/e)), x)
 }
 
-// Cosh32 returns the hyperbolic cosine of x. Special cases as Cosh.
-func Cosh32(x float32) float32 {
-	a := math.Abs(float64(x))
-	switch {
-	case x != x:
-		return x
-	case a > 100:
-		return inf32(1)
-	}
-	e := expS(a)
-	return float32(0.5 * (e + 1/e))
-}
-
-// Tanh32 returns the hyperbolic tangent of x. Special cases as Tanh.
-func Tanh32(x float32) float32 {
-	a := math.Abs(float64(x))
-	switch {
-	case a < 0x1p-12 || x != x:
-		return x
-	case a > 10:
-		return copysign32(1, x)
-	}
-	e := expm1S(2 * a)
-	return copysign32(float32(e/(e+2)), x)
-}
-
 // Asinh32 returns the inverse hyperbolic sine of x. Special cases as Asinh.
 func Asinh32(x float32) float32 {
 	a := math.Abs(float64(x))
