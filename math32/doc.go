@@ -39,8 +39,8 @@
 //	Sinh Cosh Tanh Asinh Acosh Atanh           1
 //	Pow Hypot Cbrt Erf Erfc                    1
 //
-// Exp, Exp2, Expm1, the logarithms, Sin, Cos and Sincos compute their
-// polynomials in float32 (GPUs are much faster in float32), with a float64
-// argument reduction for the trigonometric functions; the others work in
-// float64 inside.
+// Exp, Exp2, Expm1, the logarithms, Sin, Cos, Sincos, Cosh, Tanh, Atan and
+// Atan2 compute in float32 (GPUs are much faster in float32), with a
+// float64 argument reduction for Sin, Cos and Sincos; the others work in
+// float64 inside, where float32 alone would exceed the bound.
 package math32

@@ -72,20 +72,20 @@
 //
 // float32 functions, against Go's float64 function rounded to float32, on
 // 10**5-point sweeps per function over the whole float32 domain (including
-// huge trigonometric arguments and subnormals) — TestSweep32, TestSweep32b —
-// and on a table of edge values (TestSpecialValues32):
+// huge trigonometric arguments and subnormals) — TestSweep32, TestSweep32b —,
+// on every 1024th float32 bit pattern (TestStride32) and on a table of edge
+// values (TestSpecialValues32):
 //
 //	function                                        max ulp
 //	Exp32 Exp232 Expm132 Log32 Log232 Log1032       1
 //	Log1p32 Sin32 Cos32 Sincos32 Sinh32 Cosh32      1
-//	Tanh32 Erfc32                                   1
-//	Tan32 Asin32 Acos32 Atan32 Atan232              1 (0 on the sweeps)
-//	Asinh32 Acosh32 Atanh32 Cbrt32 Erf32            1 (0 on the sweeps)
-//	Pow32 Hypot32                                   1 (0 on the sweeps)
+//	Tanh32 Atan32 Atan232 Erfc32                    1
+//	Tan32 Asin32 Acos32 Asinh32 Acosh32 Atanh32     1 (0 on the sweeps)
+//	Cbrt32 Erf32 Pow32 Hypot32                      1 (0 on the sweeps)
 //	Mod32 Remainder32 Round32 Frexp32 Ldexp32 Modf32 0
 //
 // Exp32, Exp232, Expm132, Log32, Log232, Log1032, Log1p32, Sin32, Cos32,
-// Sincos32, Cosh32 and Tanh32 evaluate their polynomials in float32; the trigonometric ones
+// Sincos32, Cosh32, Tanh32, Atan32 and Atan232 compute in float32; the trigonometric ones
 // reduce the argument in float64 (Payne-Hanek above 2**28). The others
 // compute in float64 inside with short kernels (expS, logS, atanS, and
 // shorter erfc fits for Erf32 and Erfc32) or call the exact float64

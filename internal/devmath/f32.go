@@ -3,8 +3,8 @@ package devmath
 import "math"
 
 // float32 functions. The polynomial work of Exp32, Exp232, Expm132, Log32,
-// Log232, Log1032, Log1p32, Sin32, Cos32, Sincos32, Cosh32 and Tanh32 is
-// done in float32
+// Log232, Log1032, Log1p32, Sin32, Cos32, Sincos32, Cosh32, Tanh32, Atan32
+// and Atan232 is done in float32
 // (GPUs run float32 much faster); their argument reductions, and the other
 // functions, use float64 where float32 would exceed the error bound.
 
@@ -447,3 +447,70 @@ func Tan32(x float32) float32 {
 	}
 	return float32(-cv / sv)
 }
+
+// atanCoreF returns atan(q) for 0 <= q <= 1 in float32: below 0.1875 the
+// series to q**13; above, atan(j/8) + atan(t), t = (q-j/8)/(1+q*j/8),
+// |t| <= 1/16, with atan(j/8) from atanTH32/atanTL32.
+func atanCoreF(q float32) float32 {
+	j := int(q*8 + 0.5)
+	if q < 0.1875 {
+		j = 0
+	}
+	t := q
+	if j != 0 {
+		c := float32(j) * 0.125
+		t = (q - c) / (1 + q*c) // q-c is exact
+	}
+	z := t * t
+	p := float32(1.0 / 13)
+	p = p*z - 1.0/11
+	p = p*z + 1.0/9
+	p = p*z - 1.0/7
+	p = p*z + 1.0/5
+	p = p*z - 1.0/3
+	return atanTH32[j] + (t + (t*z*p + atanTL32[j]))
+}
+
+// atan2CoreF returns atan(a/b) in [0, pi/2] for a, b >= 0 finite, not
+// both 0, in float32.
+func atan2CoreF(a, b float32) float32 {
+	if a <= b {
+		return atanCoreF(a / b)
+	}
+	return pio2HiF - (atanCoreF(b/a) - pio2LoF)
+}
+
+// Atan32 returns the arctangent of x. Special cases as Atan.
+func Atan32(x float32) float32 {
+	if x == 0 || x != x {
+		return x
+	}
+	a := abs32(x)
+	var v float32
+	if a <= 1 {
+		v = atanCoreF(a)
+	} else {
+		v = pio2HiF - (atanCoreF(1/a) - pio2LoF) // 1/Inf = 0 gives pi/2
+	}
+	return copysign32(v, x)
+}
+
+// Atan232 returns the arc tangent of y/x in the quadrant of (x, y).
+// Special cases as Atan2.
+func Atan232(y, x float32) float32 {
+	if v, ok := atan2Special(float64(y), float64(x)); ok {
+		return float32(v)
+	}
+	v := atan2CoreF(abs32(y), abs32(x))
+	if x < 0 {
+		v = piHiF - (v - piLoF)
+	}
+	return copysign32(v, y)
+}
+
+const (
+	pio2HiF = float32(math.Pi / 2) // pi/2 = pio2HiF + pio2LoF
+	pio2LoF = float32(math.Pi/2 - float64(pio2HiF))
+	piHiF   = float32(math.Pi) // pi = piHiF + piLoF
+	piLoF   = float32(math.Pi - float64(piHiF))
+)

@@ -95,35 +95,6 @@ func atan2S(a, b float64) float64 {
 	return pio2Hi - (atanS(b/a) - pio2Lo1)
 }
 
-// Atan32 returns the arctangent of x. Special cases as Atan.
-func Atan32(x float32) float32 {
-	if x == 0 || x != x {
-		return x
-	}
-	a := math.Abs(float64(x))
-	var v float64
-	if a <= 1 {
-		v = atanS(a)
-	} else {
-		v = pio2Hi - (atanS(1/a) - pio2Lo1) // 1/Inf = 0 gives pi/2
-	}
-	return copysign32(float32(v), x)
-}
-
-// Atan232 returns the arc tangent of y/x in the quadrant of (x, y).
-// Special cases as Atan2.
-func Atan232(y, x float32) float32 {
-	yd, xd := float64(y), float64(x)
-	if v, ok := atan2Special(yd, xd); ok {
-		return float32(v)
-	}
-	v := atan2S(math.Abs(yd), math.Abs(xd))
-	if xd < 0 {
-		v = piHi - (v - piLo)
-	}
-	return copysign32(float32(v), y)
-}
-
 // Asin32 returns the arcsine of x. Special cases as Asin.
 func Asin32(x float32) float32 {
 	if x == 0 || x != x {

@@ -143,3 +143,20 @@ w("var erf32Coef = [%d]float64{" % len(p))
 for c in p: w("\t%s," % float(c).hex())
 w("}\n")
 print("\n".join(out3))
+
+# atan(j/8) as float32 hi + lo for Atan32 and Atan232.
+import struct
+def f32(v):
+    return struct.unpack('f', struct.pack('f', float(v)))[0]
+out4 = []
+w = out4.append
+mp.prec = 200
+hs, ls = [], []
+for j in range(9):
+    v = mp.atan(mpf(j) / 8)
+    h = f32(v)
+    hs.append(h); ls.append(f32(v - mpf(h)))
+w("// atanTH32 and atanTL32 hold atan(j/8) as float32 hi+lo.")
+w("var atanTH32 = [9]float32{%s}\n" % ", ".join(h.hex() for h in hs))
+w("var atanTL32 = [9]float32{%s}\n" % ", ".join(l.hex() for l in ls))
+print("\n".join(out4))
