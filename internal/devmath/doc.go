@@ -7,8 +7,9 @@
 // float64, with the names and signatures of Go's math: Exp, Exp2, Expm1,
 // Log, Log2, Log10, Log1p, Pow, Sin, Cos, Tan, Sincos, Asin, Acos, Atan,
 // Atan2, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Hypot, Cbrt, Mod, Remainder,
-// Erf, Erfc, Round. float32: the same set with the suffix 32 (Exp32,
-// Sincos32, ...), see f32.go. Special values (NaN, ±Inf, ±0, domain errors,
+// Erf, Erfc, Round, and the bit-level Frexp, Ldexp, Modf, Nextafter, Logb,
+// Ilogb, Pow10. float32: the same set with the suffix 32 (Exp32, Sincos32,
+// Frexp32, Nextafter32, ...), see f32.go and f32b.go. Special values (NaN, ±Inf, ±0, domain errors,
 // the overflow and underflow thresholds of Go's generic code, subnormals)
 // are Go's, tested case by case against Go's math.
 //
