@@ -9,10 +9,10 @@
 // Atan2, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Hypot, Cbrt, Mod, Remainder,
 // Erf, Erfc, Round, and the bit-level Frexp, Ldexp, Modf, Nextafter, Logb,
 // Ilogb, Pow10. float32: the same set, less Logb, Ilogb and Pow10, with the
-// suffix 32 (Exp32, Sincos32,
-// Frexp32, Nextafter32, ...), see f32.go and f32b.go. Special values (NaN, ±Inf, ±0, domain errors,
-// the overflow and underflow thresholds of Go's generic code, subnormals)
-// are Go's, tested case by case against Go's math.
+// suffix 32 (Exp32, Sincos32, Frexp32, Nextafter32, ...), see f32.go and
+// f32b.go. Special values (NaN, ±Inf, ±0, domain errors, the overflow and
+// underflow thresholds of Go's generic code, subnormals) are Go's, tested
+// case by case against Go's math.
 //
 // # Methods
 //
