@@ -84,7 +84,7 @@ func LoadSource(filename string, src []byte, name string) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution|parser.ParseComments)
+	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments)
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", name, err)
 	}

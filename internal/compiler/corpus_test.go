@@ -1,0 +1,43 @@
+package compiler
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nugo-dev/nugo/internal/corpus"
+	"github.com/nugo-dev/nugo/internal/ptxas"
+)
+
+// TestCorpusAssembles compiles every corpus kernel, in release and debug
+// mode, and assembles each module with ptxas for sm_75 and sm_90.
+func TestCorpusAssembles(t *testing.T) {
+	have := needPTXAS(t)
+	n := 0
+	for _, c := range corpus.All() {
+		for _, debug := range []bool{false, true} {
+			name := c.Name
+			if debug {
+				name += "/debug"
+			}
+			t.Run(name, func(t *testing.T) {
+				m, err := CompileFunc(c.Kernel, Target{Debug: debug})
+				if err != nil {
+					t.Fatalf("compile: %v", err)
+				}
+				if !strings.Contains(m.PTX, ".entry "+m.Entry+"(") {
+					t.Fatalf("module lacks its entry %s", m.Entry)
+				}
+				n++
+				if !have {
+					return
+				}
+				for _, arch := range []string{"sm_75", "sm_90"} {
+					if _, err := ptxas.Assemble(m.PTX, arch, false); err != nil {
+						t.Errorf("%s: %v\n%s", arch, err, numbered(m.PTX))
+					}
+				}
+			})
+		}
+	}
+	t.Logf("%d corpus modules compiled", n)
+}
