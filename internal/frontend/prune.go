@@ -21,7 +21,7 @@ type declRef struct {
 // and diagnostics for imports of unsupported packages that kept code uses.
 func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 	byName := map[string][]declRef{}
-	top := map[any]bool{} // top-level declaring nodes, as the parser's objects record them
+	top := map[any]bool{}             // top-level declaring nodes, as the parser's objects record them
 	methods := map[string][]declRef{} // method name → declarations
 	for _, f := range files {
 		for _, decl := range f.Decls {
