@@ -68,6 +68,11 @@ func (f *fnState) computeSpaces() {
 			if v, ok := instr.(ssa.Value); ok && hasPointer(v.Type()) {
 				vals = append(vals, v)
 			}
+			for _, op := range instr.Operands(nil) {
+				if g, ok := (*op).(*ssa.Global); ok {
+					f.spaces[g] = spaceGlobal
+				}
+			}
 		}
 	}
 	for iter := 0; iter < 10; iter++ {
@@ -110,6 +115,8 @@ func (f *fnState) ruleSpace(v ssa.Value) space {
 		return spaceGeneric
 	case *ssa.Alloc, *ssa.MakeSlice:
 		return spaceLocal
+	case *ssa.Global:
+		return spaceGlobal
 	case *ssa.Call:
 		if fn := v.Call.StaticCallee(); fn != nil && len(fn.Blocks) == 0 {
 			switch calleeName(fn) {
