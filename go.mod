@@ -3,6 +3,7 @@ module github.com/nugo-dev/nugo
 go 1.26.8
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/term v0.44.0
 	golang.org/x/tools v0.52.0
