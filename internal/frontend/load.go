@@ -26,7 +26,7 @@ type Kernel struct {
 	Func     *ssa.Function  // the kernel; an instantiation when generic
 	TypeArgs []string       // type arguments as written in Go, for generic kernels
 
-	src         source // the kernel package's kept files and their types
+	src source // the kernel package's kept files and their types
 
 	devmathOnce sync.Once
 	devmath     *ssa.Package
