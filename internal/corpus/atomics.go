@@ -37,18 +37,18 @@ func atomicFloat(t cuda.Thread, a []float64, f []float32, sum []float64, fsum []
 }
 
 func atomicShared(t cuda.Thread, a []int32, out []int32) {
-	sh := cuda.SharedArray[int32](t, 8)
+	sh := cuda.SharedArray[int32](t, 9)
 	tid := t.ThreadIdx().X
-	if tid < 8 {
+	if tid < 9 {
 		sh[tid] = 0
 	}
 	t.SyncThreads()
 	if i := t.Grid1(); i < len(a) {
 		cuda.AtomicAdd(&sh[tid%8], a[i]%100)
-		cuda.AtomicMax(&sh[7], int32(tid))
+		cuda.AtomicMax(&sh[8], int32(tid))
 	}
 	t.SyncThreads()
-	if tid < 8 {
+	if tid < 9 {
 		cuda.AtomicAdd(&out[tid], sh[tid])
 	}
 }
@@ -79,6 +79,6 @@ var atomicCases = []Case{
 	c1("atomics/float", atomicFloat, func() []any {
 		return []any{inRange(n1, 1e300), inRange32(n1, 3e38), zeros[float64](1), zeros[float32](1), []float64{-1e308}, []float32{3e38}}
 	}),
-	c1("atomics/shared", atomicShared, func() []any { return []any{cycleOf[int32](n1), zeros[int32](8)} }),
+	c1("atomics/shared", atomicShared, func() []any { return []any{cycleOf[int32](n1), zeros[int32](9)} }),
 	c1("atomics/cas_exch", atomicCASExch, func() []any { return []any{minusOnes(8), zeros[int32](8), zeros[uint64](4)} }),
 }
