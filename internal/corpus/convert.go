@@ -36,7 +36,7 @@ func convFloatToInt(t cuda.Thread, f []float64, g []float32, i64 []int64, i32 []
 	if i < len(f) {
 		i64[i] = int64(f[i])
 		i32[i] = int32(g[i])
-		i8[i] = int8(f[i] / 1e15) // |f| <= 1e17: in range
+		i8[i] = int8(f[i] / 1e15)         // |f| <= 1e17: in range
 		u32[i] = uint32(max(g[i], -g[i])) // |g| <= 2e9: in range
 	}
 }

@@ -19,6 +19,9 @@ type Case struct {
 	MathULP int
 	// Printf marks kernels whose output is text on stdout (compare it too).
 	Printf bool
+	// Devmath marks kernels that call transcendental math functions, which
+	// compiled engines take from nugo's device math library.
+	Devmath bool
 }
 
 // All returns every case, in a stable order.

@@ -155,10 +155,10 @@ var mathCases = []Case{
 	// Go's own math.Sin is several ulps from the true value near multiples
 	// of π (sin(Pi) is 7 ulps off); the device library is closer, so the
 	// bound against the native run is wider than the library's error.
-	{Name: "math/transcendental", Kernel: mathTranscendental, Grid: grid1(n1, 128), Block: cuda.Dim1(128), MathULP: 16, Args: func() []any {
+	{Name: "math/transcendental", Kernel: mathTranscendental, Grid: grid1(n1, 128), Block: cuda.Dim1(128), MathULP: 16, Devmath: true, Args: func() []any {
 		return []any{inRange(n1, 1e5), zeros[float64](n1), zeros[float64](n1), zeros[float64](n1), zeros[float64](n1)}
 	}},
-	{Name: "math/logs2d", Kernel: mathLogs, Grid: cuda.Dim2(2, 2), Block: cuda.Dim2(16, 16), MathULP: 2, Args: func() []any {
+	{Name: "math/logs2d", Kernel: mathLogs, Grid: cuda.Dim2(2, 2), Block: cuda.Dim2(16, 16), MathULP: 2, Devmath: true, Args: func() []any {
 		return []any{arr2(25, 19, func(i, j int) float64 { return float64(i*19+j) + 0.5 })}
 	}},
 }

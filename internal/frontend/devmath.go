@@ -82,3 +82,7 @@ func (k *Kernel) DevmathError() error { return k.devmathErr }
 // Go text). The build links nugo's own library; tests and tools may install
 // another before the first kernel that needs it is compiled.
 func SetDevmathSource(src func() map[string][]byte) { devmathSource = src }
+
+// HasDevmath reports whether the device math library is linked, so that
+// math functions without a PTX instruction can be compiled.
+func HasDevmath() bool { return devmathSource != nil }
