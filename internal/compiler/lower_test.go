@@ -100,9 +100,11 @@ func TestLowering(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"fadd", Target{}, []string{`mul\.rn\.f64`, `add\.rn\.f64`, `ld\.global\.f64`, `st\.global\.f64`, `\.target sm_75`, `\.version 7\.8`}, []string{`fma`, `ld\.f64`}},
+		{"fadd", Target{}, []string{`mul\.rn\.f64`, `add\.rn\.f64`, `ld\.global\.nc\.f64`, `ld\.global\.f64`, `st\.global\.f64`, `\.target sm_75`, `\.version 7\.8`}, []string{`fma`, `ld\.f64`}},
 		{"fadd", Target{FastMath: true}, []string{`mul\.f64`, `add\.f64`}, []string{`\.rn\.f64`}},
 		{"fadd", Target{SM: 90}, []string{`\.target sm_90`}, nil},
+		{"fadd", Target{NoReadOnlyCache: true}, nil, []string{`\.nc`}},
+		{"shared", Target{}, nil, []string{`\.nc`}},
 		{"div64", Target{}, []string{`div\.u32`, `div\.s64`, `and\.b64 .*-4294967296`, `setp\.eq\.s64 .*, -1`}, nil},
 		{"divConst", Target{}, []string{`div\.s64 .*, 10;`}, []string{`div\.u32`, `-1;`}},
 		{"shared", Target{}, []string{`\.shared \.align 16 \.b8 __shared_\w+\[1024\]`, `\.shared \.align 16 \.b8 __shared_\w+\[80\]`, `st\.shared\.f32`, `bar\.sync \t0`, `atom\.global\.add\.f32`, `atom\.shared\.add\.f32`}, nil},
