@@ -30,7 +30,7 @@ func All() []Case {
 	for _, group := range [][]Case{
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
-		threadCases, sharedCases, atomicCases, printfCases,
+		threadCases, sharedCases, atomicCases, printfCases, miscCases,
 	} {
 		all = append(all, group...)
 	}
