@@ -2,10 +2,10 @@ package compiler
 
 import (
 	"fmt"
-	"strings"
 	"go/token"
 	"go/types"
 	"runtime/debug"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
