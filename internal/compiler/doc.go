@@ -39,6 +39,6 @@ package compiler
 // the shortest representation.
 //
 // Debug mode (Target.Debug) checks indexing (slices, arrays, Array2/3),
-// slicing and integer division; the first failing thread of a launch fills
+// slicing, integer division and negative shift counts; the first failing thread of a launch fills
 // the module's ErrorSymbol record and exits. Without it there are no checks,
 // as in CUDA C.

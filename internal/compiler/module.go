@@ -96,4 +96,5 @@ const (
 	ErrIndex  = 1 // index out of range
 	ErrDivide = 2 // integer divide by zero
 	ErrSlice  = 3 // slice bounds out of range
+	ErrShift  = 4 // negative shift amount
 )
