@@ -28,6 +28,7 @@ const (
 	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2
 )
 
+// String names the kind as in Go: "scalar", "slice", "Array2", "Array3".
 func (k ParamKind) String() string {
 	return [...]string{"scalar", "slice", "Array2", "Array3"}[k]
 }

@@ -47,6 +47,7 @@ type Param struct {
 	Size  int    // > 0: a byte array of this size (.b8 name[Size])
 }
 
+// String formats the parameter's declaration.
 func (p Param) String() string {
 	if p.Size > 0 {
 		align := p.Align
@@ -198,6 +199,7 @@ type countWriter struct {
 	err error
 }
 
+// Write counts and forwards, keeping the first error.
 func (c *countWriter) Write(p []byte) (int, error) {
 	if c.err != nil {
 		return 0, c.err
