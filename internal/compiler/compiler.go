@@ -27,6 +27,8 @@ func Compile(k *frontend.Kernel, target Target) (*Module, error) {
 		funcs:   map[*ssa.Function]*ptx.Func{},
 		names:   map[string]int{},
 		strings: map[string]string{},
+		tables:  map[*ssa.Global]string{},
+		files:   map[string]int{},
 		out:     &Module{Kernel: k.Name, Target: target},
 		diags:   &diagList{fset: k.Fset},
 	}
@@ -46,6 +48,8 @@ type modState struct {
 	queue   []*ssa.Function
 	names   map[string]int
 	strings map[string]string // constant strings → global symbol
+	tables  map[*ssa.Global]string
+	files   map[string]int // Go source files → .file numbers
 	nshared int
 	diags   *diagList
 

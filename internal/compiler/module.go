@@ -5,6 +5,9 @@ type Target struct {
 	SM       int  // compute capability as 75, 80, 90; 0 means 75
 	Debug    bool // bounds and division checks that fill the device error record
 	FastMath bool // allow FMA contraction and approximate float32 division and sqrt
+	// NoReadOnlyCache disables ld.global.nc for slices the kernel never
+	// writes; a backend sets it for a launch whose slice arguments overlap.
+	NoReadOnlyCache bool
 }
 
 func (t Target) sm() int {
@@ -25,6 +28,7 @@ const (
 	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2
 )
 
+// String names the kind as in Go: "scalar", "slice", "Array2", "Array3".
 func (k ParamKind) String() string {
 	return [...]string{"scalar", "slice", "Array2", "Array3"}[k]
 }
@@ -93,4 +97,5 @@ const (
 	ErrIndex  = 1 // index out of range
 	ErrDivide = 2 // integer divide by zero
 	ErrSlice  = 3 // slice bounds out of range
+	ErrShift  = 4 // negative shift amount
 )
