@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -145,6 +146,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		stream = gs.h
 	}
 	addrs := make([]uint64, len(args))
+	var devArgs []*gpuMemory // kept reachable until a stream launch has run
 	hostArgs := false
 	for i, a := range args {
 		switch {
@@ -161,6 +163,9 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 				return fmt.Errorf("%v: device array is on device %d, the launch on device %d", a.param, m.dev.props.Ordinal, gk.dev.props.Ordinal)
 			}
 			addrs[i] = uint64(m.ptr)
+			if gs != nil {
+				devArgs = append(devArgs, m)
+			}
 		case a.isHost():
 			hostArgs = true
 			b := hostBytes(a)
@@ -216,6 +221,11 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			}
 		}
 		gs.releaseTemps(temps, true)
+		if len(devArgs) > 0 {
+			// A device array dropped right after an asynchronous launch
+			// must not be freed by its cleanup while the kernel runs.
+			gs.defer_(func(driver.API, bool) error { runtime.KeepAlive(devArgs); return nil })
+		}
 		if gk.rec != 0 {
 			gs.defer_(func(api driver.API, failed bool) error {
 				if failed {

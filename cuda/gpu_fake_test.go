@@ -740,14 +740,10 @@ func TestGPURealLibraryWithoutDevice(t *testing.T) {
 // Every corpus kernel goes through the GPU launch path on the fake driver:
 // compiled, loaded, its arguments packed one per PTX parameter, its host
 // arguments copied in and back unchanged (the fake runs no kernel), nothing
-// leaked. (Logs and Permuted call math.Log10, which needs the device math
-// library; the GPU corpus test runs them.)
+// leaked.
 func TestGPUCorpusLaunchPathOnFake(t *testing.T) {
 	f := fakeGPU(t, fakedriver.Config{})
 	for _, c := range corpus() {
-		if c.name == "logs" || c.name == "permuted" {
-			continue
-		}
 		before := len(f.Launches())
 		args := c.args()
 		snapshot := c.args() // the same inputs: the generators are deterministic
@@ -781,6 +777,38 @@ func TestGPUCorpusLaunchPathOnFake(t *testing.T) {
 				t.Errorf("%s: argument %d changed on the way through the fake: %v", c.name, i+1, err)
 			}
 		}
+	}
+	wantLive(t, f, 0, 0)
+}
+
+// A device array dropped right after an asynchronous launch stays allocated
+// until the stream has been synchronized, then its cleanup frees it.
+func TestGPUArrayOfQueuedLaunchOutlivesItsLastReference(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{})
+	s, err := NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		d, err := NewDeviceArray[float32](256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Jit(testkernels.Scale).LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(256), Stream: s}, d, 2); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	for range 5 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	wantLive(t, f, 1, 0)
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100 && f.Live().Allocs != 0; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
 	}
 	wantLive(t, f, 0, 0)
 }
