@@ -141,13 +141,13 @@ run() {
 
 	echo
 	echo "=== building bench/cuda"
-	local arch=native
-	if ! nvcc -arch=native --version >/dev/null 2>&1; then
-		arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
-	fi
-	local cu
+	# -arch=native needs nvcc 11.6 or later; else the device's sm_XY.
+	local sm cu exe
+	sm=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
 	for cu in "$ROOT"/bench/cuda/*.cu; do
-		nvcc -O3 -std=c++17 -arch="$arch" -o "$WORK/cuda/$(basename "$cu" .cu)" "$cu" || echo "nvcc $cu failed"
+		exe=$WORK/cuda/$(basename "$cu" .cu)
+		nvcc -O3 -std=c++17 -arch=native -o "$exe" "$cu" ||
+			nvcc -O3 -std=c++17 -arch="$sm" -o "$exe" "$cu" || echo "nvcc $cu failed"
 	done
 
 	echo
