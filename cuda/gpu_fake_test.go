@@ -19,6 +19,7 @@ import (
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
 	"github.com/nugo-dev/nugo/internal/compiler"
+	"github.com/nugo-dev/nugo/internal/corpus"
 	"github.com/nugo-dev/nugo/internal/driver"
 	"github.com/nugo-dev/nugo/internal/driver/fakedriver"
 )
@@ -743,7 +744,7 @@ func TestGPURealLibraryWithoutDevice(t *testing.T) {
 // leaked.
 func TestGPUCorpusLaunchPathOnFake(t *testing.T) {
 	f := fakeGPU(t, fakedriver.Config{})
-	for _, c := range corpus() {
+	for _, c := range extraKernels() {
 		before := len(f.Launches())
 		args := c.args()
 		snapshot := c.args() // the same inputs: the generators are deterministic
@@ -809,6 +810,34 @@ func TestGPUArrayOfQueuedLaunchOutlivesItsLastReference(t *testing.T) {
 	for i := 0; i < 100 && f.Live().Allocs != 0; i++ {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
+	}
+	wantLive(t, f, 0, 0)
+}
+
+// The shared corpus (internal/corpus) through the launch path on the fake:
+// every parameter kind the corpus uses is packed one argument per PTX
+// parameter, and host arguments come back unchanged.
+func TestGPUSharedCorpusLaunchPathOnFake(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{})
+	for _, c := range corpus.All() {
+		args, snapshot := c.Args(), c.Args()
+		k := Jit(c.Kernel)
+		if err := k.LaunchWith(LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem}, args...); err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+			continue
+		}
+		ls := f.Launches()
+		l := ls[len(ls)-1]
+		_, m, err := PackForTest(k, snapshot, make([]uint64, len(args)))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		if len(l.Params) != m.ParamBytes {
+			t.Errorf("%s: %d parameter bytes, want %d", c.Name, len(l.Params), m.ParamBytes)
+		}
+		if err := corpus.Compare(snapshot, args, 0); err != nil {
+			t.Errorf("%s: arguments changed on the way through the fake: %v", c.Name, err)
+		}
 	}
 	wantLive(t, f, 0, 0)
 }

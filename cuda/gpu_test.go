@@ -12,11 +12,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
+	"github.com/nugo-dev/nugo/internal/corpus"
 	"github.com/nugo-dev/nugo/internal/primes"
 )
 
@@ -47,7 +49,10 @@ func realGPU(t *testing.T) {
 }
 
 // corpusCase is a kernel with its launch and a generator of fresh inputs;
-// every slice and array argument is compared after the launch.
+// every slice and array argument is compared after the launch. These few
+// complement internal/corpus (the shared table every engine runs) with the
+// benchmark's kernels, a dynamic shared memory kernel, 3-D arrays and the
+// primes kernel across 2^32 (its 32- and 64-bit paths).
 type corpusCase struct {
 	name        string
 	kernel      any
@@ -66,7 +71,7 @@ func randFloats(n int, seed uint64) []float64 {
 	return out
 }
 
-func corpus() []corpusCase {
+func extraKernels() []corpusCase {
 	const n = 1 << 16
 	grid1 := Dim1((n + 255) / 256)
 	return []corpusCase{
@@ -188,9 +193,9 @@ func ulp(x float64, k reflect.Kind) float64 {
 	return math.Nextafter(x, math.Inf(1)) - x
 }
 
-func TestGPUCorpusMatchesCPU(t *testing.T) {
+func TestGPUExtraKernelsMatchCPU(t *testing.T) {
 	realGPU(t)
-	for _, c := range corpus() {
+	for _, c := range extraKernels() {
 		t.Run(c.name, func(t *testing.T) {
 			if err := SetBackend(CPU); err != nil {
 				t.Fatal(err)
@@ -223,6 +228,67 @@ func TestGPUCorpusMatchesCPU(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The whole shared corpus (internal/corpus) on the GPU against the CPU
+// backend: each case on the default stream, on a stream, and compiled with
+// Debug (whose checks must stay silent on these valid kernels). Printf cases
+// compare their output lines as a set (the GPU's thread order is its own).
+func TestGPUCorpusMatchesCPU(t *testing.T) {
+	realGPU(t)
+	s, err := NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range corpus.All() {
+		t.Run(c.Name, func(t *testing.T) {
+			launch := func(opts []Option, s *Stream) ([]any, string, error) {
+				args := c.Args()
+				out, err := captureStdout(func() error {
+					err := Jit(c.Kernel, opts...).LaunchWith(LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem, Stream: s}, args...)
+					if err == nil {
+						err = Synchronize()
+					}
+					return err
+				})
+				return args, out, err
+			}
+			if err := SetBackend(CPU); err != nil {
+				t.Fatal(err)
+			}
+			want, wantOut, err := launch(nil, nil)
+			if err != nil {
+				t.Fatalf("CPU: %v", err)
+			}
+			if err := SetBackend(GPU); err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range []struct {
+				how    string
+				opts   []Option
+				stream *Stream
+			}{{"default stream", nil, nil}, {"stream", nil, s}, {"debug", []Option{Debug}, nil}} {
+				got, gotOut, err := launch(run.opts, run.stream)
+				if err != nil {
+					t.Fatalf("GPU (%s): %v", run.how, err)
+				}
+				if err := corpus.Compare(want, got, c.MathULP); err != nil {
+					t.Errorf("GPU (%s): %v", run.how, err)
+				}
+				if c.Printf && !sameLines(wantOut, gotOut) {
+					t.Errorf("GPU (%s) printed\n%s\nthe CPU printed\n%s", run.how, gotOut, wantOut)
+				}
+			}
+		})
+	}
+}
+
+// sameLines reports whether a and b hold the same lines in any order.
+func sameLines(a, b string) bool {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	slices.Sort(la)
+	slices.Sort(lb)
+	return slices.Equal(la, lb)
 }
 
 func TestGPUDeviceArraysAndStreams(t *testing.T) {
