@@ -109,7 +109,7 @@ func (g *gpuBackend) copyToDevice(s *Stream, dst memory, off int, src []byte) er
 		return err
 	}
 	return driverError(m.dev.ctx.Do(func(api driver.API) error {
-		return gs.copyIn(api, m.ptr+driver.DevicePtr(off), src)
+		return gs.copyIn(api, m.ptr+driver.DevicePtr(off), src, m)
 	}))
 }
 
@@ -134,7 +134,7 @@ func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) erro
 		return err
 	}
 	return driverError(m.dev.ctx.Do(func(api driver.API) error {
-		return gs.copyOut(api, dst, m.ptr+driver.DevicePtr(off))
+		return gs.copyOut(api, dst, m.ptr+driver.DevicePtr(off), m)
 	}))
 }
 
@@ -172,7 +172,11 @@ func (g *gpuBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, s
 		return err
 	}
 	return driverError(dm.dev.ctx.Do(func(api driver.API) error {
-		return api.MemcpyDtoDAsync(to, from, n, gs.h)
+		if err := api.MemcpyDtoDAsync(to, from, n, gs.h); err != nil {
+			return err
+		}
+		gs.defer_(func(driver.API, bool) error { runtime.KeepAlive(dm); runtime.KeepAlive(sm); return nil })
+		return nil
 	}))
 }
 
@@ -180,9 +184,10 @@ func (g *gpuBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, s
 func pinnedBytes(p unsafe.Pointer, n int) []byte { return unsafe.Slice((*byte)(p), n) }
 
 // copyIn queues a copy of src to device address dst on the stream, through
-// a page-locked staging buffer filled now and freed at the next Synchronize.
-// It runs inside the device's Do.
-func (s *gpuStream) copyIn(api driver.API, dst driver.DevicePtr, src []byte) error {
+// a page-locked staging buffer filled now and freed at the next Synchronize;
+// mem, the device memory holding dst, stays reachable until then (its
+// cleanup must not free it under the copy). It runs inside the device's Do.
+func (s *gpuStream) copyIn(api driver.API, dst driver.DevicePtr, src []byte, mem *gpuMemory) error {
 	buf, err := api.MemHostAlloc(len(src), 0)
 	if err != nil {
 		return err
@@ -192,13 +197,17 @@ func (s *gpuStream) copyIn(api driver.API, dst driver.DevicePtr, src []byte) err
 		_ = api.MemFreeHost(buf)
 		return err
 	}
-	s.defer_(func(api driver.API, _ bool) error { return api.MemFreeHost(buf) })
+	s.defer_(func(api driver.API, _ bool) error {
+		runtime.KeepAlive(mem)
+		return api.MemFreeHost(buf)
+	})
 	return nil
 }
 
 // copyOut queues a copy of len(dst) bytes at src into dst: into a staging
-// buffer on the stream, and from there into dst at the next Synchronize.
-func (s *gpuStream) copyOut(api driver.API, dst []byte, src driver.DevicePtr) error {
+// buffer on the stream, and from there into dst at the next Synchronize;
+// mem, the device memory holding src, stays reachable until then.
+func (s *gpuStream) copyOut(api driver.API, dst []byte, src driver.DevicePtr, mem *gpuMemory) error {
 	buf, err := api.MemHostAlloc(len(dst), 0)
 	if err != nil {
 		return err
@@ -208,6 +217,7 @@ func (s *gpuStream) copyOut(api driver.API, dst []byte, src driver.DevicePtr) er
 		return err
 	}
 	s.defer_(func(api driver.API, failed bool) error {
+		runtime.KeepAlive(mem)
 		if !failed {
 			copy(dst, pinnedBytes(buf, len(dst)))
 		}
