@@ -738,11 +738,11 @@ func TestGPURealLibraryWithoutDevice(t *testing.T) {
 	}
 }
 
-// Every corpus kernel goes through the GPU launch path on the fake driver:
+// Every extra kernel goes through the GPU launch path on the fake driver:
 // compiled, loaded, its arguments packed one per PTX parameter, its host
 // arguments copied in and back unchanged (the fake runs no kernel), nothing
 // leaked.
-func TestGPUCorpusLaunchPathOnFake(t *testing.T) {
+func TestGPUExtraKernelsLaunchPathOnFake(t *testing.T) {
 	f := fakeGPU(t, fakedriver.Config{})
 	for _, c := range extraKernels() {
 		before := len(f.Launches())
