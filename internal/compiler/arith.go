@@ -243,12 +243,29 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		}
 		f.trapIf("setp.eq.s64", w, "0", ErrDivide)
 	}
+	if yConst {
+		if q := f.pow2Div(s, x, yc, rem); q != "" {
+			return q
+		}
+	}
 	op := "div"
 	if rem {
 		op = "rem"
 	}
 	r := f.newReg(s)
-	if s.is64() && !yConst {
+	// x / -1 == -x (wrapping), x % -1 == 0: PTX leaves MinInt / -1 undefined.
+	fixMinusOne := func() {
+		if s.signed() && (s == sI32 || s == sI64) && !(yConst && yc.Int64() != -1) {
+			p := f.p.NewReg(ptx.Pred).String()
+			f.p.Emit("setp.eq"+s.op(), p, regOr(f, y, s), "-1")
+			if rem {
+				f.p.EmitIf(p, "mov"+s.movType(), r, "0")
+			} else {
+				f.p.EmitIf(p, "neg"+s.op(), r, x)
+			}
+		}
+	}
+	if s.is64() && (!yConst || yc.Int64() > 0 && yc.Int64() < 1<<32) {
 		fast := f.newLabel("div32")
 		done := f.newLabel("divdone")
 		t := f.p.NewReg(ptx.B64).String()
@@ -258,6 +275,7 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		f.p.Emit("setp.eq.s64", p, t, "0")
 		f.p.EmitIf(p, "bra", fast)
 		f.p.Emit(op+s.op(), r, x, y)
+		fixMinusOne() // only the slow path: the fast one has 0 <= y < 2**32
 		f.p.Emit("bra.uni", done)
 		f.p.Label(fast)
 		a, b, c := f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String()
@@ -268,17 +286,58 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		f.p.Label(done)
 	} else {
 		f.p.Emit(op+s.op(), r, x, y)
+		fixMinusOne()
 	}
-	if s.signed() && (s == sI32 || s == sI64) && !(yConst && yc.Int64() != -1) {
-		// x / -1 == -x (wrapping), x % -1 == 0: PTX leaves MinInt / -1 undefined.
-		p := f.p.NewReg(ptx.Pred).String()
-		f.p.Emit("setp.eq"+s.op(), p, regOr(f, y, s), "-1")
+	f.normalize(s, r)
+	return r
+}
+
+// pow2Div lowers x / 2**k and x % 2**k to shifts and masks (ptxas does not
+// strength-reduce 64-bit division by constants): signed quotients round
+// toward zero by adding 2**k-1 to negative dividends first. It returns "" for
+// other divisors, having emitted nothing.
+func (f *fnState) pow2Div(s scalar, x string, c *ssa.Const, rem bool) string {
+	v, ok := constantUint64(c)
+	if !ok || v < 2 || v&(v-1) != 0 {
+		return ""
+	}
+	k := 0
+	for 1<<k != v {
+		k++
+	}
+	width := 32
+	if s.is64() {
+		width = 64
+	}
+	if k >= width-1 && s.signed() || k >= width {
+		return ""
+	}
+	bt := s.bits()
+	ut := ".u32"
+	st := ".s32"
+	if width == 64 {
+		ut, st = ".u64", ".s64"
+	}
+	r := f.newReg(s)
+	if !s.signed() {
 		if rem {
-			f.p.EmitIf(p, "mov"+s.movType(), r, "0")
+			f.p.Emit("and"+bt, r, x, fmt.Sprint(v-1))
 		} else {
-			f.p.EmitIf(p, "neg"+s.op(), r, x)
+			f.p.Emit("shr"+ut, r, x, fmt.Sprint(k))
 		}
+		return r
 	}
+	t := f.newReg(s)
+	f.p.Emit("shr"+st, t, x, fmt.Sprint(width-1))
+	f.p.Emit("shr"+ut, t, t, fmt.Sprint(width-k))
+	f.p.Emit("add"+st, t, t, x)
+	if !rem {
+		f.p.Emit("shr"+st, r, t, fmt.Sprint(k))
+		f.normalize(s, r)
+		return r
+	}
+	f.p.Emit("and"+bt, t, t, fmt.Sprint(-int64(v)))
+	f.p.Emit("sub"+st, r, x, t)
 	f.normalize(s, r)
 	return r
 }
