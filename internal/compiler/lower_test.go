@@ -86,6 +86,21 @@ func nonconstShared(t cuda.Thread, n int, out []int32) {
 	s := cuda.SharedArray[int32](t, n)
 	out[0] = s[0]
 }
+
+func small(s []float32, i int) float32 { return s[i] * 2 }
+
+func fact(n int) int {
+	if n < 2 {
+		return 1
+	}
+	return n * fact(n-1)
+}
+
+func inl(t cuda.Thread, out []float32, r []int) {
+	sh := cuda.SharedArray[float32](t, 32)
+	out[0] = small(out, 1) + small(sh, 2)
+	r[0] = fact(r[1])
+}
 `
 
 func compileLower(t *testing.T, name string, target Target) *Module {
@@ -118,6 +133,7 @@ func TestLowering(t *testing.T) {
 		{"shared", Target{}, []string{`\.shared \.align 16 \.b8 __shared_\w+\[1024\]`, `\.shared \.align 16 \.b8 __shared_\w+\[80\]`, `st\.shared\.f32`, `bar\.sync \t0`, `atom\.global\.add\.f32`, `atom\.shared\.add\.f32`}, nil},
 		{"intr", Target{}, []string{`max\.f64`, `setp\.nan\.f64`, `0d7FF8000000000001`, `sqrt\.rn\.f64`, `fma\.rn\.f64`, `popc\.b64`, `clz\.b64`}, nil},
 		{"printer", Target{}, []string{`vprintf`, `cvta\.local\.u64`, `st\.local\.f64`}, nil},
+		{"inl", Target{}, []string{`call\.uni \(retval0\), fn_fact`, `ld\.shared\.f32`, `ld\.global\.f32`}, []string{`fn_small`}},
 		{"fadd", Target{Debug: true}, []string{ErrorSymbol, `atom\.global\.cas\.b32`, `exit;`}, nil},
 		{"fadd", Target{}, nil, []string{ErrorSymbol, `exit;`}},
 	}
