@@ -31,6 +31,10 @@ type fnState struct {
 	inl  *inlineState
 	tail []func() // out-of-line code (debug error paths), emitted after the body
 	pos  token.Pos
+	// block is the block being lowered; divPairs the 64-bit quotients and
+	// remainders computed so far (see divRem64).
+	block    *ssa.BasicBlock
+	divPairs map[[2]ssa.Value]divPair
 }
 
 // bailout unwinds the lowering of one instruction after a diagnostic.
@@ -63,6 +67,7 @@ func (f *fnState) emitBody() {
 		}
 	}
 	for i, b := range fn.DomPreorder() {
+		f.block = b
 		if i > 0 || len(b.Preds) > 0 {
 			f.p.Label(f.labels[b])
 		}

@@ -39,6 +39,13 @@ func divConst(t cuda.Thread, a []int64) {
 	}
 }
 
+func divRem(t cuda.Thread, a, b []int64) {
+	i := t.Grid1()
+	if x, y := a[i], b[i]; x%y == 0 {
+		a[i] = x / y
+	}
+}
+
 func divPow2(t cuda.Thread, a []int64) {
 	i := t.Grid1()
 	if i < len(a) {
@@ -128,6 +135,7 @@ func TestLowering(t *testing.T) {
 		{"fadd", Target{NoReadOnlyCache: true}, nil, []string{`\.nc`}},
 		{"shared", Target{}, nil, []string{`\.nc`}},
 		{"div64", Target{}, []string{`div\.u32`, `div\.s64`, `and\.b64 .*-4294967296`, `setp\.eq\.s64 .*, -1`}, nil},
+		{"divRem", Target{}, []string{`(?s)div\.s64.*div\.u32`}, []string{`rem\.`, `(?s)div\.s64.*div\.s64`}},
 		{"divConst", Target{}, []string{`div\.s64 .*, 10;`, `div\.u32`}, []string{`-1;`}},
 		{"divPow2", Target{}, []string{`shr\.s64`, `shr\.u64`, `and\.b64 .*, -16;`}, []string{`div\.`, `rem\.`}},
 		{"shared", Target{}, []string{`\.shared \.align 16 \.b8 __shared_\w+\[1024\]`, `\.shared \.align 16 \.b8 __shared_\w+\[80\]`, `st\.shared\.f32`, `bar\.sync \t0`, `atom\.global\.add\.f32`, `atom\.shared\.add\.f32`}, nil},
@@ -230,8 +238,8 @@ func TestCompileErrorPositions(t *testing.T) {
 		t.Fatalf("got %v, want a *frontend.Error", err)
 	}
 	d := fe.Diags[0]
-	if d.Pos.Line != 75 || !strings.Contains(d.Msg, "must be a constant") {
-		t.Errorf("got %s, want kernel.go:75: ...must be a constant...", d)
+	if d.Pos.Line != 82 || !strings.Contains(d.Msg, "must be a constant") {
+		t.Errorf("got %s, want kernel.go:82: ...must be a constant...", d)
 	}
 }
 
