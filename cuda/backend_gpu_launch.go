@@ -334,6 +334,8 @@ func (gk *gpuKernel) kernelError(rec []byte) *KernelError {
 		e.Msg = fmt.Sprintf("index out of range [%d] with length %d", value, bound)
 	case compiler.ErrDivide:
 		e.Msg = "integer divide by zero"
+	case compiler.ErrShift:
+		e.Msg = "negative shift amount"
 	case compiler.ErrSlice:
 		e.Msg = fmt.Sprintf("slice bounds out of range [%d] with capacity %d", value, bound)
 	default:

@@ -613,12 +613,18 @@ func TestGPUStreamsAndEventsAreReleased(t *testing.T) {
 // recordHook plays a debug-mode kernel whose thread (232,0,0) of block
 // (3,0,0) indexes element 1000 of 1000 at check site 0.
 func recordHook(f *fakedriver.Fake, l fakedriver.Launch) error {
+	return writeRecord(f, l, compiler.ErrIndex)
+}
+
+// writeRecord fills the launch's debug record as a failing check with code
+// would, at site 0, value and bound 1000.
+func writeRecord(f *fakedriver.Fake, l fakedriver.Launch, code uint32) error {
 	p, n, err := f.ModuleGetGlobal(l.Module, compiler.ErrorSymbol)
 	if err != nil {
 		return err
 	}
 	rec := make([]byte, n)
-	for off, v := range map[int]uint32{0: 1, 4: compiler.ErrIndex, 8: 0, 12: 3, 24: 232} {
+	for off, v := range map[int]uint32{0: 1, 4: code, 8: 0, 12: 3, 24: 232} {
 		binary.LittleEndian.PutUint32(rec[off:], v)
 	}
 	binary.LittleEndian.PutUint64(rec[40:], 1000)
@@ -840,4 +846,27 @@ func TestGPUSharedCorpusLaunchPathOnFake(t *testing.T) {
 		}
 	}
 	wantLive(t, f, 0, 0)
+}
+
+// Each check's code in the record becomes Go's runtime message.
+func TestGPUDebugRecordMessages(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{})
+	k := Jit(testkernels.OutOfRange, Debug)
+	for _, c := range []struct {
+		code uint32
+		msg  string
+	}{
+		{compiler.ErrIndex, "index out of range [1000] with length 1000"},
+		{compiler.ErrDivide, "integer divide by zero"},
+		{compiler.ErrSlice, "slice bounds out of range [1000] with capacity 1000"},
+		{compiler.ErrShift, "negative shift amount"},
+		{99, "debug check 99 failed (value 1000, bound 1000)"},
+	} {
+		f.OnLaunch = func(f *fakedriver.Fake, l fakedriver.Launch) error { return writeRecord(f, l, c.code) }
+		err := k.Launch(Dim1(4), Dim1(256), make([]int32, 1000))
+		var ke *KernelError
+		if !errors.As(err, &ke) || ke.Msg != c.msg {
+			t.Errorf("code %d: %v; want a kernel error %q", c.code, err, c.msg)
+		}
+	}
 }
