@@ -1,11 +1,22 @@
 package primes
 
-import "github.com/nugo-dev/nugo/cuda"
+import (
+	"math"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
 
 // FactorSum is the sum of n's prime factors with multiplicity, by trial
 // division; 0 for n < 2. It is the kernel's device function and, called on
 // the host, the serial reference.
+//
+// Numbers below 2^32 are factored in 32-bit arithmetic: a 64-bit division
+// costs two to three times a 32-bit one on CPUs and GPUs alike (LLVM, and
+// so Numba, makes the same switch at run time).
 func FactorSum(n int64) int64 {
+	if n >= 0 && n <= math.MaxUint32 {
+		return int64(factorSum32(uint32(n)))
+	}
 	var sum int64
 	for n > 1 && n%2 == 0 {
 		sum += 2
@@ -19,6 +30,24 @@ func FactorSum(n int64) int64 {
 	}
 	if n > 1 {
 		sum += n
+	}
+	return sum
+}
+
+func factorSum32(n uint32) uint64 {
+	var sum uint64
+	for n > 1 && n%2 == 0 {
+		sum += 2
+		n /= 2
+	}
+	for f := uint32(3); uint64(f)*uint64(f) <= uint64(n); f += 2 {
+		for n%f == 0 {
+			sum += uint64(f)
+			n /= f
+		}
+	}
+	if n > 1 {
+		sum += uint64(n)
 	}
 	return sum
 }
