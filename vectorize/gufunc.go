@@ -66,7 +66,7 @@ func GU(layoutText string, fn any, opts ...Option) (*GUfunc, error) {
 	}
 	lay, err := parseLayout(layoutText)
 	if err != nil {
-		return nil, fmt.Errorf("vectorize.GU %s: %w: %v", g.cfg.name, ErrLayout, err)
+		return nil, fmt.Errorf("vectorize.GU %s: %w", g.cfg.name, err)
 	}
 	g.lay = lay
 	v := reflect.ValueOf(fn)

@@ -20,7 +20,7 @@ type layout struct {
 func parseLayout(s string) (layout, error) {
 	l := layout{text: s}
 	bad := func(format string, args ...any) (layout, error) {
-		return layout{}, fmt.Errorf("bad layout %q: %s", s, fmt.Sprintf(format, args...))
+		return layout{}, fmt.Errorf("%w %q: %s", ErrLayout, s, fmt.Sprintf(format, args...))
 	}
 	compact := strings.Join(strings.Fields(s), "")
 	in, out, ok := strings.Cut(compact, "->")

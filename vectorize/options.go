@@ -152,5 +152,5 @@ func funcName(fn any) string {
 	if i := strings.Index(name, "."); i >= 0 {
 		name = name[i+1:]
 	}
-	return name
+	return strings.TrimSuffix(name, "[...]") // a generic function's instantiation
 }
