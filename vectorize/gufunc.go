@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"sync"
+	"unsafe"
 
 	"github.com/nugo-dev/nugo/cuda"
 )
@@ -368,15 +369,40 @@ func newGUPlan(args []guArg, loop []int) guPlan {
 }
 
 // caller builds the function's arguments for one loop index and calls it.
+// 1-D cores are passed through slice variables of its own, whose headers
+// it rewrites for each call, so a call allocates nothing for them.
 type caller struct {
 	g    *GUfunc
 	args []guArg
 	data []reflect.Value // per operand: the host (or device-view) slice
 	in   []reflect.Value // scratch for the call
+
+	hdrs  []*sliceHeader // per 1-D operand: the header of its slice variable
+	base  []unsafe.Pointer
+	esize []uintptr
+}
+
+// sliceHeader is the layout of every Go slice.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
 }
 
 func (g *GUfunc) newCaller(args []guArg, data []reflect.Value) *caller {
-	return &caller{g: g, args: args, data: data, in: make([]reflect.Value, len(args))}
+	n := len(args)
+	c := &caller{g: g, args: args, data: data, in: make([]reflect.Value, n),
+		hdrs: make([]*sliceHeader, n), base: make([]unsafe.Pointer, n), esize: make([]uintptr, n)}
+	for k, p := range g.ops {
+		if p.rank() != 1 {
+			continue
+		}
+		v := reflect.New(p.typ).Elem() // a slice variable of the parameter's type
+		c.in[k] = v
+		c.hdrs[k] = (*sliceHeader)(v.Addr().UnsafePointer())
+		c.base[k] = data[k].UnsafePointer()
+		c.esize[k] = p.elem.Size()
+	}
+	return c
 }
 
 // call calls the function with operand k's core at offs(k).
@@ -390,7 +416,10 @@ func (c *caller) call(offs func(k int) int) {
 		case r == 0:
 			c.in[k] = d.Index(off).Addr()
 		case r == 1:
-			c.in[k] = d.Slice3(off, off+c.args[k].core[0], off+c.args[k].core[0])
+			n := c.args[k].core[0]
+			h := c.hdrs[k]
+			h.data = unsafe.Add(c.base[k], uintptr(off)*c.esize[k])
+			h.len, h.cap = n, n
 		case r == 2:
 			n := size(c.args[k].core)
 			c.in[k] = p.info.view2(d.Slice3(off, off+n, off+n), c.args[k].core)
