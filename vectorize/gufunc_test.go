@@ -185,6 +185,9 @@ func TestGUCores(t *testing.T) {
 }
 
 func TestGUDevice(t *testing.T) {
+	if !cudaBackendRuns() {
+		return // TestCUDATargetUnavailable checks the error
+	}
 	x := ramp[float64](4*10, 1, 0)
 	dx, err := cuda.ToDevice(x)
 	if err != nil {

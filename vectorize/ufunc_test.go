@@ -11,9 +11,35 @@ import (
 	"github.com/nugo-dev/nugo/cuda"
 )
 
-// targets are the targets every test runs on; the CUDA target runs
-// through package cuda's current backend (the cpu backend here).
-var targets = []Target{CPU, Parallel, CUDA}
+// targets are the targets every test runs on: the CUDA target where
+// package cuda's current backend runs it (the cpu backend); elsewhere
+// TestCUDATargetUnavailable checks the error it gives.
+var targets = testTargets()
+
+func testTargets() []Target {
+	if cudaBackendRuns() {
+		return []Target{CPU, Parallel, CUDA}
+	}
+	return []Target{CPU, Parallel}
+}
+
+func cudaBackendRuns() bool {
+	b, err := cuda.CurrentBackend()
+	return err == nil && cudaTargetRuns(b) == nil
+}
+
+func TestCUDATargetUnavailable(t *testing.T) {
+	_, err := New1(func(x float64) float64 { return x }, CUDA).Apply([]float64{1})
+	if cudaBackendRuns() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if !errors.Is(err, ErrTargetUnavailable) {
+		t.Fatalf("target cuda on this backend: %v; want ErrTargetUnavailable", err)
+	}
+}
 
 // sizes include an empty call, a single element and one large enough for
 // the Parallel target to split it in chunks.
@@ -206,6 +232,9 @@ func TestOperandKinds(t *testing.T) {
 // TestDeviceOperands checks that device arrays stay on the device: the
 // output is written to device memory, read back with ToHost.
 func TestDeviceOperands(t *testing.T) {
+	if !cudaBackendRuns() {
+		return // TestCUDATargetUnavailable checks the error
+	}
 	a := ramp[float32](1000, 1, 0)
 	da, err := cuda.ToDevice(a)
 	if err != nil {
