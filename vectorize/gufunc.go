@@ -493,7 +493,7 @@ func (g *GUfunc) launch(args []guArg, p guPlan, n int) error {
 	launchArgs = append(launchArgs, offs, cores)
 	grid, block := g.cfg.grid(n)
 	if err := g.kernel.k.Launch(grid, block, launchArgs...); err != nil {
-		return g.cfg.errorf("target cuda: %w", err)
+		return g.cfg.launchError(err)
 	}
 	return nil
 }

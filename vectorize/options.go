@@ -154,3 +154,14 @@ func funcName(fn any) string {
 	}
 	return strings.TrimSuffix(name, "[...]") // a generic function's instantiation
 }
+
+// launchError reports a failed CUDA-target launch. A thread that failed
+// is reported as the function's failure, without the generated kernel's
+// name; the error still wraps the *cuda.KernelError.
+func (c *config) launchError(err error) error {
+	var ke *cuda.KernelError
+	if errors.As(err, &ke) {
+		return fmt.Errorf("vectorize %s: target cuda: the function failed in %w", c.name, ke)
+	}
+	return c.errorf("target cuda: %w", err)
+}

@@ -97,7 +97,7 @@ func Reduce[T cuda.Number](u *Ufunc2[T, T, T], x []T) (T, error) {
 		k := u.reduceKernels()
 		grid, block := u.cfg.grid(len(partial))
 		if err := k.chunk.Launch(grid, block, x, partial, chunk); err != nil {
-			return zero, u.cfg.errorf("target cuda: %w", err)
+			return zero, u.cfg.launchError(err)
 		}
 	case t == Parallel && len(x) >= parallelMin:
 		parts := min(len(x)/(parallelMin/2), 4*workers())
@@ -147,7 +147,7 @@ func ReduceAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Arra
 		k := u.reduceKernels()
 		grid, block := u.cfg.grid(len(out.Data))
 		if err := k.axis.Launch(grid, block, ox.arg(), out.Data, n, inner); err != nil {
-			return Array[T]{}, u.cfg.errorf("target cuda: %w", err)
+			return Array[T]{}, u.cfg.launchError(err)
 		}
 		return out, nil
 	}
@@ -196,7 +196,7 @@ func AccumulateAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (
 		k := u.reduceKernels()
 		grid, block := u.cfg.grid(outer * inner)
 		if err := k.accumulate.Launch(grid, block, ox.arg(), out.Data, n, inner, outer*inner); err != nil {
-			return Array[T]{}, u.cfg.errorf("target cuda: %w", err)
+			return Array[T]{}, u.cfg.launchError(err)
 		}
 		return out, nil
 	}

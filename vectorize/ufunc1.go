@@ -107,7 +107,7 @@ func (u *Ufunc1[T, R]) launch(out opnd[R], a opnd[T]) error {
 		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), shape, stridesFor(a.shape, shape))
 	}
 	if err != nil {
-		return u.cfg.errorf("target cuda: %w", err)
+		return u.cfg.launchError(err)
 	}
 	return nil
 }

@@ -109,7 +109,7 @@ func (u *Ufunc2[T, U, R]) launch(out opnd[R], a opnd[T], b opnd[U]) error {
 		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), b.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape))
 	}
 	if err != nil {
-		return u.cfg.errorf("target cuda: %w", err)
+		return u.cfg.launchError(err)
 	}
 	return nil
 }

@@ -107,7 +107,7 @@ func (u *Ufunc3[T, U, V, R]) launch(out opnd[R], a opnd[T], b opnd[U], c opnd[V]
 		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), b.arg(), c.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape), stridesFor(c.shape, shape))
 	}
 	if err != nil {
-		return u.cfg.errorf("target cuda: %w", err)
+		return u.cfg.launchError(err)
 	}
 	return nil
 }

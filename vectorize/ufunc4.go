@@ -107,7 +107,7 @@ func (u *Ufunc4[T, U, V, W, R]) launch(out opnd[R], a opnd[T], b opnd[U], c opnd
 		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), b.arg(), c.arg(), d.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape), stridesFor(c.shape, shape), stridesFor(d.shape, shape))
 	}
 	if err != nil {
-		return u.cfg.errorf("target cuda: %w", err)
+		return u.cfg.launchError(err)
 	}
 	return nil
 }

@@ -355,8 +355,12 @@ func TestPanicsAreErrors(t *testing.T) {
 		for _, n := range []int{5, 3 * parallelChunk} {
 			a, b := ramp[int64](n, 1, 1), make([]int64, n)
 			_, err := New2(div, tg, Name("div")).Apply(a, b)
-			if err == nil || !strings.Contains(err.Error(), "div") || !strings.Contains(err.Error(), "divide by zero") {
+			if err == nil || !strings.Contains(err.Error(), "vectorize div:") || !strings.Contains(err.Error(), "divide by zero") {
 				t.Errorf("%s/%d: division by zero gave %v", tg, n, err)
+			}
+			var ke *cuda.KernelError
+			if errors.As(err, &ke) != (tg == CUDA) {
+				t.Errorf("%s/%d: errors.As(err, *cuda.KernelError) = %v: %v", tg, n, !(tg == CUDA), err)
 			}
 		}
 	}
