@@ -2,6 +2,9 @@ package vectorize
 
 import "github.com/nugo-dev/nugo/cuda"
 
+// ufunc1.go to ufunc4.go are one pattern written out for each arity;
+// change them together.
+
 // Ufunc1 is a unary ufunc: a scalar function func(T) R applied element
 // by element. Make one with New1; it is safe for concurrent use.
 type Ufunc1[T, R cuda.Number] struct {

@@ -2,6 +2,9 @@ package vectorize
 
 import "github.com/nugo-dev/nugo/cuda"
 
+// ufunc1.go to ufunc4.go are one pattern written out for each arity;
+// change them together.
+
 // Ufunc2 is a binary ufunc: a scalar function func(T, U) R applied element
 // by element. Make one with New2; it is safe for concurrent use.
 type Ufunc2[T, U, R cuda.Number] struct {

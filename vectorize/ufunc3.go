@@ -2,6 +2,9 @@ package vectorize
 
 import "github.com/nugo-dev/nugo/cuda"
 
+// ufunc1.go to ufunc4.go are one pattern written out for each arity;
+// change them together.
+
 // Ufunc3 is a ternary ufunc: a scalar function func(T, U, V) R applied element
 // by element. Make one with New3; it is safe for concurrent use.
 type Ufunc3[T, U, V, R cuda.Number] struct {

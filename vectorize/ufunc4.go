@@ -2,6 +2,9 @@ package vectorize
 
 import "github.com/nugo-dev/nugo/cuda"
 
+// ufunc1.go to ufunc4.go are one pattern written out for each arity;
+// change them together.
+
 // Ufunc4 is a 4-ary ufunc: a scalar function func(T, U, V, W) R applied element
 // by element. Make one with New4; it is safe for concurrent use.
 type Ufunc4[T, U, V, W, R cuda.Number] struct {
