@@ -68,6 +68,23 @@ func handAdd(out, x, y []float32) {
 	wg.Wait()
 }
 
+// handGauss is the hand-written loop of gauss on all cores.
+func handGauss(out, x []float64) {
+	w := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for i := range w {
+		lo, hi := i*len(out)/w, (i+1)*len(out)/w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := lo; j < hi; j++ {
+				out[j] = gauss(x[j])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // workload is one timed run.
 type workload struct {
 	name string
@@ -118,7 +135,9 @@ func workloads(nAdd, rows, cols int) ([]workload, error) {
 			}})
 		}
 	}
-	ws = append(ws, workload{"add_f32/goroutines (hand-written)", func() error { handAdd(c, a, b); return nil }})
+	ws = append(ws,
+		workload{"add_f32/goroutines (hand-written)", func() error { handAdd(c, a, b); return nil }},
+		workload{"gauss_f64/goroutines (hand-written)", func() error { handGauss(g, xg); return nil }})
 	return ws, nil
 }
 
@@ -194,7 +213,8 @@ func main() {
 		}
 		fmt.Printf("%-36s %12s %12s %12s\n", w.name, ms(d), nb, ratio)
 	}
-	if h, ok := nugo["add_f32/goroutines (hand-written)"]; ok {
-		fmt.Printf("\nadd_f32: target parallel / hand-written goroutine loop = %.2f\n", float64(nugo["add_f32/parallel"])/float64(h))
+	fmt.Println()
+	for _, w := range []string{"add_f32", "gauss_f64"} {
+		fmt.Printf("%s: target parallel / hand-written goroutine loop = %.2f\n", w, float64(nugo[w+"/parallel"])/float64(nugo[w+"/goroutines (hand-written)"]))
 	}
 }

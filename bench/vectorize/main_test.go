@@ -10,8 +10,8 @@ func TestWorkloadsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ws) != 9 {
-		t.Fatalf("%d workloads, want 9", len(ws))
+	if len(ws) != 10 {
+		t.Fatalf("%d workloads, want 10", len(ws))
 	}
 	for _, w := range ws {
 		if err := w.run(); err != nil {
