@@ -126,4 +126,3 @@ func (g *GUfunc) shapes(args []guArg, n int) ([]int, error) {
 	}
 	return loop, nil
 }
-

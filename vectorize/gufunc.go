@@ -226,4 +226,3 @@ func (g *GUfunc) Apply(inputs ...any) ([]any, error) {
 	}
 	return outs, nil
 }
-
