@@ -23,7 +23,7 @@ func benchInputs() (a, b, out []float32) {
 // goroutines (BenchmarkAddFloat32/goroutines).
 func BenchmarkAddFloat32(b *testing.B) {
 	x, y, out := benchInputs()
-	for _, t := range []Target{CPU, Parallel} {
+	for _, t := range targets { // cuda: through package cuda's cpu backend
 		add := New2(addF32, t)
 		b.Run(string(t), func(b *testing.B) {
 			b.SetBytes(3 * 4 * benchN)
