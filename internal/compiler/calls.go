@@ -40,7 +40,11 @@ func (f *fnState) call(in *ssa.Call) {
 	if c.IsInvoke() {
 		f.errorf("cannot call methods through an interface in a kernel; use a concrete type")
 	}
-	switch v := c.Value.(type) {
+	value := c.Value
+	if fn := f.boundCallee(value); fn != nil {
+		value = fn // a kernel's func parameter: its bound function
+	}
+	switch v := value.(type) {
 	case *ssa.Builtin:
 		f.builtin(in, v)
 	case *ssa.Function:

@@ -16,6 +16,17 @@ import (
 // Compile lowers a loaded kernel to a PTX module for target. Errors in the
 // user's code are a *frontend.Error with positioned diagnostics.
 func Compile(k *frontend.Kernel, target Target) (*Module, error) {
+	return CompileBound(k, target, nil)
+}
+
+// CompileBound compiles a kernel specialised for the functions bound to its
+// func parameters: bound maps the index of a Go argument after the
+// cuda.Thread to the device function loaded for it (frontend.LoadDevice),
+// which may come from another package. Calls through the parameter become
+// direct calls of that function (inlined when small); the parameter has no
+// PTX parameter (see Module.FuncParams). Every func parameter must be
+// bound.
+func CompileBound(k *frontend.Kernel, target Target, bound map[int]*frontend.Kernel) (*Module, error) {
 	m := &modState{
 		k:      k,
 		target: target,
@@ -32,6 +43,10 @@ func Compile(k *frontend.Kernel, target Target) (*Module, error) {
 		recursion: map[*ssa.Function]bool{},
 		out:       &Module{Kernel: k.Name, Target: target},
 		diags:     &diagList{fset: k.Fset},
+		owners:    []*frontend.Kernel{k},
+	}
+	if err := m.bind(bound); err != nil {
+		return nil, err
 	}
 	if err := m.compile(); err != nil {
 		return nil, err
@@ -59,6 +74,12 @@ type modState struct {
 	usesVprintf bool
 	errorRecord bool
 	dynShared   bool
+
+	// bound maps the kernel's func parameters to their functions; owners
+	// are the loaded programs whose functions the module holds, the
+	// kernel's first (see CompileBound).
+	bound  map[*ssa.Parameter]*frontend.Kernel
+	owners []*frontend.Kernel
 }
 
 // diagList collects the diagnostics of one compilation.

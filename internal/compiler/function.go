@@ -160,6 +160,10 @@ func instrPos(instr ssa.Instruction, fn *ssa.Function) token.Pos {
 // params declares the PTX parameters and loads them into registers.
 func (f *fnState) params() {
 	for pi, prm := range f.fn.Params {
+		if f.kernel && pi > 0 && isFuncType(prm.Type()) {
+			f.funcParam(pi-1, prm)
+			continue
+		}
 		ls, err := leaves(prm.Type())
 		if err != nil {
 			f.errorf("parameter %s: %v", prm.Name(), err)
@@ -168,6 +172,7 @@ func (f *fnState) params() {
 		var layout *Param
 		if f.kernel && pi > 0 {
 			layout = paramLayout(prm)
+			layout.Arg = pi - 1
 		}
 		for li, s := range ls {
 			name := fmt.Sprintf("%s_param_%d_%d", f.p.Name, pi, li)

@@ -22,7 +22,7 @@ func (f *fnState) globalTable(g *ssa.Global) string {
 		v, _ := g.Object().(*types.Var)
 		var vals []constant.Value
 		if v != nil {
-			vals, ok = f.m.k.TableInit(v)
+			vals, ok = f.m.tableInit(v)
 		}
 		if !ok {
 			f.errorf("cannot use package-level variable %s in a kernel; pass it as a parameter or declare a constant", g.Name())

@@ -45,11 +45,21 @@ type PTXParam struct {
 // Param describes how one Go parameter of the kernel (after the cuda.Thread)
 // becomes PTX parameters.
 type Param struct {
+	Arg      int        // index of the Go argument after the cuda.Thread
 	Name     string     // Go parameter name
 	Kind     ParamKind  // scalar, slice, Array2, Array3
 	Elem     string     // Go element type ("float64", "int32", "bool", ...): the scalar's type or the slice's element type
 	ElemSize int        // bytes per element (1 for bool)
 	PTX      []PTXParam // in order
+}
+
+// FuncParam is a kernel parameter of func type. CompileBound binds it to a
+// function, which the kernel calls directly; it has no PTX parameter, and
+// the launch passes nothing for it.
+type FuncParam struct {
+	Arg  int    // index of the Go argument after the cuda.Thread
+	Name string // Go parameter name
+	Func string // Go name of the bound function, with type arguments
 }
 
 // Site is a source position that a debug check can report.
@@ -61,16 +71,17 @@ type Site struct {
 
 // Module is a compiled kernel.
 type Module struct {
-	PTX               string  // the module's text
-	Entry             string  // name of the .entry to launch
-	Kernel            string  // Go name of the kernel, with type arguments
-	Params            []Param // one per Go parameter after the cuda.Thread
-	ParamBytes        int     // size of the packed parameter buffer
-	SharedBytes       int     // static shared memory per block
-	UsesDynamicShared bool    // calls cuda.DynamicSharedArray
-	UsesPrintf        bool    // calls vprintf
-	UsesErrorRecord   bool    // has debug checks: the module defines ErrorSymbol
-	Sites             []Site  // debug sites, indexed by the record's site field
+	PTX               string      // the module's text
+	Entry             string      // name of the .entry to launch
+	Kernel            string      // Go name of the kernel, with type arguments
+	Params            []Param     // one per Go parameter after the cuda.Thread, except func parameters
+	FuncParams        []FuncParam // func parameters: bound to a function, no PTX parameter
+	ParamBytes        int         // size of the packed parameter buffer
+	SharedBytes       int         // static shared memory per block
+	UsesDynamicShared bool        // calls cuda.DynamicSharedArray
+	UsesPrintf        bool        // calls vprintf
+	UsesErrorRecord   bool        // has debug checks: the module defines ErrorSymbol
+	Sites             []Site      // debug sites, indexed by the record's site field
 	Target            Target
 }
 

@@ -6,8 +6,9 @@ import (
 	"reflect"
 )
 
-// inferTypeArgs finds a generic kernel's type arguments from its func value's
-// type by matching the declared parameter types against the instantiated ones.
+// inferTypeArgs finds a generic function's type arguments from its func
+// value's type by matching the declared parameter and result types (func
+// types among them) against the instantiated ones.
 func inferTypeArgs(fd *ast.FuncDecl, rt reflect.Type, pkgPath string) ([]string, error) {
 	var tparams []string
 	for _, f := range fd.Type.TypeParams.List {
@@ -21,6 +22,7 @@ func inferTypeArgs(fd *ast.FuncDecl, rt reflect.Type, pkgPath string) ([]string,
 		isParam[n] = true
 	}
 	var unify func(e ast.Expr, t reflect.Type) error
+	var funcType func(ft *ast.FuncType, t reflect.Type) error
 	unify = func(e ast.Expr, t reflect.Type) error {
 		switch e := e.(type) {
 		case *ast.ParenExpr:
@@ -44,6 +46,9 @@ func inferTypeArgs(fd *ast.FuncDecl, rt reflect.Type, pkgPath string) ([]string,
 			if e.Len != nil && t.Kind() == reflect.Array {
 				return unify(e.Elt, t.Elem())
 			}
+		case *ast.FuncType:
+			// A func-typed kernel parameter, such as f func(T, T) T.
+			return funcType(e, t)
 		case *ast.StarExpr:
 			if t.Kind() == reflect.Pointer {
 				return unify(e.X, t.Elem())
@@ -56,21 +61,36 @@ func inferTypeArgs(fd *ast.FuncDecl, rt reflect.Type, pkgPath string) ([]string,
 		}
 		return nil
 	}
-	i := 0
-	for _, f := range fd.Type.Params.List {
-		n := len(f.Names)
-		if n == 0 {
-			n = 1
-		}
-		for j := 0; j < n; j++ {
-			if i >= rt.NumIn() {
-				return nil, fmt.Errorf("func value has %d parameters, declaration has more", rt.NumIn())
+	// unifyList matches a parameter or result list against n types.
+	unifyList := func(list *ast.FieldList, n int, at func(int) reflect.Type, what string) error {
+		i := 0
+		if list != nil {
+			for _, f := range list.List {
+				names := max(len(f.Names), 1)
+				for j := 0; j < names; j++ {
+					if i >= n {
+						return fmt.Errorf("func value has %d %s, declaration has more", n, what)
+					}
+					if err := unify(f.Type, at(i)); err != nil {
+						return err
+					}
+					i++
+				}
 			}
-			if err := unify(f.Type, rt.In(i)); err != nil {
-				return nil, err
-			}
-			i++
 		}
+		return nil
+	}
+	funcType = func(ft *ast.FuncType, t reflect.Type) error {
+		if t.Kind() != reflect.Func {
+			return nil
+		}
+		if err := unifyList(ft.Params, t.NumIn(), t.In, "parameters"); err != nil {
+			return err
+		}
+		return unifyList(ft.Results, t.NumOut(), t.Out, "results")
+	}
+	if err := funcType(fd.Type, rt); err != nil {
+		return nil, err
 	}
 	args := make([]string, len(tparams))
 	for k, n := range tparams {

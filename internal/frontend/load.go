@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -58,6 +59,65 @@ func LoadFunc(fn any) (*Kernel, error) {
 		}
 	}
 	return buildKernel(info.pkgPath, filepath.Dir(file), files, info.name, typeArgs)
+}
+
+// LoadDevice loads the function whose func value is fn as a device
+// function: the function a launch binds to a kernel's func-typed parameter,
+// which the compiler calls directly (see compiler.CompileBound). It must be
+// a top-level function (not a closure or a method value) whose parameters
+// and results are numbers or bools; its package may differ from the
+// kernel's. A generic function's type arguments are inferred from the func
+// value's type. The result's Func is the function; it is not a kernel.
+func LoadDevice(fn any) (*Kernel, error) {
+	v := reflect.ValueOf(fn)
+	if !v.IsValid() || v.Kind() != reflect.Func || v.IsNil() {
+		return nil, fmt.Errorf("device function must be a non-nil func value, got %T", fn)
+	}
+	rf := runtime.FuncForPC(v.Pointer())
+	if rf == nil {
+		return nil, fmt.Errorf("device function %T: the runtime has no information about this func value", fn)
+	}
+	info, err := splitFuncName(rf.Name())
+	if err != nil {
+		return nil, closureError(rf)
+	}
+	info.file, _ = rf.FileLine(rf.Entry())
+	file, err := findSource(info)
+	if err != nil {
+		return nil, err
+	}
+	file, _ = filepath.Abs(file)
+	files, err := packageFiles(filepath.Dir(file), file, info.name)
+	if err != nil {
+		return nil, fmt.Errorf("function %s.%s: %w", info.pkgPath, info.name, err)
+	}
+	var typeArgs []string
+	if info.generic {
+		fd := declOf(files, info.name)
+		if fd == nil {
+			return nil, fmt.Errorf("function %s.%s: no such function in %s", info.pkgPath, info.name, file)
+		}
+		typeArgs, err = inferTypeArgs(fd, v.Type(), info.pkgPath)
+		if err != nil {
+			return nil, fmt.Errorf("function %s.%s: %w", info.pkgPath, info.name, err)
+		}
+	}
+	return load(info.pkgPath, filepath.Dir(file), files, info.name, typeArgs, true)
+}
+
+// closureError refuses a closure or method value bound to a func parameter,
+// at the closure's position when the runtime knows it.
+func closureError(rf *runtime.Func) error {
+	name := rf.Name()
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	file, line := rf.FileLine(rf.Entry())
+	d := Diagnostic{Msg: fmt.Sprintf("%s is a closure or a method value; pass a top-level function, not a closure: the GPU compiler calls the function bound to a func parameter directly, so it must be declared with func at package level (it may be generic)", name)}
+	if file != "" && !strings.HasPrefix(file, "<") {
+		d.Pos = token.Position{Filename: file, Line: line, Column: 1}
+	}
+	return &Error{Kernel: name, Diags: []Diagnostic{d}}
 }
 
 // LoadDir loads kernel name from the Go package in dir. For a generic kernel,
@@ -130,6 +190,16 @@ const instantiateFunc = "nugo_instantiate__"
 
 // buildKernel prunes, type-checks, vets and converts to SSA.
 func buildKernel(pkgPath, dir string, files []*ast.File, name string, typeArgs []string) (*Kernel, error) {
+	return load(pkgPath, dir, files, name, typeArgs, false)
+}
+
+// load loads a kernel, or with device set a device function bound to a
+// kernel's func parameter.
+func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string, device bool) (*Kernel, error) {
+	what := "kernel"
+	if device {
+		what = "function"
+	}
 	display := name
 	if len(typeArgs) > 0 {
 		display = name + "[" + strings.Join(typeArgs, ", ") + "]"
@@ -137,21 +207,21 @@ func buildKernel(pkgPath, dir string, files []*ast.File, name string, typeArgs [
 	d := &diags{fset: fset}
 	fd := declOf(files, name)
 	if fd == nil {
-		return nil, fmt.Errorf("kernel %s: no top-level function %s in package %s", display, name, pkgPath)
+		return nil, fmt.Errorf("%s %s: no top-level function %s in package %s", what, display, name, pkgPath)
 	}
 	isGeneric := fd.Type.TypeParams != nil && len(fd.Type.TypeParams.List) > 0
 	if isGeneric && len(typeArgs) == 0 {
-		return nil, fmt.Errorf("kernel %s is generic; give its type arguments, e.g. %s[float32]", name, name)
+		return nil, fmt.Errorf("%s %s is generic; give its type arguments, e.g. %s[float32]", what, name, name)
 	}
 	if !isGeneric && len(typeArgs) > 0 {
-		return nil, fmt.Errorf("kernel %s is not generic but type arguments %v were given", name, typeArgs)
+		return nil, fmt.Errorf("%s %s is not generic but type arguments %v were given", what, name, typeArgs)
 	}
 	kept := prune(files, []string{name}, d)
 	if len(typeArgs) > 0 {
 		src := fmt.Sprintf("package %s\n\nfunc %s() any { return %s[%s] }\n", files[0].Name.Name, instantiateFunc, name, strings.Join(typeArgs, ", "))
 		f, err := parser.ParseFile(fset, "nugo-instantiate.go", src, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, fmt.Errorf("kernel %s: bad type arguments: %w", display, err)
+			return nil, fmt.Errorf("%s %s: bad type arguments: %w", what, display, err)
 		}
 		kept = append(kept, f)
 	}
@@ -183,7 +253,11 @@ func buildKernel(pkgPath, dir string, files []*ast.File, name string, typeArgs [
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
-	vet(kept, info, tpkg, name, d)
+	if device {
+		vet(kept, info, tpkg, "", d)
+	} else {
+		vet(kept, info, tpkg, name, d)
+	}
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
@@ -202,9 +276,31 @@ func buildKernel(pkgPath, dir string, files []*ast.File, name string, typeArgs [
 		k.Func = findInstance(pkg.Func(instantiateFunc))
 	}
 	if k.Func == nil {
-		return nil, fmt.Errorf("kernel %s: no SSA function built", display)
+		return nil, fmt.Errorf("%s %s: no SSA function built", what, display)
+	}
+	if device {
+		if err := checkDeviceSignature(k.Func, fd, display); err != nil {
+			return nil, err
+		}
 	}
 	return k, nil
+}
+
+// checkDeviceSignature requires numbers and bools in and out of a function
+// bound to a kernel's func parameter.
+func checkDeviceSignature(fn *ssa.Function, fd *ast.FuncDecl, display string) error {
+	sig := fn.Signature
+	ok := !sig.Variadic()
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tup.Len(); i++ {
+			ok = ok && isScalarOrTypeParam(tup.At(i).Type())
+		}
+	}
+	if ok {
+		return nil
+	}
+	return &Error{Kernel: display, Diags: []Diagnostic{{Pos: fset.Position(fd.Type.Pos()),
+		Msg: fmt.Sprintf("function %s is bound to a kernel's func parameter, so its parameters and results must be numbers or bools; it has type %s", display, sig)}}}
 }
 
 func createStubPackage(prog *ssa.Program, p *types.Package) {

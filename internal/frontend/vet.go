@@ -9,6 +9,7 @@ import (
 // vet refuses, at the exact position, what a GPU thread cannot do, with a
 // sentence that says what to write instead (the section 3).
 func vet(files []*ast.File, info *types.Info, pkg *types.Package, kernel string, d *diags) {
+	funcParams := kernelFuncParams(files, info, kernel)
 	for _, f := range files {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
@@ -19,9 +20,9 @@ func vet(files []*ast.File, info *types.Info, pkg *types.Package, kernel string,
 				vetKernelSignature(fd, info, d)
 			}
 			if fd.Body != nil {
-				vetBody(fd.Body, files, info, pkg, d)
+				vetBody(fd.Body, files, info, pkg, funcParams, d)
 			}
-			vetSignature(fd.Type, info, d)
+			vetSignature(fd.Type, info, funcParams, d)
 		}
 	}
 }
@@ -48,13 +49,68 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
 		if !kernelParamOK(p.Type()) {
-			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, slices of numbers, cuda.Array2 or cuda.Array3 (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
+			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, slices of numbers, cuda.Array2, cuda.Array3 or a func of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
 		}
 	}
 }
 
+// kernelFuncParams returns the kernel's parameters of func type that a
+// launch binds to a top-level function (see FuncParamOK); they are the only
+// function values a kernel may hold, and it may only call them.
+func kernelFuncParams(files []*ast.File, info *types.Info, kernel string) map[types.Object]bool {
+	fd := declOf(files, kernel)
+	if kernel == "" || fd == nil {
+		return nil
+	}
+	obj, _ := info.Defs[fd.Name].(*types.Func)
+	if obj == nil {
+		return nil
+	}
+	params := obj.Type().(*types.Signature).Params()
+	var out map[types.Object]bool
+	for i := 1; i < params.Len(); i++ {
+		if FuncParamOK(params.At(i).Type()) {
+			if out == nil {
+				out = map[types.Object]bool{}
+			}
+			out[params.At(i)] = true
+		}
+	}
+	return out
+}
+
+// FuncParamOK reports whether t is a func type a kernel parameter may have:
+// not variadic, its parameters and results numbers, bools or type
+// parameters. The launch binds such a parameter to a top-level function,
+// which the compiler calls directly.
+func FuncParamOK(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Variadic() || sig.TypeParams().Len() > 0 {
+		return false
+	}
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tup.Len(); i++ {
+			if !isScalarOrTypeParam(tup.At(i).Type()) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isScalarOrTypeParam(t types.Type) bool {
+	if _, ok := t.(*types.TypeParam); ok {
+		return true
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 && b.Info()&types.IsComplex == 0
+}
+
 func kernelParamOK(t types.Type) bool {
 	if _, ok := t.(*types.TypeParam); ok {
+		return true
+	}
+	if FuncParamOK(t) {
 		return true
 	}
 	switch u := t.Underlying().(type) {
@@ -88,13 +144,16 @@ func isCudaNamed(t types.Type, name string) bool {
 }
 
 // vetSignature refuses device-function parameter and result types that have
-// no GPU representation.
-func vetSignature(ft *ast.FuncType, info *types.Info, d *diags) {
+// no GPU representation; the kernel's func parameters are allowed.
+func vetSignature(ft *ast.FuncType, info *types.Info, funcParams map[types.Object]bool, d *diags) {
 	for _, list := range []*ast.FieldList{ft.Params, ft.Results} {
 		if list == nil {
 			continue
 		}
 		for _, f := range list.List {
+			if len(f.Names) > 0 && funcParams[info.Defs[f.Names[0]]] {
+				continue
+			}
 			if t := info.TypeOf(f.Type); t != nil {
 				if msg := badType(t); msg != "" {
 					d.add(f.Type.Pos(), "%s", msg)
@@ -188,7 +247,7 @@ func isTable(v *types.Var, files []*ast.File, info *types.Info) bool {
 	return found && ok
 }
 
-func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *types.Package, d *diags) {
+func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *types.Package, funcParams map[types.Object]bool, d *diags) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -238,6 +297,9 @@ func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *type
 			}
 			if obj == nil {
 				obj = info.Defs[n]
+			}
+			if funcParams[obj] {
+				return true // the compiler checks that it is only called
 			}
 			if v, ok := obj.(*types.Var); ok {
 				if msg := badType(v.Type()); msg != "" {

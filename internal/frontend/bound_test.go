@@ -1,0 +1,76 @@
+package frontend
+
+import (
+	"go/parser"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+type boundNum interface{ ~float32 | ~int64 }
+
+func boundConv[T, R boundNum](x T) R { return R(x) }
+
+func boundPlain(a, b int64) int64 { return a - b }
+
+func boundSlice(a []int64) int64 { return a[0] }
+
+func TestInferTypeArgsFuncTypes(t *testing.T) {
+	tests := []struct {
+		decl string
+		fn   any // a value of the instantiated type
+		want string
+	}{
+		{"func k[T, U, R any](t int, f func(T, U) R, out []R)", func(int, func(float32, int64) int8, []int8) {}, "float32,int64,int8"},
+		{"func k[T any](f func(T) bool, a []T)", func(func(uint16) bool, []uint16) {}, "uint16"},
+		{"func k[T, R any](x T) R", func(float32) int64 { return 0 }, "float32,int64"},
+		{"func k[T any](f func(x, y T) (r T))", func(func(float64, float64) float64) {}, "float64"},
+	}
+	for _, tc := range tests {
+		f, err := parser.ParseFile(fset, "d.go", "package p\n"+tc.decl+" {}\n", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd := findFunc(f, "k")
+		got, err := inferTypeArgs(fd, reflect.TypeOf(tc.fn), "p")
+		if err != nil {
+			t.Errorf("%s: %v", tc.decl, err)
+			continue
+		}
+		if s := strings.Join(got, ","); s != tc.want {
+			t.Errorf("%s: type arguments %s, want %s", tc.decl, s, tc.want)
+		}
+	}
+}
+
+func TestLoadDevice(t *testing.T) {
+	tests := []struct {
+		name string
+		fn   any
+		want string // the loaded function's name, or an error's text
+		ok   bool
+	}{
+		{"plain", boundPlain, "boundPlain", true},
+		{"generic", boundConv[float32, int64], "boundConv[float32, int64]", true},
+		{"closure", func(a int64) int64 { return a }, "pass a top-level function, not a closure", false},
+		{"slice", boundSlice, "must be numbers or bools", false},
+		{"nil", (func())(nil), "non-nil func", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := LoadDevice(tc.fn)
+			if !tc.ok {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %v, want %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Name != tc.want || d.Func == nil {
+				t.Fatalf("loaded %q (func %v), want %q", d.Name, d.Func, tc.want)
+			}
+		})
+	}
+}
