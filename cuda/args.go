@@ -17,7 +17,9 @@ type boundArg struct {
 }
 
 // isHost reports whether the argument is host memory.
-func (a boundArg) isHost() bool { return a.dev == nil && a.param.kind != scalarParam }
+func (a boundArg) isHost() bool {
+	return a.dev == nil && (a.param.kind == sliceParam || a.param.kind == arrayParam)
+}
 
 // deviceArg is what Launch needs of a *DeviceArray[T].
 type deviceArg interface {
@@ -53,8 +55,8 @@ func bindArg(be backend, p *param, a any) (boundArg, error) {
 		return b, fmt.Errorf("got nil")
 	}
 	if v.Type().Implements(deviceArgType) {
-		if p.kind == scalarParam {
-			return b, fmt.Errorf("got a device array for a scalar parameter")
+		if p.kind == scalarParam || p.kind == funcParam {
+			return b, fmt.Errorf("got a device array for a %s parameter", map[paramKind]string{scalarParam: "scalar", funcParam: "func"}[p.kind])
 		}
 		if v.IsNil() {
 			return b, fmt.Errorf("got a nil device array")
@@ -96,6 +98,14 @@ func bindArg(be backend, p *param, a any) (boundArg, error) {
 		}
 		if v.Interface().(ndArray).flat().IsNil() {
 			return b, fmt.Errorf("got an array without data (make it with NewArray%d or View%d)", p.ndim, p.ndim)
+		}
+		b.value = v
+	case funcParam:
+		if v.Type() != p.typ {
+			return b, fmt.Errorf("got %s; pass a function of type %s", v.Type(), p.typ)
+		}
+		if v.IsNil() {
+			return b, fmt.Errorf("got a nil func")
 		}
 		b.value = v
 	}

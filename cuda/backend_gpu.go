@@ -261,8 +261,13 @@ func (g *gpuBackend) close() error {
 }
 
 // prepare compiles k for the selected device and loads it there (Compile).
+// A kernel with func parameters is compiled at launch, for the functions
+// passed.
 func (g *gpuBackend) prepare(k *Kernel) error {
-	_, err := g.current().kernel(k)
+	if k.hasFuncParams() {
+		return nil
+	}
+	_, err := g.current().kernel(k, nil)
 	return err
 }
 

@@ -25,25 +25,27 @@ type gpuKernel struct {
 	dynShared int // dynamic shared memory the kernel has been opted in to
 }
 
-// gpuKernelKey keys a kernel's loaded form: one per device and target.
+// gpuKernelKey keys a kernel's loaded form: one per device, target and
+// functions passed for func parameters (see funcsKey).
 type gpuKernelKey struct {
 	dev    *gpuDevice
 	target compiler.Target
+	funcs  string
 }
 
 // defaultDynamicShared is what a kernel may use in all (static + dynamic)
 // without cuFuncSetAttribute.
 const defaultDynamicShared = 48 << 10
 
-// kernel returns k compiled for d's target and loaded on d, doing either on
-// first use.
-func (d *gpuDevice) kernel(k *Kernel) (*gpuKernel, error) {
+// kernel returns k compiled for d's target and the functions of args' func
+// arguments, and loaded on d, doing either on first use.
+func (d *gpuDevice) kernel(k *Kernel, args []boundArg) (*gpuKernel, error) {
 	target := k.target(d.sm)
-	m, err := k.module(target)
+	m, err := k.module(target, args)
 	if err != nil {
 		return nil, err
 	}
-	c, err := k.compiledFor(gpuKernelKey{d, target}, func() (any, error) { return d.load(k.name, m) })
+	c, err := k.compiledFor(gpuKernelKey{d, target, funcsKey(args)}, func() (any, error) { return d.load(k.name, m) })
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +102,7 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 		}
 		d = gs.dev
 	}
-	gk, err := d.kernel(k)
+	gk, err := d.kernel(k, args)
 	if err != nil {
 		return err
 	}

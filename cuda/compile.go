@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
+	"strings"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
 	"github.com/nugo-dev/nugo/internal/frontend"
@@ -17,15 +19,56 @@ func (k *Kernel) target(sm int) compiler.Target {
 	return compiler.Target{SM: sm, Debug: k.opts&Debug != 0, FastMath: k.opts&FastMath != 0}
 }
 
-// module returns the kernel compiled to PTX for target, compiling it on
-// first use; the result is cached per target.
-func (k *Kernel) module(target compiler.Target) (*compiler.Module, error) {
-	c, err := k.compiledFor(target, func() (any, error) {
+// moduleKey keys a compiled module in Kernel.compiled: the target and
+// the identities of the functions passed for func parameters.
+type moduleKey struct {
+	target compiler.Target
+	funcs  string
+}
+
+// funcsKey identifies the functions of a launch's func arguments: entry
+// point and type of each (a generic function's instantiations have
+// different entry points). It is "" for a kernel without func parameters.
+func funcsKey(args []boundArg) string {
+	var b strings.Builder
+	for _, a := range args {
+		if a.param.kind != funcParam {
+			continue
+		}
+		pc := a.value.Pointer()
+		name := "?"
+		if rf := runtime.FuncForPC(pc); rf != nil {
+			pc, name = rf.Entry(), rf.Name()
+		}
+		fmt.Fprintf(&b, "%d=%s@%#x:%s;", a.param.index, name, pc, a.value.Type())
+	}
+	return b.String()
+}
+
+// module returns the kernel compiled to PTX for target and the functions
+// of args' func arguments, compiling it on first use; the result is cached
+// per target and functions.
+func (k *Kernel) module(target compiler.Target, args []boundArg) (*compiler.Module, error) {
+	c, err := k.compiledFor(moduleKey{target, funcsKey(args)}, func() (any, error) {
 		fk, err := frontend.LoadFunc(k.fn.Interface())
 		if err != nil {
 			return nil, compileError(k.name, err)
 		}
-		m, err := compiler.Compile(fk, target)
+		var bound map[int]*frontend.Kernel
+		for i, a := range args {
+			if a.param.kind != funcParam {
+				continue
+			}
+			d, err := frontend.LoadDevice(a.value.Interface())
+			if err != nil {
+				return nil, compileError(k.name, fmt.Errorf("%v: %w", a.param, err))
+			}
+			if bound == nil {
+				bound = map[int]*frontend.Kernel{}
+			}
+			bound[i] = d
+		}
+		m, err := compiler.CompileBound(fk, target, bound)
 		if err != nil {
 			return nil, compileError(k.name, err)
 		}
@@ -38,12 +81,35 @@ func (k *Kernel) module(target compiler.Target) (*compiler.Module, error) {
 }
 
 // PTX returns the kernel's PTX for a device of compute capability sm (75
-// for sm_75, 90 for sm_90; 0 means 75), compiling it if needed.
-func (k *Kernel) PTX(sm int) (string, error) {
+// for sm_75, 90 for sm_90; 0 means 75), compiling it if needed. A kernel
+// with func parameters is compiled for the functions given in funcs, one
+// per func parameter in order, as a launch passing them would compile it.
+func (k *Kernel) PTX(sm int, funcs ...any) (string, error) {
 	if k.err != nil {
 		return "", k.err
 	}
-	m, err := k.module(k.target(sm))
+	var args []boundArg
+	n := 0
+	for i := range k.params {
+		p := &k.params[i]
+		if p.kind != funcParam {
+			args = append(args, boundArg{param: p})
+			continue
+		}
+		if n >= len(funcs) {
+			return "", fmt.Errorf("kernel %s: %v: PTX needs a function for each func parameter (got %d)", k.name, p, len(funcs))
+		}
+		b, err := bindArg(nil, p, funcs[n])
+		if err != nil {
+			return "", fmt.Errorf("kernel %s: %v: %w", k.name, p, err)
+		}
+		args = append(args, b)
+		n++
+	}
+	if n != len(funcs) {
+		return "", fmt.Errorf("kernel %s has %d func parameters, got %d functions", k.name, n, len(funcs))
+	}
+	m, err := k.module(k.target(sm), args)
 	if err != nil {
 		return "", err
 	}
@@ -56,12 +122,19 @@ func compileError(kernel string, err error) error {
 	var fe *frontend.Error
 	if errors.As(err, &fe) {
 		ce := &CompileError{Kernel: kernel}
-		for _, d := range fe.Diags {
+		// Context added around the positioned error (the argument a
+		// function was bound to) leads its first message.
+		prefix := strings.TrimSuffix(strings.TrimSuffix(err.Error(), fe.Error()), ": ")
+		for i, d := range fe.Diags {
 			pos := ""
 			if d.Pos.IsValid() {
 				pos = d.Pos.String()
 			}
-			ce.Diagnostics = append(ce.Diagnostics, Diagnostic{Pos: pos, Msg: d.Msg})
+			msg := d.Msg
+			if i == 0 && prefix != "" && prefix != err.Error() {
+				msg = prefix + ": " + msg
+			}
+			ce.Diagnostics = append(ce.Diagnostics, Diagnostic{Pos: pos, Msg: msg})
 		}
 		return ce
 	}
@@ -72,11 +145,16 @@ func compileError(kernel string, err error) error {
 // buffer: each PTX parameter at its offset, little-endian. addrs[i] is the
 // device address of argument i when it is a slice or an array.
 func packParams(m *compiler.Module, args []boundArg, addrs []uint64) ([]byte, error) {
-	if len(m.Params) != len(args) {
-		return nil, fmt.Errorf("compiled kernel has %d parameters, launch has %d arguments", len(m.Params), len(args))
+	if len(m.Params)+len(m.FuncParams) != len(args) {
+		return nil, fmt.Errorf("compiled kernel has %d parameters, launch has %d arguments", len(m.Params)+len(m.FuncParams), len(args))
 	}
 	buf := make([]byte, m.ParamBytes)
-	for i, p := range m.Params {
+	for _, p := range m.Params {
+		// Func arguments have no PTX parameters: the module calls them.
+		i := p.Arg
+		if i < 0 || i >= len(args) || args[i].param.kind == funcParam {
+			return nil, fmt.Errorf("compiled parameter %s is not launch argument %d", p.Name, i+1)
+		}
 		a := args[i]
 		dims := argDims(a)
 		n := 1

@@ -51,9 +51,17 @@ type LaunchConfig struct {
 
 // Jit prepares fn for launching. fn must be a function whose first
 // parameter is a Thread and whose other parameters are numbers, bools,
-// slices of numbers, Array2 or Array3, returning nothing. Problems with fn
-// are reported by the first Launch; on a GPU backend the kernel is compiled
-// at its first launch.
+// slices of numbers, Array2, Array3 or funcs of numbers and bools,
+// returning nothing. Problems with fn are reported by the first Launch; on
+// a GPU backend the kernel is compiled at its first launch.
+//
+// A func parameter, such as f func(float32, float32) float32, takes a
+// function at launch, which the kernel calls. The cpu backend calls it as
+// Go does; the compiled backends (gpu, ptxsim) compile the kernel once per
+// set of functions passed, calling each directly as a device function, so
+// there it must be a top-level function (of any package, generic
+// instantiations included) that the kernel's rules allow, not a closure or
+// a method value.
 func Jit(fn any, opts ...Option) *Kernel {
 	k := &Kernel{opts: envOptions()}
 	for _, o := range opts {
@@ -192,6 +200,7 @@ const (
 	scalarParam paramKind = iota
 	sliceParam
 	arrayParam // Array2 or Array3
+	funcParam  // a func of numbers and bools, bound to a function at launch
 )
 
 // param describes one kernel parameter after the Thread.
@@ -250,8 +259,10 @@ func newParam(i int, t reflect.Type) (param, error) {
 	case t.Implements(ndArrayType):
 		a := reflect.Zero(t).Interface().(ndArray)
 		p.kind, p.elem, p.ndim = arrayParam, a.flat().Type().Elem(), len(a.shape())
+	case isScalarFunc(t):
+		p.kind = funcParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers, cuda.Array2 or cuda.Array3", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools", i, t)
 	}
 	return p, nil
 }
@@ -261,6 +272,36 @@ func isNumberKind(k reflect.Kind) bool {
 }
 
 func isScalarKind(k reflect.Kind) bool { return k == reflect.Bool || isNumberKind(k) }
+
+// isScalarFunc reports whether t is a func type of numbers and bools, which
+// a kernel parameter may have.
+func isScalarFunc(t reflect.Type) bool {
+	if t.Kind() != reflect.Func || t.IsVariadic() {
+		return false
+	}
+	for i := range t.NumIn() {
+		if !isScalarKind(t.In(i).Kind()) {
+			return false
+		}
+	}
+	for i := range t.NumOut() {
+		if !isScalarKind(t.Out(i).Kind()) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasFuncParams reports whether the kernel takes a function, so that it can
+// be compiled only for a launch's arguments.
+func (k *Kernel) hasFuncParams() bool {
+	for _, p := range k.params {
+		if p.kind == funcParam {
+			return true
+		}
+	}
+	return false
+}
 
 // funcName is fn's name without its package path: "increment", or
 // "main.func1" for a function literal.

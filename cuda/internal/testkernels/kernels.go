@@ -24,3 +24,30 @@ func Mixed(t cuda.Thread, x []float32, f float32, a cuda.Array2[int32], n int8) 
 		x[0] = f + float32(a.Len()) + float32(n)
 	}
 }
+
+// MapFunc applies f element by element: a kernel with a func parameter,
+// compiled once per function passed.
+func MapFunc(t cuda.Thread, f func(float32, float32) float32, out, a, b []float32) {
+	if i := t.Grid1(); i < len(out) {
+		out[i] = f(a[i], b[i])
+	}
+}
+
+// MixedFunc has a func parameter between others, for argument packing.
+func MixedFunc(t cuda.Thread, x []float32, f func(float32) float32, n int8) {
+	if i := t.Grid1(); i < len(x) {
+		x[i] = f(x[i]) + float32(n)
+	}
+}
+
+// Add is a function to pass to MapFunc.
+func Add(a, b float32) float32 { return a + b }
+
+// Sub is another.
+func Sub(a, b float32) float32 { return a - b }
+
+// Halve is a function to pass to MixedFunc.
+func Halve(x float32) float32 { return x / 2 }
+
+// Scaled is a generic function whose instantiations MapFunc takes.
+func Scaled[T cuda.Float](a, b T) T { return 2*a + b }
