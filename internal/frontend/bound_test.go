@@ -15,6 +15,14 @@ func boundPlain(a, b int64) int64 { return a - b }
 
 func boundSlice(a []int64) int64 { return a[0] }
 
+// boundHolder instantiates boundConv inside generic code, where the Go
+// compiler wraps the instantiation in a closure.
+type boundHolder[T, R boundNum] struct{}
+
+func (boundHolder[T, R]) conv() any { return boundConv[T, R] }
+
+func (boundHolder[T, R]) lit() any { return func(x T) R { return R(x) } }
+
 func TestInferTypeArgsFuncTypes(t *testing.T) {
 	tests := []struct {
 		decl string
@@ -52,7 +60,9 @@ func TestLoadDevice(t *testing.T) {
 	}{
 		{"plain", boundPlain, "boundPlain", true},
 		{"generic", boundConv[float32, int64], "boundConv[float32, int64]", true},
+		{"instantiated in generic code", boundHolder[float32, int64]{}.conv(), "boundConv[float32, int64]", true},
 		{"closure", func(a int64) int64 { return a }, "pass a top-level function, not a closure", false},
+		{"closure in generic code", boundHolder[float32, int64]{}.lit(), "pass a top-level function, not a closure", false},
 		{"slice", boundSlice, "must be numbers or bools", false},
 		{"nil", (func())(nil), "non-nil func", false},
 	}

@@ -32,11 +32,25 @@ type Kernel struct {
 }
 
 // LoadFunc loads the kernel whose func value is fn. For a generic kernel the
-// type arguments are inferred from the func value's type.
+// type arguments are inferred from the func value's type; a generic kernel
+// instantiated inside generic code (k[T] used as a value there, which the
+// Go compiler wraps in a closure) is found at the instantiation's line.
 func LoadFunc(fn any) (*Kernel, error) {
 	info, err := locate(fn)
 	if err != nil {
-		return nil, err
+		var ok bool
+		if info, ok = locateInstance(fn); !ok {
+			return nil, err
+		}
+	}
+	return loadFound(info, reflect.TypeOf(fn), false)
+}
+
+// loadFound loads the function that locate found, of func type rt.
+func loadFound(info funcInfo, rt reflect.Type, device bool) (*Kernel, error) {
+	what := "kernel"
+	if device {
+		what = "function"
 	}
 	file, err := findSource(info)
 	if err != nil {
@@ -45,20 +59,20 @@ func LoadFunc(fn any) (*Kernel, error) {
 	file, _ = filepath.Abs(file)
 	files, err := packageFiles(filepath.Dir(file), file, info.name)
 	if err != nil {
-		return nil, fmt.Errorf("kernel %s.%s: %w", info.pkgPath, info.name, err)
+		return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
 	}
 	var typeArgs []string
 	if info.generic {
 		fd := declOf(files, info.name)
 		if fd == nil {
-			return nil, fmt.Errorf("kernel %s.%s: no such function in %s", info.pkgPath, info.name, file)
+			return nil, fmt.Errorf("%s %s.%s: no such function in %s", what, info.pkgPath, info.name, file)
 		}
-		typeArgs, err = inferTypeArgs(fd, reflect.TypeOf(fn), info.pkgPath)
+		typeArgs, err = inferTypeArgs(fd, rt, info.pkgPath)
 		if err != nil {
-			return nil, fmt.Errorf("kernel %s.%s: %w", info.pkgPath, info.name, err)
+			return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
 		}
 	}
-	return buildKernel(info.pkgPath, filepath.Dir(file), files, info.name, typeArgs)
+	return load(info.pkgPath, filepath.Dir(file), files, info.name, typeArgs, device)
 }
 
 // LoadDevice loads the function whose func value is fn as a device
@@ -79,30 +93,14 @@ func LoadDevice(fn any) (*Kernel, error) {
 	}
 	info, err := splitFuncName(rf.Name())
 	if err != nil {
-		return nil, closureError(rf)
-	}
-	info.file, _ = rf.FileLine(rf.Entry())
-	file, err := findSource(info)
-	if err != nil {
-		return nil, err
-	}
-	file, _ = filepath.Abs(file)
-	files, err := packageFiles(filepath.Dir(file), file, info.name)
-	if err != nil {
-		return nil, fmt.Errorf("function %s.%s: %w", info.pkgPath, info.name, err)
-	}
-	var typeArgs []string
-	if info.generic {
-		fd := declOf(files, info.name)
-		if fd == nil {
-			return nil, fmt.Errorf("function %s.%s: no such function in %s", info.pkgPath, info.name, file)
+		var ok bool
+		if info, ok = locateInstance(fn); !ok {
+			return nil, closureError(rf)
 		}
-		typeArgs, err = inferTypeArgs(fd, v.Type(), info.pkgPath)
-		if err != nil {
-			return nil, fmt.Errorf("function %s.%s: %w", info.pkgPath, info.name, err)
-		}
+	} else {
+		info.file, _ = rf.FileLine(rf.Entry())
 	}
-	return load(info.pkgPath, filepath.Dir(file), files, info.name, typeArgs, true)
+	return loadFound(info, v.Type(), true)
 }
 
 // closureError refuses a closure or method value bound to a func parameter,

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"go/ast"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -80,4 +81,87 @@ func findSource(info funcInfo) (string, error) {
 	}
 	return "", fmt.Errorf("kernel %s.%s: source file not found (looked for %s); nugo compiles kernels from their Go source at run time, so the source must be present where the binary runs: build without -trimpath and keep the module at that path, or set NUGO_SOURCE_ROOT to the directory holding it",
 		info.pkgPath, info.name, strings.Join(looked, ", "))
+}
+
+// locateInstance finds the generic function behind a func value that the Go
+// compiler made for an instantiation inside generic code: k[T, U] used as a
+// value in a generic function or method becomes a closure that binds the
+// type arguments' dictionary, named after the enclosing function
+// ("p.(*Ufunc2[...]).launch.func1") and placed at the instantiation's
+// line. It succeeds when that line holds no function literal and exactly
+// one instantiation, not called, of a generic top-level function of the
+// same package.
+func locateInstance(fn any) (funcInfo, bool) {
+	v := reflect.ValueOf(fn)
+	if !v.IsValid() || v.Kind() != reflect.Func || v.IsNil() {
+		return funcInfo{}, false
+	}
+	rf := runtime.FuncForPC(v.Pointer())
+	if rf == nil {
+		return funcInfo{}, false
+	}
+	full := strings.ReplaceAll(rf.Name(), "[...]", "")
+	slash := strings.LastIndex(full, "/")
+	dot := strings.Index(full[slash+1:], ".")
+	if dot < 0 {
+		return funcInfo{}, false
+	}
+	info := funcInfo{pkgPath: full[:slash+1+dot], generic: true}
+	file, line := rf.FileLine(rf.Entry())
+	if info.file, _ = findSource(funcInfo{file: file}); info.file == "" {
+		return funcInfo{}, false
+	}
+	f, err := parseCached(info.file)
+	if err != nil {
+		return funcInfo{}, false
+	}
+	called := map[ast.Node]bool{}
+	names := map[string]bool{}
+	literal := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			literal = literal || fset.Position(n.Pos()).Line == line
+		case *ast.CallExpr:
+			called[ast.Unparen(n.Fun)] = true
+		case *ast.IndexExpr, *ast.IndexListExpr:
+			x, _ := typeparamsX(n)
+			if id, ok := x.(*ast.Ident); ok && !called[n] && fset.Position(n.Pos()).Line == line {
+				if fd := declInPackage(info.file, f, id.Name); fd != nil && fd.Type.TypeParams != nil {
+					names[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	if literal || len(names) != 1 {
+		return funcInfo{}, false
+	}
+	for n := range names {
+		info.name = n
+	}
+	return info, true
+}
+
+// typeparamsX is the instantiated expression of an index expression.
+func typeparamsX(n ast.Node) (ast.Expr, bool) {
+	switch n := n.(type) {
+	case *ast.IndexExpr:
+		return n.X, true
+	case *ast.IndexListExpr:
+		return n.X, true
+	}
+	return nil, false
+}
+
+// declInPackage finds a top-level function of file f's package.
+func declInPackage(path string, f *ast.File, name string) *ast.FuncDecl {
+	if fd := findFunc(f, name); fd != nil {
+		return fd
+	}
+	files, err := packageFiles(filepath.Dir(path), path, name)
+	if err != nil {
+		return nil
+	}
+	return declOf(files, name)
 }
