@@ -57,17 +57,26 @@
 //     the inner loop calls the scalar function directly on typed slices, with
 //     no allocation or interface call per element.
 //   - CUDA: a kernel of this package (map2Kernel and friends, ordinary
-//     generic Go kernels that call the scalar function) launched through
-//     package cuda: host slices are copied to the device and back, device
-//     arrays stay on the device.
+//     generic Go kernels that take the scalar function as a func
+//     parameter and call it) launched through package cuda: host slices
+//     are copied to the device and back, device arrays stay on the device.
 //
-// The default (Auto) is CUDA when package cuda's backend is a GPU that can
-// run the kernels and Parallel otherwise; a call with a Device operand
-// always runs on the CUDA target. Today only the cpu backend of package
-// cuda runs the CUDA target: the kernels receive the scalar function as a
-// func value, which nugo's GPU compiler does not take yet, so on the gpu
-// and ptxsim backends the CUDA target returns an error wrapping
-// ErrTargetUnavailable, and Auto picks Parallel.
+// The CUDA target runs on every backend of package cuda. The cpu backend
+// calls the scalar function as Go does, closures included. The compiled
+// backends (gpu, ptxsim) compile each kernel for the scalar function,
+// which becomes a device function the kernel calls directly; there the
+// function must be a top-level function (declared with func at package
+// level; an instantiation of a generic one such as axpy[float32] is fine)
+// whose body the kernel rules allow, and its element types Go's
+// predeclared numeric types. For a closure, a method value or a named
+// element type the CUDA target returns an error wrapping
+// ErrTargetUnavailable on those backends. A function that breaks the
+// kernel rules is reported by the call as a *cuda.CompileError.
+//
+// The default (Auto) is CUDA when package cuda's backend is a GPU (gpu)
+// and the function can run there as above, and Parallel otherwise; a call
+// with a Device operand always runs on the CUDA target. Generalized
+// ufuncs (GU) run their CUDA target on the cpu backend only.
 //
 // # Generalized ufuncs
 //

@@ -57,6 +57,7 @@ func (p guParam) rank() int { return len(p.dims) }
 // an error wrapping ErrLayout that says which parameter and why.
 func GU(layoutText string, fn any, opts ...Option) (*GUfunc, error) {
 	g := &GUfunc{cfg: newConfig(fn, opts)}
+	g.cfg.compiled = errGUCompiled
 	if g.cfg.err != nil {
 		return nil, g.cfg.err
 	}

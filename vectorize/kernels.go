@@ -2,12 +2,11 @@ package vectorize
 
 import "github.com/nugo-dev/nugo/cuda"
 
-// The kernels of the CUDA target. They are ordinary generic Go kernels: the
-// scalar function is their second parameter, so that a compiler that
-// resolves a func-typed argument to the top-level function it names
-// compiles one kernel per (function, element types) pair. Until package
-// cuda takes func-typed kernel parameters, each ufunc launches them through
-// a closure that passes its function (see launch in ufunc*.go).
+// The kernels of the CUDA target. They are ordinary generic Go kernels:
+// the scalar function is their second parameter, a func parameter of
+// package cuda. The cpu backend calls it; the compiled backends compile
+// one kernel per (function, element types) pair, calling the function
+// directly (see the Targets section of the package documentation).
 //
 // One thread computes one output element. The flat kernels serve operands
 // as large as the output; the broadcast kernels take the output shape and

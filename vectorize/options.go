@@ -60,6 +60,9 @@ type config struct {
 	target Target
 	block  int
 	err    error // a problem with the construction, reported by every call
+	// compiled says why the CUDA target cannot run the function on the
+	// compiled backends (gpu, ptxsim); nil when it can.
+	compiled error
 }
 
 func newConfig(fn any, opts []Option) config {
@@ -72,6 +75,7 @@ func newConfig(fn any, opts []Option) config {
 	if c.name == "" {
 		c.name = funcName(fn)
 	}
+	c.compiled = compiledErr(fn)
 	switch c.target {
 	case Auto, CPU, Parallel, CUDA:
 	case "":
@@ -108,7 +112,7 @@ func (c *config) resolve(device bool) (Target, error) {
 	}
 	if t == Auto {
 		t = Parallel
-		if b, err := cuda.CurrentBackend(); err == nil && b == cuda.GPU && cudaTargetRuns(b) == nil {
+		if b, err := cuda.CurrentBackend(); err == nil && b == cuda.GPU && cudaTargetRuns(b, c.compiled) == nil {
 			t = CUDA
 		}
 	}
@@ -117,7 +121,7 @@ func (c *config) resolve(device bool) (Target, error) {
 		if err != nil {
 			return "", c.errorf("target cuda: %w", err)
 		}
-		if err := cudaTargetRuns(b); err != nil {
+		if err := cudaTargetRuns(b, c.compiled); err != nil {
 			return "", c.errorf("target cuda: %w", err)
 		}
 	}
@@ -125,14 +129,66 @@ func (c *config) resolve(device bool) (Target, error) {
 }
 
 // cudaTargetRuns says whether the CUDA target's kernels can run on backend
-// b. They take the scalar function as a func value, which only the cpu
-// backend can call until nugo's compiler resolves a func-typed kernel
-// argument to the top-level function it names.
-func cudaTargetRuns(b cuda.Backend) error {
-	if b == cuda.CPU {
+// b for a function that the compiled backends cannot take for the reason
+// why (nil when they can). The kernels take the scalar function as a func
+// argument: the cpu backend calls any function, the compiled backends
+// (gpu, ptxsim) compile the kernel for the function, which must be a
+// top-level function.
+func cudaTargetRuns(b cuda.Backend, why error) error {
+	if b == cuda.CPU || why == nil {
 		return nil
 	}
-	return fmt.Errorf("%w: the %s backend cannot yet compile a kernel that calls a scalar function passed as a value; use target parallel or NUGO_BACKEND=cpu", ErrTargetUnavailable, b)
+	return fmt.Errorf("%w: on the %s backend, %v; use target parallel or NUGO_BACKEND=cpu", ErrTargetUnavailable, b, why)
+}
+
+// errGUCompiled is why a gufunc's CUDA target runs on the cpu backend only.
+var errGUCompiled = errors.New("the cuda target of a generalized ufunc runs on the cpu backend only (its kernel is built with reflect, which nugo's compiler cannot read)")
+
+// compiledErr says why the compiled backends cannot run the CUDA target's
+// kernels with fn, or nil. They compile the kernels (package vectorize's
+// generic kernels, instantiated with fn's element types) specialised for
+// fn, so fn must be a top-level function, not a closure or a method value,
+// and its element types Go's predeclared numeric types, which the kernels'
+// package can name.
+func compiledErr(fn any) error {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return errors.New("the function is nil")
+	}
+	f := runtime.FuncForPC(v.Pointer())
+	if f == nil {
+		return errors.New("the runtime knows nothing about the function")
+	}
+	name := strings.ReplaceAll(f.Name(), "[...]", "")
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	if strings.Count(name, ".") != 1 {
+		return errors.New("the function is a closure or a method value; pass a top-level function (declared with func at package level, generic instantiations too), not a closure")
+	}
+	t := v.Type()
+	for _, et := range append(ins(t), outs(t)...) {
+		if et.PkgPath() != "" {
+			return fmt.Errorf("element type %s is a named type; the compiled kernels take Go's predeclared numeric types", et)
+		}
+	}
+	return nil
+}
+
+func ins(t reflect.Type) []reflect.Type {
+	out := make([]reflect.Type, t.NumIn())
+	for i := range out {
+		out[i] = t.In(i)
+	}
+	return out
+}
+
+func outs(t reflect.Type) []reflect.Type {
+	out := make([]reflect.Type, t.NumOut())
+	for i := range out {
+		out[i] = t.Out(i)
+	}
+	return out
 }
 
 // funcName is fn's Go name without its package path.

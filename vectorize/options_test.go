@@ -40,16 +40,37 @@ func TestTargetChoice(t *testing.T) {
 	}
 }
 
-// TestCUDATargetOnGPUBackends checks the error that the CUDA target gives
-// where the kernels cannot run yet.
-func TestCUDATargetOnGPUBackends(t *testing.T) {
-	if err := cudaTargetRuns(cuda.CPU); err != nil {
-		t.Errorf("cpu backend: %v", err)
+type celsius float64
+
+func warmer(x celsius) celsius { return x + 1 }
+
+// TestCUDATargetOnCompiledBackends checks which functions the CUDA target
+// takes on each backend, and the error it gives for the others.
+func TestCUDATargetOnCompiledBackends(t *testing.T) {
+	g := mustGU(t, "(n),()->(n)", movingAverage)
+	cases := []struct {
+		backend cuda.Backend
+		cfg     config
+		want    string // "" when it runs
+	}{
+		{cuda.CPU, New1(func(x float64) float64 { return x }).cfg, ""},
+		{cuda.CPU, g.cfg, ""},
+		{cuda.GPU, New2(addI).cfg, ""},
+		{cuda.PTXSim, New3(axpy[float32]).cfg, ""},
+		{cuda.GPU, New1(func(x float64) float64 { return x }).cfg, "pass a top-level function"},
+		{cuda.PTXSim, New1(warmer).cfg, "named type"},
+		{cuda.GPU, g.cfg, "cpu backend only"},
 	}
-	for _, b := range []cuda.Backend{cuda.GPU, cuda.PTXSim} {
-		err := cudaTargetRuns(b)
-		if !errors.Is(err, ErrTargetUnavailable) || !strings.Contains(err.Error(), string(b)) || !strings.Contains(err.Error(), "target parallel") {
-			t.Errorf("%s backend: %v", b, err)
+	for _, c := range cases {
+		err := cudaTargetRuns(c.backend, c.cfg.compiled)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s backend, %s: %v", c.backend, c.cfg.name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrTargetUnavailable) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), string(c.backend)) || !strings.Contains(err.Error(), "target parallel") {
+			t.Errorf("%s backend, %s: %v; want ErrTargetUnavailable saying %q", c.backend, c.cfg.name, err, c.want)
 		}
 	}
 }

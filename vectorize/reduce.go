@@ -96,7 +96,7 @@ func Reduce[T cuda.Number](u *Ufunc2[T, T, T], x []T) (T, error) {
 		partial = make([]T, (len(x)+chunk-1)/chunk)
 		k := u.reduceKernels()
 		grid, block := u.cfg.grid(len(partial))
-		if err := k.chunk.Launch(grid, block, x, partial, chunk); err != nil {
+		if err := k.chunk.Launch(grid, block, u.f, x, partial, chunk); err != nil {
 			return zero, u.cfg.launchError(err)
 		}
 	case t == Parallel && len(x) >= parallelMin:
@@ -146,7 +146,7 @@ func ReduceAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Arra
 	if t == CUDA {
 		k := u.reduceKernels()
 		grid, block := u.cfg.grid(len(out.Data))
-		if err := k.axis.Launch(grid, block, ox.arg(), out.Data, n, inner); err != nil {
+		if err := k.axis.Launch(grid, block, u.f, ox.arg(), out.Data, n, inner); err != nil {
 			return Array[T]{}, u.cfg.launchError(err)
 		}
 		return out, nil
@@ -195,7 +195,7 @@ func AccumulateAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (
 	if t == CUDA {
 		k := u.reduceKernels()
 		grid, block := u.cfg.grid(outer * inner)
-		if err := k.accumulate.Launch(grid, block, ox.arg(), out.Data, n, inner, outer*inner); err != nil {
+		if err := k.accumulate.Launch(grid, block, u.f, ox.arg(), out.Data, n, inner, outer*inner); err != nil {
 			return Array[T]{}, u.cfg.launchError(err)
 		}
 		return out, nil
@@ -260,16 +260,9 @@ func (u *Ufunc2[T, U, R]) sweep(t Target, outer, inner int, body func(p, i0, i1 
 // reduceKernels makes the reduction kernels on first use.
 func (u *Ufunc2[T, U, R]) reduceKernels() *reduceKernels {
 	u.red.once.Do(func() {
-		f := any(u.f).(func(T, T) T) // Reduce and friends take only Ufunc2[T, T, T]
-		u.red.axis = cuda.Jit(func(t cuda.Thread, x, out []T, n, inner int) {
-			reduceAxisKernel(t, f, x, out, n, inner)
-		})
-		u.red.accumulate = cuda.Jit(func(t cuda.Thread, x, out []T, n, inner, positions int) {
-			accumulateAxisKernel(t, f, x, out, n, inner, positions)
-		})
-		u.red.chunk = cuda.Jit(func(t cuda.Thread, x, partial []T, chunk int) {
-			reduceChunksKernel(t, f, x, partial, chunk)
-		})
+		u.red.axis = cuda.Jit(reduceAxisKernel[T])
+		u.red.accumulate = cuda.Jit(accumulateAxisKernel[T])
+		u.red.chunk = cuda.Jit(reduceChunksKernel[T])
 	})
 	return &u.red
 }

@@ -86,17 +86,19 @@ func (u *Ufunc1[T, R]) run(out opnd[R], a opnd[T]) error {
 	})
 }
 
+// kernels makes the CUDA target's kernels on first use; each launch
+// passes them the function.
+func (u *Ufunc1[T, R]) kernels() *mapKernels {
+	u.k.once.Do(func() {
+		u.k.flat = cuda.Jit(map1Kernel[T, R])
+		u.k.broadcast = cuda.Jit(map1BroadcastKernel[T, R])
+	})
+	return &u.k
+}
+
 // launch runs the call on the CUDA target.
 func (u *Ufunc1[T, R]) launch(out opnd[R], a opnd[T]) error {
-	u.k.once.Do(func() {
-		f := u.f
-		u.k.flat = cuda.Jit(func(t cuda.Thread, out []R, a []T) {
-			map1Kernel(t, f, out, a)
-		})
-		u.k.broadcast = cuda.Jit(func(t cuda.Thread, out []R, a []T, shape, sa []int) {
-			map1BroadcastKernel(t, f, out, a, shape, sa)
-		})
-	})
+	k := u.kernels()
 	n := size(out.shape)
 	if n == 0 {
 		return nil
@@ -104,10 +106,10 @@ func (u *Ufunc1[T, R]) launch(out opnd[R], a opnd[T]) error {
 	grid, block := u.cfg.grid(n)
 	var err error
 	if equalShape(a.shape, out.shape) {
-		err = u.k.flat.Launch(grid, block, out.arg(), a.arg())
+		err = k.flat.Launch(grid, block, u.f, out.arg(), a.arg())
 	} else {
 		shape := kernelShape(out.shape)
-		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), shape, stridesFor(a.shape, shape))
+		err = k.broadcast.Launch(grid, block, u.f, out.arg(), a.arg(), shape, stridesFor(a.shape, shape))
 	}
 	if err != nil {
 		return u.cfg.launchError(err)

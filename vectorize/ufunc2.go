@@ -88,17 +88,19 @@ func (u *Ufunc2[T, U, R]) run(out opnd[R], a opnd[T], b opnd[U]) error {
 	})
 }
 
+// kernels makes the CUDA target's kernels on first use; each launch
+// passes them the function.
+func (u *Ufunc2[T, U, R]) kernels() *mapKernels {
+	u.k.once.Do(func() {
+		u.k.flat = cuda.Jit(map2Kernel[T, U, R])
+		u.k.broadcast = cuda.Jit(map2BroadcastKernel[T, U, R])
+	})
+	return &u.k
+}
+
 // launch runs the call on the CUDA target.
 func (u *Ufunc2[T, U, R]) launch(out opnd[R], a opnd[T], b opnd[U]) error {
-	u.k.once.Do(func() {
-		f := u.f
-		u.k.flat = cuda.Jit(func(t cuda.Thread, out []R, a []T, b []U) {
-			map2Kernel(t, f, out, a, b)
-		})
-		u.k.broadcast = cuda.Jit(func(t cuda.Thread, out []R, a []T, b []U, shape, sa, sb []int) {
-			map2BroadcastKernel(t, f, out, a, b, shape, sa, sb)
-		})
-	})
+	k := u.kernels()
 	n := size(out.shape)
 	if n == 0 {
 		return nil
@@ -106,10 +108,10 @@ func (u *Ufunc2[T, U, R]) launch(out opnd[R], a opnd[T], b opnd[U]) error {
 	grid, block := u.cfg.grid(n)
 	var err error
 	if equalShape(a.shape, out.shape) && equalShape(b.shape, out.shape) {
-		err = u.k.flat.Launch(grid, block, out.arg(), a.arg(), b.arg())
+		err = k.flat.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg())
 	} else {
 		shape := kernelShape(out.shape)
-		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), b.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape))
+		err = k.broadcast.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape))
 	}
 	if err != nil {
 		return u.cfg.launchError(err)

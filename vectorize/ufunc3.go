@@ -86,17 +86,19 @@ func (u *Ufunc3[T, U, V, R]) run(out opnd[R], a opnd[T], b opnd[U], c opnd[V]) e
 	})
 }
 
+// kernels makes the CUDA target's kernels on first use; each launch
+// passes them the function.
+func (u *Ufunc3[T, U, V, R]) kernels() *mapKernels {
+	u.k.once.Do(func() {
+		u.k.flat = cuda.Jit(map3Kernel[T, U, V, R])
+		u.k.broadcast = cuda.Jit(map3BroadcastKernel[T, U, V, R])
+	})
+	return &u.k
+}
+
 // launch runs the call on the CUDA target.
 func (u *Ufunc3[T, U, V, R]) launch(out opnd[R], a opnd[T], b opnd[U], c opnd[V]) error {
-	u.k.once.Do(func() {
-		f := u.f
-		u.k.flat = cuda.Jit(func(t cuda.Thread, out []R, a []T, b []U, c []V) {
-			map3Kernel(t, f, out, a, b, c)
-		})
-		u.k.broadcast = cuda.Jit(func(t cuda.Thread, out []R, a []T, b []U, c []V, shape, sa, sb, sc []int) {
-			map3BroadcastKernel(t, f, out, a, b, c, shape, sa, sb, sc)
-		})
-	})
+	k := u.kernels()
 	n := size(out.shape)
 	if n == 0 {
 		return nil
@@ -104,10 +106,10 @@ func (u *Ufunc3[T, U, V, R]) launch(out opnd[R], a opnd[T], b opnd[U], c opnd[V]
 	grid, block := u.cfg.grid(n)
 	var err error
 	if equalShape(a.shape, out.shape) && equalShape(b.shape, out.shape) && equalShape(c.shape, out.shape) {
-		err = u.k.flat.Launch(grid, block, out.arg(), a.arg(), b.arg(), c.arg())
+		err = k.flat.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg(), c.arg())
 	} else {
 		shape := kernelShape(out.shape)
-		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), b.arg(), c.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape), stridesFor(c.shape, shape))
+		err = k.broadcast.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg(), c.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape), stridesFor(c.shape, shape))
 	}
 	if err != nil {
 		return u.cfg.launchError(err)

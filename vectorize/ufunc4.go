@@ -86,17 +86,19 @@ func (u *Ufunc4[T, U, V, W, R]) run(out opnd[R], a opnd[T], b opnd[U], c opnd[V]
 	})
 }
 
+// kernels makes the CUDA target's kernels on first use; each launch
+// passes them the function.
+func (u *Ufunc4[T, U, V, W, R]) kernels() *mapKernels {
+	u.k.once.Do(func() {
+		u.k.flat = cuda.Jit(map4Kernel[T, U, V, W, R])
+		u.k.broadcast = cuda.Jit(map4BroadcastKernel[T, U, V, W, R])
+	})
+	return &u.k
+}
+
 // launch runs the call on the CUDA target.
 func (u *Ufunc4[T, U, V, W, R]) launch(out opnd[R], a opnd[T], b opnd[U], c opnd[V], d opnd[W]) error {
-	u.k.once.Do(func() {
-		f := u.f
-		u.k.flat = cuda.Jit(func(t cuda.Thread, out []R, a []T, b []U, c []V, d []W) {
-			map4Kernel(t, f, out, a, b, c, d)
-		})
-		u.k.broadcast = cuda.Jit(func(t cuda.Thread, out []R, a []T, b []U, c []V, d []W, shape, sa, sb, sc, sd []int) {
-			map4BroadcastKernel(t, f, out, a, b, c, d, shape, sa, sb, sc, sd)
-		})
-	})
+	k := u.kernels()
 	n := size(out.shape)
 	if n == 0 {
 		return nil
@@ -104,10 +106,10 @@ func (u *Ufunc4[T, U, V, W, R]) launch(out opnd[R], a opnd[T], b opnd[U], c opnd
 	grid, block := u.cfg.grid(n)
 	var err error
 	if equalShape(a.shape, out.shape) && equalShape(b.shape, out.shape) && equalShape(c.shape, out.shape) && equalShape(d.shape, out.shape) {
-		err = u.k.flat.Launch(grid, block, out.arg(), a.arg(), b.arg(), c.arg(), d.arg())
+		err = k.flat.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg(), c.arg(), d.arg())
 	} else {
 		shape := kernelShape(out.shape)
-		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), b.arg(), c.arg(), d.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape), stridesFor(c.shape, shape), stridesFor(d.shape, shape))
+		err = k.broadcast.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg(), c.arg(), d.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape), stridesFor(c.shape, shape), stridesFor(d.shape, shape))
 	}
 	if err != nil {
 		return u.cfg.launchError(err)
