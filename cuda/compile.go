@@ -247,3 +247,17 @@ func scalarBits(v reflect.Value) (uint64, error) {
 	}
 	return 0, fmt.Errorf("cannot pass %s as a scalar", v.Type())
 }
+
+// ptxArgs drops the func arguments, which have no PTX parameters, from a
+// launch's argument values: one value per entry of m.Params remains, for
+// backends that pack m.Params from Go values (ptxsim).
+func ptxArgs(m *compiler.Module, args []reflect.Value) []reflect.Value {
+	if len(m.FuncParams) == 0 {
+		return args
+	}
+	out := make([]reflect.Value, 0, len(m.Params))
+	for _, p := range m.Params {
+		out = append(out, args[p.Arg])
+	}
+	return out
+}

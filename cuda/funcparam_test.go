@@ -1,8 +1,11 @@
 package cuda
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nugo-dev/nugo/internal/compiler"
 )
 
 func mapFunc(t Thread, f func(float32, float32) float32, out, a, b []float32) {
@@ -67,5 +70,21 @@ func TestLaunchFuncParamErrors(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestPTXArgsDropsFuncs(t *testing.T) {
+	m := &compiler.Module{
+		Params:     []compiler.Param{{Arg: 0, Name: "x"}, {Arg: 2, Name: "n"}},
+		FuncParams: []compiler.FuncParam{{Arg: 1, Name: "f"}},
+	}
+	x, n := []float32{1}, int8(3)
+	got := ptxArgs(m, []reflect.Value{reflect.ValueOf(x), reflect.ValueOf(fmaFunc), reflect.ValueOf(n)})
+	if len(got) != 2 || got[0].Interface().([]float32)[0] != 1 || got[1].Interface() != n {
+		t.Fatalf("ptxArgs = %v, want the slice and the int8", got)
+	}
+	plain := []reflect.Value{reflect.ValueOf(x)}
+	if got := ptxArgs(&compiler.Module{Params: []compiler.Param{{}}}, plain); len(got) != 1 {
+		t.Fatalf("ptxArgs without func parameters = %v", got)
 	}
 }
