@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/nugo-dev/nugo/internal/frontend"
 )
 
 // Option changes how a kernel is compiled and run.
@@ -229,6 +231,9 @@ func (k *Kernel) inspect(fn any) error {
 	}
 	k.fn = v
 	k.name = funcName(v)
+	if name, ok := frontend.InstanceName(fn); ok {
+		k.name = name // a generic kernel instantiated inside generic code
+	}
 	t := v.Type()
 	if t.NumIn() == 0 || t.In(0) != threadType {
 		return fmt.Errorf("kernel %s: first parameter must be cuda.Thread, in %s", k.name, t)

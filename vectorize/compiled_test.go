@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -53,6 +54,9 @@ func TestCompiledKernelsPTX(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if name := tc.kernel.Name(); !strings.HasSuffix(name, "Kernel") || strings.Contains(name, ".") {
+				t.Errorf("kernel name %q; want the generic kernel's name, such as map1Kernel", name)
+			}
 			for _, sm := range []int{75, 90} {
 				ptx, err := tc.kernel.PTX(sm, tc.fn)
 				if err != nil {
@@ -96,5 +100,124 @@ func TestCompiledKernelsRefuseClosures(t *testing.T) {
 	_, err := New1(f).kernels().flat.PTX(75, f)
 	if err == nil || !strings.Contains(err.Error(), "pass a top-level function, not a closure") {
 		t.Fatalf("PTX with a closure: %v", err)
+	}
+}
+
+// onBackend makes b package cuda's backend for the test, or skips the test
+// (visibly) where this build lacks it.
+func onBackend(t *testing.T, b cuda.Backend) {
+	t.Helper()
+	prev, err := cuda.CurrentBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cuda.SetBackend(b); err != nil {
+		t.Skipf("SKIP: backend %s is not available in this build: %v", b, err)
+	}
+	t.Cleanup(func() {
+		if err := cuda.SetBackend(prev); err != nil {
+			t.Errorf("restoring backend %s: %v", prev, err)
+		}
+	})
+}
+
+// TestCUDATargetOnPTXSim runs the CUDA target through the compiler and the
+// PTX interpreter: every kind of call gives exactly what the CPU target
+// gives.
+func TestCUDATargetOnPTXSim(t *testing.T) {
+	onBackend(t, cuda.PTXSim)
+	const n = 37
+	a, b, c := ramp[float64](n, 1.5, 0), ramp[float64](n, 0.25, 3), ramp[float64](n, 0.01, 5)
+	f32, g32, i32, i16 := ramp[float32](n, 0.5, 1), ramp[float32](n, 0.75, 2), ramp[int32](n, 1, 2), ramp[int16](n, 1, 4)
+	type call func(tg Target) (any, error)
+	tests := []struct {
+		name string
+		run  call
+	}{
+		{"New1", func(tg Target) (any, error) { return New1(negHalf, tg).Apply(a) }},
+		{"New2 mixed types", func(tg Target) (any, error) { return New2(scaleBy, tg).Apply(f32, i32) }},
+		{"New3 generic", func(tg Target) (any, error) { return New3(axpy[float64], tg).Apply(a, b, c) }},
+		{"New4", func(tg Target) (any, error) { return New4(lerp4, tg).Apply(a, b, c, i16) }},
+		{"New2 math", func(tg Target) (any, error) { return New2(hypot32, tg).Apply(f32, g32) }},
+		{"broadcast", func(tg Target) (any, error) {
+			r, err := New2(addF64, tg).Call(Of(a[:12], 3, 4), Of(b[:4], 4))
+			return r.Data, err
+		}},
+		{"broadcast scalar", func(tg Target) (any, error) {
+			r, err := New3(axpy[float32], tg).Call(Scalar[float32](2), Slice(f32), Of(g32[:1], 1))
+			return r.Data, err
+		}},
+		{"outer", func(tg Target) (any, error) {
+			r, err := New2(maxI32, tg).Outer(Slice(i32[:5]), Slice(i32[3:9]))
+			return r.Data, err
+		}},
+		{"Reduce", func(tg Target) (any, error) { return Reduce(New2(maxI32, tg), ramp[int32](3000, 1, 7)) }},
+		{"ReduceAxis", func(tg Target) (any, error) {
+			r, err := ReduceAxis(New2(addF64, tg), Of(a[:36], 3, 4, 3), 1)
+			return r.Data, err
+		}},
+		{"AccumulateAxis", func(tg Target) (any, error) {
+			r, err := AccumulateAxis(New2(hypot32, tg), Of(f32[:36], 4, 9), 0)
+			return r.Data, err
+		}},
+		{"Accumulate", func(tg Target) (any, error) { return Accumulate(New2(maxI32, tg), i32) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := tc.run(CPU)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tc.run(CUDA)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("cuda target on ptxsim: %v\nwant (cpu target) %v", got, want)
+			}
+		})
+	}
+}
+
+// TestDeviceOperandsOnPTXSim: device arrays stay on the device, and Auto
+// runs a call with one on the CUDA target.
+func TestDeviceOperandsOnPTXSim(t *testing.T) {
+	onBackend(t, cuda.PTXSim)
+	x := []float64{1, 2, 3, 4}
+	d, err := cuda.ToDevice(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Free()
+	out, err := cuda.NewDeviceArray[float64](4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	if err := New1(negHalf).CallInto(Device(out), Device(d)); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float64, 4)
+	if err := out.CopyToHost(got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if got[i] != negHalf(x[i]) {
+			t.Fatalf("out = %v, want negHalf of %v", got, x)
+		}
+	}
+}
+
+// TestAutoOnPTXSim: Auto stays on Parallel on the interpreter, and a
+// closure gets ErrTargetUnavailable from the CUDA target there.
+func TestAutoOnPTXSim(t *testing.T) {
+	onBackend(t, cuda.PTXSim)
+	if tg, err := New1(negHalf).cfg.resolve(false); err != nil || tg != Parallel {
+		t.Errorf("Auto on ptxsim resolves to %q, %v; want parallel", tg, err)
+	}
+	k := 2.0
+	_, err := New1(func(x float64) float64 { return x * k }, CUDA).Apply([]float64{1})
+	if !errors.Is(err, ErrTargetUnavailable) {
+		t.Errorf("closure on ptxsim: %v; want ErrTargetUnavailable", err)
 	}
 }

@@ -84,3 +84,15 @@ func TestLoadDevice(t *testing.T) {
 		})
 	}
 }
+
+func TestInstanceName(t *testing.T) {
+	if name, ok := InstanceName(boundHolder[float32, int64]{}.conv()); !ok || name != "boundConv" {
+		t.Errorf("InstanceName of an instantiation in generic code = %q, %v; want boundConv", name, ok)
+	}
+	if _, ok := InstanceName(boundPlain); ok {
+		t.Error("InstanceName of a top-level function reports an instantiation")
+	}
+	if _, ok := InstanceName(boundHolder[float32, int64]{}.lit()); ok {
+		t.Error("InstanceName of a function literal reports an instantiation")
+	}
+}

@@ -165,3 +165,16 @@ func declInPackage(path string, f *ast.File, name string) *ast.FuncDecl {
 	}
 	return declOf(files, name)
 }
+
+// InstanceName returns the name of the generic function behind a func
+// value that the Go compiler made for an instantiation inside generic code
+// (see LoadFunc), without package path or type arguments, and whether fn
+// is such a value. The runtime names these values as closures of the
+// enclosing function, which would be a misleading name for a kernel.
+func InstanceName(fn any) (string, bool) {
+	if _, err := locate(fn); err == nil {
+		return "", false
+	}
+	info, ok := locateInstance(fn)
+	return info.name, ok
+}
