@@ -112,7 +112,7 @@ func onBackend(t *testing.T, b cuda.Backend) {
 		t.Fatal(err)
 	}
 	if err := cuda.SetBackend(b); err != nil {
-		t.Skipf("SKIP: backend %s is not available in this build: %v", b, err)
+		t.Skipf("SKIP: backend %s is not available here: %v", b, err)
 	}
 	t.Cleanup(func() {
 		if err := cuda.SetBackend(prev); err != nil {
@@ -124,8 +124,13 @@ func onBackend(t *testing.T, b cuda.Backend) {
 // TestCUDATargetOnPTXSim runs the CUDA target through the compiler and the
 // PTX interpreter: every kind of call gives exactly what the CPU target
 // gives.
-func TestCUDATargetOnPTXSim(t *testing.T) {
-	onBackend(t, cuda.PTXSim)
+func TestCUDATargetOnPTXSim(t *testing.T) { testCompiledTarget(t, cuda.PTXSim) }
+
+// TestCUDATargetOnGPU is the same on a real GPU, where there is one.
+func TestCUDATargetOnGPU(t *testing.T) { testCompiledTarget(t, cuda.GPU) }
+
+func testCompiledTarget(t *testing.T, backend cuda.Backend) {
+	onBackend(t, backend)
 	const n = 37
 	a, b, c := ramp[float64](n, 1.5, 0), ramp[float64](n, 0.25, 3), ramp[float64](n, 0.01, 5)
 	f32, g32, i32, i16 := ramp[float32](n, 0.5, 1), ramp[float32](n, 0.75, 2), ramp[int32](n, 1, 2), ramp[int16](n, 1, 4)
@@ -173,7 +178,7 @@ func TestCUDATargetOnPTXSim(t *testing.T) {
 				t.Fatal(err)
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("cuda target on ptxsim: %v\nwant (cpu target) %v", got, want)
+				t.Fatalf("cuda target on %s: %v\nwant (cpu target) %v", backend, got, want)
 			}
 		})
 	}
