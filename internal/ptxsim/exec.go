@@ -155,10 +155,10 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-func f32(v uint64) float32     { return math.Float32frombits(uint32(v)) }
-func f64(v uint64) float64     { return math.Float64frombits(v) }
-func u32f(f float32) uint64    { return uint64(math.Float32bits(f)) }
-func u64f(f float64) uint64    { return math.Float64bits(f) }
+func f32(v uint64) float32  { return math.Float32frombits(uint32(v)) }
+func f64(v uint64) float64  { return math.Float64frombits(v) }
+func u32f(f float32) uint64 { return uint64(math.Float32bits(f)) }
+func u64f(f float64) uint64 { return math.Float64bits(f) }
 
 // access returns the n bytes at addr in the instruction's state space, or
 // nil after recording a fault.

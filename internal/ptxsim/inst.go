@@ -178,19 +178,19 @@ const (
 
 // instruction flags
 const (
-	flFtz    = 1 << iota
-	flSat         // .sat
-	flApprox      // .approx / .full
-	flSigned      // signed integer semantics (operation type or cvt source)
-	flSigned2     // cvt destination signed
-	flVolatile    // ld/st .volatile (no effect)
-	flTo          // cvta.to
-	flNoRet       // red: no destination
-	flIntDst      // set: integer destination
-	flRegAddr     // address has a base register (else absolute)
-	flHiHalf      // mul24.hi
-	flF32Src      // slct/set: float comparison source
-	flF64Src      //
+	flFtz      = 1 << iota
+	flSat      // .sat
+	flApprox   // .approx / .full
+	flSigned   // signed integer semantics (operation type or cvt source)
+	flSigned2  // cvt destination signed
+	flVolatile // ld/st .volatile (no effect)
+	flTo       // cvta.to
+	flNoRet    // red: no destination
+	flIntDst   // set: integer destination
+	flRegAddr  // address has a base register (else absolute)
+	flHiHalf   // mul24.hi
+	flF32Src   // slct/set: float comparison source
+	flF64Src   //
 )
 
 // inst is one decoded instruction. Register operands are indices into the

@@ -64,10 +64,10 @@ func (p *Program) GlobalAddr(name string) (uint64, bool) {
 // Config describes one kernel launch.
 type Config struct {
 	Kernel    string
-	Grid      [3]int // blocks per grid (zero components count as 1)
-	Block     [3]int // threads per block (zero components count as 1)
-	SharedMem int    // bytes of dynamic shared memory per block
-	Params    []byte // the kernel parameter buffer (see PackParams)
+	Grid      [3]int    // blocks per grid (zero components count as 1)
+	Block     [3]int    // threads per block (zero components count as 1)
+	SharedMem int       // bytes of dynamic shared memory per block
+	Params    []byte    // the kernel parameter buffer (see PackParams)
 	Stdout    io.Writer // vprintf output; nil discards it
 	Workers   int       // goroutines running blocks; 0 means GOMAXPROCS
 	MaxSteps  int64     // per thread limit on taken branches and calls; 0 means no limit

@@ -8,11 +8,11 @@ import (
 type tokKind uint8
 
 const (
-	tkEOF tokKind = iota
-	tkWord        // identifiers, directives, opcodes, registers: [A-Za-z0-9_$%.]+ not starting with a digit
-	tkNum         // numeric literal, starting with a digit
-	tkStr         // "string"
-	tkPunct       // one character: , ; : [ ] { } ( ) + - ! @ < > = |
+	tkEOF   tokKind = iota
+	tkWord          // identifiers, directives, opcodes, registers: [A-Za-z0-9_$%.]+ not starting with a digit
+	tkNum           // numeric literal, starting with a digit
+	tkStr           // "string"
+	tkPunct         // one character: , ; : [ ] { } ( ) + - ! @ < > = |
 )
 
 type token struct {

@@ -76,8 +76,8 @@ const (
 	spShared
 	spLocal
 	spConst
-	spParam  // kernel parameters (entry) — read-only buffer of the launch
-	spFrame  // .param of a .func or call scope: lives in the thread's local stack
+	spParam // kernel parameters (entry) — read-only buffer of the launch
+	spFrame // .param of a .func or call scope: lives in the thread's local stack
 	spNone
 )
 
