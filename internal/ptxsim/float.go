@@ -2,6 +2,7 @@ package ptxsim
 
 import (
 	"math"
+	"math/big"
 )
 
 // ftz32 flushes a float32 subnormal to a zero of the same sign.
@@ -141,6 +142,19 @@ func overflowFix64(s float64, mode uint8) float64 {
 	return s
 }
 
+// zeroSumRM gives the sign of an exact zero sum when rounding toward -Inf:
+// -0 unless both addends are +0 (IEEE 754 6.3). For sub, b is already negated.
+func zeroSumRM(s, a, b, c float64, op uint8) float64 {
+	x, y := a, b
+	if op == fFma {
+		x, y = a*b, c
+	}
+	if x == 0 && y == 0 && !math.Signbit(x) && !math.Signbit(y) {
+		return 0
+	}
+	return math.Copysign(0, -1)
+}
+
 // fma32 is a correctly rounded float32 fused multiply-add.
 func fma32(a, b, c float32) float32 {
 	p := float64(a) * float64(b) // exact
@@ -148,55 +162,108 @@ func fma32(a, b, c float32) float32 {
 	return round32(s, sign(e), rnRN)
 }
 
-// arith64 computes a float64 operation with rounding mode mode.
+// arith64 computes a float64 operation with rounding mode mode. Round to
+// nearest uses the host's IEEE arithmetic; the directed modes compute the
+// exact result with math/big and round it, subnormals and overflow included.
 func arith64(op uint8, a, b, c float64, mode uint8) float64 {
 	var s float64
-	st := 0
 	switch op {
-	case fAdd, fSub:
-		if op == fSub {
-			b = -b
-		}
-		var e float64
-		s, e = twoSum(a, b)
-		if math.IsInf(s, 0) || s != s {
-			e = 0
-		}
-		st = sign(e)
+	case fAdd:
+		s = a + b
+	case fSub:
+		s = a - b
 	case fMul:
 		s = a * b
-		if !math.IsInf(s, 0) && s == s {
-			st = sign(math.FMA(a, b, -s))
-		}
 	case fFma:
 		s = math.FMA(a, b, c)
-		if mode != rnRN && mode != rnDefault && !math.IsInf(s, 0) && s == s {
-			// residual of the fused result: exact value minus s
-			p := a * b
-			pe := math.FMA(a, b, -p)
-			t, te := twoSum(p, c)
-			r := (t - s) + te + pe
-			st = sign(r)
-		}
 	case fDiv:
 		s = a / b
-		if !math.IsInf(s, 0) && s == s && s != 0 {
-			r := math.FMA(-s, b, a) // a - s*b, exact
-			st = sign(r) * sign(b)
-		}
 	case fSqrt:
 		s = math.Sqrt(a)
-		if !math.IsInf(s, 0) && s == s && s != 0 {
-			st = sign(math.FMA(-s, s, a))
-		}
 	}
-	if mode == rnRN || mode == rnDefault {
+	if mode == rnRN || mode == rnDefault || math.IsInf(s, 0) && (math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsInf(c, 0)) || s != s {
 		return s
 	}
-	if math.IsInf(s, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) && !math.IsInf(c, 0) {
-		return overflowFix64(s, mode)
+	if op == fDiv && (b == 0 || math.IsInf(a, 0) || math.IsInf(b, 0)) || op == fSqrt && (a == 0 || math.IsInf(a, 0)) {
+		return s
 	}
-	return round64(s, st, mode)
+	if op == fFma && (math.IsInf(a, 0) || math.IsInf(b, 0)) {
+		return s
+	}
+	exact := func(v float64) *big.Float { return new(big.Float).SetPrec(4000).SetFloat64(v) }
+	z := new(big.Float).SetPrec(4000).SetMode(bigMode(mode))
+	switch op {
+	case fAdd:
+		z.Add(exact(a), exact(b))
+	case fSub:
+		z.Sub(exact(a), exact(b))
+	case fMul:
+		z.Mul(exact(a), exact(b))
+	case fFma:
+		z.Mul(exact(a), exact(b))
+		z.Add(z, exact(c))
+	case fDiv:
+		z.SetPrec(400).Quo(exact(a), exact(b))
+	case fSqrt:
+		z.SetPrec(400).Sqrt(exact(a))
+	}
+	return roundBig(z, 53, -1074, math.MaxFloat64, mode)
+}
+
+func bigMode(mode uint8) big.RoundingMode {
+	switch mode {
+	case rnRZ, rnRZI:
+		return big.ToZero
+	case rnRM, rnRMI:
+		return big.ToNegativeInf
+	case rnRP, rnRPI:
+		return big.ToPositiveInf
+	}
+	return big.ToNearestEven
+}
+
+// roundBig rounds z (exact, or already rounded in the same direction at a
+// much higher precision) to a binary format with mant significand bits,
+// smallest ulp 2^minExp and largest finite value maxv.
+func roundBig(z *big.Float, mant, minExp int, maxv float64, mode uint8) float64 {
+	if z.Sign() == 0 || z.IsInf() {
+		f, _ := z.Float64()
+		return f
+	}
+	ulp := max(z.MantExp(nil)-mant, minExp)
+	scaled := new(big.Float).SetPrec(z.Prec()).SetMantExp(z, -ulp)
+	iv, _ := scaled.Int(nil) // toward zero
+	frac := new(big.Float).SetPrec(scaled.Prec()).Sub(scaled, new(big.Float).SetInt(iv))
+	away := false
+	switch bigMode(mode) {
+	case big.ToNearestEven:
+		c := new(big.Float).Abs(frac).Cmp(big.NewFloat(0.5))
+		away = c > 0 || c == 0 && iv.Bit(0) == 1
+	case big.ToNegativeInf:
+		away = frac.Sign() < 0
+	case big.ToPositiveInf:
+		away = frac.Sign() > 0
+	}
+	if away {
+		if scaled.Sign() < 0 {
+			iv.Sub(iv, big.NewInt(1))
+		} else {
+			iv.Add(iv, big.NewInt(1))
+		}
+	}
+	r := new(big.Float).SetPrec(uint(mant) + 8).SetInt(iv)
+	f, _ := r.SetMantExp(r, ulp).Float64()
+	if math.Abs(f) > maxv {
+		m := bigMode(mode)
+		if m == big.ToZero || m == big.ToNegativeInf && f > 0 || m == big.ToPositiveInf && f < 0 {
+			return math.Copysign(maxv, f)
+		}
+		return math.Copysign(math.Inf(1), f)
+	}
+	if f == 0 {
+		return math.Copysign(0, float64(z.Sign()))
+	}
+	return f
 }
 
 // arith32 computes a float32 operation with rounding mode mode.
@@ -232,6 +299,9 @@ func arith32(op uint8, a, b, c float32, mode uint8) float32 {
 	}
 	if math.IsInf(s, 0) || s != s {
 		st = 0
+	}
+	if s == 0 && st == 0 && (mode == rnRM) && (op == fAdd || op == fSub || op == fFma) {
+		return float32(zeroSumRM(s, x, y, z, op))
 	}
 	return round32(s, st, mode)
 }
