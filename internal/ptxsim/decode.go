@@ -661,6 +661,12 @@ func (d *decoder) decode() (inst, error) {
 		return in, unary(ty)
 
 	case "setp", "set":
+		if m.cmp < 0 && m.lo {
+			m.cmp = int(cmpLO)
+		}
+		if m.cmp < 0 && m.hi {
+			m.cmp = int(cmpHI)
+		}
 		if m.cmp < 0 {
 			return in, d.errf("%s needs a comparison operator", base)
 		}

@@ -86,7 +86,8 @@ func (w *worker) runBlock(b int) {
 	for i := range w.threads {
 		t := &w.threads[i]
 		t.tid = [3]int{i % bd[0], (i / bd[0]) % bd[1], i / (bd[0] * bd[1])}
-		r := t.regs
+		r := w.slab[i*f.nregs : (i+1)*f.nregs : (i+1)*f.nregs]
+		t.regs = r
 		copy(r, tmpl)
 		r[slotTidX], r[slotTidY], r[slotTidZ] = uint64(t.tid[0]), uint64(t.tid[1]), uint64(t.tid[2])
 		r[slotNtidX], r[slotNtidY], r[slotNtidZ] = uint64(bd[0]), uint64(bd[1]), uint64(bd[2])
@@ -645,7 +646,7 @@ func (t *thread) run() {
 				return
 			}
 		case opBar:
-			t.pc = pc
+			t.pc, t.regs, t.code = pc, regs, code
 			t.state = stBar
 			return
 		case opExit:

@@ -444,7 +444,7 @@ func sat(x float64) float64 {
 	switch {
 	case x != x:
 		return 0
-	case x < 0:
+	case x <= 0: // -0 saturates to +0
 		return 0
 	case x > 1:
 		return 1

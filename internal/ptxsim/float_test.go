@@ -122,7 +122,9 @@ func TestFloatArithmeticNearest(t *testing.T) {
 			v32 = append(v32, []uint64{f32b(a), f32b(b)})
 		}
 	}
-	g32 := func(v []uint64) (float32, float32) { return math.Float32frombits(uint32(v[0])), math.Float32frombits(uint32(v[1])) }
+	g32 := func(v []uint64) (float32, float32) {
+		return math.Float32frombits(uint32(v[0])), math.Float32frombits(uint32(v[1]))
+	}
 	for _, op := range []string{"add", "sub", "mul", "div"} {
 		op := op
 		ref := func(v []uint64) uint64 {

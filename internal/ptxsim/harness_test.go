@@ -168,3 +168,39 @@ func sext(v uint64, w int) int64 { return int64(v<<uint(64-w)) >> uint(64-w) }
 
 func f32b(f float32) uint64 { return uint64(math.Float32bits(f)) }
 func f64b(f float64) uint64 { return math.Float64bits(f) }
+
+// runScalar runs a one-thread kernel whose last parameter is an output
+// buffer of outSize bytes; args are the other parameters.
+func runScalar(t *testing.T, src, kernel string, outSize int, args ...any) []byte {
+	t.Helper()
+	out, err := tryScalar(src, kernel, outSize, nil, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func tryScalar(src, kernel string, outSize int, stdout *strings.Builder, args ...any) ([]byte, error) {
+	m, err := Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	mem := NewMemory()
+	p, err := m.Load(mem)
+	if err != nil {
+		return nil, err
+	}
+	addr, out := mem.Alloc(outSize)
+	params, err := PackParams(m, kernel, append(args, addr)...)
+	if err != nil {
+		return nil, err
+	}
+	cfg := Config{Kernel: kernel, Params: params}
+	if stdout != nil {
+		cfg.Stdout = stdout
+	}
+	return out, p.Run(cfg)
+}
+
+func u32at(b []byte, off int) uint32 { return binary.LittleEndian.Uint32(b[off:]) }
+func u64at(b []byte, off int) uint64 { return binary.LittleEndian.Uint64(b[off:]) }
