@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
+
+func init() {
+	commands["info"] = command{summary: "show the backends, why a GPU is or is not used, and the devices", run: runInfo}
+}
+
+func runInfo(args []string) error {
+	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	fmt.Printf("go          %s %s/%s, GOMAXPROCS=%d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0))
+	fmt.Println("backends:")
+	for _, b := range cuda.Backends() {
+		if b.Available {
+			fmt.Printf("  %-7s available\n", b.Backend)
+		} else {
+			fmt.Printf("  %-7s not available: %s\n", b.Backend, b.Reason)
+		}
+	}
+	if be, err := cuda.CurrentBackend(); err != nil {
+		fmt.Printf("selected    none: %v\n", err)
+	} else {
+		fmt.Printf("selected    %s (NUGO_BACKEND chooses; auto picks the GPU when one can be used)\n", be)
+	}
+	gpus, err := cuda.Gpus()
+	if err != nil {
+		fmt.Printf("devices     none: %v\n", err)
+		return nil
+	}
+	for _, d := range gpus {
+		fmt.Printf("device %d    %s, compute capability %d.%d, %d SMs, %.1f GiB, %d threads/block, %d KiB shared/block\n",
+			d.ID, d.Name, d.ComputeCapability[0], d.ComputeCapability[1], d.Multiprocessors,
+			float64(d.TotalMemory)/(1<<30), d.MaxThreadsPerBlock, d.SharedMemPerBlock>>10)
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package cuda
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+)
+
+// boundArg is a launch argument checked against its parameter.
+type boundArg struct {
+	param *param
+	// value is a scalar converted to the parameter's type, or a host slice
+	// or host Array2/Array3 that the launch copies in and out.
+	value reflect.Value
+	// dev is the device array passed for a slice or array parameter.
+	dev deviceArg
+}
+
+// isHost reports whether the argument is host memory.
+func (a boundArg) isHost() bool { return a.dev == nil && a.param.kind != scalarParam }
+
+// deviceArg is what Launch needs of a *DeviceArray[T].
+type deviceArg interface {
+	owner() backend
+	mem() (memory, error)
+	dims() []int
+	elemType() reflect.Type
+}
+
+var deviceArgType = reflect.TypeFor[deviceArg]()
+
+// bind checks args against the kernel's parameters.
+func (k *Kernel) bind(be backend, args []any) ([]boundArg, error) {
+	if len(args) != len(k.params) {
+		return nil, fmt.Errorf("kernel takes %d arguments after the Thread, got %d", len(k.params), len(args))
+	}
+	out := make([]boundArg, len(args))
+	for i, a := range args {
+		p := &k.params[i]
+		b, err := bindArg(be, p, a)
+		if err != nil {
+			return nil, fmt.Errorf("%v: %w", p, err)
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+func bindArg(be backend, p *param, a any) (boundArg, error) {
+	b := boundArg{param: p}
+	v := reflect.ValueOf(a)
+	if !v.IsValid() {
+		return b, fmt.Errorf("got nil")
+	}
+	if v.Type().Implements(deviceArgType) {
+		if p.kind == scalarParam {
+			return b, fmt.Errorf("got a device array for a scalar parameter")
+		}
+		if v.IsNil() {
+			return b, fmt.Errorf("got a nil device array")
+		}
+		d := a.(deviceArg)
+		if d.elemType() != p.elem {
+			return b, fmt.Errorf("got a device array of %s; the parameter's elements are %s", d.elemType(), p.elem)
+		}
+		if p.kind == arrayParam && len(d.dims()) != p.ndim {
+			return b, fmt.Errorf("got a %d-D device array for a %d-D parameter", len(d.dims()), p.ndim)
+		}
+		if d.owner() != be {
+			return b, fmt.Errorf("device array belongs to the %s backend, not %s", d.owner().kind(), be.kind())
+		}
+		if _, err := d.mem(); err != nil {
+			return b, err
+		}
+		b.dev = d
+		return b, nil
+	}
+	switch p.kind {
+	case scalarParam:
+		c, err := convertScalar(v, p.typ)
+		if err != nil {
+			return b, err
+		}
+		b.value = c
+	case sliceParam:
+		if v.Type() != p.typ {
+			return b, fmt.Errorf("got %s; pass a %s or a *cuda.DeviceArray[%s]", v.Type(), p.typ, p.elem)
+		}
+		if v.IsNil() {
+			return b, fmt.Errorf("got a nil slice")
+		}
+		b.value = v
+	case arrayParam:
+		if v.Type() != p.typ {
+			return b, fmt.Errorf("got %s; pass a %s or a %d-D *cuda.DeviceArray[%s]", v.Type(), p.typ, p.ndim, p.elem)
+		}
+		if v.Interface().(ndArray).flat().IsNil() {
+			return b, fmt.Errorf("got an array without data (make it with NewArray%d or View%d)", p.ndim, p.ndim)
+		}
+		b.value = v
+	}
+	return b, nil
+}
+
+// convertScalar converts v to type to if no information is lost. A float64
+// narrowed to float32 is rounded, as a Go constant would be, but must not
+// overflow.
+func convertScalar(v reflect.Value, to reflect.Type) (reflect.Value, error) {
+	from := v.Type()
+	if from == to {
+		return v, nil
+	}
+	if to.Kind() == reflect.Bool || from.Kind() == reflect.Bool {
+		if to.Kind() == from.Kind() {
+			return v.Convert(to), nil
+		}
+		return reflect.Value{}, fmt.Errorf("got %s for a %s parameter", from, to)
+	}
+	if !isNumberKind(from.Kind()) {
+		return reflect.Value{}, fmt.Errorf("got %s; the parameter takes a number of type %s", from, to)
+	}
+	out := v.Convert(to)
+	if isFloatKind(from.Kind()) && isFloatKind(to.Kind()) {
+		if f := v.Float(); math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) && to.Kind() == reflect.Float32 {
+			return reflect.Value{}, fmt.Errorf("value %v overflows %s", f, to)
+		}
+		return out, nil
+	}
+	if out.Convert(from).Interface() != v.Interface() || sign(out) != sign(v) {
+		return reflect.Value{}, fmt.Errorf("value %v of type %s does not fit %s without loss", v, from, to)
+	}
+	return out, nil
+}
+
+func isFloatKind(k reflect.Kind) bool { return k == reflect.Float32 || k == reflect.Float64 }
+
+// sign is -1, 0 or 1.
+func sign(v reflect.Value) int {
+	switch {
+	case v.CanInt():
+		return cmpZero(v.Int() > 0, v.Int() < 0)
+	case v.CanUint():
+		return cmpZero(v.Uint() > 0, false)
+	default:
+		return cmpZero(v.Float() > 0, v.Float() < 0)
+	}
+}
+
+func cmpZero(pos, neg bool) int {
+	switch {
+	case pos:
+		return 1
+	case neg:
+		return -1
+	}
+	return 0
+}

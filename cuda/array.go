@@ -1,0 +1,136 @@
+package cuda
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// Array2 is a row-major 2-D array view: element (i, j) is Data()[i*cols+j].
+// Kernels take it as a parameter; on the host it wraps a slice. Launch
+// copies a host Array2 to the device and back as it does a slice; a 2-D
+// DeviceArray passed for an Array2 parameter stays on the device.
+type Array2[T Number] struct {
+	data       []T
+	rows, cols int
+}
+
+// NewArray2 returns a zeroed rows×cols array. Like make, it panics if a
+// dimension is negative.
+func NewArray2[T Number](rows, cols int) Array2[T] {
+	return Array2[T]{data: make([]T, rows*cols), rows: rows, cols: cols}
+}
+
+// View2 views data as a rows×cols row-major array; len(data) must be
+// rows*cols.
+func View2[T Number](data []T, rows, cols int) (Array2[T], error) {
+	if rows < 0 || cols < 0 || len(data) != rows*cols {
+		return Array2[T]{}, fmt.Errorf("View2: %d elements cannot be viewed as %d×%d", len(data), rows, cols)
+	}
+	return Array2[T]{data: data, rows: rows, cols: cols}, nil
+}
+
+// At returns element (i, j).
+func (a Array2[T]) At(i, j int) T {
+	if uint(i) >= uint(a.rows) || uint(j) >= uint(a.cols) {
+		panic(indexError2(i, j, a.rows, a.cols))
+	}
+	return a.data[i*a.cols+j]
+}
+
+// Set stores v at (i, j).
+func (a Array2[T]) Set(i, j int, v T) {
+	if uint(i) >= uint(a.rows) || uint(j) >= uint(a.cols) {
+		panic(indexError2(i, j, a.rows, a.cols))
+	}
+	a.data[i*a.cols+j] = v
+}
+
+// Shape returns the number of rows and columns.
+func (a Array2[T]) Shape() (rows, cols int) { return a.rows, a.cols }
+
+// Len is the number of elements, rows*cols.
+func (a Array2[T]) Len() int { return len(a.data) }
+
+// Data returns the row-major backing slice.
+func (a Array2[T]) Data() []T { return a.data }
+
+// Array3 is a row-major 3-D array view: element (i, j, k) is
+// Data()[(i*d1+j)*d2+k].
+type Array3[T Number] struct {
+	data       []T
+	d0, d1, d2 int
+}
+
+// NewArray3 returns a zeroed d0×d1×d2 array. Like make, it panics if a
+// dimension is negative.
+func NewArray3[T Number](d0, d1, d2 int) Array3[T] {
+	return Array3[T]{data: make([]T, d0*d1*d2), d0: d0, d1: d1, d2: d2}
+}
+
+// View3 views data as a d0×d1×d2 row-major array; len(data) must be
+// d0*d1*d2.
+func View3[T Number](data []T, d0, d1, d2 int) (Array3[T], error) {
+	if d0 < 0 || d1 < 0 || d2 < 0 || len(data) != d0*d1*d2 {
+		return Array3[T]{}, fmt.Errorf("View3: %d elements cannot be viewed as %d×%d×%d", len(data), d0, d1, d2)
+	}
+	return Array3[T]{data: data, d0: d0, d1: d1, d2: d2}, nil
+}
+
+// At returns element (i, j, k).
+func (a Array3[T]) At(i, j, k int) T {
+	if uint(i) >= uint(a.d0) || uint(j) >= uint(a.d1) || uint(k) >= uint(a.d2) {
+		panic(indexError3(i, j, k, a.d0, a.d1, a.d2))
+	}
+	return a.data[(i*a.d1+j)*a.d2+k]
+}
+
+// Set stores v at (i, j, k).
+func (a Array3[T]) Set(i, j, k int, v T) {
+	if uint(i) >= uint(a.d0) || uint(j) >= uint(a.d1) || uint(k) >= uint(a.d2) {
+		panic(indexError3(i, j, k, a.d0, a.d1, a.d2))
+	}
+	a.data[(i*a.d1+j)*a.d2+k] = v
+}
+
+// Shape returns the three dimensions.
+func (a Array3[T]) Shape() (d0, d1, d2 int) { return a.d0, a.d1, a.d2 }
+
+// Len is the number of elements.
+func (a Array3[T]) Len() int { return len(a.data) }
+
+// Data returns the row-major backing slice.
+func (a Array3[T]) Data() []T { return a.data }
+
+type indexError string
+
+func (e indexError) Error() string { return string(e) }
+
+func indexError2(i, j, r, c int) error {
+	return indexError(fmt.Sprintf("index (%d,%d) out of range for shape (%d,%d)", i, j, r, c))
+}
+
+func indexError3(i, j, k, d0, d1, d2 int) error {
+	return indexError(fmt.Sprintf("index (%d,%d,%d) out of range for shape (%d,%d,%d)", i, j, k, d0, d1, d2))
+}
+
+// ndArray is what Launch needs of Array2 and Array3 values.
+type ndArray interface {
+	shape() []int
+	flat() reflect.Value
+	// view returns an array of the same type over n elements at p.
+	view(p unsafe.Pointer, shape []int) reflect.Value
+}
+
+func (a Array2[T]) shape() []int        { return []int{a.rows, a.cols} }
+func (a Array2[T]) flat() reflect.Value { return reflect.ValueOf(a.data) }
+func (a Array3[T]) shape() []int        { return []int{a.d0, a.d1, a.d2} }
+func (a Array3[T]) flat() reflect.Value { return reflect.ValueOf(a.data) }
+func (Array2[T]) view(p unsafe.Pointer, s []int) reflect.Value {
+	return reflect.ValueOf(Array2[T]{data: unsafe.Slice((*T)(p), s[0]*s[1]), rows: s[0], cols: s[1]})
+}
+func (Array3[T]) view(p unsafe.Pointer, s []int) reflect.Value {
+	return reflect.ValueOf(Array3[T]{data: unsafe.Slice((*T)(p), s[0]*s[1]*s[2]), d0: s[0], d1: s[1], d2: s[2]})
+}
+
+var ndArrayType = reflect.TypeFor[ndArray]()

@@ -1,0 +1,164 @@
+package cuda
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+
+	"github.com/nugo-dev/nugo/internal/cpu"
+)
+
+func init() {
+	registerBackend(CPU, func() (backend, error) { return newHostBackend(nativeExecutor{}), nil })
+}
+
+// nativeExecutor runs kernels as compiled Go: the grid's blocks are spread
+// over all cores; a block's threads are called one after another until one
+// of them calls SyncThreads, and from then on run as goroutines that meet
+// at a barrier.
+type nativeExecutor struct{}
+
+func (nativeExecutor) kind() Backend { return CPU }
+
+// hostLaunch is what every block of one launch shares.
+type hostLaunch struct {
+	kernel *Kernel
+	cfg    LaunchConfig
+	inv    *cpu.Invoker[Thread]
+}
+
+func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value) error {
+	inv, err := cpu.NewInvoker[Thread](k.fn, args)
+	if err != nil {
+		return err
+	}
+	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv}
+	return cpu.Run(cfg.Grid.Size(), 0, func() func(int) error {
+		return newBlock(l).run
+	})
+}
+
+func newBlock(l *hostLaunch) *block {
+	g, d := l.cfg.Grid, l.cfg.Block
+	b := &block{
+		dim:     d,
+		grid:    g,
+		size:    Dim3{g.X * d.X, g.Y * d.Y, g.Z * d.Z},
+		launch:  l,
+		shared:  map[uintptr]any{},
+		barrier: cpu.NewBarrier(0),
+	}
+	if l.cfg.SharedMem > 0 {
+		b.dynamic = make([]uint64, (l.cfg.SharedMem+7)/8)
+	}
+	return b
+}
+
+// run runs block number bi (x fastest) and returns the first failure of
+// one of its threads.
+func (b *block) run(bi int) error {
+	g, d := b.grid, b.dim
+	b.idx = Dim3{bi % g.X, bi / g.X % g.Y, bi / (g.X * g.Y)}
+	b.base = Dim3{b.idx.X * d.X, b.idx.Y * d.Y, b.idx.Z * d.Z}
+	if len(b.shared) > 0 {
+		clear(b.shared)
+	}
+	clear(b.dynamic)
+	b.concurrent, b.err = false, nil
+
+	inv := b.launch.inv
+	var x, y, z int
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				b.fail(Dim3{x, y, z}, r)
+			}
+		}()
+		for z = 0; z < d.Z; z++ {
+			for y = 0; y < d.Y; y++ {
+				for x = 0; x < d.X; x++ {
+					inv.Call(Thread{b, packTid(x, y, z)})
+					if b.concurrent {
+						b.barrier.Leave()
+						return
+					}
+				}
+			}
+		}
+	}()
+	if b.concurrent {
+		b.threads.Wait()
+	}
+	return b.err
+}
+
+// goConcurrent is called by the first thread t that reaches SyncThreads.
+// The threads before t have already returned, which a GPU could also have
+// let happen; the threads after t start now as goroutines.
+func (b *block) goConcurrent(t Thread) {
+	first, total := t.linear()+1, b.dim.Size()
+	b.barrier.Reset(total - first + 1)
+	b.concurrent = true
+	d := b.dim
+	for lin := first; lin < total; lin++ {
+		x, y, z := lin%d.X, lin/d.X%d.Y, lin/(d.X*d.Y)
+		b.threads.Add(1)
+		go b.runThread(Thread{b, packTid(x, y, z)})
+	}
+}
+
+func (b *block) runThread(t Thread) {
+	defer b.threads.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			b.fail(t.ThreadIdx(), r)
+			return
+		}
+		b.barrier.Leave()
+	}()
+	b.launch.inv.Call(t)
+}
+
+// fail records a thread's panic as the block's error and stops the block.
+func (b *block) fail(tid Dim3, r any) {
+	if r == errBlockAborted {
+		return
+	}
+	e := &KernelError{
+		Kernel: b.launch.kernel.name,
+		Block:  b.idx,
+		Thread: tid,
+		Msg:    strings.TrimPrefix(fmt.Sprint(r), "runtime error: "),
+		Pos:    panicSite(),
+	}
+	b.errMu.Lock()
+	if b.err == nil {
+		b.err = e
+	}
+	b.errMu.Unlock()
+	if b.concurrent {
+		b.barrier.Break()
+	}
+}
+
+// panicSite finds the source position of the panic being recovered: the
+// first frame below runtime.gopanic that is not in the runtime.
+func panicSite() string {
+	pcs := make([]uintptr, 32)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	seenPanic := false
+	for {
+		f, more := frames.Next()
+		if seenPanic && !strings.HasPrefix(f.Function, "runtime.") {
+			return fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		if f.Function == "runtime.gopanic" {
+			seenPanic = true
+		}
+		if !more {
+			return ""
+		}
+	}
+}

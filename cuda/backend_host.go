@@ -1,0 +1,302 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// executor runs a kernel over a grid on host memory. The CPU and ptxsim
+// backends share everything else (hostBackend) and differ only here.
+type executor interface {
+	kind() Backend
+	// execute runs k to completion; args are the kernel's arguments after
+	// the Thread, as Go values over host memory.
+	execute(k *Kernel, cfg LaunchConfig, args []reflect.Value) error
+}
+
+// hostBackend keeps device memory in host memory and runs each stream's
+// work in order on a goroutine of its own, started when work is queued and
+// gone when the queue is empty, so idle streams hold no goroutine.
+type hostBackend struct {
+	exec executor
+
+	mu   sync.Mutex
+	busy map[*hostStream]struct{} // streams with queued or running work
+}
+
+func newHostBackend(exec executor) *hostBackend {
+	return &hostBackend{exec: exec, busy: map[*hostStream]struct{}{}}
+}
+
+func (h *hostBackend) kind() Backend  { return h.exec.kind() }
+func (h *hostBackend) limits() Limits { return defaultLimits }
+func (h *hostBackend) devices() ([]Device, error) {
+	return nil, fmt.Errorf("%w: the %s backend runs on the host", ErrNoDevice, h.kind())
+}
+func (h *hostBackend) selectDevice(int) error {
+	return fmt.Errorf("%w: the %s backend runs on the host", ErrNoDevice, h.kind())
+}
+
+// hostMemory is device memory of a host backend: 8-byte aligned, zeroed.
+type hostMemory struct {
+	words []uint64
+	n     int
+}
+
+func (h *hostBackend) alloc(bytes int) (memory, error) {
+	if bytes < 0 {
+		return nil, fmt.Errorf("cannot allocate %d bytes", bytes)
+	}
+	words, err := allocWords((bytes + 7) / 8)
+	if err != nil {
+		return nil, err
+	}
+	return &hostMemory{words: words, n: bytes}, nil
+}
+
+// allocWords turns the runtime's out-of-memory panic for absurd sizes into
+// an error. (A true exhaustion of host memory still ends the process, as it
+// does for any Go allocation.)
+func allocWords(n int) (w []uint64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("out of memory allocating %d bytes: %v", n*8, r)
+		}
+	}()
+	return make([]uint64, n), nil
+}
+
+func (m *hostMemory) size() int   { return m.n }
+func (m *hostMemory) free() error { m.words = nil; return nil }
+func (m *hostMemory) ptr() unsafe.Pointer {
+	return unsafe.Pointer(unsafe.SliceData(m.words))
+}
+func (m *hostMemory) bytes() []byte { return unsafe.Slice((*byte)(m.ptr()), m.n) }
+
+// run runs op on stream s: at once on the default stream (after all other
+// streams have drained), else queued.
+func (h *hostBackend) run(s *Stream, op func() error) error {
+	if s == nil {
+		if err := h.drainAll(); err != nil {
+			return err
+		}
+		return op()
+	}
+	hs, ok := s.impl.(*hostStream)
+	if !ok {
+		return errors.New("stream does not belong to this backend")
+	}
+	hs.enqueue(op)
+	return nil
+}
+
+func (h *hostBackend) copyToDevice(s *Stream, dst memory, off int, src []byte) error {
+	d := dst.(*hostMemory)
+	return h.run(s, func() error { copy(d.bytes()[off:], src); return nil })
+}
+
+func (h *hostBackend) copyToHost(s *Stream, dst []byte, src memory, off int) error {
+	m := src.(*hostMemory)
+	return h.run(s, func() error { copy(dst, m.bytes()[off:]); return nil })
+}
+
+func (h *hostBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, srcOff, n int) error {
+	d, m := dst.(*hostMemory), src.(*hostMemory)
+	return h.run(s, func() error { copy(d.bytes()[dstOff:dstOff+n], m.bytes()[srcOff:srcOff+n]); return nil })
+}
+
+func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boundArg) error {
+	vals := make([]reflect.Value, len(args))
+	hostArgs := false
+	for i, a := range args {
+		switch {
+		case a.dev != nil:
+			m, err := a.dev.mem()
+			if err != nil {
+				return fmt.Errorf("%v: %w", a.param, err)
+			}
+			vals[i] = hostView(a.param, m.(*hostMemory), a.dev.dims())
+		default:
+			vals[i] = a.value
+			hostArgs = hostArgs || a.isHost()
+		}
+	}
+	return h.run(s, func() error {
+		err := h.exec.execute(k, cfg, vals)
+		if err != nil && hostArgs {
+			err = fmt.Errorf("%w (host slices passed to the launch may be partially written)", err)
+		}
+		if err != nil && s != nil {
+			// Reported by Synchronize, away from the Launch call.
+			err = fmt.Errorf("launch %s: %w", k.name, err)
+		}
+		return err
+	})
+}
+
+// hostView makes the Go value a kernel parameter receives for a device
+// array of a host backend.
+func hostView(p *param, m *hostMemory, dims []int) reflect.Value {
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	if p.kind == arrayParam {
+		return reflect.Zero(p.typ).Interface().(ndArray).view(m.ptr(), dims)
+	}
+	return reflect.SliceAt(p.elem, m.ptr(), n).Convert(p.typ)
+}
+
+func (h *hostBackend) newStream() (streamImpl, error) {
+	s := &hostStream{be: h}
+	s.cond.L = &s.mu
+	return s, nil
+}
+
+func (h *hostBackend) synchronize() error { return h.drainAll() }
+
+// drainAll waits for every busy stream and returns (and clears) the first
+// error any of them met.
+func (h *hostBackend) drainAll() error {
+	h.mu.Lock()
+	streams := make([]*hostStream, 0, len(h.busy))
+	for s := range h.busy {
+		streams = append(streams, s)
+	}
+	h.mu.Unlock()
+	var first error
+	for _, s := range streams {
+		if err := s.synchronize(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// hostStream runs queued operations in order on a goroutine that exists
+// only while there is work.
+type hostStream struct {
+	be      *hostBackend
+	mu      sync.Mutex
+	cond    sync.Cond
+	queue   []func() error
+	running bool
+	err     error
+}
+
+func (s *hostStream) enqueue(op func() error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = append(s.queue, op)
+	if !s.running {
+		s.running = true
+		s.be.mu.Lock()
+		s.be.busy[s] = struct{}{}
+		s.be.mu.Unlock()
+		go s.drain()
+	}
+}
+
+func (s *hostStream) drain() {
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 {
+			s.running = false
+			s.be.mu.Lock()
+			delete(s.be.busy, s)
+			s.be.mu.Unlock()
+			s.cond.Broadcast()
+			s.mu.Unlock()
+			return
+		}
+		op := s.queue[0]
+		s.queue[0] = nil
+		s.queue = s.queue[1:]
+		s.mu.Unlock()
+		err := op()
+		if err != nil {
+			s.mu.Lock()
+			if s.err == nil {
+				s.err = err
+			}
+			s.mu.Unlock()
+		}
+	}
+}
+
+func (s *hostStream) synchronize() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.running {
+		s.cond.Wait()
+	}
+	err := s.err
+	s.err = nil
+	return err
+}
+
+// hostEvent completes when its stream reaches it.
+type hostEvent struct {
+	mu       sync.Mutex
+	cond     sync.Cond
+	recorded bool
+	pending  int // records queued but not reached
+	at       time.Time
+}
+
+func (h *hostBackend) newEvent() (eventImpl, error) {
+	e := &hostEvent{}
+	e.cond.L = &e.mu
+	return e, nil
+}
+
+func (h *hostBackend) record(ei eventImpl, s *Stream) error {
+	e := ei.(*hostEvent)
+	e.mu.Lock()
+	e.recorded = true
+	e.pending++
+	e.mu.Unlock()
+	return h.run(s, func() error {
+		e.mu.Lock()
+		e.at = time.Now()
+		e.pending--
+		e.cond.Broadcast()
+		e.mu.Unlock()
+		return nil
+	})
+}
+
+func (e *hostEvent) synchronize() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.recorded {
+		return errors.New("event was never recorded")
+	}
+	for e.pending > 0 {
+		e.cond.Wait()
+	}
+	return nil
+}
+
+func (e *hostEvent) elapsedSince(start eventImpl) (time.Duration, error) {
+	s, ok := start.(*hostEvent)
+	if !ok {
+		return 0, errors.New("events belong to different backends")
+	}
+	if err := s.synchronize(); err != nil {
+		return 0, fmt.Errorf("start %w", err)
+	}
+	if err := e.synchronize(); err != nil {
+		return 0, fmt.Errorf("end %w", err)
+	}
+	s.mu.Lock()
+	t0 := s.at
+	s.mu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.at.Sub(t0), nil
+}

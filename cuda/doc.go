@@ -1,0 +1,54 @@
+// Package cuda runs Go functions as CUDA-style kernels: over a grid of
+// blocks of threads, on an NVIDIA GPU when one can be used and natively on
+// all CPU cores otherwise.
+//
+// A kernel is a Go function whose first parameter is a Thread:
+//
+//	func increment(t cuda.Thread, data []float64) {
+//		if i := t.Grid1(); i < len(data) {
+//			data[i]++
+//		}
+//	}
+//
+//	k := cuda.Jit(increment)
+//	err := k.Launch(cuda.Dim1(blocks), cuda.Dim1(256), data)
+//
+// Launch copies host slices to the device and back; a DeviceArray (ToDevice,
+// NewDeviceArray) stays on the device between launches. Streams order work
+// and let it overlap; events time it. Inside kernels, Thread gives the
+// thread's position (ThreadIdx, BlockIdx, Grid1, ...) and block operations
+// (SyncThreads, SharedArray); the Atomic* functions and Printf work from any
+// thread.
+//
+// # Backends
+//
+// The same kernel runs on every backend with the same results:
+//
+//   - cpu: the kernel runs as compiled Go. Blocks are spread over
+//     GOMAXPROCS workers; a block's threads are called one after another
+//     until one calls SyncThreads, then the rest run as goroutines meeting at
+//     a barrier. A panicking thread (index out of range, division by zero)
+//     stops the launch, which returns a *KernelError naming the block, the
+//     thread and the source position.
+//   - gpu: the kernel's source is compiled to PTX and run through the CUDA
+//     driver.
+//   - ptxsim: the PTX is interpreted on the CPU, for testing the compiler.
+//
+// NUGO_BACKEND=auto|cpu|gpu|ptxsim chooses (auto: a GPU if one can be used,
+// else the CPU); SetBackend changes it at run time; NUGO_VERBOSE=1 says on
+// stderr why auto did not pick the GPU.
+//
+// # Semantics
+//
+// Kernels compute with Go's semantics on every backend: int is 64 bits,
+// integers wrap, -7/2 == -3, % takes the dividend's sign, and float
+// arithmetic is not contracted into FMA unless FastMath is asked for. The
+// CPU backend is the reference the GPU compilers are tested against.
+//
+// # Errors
+//
+// Misuse is an error value, never a panic or a hang: a launch with a bad
+// shape (a block over 1024 threads, a grid dimension below 1), the wrong
+// number or types of arguments, nil slices or freed device arrays fails
+// before anything runs, with a message naming the kernel and the argument.
+package cuda

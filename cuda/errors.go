@@ -1,0 +1,64 @@
+package cuda
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A CompileError reports why a kernel cannot be compiled for a GPU: each
+// diagnostic has the position in the kernel's Go source and a sentence that
+// says what to write instead.
+type CompileError struct {
+	Kernel      string
+	Diagnostics []Diagnostic
+}
+
+// Diagnostic is one problem found in a kernel's source.
+type Diagnostic struct {
+	Pos string // file:line:col
+	Msg string
+}
+
+func (e *CompileError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "compile %s:", e.Kernel)
+	for i, d := range e.Diagnostics {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " %s: %s", d.Pos, d.Msg)
+	}
+	return b.String()
+}
+
+// A DriverError is a failure reported by the CUDA driver.
+type DriverError struct {
+	Call    string // the driver function, e.g. "cuMemAlloc"
+	Code    int    // the CUresult value
+	Name    string // e.g. "CUDA_ERROR_OUT_OF_MEMORY"
+	Message string // the driver's description
+}
+
+func (e *DriverError) Error() string {
+	return fmt.Sprintf("%s: %s (%d): %s", e.Call, e.Name, e.Code, e.Message)
+}
+
+// A KernelError reports a thread that failed while a kernel ran: a panic on
+// the CPU backend (index out of range, integer division by zero), a trap or
+// a failed debug-mode check on a GPU.
+type KernelError struct {
+	Kernel string
+	Block  Dim3   // the failing thread's block
+	Thread Dim3   // the failing thread's position in its block
+	Pos    string // Go source position of the failure, when known
+	Msg    string
+}
+
+// Error describes the failure; Launch adds the kernel's name.
+func (e *KernelError) Error() string {
+	s := fmt.Sprintf("block %v thread %v: %s", e.Block, e.Thread, e.Msg)
+	if e.Pos != "" {
+		s += " at " + e.Pos
+	}
+	return s
+}

@@ -1,0 +1,280 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// Option changes how a kernel is compiled and run.
+type Option uint
+
+const (
+	// Debug checks indexing and integer division in compiled kernels and
+	// reports the failing thread with its Go source position, as the CPU
+	// backend always does. NUGO_DEBUG=1 turns it on for every kernel.
+	Debug Option = 1 << iota
+	// FastMath lets the GPU compiler contract multiplies and adds into FMA
+	// and use approximate division and square roots.
+	FastMath
+)
+
+// Kernel is a Go function prepared for launching over a grid of threads.
+// Make one with Jit or Compile; it is safe for concurrent use.
+type Kernel struct {
+	fn     reflect.Value
+	name   string
+	params []param
+	opts   Option
+	err    error // why fn is not a kernel; Jit defers it to Launch
+
+	mu       sync.Mutex
+	compiled map[any]any // per-backend compiled forms, keyed by the backend
+}
+
+// LaunchConfig is the full set of launch parameters: Numba's
+// kernel[grid, block, stream, sharedmem].
+type LaunchConfig struct {
+	Grid, Block Dim3
+	// Stream, when not nil, makes the launch asynchronous: Launch returns
+	// once the launch is queued, and errors from running the kernel are
+	// returned by the stream's Synchronize.
+	Stream *Stream
+	// SharedMem is the size in bytes of the block's dynamic shared memory
+	// (DynamicSharedArray).
+	SharedMem int
+}
+
+// Jit prepares fn for launching. fn must be a function whose first
+// parameter is a Thread and whose other parameters are numbers, bools,
+// slices of numbers, Array2 or Array3, returning nothing. Problems with fn
+// are reported by the first Launch; on a GPU backend the kernel is compiled
+// at its first launch.
+func Jit(fn any, opts ...Option) *Kernel {
+	k := &Kernel{opts: envOptions()}
+	for _, o := range opts {
+		k.opts |= o
+	}
+	k.err = k.inspect(fn)
+	return k
+}
+
+// Compile prepares fn like Jit, but checks it, and on a GPU backend
+// compiles it, at once.
+func Compile(fn any, opts ...Option) (*Kernel, error) {
+	k := Jit(fn, opts...)
+	if k.err != nil {
+		return nil, k.err
+	}
+	be, err := current()
+	if err != nil {
+		return nil, fmt.Errorf("compile %s: %w", k.name, err)
+	}
+	if p, ok := be.(preparer); ok {
+		if err := p.prepare(k); err != nil {
+			return nil, err
+		}
+	}
+	return k, nil
+}
+
+// preparer is implemented by backends that compile kernels.
+type preparer interface {
+	prepare(k *Kernel) error
+}
+
+func envOptions() Option {
+	if os.Getenv("NUGO_DEBUG") == "1" {
+		return Debug
+	}
+	return 0
+}
+
+// Name is the kernel function's name, without its package path.
+func (k *Kernel) Name() string { return k.name }
+
+// Options returns the options the kernel was made with.
+func (k *Kernel) Options() Option { return k.opts }
+
+// Func returns the kernel's Go function.
+func (k *Kernel) Func() any {
+	if !k.fn.IsValid() {
+		return nil
+	}
+	return k.fn.Interface()
+}
+
+// Launch runs the kernel over grid blocks of block threads each and waits
+// for it to finish. args are the kernel's parameters after the Thread:
+// host slices and Array2/Array3 values are copied to the device and back
+// after the kernel (on the CPU backend the kernel works on them directly);
+// DeviceArrays stay on the device; scalars must convert to the parameter's
+// type without loss. Everything is checked before anything runs.
+func (k *Kernel) Launch(grid, block Dim3, args ...any) error {
+	return k.LaunchWith(LaunchConfig{Grid: grid, Block: block}, args...)
+}
+
+// LaunchWith runs the kernel with a full launch configuration; with a
+// Stream it is asynchronous.
+func (k *Kernel) LaunchWith(cfg LaunchConfig, args ...any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("launch %s: internal error: %v", k.name, r)
+		}
+	}()
+	if k.err != nil {
+		return fmt.Errorf("launch: %w", k.err)
+	}
+	be, err := k.backendFor(cfg.Stream)
+	if err != nil {
+		return fmt.Errorf("launch %s: %w", k.name, err)
+	}
+	lim := be.limits()
+	if err := lim.checkShape(cfg.Grid, cfg.Block); err != nil {
+		return fmt.Errorf("launch %s: %w", k.name, err)
+	}
+	if cfg.SharedMem < 0 || cfg.SharedMem > lim.MaxSharedMemory {
+		return fmt.Errorf("launch %s: dynamic shared memory of %d bytes; it must be between 0 and %d", k.name, cfg.SharedMem, lim.MaxSharedMemory)
+	}
+	bound, err := k.bind(be, args)
+	if err != nil {
+		return fmt.Errorf("launch %s: %w", k.name, err)
+	}
+	if err := be.launch(cfg.Stream, k, cfg, bound); err != nil {
+		return fmt.Errorf("launch %s: %w", k.name, err)
+	}
+	return nil
+}
+
+func (k *Kernel) backendFor(s *Stream) (backend, error) {
+	be, err := current()
+	if err != nil {
+		return nil, err
+	}
+	if s != nil {
+		if s.be == nil {
+			return nil, errors.New("stream was not made by NewStream")
+		}
+		if s.be != be {
+			return nil, fmt.Errorf("stream belongs to the %s backend, not %s", s.be.kind(), be.kind())
+		}
+	}
+	return be, nil
+}
+
+// compiledFor returns the kernel's compiled form for key, making it with
+// compile on first use.
+func (k *Kernel) compiledFor(key any, compile func() (any, error)) (any, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if c, ok := k.compiled[key]; ok {
+		return c, nil
+	}
+	c, err := compile()
+	if err != nil {
+		return nil, err
+	}
+	if k.compiled == nil {
+		k.compiled = map[any]any{}
+	}
+	k.compiled[key] = c
+	return c, nil
+}
+
+// paramKind is how a kernel parameter is passed.
+type paramKind int
+
+const (
+	scalarParam paramKind = iota
+	sliceParam
+	arrayParam // Array2 or Array3
+)
+
+// param describes one kernel parameter after the Thread.
+type param struct {
+	index int // 1-based position among the launch arguments
+	kind  paramKind
+	typ   reflect.Type
+	elem  reflect.Type // element type of slices and arrays
+	ndim  int          // 1 for slices, 2 or 3 for arrays
+}
+
+func (p param) String() string { return fmt.Sprintf("argument %d (%s)", p.index, p.typ) }
+
+var threadType = reflect.TypeFor[Thread]()
+
+// inspect checks that fn is a kernel and records its parameters.
+func (k *Kernel) inspect(fn any) error {
+	v := reflect.ValueOf(fn)
+	if !v.IsValid() || v.Kind() != reflect.Func {
+		k.name = fmt.Sprintf("%T", fn)
+		return fmt.Errorf("kernel must be a func whose first parameter is cuda.Thread, got %T", fn)
+	}
+	if v.IsNil() {
+		k.name = "nil"
+		return errors.New("kernel is a nil func")
+	}
+	k.fn = v
+	k.name = funcName(v)
+	t := v.Type()
+	if t.NumIn() == 0 || t.In(0) != threadType {
+		return fmt.Errorf("kernel %s: first parameter must be cuda.Thread, in %s", k.name, t)
+	}
+	if t.NumOut() != 0 {
+		return fmt.Errorf("kernel %s returns values; kernels return nothing (write results into a slice parameter)", k.name)
+	}
+	if t.IsVariadic() {
+		return fmt.Errorf("kernel %s is variadic; kernels take a fixed list of parameters", k.name)
+	}
+	for i := 1; i < t.NumIn(); i++ {
+		p, err := newParam(i, t.In(i))
+		if err != nil {
+			return fmt.Errorf("kernel %s: %w", k.name, err)
+		}
+		k.params = append(k.params, p)
+	}
+	return nil
+}
+
+func newParam(i int, t reflect.Type) (param, error) {
+	p := param{index: i, typ: t}
+	switch {
+	case isScalarKind(t.Kind()):
+		p.kind = scalarParam
+	case t.Kind() == reflect.Slice && isNumberKind(t.Elem().Kind()):
+		p.kind, p.elem, p.ndim = sliceParam, t.Elem(), 1
+	case t.Implements(ndArrayType):
+		a := reflect.Zero(t).Interface().(ndArray)
+		p.kind, p.elem, p.ndim = arrayParam, a.flat().Type().Elem(), len(a.shape())
+	default:
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers, cuda.Array2 or cuda.Array3", i, t)
+	}
+	return p, nil
+}
+
+func isNumberKind(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Float64
+}
+
+func isScalarKind(k reflect.Kind) bool { return k == reflect.Bool || isNumberKind(k) }
+
+// funcName is fn's name without its package path: "increment", or
+// "main.func1" for a function literal.
+func funcName(fn reflect.Value) string {
+	f := runtime.FuncForPC(fn.Pointer())
+	if f == nil {
+		return "kernel"
+	}
+	name := f.Name()
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.Index(name, "."); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}

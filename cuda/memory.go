@@ -1,0 +1,218 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// DeviceArray is an array in the memory of the device that runs kernels:
+// a GPU's memory, or host memory set apart for the CPU backend. Launch
+// passes it to kernels without copying. It has a shape of one to three
+// dimensions, row-major; a kernel takes a 1-D array as a slice parameter
+// and an n-D one as a slice (flat) or as an Array2/Array3 parameter of the
+// same rank.
+//
+// Free releases the memory; it is idempotent, and using an array after
+// Free is an error, never a crash. A DeviceArray is safe for concurrent use.
+type DeviceArray[T Number] struct {
+	be    backend
+	shape []int
+	n     int
+
+	mu     sync.Mutex
+	memory memory // nil once freed
+}
+
+// ErrFreed reports the use of a DeviceArray after Free.
+var ErrFreed = errors.New("device array used after Free")
+
+// NewDeviceArray allocates a zeroed device array with the given shape (one
+// to three dimensions; none means an empty 1-D array).
+func NewDeviceArray[T Number](shape ...int) (*DeviceArray[T], error) {
+	if len(shape) == 0 {
+		shape = []int{0}
+	}
+	if len(shape) > 3 {
+		return nil, fmt.Errorf("NewDeviceArray: %d dimensions; at most 3", len(shape))
+	}
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return nil, fmt.Errorf("NewDeviceArray: negative dimension in shape %v", shape)
+		}
+		n *= d
+	}
+	be, err := current()
+	if err != nil {
+		return nil, fmt.Errorf("NewDeviceArray: %w", err)
+	}
+	var zero T
+	m, err := be.alloc(n * int(unsafe.Sizeof(zero)))
+	if err != nil {
+		return nil, fmt.Errorf("NewDeviceArray(%v of %T): %w", shape, zero, err)
+	}
+	return &DeviceArray[T]{be: be, shape: append([]int(nil), shape...), n: n, memory: m}, nil
+}
+
+// DeviceArrayLike allocates a zeroed 1-D device array as long as host.
+func DeviceArrayLike[T Number](host []T) (*DeviceArray[T], error) {
+	return NewDeviceArray[T](len(host))
+}
+
+// ToDevice copies host into a new 1-D device array.
+func ToDevice[T Number](host []T) (*DeviceArray[T], error) {
+	return toDevice(host, nil, len(host))
+}
+
+// ToDeviceAsync copies host into a new 1-D device array on stream s; host
+// must not change until the stream has reached the copy.
+func ToDeviceAsync[T Number](host []T, s *Stream) (*DeviceArray[T], error) {
+	return toDevice(host, s, len(host))
+}
+
+// ToDevice2 copies a host 2-D array into a new 2-D device array.
+func ToDevice2[T Number](host Array2[T]) (*DeviceArray[T], error) {
+	return toDevice(host.data, nil, host.rows, host.cols)
+}
+
+// ToDevice3 copies a host 3-D array into a new 3-D device array.
+func ToDevice3[T Number](host Array3[T]) (*DeviceArray[T], error) {
+	return toDevice(host.data, nil, host.d0, host.d1, host.d2)
+}
+
+func toDevice[T Number](host []T, s *Stream, shape ...int) (*DeviceArray[T], error) {
+	d, err := NewDeviceArray[T](shape...)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.copyFrom(host, s); err != nil {
+		d.Free()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Len is the number of elements.
+func (d *DeviceArray[T]) Len() int { return d.n }
+
+// Shape returns the dimensions.
+func (d *DeviceArray[T]) Shape() []int { return append([]int(nil), d.shape...) }
+
+// Bytes is the size of the array in bytes.
+func (d *DeviceArray[T]) Bytes() int {
+	var zero T
+	return d.n * int(unsafe.Sizeof(zero))
+}
+
+// CopyToHost copies the array into dst, which must have Len elements.
+func (d *DeviceArray[T]) CopyToHost(dst []T) error { return d.copyTo(dst, nil) }
+
+// CopyToHostAsync queues a copy into dst on stream s; dst holds the data
+// once the stream is synchronized.
+func (d *DeviceArray[T]) CopyToHostAsync(dst []T, s *Stream) error { return d.copyTo(dst, s) }
+
+// CopyFromHost copies src, which must have Len elements, into the array.
+func (d *DeviceArray[T]) CopyFromHost(src []T) error { return d.copyFrom(src, nil) }
+
+// CopyFromHostAsync queues a copy of src into the array on stream s; src
+// must not change until the stream has reached the copy.
+func (d *DeviceArray[T]) CopyFromHostAsync(src []T, s *Stream) error { return d.copyFrom(src, s) }
+
+// CopyFrom copies another device array of the same length into this one.
+func (d *DeviceArray[T]) CopyFrom(src *DeviceArray[T]) error {
+	if src.n != d.n {
+		return fmt.Errorf("CopyFrom: source has %d elements, destination %d", src.n, d.n)
+	}
+	dm, err := d.mem()
+	if err != nil {
+		return err
+	}
+	sm, err := src.mem()
+	if err != nil {
+		return err
+	}
+	if src.be != d.be {
+		return fmt.Errorf("CopyFrom: arrays belong to different backends")
+	}
+	return d.be.copyDevice(nil, dm, 0, sm, 0, d.Bytes())
+}
+
+// ToHost copies the array into a new slice.
+func (d *DeviceArray[T]) ToHost() ([]T, error) {
+	out := make([]T, d.n)
+	if err := d.CopyToHost(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Free releases the device memory. Calling it again does nothing.
+func (d *DeviceArray[T]) Free() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.memory == nil {
+		return nil
+	}
+	m := d.memory
+	d.memory = nil
+	return m.free()
+}
+
+func (d *DeviceArray[T]) copyTo(dst []T, s *Stream) error {
+	if len(dst) != d.n {
+		return fmt.Errorf("CopyToHost: destination has %d elements, the device array %d", len(dst), d.n)
+	}
+	m, err := d.mem()
+	if err != nil {
+		return err
+	}
+	if err := d.checkStream(s); err != nil {
+		return err
+	}
+	return d.be.copyToHost(s, bytesOf(dst), m, 0)
+}
+
+func (d *DeviceArray[T]) copyFrom(src []T, s *Stream) error {
+	if len(src) != d.n {
+		return fmt.Errorf("CopyFromHost: source has %d elements, the device array %d", len(src), d.n)
+	}
+	m, err := d.mem()
+	if err != nil {
+		return err
+	}
+	if err := d.checkStream(s); err != nil {
+		return err
+	}
+	return d.be.copyToDevice(s, m, 0, bytesOf(src))
+}
+
+func (d *DeviceArray[T]) checkStream(s *Stream) error {
+	if s != nil && s.be != d.be {
+		return fmt.Errorf("stream and device array belong to different backends")
+	}
+	return nil
+}
+
+func (d *DeviceArray[T]) owner() backend { return d.be }
+
+func (d *DeviceArray[T]) mem() (memory, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.memory == nil {
+		return nil, ErrFreed
+	}
+	return d.memory, nil
+}
+
+func (d *DeviceArray[T]) dims() []int { return d.shape }
+
+func (d *DeviceArray[T]) elemType() reflect.Type { return reflect.TypeFor[T]() }
+
+// bytesOf views a slice of numbers as bytes.
+func bytesOf[T Number](s []T) []byte {
+	var zero T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
+}

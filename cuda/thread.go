@@ -1,0 +1,153 @@
+package cuda
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/cpu"
+)
+
+// Thread is a kernel's view of the thread running it: its position in the
+// block and the grid, and the operations that involve its block. Every
+// kernel takes a Thread as its first parameter; nugo passes it, the caller
+// of Launch never does. A Thread is only valid inside the kernel call it
+// was passed to.
+type Thread struct {
+	b   *block
+	tid uint64 // thread index in the block: x | y<<tidBits | z<<2*tidBits
+}
+
+const (
+	tidBits = 20
+	tidMask = 1<<tidBits - 1
+)
+
+func packTid(x, y, z int) uint64 { return uint64(x) | uint64(y)<<tidBits | uint64(z)<<(2*tidBits) }
+
+// ThreadIdx is the thread's position in its block (CUDA's threadIdx).
+func (t Thread) ThreadIdx() Dim3 {
+	return Dim3{int(t.tid & tidMask), int(t.tid >> tidBits & tidMask), int(t.tid >> (2 * tidBits))}
+}
+
+// BlockIdx is the block's position in the grid (CUDA's blockIdx).
+func (t Thread) BlockIdx() Dim3 { return t.b.idx }
+
+// BlockDim is the shape of the block (CUDA's blockDim).
+func (t Thread) BlockDim() Dim3 { return t.b.dim }
+
+// GridDim is the shape of the grid in blocks (CUDA's gridDim).
+func (t Thread) GridDim() Dim3 { return t.b.grid }
+
+// Grid1 is the thread's absolute position in a 1-D grid:
+// BlockIdx.X*BlockDim.X + ThreadIdx.X (numba's cuda.grid(1)).
+func (t Thread) Grid1() int { return t.b.base.X + int(t.tid&tidMask) }
+
+// Grid2 is the thread's absolute position in a 2-D grid (cuda.grid(2)).
+func (t Thread) Grid2() (x, y int) {
+	return t.b.base.X + int(t.tid&tidMask), t.b.base.Y + int(t.tid>>tidBits&tidMask)
+}
+
+// Grid3 is the thread's absolute position in a 3-D grid (cuda.grid(3)).
+func (t Thread) Grid3() (x, y, z int) {
+	return t.b.base.X + int(t.tid&tidMask), t.b.base.Y + int(t.tid>>tidBits&tidMask),
+		t.b.base.Z + int(t.tid>>(2*tidBits))
+}
+
+// GridSize1 is the number of threads in the grid along x:
+// BlockDim.X*GridDim.X (numba's cuda.gridsize(1)); a grid-stride loop
+// advances by it.
+func (t Thread) GridSize1() int { return t.b.size.X }
+
+// GridSize2 is the number of threads in the grid along x and y.
+func (t Thread) GridSize2() (x, y int) { return t.b.size.X, t.b.size.Y }
+
+// GridSize3 is the number of threads in the grid along x, y and z.
+func (t Thread) GridSize3() (x, y, z int) { return t.b.size.X, t.b.size.Y, t.b.size.Z }
+
+// LaneID is the thread's index within its warp, 0 to WarpSize-1.
+func (t Thread) LaneID() int { return t.linear() % WarpSize }
+
+// WarpSize is the number of threads in a warp, 32.
+func (t Thread) WarpSize() int { return WarpSize }
+
+func (t Thread) linear() int {
+	d := t.b.dim
+	return int(t.tid&tidMask) + d.X*(int(t.tid>>tidBits&tidMask)+d.Y*int(t.tid>>(2*tidBits)))
+}
+
+// SyncThreads waits until every thread of the block has reached it (CUDA's
+// __syncthreads). Writes to shared and global memory made before it are
+// visible to the block's threads after it. Threads that have returned from
+// the kernel no longer count, as on GPUs since compute capability 7.0.
+func (t Thread) SyncThreads() {
+	b := t.b
+	if !b.concurrent {
+		b.goConcurrent(t)
+	}
+	if !b.barrier.Wait() {
+		panic(errBlockAborted)
+	}
+}
+
+// SharedArray returns the block's shared array of n elements of type T for
+// this call site: every thread of the block that executes the same call gets
+// the same memory, zeroed when the block starts. On a GPU it lives in the
+// multiprocessor's fast shared memory, so n must be a constant there.
+func SharedArray[T Number](t Thread, n int) []T {
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:])
+	b := t.b
+	b.sharedMu.Lock()
+	defer b.sharedMu.Unlock()
+	if s, ok := b.shared[pc[0]]; ok {
+		if a, ok := s.([]T); ok && len(a) == n {
+			return a
+		}
+	}
+	a := make([]T, n)
+	b.shared[pc[0]] = a
+	return a
+}
+
+// DynamicSharedArray returns the block's dynamic shared memory, whose size
+// in bytes is LaunchConfig.SharedMem, as a slice of T. Every call in a block
+// returns the same memory; slices of different element types alias it.
+func DynamicSharedArray[T Number](t Thread) []T {
+	b := t.b
+	var zero T
+	n := b.launch.cfg.SharedMem / int(unsafe.Sizeof(zero))
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b.dynamic))), n)
+}
+
+// block is the state one CPU worker keeps for the block it is running;
+// workers reuse it from block to block.
+type block struct {
+	idx, dim, grid Dim3
+	base           Dim3 // idx * dim, the grid position of thread (0,0,0)
+	size           Dim3 // grid size in threads
+	launch         *hostLaunch
+
+	sharedMu sync.Mutex
+	shared   map[uintptr]any
+	dynamic  []uint64
+
+	// A block starts with its threads called one after another. The first
+	// SyncThreads switches it to concurrent: the remaining threads start as
+	// goroutines that meet at barrier.
+	concurrent bool
+	barrier    *cpu.Barrier
+	threads    sync.WaitGroup
+	errMu      sync.Mutex
+	err        error
+}
+
+// errBlockAborted unwinds the threads of a block after one of them failed.
+var errBlockAborted = &abortError{}
+
+type abortError struct{}
+
+func (*abortError) Error() string { return "block aborted" }

@@ -1,0 +1,275 @@
+package compiler
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/nugo-dev/nugo/internal/ptx"
+)
+
+// normalize re-extends a narrow integer held in a 32-bit register, which
+// makes int8/int16/uint8/uint16 arithmetic wrap as Go's does.
+func (f *fnState) normalize(s scalar, r string) {
+	switch s {
+	case sI8:
+		f.p.Emit("cvt.s32.s8", r, r)
+	case sI16:
+		f.p.Emit("cvt.s32.s16", r, r)
+	case sU8:
+		f.p.Emit("and.b32", r, r, "255")
+	case sU16:
+		f.p.Emit("and.b32", r, r, "65535")
+	}
+}
+
+var cmpOps = map[token.Token]string{
+	token.EQL: "eq", token.NEQ: "ne", token.LSS: "lt", token.LEQ: "le", token.GTR: "gt", token.GEQ: "ge",
+}
+
+// binOp lowers x op y with Go's semantics.
+func (f *fnState) binOp(in *ssa.BinOp) []string {
+	xt := in.X.Type()
+	if cmp, ok := cmpOps[in.Op]; ok {
+		return []string{f.compare(in.Op, cmp, in.X, in.Y)}
+	}
+	s := f.scalar(xt)
+	if s == sBool || s == sPtr {
+		f.errorf("operator %s is not supported on %s", in.Op, xt)
+	}
+	x, y := f.one(in.X), f.one(in.Y)
+	r := f.newReg(s)
+	fl := s.isFloat()
+	switch in.Op {
+	case token.ADD, token.SUB, token.MUL:
+		name := map[token.Token]string{token.ADD: "add", token.SUB: "sub", token.MUL: "mul"}[in.Op]
+		switch {
+		case fl && f.m.target.FastMath:
+			f.p.Emit(name+s.op(), r, x, y)
+		case fl:
+			// .rn forbids contraction into FMA: results match the CPU bit for bit.
+			f.p.Emit(name+".rn"+s.op(), r, x, y)
+		case in.Op == token.MUL:
+			f.p.Emit("mul.lo"+s.op(), r, x, y)
+		default:
+			f.p.Emit(name+s.op(), r, x, y)
+		}
+	case token.QUO:
+		if fl {
+			switch {
+			case s == sF32 && f.m.target.FastMath:
+				f.p.Emit("div.full.f32", r, x, y)
+			default:
+				f.p.Emit("div.rn"+s.op(), r, x, y)
+			}
+			return []string{r}
+		}
+		return []string{f.intDiv(s, in.X, in.Y, false)}
+	case token.REM:
+		return []string{f.intDiv(s, in.X, in.Y, true)}
+	case token.AND:
+		f.p.Emit("and"+s.bits(), r, x, y)
+	case token.OR:
+		f.p.Emit("or"+s.bits(), r, x, y)
+	case token.XOR:
+		f.p.Emit("xor"+s.bits(), r, x, y)
+	case token.AND_NOT:
+		t := f.newReg(s)
+		if isImmediate(y) {
+			f.mov(s, t, y)
+			y = t
+			t = f.newReg(s)
+		}
+		f.p.Emit("not"+s.bits(), t, y)
+		f.p.Emit("and"+s.bits(), r, x, t)
+	case token.SHL, token.SHR:
+		n := f.shiftCount(in.Y)
+		if in.Op == token.SHL {
+			f.p.Emit("shl"+s.bits(), r, x, n)
+		} else if s.signed() {
+			f.p.Emit("shr"+s.op(), r, x, n)
+		} else {
+			f.p.Emit("shr"+s.op(), r, x, n)
+		}
+	default:
+		f.errorf("operator %s is not supported in kernels", in.Op)
+	}
+	f.normalize(s, r)
+	return []string{r}
+}
+
+// shiftCount returns a .u32 shift count: PTX clamps counts at the register
+// width, which gives Go's results for counts >= width; 64-bit counts are
+// clamped first so that their high bits are not lost.
+func (f *fnState) shiftCount(y ssa.Value) string {
+	if c, ok := y.(*ssa.Const); ok {
+		v, exact := constantUint64(c)
+		if !exact || v > 64 {
+			v = 64
+		}
+		return fmt.Sprint(v)
+	}
+	s := f.scalar(y.Type())
+	n := f.one(y)
+	if !s.is64() {
+		return n
+	}
+	t := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("min.u64", t, n, "64")
+	r := f.p.NewReg(ptx.B32).String()
+	f.p.Emit("cvt.u32.u64", r, t)
+	return r
+}
+
+func constantUint64(c *ssa.Const) (uint64, bool) {
+	if c.Value == nil {
+		return 0, true
+	}
+	s, err := scalarOf(c.Type())
+	if err == nil && s.signed() {
+		v := c.Int64()
+		return uint64(v), v >= 0
+	}
+	return c.Uint64(), true
+}
+
+// compare lowers a comparison to a predicate.
+func (f *fnState) compare(op token.Token, cmp string, xv, yv ssa.Value) string {
+	t := xv.Type()
+	p := f.p.NewReg(ptx.Pred).String()
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		// Only comparison with nil: compare the pointer.
+		a, b := f.get(xv)[0], f.get(yv)[0]
+		f.p.Emit("setp."+cmp+".u64", p, regOr(f, a, sPtr), b)
+		return p
+	case *types.Basic, *types.Pointer:
+		_ = u
+	default:
+		f.errorf("comparison of %s values is not supported in kernels; compare their fields", t)
+	}
+	s := f.scalar(t)
+	x, y := f.one(xv), f.one(yv)
+	switch {
+	case s == sBool:
+		t := f.p.NewReg(ptx.Pred).String()
+		f.p.Emit("xor.pred", t, x, y)
+		if op == token.EQL {
+			f.p.Emit("not.pred", p, t)
+			return p
+		}
+		return t
+	case s.isFloat():
+		if op == token.NEQ {
+			cmp = "neu" // Go's != is true when either side is NaN
+		}
+		f.p.Emit("setp."+cmp+s.op(), p, regOr(f, x, s), y)
+	default:
+		f.p.Emit("setp."+cmp+s.op(), p, regOr(f, x, s), y)
+	}
+	return p
+}
+
+// regOr moves an immediate into a register (setp wants a register first).
+func regOr(f *fnState, o string, s scalar) string {
+	if !isImmediate(o) {
+		return o
+	}
+	r := f.newReg(s)
+	f.mov(s, r, o)
+	return r
+}
+
+// unOp lowers -x, ^x, !x and *p.
+func (f *fnState) unOp(in *ssa.UnOp) {
+	switch in.Op {
+	case token.MUL:
+		f.load(in)
+		return
+	case token.ARROW:
+		f.errorf("cannot receive from a channel in a kernel")
+	}
+	s := f.scalar(in.Type())
+	x := f.one(in.X)
+	r := f.newReg(s)
+	switch in.Op {
+	case token.NOT:
+		f.p.Emit("not.pred", r, x)
+	case token.SUB:
+		f.p.Emit("neg"+s.op(), r, x)
+		f.normalize(s, r)
+	case token.XOR:
+		f.p.Emit("not"+s.bits(), r, x)
+		f.normalize(s, r)
+	default:
+		f.errorf("operator %s is not supported in kernels", in.Op)
+	}
+	f.bind(in, []string{r})
+}
+
+// intDiv lowers integer / and % with Go's semantics: truncation toward zero,
+// the remainder takes the dividend's sign, MinInt / -1 wraps to MinInt with
+// remainder 0. 64-bit division goes through 32-bit division when both
+// operands fit in 32 bits unsigned (a 64-bit divide is a long software
+// sequence on the GPU).
+func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
+	x, y := f.one(xv), f.one(yv)
+	if isImmediate(x) {
+		x = regOr(f, x, s)
+	}
+	yc, yConst := yv.(*ssa.Const)
+	if f.m.target.Debug && !(yConst && yc.Int64() != 0) {
+		w := y
+		if !s.is64() {
+			w = f.p.NewReg(ptx.B64).String()
+			if isImmediate(y) {
+				f.p.Emit("mov.b64", w, y)
+			} else if s.signed() {
+				f.p.Emit("cvt.s64.s32", w, y)
+			} else {
+				f.p.Emit("cvt.u64.u32", w, y)
+			}
+		}
+		f.trapIf("setp.eq.s64", w, "0", ErrDivide)
+	}
+	op := "div"
+	if rem {
+		op = "rem"
+	}
+	r := f.newReg(s)
+	if s.is64() && !yConst {
+		fast := f.newLabel("div32")
+		done := f.newLabel("divdone")
+		t := f.p.NewReg(ptx.B64).String()
+		p := f.p.NewReg(ptx.Pred).String()
+		f.p.Emit("or.b64", t, x, y)
+		f.p.Emit("and.b64", t, t, "-4294967296")
+		f.p.Emit("setp.eq.s64", p, t, "0")
+		f.p.EmitIf(p, "bra", fast)
+		f.p.Emit(op+s.op(), r, x, y)
+		f.p.Emit("bra.uni", done)
+		f.p.Label(fast)
+		a, b, c := f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String()
+		f.p.Emit("cvt.u32.u64", a, x)
+		f.p.Emit("cvt.u32.u64", b, y)
+		f.p.Emit(op+".u32", c, a, b)
+		f.p.Emit("cvt.u64.u32", r, c)
+		f.p.Label(done)
+	} else {
+		f.p.Emit(op+s.op(), r, x, y)
+	}
+	if s.signed() && (s == sI32 || s == sI64) && !(yConst && yc.Int64() != -1) {
+		// x / -1 == -x (wrapping), x % -1 == 0: PTX leaves MinInt / -1 undefined.
+		p := f.p.NewReg(ptx.Pred).String()
+		f.p.Emit("setp.eq"+s.op(), p, regOr(f, y, s), "-1")
+		if rem {
+			f.p.EmitIf(p, "mov"+s.movType(), r, "0")
+		} else {
+			f.p.EmitIf(p, "neg"+s.op(), r, x)
+		}
+	}
+	f.normalize(s, r)
+	return r
+}

@@ -1,0 +1,85 @@
+package compiler
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/nugo-dev/nugo/internal/ptx"
+)
+
+// atomic lowers cuda.Atomic* on &slice[i] (global or shared memory) to atom;
+// float min and max, which PTX lacks, become a compare-and-swap loop.
+func (f *fnState) atomic(in *ssa.Call, name string) {
+	args := in.Call.Args
+	ptrV := args[0]
+	s := f.scalar(in.Type())
+	sp := f.spaceOf(ptrV)
+	a := "[" + f.reg(ptrV) + "]"
+	r := f.newReg(s)
+	atom := "atom" + sp.suffix()
+	val := f.one(args[1])
+	typ := s.op()
+	switch name {
+	case "AtomicAdd", "AtomicSub":
+		if name == "AtomicSub" {
+			n := f.newReg(s)
+			f.p.Emit("neg"+s.op(), n, regOr(f, val, s))
+			val = n
+		}
+		if s.isInt() {
+			typ = ".u" + typ[2:] // two's complement: one add for both signs
+		}
+		f.p.Emit(atom+".add"+typ, r, a, val)
+	case "AtomicMax", "AtomicMin":
+		op := ".max"
+		if name == "AtomicMin" {
+			op = ".min"
+		}
+		if s.isFloat() {
+			f.atomicFloatMinMax(r, s, sp, a, regOr(f, val, s), op == ".max")
+			break
+		}
+		f.p.Emit(atom+op+typ, r, a, val)
+	case "AtomicExch":
+		f.p.Emit(atom+".exch"+s.bits(), r, a, val)
+	case "AtomicCAS":
+		f.p.Emit(atom+".cas"+s.bits(), r, a, val, f.one(args[2]))
+	case "AtomicAnd":
+		f.p.Emit(atom+".and"+s.bits(), r, a, val)
+	case "AtomicOr":
+		f.p.Emit(atom+".or"+s.bits(), r, a, val)
+	case "AtomicXor":
+		f.p.Emit(atom+".xor"+s.bits(), r, a, val)
+	}
+	f.bind(in, []string{r})
+}
+
+// atomicFloatMinMax: old = *a; while val beats old, CAS it in.
+func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string, isMax bool) {
+	ic := ptx.B32
+	if s == sF64 {
+		ic = ptx.B64
+	}
+	loop, done := f.newLabel("amm"), f.newLabel("ammdone")
+	f.p.Emit("ld"+sp.suffix()+".volatile"+s.op(), r, a)
+	f.p.Label(loop)
+	p := f.p.NewReg(ptx.Pred).String()
+	cmp := "setp.le"
+	if !isMax {
+		cmp = "setp.ge"
+	}
+	// Stop when val does not beat old (also when val is NaN).
+	f.p.Emit(cmp+s.op(), p, val, r)
+	nan := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.nan"+s.op(), nan, val, val)
+	f.p.Emit("or.pred", p, p, nan)
+	f.p.EmitIf(p, "bra", done)
+	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
+	f.p.Emit("mov"+s.bits(), oldBits, r)
+	f.p.Emit("mov"+s.bits(), newBits, val)
+	f.p.Emit("atom"+sp.suffix()+".cas"+s.bits(), got, a, oldBits, newBits)
+	same := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.eq"+s.bits(), same, got, oldBits)
+	f.p.Emit("mov"+s.bits(), r, got)
+	f.p.EmitIf("!"+same, "bra", loop)
+	f.p.Label(done)
+}

@@ -1,0 +1,223 @@
+package compiler
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/nugo-dev/nugo/internal/ptx"
+)
+
+// cudaCall lowers the kernel-side API of package cuda.
+func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
+	args := in.Call.Args
+	if recv := fn.Signature.Recv(); recv != nil {
+		switch {
+		case isNamed(recv.Type(), "Thread"):
+			f.threadCall(in, name)
+		case isNamed(recv.Type(), "Array2"):
+			f.arrayCall(in, name, 2)
+		case isNamed(recv.Type(), "Array3"):
+			f.arrayCall(in, name, 3)
+		default:
+			f.errorf("cuda method %s is not supported in kernels", name)
+		}
+		return
+	}
+	switch name {
+	case "SharedArray":
+		f.sharedArray(in)
+	case "DynamicSharedArray":
+		f.dynamicSharedArray(in)
+	case "Printf":
+		f.printfCall(in)
+	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor":
+		f.atomic(in, name)
+	default:
+		_ = args
+		f.errorf("cuda.%s cannot be called in a kernel", name)
+	}
+}
+
+func isNamed(t types.Type, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == name
+}
+
+// special reads a 32-bit special register and widens it to int.
+func (f *fnState) special(reg string) string {
+	r := f.p.NewReg(ptx.B32).String()
+	f.p.Emit("mov.u32", r, reg)
+	w := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("cvt.u64.u32", w, r)
+	return w
+}
+
+// globalIndex computes ctaid.d*ntid.d + tid.d in 64 bits.
+func (f *fnState) globalIndex(d string) string {
+	c, n, t := f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String()
+	f.p.Emit("mov.u32", c, "%ctaid."+d)
+	f.p.Emit("mov.u32", n, "%ntid."+d)
+	f.p.Emit("mov.u32", t, "%tid."+d)
+	w := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("mul.wide.u32", w, c, n)
+	t64 := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("cvt.u64.u32", t64, t)
+	r := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("add.s64", r, w, t64)
+	return r
+}
+
+func (f *fnState) gridSize(d string) string {
+	n, c := f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String()
+	f.p.Emit("mov.u32", n, "%ntid."+d)
+	f.p.Emit("mov.u32", c, "%nctaid."+d)
+	w := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("mul.wide.u32", w, n, c)
+	return w
+}
+
+var dims = []string{"x", "y", "z"}
+
+func (f *fnState) threadCall(in *ssa.Call, name string) {
+	dim3 := func(reg string) {
+		f.bind(in, []string{f.special(reg + ".x"), f.special(reg + ".y"), f.special(reg + ".z")})
+	}
+	switch name {
+	case "ThreadIdx":
+		dim3("%tid")
+	case "BlockIdx":
+		dim3("%ctaid")
+	case "BlockDim":
+		dim3("%ntid")
+	case "GridDim":
+		dim3("%nctaid")
+	case "Grid1", "Grid2", "Grid3":
+		n := int(name[4] - '0')
+		out := make([]string, n)
+		for i := range out {
+			out[i] = f.globalIndex(dims[i])
+		}
+		f.bind(in, out)
+	case "GridSize1", "GridSize2", "GridSize3":
+		n := int(name[8] - '0')
+		out := make([]string, n)
+		for i := range out {
+			out[i] = f.gridSize(dims[i])
+		}
+		f.bind(in, out)
+	case "LaneID":
+		f.bind(in, []string{f.special("%laneid")})
+	case "WarpSize":
+		f.bind(in, []string{"32"})
+	case "SyncThreads":
+		f.p.Emit("bar.sync", "0")
+	default:
+		f.errorf("cuda.Thread.%s is not supported in kernels", name)
+	}
+}
+
+// elemType is the type argument of a generic cuda call's result slice.
+func sliceElem(t types.Type) types.Type {
+	return t.Underlying().(*types.Slice).Elem()
+}
+
+// sharedArray gives each call site its own static .shared buffer.
+func (f *fnState) sharedArray(in *ssa.Call) {
+	c, ok := in.Call.Args[1].(*ssa.Const)
+	if !ok {
+		f.errorf("the size of cuda.SharedArray must be a constant (shared memory is laid out when the kernel is compiled); use cuda.DynamicSharedArray for a size chosen at launch")
+	}
+	n := c.Int64()
+	if n <= 0 {
+		f.errorf("cuda.SharedArray size must be positive, got %d", n)
+	}
+	elem := sliceElem(in.Type())
+	size := sizes.Sizeof(elem) * n
+	if size > 48*1024 {
+		f.errorf("cuda.SharedArray of %d bytes exceeds the 48 KiB of static shared memory per block; use cuda.DynamicSharedArray", size)
+	}
+	sym := fmt.Sprintf("__shared_%d", len(f.m.names))
+	sym = f.m.symbol(sym)
+	f.m.mod.Globals = append(f.m.mod.Globals, fmt.Sprintf(".shared .align 16 .b8 %s[%d];", sym, size))
+	f.m.nshared = (f.m.nshared+15)/16*16 + int(size)
+	r := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("mov.u64", r, sym)
+	f.bind(in, []string{r, fmt.Sprint(n), fmt.Sprint(n)})
+}
+
+// dynamicSharedArray views the launch's dynamic shared memory as []T.
+func (f *fnState) dynamicSharedArray(in *ssa.Call) {
+	f.m.dynShared = true
+	elem := sliceElem(in.Type())
+	r := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("mov.u64", r, "__nugo_dynshared")
+	bytes := f.special("%dynamic_smem_size")
+	n := f.p.NewReg(ptx.B64).String()
+	es := sizes.Sizeof(elem)
+	if es&(es-1) == 0 {
+		f.p.Emit("shr.u64", n, bytes, fmt.Sprint(log2(es)))
+	} else {
+		f.p.Emit("div.u64", n, bytes, fmt.Sprint(es))
+	}
+	f.bind(in, []string{r, n, n})
+}
+
+// arrayCall lowers the methods of cuda.Array2 and cuda.Array3, whose values
+// are (ptr, len, cap, dims...).
+func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
+	args := in.Call.Args
+	a := f.get(args[0])
+	ptr, dimsRegs := a[0], a[3:3+rank]
+	elem := in.Call.Args[0].Type()
+	var et types.Type
+	if n, ok := types.Unalias(elem).(*types.Named); ok && n.TypeArgs().Len() == 1 {
+		et = n.TypeArgs().At(0)
+	} else {
+		f.errorf("cannot find the element type of %s", elem)
+	}
+	sp := f.spaceOf(args[0])
+	switch name {
+	case "Shape":
+		f.bindCopy(in, dimsRegs)
+	case "Len", "Data":
+		if name == "Data" {
+			f.bindCopy(in, a[:3])
+			return
+		}
+		f.bindCopy(in, a[1:2])
+	case "At", "Set":
+		idx := make([]string, rank)
+		for i := 0; i < rank; i++ {
+			idx[i] = f.index64(args[1+i])
+			if f.m.target.Debug {
+				f.trapIf("setp.ge.u64", regOr(f, idx[i], sI64), dimsRegs[i], ErrIndex)
+			}
+		}
+		// Row-major: ((i*d1)+j)*d2+k.
+		lin := idx[0]
+		for i := 1; i < rank; i++ {
+			t := f.p.NewReg(ptx.B64).String()
+			f.p.Emit("mad.lo.s64", t, regOr(f, lin, sI64), dimsRegs[i], idx[i])
+			lin = t
+		}
+		s := f.scalar(et)
+		es := int64(s.size())
+		off := f.p.NewReg(ptx.B64).String()
+		f.p.Emit("mul.lo.s64", off, regOr(f, lin, sI64), fmt.Sprint(es))
+		ad := f.p.NewReg(ptx.B64).String()
+		f.p.Emit("add.s64", ad, ptr, off)
+		if name == "At" {
+			f.bind(in, []string{f.loadScalar(s, sp, ad, 0)})
+			return
+		}
+		v := f.one(args[1+rank])
+		f.storeScalar(s, sp, ad, 0, v)
+	default:
+		f.errorf("cuda.Array%d.%s is not supported in kernels", rank, name)
+	}
+}

@@ -1,0 +1,96 @@
+package compiler
+
+// Target describes what to compile for.
+type Target struct {
+	SM       int  // compute capability as 75, 80, 90; 0 means 75
+	Debug    bool // bounds and division checks that fill the device error record
+	FastMath bool // allow FMA contraction and approximate float32 division and sqrt
+}
+
+func (t Target) sm() int {
+	if t.SM == 0 {
+		return 75
+	}
+	return t.SM
+}
+
+// ParamKind is the kind of a kernel's Go parameter.
+type ParamKind int
+
+// Kinds of kernel parameters.
+const (
+	Scalar ParamKind = iota // a number or bool
+	Slice                   // []T: pointer, len, cap
+	Array2                  // cuda.Array2[T]: pointer, len, cap, rows, cols
+	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2
+)
+
+func (k ParamKind) String() string {
+	return [...]string{"scalar", "slice", "Array2", "Array3"}[k]
+}
+
+// PTXParam is one parameter of the PTX entry.
+type PTXParam struct {
+	Name   string // PTX name
+	Type   string // PTX type: ".u64", ".s64", ".u32", ".s32", ".f32", ".f64", ".u8", ...
+	Size   int    // bytes
+	Offset int    // byte offset in the packed parameter buffer (natural alignment)
+	Role   string // "value", "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2"
+}
+
+// Param describes how one Go parameter of the kernel (after the cuda.Thread)
+// becomes PTX parameters.
+type Param struct {
+	Name     string     // Go parameter name
+	Kind     ParamKind  // scalar, slice, Array2, Array3
+	Elem     string     // Go element type ("float64", "int32", "bool", ...): the scalar's type or the slice's element type
+	ElemSize int        // bytes per element (1 for bool)
+	PTX      []PTXParam // in order
+}
+
+// Site is a source position that a debug check can report.
+type Site struct {
+	Kind string // "index out of range", "integer divide by zero", "slice bounds out of range"
+	Pos  string // file:line:col of the Go code
+	Func string // Go function holding it
+}
+
+// Module is a compiled kernel.
+type Module struct {
+	PTX               string  // the module's text
+	Entry             string  // name of the .entry to launch
+	Kernel            string  // Go name of the kernel, with type arguments
+	Params            []Param // one per Go parameter after the cuda.Thread
+	ParamBytes        int     // size of the packed parameter buffer
+	SharedBytes       int     // static shared memory per block
+	UsesDynamicShared bool    // calls cuda.DynamicSharedArray
+	UsesPrintf        bool    // calls vprintf
+	UsesErrorRecord   bool    // has debug checks: the module defines ErrorSymbol
+	Sites             []Site  // debug sites, indexed by the record's site field
+	Target            Target
+}
+
+// ErrorSymbol is the global that debug-mode modules define: a 64-byte record
+// that the first failing check of a launch fills in, little-endian:
+//
+//	offset  0  u32  flag: 0 no error, 1 recorded
+//	offset  4  u32  code: see ErrIndex...
+//	offset  8  u32  site: index into Module.Sites
+//	offset 12  u32  blockIdx.x, .y, .z (12, 16, 20)
+//	offset 24  u32  threadIdx.x, .y, .z (24, 28, 32)
+//	offset 40  s64  the offending value (index, or dividend)
+//	offset 48  s64  the bound (length or capacity), or 0
+//
+// A backend zeroes it before the launch (cuModuleGetGlobal + memset) and reads
+// it after synchronising; the failing thread has exited.
+const ErrorSymbol = "__nugo_error"
+
+// ErrorRecordSize is the byte size of ErrorSymbol.
+const ErrorRecordSize = 64
+
+// Error codes in the record.
+const (
+	ErrIndex  = 1 // index out of range
+	ErrDivide = 2 // integer divide by zero
+	ErrSlice  = 3 // slice bounds out of range
+)

@@ -1,0 +1,22 @@
+// Package cpu is the execution engine of nugo's native CPU backend.
+//
+// It knows nothing of kernels' meaning: it hands out the blocks of a grid to
+// worker goroutines (Run), offers the reusable barrier that the threads of a
+// synchronising block meet at (Barrier), and calls a kernel function value
+// with a fixed argument list and a varying first argument as cheaply as a
+// direct call (Invoker). Package cuda builds the CPU backend on top of it.
+//
+// # Calling kernels without reflect
+//
+// A kernel is an ordinary Go function of any signature, known to nugo only
+// as a reflect.Value. reflect.Value.Call costs hundreds of nanoseconds, far
+// more than the body of a typical kernel thread. Invoker instead lays the
+// fixed arguments out once, the way Go's register-based internal ABI
+// (ABIInternal) passes them, and then calls the function through a func type
+// of the same register and stack shape. The layout follows the rules of
+// cmd/compile/abi-internal.md; TestInvokerMatchesDirectCall checks it against
+// direct calls for many signatures, so an ABI change in a future Go release
+// fails the tests instead of corrupting arguments. Where the architecture
+// has no register ABI, or a signature needs more stack than the fast path
+// provides, Invoker falls back to reflect.Value.Call.
+package cpu

@@ -1,0 +1,98 @@
+package driver
+
+import "unsafe"
+
+// API is the CUDA driver as nugo uses it: one method per driver entry point,
+// with Go types in and out and every failure an *Error. *Library implements it
+// over libcuda.so.1; fakedriver.Fake implements it in host memory for tests.
+//
+// As in CUDA, the calls from CtxSynchronize on act on the context current on
+// the calling OS thread; DeviceContext.Do is how nugo makes that the right one
+// (see the package documentation).
+//
+// Host memory handed to a synchronous copy only has to be valid during the
+// call, so Go memory is fine. For the Async forms it must stay alive (for Go
+// memory: referenced, e.g. runtime.KeepAlive after the wait) and untouched
+// until the stream has passed the copy (StreamSynchronize, or an event
+// recorded after it). CUDA says an async copy to or from pageable memory "might
+// be synchronous" with the host but does not promise it; page-locked memory
+// from MemHostAlloc, outside the Go heap, is what makes copies overlap.
+type API interface {
+	// Init initialises the driver (cuInit). Any failure wraps ErrNoDevice.
+	Init() error
+	// DriverVersion is the CUDA version the driver supports, e.g. 12020.
+	DriverVersion() (int, error)
+
+	// DeviceCount, DeviceGet, DeviceName, DeviceAttribute and DeviceTotalMem
+	// describe the devices (cuDeviceGetCount, cuDeviceGet, ...).
+	DeviceCount() (int, error)
+	DeviceGet(ordinal int) (Device, error)
+	DeviceName(d Device) (string, error)
+	DeviceAttribute(d Device, attr DeviceAttribute) (int, error)
+	DeviceTotalMem(d Device) (int, error)
+
+	// PrimaryCtxRetain and PrimaryCtxRelease count references to the device's
+	// primary context, the one context per device and process that nugo uses.
+	PrimaryCtxRetain(d Device) (Context, error)
+	PrimaryCtxRelease(d Device) error
+	// CtxSetCurrent binds c to the calling OS thread; CtxGetCurrent reports
+	// the binding (0 for none).
+	CtxSetCurrent(c Context) error
+	CtxGetCurrent() (Context, error)
+	// CtxSynchronize waits for all work in the current context.
+	CtxSynchronize() error
+
+	// MemAlloc and MemFree manage device memory; MemsetD8 sets n bytes.
+	MemAlloc(bytes int) (DevicePtr, error)
+	MemFree(p DevicePtr) error
+	MemsetD8(p DevicePtr, value byte, n int) error
+	// MemGetInfo is the free and total device memory of the current context.
+	MemGetInfo() (free, total int, err error)
+
+	// Synchronous copies: they return when the bytes have arrived.
+	MemcpyHtoD(dst DevicePtr, src unsafe.Pointer, bytes int) error
+	MemcpyDtoH(dst unsafe.Pointer, src DevicePtr, bytes int) error
+	MemcpyDtoD(dst, src DevicePtr, bytes int) error
+	// Copies ordered on stream s; see above for the host memory's lifetime.
+	MemcpyHtoDAsync(dst DevicePtr, src unsafe.Pointer, bytes int, s Stream) error
+	MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes int, s Stream) error
+	MemcpyDtoDAsync(dst, src DevicePtr, bytes int, s Stream) error
+
+	// MemHostAlloc allocates page-locked host memory outside the Go heap
+	// (cuMemHostAlloc); MemFreeHost frees it.
+	MemHostAlloc(bytes int, flags HostAllocFlags) (unsafe.Pointer, error)
+	MemFreeHost(p unsafe.Pointer) error
+
+	// ModuleLoadData JIT-compiles PTX text into the current context
+	// (cuModuleLoadDataEx). The log is filled on success and on failure; a
+	// compile failure's *Error carries the error log in its Log field.
+	ModuleLoadData(ptx string, opts JITOptions) (Module, JITLog, error)
+	ModuleGetFunction(m Module, name string) (Function, error)
+	ModuleUnload(m Module) error
+	FuncGetAttribute(f Function, attr FunctionAttribute) (int, error)
+	// FuncSetAttribute sets FuncMaxDynamicSharedSize (needed before a launch
+	// with more than 48 KiB of dynamic shared memory) or FuncPreferredCarveout.
+	FuncSetAttribute(f Function, attr FunctionAttribute, value int) error
+
+	// LaunchKernel queues f on stream s over grid×block threads with
+	// sharedMem bytes of dynamic shared memory; params holds the arguments in
+	// the kernel's parameter order (nil for none).
+	LaunchKernel(f Function, grid, block Dim3, sharedMem int, s Stream, params *Params) error
+
+	// Streams: created, destroyed, waited for, or polled (Query reports
+	// whether all work queued so far has completed).
+	StreamCreate(flags StreamFlags) (Stream, error)
+	StreamDestroy(s Stream) error
+	StreamSynchronize(s Stream) error
+	StreamQuery(s Stream) (done bool, err error)
+
+	// Events: markers in a stream, for ordering and timing.
+	EventCreate(flags EventFlags) (Event, error)
+	EventRecord(e Event, s Stream) error
+	EventSynchronize(e Event) error
+	// EventQuery reports whether the work before the event has completed.
+	EventQuery(e Event) (done bool, err error)
+	// EventElapsedTime is the time between two completed events, in ms.
+	EventElapsedTime(start, end Event) (float32, error)
+	EventDestroy(e Event) error
+}

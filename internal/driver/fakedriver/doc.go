@@ -1,0 +1,20 @@
+// Package fakedriver is a CUDA driver in host memory: an implementation of
+// driver.API for tests on machines without a GPU.
+//
+// A Fake behaves like the real driver where the cuda package can observe it:
+// calls before Init fail with CUDA_ERROR_NOT_INITIALIZED, context-dependent
+// calls need the primary context current on the calling OS thread, device
+// memory has addresses, bounds and a capacity, PTX modules expose their .entry
+// functions, launches are checked against the device's limits, events carry
+// times, and a fault inside a kernel poisons the context until its last
+// reference is released. Kernels do not run; each launch is recorded (function
+// name, grid, block, dynamic shared memory, stream, the packed argument bytes)
+// and handed to an optional OnLaunch hook, which may read and write device
+// memory to play the kernel's part.
+//
+// Every call can be made to fail: Inject a Fault naming the driver entry point
+// ("cuMemAlloc", "cuModuleLoadDataEx", "cuLaunchKernel", ...) with the result
+// code to return, how many matching calls to let through first and how many
+// to fail, a JIT error log for module loads, or Sticky to model a kernel fault
+// that surfaces on every later call.
+package fakedriver

@@ -1,0 +1,261 @@
+package fakedriver
+
+import (
+	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/driver"
+)
+
+// allocAlign is the alignment of fake device allocations (the real driver
+// aligns to at least 256 bytes).
+const allocAlign = 512
+
+// span returns the device bytes [p, p+n), which must lie inside one live
+// allocation; called with f.mu held.
+func (f *Fake) span(call string, p driver.DevicePtr, n int) ([]byte, error) {
+	if n < 0 {
+		return nil, invalid(call, "negative byte count %d", n)
+	}
+	for base, a := range f.allocs {
+		if p >= base && p < base+driver.DevicePtr(len(a.mem)) {
+			off := int(p - base)
+			if off+n > len(a.mem) {
+				return nil, invalid(call, "%d bytes at %#x run past the end of a %d-byte allocation", n, uint64(p), len(a.mem))
+			}
+			return a.mem[off : off+n], nil
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return nil, invalid(call, "%#x is not in device memory", uint64(p))
+}
+
+// hostSpan views n bytes of host memory at p.
+func hostSpan(call string, p unsafe.Pointer, n int) ([]byte, error) {
+	if n < 0 {
+		return nil, invalid(call, "negative byte count %d", n)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	if p == nil {
+		return nil, invalid(call, "nil host pointer")
+	}
+	return unsafe.Slice((*byte)(p), n), nil
+}
+
+// stream checks a stream handle; 0 is the default stream.
+func (f *Fake) stream(call string, s driver.Stream) error {
+	if s == 0 {
+		return nil
+	}
+	if _, ok := f.streams[s]; !ok {
+		return driver.NewError(call, driver.ErrorInvalidHandle)
+	}
+	return nil
+}
+
+// MemAlloc implements driver.API.
+func (f *Fake) MemAlloc(bytes int) (driver.DevicePtr, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemAlloc"
+	dev, err := f.enter(call, true, true)
+	if err != nil {
+		return 0, err
+	}
+	if bytes <= 0 {
+		return 0, invalid(call, "allocation of %d bytes", bytes)
+	}
+	if f.used[dev]+bytes > f.cfg.Devices[dev].TotalMem {
+		return 0, driver.NewError(call, driver.ErrorOutOfMemory)
+	}
+	p := f.nextAddr
+	f.nextAddr += driver.DevicePtr((bytes + allocAlign - 1) &^ (allocAlign - 1))
+	f.allocs[p] = &alloc{dev: dev, mem: make([]byte, bytes)}
+	f.used[dev] += bytes
+	return p, nil
+}
+
+// MemFree implements driver.API.
+func (f *Fake) MemFree(p driver.DevicePtr) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemFree"
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	a, ok := f.allocs[p]
+	if !ok {
+		return invalid(call, "%#x is not the start of an allocation", uint64(p))
+	}
+	f.used[a.dev] -= len(a.mem)
+	delete(f.allocs, p)
+	return nil
+}
+
+// MemsetD8 implements driver.API.
+func (f *Fake) MemsetD8(p driver.DevicePtr, value byte, n int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemsetD8"
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	b, err := f.span(call, p, n)
+	if err != nil {
+		return err
+	}
+	for i := range b {
+		b[i] = value
+	}
+	return nil
+}
+
+// MemGetInfo implements driver.API.
+func (f *Fake) MemGetInfo() (free, total int, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	dev, err := f.enter("cuMemGetInfo", true, true)
+	if err != nil {
+		return 0, 0, err
+	}
+	total = f.cfg.Devices[dev].TotalMem
+	return total - f.used[dev], total, nil
+}
+
+func (f *Fake) htod(call string, dst driver.DevicePtr, src unsafe.Pointer, n int, s driver.Stream, async bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	if async {
+		if err := f.stream(call, s); err != nil {
+			return err
+		}
+	}
+	d, err := f.span(call, dst, n)
+	if err != nil {
+		return err
+	}
+	h, err := hostSpan(call, src, n)
+	if err != nil {
+		return err
+	}
+	copy(d, h)
+	return nil
+}
+
+func (f *Fake) dtoh(call string, dst unsafe.Pointer, src driver.DevicePtr, n int, s driver.Stream, async bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	if async {
+		if err := f.stream(call, s); err != nil {
+			return err
+		}
+	}
+	d, err := f.span(call, src, n)
+	if err != nil {
+		return err
+	}
+	h, err := hostSpan(call, dst, n)
+	if err != nil {
+		return err
+	}
+	copy(h, d)
+	return nil
+}
+
+func (f *Fake) dtod(call string, dst, src driver.DevicePtr, n int, s driver.Stream, async bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	if async {
+		if err := f.stream(call, s); err != nil {
+			return err
+		}
+	}
+	d, err := f.span(call, dst, n)
+	if err != nil {
+		return err
+	}
+	sb, err := f.span(call, src, n)
+	if err != nil {
+		return err
+	}
+	copy(d, sb)
+	return nil
+}
+
+// MemcpyHtoD implements driver.API.
+func (f *Fake) MemcpyHtoD(dst driver.DevicePtr, src unsafe.Pointer, bytes int) error {
+	return f.htod("cuMemcpyHtoD", dst, src, bytes, 0, false)
+}
+
+// MemcpyDtoH implements driver.API.
+func (f *Fake) MemcpyDtoH(dst unsafe.Pointer, src driver.DevicePtr, bytes int) error {
+	return f.dtoh("cuMemcpyDtoH", dst, src, bytes, 0, false)
+}
+
+// MemcpyDtoD implements driver.API.
+func (f *Fake) MemcpyDtoD(dst, src driver.DevicePtr, bytes int) error {
+	return f.dtod("cuMemcpyDtoD", dst, src, bytes, 0, false)
+}
+
+// MemcpyHtoDAsync implements driver.API; the copy completes before it returns.
+func (f *Fake) MemcpyHtoDAsync(dst driver.DevicePtr, src unsafe.Pointer, bytes int, s driver.Stream) error {
+	return f.htod("cuMemcpyHtoDAsync", dst, src, bytes, s, true)
+}
+
+// MemcpyDtoHAsync implements driver.API; the copy completes before it returns.
+func (f *Fake) MemcpyDtoHAsync(dst unsafe.Pointer, src driver.DevicePtr, bytes int, s driver.Stream) error {
+	return f.dtoh("cuMemcpyDtoHAsync", dst, src, bytes, s, true)
+}
+
+// MemcpyDtoDAsync implements driver.API; the copy completes before it returns.
+func (f *Fake) MemcpyDtoDAsync(dst, src driver.DevicePtr, bytes int, s driver.Stream) error {
+	return f.dtod("cuMemcpyDtoDAsync", dst, src, bytes, s, true)
+}
+
+// MemHostAlloc implements driver.API with Go memory the Fake keeps
+// referenced until MemFreeHost (the Go heap does not move objects).
+func (f *Fake) MemHostAlloc(bytes int, flags driver.HostAllocFlags) (unsafe.Pointer, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemHostAlloc"
+	if _, err := f.enter(call, true, true); err != nil {
+		return nil, err
+	}
+	if bytes <= 0 {
+		return nil, invalid(call, "allocation of %d bytes", bytes)
+	}
+	if flags&^(driver.HostAllocPortable|driver.HostAllocDeviceMap|driver.HostAllocWriteCombined) != 0 {
+		return nil, invalid(call, "unknown flags %#x", uint32(flags))
+	}
+	b := make([]byte, bytes)
+	p := unsafe.Pointer(&b[0])
+	f.host[p] = b
+	return p, nil
+}
+
+// MemFreeHost implements driver.API.
+func (f *Fake) MemFreeHost(p unsafe.Pointer) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemFreeHost"
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	if _, ok := f.host[p]; !ok {
+		return invalid(call, "%p was not allocated by cuMemHostAlloc", p)
+	}
+	delete(f.host, p)
+	return nil
+}

@@ -1,0 +1,472 @@
+package driver
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"unsafe"
+)
+
+// Compile-time check: the real binding is an API.
+var _ API = (*Library)(nil)
+
+// newError builds the *Error for a failed call, with the name and description
+// the driver itself gives (nugo's table when the driver cannot say).
+func (l *Library) newError(id procID, code Result) *Error {
+	e := NewError(procSpecs[id].name, code)
+	var name, msg *byte
+	if res, err := l.result(pGetErrorName, uintptr(code), uintptr(unsafe.Pointer(&name))); err == nil && res == Success && name != nil {
+		e.Name = cString(name)
+	}
+	if res, err := l.result(pGetErrorString, uintptr(code), uintptr(unsafe.Pointer(&msg))); err == nil && res == Success && msg != nil {
+		e.Message = cString(msg)
+	}
+	return e
+}
+
+// ErrorName asks the driver for a result code's name (cuGetErrorName); it
+// works before Init.
+func (l *Library) ErrorName(code Result) (string, error) {
+	var s *byte
+	if err := l.call(pGetErrorName, uintptr(code), uintptr(unsafe.Pointer(&s))); err != nil {
+		return "", err
+	}
+	return cString(s), nil
+}
+
+// ErrorString asks the driver for a result code's description
+// (cuGetErrorString); it works before Init.
+func (l *Library) ErrorString(code Result) (string, error) {
+	var s *byte
+	if err := l.call(pGetErrorString, uintptr(code), uintptr(unsafe.Pointer(&s))); err != nil {
+		return "", err
+	}
+	return cString(s), nil
+}
+
+// cString copies a NUL-terminated string the driver owns (static storage).
+func cString(p *byte) string {
+	if p == nil {
+		return ""
+	}
+	n := 0
+	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
+		n++
+	}
+	return string(unsafe.Slice(p, n))
+}
+
+// size converts a byte count, refusing negatives before the driver sees a
+// huge size_t.
+func size(call string, n int) (uintptr, error) {
+	if n < 0 {
+		e := NewError(call, ErrorInvalidValue)
+		e.Message = fmt.Sprintf("negative byte count %d", n)
+		return 0, e
+	}
+	return uintptr(n), nil
+}
+
+// Init implements API.
+func (l *Library) Init() error {
+	if err := l.call(pInit, 0); err != nil {
+		return NoDevice(err)
+	}
+	return nil
+}
+
+// DriverVersion implements API.
+func (l *Library) DriverVersion() (int, error) {
+	var v int32
+	err := l.call(pDriverGetVersion, uintptr(unsafe.Pointer(&v)))
+	return int(v), err
+}
+
+// DeviceCount implements API.
+func (l *Library) DeviceCount() (int, error) {
+	var n int32
+	err := l.call(pDeviceGetCount, uintptr(unsafe.Pointer(&n)))
+	return int(n), err
+}
+
+// DeviceGet implements API.
+func (l *Library) DeviceGet(ordinal int) (Device, error) {
+	var d int32
+	err := l.call(pDeviceGet, uintptr(unsafe.Pointer(&d)), uintptr(ordinal))
+	return Device(d), err
+}
+
+// DeviceName implements API.
+func (l *Library) DeviceName(d Device) (string, error) {
+	buf := make([]byte, 256)
+	if err := l.call(pDeviceGetName, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), uintptr(d)); err != nil {
+		return "", err
+	}
+	if i := strings.IndexByte(string(buf), 0); i >= 0 {
+		buf = buf[:i]
+	}
+	return string(buf), nil
+}
+
+// DeviceAttribute implements API.
+func (l *Library) DeviceAttribute(d Device, attr DeviceAttribute) (int, error) {
+	var v int32
+	err := l.call(pDeviceGetAttribute, uintptr(unsafe.Pointer(&v)), uintptr(attr), uintptr(d))
+	return int(v), err
+}
+
+// DeviceTotalMem implements API.
+func (l *Library) DeviceTotalMem(d Device) (int, error) {
+	var n uint64
+	err := l.call(pDeviceTotalMem, uintptr(unsafe.Pointer(&n)), uintptr(d))
+	return int(n), err
+}
+
+// PrimaryCtxRetain implements API.
+func (l *Library) PrimaryCtxRetain(d Device) (Context, error) {
+	var c uintptr
+	err := l.call(pDevicePrimaryCtxRetain, uintptr(unsafe.Pointer(&c)), uintptr(d))
+	return Context(c), err
+}
+
+// PrimaryCtxRelease implements API.
+func (l *Library) PrimaryCtxRelease(d Device) error {
+	return l.call(pDevicePrimaryCtxRelease, uintptr(d))
+}
+
+// CtxSetCurrent implements API.
+func (l *Library) CtxSetCurrent(c Context) error {
+	return l.call(pCtxSetCurrent, uintptr(c))
+}
+
+// CtxGetCurrent implements API.
+func (l *Library) CtxGetCurrent() (Context, error) {
+	var c uintptr
+	err := l.call(pCtxGetCurrent, uintptr(unsafe.Pointer(&c)))
+	return Context(c), err
+}
+
+// CtxSynchronize implements API.
+func (l *Library) CtxSynchronize() error { return l.call(pCtxSynchronize) }
+
+// MemAlloc implements API.
+func (l *Library) MemAlloc(bytes int) (DevicePtr, error) {
+	n, err := size("cuMemAlloc", bytes)
+	if err != nil {
+		return 0, err
+	}
+	var p uint64
+	err = l.call(pMemAlloc, uintptr(unsafe.Pointer(&p)), n)
+	return DevicePtr(p), err
+}
+
+// MemFree implements API.
+func (l *Library) MemFree(p DevicePtr) error { return l.call(pMemFree, uintptr(p)) }
+
+// MemsetD8 implements API.
+func (l *Library) MemsetD8(p DevicePtr, value byte, n int) error {
+	sz, err := size("cuMemsetD8", n)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemsetD8, uintptr(p), uintptr(value), sz)
+}
+
+// MemGetInfo implements API.
+func (l *Library) MemGetInfo() (free, total int, err error) {
+	var f, t uint64
+	err = l.call(pMemGetInfo, uintptr(unsafe.Pointer(&f)), uintptr(unsafe.Pointer(&t)))
+	return int(f), int(t), err
+}
+
+// MemcpyHtoD implements API.
+func (l *Library) MemcpyHtoD(dst DevicePtr, src unsafe.Pointer, bytes int) error {
+	n, err := size("cuMemcpyHtoD", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemcpyHtoD, uintptr(dst), uintptr(src), n)
+}
+
+// MemcpyDtoH implements API.
+func (l *Library) MemcpyDtoH(dst unsafe.Pointer, src DevicePtr, bytes int) error {
+	n, err := size("cuMemcpyDtoH", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemcpyDtoH, uintptr(dst), uintptr(src), n)
+}
+
+// MemcpyDtoD implements API.
+func (l *Library) MemcpyDtoD(dst, src DevicePtr, bytes int) error {
+	n, err := size("cuMemcpyDtoD", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemcpyDtoD, uintptr(dst), uintptr(src), n)
+}
+
+// MemcpyHtoDAsync implements API.
+func (l *Library) MemcpyHtoDAsync(dst DevicePtr, src unsafe.Pointer, bytes int, s Stream) error {
+	n, err := size("cuMemcpyHtoDAsync", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemcpyHtoDAsync, uintptr(dst), uintptr(src), n, uintptr(s))
+}
+
+// MemcpyDtoHAsync implements API.
+func (l *Library) MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes int, s Stream) error {
+	n, err := size("cuMemcpyDtoHAsync", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemcpyDtoHAsync, uintptr(dst), uintptr(src), n, uintptr(s))
+}
+
+// MemcpyDtoDAsync implements API.
+func (l *Library) MemcpyDtoDAsync(dst, src DevicePtr, bytes int, s Stream) error {
+	n, err := size("cuMemcpyDtoDAsync", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemcpyDtoDAsync, uintptr(dst), uintptr(src), n, uintptr(s))
+}
+
+// MemHostAlloc implements API.
+func (l *Library) MemHostAlloc(bytes int, flags HostAllocFlags) (unsafe.Pointer, error) {
+	n, err := size("cuMemHostAlloc", bytes)
+	if err != nil {
+		return nil, err
+	}
+	var p unsafe.Pointer // written by the driver; points outside the Go heap
+	err = l.call(pMemHostAlloc, uintptr(unsafe.Pointer(&p)), n, uintptr(flags))
+	return p, err
+}
+
+// MemFreeHost implements API.
+func (l *Library) MemFreeHost(p unsafe.Pointer) error {
+	return l.call(pMemFreeHost, uintptr(p))
+}
+
+// ModuleLoadData implements API. The log buffers live on the Go heap, pinned
+// for the call; the driver writes the lengths it used and the compile time back
+// into the option value slots, which is where the log sizes are read from.
+func (l *Library) ModuleLoadData(ptx string, opts JITOptions) (Module, JITLog, error) {
+	logSize := opts.LogSize
+	if logSize <= 0 {
+		logSize = DefaultLogSize
+	}
+	info := make([]byte, logSize)
+	errLog := make([]byte, logSize)
+	image := make([]byte, len(ptx)+1) // NUL-terminated
+	copy(image, ptx)
+
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	pin.Pin(&info[0])
+	pin.Pin(&errLog[0])
+
+	// CUjit_option is a C enum (32 bits); each value slot is a void*.
+	keys := make([]int32, 0, 10)
+	vals := make([]uintptr, 0, 10)
+	add := func(k int32, v uintptr) int {
+		keys = append(keys, k)
+		vals = append(vals, v)
+		return len(vals) - 1
+	}
+	add(jitInfoLogBuffer, uintptr(unsafe.Pointer(&info[0])))
+	infoSize := add(jitInfoLogBufferSizeBytes, uintptr(logSize))
+	add(jitErrorLogBuffer, uintptr(unsafe.Pointer(&errLog[0])))
+	errSize := add(jitErrorLogBufferSizeByte, uintptr(logSize))
+	wall := add(jitWallTime, 0)
+	if opts.OptLevel < OptDefault || opts.OptLevel > O4 {
+		e := NewError("cuModuleLoadDataEx", ErrorInvalidValue)
+		e.Message = fmt.Sprintf("optimisation level %d: use O0..O4", int(opts.OptLevel))
+		return 0, JITLog{}, e
+	}
+	if opts.OptLevel != OptDefault {
+		add(jitOptimizationLevel, uintptr(opts.OptLevel-O0))
+	}
+	if opts.MaxRegisters > 0 {
+		add(jitMaxRegisters, uintptr(opts.MaxRegisters))
+	}
+	if opts.Verbose {
+		add(jitLogVerbose, 1)
+	}
+	if opts.LineInfo {
+		add(jitGenerateLineInfo, 1)
+	}
+	if opts.DebugInfo {
+		add(jitGenerateDebugInfo, 1)
+	}
+
+	var m uintptr
+	err := l.call(pModuleLoadDataEx, uintptr(unsafe.Pointer(&m)), uintptr(unsafe.Pointer(&image[0])),
+		uintptr(len(keys)), uintptr(unsafe.Pointer(&keys[0])), uintptr(unsafe.Pointer(&vals[0])))
+	runtime.KeepAlive(info)
+	runtime.KeepAlive(errLog)
+
+	log := JITLog{
+		Info:   logText(info, vals[infoSize]),
+		Error:  logText(errLog, vals[errSize]),
+		WallMS: math.Float32frombits(uint32(vals[wall])),
+	}
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Log = log.Error
+		}
+		return 0, log, err
+	}
+	return Module(m), log, nil
+}
+
+// logText cuts a JIT log at the length the driver reported and at its NUL.
+func logText(buf []byte, n uintptr) string {
+	if n > uintptr(len(buf)) {
+		n = uintptr(len(buf))
+	}
+	b := buf[:n]
+	if i := strings.IndexByte(string(b), 0); i >= 0 {
+		b = b[:i]
+	}
+	return strings.TrimRight(string(b), "\n")
+}
+
+// ModuleGetFunction implements API.
+func (l *Library) ModuleGetFunction(m Module, name string) (Function, error) {
+	cname := make([]byte, len(name)+1)
+	copy(cname, name)
+	var f uintptr
+	err := l.call(pModuleGetFunction, uintptr(unsafe.Pointer(&f)), uintptr(m), uintptr(unsafe.Pointer(&cname[0])))
+	if e, ok := err.(*Error); ok {
+		e.Message += ": " + name
+	}
+	return Function(f), err
+}
+
+// ModuleUnload implements API.
+func (l *Library) ModuleUnload(m Module) error { return l.call(pModuleUnload, uintptr(m)) }
+
+// FuncGetAttribute implements API.
+func (l *Library) FuncGetAttribute(f Function, attr FunctionAttribute) (int, error) {
+	var v int32
+	err := l.call(pFuncGetAttribute, uintptr(unsafe.Pointer(&v)), uintptr(attr), uintptr(f))
+	return int(v), err
+}
+
+// FuncSetAttribute implements API.
+func (l *Library) FuncSetAttribute(f Function, attr FunctionAttribute, value int) error {
+	if value < 0 || value > math.MaxInt32 {
+		e := NewError("cuFuncSetAttribute", ErrorInvalidValue)
+		e.Message = fmt.Sprintf("value %d out of range", value)
+		return e
+	}
+	return l.call(pFuncSetAttribute, uintptr(f), uintptr(attr), uintptr(value))
+}
+
+// dims checks a launch shape and converts it to the driver's unsigned ints.
+func dims(what string, d Dim3) (x, y, z uintptr, err error) {
+	for _, v := range [3]int{d.X, d.Y, d.Z} {
+		if v < 0 || v > math.MaxUint32 {
+			e := NewError("cuLaunchKernel", ErrorInvalidValue)
+			e.Message = fmt.Sprintf("%s %v out of range", what, d)
+			return 0, 0, 0, e
+		}
+	}
+	return uintptr(d.X), uintptr(d.Y), uintptr(d.Z), nil
+}
+
+// LaunchKernel implements API. The driver receives an array of pointers, one
+// per argument, into params' buffer; both are Go heap memory pinned for the
+// call with the Pinner the Params keeps for reuse (the driver copies the
+// values before cuLaunchKernel returns).
+func (l *Library) LaunchKernel(f Function, grid, block Dim3, sharedMem int, s Stream, params *Params) error {
+	gx, gy, gz, err := dims("grid", grid)
+	if err != nil {
+		return err
+	}
+	bx, by, bz, err := dims("block", block)
+	if err != nil {
+		return err
+	}
+	shm, err := size("cuLaunchKernel", sharedMem)
+	if err != nil {
+		return err
+	}
+	var kernelParams uintptr
+	if params != nil && params.Len() > 0 {
+		kernelParams = params.pinnedPointers()
+		defer params.pin.Unpin()
+	}
+	err = l.call(pLaunchKernel, uintptr(f), gx, gy, gz, bx, by, bz, shm, uintptr(s), kernelParams, 0)
+	runtime.KeepAlive(params)
+	return err
+}
+
+// StreamCreate implements API.
+func (l *Library) StreamCreate(flags StreamFlags) (Stream, error) {
+	var s uintptr
+	err := l.call(pStreamCreate, uintptr(unsafe.Pointer(&s)), uintptr(flags))
+	return Stream(s), err
+}
+
+// StreamDestroy implements API.
+func (l *Library) StreamDestroy(s Stream) error { return l.call(pStreamDestroy, uintptr(s)) }
+
+// StreamSynchronize implements API.
+func (l *Library) StreamSynchronize(s Stream) error { return l.call(pStreamSynchronize, uintptr(s)) }
+
+// StreamQuery implements API: CUDA_ERROR_NOT_READY is the answer "not done".
+func (l *Library) StreamQuery(s Stream) (bool, error) {
+	res, err := l.result(pStreamQuery, uintptr(s))
+	switch {
+	case err != nil:
+		return false, err
+	case res == Success:
+		return true, nil
+	case res == ErrorNotReady:
+		return false, nil
+	}
+	return false, l.newError(pStreamQuery, res)
+}
+
+// EventCreate implements API.
+func (l *Library) EventCreate(flags EventFlags) (Event, error) {
+	var e uintptr
+	err := l.call(pEventCreate, uintptr(unsafe.Pointer(&e)), uintptr(flags))
+	return Event(e), err
+}
+
+// EventRecord implements API.
+func (l *Library) EventRecord(e Event, s Stream) error {
+	return l.call(pEventRecord, uintptr(e), uintptr(s))
+}
+
+// EventSynchronize implements API.
+func (l *Library) EventSynchronize(e Event) error { return l.call(pEventSynchronize, uintptr(e)) }
+
+// EventQuery implements API: CUDA_ERROR_NOT_READY is the answer "not done".
+func (l *Library) EventQuery(e Event) (bool, error) {
+	res, err := l.result(pEventQuery, uintptr(e))
+	switch {
+	case err != nil:
+		return false, err
+	case res == Success:
+		return true, nil
+	case res == ErrorNotReady:
+		return false, nil
+	}
+	return false, l.newError(pEventQuery, res)
+}
+
+// EventElapsedTime implements API.
+func (l *Library) EventElapsedTime(start, end Event) (float32, error) {
+	var ms float32
+	err := l.call(pEventElapsedTime, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end))
+	return ms, err
+}
+
+// EventDestroy implements API.
+func (l *Library) EventDestroy(e Event) error { return l.call(pEventDestroy, uintptr(e)) }

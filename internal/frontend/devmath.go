@@ -1,0 +1,79 @@
+package frontend
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/types"
+	"sort"
+	"sync"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// devmathSource returns the Go files of the device math library (name →
+// source), or nil when this build has none. It is set by devmath_link.go.
+var devmathSource func() map[string][]byte
+
+// devmathChecked is the library parsed and type-checked once per process.
+var devmathChecked struct {
+	once  sync.Once
+	files []*ast.File
+	pkg   *types.Package
+	info  *types.Info
+	err   error
+}
+
+func loadDevmath() {
+	d := &devmathChecked
+	if devmathSource == nil {
+		return
+	}
+	src := devmathSource()
+	names := make([]string, 0, len(src))
+	for n := range src {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		f, err := parser.ParseFile(fset, "devmath/"+n, src[n], parser.SkipObjectResolution)
+		if err != nil {
+			d.err = err
+			return
+		}
+		d.files = append(d.files, f)
+	}
+	d.info = &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		FileVersions: map[*ast.File]string{},
+	}
+	conf := types.Config{Importer: stubs, Sizes: types.SizesFor("gc", "amd64")}
+	d.pkg, d.err = conf.Check(DevmathPath, fset, d.files, d.info)
+}
+
+// Devmath returns the device math library's SSA package in the kernel's
+// program, building it on first use, or nil when the build has no library.
+func (k *Kernel) Devmath() *ssa.Package {
+	k.devmathOnce.Do(func() {
+		devmathChecked.once.Do(loadDevmath)
+		d := &devmathChecked
+		if d.pkg == nil || d.err != nil {
+			k.devmathErr = d.err
+			return
+		}
+		for _, imp := range d.pkg.Imports() {
+			createStubPackage(k.Prog, imp)
+		}
+		k.devmath = k.Prog.CreatePackage(d.pkg, d.files, d.info, true)
+		k.devmath.Build()
+	})
+	return k.devmath
+}
+
+// DevmathError reports why the device math library could not be loaded.
+func (k *Kernel) DevmathError() error { return k.devmathErr }

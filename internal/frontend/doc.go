@@ -1,0 +1,11 @@
+// Package frontend turns a kernel (a Go func value, a package directory and a
+// function name, or source text) into checked SSA for the compiler.
+//
+// It finds the kernel's source (runtime.FuncForPC gives the file), parses the
+// package, keeps only the declarations the kernel reaches, type-checks them with
+// go/types through nugo's own importer (which serves cuda, math, math/bits,
+// math32 and the device math library from embedded declarations, so a deployed
+// binary needs no Go toolchain), refuses what a GPU thread cannot do with a
+// positioned sentence saying what to write instead, and builds SSA with
+// golang.org/x/tools/go/ssa, generics instantiated.
+package frontend

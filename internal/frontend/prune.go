@@ -1,0 +1,245 @@
+package frontend
+
+import (
+	"go/ast"
+	"go/token"
+	"strconv"
+)
+
+// declRef is one top-level declaration and the file holding it.
+type declRef struct {
+	file *ast.File
+	decl ast.Decl
+}
+
+// prune keeps the declarations the kernel reaches, so that host code in the
+// same package (which may use any package) is never type-checked. The reach is
+// computed by name, an over-approximation that is cheap and safe: a kept
+// declaration that is not really used costs only its type-checking.
+//
+// It returns new files holding the kept declarations and the imports they use,
+// and diagnostics for imports of unsupported packages that kept code uses.
+func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
+	byName := map[string][]declRef{}
+	methods := map[string][]declRef{} // method name → declarations
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if decl.Recv != nil {
+					methods[decl.Name.Name] = append(methods[decl.Name.Name], declRef{f, decl})
+					continue
+				}
+				if decl.Name.Name == "init" || decl.Name.Name == "_" {
+					continue
+				}
+				byName[decl.Name.Name] = append(byName[decl.Name.Name], declRef{f, decl})
+			case *ast.GenDecl:
+				if decl.Tok == token.IMPORT {
+					continue
+				}
+				for _, spec := range decl.Specs {
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						byName[spec.Name.Name] = append(byName[spec.Name.Name], declRef{f, decl})
+					case *ast.ValueSpec:
+						for _, n := range spec.Names {
+							byName[n.Name] = append(byName[n.Name], declRef{f, decl})
+						}
+					}
+				}
+			}
+		}
+	}
+
+	kept := map[ast.Decl]bool{}
+	keptTypes := map[string]bool{}
+	referenced := map[string]bool{}
+	var work []declRef
+	addName := func(name string) {
+		if referenced[name] {
+			return
+		}
+		referenced[name] = true
+		for _, r := range byName[name] {
+			if !kept[r.decl] {
+				kept[r.decl] = true
+				work = append(work, r)
+			}
+		}
+	}
+	for _, r := range roots {
+		addName(r)
+	}
+	for {
+		for len(work) > 0 {
+			r := work[len(work)-1]
+			work = work[:len(work)-1]
+			if gd, ok := r.decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, s := range gd.Specs {
+					keptTypes[s.(*ast.TypeSpec).Name.Name] = true
+				}
+			}
+			ast.Inspect(r.decl, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Ident:
+					addName(n.Name)
+				case *ast.SelectorExpr:
+					// The selected name may be a method or a field; mark it.
+					referenced[n.Sel.Name] = true
+				}
+				return true
+			})
+		}
+		// Methods of kept types whose names are referenced somewhere.
+		for name, refs := range methods {
+			if !referenced[name] {
+				continue
+			}
+			for _, r := range refs {
+				fd := r.decl.(*ast.FuncDecl)
+				if !kept[fd] && keptTypes[recvTypeName(fd)] {
+					kept[fd] = true
+					work = append(work, r)
+				}
+			}
+		}
+		if len(work) == 0 {
+			break
+		}
+	}
+
+	var out []*ast.File
+	for _, f := range files {
+		var decls []ast.Decl
+		for _, decl := range f.Decls {
+			if kept[decl] {
+				decls = append(decls, decl)
+			}
+		}
+		if len(decls) == 0 {
+			continue
+		}
+		imports := usedImports(f, decls, d)
+		nf := &ast.File{
+			Package:   f.Package,
+			Name:      f.Name,
+			FileStart: f.FileStart,
+			FileEnd:   f.FileEnd,
+			GoVersion: f.GoVersion,
+		}
+		if len(imports) > 0 {
+			nf.Decls = append(nf.Decls, &ast.GenDecl{Tok: token.IMPORT, Specs: imports})
+			for _, s := range imports {
+				nf.Imports = append(nf.Imports, s.(*ast.ImportSpec))
+			}
+		}
+		nf.Decls = append(nf.Decls, decls...)
+		out = append(out, nf)
+	}
+	return out
+}
+
+func recvTypeName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return ""
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// usedImports returns the import specs of f that decls use, and reports uses
+// of packages a kernel cannot call.
+func usedImports(f *ast.File, decls []ast.Decl, d *diags) []ast.Spec {
+	type imp struct {
+		spec *ast.ImportSpec
+		path string
+	}
+	byName := map[string]imp{}
+	for _, s := range f.Imports {
+		path, err := strconv.Unquote(s.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := defaultImportName(path)
+		if s.Name != nil {
+			name = s.Name.Name
+		}
+		if name == "_" {
+			continue
+		}
+		byName[name] = imp{s, path}
+	}
+	used := map[string]bool{}
+	var specs []ast.Spec
+	for _, decl := range decls {
+		ast.Inspect(decl, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			x, ok := sel.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			im, ok := byName[x.Name]
+			if !ok || used[x.Name] {
+				return true
+			}
+			used[x.Name] = true
+			if !Supported(im.path) {
+				d.add(sel.Pos(), "%s", unsupportedPackageMsg(im.path, sel.Sel.Name))
+				return true
+			}
+			specs = append(specs, im.spec)
+			return true
+		})
+	}
+	// Dot imports and type-only uses through them are not supported.
+	for name, im := range byName {
+		if name == "." {
+			d.add(im.spec.Pos(), "dot imports cannot be used in files that hold kernels; import %q with a name", im.path)
+		}
+	}
+	return specs
+}
+
+func unsupportedPackageMsg(path, sel string) string {
+	switch path {
+	case "fmt":
+		return "cannot call package fmt in a kernel; use cuda.Printf to print from the GPU"
+	case "math/rand", "math/rand/v2":
+		return "cannot call package " + path + " in a kernel; pass random numbers in a slice or write a counter-based generator (e.g. a hash of the thread index) as a device function"
+	case "sync/atomic":
+		return "cannot call package sync/atomic in a kernel; use cuda.AtomicAdd and the other cuda.Atomic functions on &slice[i]"
+	case "unsafe":
+		return "package unsafe cannot be used in a kernel; index slices instead of computing addresses"
+	}
+	return "cannot use " + path + "." + sel + " in a kernel: kernels may call only their own package's functions, cuda, math, math/bits and nugo's math32; copy the function you need into your package"
+}
+
+func defaultImportName(path string) string {
+	name := path
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' {
+			name = path[i+1:]
+			break
+		}
+	}
+	return name
+}

@@ -1,0 +1,284 @@
+package frontend
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// vet refuses, at the exact position, what a GPU thread cannot do, with a
+// sentence that says what to write instead (the section 3).
+func vet(files []*ast.File, info *types.Info, pkg *types.Package, kernel string, d *diags) {
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Name.Name == instantiateFunc {
+				continue
+			}
+			if fd.Recv == nil && fd.Name.Name == kernel {
+				vetKernelSignature(fd, info, d)
+			}
+			if fd.Body != nil {
+				vetBody(fd.Body, info, pkg, d)
+			}
+			vetSignature(fd.Type, info, d)
+		}
+	}
+}
+
+// vetKernelSignature checks the kernel's parameters: a cuda.Thread first, then
+// what a launch can pass.
+func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
+	obj, _ := info.Defs[fd.Name].(*types.Func)
+	if obj == nil {
+		return
+	}
+	sig := obj.Type().(*types.Signature)
+	if sig.Results().Len() > 0 {
+		d.add(fd.Type.Results.Pos(), "a kernel returns nothing; write results into a slice parameter")
+	}
+	params := sig.Params()
+	if params.Len() == 0 || !isCudaNamed(params.At(0).Type(), "Thread") {
+		d.add(fd.Type.Params.Pos(), "the first parameter of a kernel must be a cuda.Thread (func %s(t cuda.Thread, ...))", fd.Name.Name)
+		return
+	}
+	if sig.Variadic() {
+		d.add(params.At(params.Len()-1).Pos(), "a kernel cannot be variadic; pass a slice")
+	}
+	for i := 1; i < params.Len(); i++ {
+		p := params.At(i)
+		if !kernelParamOK(p.Type()) {
+			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, slices of numbers, cuda.Array2 or cuda.Array3 (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
+		}
+	}
+}
+
+func kernelParamOK(t types.Type) bool {
+	if _, ok := t.(*types.TypeParam); ok {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 && u.Info()&types.IsComplex == 0
+	case *types.Slice:
+		return isNumber(u.Elem())
+	case *types.TypeParam:
+		return true
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		o := n.Obj()
+		if o.Pkg() != nil && o.Pkg().Path() == CudaPath && (o.Name() == "Array2" || o.Name() == "Array3") {
+			return true
+		}
+	}
+	return false
+}
+
+func isNumber(t types.Type) bool {
+	if _, ok := t.(*types.TypeParam); ok {
+		return true
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat) != 0 && b.Info()&types.IsComplex == 0
+}
+
+func isCudaNamed(t types.Type, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == CudaPath && n.Obj().Name() == name
+}
+
+// vetSignature refuses device-function parameter and result types that have
+// no GPU representation.
+func vetSignature(ft *ast.FuncType, info *types.Info, d *diags) {
+	for _, list := range []*ast.FieldList{ft.Params, ft.Results} {
+		if list == nil {
+			continue
+		}
+		for _, f := range list.List {
+			if t := info.TypeOf(f.Type); t != nil {
+				if msg := badType(t); msg != "" {
+					d.add(f.Type.Pos(), "%s", msg)
+				}
+			}
+		}
+	}
+}
+
+// badType says why a value of type t cannot exist in a kernel, or "".
+func badType(t types.Type) string {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type) string
+	walk = func(t types.Type) string {
+		if seen[t] {
+			return ""
+		}
+		seen[t] = true
+		switch u := t.Underlying().(type) {
+		case *types.Map:
+			return "cannot use a map in a kernel; pass a slice and index it instead"
+		case *types.Chan:
+			return "cannot use a channel in a kernel; threads of a block communicate through shared memory (cuda.SharedArray) and t.SyncThreads()"
+		case *types.Interface:
+			if _, isTP := t.(*types.TypeParam); isTP {
+				return ""
+			}
+			return "cannot use an interface value in a kernel; use a concrete type, or a type parameter constrained by the interface"
+		case *types.Signature:
+			return "cannot use a function value in a kernel; call the function directly"
+		case *types.Basic:
+			if u.Info()&types.IsString != 0 {
+				return "cannot use a string in a kernel (only a constant format string of cuda.Printf); pass the text's bytes as a []byte or []uint8"
+			}
+			if u.Info()&types.IsComplex != 0 {
+				return "complex numbers are not supported in kernels; store the real and imaginary parts as two float values"
+			}
+			if u.Kind() == types.UnsafePointer {
+				return "unsafe.Pointer cannot be used in a kernel; index slices instead"
+			}
+		case *types.Slice:
+			return walk(u.Elem())
+		case *types.Array:
+			return walk(u.Elem())
+		case *types.Pointer:
+			if _, ok := u.Elem().Underlying().(*types.Slice); ok {
+				return "cannot use a pointer to a slice in a kernel; pass the slice itself (it already refers to the same memory)"
+			}
+			return walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if m := walk(u.Field(i).Type()); m != "" {
+					return m
+				}
+			}
+		}
+		return ""
+	}
+	return walk(t)
+}
+
+func vetBody(body *ast.BlockStmt, info *types.Info, pkg *types.Package, d *diags) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			d.add(n.Pos(), "cannot start a goroutine in a kernel; every GPU thread already runs the kernel, so split the work by thread index (t.Grid1())")
+			return false
+		case *ast.DeferStmt:
+			d.add(n.Pos(), "defer is not supported in kernels; call the function at the end of the kernel (before each return)")
+			return false
+		case *ast.SelectStmt:
+			d.add(n.Pos(), "select is not supported in kernels; threads of a block communicate through shared memory and t.SyncThreads()")
+			return false
+		case *ast.SendStmt:
+			d.add(n.Pos(), "cannot send on a channel in a kernel; threads of a block communicate through shared memory (cuda.SharedArray) and t.SyncThreads()")
+			return false
+		case *ast.TypeSwitchStmt:
+			d.add(n.Pos(), "type switches need interfaces, which kernels do not support; use a concrete type or a generic function")
+			return false
+		case *ast.TypeAssertExpr:
+			d.add(n.Pos(), "type assertions need interfaces, which kernels do not support; use a concrete type or a generic function")
+			return false
+		case *ast.FuncLit:
+			if v := capturedVar(n, info); v != nil {
+				d.add(n.Pos(), "closures that capture variables (here %s) are not supported in kernels; write a top-level device function and pass %s as an argument", v.Name(), v.Name())
+				return false
+			}
+		case *ast.CallExpr:
+			if vetCall(n, info, d) {
+				return false
+			}
+		case *ast.Ident:
+			obj := info.Uses[n]
+			if v, ok := obj.(*types.Var); ok && v.Parent() == pkg.Scope() {
+				d.add(n.Pos(), "cannot use package-level variable %s in a kernel: the GPU does not see it; pass it as a parameter, or declare it as a constant", n.Name)
+				return true
+			}
+			if obj == nil {
+				obj = info.Defs[n]
+			}
+			if v, ok := obj.(*types.Var); ok {
+				if msg := badType(v.Type()); msg != "" {
+					d.add(n.Pos(), "%s", msg)
+				}
+			}
+		case ast.Expr:
+			if tv, ok := info.Types[n]; ok && tv.Value == nil && tv.IsValue() {
+				if _, isLit := n.(*ast.BasicLit); !isLit {
+					if _, isFunc := tv.Type.Underlying().(*types.Signature); !isFunc {
+						if msg := badType(tv.Type); msg != "" {
+							d.add(n.Pos(), "%s", msg)
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// vetCall refuses builtins that allocate or need a runtime; it reports whether
+// the call was refused (and its operands need no further checks).
+func vetCall(call *ast.CallExpr, info *types.Info, d *diags) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		// Calls through function values are refused by the type check above;
+		// method values on interfaces likewise.
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	if !ok {
+		return false
+	}
+	switch b.Name() {
+	case "append":
+		d.add(call.Pos(), "append may allocate on the heap, which kernels cannot do; write into a slice parameter or a fixed-size array with an index")
+		return true
+	case "make":
+		for _, a := range call.Args[1:] {
+			if tv := info.Types[a]; tv.Value == nil {
+				d.add(call.Pos(), "make with a size not known at compile time allocates on the heap, which kernels cannot do; use a fixed-size array (var buf [N]T), cuda.SharedArray with a constant size, or cuda.DynamicSharedArray")
+				return true
+			}
+		}
+		if _, ok := info.TypeOf(call.Args[0]).Underlying().(*types.Slice); !ok {
+			return false // map or chan: the type check reports it
+		}
+	case "panic":
+		d.add(call.Pos(), "panic is not supported in kernels; write an error code into a slice parameter and return")
+		return true
+	case "print", "println":
+		d.add(call.Pos(), "%s is not supported in kernels; use cuda.Printf", b.Name())
+		return true
+	case "recover":
+		d.add(call.Pos(), "recover is not supported in kernels (there is no panic to recover from)")
+		return true
+	case "clear", "delete", "close", "copy", "complex", "real", "imag":
+		if b.Name() == "copy" || b.Name() == "clear" {
+			d.add(call.Pos(), "%s is not supported in kernels yet; write a loop over the elements", b.Name())
+			return true
+		}
+	}
+	return false
+}
+
+// capturedVar returns a variable a function literal uses from an enclosing
+// function, or nil.
+func capturedVar(lit *ast.FuncLit, info *types.Info) *types.Var {
+	var found *types.Var
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+			return true
+		}
+		if v.Pos() < lit.Pos() || v.Pos() >= lit.End() {
+			found = v
+		}
+		return true
+	})
+	return found
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The test command of the README: static checks, the whole test suite, and
+# the race detector on the packages that run kernels concurrently.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change: $unformatted" >&2
+  exit 1
+fi
+go vet ./...
+CGO_ENABLED=0 go build ./...
+go test ./...
+go test -race ./cuda/... ./internal/cpu/...
