@@ -42,8 +42,19 @@ func (m *Memory) Alloc(n int) (uint64, []byte) {
 	buf := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:n:n]
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	size := uint64(n+255)/256*256 + 256 // a gap catches small overruns
 	addr := m.next
-	m.next += uint64(n+255)/256*256 + 256 // a gap catches small overruns
+	for moved := true; moved; {
+		moved = false
+		for _, r := range m.regions { // skip ranges the caller registered
+			end := r.base + uint64(len(r.data))
+			if addr < end && r.base < addr+size {
+				addr = (end + 511) / 256 * 256
+				moved = true
+			}
+		}
+	}
+	m.next = addr + size
 	m.insert(&region{base: addr, data: buf, aligned: true})
 	return addr, buf
 }
@@ -67,9 +78,6 @@ func (m *Memory) Register(addr uint64, data []byte) error {
 		al = uintptr(unsafe.Pointer(&data[0]))%8 == 0 && addr%8 == 0
 	}
 	m.insert(&region{base: addr, data: data, aligned: al})
-	if end > m.next {
-		m.next = (end + 511) / 256 * 256
-	}
 	return nil
 }
 
