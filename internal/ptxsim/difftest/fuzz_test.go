@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
@@ -41,7 +42,7 @@ func genInputs(p *program, data []byte) ([]int64, []float64) {
 
 // runCompiled compiles generated source and runs it in the interpreter; a
 // compiler panic is returned as an error.
-func runCompiled(src string, p *program, in []int64, fin []float64) (out []int64, fout []float64, ptx string, err error) {
+func runCompiled(src string, p *program, in []int64, fin []float64, mutate func(string) string) (out []int64, fout []float64, ptx string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -54,6 +55,11 @@ func runCompiled(src string, p *program, in []int64, fin []float64) (out []int64
 	m, err := compiler.Compile(fk, compiler.Target{})
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("compile: %w", err)
+	}
+	if mutate != nil {
+		mm := *m
+		mm.PTX = mutate(m.PTX)
+		m = &mm
 	}
 	gk, err := golaunch.New(m)
 	if err != nil {
@@ -69,13 +75,21 @@ func runCompiled(src string, p *program, in []int64, fin []float64) (out []int64
 
 // checkGenerated generates, evaluates, compiles and compares one program.
 func checkGenerated(t *testing.T, data []byte) {
+	if msg := diffGenerated(data, nil); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// diffGenerated returns a report of how the compiled program differs from
+// Go's semantics, or "".
+func diffGenerated(data []byte, mutate func(string) string) string {
 	p := generate(data)
 	src := p.Source()
 	in, fin := genInputs(p, data)
 	wantOut, wantFout := p.evalAll(in, fin)
-	gotOut, gotFout, ptx, err := runCompiled(src, p, in, fin)
+	gotOut, gotFout, ptx, err := runCompiled(src, p, in, fin, mutate)
 	if err != nil {
-		t.Fatalf("generated kernel failed: %v\n--- source ---\n%s", err, src)
+		return fmt.Sprintf("generated kernel failed: %v\n--- source ---\n%s", err, src)
 	}
 	var diffs []string
 	for i := range wantOut {
@@ -95,9 +109,48 @@ func checkGenerated(t *testing.T, data []byte) {
 		}
 		nin := max(p.nIn, 1)
 		nfin := max(p.nFIn, 1)
-		t.Fatalf("compiled kernel differs from Go:\n%s\n--- source ---\n%s\n--- inputs of thread 0 ---\nin %v\nfin %v\n--- PTX ---\n%s",
+		return fmt.Sprintf("compiled kernel differs from Go:\n%s\n--- source ---\n%s\n--- inputs of thread 0 ---\nin %v\nfin %v\n--- PTX ---\n%s",
 			join(diffs), src, in[:nin], fin[:nfin], ptx)
 	}
+	return ""
+}
+
+// TestFuzzHarnessCatchesMiscompilation: the generated-kernel check fails
+// when the compiled PTX is broken on purpose.
+func TestFuzzHarnessCatchesMiscompilation(t *testing.T) {
+	caught, tried := 0, 0
+	for i := 0; i < 40 && tried < 8; i++ {
+		data := []byte(fmt.Sprintf("seed-%d", i))
+		p := generate(data)
+		m, err := compileSource(p.Source())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mu := range [][2]string{{"xor.b", "or.b"}, {"setp.lt.s", "setp.le.s"}, {"mul.lo.s", "add.s"}} {
+			if !strings.Contains(m.PTX, mu[0]) {
+				continue
+			}
+			tried++
+			if diffGenerated(data, func(s string) string { return strings.ReplaceAll(s, mu[0], mu[1]) }) != "" {
+				caught++
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no generated program had an instruction to break")
+	}
+	// a mutation can be harmless for some inputs, but not for most
+	if caught*2 < tried {
+		t.Fatalf("the check caught %d of %d injected miscompilations", caught, tried)
+	}
+}
+
+func compileSource(src string) (*compiler.Module, error) {
+	fk, err := frontend.LoadSource("fuzzkernel.go", []byte(src), "kernel")
+	if err != nil {
+		return nil, err
+	}
+	return compiler.Compile(fk, compiler.Target{})
 }
 
 func join(s []string) string {

@@ -671,4 +671,3 @@ func printExpr(e expr) string {
 	}
 	panic(fmt.Sprintf("printExpr: %T", e))
 }
-
