@@ -28,7 +28,7 @@ type hostLaunch struct {
 	inv    *cpu.Invoker[Thread]
 }
 
-func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value) error {
+func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
 	inv, err := cpu.NewInvoker[Thread](k.fn, args)
 	if err != nil {
 		return err

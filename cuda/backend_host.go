@@ -14,8 +14,10 @@ import (
 type executor interface {
 	kind() Backend
 	// execute runs k to completion; args are the kernel's arguments after
-	// the Thread, as Go values over host memory.
-	execute(k *Kernel, cfg LaunchConfig, args []reflect.Value) error
+	// the Thread, as Go values over host memory (device arrays are views of
+	// their host-backend memory), and bound the same arguments as checked
+	// by Launch (for executors that pack parameters with packParams).
+	execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, bound []boundArg) error
 }
 
 // hostBackend keeps device memory in host memory and runs each stream's
@@ -126,7 +128,7 @@ func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boun
 		}
 	}
 	return h.run(s, func() error {
-		err := h.exec.execute(k, cfg, vals)
+		err := h.exec.execute(k, cfg, vals, args)
 		if err != nil && hostArgs {
 			err = fmt.Errorf("%w (host slices passed to the launch may be partially written)", err)
 		}

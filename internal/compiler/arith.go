@@ -198,7 +198,11 @@ func (f *fnState) unOp(in *ssa.UnOp) {
 	case token.NOT:
 		f.p.Emit("not.pred", r, x)
 	case token.SUB:
-		f.p.Emit("neg"+s.op(), r, x)
+		op := s.op()
+		if s.isInt() {
+			op = ".s" + op[2:] // two's complement negation for both signs
+		}
+		f.p.Emit("neg"+op, r, x)
 		f.normalize(s, r)
 	case token.XOR:
 		f.p.Emit("not"+s.bits(), r, x)

@@ -22,7 +22,11 @@ func (f *fnState) atomic(in *ssa.Call, name string) {
 	case "AtomicAdd", "AtomicSub":
 		if name == "AtomicSub" {
 			n := f.newReg(s)
-			f.p.Emit("neg"+s.op(), n, regOr(f, val, s))
+			op := s.op()
+			if s.isInt() {
+				op = ".s" + op[2:]
+			}
+			f.p.Emit("neg"+op, n, regOr(f, val, s))
 			val = n
 		}
 		if s.isInt() {

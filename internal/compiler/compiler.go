@@ -27,6 +27,7 @@ func Compile(k *frontend.Kernel, target Target) (*Module, error) {
 		funcs:   map[*ssa.Function]*ptx.Func{},
 		names:   map[string]int{},
 		strings: map[string]string{},
+		tables:  map[*ssa.Global]string{},
 		out:     &Module{Kernel: k.Name, Target: target},
 		diags:   &diagList{fset: k.Fset},
 	}
@@ -46,6 +47,7 @@ type modState struct {
 	queue   []*ssa.Function
 	names   map[string]int
 	strings map[string]string // constant strings → global symbol
+	tables  map[*ssa.Global]string
 	nshared int
 	diags   *diagList
 

@@ -212,6 +212,10 @@ func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
 		ad := f.p.NewReg(ptx.B64).String()
 		f.p.Emit("add.s64", ad, ptr, off)
 		if name == "At" {
+			if f.nonCoherentOK(args[0]) {
+				f.bind(in, []string{f.loadNC(s, ad, 0)})
+				return
+			}
 			f.bind(in, []string{f.loadScalar(s, sp, ad, 0)})
 			return
 		}

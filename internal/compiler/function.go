@@ -23,9 +23,11 @@ type fnState struct {
 	skip   map[ssa.Instruction]bool
 	printf map[*ssa.Call][]ssa.Value
 	spaces map[ssa.Value]space
-	nlabel int
-	tail   []func() // out-of-line code (debug error paths), emitted after the body
-	pos    token.Pos
+	// readOnly holds the kernel's parameters never written: loaded with .nc.
+	readOnly map[*ssa.Parameter]bool
+	nlabel   int
+	tail     []func() // out-of-line code (debug error paths), emitted after the body
+	pos      token.Pos
 }
 
 // bailout unwinds the lowering of one instruction after a diagnostic.
@@ -64,6 +66,7 @@ func (m *modState) lowerFunc(fn *ssa.Function, p *ptx.Func, kernel bool) {
 		return
 	}
 	f.computeSpaces()
+	f.findReadOnly()
 	for _, b := range fn.Blocks {
 		f.labels[b] = f.newLabel("bb")
 	}

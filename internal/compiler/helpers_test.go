@@ -29,6 +29,9 @@ func assembleAll(t testing.TB, name string, m *Module) {
 		return
 	}
 	for _, arch := range []string{"sm_75", "sm_90"} {
+		if arch == "sm_75" && m.Target.sm() > 75 {
+			continue // a module for a newer GPU does not assemble for an older one
+		}
 		if _, err := ptxas.Assemble(m.PTX, arch, false); err != nil {
 			t.Errorf("%s for %s: %v\n%s", name, arch, err, numbered(m.PTX))
 		}

@@ -68,6 +68,11 @@ func (f *fnState) computeSpaces() {
 			if v, ok := instr.(ssa.Value); ok && hasPointer(v.Type()) {
 				vals = append(vals, v)
 			}
+			for _, op := range instr.Operands(nil) {
+				if g, ok := (*op).(*ssa.Global); ok {
+					f.spaces[g] = spaceGlobal
+				}
+			}
 		}
 	}
 	for iter := 0; iter < 10; iter++ {
@@ -110,6 +115,8 @@ func (f *fnState) ruleSpace(v ssa.Value) space {
 		return spaceGeneric
 	case *ssa.Alloc, *ssa.MakeSlice:
 		return spaceLocal
+	case *ssa.Global:
+		return spaceGlobal
 	case *ssa.Call:
 		if fn := v.Call.StaticCallee(); fn != nil && len(fn.Blocks) == 0 {
 			switch calleeName(fn) {
@@ -228,11 +235,29 @@ func (f *fnState) load(in *ssa.UnOp) {
 	offs := leafOffsets(elem)
 	base := f.reg(in.X)
 	sp := f.spaceOf(in.X)
+	nc := f.nonCoherentOK(in.X)
 	out := make([]string, len(ls))
 	for i, s := range ls {
+		if nc {
+			out[i] = f.loadNC(s, base, offs[i])
+			continue
+		}
 		out[i] = f.loadScalar(s, sp, base, offs[i])
 	}
 	f.bind(in, out)
+}
+
+// loadNC loads through the read-only data cache.
+func (f *fnState) loadNC(s scalar, base string, off int64) string {
+	r := f.newReg(s)
+	if s == sBool {
+		t := f.p.NewReg(ptx.B32).String()
+		f.p.Emit("ld.global.nc.u8", t, addr(base, off))
+		f.p.Emit("setp.ne.b32", r, t, "0")
+		return r
+	}
+	f.p.Emit("ld.global.nc"+s.mem(), r, addr(base, off))
+	return r
 }
 
 func (f *fnState) loadScalar(s scalar, sp space, base string, off int64) string {

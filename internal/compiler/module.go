@@ -5,6 +5,9 @@ type Target struct {
 	SM       int  // compute capability as 75, 80, 90; 0 means 75
 	Debug    bool // bounds and division checks that fill the device error record
 	FastMath bool // allow FMA contraction and approximate float32 division and sqrt
+	// NoReadOnlyCache disables ld.global.nc for slices the kernel never
+	// writes; a backend sets it for a launch whose slice arguments overlap.
+	NoReadOnlyCache bool
 }
 
 func (t Target) sm() int {

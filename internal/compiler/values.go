@@ -68,7 +68,9 @@ func (f *fnState) get(v ssa.Value) []string {
 	case *ssa.Function:
 		f.errorf("cannot use function %s as a value in a kernel; call it directly", v.Name())
 	case *ssa.Global:
-		f.errorf("cannot use package-level variable %s in a kernel; pass it as a parameter or declare a constant", v.Name())
+		r := f.globalTable(v)
+		f.vals[v] = []string{r}
+		return []string{r}
 	case *ssa.Builtin:
 		f.errorf("cannot use builtin %s as a value", v.Name())
 	}

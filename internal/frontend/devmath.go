@@ -77,3 +77,12 @@ func (k *Kernel) Devmath() *ssa.Package {
 
 // DevmathError reports why the device math library could not be loaded.
 func (k *Kernel) DevmathError() error { return k.devmathErr }
+
+// SetDevmathSource installs the device math library's source (file name →
+// Go text). The build links nugo's own library; tests and tools may install
+// another before the first kernel that needs it is compiled.
+func SetDevmathSource(src func() map[string][]byte) { devmathSource = src }
+
+// HasDevmath reports whether the device math library is linked, so that
+// math functions without a PTX instruction can be compiled.
+func HasDevmath() bool { return devmathSource != nil }

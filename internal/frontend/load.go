@@ -26,6 +26,8 @@ type Kernel struct {
 	Func     *ssa.Function  // the kernel; an instantiation when generic
 	TypeArgs []string       // type arguments as written in Go, for generic kernels
 
+	src source // the kernel package's kept files and their types
+
 	devmathOnce sync.Once
 	devmath     *ssa.Package
 	devmathErr  error
@@ -84,7 +86,7 @@ func LoadSource(filename string, src []byte, name string) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution|parser.ParseComments)
+	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments)
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s: %w", name, err)
 	}
@@ -196,7 +198,7 @@ func buildKernel(pkgPath, dir string, files []*ast.File, name string, typeArgs [
 	pkg := prog.CreatePackage(tpkg, kept, info, false)
 	pkg.Build()
 
-	k := &Kernel{Name: display, PkgPath: pkgPath, Dir: dir, Fset: fset, Prog: prog, Pkg: pkg, TypeArgs: typeArgs}
+	k := &Kernel{Name: display, PkgPath: pkgPath, Dir: dir, Fset: fset, Prog: prog, Pkg: pkg, TypeArgs: typeArgs, src: source{kept, info}}
 	if len(typeArgs) == 0 {
 		k.Func = pkg.Func(name)
 	} else {

@@ -44,7 +44,7 @@ func parseCached(path string) (*ast.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution|parser.ParseComments)
+	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ type declRef struct {
 // and diagnostics for imports of unsupported packages that kept code uses.
 func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 	byName := map[string][]declRef{}
+	top := map[any]bool{}             // top-level declaring nodes, as the parser's objects record them
 	methods := map[string][]declRef{} // method name → declarations
 	for _, f := range files {
 		for _, decl := range f.Decls {
@@ -34,6 +35,7 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 					continue
 				}
 				byName[decl.Name.Name] = append(byName[decl.Name.Name], declRef{f, decl})
+				top[decl] = true
 			case *ast.GenDecl:
 				if decl.Tok == token.IMPORT {
 					continue
@@ -42,7 +44,9 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 					switch spec := spec.(type) {
 					case *ast.TypeSpec:
 						byName[spec.Name.Name] = append(byName[spec.Name.Name], declRef{f, decl})
+						top[spec] = true
 					case *ast.ValueSpec:
+						top[spec] = true
 						for _, n := range spec.Names {
 							byName[n.Name] = append(byName[n.Name], declRef{f, decl})
 						}
@@ -80,16 +84,25 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 					keptTypes[s.(*ast.TypeSpec).Name.Name] = true
 				}
 			}
-			ast.Inspect(r.decl, func(n ast.Node) bool {
+			var visit func(n ast.Node) bool
+			visit = func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.Ident:
-					addName(n.Name)
+					// Locals resolved by the parser are not package names;
+					// unresolved names may be declared in another file.
+					if n.Obj == nil || top[n.Obj.Decl] {
+						addName(n.Name)
+					}
 				case *ast.SelectorExpr:
-					// The selected name may be a method or a field; mark it.
+					// The selected name is a method, a field or a package
+					// member, never a top-level name of this package.
 					referenced[n.Sel.Name] = true
+					ast.Inspect(n.X, visit)
+					return false
 				}
 				return true
-			})
+			}
+			ast.Inspect(r.decl, visit)
 		}
 		// Methods of kept types whose names are referenced somewhere.
 		for name, refs := range methods {

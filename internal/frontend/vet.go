@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -18,7 +19,7 @@ func vet(files []*ast.File, info *types.Info, pkg *types.Package, kernel string,
 				vetKernelSignature(fd, info, d)
 			}
 			if fd.Body != nil {
-				vetBody(fd.Body, info, pkg, d)
+				vetBody(fd.Body, files, info, pkg, d)
 			}
 			vetSignature(fd.Type, info, d)
 		}
@@ -155,7 +156,39 @@ func badType(t types.Type) string {
 	return walk(t)
 }
 
-func vetBody(body *ast.BlockStmt, info *types.Info, pkg *types.Package, d *diags) {
+// vetGlobalWrite refuses writes to (and addresses of) package-level variables.
+func vetGlobalWrite(e ast.Expr, info *types.Info, pkg *types.Package, d *diags) {
+	for {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+			continue
+		case *ast.IndexExpr:
+			if _, isSlice := info.TypeOf(x.X).Underlying().(*types.Slice); isSlice {
+				return
+			}
+			e = x.X
+			continue
+		case *ast.SelectorExpr:
+			e = x.X
+			continue
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && v.Parent() == pkg.Scope() {
+				d.add(x.Pos(), "cannot write to package-level variable %s in a kernel: every thread would share it and the host would not see it; write into a slice parameter instead", x.Name)
+			}
+		}
+		return
+	}
+}
+
+// isTable reports whether a package-level variable is a read-only table the
+// compiler can place in global memory.
+func isTable(v *types.Var, files []*ast.File, info *types.Info) bool {
+	_, found, ok := tableInit(source{files, info}, v)
+	return found && ok
+}
+
+func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *types.Package, d *diags) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -185,10 +218,22 @@ func vetBody(body *ast.BlockStmt, info *types.Info, pkg *types.Package, d *diags
 			if vetCall(n, info, d) {
 				return false
 			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				vetGlobalWrite(l, info, pkg, d)
+			}
+		case *ast.IncDecStmt:
+			vetGlobalWrite(n.X, info, pkg, d)
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				vetGlobalWrite(n.X, info, pkg, d)
+			}
 		case *ast.Ident:
 			obj := info.Uses[n]
 			if v, ok := obj.(*types.Var); ok && v.Parent() == pkg.Scope() {
-				d.add(n.Pos(), "cannot use package-level variable %s in a kernel: the GPU does not see it; pass it as a parameter, or declare it as a constant", n.Name)
+				if !isTable(v, files, info) {
+					d.add(n.Pos(), "cannot use package-level variable %s in a kernel: the GPU does not see it; pass it as a parameter, or declare it as a constant (a variable initialized with an array literal of constants is allowed as a read-only table)", n.Name)
+				}
 				return true
 			}
 			if obj == nil {

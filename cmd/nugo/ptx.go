@@ -1,0 +1,59 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/nugo-dev/nugo/internal/compiler"
+	"github.com/nugo-dev/nugo/internal/frontend"
+	"github.com/nugo-dev/nugo/internal/ptxas"
+)
+
+func init() {
+	commands["ptx"] = command{summary: "print a kernel's PTX (and with -sass its SASS and register report)", run: runPTX}
+}
+
+// runPTX implements `nugo ptx [-arch sm_90] [-sass] [-debug] PKGDIR FUNC`.
+func runPTX(args []string) error {
+	fs := flag.NewFlagSet("ptx", flag.ContinueOnError)
+	arch := fs.String("arch", "sm_75", "target GPU architecture (sm_75, sm_80, sm_90, ...)")
+	sass := fs.Bool("sass", false, "assemble with ptxas and print the SASS (cuobjdump) and ptxas's register/spill report")
+	debug := fs.Bool("debug", false, "compile with debug checks (bounds, division by zero)")
+	fastMath := fs.Bool("fastmath", false, "allow FMA contraction and approximate float32 division and sqrt")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: nugo ptx [-arch sm_90] [-sass] [-debug] [-fastmath] PKGDIR FUNC\n\nFUNC names a kernel of the Go package in PKGDIR; a generic kernel takes its type arguments: 'add[float32]'.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return fmt.Errorf("want PKGDIR FUNC, got %d arguments", fs.NArg())
+	}
+	var sm int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(*arch, "sm_"), "%d", &sm); err != nil || !strings.HasPrefix(*arch, "sm_") {
+		return fmt.Errorf("-arch %q: want sm_XX, e.g. sm_75", *arch)
+	}
+	k, err := frontend.LoadDir(fs.Arg(0), fs.Arg(1))
+	if err != nil {
+		return err
+	}
+	m, err := compiler.Compile(k, compiler.Target{SM: sm, Debug: *debug, FastMath: *fastMath})
+	if err != nil {
+		return err
+	}
+	if !*sass {
+		_, err := fmt.Fprint(os.Stdout, m.PTX)
+		return err
+	}
+	listing, report, err := ptxas.SASS(m.PTX, *arch)
+	fmt.Fprint(os.Stdout, report)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(os.Stdout, listing)
+	return err
+}

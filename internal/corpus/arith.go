@@ -1,0 +1,243 @@
+package corpus
+
+import (
+	"math"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
+
+// Operators with Go's edge semantics.
+
+func arithDiv64(t cuda.Thread, a, b, q, r []int64) {
+	i := t.Grid1()
+	if i < len(a) {
+		q[i] = a[i] / b[i]
+		r[i] = a[i] % b[i]
+	}
+}
+
+func arithDivU64(t cuda.Thread, a, b, q, r []uint64) {
+	i := t.Grid1()
+	if i < len(a) {
+		q[i] = a[i] / b[i]
+		r[i] = a[i] % b[i]
+	}
+}
+
+func arithDiv32(t cuda.Thread, a, b, q, r []int32) {
+	i := t.Grid1()
+	if i < len(a) {
+		q[i] = a[i] / b[i]
+		r[i] = a[i] % b[i]
+	}
+}
+
+func arithDiv8(t cuda.Thread, a, b, q, r []int8) {
+	i := t.Grid1()
+	if i < len(a) {
+		q[i] = a[i] / b[i]
+		r[i] = a[i] % b[i]
+	}
+}
+
+func arithDivConst(t cuda.Thread, a, out []int64) {
+	i := t.Grid1()
+	if i < len(a) {
+		x := a[i]
+		out[i] = x/7 + x%7 + x/-1 + x%-1 + x/16 + x%16 + x/-8
+	}
+}
+
+func arithShift64(t cuda.Thread, a []int64, s []uint, l, rs []int64, ru []uint64) {
+	i := t.Grid1()
+	if i < len(a) {
+		l[i] = a[i] << s[i]
+		rs[i] = a[i] >> s[i]
+		ru[i] = uint64(a[i]) >> s[i]
+	}
+}
+
+func arithShift32(t cuda.Thread, a []int32, s []int, l, rs []int32, ru []uint32) {
+	i := t.Grid1()
+	if i < len(a) {
+		l[i] = a[i] << s[i]
+		rs[i] = a[i] >> s[i]
+		ru[i] = uint32(a[i]) >> s[i]
+	}
+}
+
+func arithShift8(t cuda.Thread, a []int8, s []uint8, l, rs []int8, ru []uint8) {
+	i := t.Grid1()
+	if i < len(a) {
+		l[i] = a[i] << s[i]
+		rs[i] = a[i] >> s[i]
+		ru[i] = uint8(a[i]) >> s[i]
+	}
+}
+
+func arithShiftConst(t cuda.Thread, a []uint16, out []uint16) {
+	i := t.Grid1()
+	if i < len(a) {
+		x := a[i]
+		out[i] = x<<3 | x>>13 ^ x<<15>>15
+	}
+}
+
+func arithBitwise(t cuda.Thread, a, b []uint32, out []uint32, sa []int16, sout []int16) {
+	i := t.Grid1()
+	if i < len(a) {
+		x, y := a[i], b[i]
+		out[i] = x&y ^ x | y&^x + ^x
+		sout[i] = ^sa[i] &^ 0x0F0F
+	}
+}
+
+func arithUnary(t cuda.Thread, a []int64, f []float64, na []int64, nf []float64, u8 []uint8) {
+	i := t.Grid1()
+	if i < len(a) {
+		na[i] = -a[i] + +a[i]*2
+		nf[i] = -f[i]
+		u8[i] = -uint8(a[i])
+	}
+}
+
+func arithWrap(t cuda.Thread, a []int32, b []uint8, c []int64, oa []int32, ob []uint8, oc []int64) {
+	i := t.Grid1()
+	if i < len(a) {
+		oa[i] = a[i]*65537 + math.MaxInt32
+		ob[i] = b[i]*b[i] + 200
+		oc[i] = c[i]*c[i] - math.MinInt64
+	}
+}
+
+// arithFloat checks that a*b+c is rounded twice, not fused.
+func arithFloat(t cuda.Thread, a, b, c, out []float64, a32, b32, out32 []float32) {
+	i := t.Grid1()
+	if i < len(a) {
+		out[i] = a[i]*b[i] + c[i] - a[i]/b[i]
+		out32[i] = a32[i]*b32[i] + a32[i] - b32[i]/a32[i]
+	}
+}
+
+func arithFloatCompare(t cuda.Thread, a, b []float64, out []int32) {
+	i := t.Grid1()
+	if i < len(a) {
+		x, y := a[i], b[i]
+		var r int32
+		if x < y {
+			r |= 1
+		}
+		if x <= y {
+			r |= 2
+		}
+		if x > y {
+			r |= 4
+		}
+		if x >= y {
+			r |= 8
+		}
+		if x == y {
+			r |= 16
+		}
+		if x != y {
+			r |= 32
+		}
+		if x != x {
+			r |= 64
+		}
+		out[i] = r
+	}
+}
+
+const (
+	big   = 1 << 40
+	scale = big / 1024
+	third = 1.0 / 3
+)
+
+func arithConsts(t cuda.Thread, out []int64, fout []float64) {
+	i := t.Grid1()
+	if i < len(out) {
+		out[i] = scale*int64(i) + (big>>30)%7 - math.MaxInt8
+		fout[i] = third*float64(i) + math.Pi/4 + 1e-300*1e-10
+	}
+}
+
+func nonzero64(n int) []int64 {
+	v := cycleI64(n + 11)[11:]
+	for i := range v {
+		if v[i] == 0 {
+			v[i] = 3
+		}
+	}
+	v[0], v[1] = -1, -1 // MinInt64 / -1 at a[?] too
+	return v
+}
+
+func shiftCounts[T cuda.Integer](n int) []T {
+	out := make([]T, n)
+	for i := range out {
+		out[i] = T(i % 70)
+	}
+	return out
+}
+
+func withMin[T cuda.Integer](v []T, min T) []T {
+	v[0], v[1] = min, min
+	return v
+}
+
+func nonzeroOf[T cuda.Integer](n int) []T {
+	v := cycleOf[T](n + 13)[13:]
+	for i := range v {
+		if v[i] == 0 {
+			v[i] = 5
+		}
+	}
+	v[0], v[1] = 0, 0
+	v[0]--
+	v[1]--
+	return v
+}
+
+var arithCases = []Case{
+	c1("arith/div_int64", arithDiv64, func() []any {
+		return []any{withMin(cycleI64(n1), math.MinInt64), nonzero64(n1), zeros[int64](n1), zeros[int64](n1)}
+	}),
+	c1("arith/div_uint64", arithDivU64, func() []any {
+		return []any{cycleOf[uint64](n1), nonzeroOf[uint64](n1), zeros[uint64](n1), zeros[uint64](n1)}
+	}),
+	c1("arith/div_int32", arithDiv32, func() []any {
+		return []any{withMin(cycleOf[int32](n1), math.MinInt32), nonzeroOf[int32](n1), zeros[int32](n1), zeros[int32](n1)}
+	}),
+	c1("arith/div_int8", arithDiv8, func() []any {
+		return []any{withMin(cycleOf[int8](n1), math.MinInt8), nonzeroOf[int8](n1), zeros[int8](n1), zeros[int8](n1)}
+	}),
+	c1("arith/div_const", arithDivConst, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
+	c1("arith/shift_int64", arithShift64, func() []any {
+		return []any{cycleI64(n1), shiftCounts[uint](n1), zeros[int64](n1), zeros[int64](n1), zeros[uint64](n1)}
+	}),
+	c1("arith/shift_int32", arithShift32, func() []any {
+		return []any{cycleOf[int32](n1), shiftCounts[int](n1), zeros[int32](n1), zeros[int32](n1), zeros[uint32](n1)}
+	}),
+	c1("arith/shift_int8", arithShift8, func() []any {
+		return []any{cycleOf[int8](n1), shiftCounts[uint8](n1), zeros[int8](n1), zeros[int8](n1), zeros[uint8](n1)}
+	}),
+	c1("arith/shift_const", arithShiftConst, func() []any { return []any{cycleOf[uint16](n1), zeros[uint16](n1)} }),
+	c1("arith/bitwise", arithBitwise, func() []any {
+		return []any{cycleOf[uint32](n1), cycleOf[uint32](n1 + 9)[9:], zeros[uint32](n1), cycleOf[int16](n1), zeros[int16](n1)}
+	}),
+	c1("arith/unary", arithUnary, func() []any {
+		return []any{cycleI64(n1), cycleF64(n1), zeros[int64](n1), zeros[float64](n1), zeros[uint8](n1)}
+	}),
+	c1("arith/wrap", arithWrap, func() []any {
+		return []any{cycleOf[int32](n1), cycleOf[uint8](n1), cycleI64(n1), zeros[int32](n1), zeros[uint8](n1), zeros[int64](n1)}
+	}),
+	c1("arith/float_no_fma", arithFloat, func() []any {
+		return []any{cycleF64(n1), cycleF64(n1 + 1)[1:], cycleF64(n1 + 2)[2:], zeros[float64](n1), cycleF32(n1), cycleF32(n1 + 3)[3:], zeros[float32](n1)}
+	}),
+	c1("arith/float_compare", arithFloatCompare, func() []any {
+		return []any{cycleF64(n1), cycleF64(n1 + 15)[15:], zeros[int32](n1)}
+	}),
+	c1("arith/constants", arithConsts, func() []any { return []any{zeros[int64](n1), zeros[float64](n1)} }),
+}

@@ -1,0 +1,96 @@
+package corpus
+
+import (
+	"math"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
+
+// nugo's 2-D and 3-D arrays.
+
+func array2Add(t cuda.Thread, a, b, c cuda.Array2[float64]) {
+	i, j := t.Grid2()
+	rows, cols := c.Shape()
+	if i < rows && j < cols {
+		c.Set(i, j, a.At(i, j)+b.At(i, j))
+	}
+}
+
+func array2Transpose(t cuda.Thread, in, out cuda.Array2[int32]) {
+	i, j := t.Grid2()
+	r, c := in.Shape()
+	if i < r && j < c {
+		out.Set(j, i, in.At(i, j)*2)
+	}
+}
+
+func array2Logs(t cuda.Thread, a cuda.Array2[float32], out []float32) {
+	i := t.Grid1()
+	rows, cols := a.Shape()
+	if i < rows {
+		var s float32
+		for j := 0; j < cols; j++ {
+			s += a.At(i, j) * float32(j)
+		}
+		out[i] = s + float32(a.Len())
+	}
+}
+
+func array3Sum(t cuda.Thread, a cuda.Array3[float64], out cuda.Array2[float64]) {
+	i, j := t.Grid2()
+	d0, d1, d2 := a.Shape()
+	if i < d0 && j < d1 {
+		var s float64
+		for k := 0; k < d2; k++ {
+			s += a.At(i, j, k)
+			a.Set(i, j, k, -a.At(i, j, k))
+		}
+		out.Set(i, j, s)
+	}
+}
+
+func array2Data(t cuda.Thread, a cuda.Array2[uint16]) {
+	d := a.Data()
+	if i := t.Grid1(); i < len(d) {
+		d[i] = d[i]*3 + 1
+	}
+}
+
+func arr2(rows, cols int, f func(i, j int) float64) cuda.Array2[float64] {
+	data := make([]float64, rows*cols)
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			data[i*cols+j] = f(i, j)
+		}
+	}
+	a, _ := cuda.View2(data, rows, cols)
+	return a
+}
+
+func arr2Of[T cuda.Number](rows, cols int) cuda.Array2[T] {
+	data := make([]T, rows*cols)
+	for i := range data {
+		data[i] = T(i%97) - T(i%3)
+	}
+	a, _ := cuda.View2(data, rows, cols)
+	return a
+}
+
+var arrayCases = []Case{
+	{Name: "arrays/add2d", Kernel: array2Add, Grid: cuda.Dim2(3, 2), Block: cuda.Dim2(16, 16), Args: func() []any {
+		return []any{arr2(37, 21, func(i, j int) float64 { return float64(i) + 0.5*float64(j) }), arr2(37, 21, func(i, j int) float64 { return math.Sqrt(float64(i * j)) }), arr2(37, 21, func(i, j int) float64 { return 0 })}
+	}},
+	{Name: "arrays/transpose", Kernel: array2Transpose, Grid: cuda.Dim2(2, 2), Block: cuda.Dim2(16, 16), Args: func() []any {
+		return []any{arr2Of[int32](20, 30), arr2Of[int32](30, 20)}
+	}},
+	c1("arrays/row_sums", array2Logs, func() []any { return []any{arr2Of[float32](n1, 9), zeros[float32](n1)} }),
+	{Name: "arrays/array3", Kernel: array3Sum, Grid: cuda.Dim2(1, 1), Block: cuda.Dim2(8, 8), Args: func() []any {
+		data := make([]float64, 5*6*7)
+		for i := range data {
+			data[i] = float64(i) * 0.125
+		}
+		a3, _ := cuda.View3(data, 5, 6, 7)
+		return []any{a3, arr2(5, 6, func(i, j int) float64 { return 0 })}
+	}},
+	c1("arrays/data", array2Data, func() []any { return []any{arr2Of[uint16](20, 15)} }),
+}

@@ -1,0 +1,84 @@
+package corpus
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// Atomics on global and shared memory; results are order-independent.
+
+func atomicHistogram(t cuda.Thread, a []int32, hist []int32) {
+	if i := t.Grid1(); i < len(a) {
+		b := a[i] % 16
+		if b < 0 {
+			b = -b
+		}
+		cuda.AtomicAdd(&hist[b], 1)
+	}
+}
+
+func atomicGlobalOps(t cuda.Thread, a []int64, sum, mx, mn []int64, or, and, xor []uint32, cnt []uint64) {
+	if i := t.Grid1(); i < len(a) {
+		cuda.AtomicAdd(&sum[0], a[i]%1000)
+		cuda.AtomicSub(&sum[1], a[i]%1000)
+		cuda.AtomicMax(&mx[0], a[i])
+		cuda.AtomicMin(&mn[0], a[i])
+		cuda.AtomicOr(&or[0], uint32(a[i]))
+		cuda.AtomicAnd(&and[0], uint32(a[i])|0xF0F0F0F0)
+		cuda.AtomicXor(&xor[0], uint32(i))
+		cuda.AtomicAdd(&cnt[0], 1)
+	}
+}
+
+func atomicFloat(t cuda.Thread, a []float64, f []float32, sum []float64, fsum []float32, mx []float64, mn []float32) {
+	if i := t.Grid1(); i < len(a) {
+		cuda.AtomicAdd(&sum[0], float64(i%8))
+		cuda.AtomicAdd(&fsum[0], float32(i%4))
+		cuda.AtomicMax(&mx[0], a[i])
+		cuda.AtomicMin(&mn[0], f[i])
+	}
+}
+
+func atomicShared(t cuda.Thread, a []int32, out []int32) {
+	sh := cuda.SharedArray[int32](t, 9)
+	tid := t.ThreadIdx().X
+	if tid < 9 {
+		sh[tid] = 0
+	}
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(a) {
+		cuda.AtomicAdd(&sh[tid%8], a[i]%100)
+		cuda.AtomicMax(&sh[8], int32(tid))
+	}
+	t.SyncThreads()
+	if tid < 9 {
+		cuda.AtomicAdd(&out[tid], sh[tid])
+	}
+}
+
+// atomicCASExch: each thread claims slot i%8 once via CAS; Exch counts.
+func atomicCASExch(t cuda.Thread, owners []int32, claimed []int32, ex []uint64) {
+	if i := t.Grid1(); i < len(claimed) {
+		if cuda.AtomicCAS(&owners[i%8], -1, int32(i%8)) == -1 {
+			cuda.AtomicAdd(&claimed[i%8], 1)
+		}
+		cuda.AtomicExch(&ex[i%4], uint64(i%4)*10)
+	}
+}
+
+func minusOnes(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = -1
+	}
+	return out
+}
+
+var atomicCases = []Case{
+	c1("atomics/histogram", atomicHistogram, func() []any { return []any{cycleOf[int32](n1), zeros[int32](16)} }),
+	c1("atomics/global_ops", atomicGlobalOps, func() []any {
+		return []any{cycleI64(n1), zeros[int64](2), []int64{-1 << 62}, []int64{1 << 62}, zeros[uint32](1), []uint32{0xFFFFFFFF}, zeros[uint32](1), zeros[uint64](1)}
+	}),
+	c1("atomics/float", atomicFloat, func() []any {
+		return []any{inRange(n1, 1e300), inRange32(n1, 3e38), zeros[float64](1), zeros[float32](1), []float64{-1e308}, []float32{3e38}}
+	}),
+	c1("atomics/shared", atomicShared, func() []any { return []any{cycleOf[int32](n1), zeros[int32](9)} }),
+	c1("atomics/cas_exch", atomicCASExch, func() []any { return []any{minusOnes(8), zeros[int32](8), zeros[uint64](4)} }),
+}

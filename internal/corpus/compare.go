@@ -1,0 +1,112 @@
+package corpus
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+)
+
+// Compare checks an engine's arguments after a launch (got) against the
+// native run's (want): every slice and Array2/Array3 element-wise, integers
+// and bools exactly, floats bit for bit or, when ulp > 0, within ulp units in
+// the last place (NaNs match any NaN then). It names the first difference.
+func Compare(want, got []any, ulp int) error {
+	if len(want) != len(got) {
+		return fmt.Errorf("%d arguments, want %d", len(got), len(want))
+	}
+	for i := range want {
+		w, g := flat(want[i]), flat(got[i])
+		if !w.IsValid() {
+			continue // a scalar: inputs only
+		}
+		if !g.IsValid() || w.Type() != g.Type() || w.Len() != g.Len() {
+			return fmt.Errorf("argument %d: got %T of another shape, want %T", i, got[i], want[i])
+		}
+		for j := 0; j < w.Len(); j++ {
+			if msg := diff(w.Index(j), g.Index(j), ulp); msg != "" {
+				return fmt.Errorf("argument %d (%T) element %d: %s", i, want[i], j, msg)
+			}
+		}
+	}
+	return nil
+}
+
+// flat returns the elements of a slice or of an Array2/Array3 (through its
+// Data method), or an invalid Value for scalars.
+func flat(x any) reflect.Value {
+	v := reflect.ValueOf(x)
+	if !v.IsValid() {
+		return v
+	}
+	if v.Kind() == reflect.Slice {
+		return v
+	}
+	if m := v.MethodByName("Data"); m.IsValid() {
+		return m.Call(nil)[0]
+	}
+	return reflect.Value{}
+}
+
+func diff(w, g reflect.Value, ulp int) string {
+	switch w.Kind() {
+	case reflect.Float32:
+		a, b := float32(w.Float()), float32(g.Float())
+		if math.Float32bits(a) == math.Float32bits(b) {
+			return ""
+		}
+		if ulp > 0 && (a != a && b != b || ulpDiff32(a, b) <= uint64(ulp)) {
+			return ""
+		}
+		return fmt.Sprintf("got %v (%#x), want %v (%#x)", b, math.Float32bits(b), a, math.Float32bits(a))
+	case reflect.Float64:
+		a, b := w.Float(), g.Float()
+		if math.Float64bits(a) == math.Float64bits(b) {
+			return ""
+		}
+		if ulp > 0 && (a != a && b != b || ulpDiff64(a, b) <= uint64(ulp)) {
+			return ""
+		}
+		return fmt.Sprintf("got %v (%#x), want %v (%#x)", b, math.Float64bits(b), a, math.Float64bits(a))
+	}
+	if !reflect.DeepEqual(w.Interface(), g.Interface()) {
+		return fmt.Sprintf("got %v, want %v", g.Interface(), w.Interface())
+	}
+	return ""
+}
+
+// ordered maps float bits to integers that are ordered like the floats.
+func ordered64(x float64) int64 {
+	b := int64(math.Float64bits(x))
+	if b < 0 {
+		b = math.MinInt64 - b
+	}
+	return b
+}
+
+func ulpDiff64(a, b float64) uint64 {
+	if a != a || b != b {
+		return math.MaxUint64
+	}
+	x, y := ordered64(a), ordered64(b)
+	if x > y {
+		return uint64(x - y)
+	}
+	return uint64(y - x)
+}
+
+func ulpDiff32(a, b float32) uint64 {
+	if a != a || b != b {
+		return math.MaxUint64
+	}
+	x, y := int64(math.Float32bits(a)), int64(math.Float32bits(b))
+	if x >= 1<<31 {
+		x = 1<<31 - x
+	}
+	if y >= 1<<31 {
+		y = 1<<31 - y
+	}
+	if x > y {
+		return uint64(x - y)
+	}
+	return uint64(y - x)
+}

@@ -1,0 +1,84 @@
+package corpus
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
+
+func TestCorpusShape(t *testing.T) {
+	all := All()
+	if len(all) < 80 {
+		t.Errorf("corpus has %d cases, want at least 80", len(all))
+	}
+	seen := map[string]bool{}
+	for _, c := range all {
+		if seen[c.Name] {
+			t.Errorf("duplicate case name %q", c.Name)
+		}
+		seen[c.Name] = true
+		if c.Kernel == nil || c.Args == nil || c.Grid.Size() == 0 || c.Block.Size() == 0 {
+			t.Errorf("case %q is incomplete", c.Name)
+		}
+	}
+	if _, ok := Lookup(all[0].Name); !ok {
+		t.Errorf("Lookup(%q) failed", all[0].Name)
+	}
+}
+
+// TestCorpusNative runs every case on the CPU backend twice with fresh
+// inputs: the kernels must run without error and be deterministic, or they
+// cannot serve as the reference of other engines.
+func TestCorpusNative(t *testing.T) {
+	if err := cuda.SetBackend(cuda.CPU); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range All() {
+		t.Run(c.Name, func(t *testing.T) {
+			run := func() []any {
+				args := c.Args()
+				k := cuda.Jit(c.Kernel)
+				err := k.LaunchWith(cuda.LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem}, args...)
+				if err != nil {
+					t.Fatalf("launch: %v", err)
+				}
+				return args
+			}
+			a := run()
+			if c.Printf {
+				return
+			}
+			b := run()
+			if err := Compare(a, b, 0); err != nil {
+				t.Fatalf("two native runs differ: %v", err)
+			}
+		})
+	}
+}
+
+func TestCompare(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		want, got []any
+		ulp       int
+		errPart   string
+	}{
+		{[]any{[]float64{1, nan}}, []any{[]float64{1, nan}}, 0, ""},
+		{[]any{[]float64{1}}, []any{[]float64{math.Nextafter(1, 2)}}, 0, "element 0"},
+		{[]any{[]float64{1}}, []any{[]float64{math.Nextafter(1, 2)}}, 1, ""},
+		{[]any{[]float32{0}}, []any{[]float32{float32(math.Copysign(0, -1))}}, 0, "element 0"},
+		{[]any{[]int8{1, 2}}, []any{[]int8{1, 3}}, 0, "element 1"},
+		{[]any{3, []bool{true}}, []any{3, []bool{true}}, 0, ""},
+	}
+	for i, c := range cases {
+		err := Compare(c.want, c.got, c.ulp)
+		switch {
+		case c.errPart == "" && err != nil:
+			t.Errorf("case %d: unexpected %v", i, err)
+		case c.errPart != "" && (err == nil || !strings.Contains(err.Error(), c.errPart)):
+			t.Errorf("case %d: got %v, want an error with %q", i, err, c.errPart)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package corpus
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// Device functions: plain, several results, generic, recursive, methods.
+
+func clamp(x, lo, hi float64) float64 {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+func divmod(a, b int64) (q, r int64) {
+	return a / b, a % b
+}
+
+func minMax[T cuda.Number](s []T) (lo, hi T) {
+	lo, hi = s[0], s[0]
+	for _, v := range s[1:] {
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	return
+}
+
+func fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fib(n-1) + fib(n-2)
+}
+
+func isEven(n int) bool {
+	if n == 0 {
+		return true
+	}
+	return isOdd(n - 1)
+}
+
+func isOdd(n int) bool {
+	if n == 0 {
+		return false
+	}
+	return isEven(n - 1)
+}
+
+func funcClamp(t cuda.Thread, a []float64, lo, hi float64) {
+	if i := t.Grid1(); i < len(a) {
+		a[i] = clamp(a[i], lo, hi)
+	}
+}
+
+func funcMulti(t cuda.Thread, a []int64, q, r []int64) {
+	if i := t.Grid1(); i < len(a) {
+		q[i], r[i] = divmod(a[i], int64(i%13+1))
+	}
+}
+
+func funcGeneric[T cuda.Number](t cuda.Thread, a []T, lo, hi []T) {
+	if i := t.Grid1(); i < len(lo) {
+		lo[i], hi[i] = minMax(a[i : i+8])
+	}
+}
+
+func funcRecursive(t cuda.Thread, out []int64, parity []uint8) {
+	if i := t.Grid1(); i < len(out) {
+		out[i] = int64(fib(i % 15))
+		parity[i] = b2u(isEven(i % 40))
+	}
+}
+
+func sumSlice(s []float32) float32 {
+	var acc float32
+	for _, v := range s {
+		acc += v
+	}
+	return acc
+}
+
+// funcSharedArg passes shared and global slices to the same device function.
+func funcSharedArg(t cuda.Thread, a []float32, out []float32) {
+	sh := cuda.SharedArray[float32](t, 128)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = 0
+	if i < len(a) {
+		sh[tid] = a[i]
+	}
+	t.SyncThreads()
+	if i < len(out) {
+		lo := tid - tid%8
+		out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
+	}
+}
+
+func scaleInPlace(p *float64, k float64) { *p *= k }
+
+func funcPointerArg(t cuda.Thread, a []float64) {
+	if i := t.Grid1(); i < len(a) {
+		scaleInPlace(&a[i], 3)
+		x := a[i]
+		scaleInPlace(&x, 0.5)
+		a[i] += x
+	}
+}
+
+var funcCases = []Case{
+	c1("funcs/clamp", funcClamp, func() []any { return []any{cycleF64(n1), -10.0, 10.0} }),
+	c1("funcs/multi_result", funcMulti, func() []any { return []any{cycleI64(n1), zeros[int64](n1), zeros[int64](n1)} }),
+	c1("funcs/generic_int16", funcGeneric[int16], func() []any { return []any{cycleOf[int16](n1 + 8), zeros[int16](n1), zeros[int16](n1)} }),
+	c1("funcs/generic_float64", funcGeneric[float64], func() []any { return []any{inRange(n1+8, 1e308), zeros[float64](n1), zeros[float64](n1)} }),
+	c1("funcs/recursive", funcRecursive, func() []any { return []any{zeros[int64](n1), zeros[uint8](n1)} }),
+	c1("funcs/shared_and_global_arg", funcSharedArg, func() []any { return []any{cycleF32(n1), zeros[float32](n1 - 1)} }),
+	c1("funcs/pointer_arg", funcPointerArg, func() []any { return []any{iotaF64(n1)} }),
+}

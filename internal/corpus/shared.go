@@ -1,0 +1,114 @@
+package corpus
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// Shared memory with SyncThreads.
+
+func sharedReverse(t cuda.Thread, a []float64) {
+	sh := cuda.SharedArray[float64](t, 128)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	if i < len(a) {
+		sh[tid] = a[i]
+	}
+	t.SyncThreads()
+	j := t.BlockIdx().X*128 + 127 - tid
+	if i < len(a) && j < len(a) {
+		a[i] = sh[127-tid]
+	}
+}
+
+// sharedReduce sums each block's values with a tree reduction.
+func sharedReduce(t cuda.Thread, a []int64, sums []int64) {
+	sh := cuda.SharedArray[int64](t, 128)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = 0
+	if i < len(a) {
+		sh[tid] = a[i] % 1000003
+	}
+	t.SyncThreads()
+	for s := 64; s > 0; s >>= 1 {
+		if tid < s {
+			sh[tid] += sh[tid+s]
+		}
+		t.SyncThreads()
+	}
+	if tid == 0 {
+		sums[t.BlockIdx().X] = sh[0]
+	}
+}
+
+func sharedTwoArrays(t cuda.Thread, a []int32, out []int32) {
+	x := cuda.SharedArray[int32](t, 128)
+	y := cuda.SharedArray[int16](t, 128)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	x[tid], y[tid] = int32(tid), int16(-tid)
+	if i < len(a) {
+		x[tid] += a[i]
+	}
+	t.SyncThreads()
+	if i < len(out) {
+		out[i] = x[(tid+1)%128] + int32(y[(tid+5)%128])
+	}
+}
+
+func sharedDynamic(t cuda.Thread, a []float32, out []float32) {
+	sh := cuda.DynamicSharedArray[float32](t)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	if tid < len(sh) {
+		sh[tid] = 0
+		if i < len(a) {
+			sh[tid] = a[i] * 2
+		}
+	}
+	t.SyncThreads()
+	if i < len(out) {
+		out[i] = sh[(tid+1)%len(sh)] + float32(len(sh))
+	}
+}
+
+// sharedMovingAverage is the tutorial's 1-D stencil with a halo.
+func sharedMovingAverage(t cuda.Thread, a, out []float64) {
+	const r = 3
+	sh := cuda.SharedArray[float64](t, 128+2*r)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	if i < len(a) {
+		sh[tid+r] = a[i]
+	} else {
+		sh[tid+r] = 0
+	}
+	if tid < r {
+		if i-r >= 0 {
+			sh[tid] = a[i-r]
+		} else {
+			sh[tid] = 0
+		}
+		if i+128 < len(a) {
+			sh[tid+128+r] = a[i+128]
+		} else {
+			sh[tid+128+r] = 0
+		}
+	}
+	t.SyncThreads()
+	if i < len(out) {
+		var s float64
+		for k := -r; k <= r; k++ {
+			s += sh[tid+r+k]
+		}
+		out[i] = s / (2*r + 1)
+	}
+}
+
+var sharedCases = []Case{
+	c1("shared/reverse", sharedReverse, func() []any { return []any{iotaF64(n1)} }),
+	c1("shared/reduce", sharedReduce, func() []any { return []any{cycleI64(n1), zeros[int64](3)} }),
+	c1("shared/two_arrays", sharedTwoArrays, func() []any { return []any{cycleOf[int32](n1), zeros[int32](n1)} }),
+	{Name: "shared/dynamic", Kernel: sharedDynamic, Grid: grid1(n1, 128), Block: cuda.Dim1(128), SharedMem: 128 * 4, Args: func() []any {
+		return []any{cycleF32(n1), zeros[float32](n1)}
+	}},
+	c1("shared/moving_average", sharedMovingAverage, func() []any { return []any{iotaF64(n1), zeros[float64](n1)} }),
+}

@@ -1,0 +1,77 @@
+package frontend
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// markerPos returns the line:col just after the first /*HERE*/ in src.
+func markerPos(t *testing.T, src string) string {
+	t.Helper()
+	i := strings.Index(src, "/*HERE*/")
+	if i < 0 {
+		t.Fatalf("no /*HERE*/ marker in test source")
+	}
+	i += len("/*HERE*/")
+	line := strings.Count(src[:i], "\n") + 1
+	col := i - strings.LastIndex(src[:i], "\n")
+	return fmt.Sprintf("k.go:%d:%d", line, col)
+}
+
+const header = "package k\n\nimport \"github.com/nugo-dev/nugo/cuda\"\n\n"
+
+// TestRefusals checks each construct of the issue's section 3: the error is
+// at the offending code and says what to write instead.
+func TestRefusals(t *testing.T) {
+	cases := []struct {
+		name, body, msg string
+	}{
+		{"map", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/m := make(map[int]int)\n\ta[0] = m[1]\n}", "cannot use a map in a kernel; pass a slice"},
+		{"map param", "func k(t cuda.Thread, /*HERE*/m map[int]int) {\n}", "kernel parameter m has type map[int]int"},
+		{"channel", "func k(t cuda.Thread, a []int) {\n\tvar /*HERE*/c chan int\n\t_ = c\n}", "cannot use a channel in a kernel"},
+		{"send", "func k(t cuda.Thread, a []int, c chan int) {\n\t/*HERE*/c <- 1\n}", "cannot send on a channel"},
+		{"goroutine", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/go func() {}()\n}", "cannot start a goroutine in a kernel"},
+		{"select", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/select {}\n}", "select is not supported in kernels"},
+		{"defer", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/defer f()\n}\nfunc f() {}", "defer is not supported in kernels"},
+		{"closure", "func k(t cuda.Thread, a []int) {\n\tx := 1\n\tf := /*HERE*/func() int { return x }\n\ta[0] = f()\n}", "closures that capture variables (here x)"},
+		{"interface", "func k(t cuda.Thread, a []int) {\n\tvar /*HERE*/v any = a[0]\n\t_ = v\n}", "cannot use an interface value in a kernel"},
+		{"type switch", "func k(t cuda.Thread, a []int) {\n\tvar v any\n\t/*HERE*/switch v.(type) {\n\t}\n}", "type switches need interfaces"},
+		{"string", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/s := \"abc\"\n\ta[0] = len(s)\n}", "cannot use a string in a kernel"},
+		{"append", "func k(t cuda.Thread, a []int) {\n\ta = /*HERE*/append(a, 1)\n}", "append may allocate on the heap"},
+		{"make", "func k(t cuda.Thread, a []int, n int) {\n\tb := /*HERE*/make([]int, n)\n\ta[0] = b[0]\n}", "make with a size not known at compile time"},
+		{"other package", "import \"strconv\"\n\nfunc k(t cuda.Thread, a []int) {\n\ta[0], _ = /*HERE*/strconv.Atoi(\"1\")\n}", "cannot use strconv.Atoi in a kernel"},
+		{"fmt", "import \"fmt\"\n\nfunc k(t cuda.Thread, a []int) {\n\t/*HERE*/fmt.Println(a[0])\n}", "use cuda.Printf"},
+		{"global write", "var counter int\n\nfunc k(t cuda.Thread, a []int) {\n\t/*HERE*/counter++\n}", "cannot write to package-level variable counter"},
+		{"global read", "func two() float64 { return 2 }\n\nvar scale = two()\n\nfunc k(t cuda.Thread, a []float64) {\n\ta[0] = /*HERE*/scale\n}", "cannot use package-level variable scale"},
+		{"pointer to slice", "func k(t cuda.Thread, /*HERE*/p *[]int) {\n}", "kernel parameter p has type *[]int"},
+		{"first param", "func k/*HERE*/(a []int) {\n}", "first parameter of a kernel must be a cuda.Thread"},
+		{"result", "func k(t cuda.Thread, a []int) /*HERE*/int {\n\treturn 0\n}", "a kernel returns nothing"},
+		{"panic", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/panic(\"x\")\n}", "panic is not supported in kernels"},
+		{"method on interface", "type shape interface{ Area() float64 }\n\nfunc area(s /*HERE*/shape) float64 { return s.Area() }\n\nfunc k(t cuda.Thread, a []float64) {\n\ta[0] = area(nil)\n}", "cannot use an interface value"},
+		{"complex", "func k(t cuda.Thread, a []float64) {\n\t/*HERE*/c := complex(a[0], 1)\n\ta[0] = real(c)\n}", "complex numbers are not supported"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := c.body
+			if !strings.HasPrefix(src, "import") {
+				src = header + src
+			} else {
+				src = strings.Replace(header, "import \"github.com/nugo-dev/nugo/cuda\"", "import \"github.com/nugo-dev/nugo/cuda\"\n", 1) + src
+			}
+			want := markerPos(t, src)
+			_, err := LoadSource("k.go", []byte(src), "k")
+			var fe *Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("got %v, want a *frontend.Error", err)
+			}
+			for _, d := range fe.Diags {
+				if d.Pos.String() == want && strings.Contains(d.Msg, c.msg) {
+					return
+				}
+			}
+			t.Errorf("want %s: ...%s...; got:\n%v", want, c.msg, err)
+		})
+	}
+}
