@@ -74,7 +74,7 @@ func ptxsimCompileError(name string, err error) error {
 	return fmt.Errorf("compile %s: %w", name, err)
 }
 
-func (e ptxsimExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value) error {
+func (e ptxsimExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
 	gk, err := e.compile(k)
 	if err != nil {
 		return err
