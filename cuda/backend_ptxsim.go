@@ -3,7 +3,6 @@ package cuda
 import (
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
@@ -57,6 +56,15 @@ func (ptxsimExecutor) compile(k *Kernel) (*golaunch.Kernel, error) {
 	return c.(*golaunch.Kernel), nil
 }
 
+// printerWriter sends vprintf output where the CPU backend's Printf goes.
+type printerWriter struct{}
+
+func (printerWriter) Write(p []byte) (int, error) {
+	printer.Lock()
+	defer printer.Unlock()
+	return printer.w.Write(p)
+}
+
 // ptxsimCompileError turns the front end's positioned error into a *CompileError.
 func ptxsimCompileError(name string, err error) error {
 	var fe *frontend.Error
@@ -83,7 +91,7 @@ func (e ptxsimExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Valu
 		Grid:      [3]int{cfg.Grid.X, cfg.Grid.Y, cfg.Grid.Z},
 		Block:     [3]int{cfg.Block.X, cfg.Block.Y, cfg.Block.Z},
 		SharedMem: cfg.SharedMem,
-		Stdout:    os.Stdout,
+		Stdout:    printerWriter{},
 	}, args)
 	var ee *ptxsim.ExecError
 	var ce *golaunch.CheckError

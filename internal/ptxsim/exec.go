@@ -94,6 +94,7 @@ func (w *worker) runBlock(b int) {
 		r[slotCtaidX], r[slotCtaidY], r[slotCtaidZ] = uint64(w.block[0]), uint64(w.block[1]), uint64(w.block[2])
 		r[slotNctaidX], r[slotNctaidY], r[slotNctaidZ] = uint64(g[0]), uint64(g[1]), uint64(g[2])
 		r[slotLaneid], r[slotWarpid], r[slotNwarpid] = uint64(i%32), uint64(i/32), uint64(nwarps)
+		r[slotDynSmem], r[slotTotalSmem] = uint64(ls.dynShared), uint64(ls.shared)
 		t.fn, t.code, t.pc, t.fb, t.sp = f, f.code, 0, 0, frameTop
 		if frameTop > 0 {
 			t.growStack(frameTop)

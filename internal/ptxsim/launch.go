@@ -119,21 +119,22 @@ func dim(d [3]int) [3]int {
 
 // launchState is shared by the workers of one launch.
 type launchState struct {
-	prog     *Program
-	fn       *function
-	grid     [3]int
-	block    [3]int
-	nthreads int
-	params   []byte
-	regions  []*region
-	shared   int // total shared bytes per block
-	out      io.Writer
-	outMu    sync.Mutex
-	maxSteps int64
-	failed   atomic.Bool
-	errMu    sync.Mutex
-	err      error
-	instrs   atomic.Int64
+	prog      *Program
+	fn        *function
+	grid      [3]int
+	block     [3]int
+	nthreads  int
+	params    []byte
+	regions   []*region
+	shared    int // total shared bytes per block
+	dynShared int // dynamic shared bytes per block
+	out       io.Writer
+	outMu     sync.Mutex
+	maxSteps  int64
+	failed    atomic.Bool
+	errMu     sync.Mutex
+	err       error
+	instrs    atomic.Int64
 }
 
 // Run launches a kernel and waits for it; it returns the first fault.
@@ -167,7 +168,7 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 		shared = align(shared, p.mod.sharedAlign) + cfg.SharedMem
 	}
 	ls := &launchState{prog: p, fn: f, grid: grid, block: block, nthreads: n, params: cfg.Params,
-		regions: p.mem.snapshot(), shared: shared, out: cfg.Stdout, maxSteps: cfg.MaxSteps}
+		regions: p.mem.snapshot(), shared: shared, dynShared: cfg.SharedMem, out: cfg.Stdout, maxSteps: cfg.MaxSteps}
 	nblocks := grid[0] * grid[1] * grid[2]
 	workers := cfg.Workers
 	if workers <= 0 {

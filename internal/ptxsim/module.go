@@ -147,6 +147,8 @@ const (
 	slotWarpid
 	slotNwarpid
 	slotSmid
+	slotDynSmem
+	slotTotalSmem
 	numFixedSlots
 )
 
@@ -157,4 +159,5 @@ var specialRegs = map[string]int32{
 	"%nctaid.x": slotNctaidX, "%nctaid.y": slotNctaidY, "%nctaid.z": slotNctaidZ,
 	"%laneid": slotLaneid, "%warpid": slotWarpid, "%nwarpid": slotNwarpid,
 	"%smid": slotSmid, "%gridid": slotFalse, "%nsmid": slotTrue,
+	"%dynamic_smem_size": slotDynSmem, "%total_smem_size": slotTotalSmem,
 }

@@ -2,14 +2,11 @@ package difftest
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"reflect"
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/internal/compiler"
@@ -46,9 +43,6 @@ type Outcome struct {
 	Err    error
 }
 
-// stdoutMu serialises the redirection of os.Stdout for native printf capture.
-var stdoutMu sync.Mutex
-
 // Native runs c on the CPU backend.
 func Native(c Case) Outcome {
 	args := c.Args()
@@ -66,28 +60,6 @@ func Native(c Case) Outcome {
 	}
 	out.Args = args
 	return out
-}
-
-func captureStdout(f func() error) (string, error) {
-	stdoutMu.Lock()
-	defer stdoutMu.Unlock()
-	r, w, err := os.Pipe()
-	if err != nil {
-		return "", err
-	}
-	old := os.Stdout
-	os.Stdout = w
-	done := make(chan string)
-	go func() {
-		b, _ := io.ReadAll(r)
-		done <- string(b)
-	}()
-	ferr := f()
-	os.Stdout = old
-	w.Close()
-	s := <-done
-	r.Close()
-	return s, ferr
 }
 
 // CompileCase compiles c's kernel, as the ptxsim backend does.
