@@ -101,3 +101,22 @@ func Samples() []Case {
 			}},
 	}
 }
+
+// sampleStore writes v at out[idx]: with an index past the slice it shows
+// how each backend reports the fault.
+func sampleStore(t cuda.Thread, out []int32, idx int, v int32) {
+	if t.Grid1() == 0 {
+		out[idx] = v
+	}
+}
+
+// sampleMap uses a map, which kernels may not: a compile error.
+func sampleMap(t cuda.Thread, out []int64) {
+	m := map[int]int64{1: 2}
+	out[0] = m[1]
+}
+
+// sampleHello prints from every thread.
+func sampleHello(t cuda.Thread, scale float64) {
+	cuda.Printf("thread %d: %.2f\n", t.Grid1(), float64(t.Grid1())*scale)
+}

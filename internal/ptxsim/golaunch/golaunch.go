@@ -64,37 +64,43 @@ func (e *CheckError) Error() string {
 // returns a *ptxsim.ExecError for an interpreter fault and a *CheckError for
 // a failed debug check.
 func (k *Kernel) Run(l Launch, args []reflect.Value) error {
+	_, err := k.RunStats(l, args)
+	return err
+}
+
+// RunStats is Run that also reports what the interpreter executed.
+func (k *Kernel) RunStats(l Launch, args []reflect.Value) (ptxsim.Stats, error) {
 	m := k.Mod
 	if len(args) != len(m.Params) {
-		return fmt.Errorf("compiled kernel takes %d parameters, got %d", len(m.Params), len(args))
+		return ptxsim.Stats{}, fmt.Errorf("compiled kernel takes %d parameters, got %d", len(m.Params), len(args))
 	}
 	params := make([]byte, m.ParamBytes)
 	var spans []span
 	for i, p := range m.Params {
 		if err := packParam(params, p, args[i], &spans); err != nil {
-			return fmt.Errorf("argument %d (%s): %w", i+1, p.Name, err)
+			return ptxsim.Stats{}, fmt.Errorf("argument %d (%s): %w", i+1, p.Name, err)
 		}
 	}
 	mem := ptxsim.NewMemory()
 	for _, s := range mergeSpans(spans) {
 		if err := mem.Register(uint64(uintptr(s.p)), unsafe.Slice((*byte)(s.p), s.n)); err != nil {
-			return err
+			return ptxsim.Stats{}, err
 		}
 	}
 	prog, err := k.Sim.Load(mem)
 	if err != nil {
-		return err
+		return ptxsim.Stats{}, err
 	}
-	err = prog.Run(ptxsim.Config{Kernel: m.Entry, Grid: l.Grid, Block: l.Block, SharedMem: l.SharedMem,
+	st, err := prog.RunStats(ptxsim.Config{Kernel: m.Entry, Grid: l.Grid, Block: l.Block, SharedMem: l.SharedMem,
 		Params: params, Stdout: l.Stdout, Workers: l.Workers, MaxSteps: l.MaxSteps})
 	runtime.KeepAlive(args) // the kernel reached their memory through raw addresses
 	if err != nil {
-		return err
+		return st, err
 	}
 	if m.UsesErrorRecord {
-		return readErrorRecord(m, prog, mem)
+		return st, readErrorRecord(m, prog, mem)
 	}
-	return nil
+	return st, nil
 }
 
 // readErrorRecord reports the first failed debug check of the launch.
