@@ -19,4 +19,3 @@ func TestMergeSpans(t *testing.T) {
 		}
 	}
 }
-

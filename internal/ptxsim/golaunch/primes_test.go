@@ -63,4 +63,3 @@ func BenchmarkCompiledPrimes(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "instr/s")
 }
-
