@@ -93,13 +93,19 @@ type ExecError struct {
 }
 
 func (e *ExecError) Error() string {
-	s := fmt.Sprintf("ptxsim: kernel %s, block (%d,%d,%d) thread (%d,%d,%d): ", e.Kernel,
-		e.Block[0], e.Block[1], e.Block[2], e.Thread[0], e.Thread[1], e.Thread[2])
+	return fmt.Sprintf("ptxsim: kernel %s, block (%d,%d,%d) thread (%d,%d,%d): %s", e.Kernel,
+		e.Block[0], e.Block[1], e.Block[2], e.Thread[0], e.Thread[1], e.Thread[2], e.Detail())
+}
+
+// Detail describes the fault without the kernel, block and thread: the
+// function, the PTX line and instruction, what went wrong and the address.
+func (e *ExecError) Detail() string {
+	s := ""
 	if e.Func != e.Kernel && e.Func != "" {
 		s += "in " + e.Func + ", "
 	}
 	if e.Line > 0 {
-		s += fmt.Sprintf("line %d %q: ", e.Line, e.Inst)
+		s += fmt.Sprintf("PTX line %d %q: ", e.Line, e.Inst)
 	}
 	s += e.Msg
 	if e.HasAddr {
