@@ -31,7 +31,30 @@
 //     sequentially consistent; plain loads and stores of different blocks to
 //     the same address are racy exactly as they are on a GPU.
 //   - Float-to-integer cvt clamps to the destination range and maps NaN to 0,
-//     as PTX specifies for sm_20 and later.
+//     as PTX specifies for sm_20 and later; cvt/arithmetic .sat maps NaN and
+//     -0 to +0.
+//   - atom.add.f32 flushes subnormal inputs and results to zero, as the
+//     hardware's global-memory float atomics do; atom.add.f64 does not.
+//   - The directed rounding modes (.rz .rm .rp) are exact: float32 results
+//     are rounded from float64 with the sign of the exact residual, float64
+//     results through math/big (slow, but nugo emits them only for
+//     conversions).
+//   - vprintf formats C printf (%d %i %u %x %X %o %c %s %p %e %f %g %a and
+//     the length modifiers h hh l ll z j t, flags, width, precision, '*')
+//     with C's output, including inf/nan spellings, and writes each call
+//     in one Write to the launch's io.Writer.
+//
+// Memory: state spaces global (host buffers registered in a Memory at
+// device address ranges), shared (per block), local (per thread: a stack
+// that holds .local variables and the .param frames of .func calls), const
+// and param. Generic addresses of shared, local and const memory live in
+// fixed windows at and above 1<<47; cvta adds or removes the window base.
+//
+// Not supported (a parse error names the instruction and line): warp-level
+// instructions (shfl, vote, match, redux, activemask), textures and
+// surfaces, .f16/.bf16 arithmetic, carry arithmetic (.cc, addc), brx.idx and
+// indirect calls, bar.arrive/bar.red, vector registers (.reg .v2), and
+// module-scope .local variables.
 //
 // Errors: a parse error names the line and the instruction; a run-time fault
 // (an access outside any registered allocation, a misaligned atomic, trap,
