@@ -93,10 +93,31 @@ func convFloat(t gtype, f float64) val {
 	return val{f: f}
 }
 
-func (st *evalState) exec(s stmt) {
+// flow is how a statement list ended.
+type flow uint8
+
+const (
+	flowNext flow = iota
+	flowBreak
+	flowContinue
+)
+
+func (st *evalState) execList(ss []stmt) flow {
+	for _, s := range ss {
+		if f := st.exec(s); f != flowNext {
+			return f
+		}
+	}
+	return flowNext
+}
+
+func (st *evalState) exec(s stmt) flow {
 	switch s := s.(type) {
 	case *sAssign:
 		st.env[s.v] = st.eval(s.e)
+	case *sMulti:
+		a, b := st.eval(s.ea), st.eval(s.eb)
+		st.env[s.a], st.env[s.b] = a, b
 	case *sArrSet:
 		idx := st.index(s.idx)
 		st.arrays[s.arr][idx] = st.eval(s.e)
@@ -105,19 +126,25 @@ func (st *evalState) exec(s stmt) {
 		if st.eval(s.cond).i != 0 {
 			body = s.then
 		}
-		for _, b := range body {
-			st.exec(b)
+		return st.execList(body)
+	case *sJump:
+		if st.eval(s.cond).i != 0 {
+			if s.isBreak {
+				return flowBreak
+			}
+			return flowContinue
 		}
 	case *sFor:
 		for k := 0; k < s.n; k++ {
 			st.env[s.k] = val{i: uint64(k)}
-			for _, b := range s.body {
-				st.exec(b)
+			if st.execList(s.body) == flowBreak {
+				break
 			}
 		}
 	default:
 		panic(fmt.Sprintf("exec: %T", s))
 	}
+	return flowNext
 }
 
 // index is uint(e) % 4 for an integer expression.

@@ -172,6 +172,17 @@ type (
 		n    int
 		body []stmt
 	}
+	// sMulti is a parallel assignment "a, b = ea, eb": both sides are
+	// evaluated before either variable changes (phi copies in loops).
+	sMulti struct {
+		a, b   *gvar
+		ea, eb expr
+	}
+	// sJump is "if cond { break }" or "if cond { continue }" in a loop.
+	sJump struct {
+		cond    expr
+		isBreak bool
+	}
 	// sShared publishes src in a shared array, synchronises the block and
 	// reads a neighbour's value into dst.
 	sShared struct {
@@ -243,6 +254,7 @@ type gen struct {
 	scope  []*gvar
 	inFunc bool
 	nvars  int
+	loops  int // enclosing loops of the statement being generated
 }
 
 // generate builds a random well-typed program.
@@ -299,8 +311,19 @@ func (g *gen) stmts(n, depth int, top bool) []stmt {
 	var out []stmt
 	r := g.src
 	for i := 0; i < n; i++ {
-		k := r.intn(10)
+		k := r.intn(12)
 		switch {
+		case k == 10:
+			ws := g.writable()
+			a, b := ws[r.intn(len(ws))], ws[r.intn(len(ws))]
+			if a == b {
+				continue
+			}
+			out = append(out, &sMulti{a: a, b: b, ea: g.expr(a.t, 2, false), eb: g.expr(b.t, 2, false)})
+		case k == 11:
+			if g.loops > 0 {
+				out = append(out, &sJump{cond: g.cond(1), isBreak: r.intn(2) == 0})
+			}
 		case k < 4 || depth == 0:
 			ws := g.writable()
 			v := ws[r.intn(len(ws))]
@@ -318,7 +341,9 @@ func (g *gen) stmts(n, depth int, top bool) []stmt {
 			g.nvars++
 			kv := &gvar{name: fmt.Sprintf("k%d", g.nvars), t: gInt, readOnly: true}
 			g.scope = append(g.scope, kv)
+			g.loops++
 			s := &sFor{k: kv, n: 1 + r.intn(4), body: g.stmts(1+r.intn(3), depth-1, false)}
+			g.loops--
 			g.scope = g.scope[:len(g.scope)-1]
 			out = append(out, s)
 		case top:
@@ -610,6 +635,14 @@ func printStmts(b *strings.Builder, ss []stmt, ind int) {
 			fmt.Fprintf(b, "%sfor %s := 0; %s < %d; %s++ {\n", tab, s.k.name, s.k.name, s.n, s.k.name)
 			printStmts(b, s.body, ind+1)
 			fmt.Fprintf(b, "%s}\n", tab)
+		case *sMulti:
+			fmt.Fprintf(b, "%s%s, %s = %s, %s\n", tab, s.a.name, s.b.name, printExpr(s.ea), printExpr(s.eb))
+		case *sJump:
+			word := "continue"
+			if s.isBreak {
+				word = "break"
+			}
+			fmt.Fprintf(b, "%sif %s {\n%s\t%s\n%s}\n", tab, printExpr(s.cond), tab, word, tab)
 		case *sShared:
 			fmt.Fprintf(b, "%s{\n%s\tsh := cuda.SharedArray[int64](t, %d)\n%s\ttid := t.ThreadIdx().X\n", tab, tab, genBlock, tab)
 			fmt.Fprintf(b, "%s\tsh[tid] = %s\n%s\tt.SyncThreads()\n", tab, printExpr(s.src), tab)
