@@ -59,6 +59,7 @@ func (ptxsimExecutor) compile(k *Kernel) (*golaunch.Kernel, error) {
 // printerWriter sends vprintf output where the CPU backend's Printf goes.
 type printerWriter struct{}
 
+// Write prints p under the printer's lock.
 func (printerWriter) Write(p []byte) (int, error) {
 	printer.Lock()
 	defer printer.Unlock()

@@ -41,7 +41,6 @@ func round32(x float64, sticky int, mode uint8) float32 {
 	}
 	// direction of the exact value relative to c
 	var above bool // exact > c
-	var exact bool
 	switch {
 	case float64(c) < x:
 		above = true
@@ -51,10 +50,8 @@ func round32(x float64, sticky int, mode uint8) float32 {
 		if sticky == 0 {
 			return c
 		}
-		exact = false
 		above = sticky > 0
 	}
-	_ = exact
 	up := float32(math.Inf(1))
 	down := float32(math.Inf(-1))
 	switch mode {
@@ -62,9 +59,6 @@ func round32(x float64, sticky int, mode uint8) float32 {
 		// toward zero: if c is farther from zero than the exact value, step back
 		if c > 0 && !above || c < 0 && above {
 			return math.Nextafter32(c, 0)
-		}
-		if c == 0 && x == 0 && sticky != 0 {
-			return c
 		}
 		return c
 	case rnRM, rnRMI:
@@ -120,26 +114,6 @@ func twoSum(a, b float64) (float64, float64) {
 	bb := s - a
 	e := (a - (s - bb)) + (b - bb)
 	return s, e
-}
-
-// overflowFix handles directed rounding when the nearest result overflowed.
-func overflowFix64(s float64, mode uint8) float64 {
-	if !math.IsInf(s, 0) {
-		return s
-	}
-	switch mode {
-	case rnRZ:
-		return math.Copysign(math.MaxFloat64, s)
-	case rnRM:
-		if s > 0 {
-			return math.MaxFloat64
-		}
-	case rnRP:
-		if s < 0 {
-			return -math.MaxFloat64
-		}
-	}
-	return s
 }
 
 // zeroSumRM gives the sign of an exact zero sum when rounding toward -Inf:

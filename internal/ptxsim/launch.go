@@ -92,6 +92,7 @@ type ExecError struct {
 	Msg     string
 }
 
+// Error names the kernel, block and thread, then the Detail.
 func (e *ExecError) Error() string {
 	return fmt.Sprintf("ptxsim: kernel %s, block (%d,%d,%d) thread (%d,%d,%d): %s", e.Kernel,
 		e.Block[0], e.Block[1], e.Block[2], e.Thread[0], e.Thread[1], e.Thread[2], e.Detail())

@@ -21,6 +21,7 @@ type token struct {
 	line int
 }
 
+// String quotes the token for error messages.
 func (t token) String() string {
 	if t.kind == tkEOF {
 		return "end of file"

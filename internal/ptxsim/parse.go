@@ -75,6 +75,7 @@ type ParseError struct {
 	Msg  string
 }
 
+// Error gives the line, the message and the source line.
 func (e *ParseError) Error() string {
 	if e.Text != "" {
 		return fmt.Sprintf("ptx line %d: %s (in %q)", e.Line, e.Msg, e.Text)

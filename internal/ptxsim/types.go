@@ -58,6 +58,7 @@ func (t ptype) signed() bool  { return t >= tS8 && t <= tS64 }
 func (t ptype) isFloat() bool { return t >= tF16 && t <= tF64 }
 func (t ptype) isInt() bool   { return t >= tB8 && t <= tS64 }
 
+// String is the PTX spelling, e.g. ".u32".
 func (t ptype) String() string {
 	for k, v := range typeNames {
 		if v == t {
@@ -85,6 +86,7 @@ var spaceNames = map[string]space{
 	"global": spGlobal, "shared": spShared, "local": spLocal, "const": spConst, "param": spParam,
 }
 
+// String is the state space's PTX name.
 func (s space) String() string {
 	switch s {
 	case spGeneric:

@@ -114,6 +114,7 @@ type Mismatch struct {
 	Report string
 }
 
+// Error returns the full report.
 func (m *Mismatch) Error() string { return m.Report }
 
 // Check runs c on both engines and returns a *Mismatch when they differ.

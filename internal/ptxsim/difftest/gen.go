@@ -31,6 +31,7 @@ const (
 
 var gNames = [...]string{"int8", "int16", "int32", "int64", "int", "uint8", "uint16", "uint32", "uint64", "uint", "float32", "float64"}
 
+// String is the type's Go name.
 func (t gtype) String() string { return gNames[t] }
 func (t gtype) isFloat() bool  { return t == gF32 || t == gF64 }
 func (t gtype) signed() bool   { return t <= gInt }

@@ -51,6 +51,7 @@ type CheckError struct {
 	Msg           string
 }
 
+// Error names the failing thread, the check and its Go position.
 func (e *CheckError) Error() string {
 	s := fmt.Sprintf("block (%d,%d,%d) thread (%d,%d,%d): %s", e.Block[0], e.Block[1], e.Block[2],
 		e.Thread[0], e.Thread[1], e.Thread[2], e.Msg)
