@@ -23,8 +23,9 @@ def best(fn, repeat):
     return min(times), out
 
 
-@njit(cache=False)
-def factor_sum(n):
+def factor_sum_py(n):
+    """The sum of n's prime factors: compiled by @njit and, for the CUDA
+    simulator, by @cuda.jit(device=True)."""
     s = 0
     while n > 1 and n % 2 == 0:
         s += 2
@@ -38,6 +39,9 @@ def factor_sum(n):
     if n > 1:
         s += n
     return s
+
+
+factor_sum = njit(factor_sum_py)
 
 
 @njit
@@ -70,21 +74,7 @@ if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
     # kernels must be defined at module level.
     from numba import cuda
 
-    @cuda.jit(device=True)
-    def dev_factor_sum(n):
-        s = 0
-        while n > 1 and n % 2 == 0:
-            s += 2
-            n //= 2
-        f = 3
-        while f * f <= n:
-            while n % f == 0:
-                s += f
-                n //= f
-            f += 2
-        if n > 1:
-            s += n
-        return s
+    dev_factor_sum = cuda.jit(device=True)(factor_sum_py)
 
     @cuda.jit
     def factor_sum_kernel(out):

@@ -85,6 +85,11 @@ func (f *fnState) binOp(in *ssa.BinOp) []string {
 		f.p.Emit("not"+s.bits(), t, y)
 		f.p.Emit("and"+s.bits(), r, x, t)
 	case token.SHL, token.SHR:
+		if ys := f.scalar(in.Y.Type()); f.m.target.Debug && ys.signed() {
+			if _, isConst := in.Y.(*ssa.Const); !isConst {
+				f.trapIf("setp.lt.s64", f.index64(in.Y), "0", ErrShift)
+			}
+		}
 		n := f.shiftCount(in.Y)
 		if in.Op == token.SHL {
 			f.p.Emit("shl"+s.bits(), r, x, n)

@@ -28,6 +28,7 @@ func Compile(k *frontend.Kernel, target Target) (*Module, error) {
 		names:   map[string]int{},
 		strings: map[string]string{},
 		tables:  map[*ssa.Global]string{},
+		files:   map[string]int{},
 		out:     &Module{Kernel: k.Name, Target: target},
 		diags:   &diagList{fset: k.Fset},
 	}
@@ -48,6 +49,7 @@ type modState struct {
 	names   map[string]int
 	strings map[string]string // constant strings → global symbol
 	tables  map[*ssa.Global]string
+	files   map[string]int // Go source files → .file numbers
 	nshared int
 	diags   *diagList
 

@@ -12,6 +12,7 @@ var errKinds = map[int]string{
 	ErrIndex:  "index out of range",
 	ErrDivide: "integer divide by zero",
 	ErrSlice:  "slice bounds out of range",
+	ErrShift:  "negative shift amount",
 }
 
 // boundsCheck traps when idx is not in [0, length) (unsigned compare).

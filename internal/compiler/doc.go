@@ -15,3 +15,30 @@
 // Integers narrower than 32 bits live in 32-bit registers, kept sign- or
 // zero-extended after every operation, so that they wrap as Go's do.
 package compiler
+
+// # Semantics that may surprise
+//
+// Floating point: float add, subtract and multiply carry .rn, so ptxas does
+// not contract them into FMA and results equal the CPU's bit for bit;
+// Target.FastMath drops .rn and uses approximate float32 division. math.Min
+// and math.Max follow Go (NaN wins, -0 < +0) and return Go's NaN bits.
+//
+// Conversions of floats to integers outside the target's range are
+// implementation-defined in Go; PTX saturates where amd64 produces the
+// "integer indefinite" value, so such results may differ from the CPU.
+//
+// Read-only slices (never written by the kernel) are loaded with
+// ld.global.nc. Like CUDA's const __restrict__ this assumes that the
+// launch's slices do not overlap; compile with Target.NoReadOnlyCache for a
+// launch whose arguments alias.
+//
+// cuda.Printf becomes vprintf with a C format: %v picks the type's natural
+// verb, 64-bit integers get ll, bools print "true"/"false" through %s.
+// C prints negative numbers under %x/%o in two's complement where Go prints
+// a minus sign, and C's %g keeps 6 significant digits where Go's %v prints
+// the shortest representation.
+//
+// Debug mode (Target.Debug) checks indexing (slices, arrays, Array2/3),
+// slicing, integer division and negative shift counts; the first failing thread of a launch fills
+// the module's ErrorSymbol record and exits. Without it there are no checks,
+// as in CUDA C.

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"runtime/debug"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -26,6 +27,7 @@ type fnState struct {
 	// readOnly holds the kernel's parameters never written: loaded with .nc.
 	readOnly map[*ssa.Parameter]bool
 	nlabel   int
+	lastLoc  string
 	tail     []func() // out-of-line code (debug error paths), emitted after the body
 	pos      token.Pos
 }
@@ -88,6 +90,7 @@ func (m *modState) lowerFunc(fn *ssa.Function, p *ptx.Func, kernel bool) {
 				continue
 			}
 			f.pos = instrPos(instr, fn)
+			f.lineInfo()
 			f.lowerInstr(instr)
 		}
 	}
@@ -422,4 +425,27 @@ func (f *fnState) ret(in *ssa.Return) {
 		f.p.Emit("st.param"+paramType(s), addr(f.p.Results[0].Name, int64(offs[i])), v)
 	}
 	f.p.Emit("ret")
+}
+
+// lineInfo writes a .loc directive when the Go source line changes, so that
+// profilers and debuggers (ptxas -lineinfo) map the GPU code to Go lines.
+func (f *fnState) lineInfo() {
+	if !f.pos.IsValid() {
+		return
+	}
+	p := f.m.k.Fset.Position(f.pos)
+	if p.Filename == "" || strings.ContainsAny(p.Filename, "\"\n") {
+		return
+	}
+	id, ok := f.m.files[p.Filename]
+	if !ok {
+		id = len(f.m.files) + 1
+		f.m.files[p.Filename] = id
+		f.m.mod.Files = append(f.m.mod.Files, p.Filename)
+	}
+	loc := fmt.Sprintf("\t.loc %d %d %d", id, p.Line, p.Column)
+	if loc != f.lastLoc {
+		f.p.Raw(loc)
+		f.lastLoc = loc
+	}
 }

@@ -28,6 +28,7 @@ const (
 	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2
 )
 
+// String names the kind as in Go: "scalar", "slice", "Array2", "Array3".
 func (k ParamKind) String() string {
 	return [...]string{"scalar", "slice", "Array2", "Array3"}[k]
 }
@@ -96,4 +97,5 @@ const (
 	ErrIndex  = 1 // index out of range
 	ErrDivide = 2 // integer divide by zero
 	ErrSlice  = 3 // slice bounds out of range
+	ErrShift  = 4 // negative shift amount
 )

@@ -41,8 +41,10 @@ func typesBool(t cuda.Thread, a []uint8, flip bool, out []uint8) {
 	}
 }
 
-// Celsius is a named float type; Count a named integer type.
+// Celsius is a named float type.
 type Celsius float64
+
+// Count is a named integer type.
 type Count int32
 
 func typesNamed(t cuda.Thread, temps []Celsius, offset Celsius, counts []Count, k Count) {

@@ -56,23 +56,33 @@ func loadDevmath() {
 	d.pkg, d.err = conf.Check(DevmathPath, fset, d.files, d.info)
 }
 
-// Devmath returns the device math library's SSA package in the kernel's
-// program, building it on first use, or nil when the build has no library.
+// devmathSSA is the library as SSA, built once per process in a program
+// of its own: its functions are read-only after building, and the compiler
+// lowers them into any kernel's module (their types are shared through the
+// stub packages), so no kernel pays for building them again.
+var devmathSSA struct {
+	once sync.Once
+	pkg  *ssa.Package
+}
+
+// Devmath returns the device math library's SSA package, building it on
+// first use, or nil when the build has no library.
 func (k *Kernel) Devmath() *ssa.Package {
-	k.devmathOnce.Do(func() {
-		devmathChecked.once.Do(loadDevmath)
-		d := &devmathChecked
-		if d.pkg == nil || d.err != nil {
-			k.devmathErr = d.err
-			return
-		}
+	devmathChecked.once.Do(loadDevmath)
+	d := &devmathChecked
+	if d.pkg == nil || d.err != nil {
+		k.devmathErr = d.err
+		return nil
+	}
+	devmathSSA.once.Do(func() {
+		prog := ssa.NewProgram(fset, ssa.InstantiateGenerics)
 		for _, imp := range d.pkg.Imports() {
-			createStubPackage(k.Prog, imp)
+			createStubPackage(prog, imp)
 		}
-		k.devmath = k.Prog.CreatePackage(d.pkg, d.files, d.info, true)
-		k.devmath.Build()
+		devmathSSA.pkg = prog.CreatePackage(d.pkg, d.files, d.info, true)
+		devmathSSA.pkg.Build()
 	})
-	return k.devmath
+	return devmathSSA.pkg
 }
 
 // DevmathError reports why the device math library could not be loaded.

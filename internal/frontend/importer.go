@@ -86,4 +86,5 @@ func (im *stubImporter) importLocked(path string) (*types.Package, error) {
 
 type importerFunc func(path string) (*types.Package, error)
 
+// Import calls f.
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

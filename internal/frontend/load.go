@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -28,9 +27,7 @@ type Kernel struct {
 
 	src source // the kernel package's kept files and their types
 
-	devmathOnce sync.Once
-	devmath     *ssa.Package
-	devmathErr  error
+	devmathErr error
 }
 
 // LoadFunc loads the kernel whose func value is fn. For a generic kernel the

@@ -52,6 +52,7 @@ type Error struct {
 	Log  string
 }
 
+// Error includes ptxas's whole log.
 func (e *Error) Error() string {
 	return fmt.Sprintf("ptxas -arch=%s rejected the module:\n%s", e.Arch, e.Log)
 }
