@@ -1133,7 +1133,8 @@ func (d *decoder) addr(in *inst, o operand) error {
 	case okAddr:
 	case okSym, okReg:
 		// "ld.param.u64 %rd, [name]" is the usual form; also accept bare operands
-		o = operand{kind: okAddr, base: &o}
+		base := o
+		o = operand{kind: okAddr, base: &base}
 	default:
 		return d.errf("expected an address operand [...]")
 	}

@@ -132,7 +132,12 @@ func (p *parser) skipTo(s string) {
 }
 
 // Parse parses and pre-decodes PTX source.
-func Parse(src string) (*Module, error) {
+func Parse(src string) (m *Module, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("ptxsim: internal error while parsing: %v", r)
+		}
+	}()
 	toks, err := lex(src)
 	if err != nil {
 		return nil, err
