@@ -25,6 +25,7 @@ type Case struct {
 	Args      func() []any // fresh inputs on every call
 	MathULP   int          // float results may differ by this many ulps (0: bit-exact)
 	Printf    bool         // compare the printed text too (as sorted lines)
+	Test      string       // the test that runs it, for the rerun command; "TestCorpus" if empty
 }
 
 // Options change how the compiled side runs.
@@ -152,7 +153,11 @@ func report(c Case, want, got Outcome, diffs []string) string {
 		}
 		fmt.Fprintf(&b, "  %s\n", d)
 	}
-	fmt.Fprintf(&b, "dump its PTX: go test ./internal/ptxsim/difftest -run 'TestCorpus/%s$' -v -dumpptx\n", c.Name)
+	test := c.Test
+	if test == "" {
+		test = "TestCorpus"
+	}
+	fmt.Fprintf(&b, "dump its PTX: go test ./internal/ptxsim/difftest -run '%s$/%s$' -v -dumpptx\n", test, c.Name)
 	fmt.Fprintf(&b, "inputs:\n%s", describeArgs(c.Args()))
 	fmt.Fprintf(&b, "native outputs:\n%s", describeArgs(want.Args))
 	fmt.Fprintf(&b, "compiled outputs:\n%s", describeArgs(got.Args))

@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/nugo-dev/nugo/cuda"
@@ -77,7 +78,7 @@ func int32s(n int, seed uint32) []int32 {
 func Samples() []Case {
 	const n = 300
 	grid, block := cuda.Dim1((n+127)/128), cuda.Dim1(128)
-	return []Case{
+	cases := []Case{
 		{Name: "sample/compare", Kernel: sampleCompare, Grid: grid, Block: block,
 			Args: func() []any { return []any{int32s(n, 1), int32s(n, 2), make([]int32, n)} }},
 		{Name: "sample/widen", Kernel: sampleWiden, Grid: grid, Block: block,
@@ -100,6 +101,21 @@ func Samples() []Case {
 				return []any{in, make([]int64, len(in))}
 			}},
 	}
+	// the element-wise samples again at other sizes: one element, a partial
+	// block, an exact block, many blocks
+	for _, size := range []int{1, 100, 128, 2049} {
+		size := size
+		g := cuda.Dim1((size + 127) / 128)
+		cases = append(cases,
+			Case{Name: fmt.Sprintf("sample/compare_n%d", size), Kernel: sampleCompare, Grid: g, Block: block,
+				Args: func() []any { return []any{int32s(size, 11), int32s(size, 12), make([]int32, size)} }},
+			Case{Name: fmt.Sprintf("sample/widen_n%d", size), Kernel: sampleWiden, Grid: g, Block: block,
+				Args: func() []any { return []any{int32s(size, 13), make([]int64, size)} }})
+	}
+	for i := range cases {
+		cases[i].Test = "TestSamples"
+	}
+	return cases
 }
 
 // sampleStore writes v at out[idx]: with an index past the slice it shows
