@@ -243,12 +243,36 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		}
 		f.trapIf("setp.eq.s64", w, "0", ErrDivide)
 	}
+	if yConst {
+		if q := f.pow2Div(s, x, yc, rem); q != "" {
+			return q
+		}
+	}
 	op := "div"
 	if rem {
 		op = "rem"
 	}
 	r := f.newReg(s)
+	// x / -1 == -x (wrapping), x % -1 == 0: PTX leaves MinInt / -1 undefined.
+	fixMinusOne := func() {
+		if s.signed() && (s == sI32 || s == sI64) && !(yConst && yc.Int64() != -1) {
+			p := f.p.NewReg(ptx.Pred).String()
+			f.p.Emit("setp.eq"+s.op(), p, regOr(f, y, s), "-1")
+			if rem {
+				f.p.EmitIf(p, "mov"+s.movType(), r, "0")
+			} else {
+				f.p.EmitIf(p, "neg"+s.op(), r, x)
+			}
+		}
+	}
 	if s.is64() && !yConst {
+		q, rm := f.divRem64(s, xv, yv, x, y)
+		if rem {
+			return rm
+		}
+		return q
+	}
+	if s.is64() && yc.Int64() > 0 && yc.Int64() < 1<<32 {
 		fast := f.newLabel("div32")
 		done := f.newLabel("divdone")
 		t := f.p.NewReg(ptx.B64).String()
@@ -258,6 +282,7 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		f.p.Emit("setp.eq.s64", p, t, "0")
 		f.p.EmitIf(p, "bra", fast)
 		f.p.Emit(op+s.op(), r, x, y)
+		fixMinusOne() // only the slow path: the fast one has 0 <= y < 2**32
 		f.p.Emit("bra.uni", done)
 		f.p.Label(fast)
 		a, b, c := f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String()
@@ -268,17 +293,113 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		f.p.Label(done)
 	} else {
 		f.p.Emit(op+s.op(), r, x, y)
-	}
-	if s.signed() && (s == sI32 || s == sI64) && !(yConst && yc.Int64() != -1) {
-		// x / -1 == -x (wrapping), x % -1 == 0: PTX leaves MinInt / -1 undefined.
-		p := f.p.NewReg(ptx.Pred).String()
-		f.p.Emit("setp.eq"+s.op(), p, regOr(f, y, s), "-1")
-		if rem {
-			f.p.EmitIf(p, "mov"+s.movType(), r, "0")
-		} else {
-			f.p.EmitIf(p, "neg"+s.op(), r, x)
-		}
+		fixMinusOne()
 	}
 	f.normalize(s, r)
 	return r
+}
+
+// pow2Div lowers x / 2**k and x % 2**k to shifts and masks (ptxas does not
+// strength-reduce 64-bit division by constants): signed quotients round
+// toward zero by adding 2**k-1 to negative dividends first. It returns "" for
+// other divisors, having emitted nothing.
+func (f *fnState) pow2Div(s scalar, x string, c *ssa.Const, rem bool) string {
+	v, ok := constantUint64(c)
+	if !ok || v < 2 || v&(v-1) != 0 {
+		return ""
+	}
+	k := 0
+	for 1<<k != v {
+		k++
+	}
+	width := 32
+	if s.is64() {
+		width = 64
+	}
+	if k >= width-1 && s.signed() || k >= width {
+		return ""
+	}
+	bt := s.bits()
+	ut := ".u32"
+	st := ".s32"
+	if width == 64 {
+		ut, st = ".u64", ".s64"
+	}
+	r := f.newReg(s)
+	if !s.signed() {
+		if rem {
+			f.p.Emit("and"+bt, r, x, fmt.Sprint(v-1))
+		} else {
+			f.p.Emit("shr"+ut, r, x, fmt.Sprint(k))
+		}
+		return r
+	}
+	t := f.newReg(s)
+	f.p.Emit("shr"+st, t, x, fmt.Sprint(width-1))
+	f.p.Emit("shr"+ut, t, t, fmt.Sprint(width-k))
+	f.p.Emit("add"+st, t, t, x)
+	if !rem {
+		f.p.Emit("shr"+st, r, t, fmt.Sprint(k))
+		f.normalize(s, r)
+		return r
+	}
+	f.p.Emit("and"+bt, t, t, fmt.Sprint(-int64(v)))
+	f.p.Emit("sub"+st, r, x, t)
+	f.normalize(s, r)
+	return r
+}
+
+// divPair is a quotient and remainder computed together.
+type divPair struct {
+	q, r  string
+	block *ssa.BasicBlock
+}
+
+// divRem64 computes x / y and x % y of 64-bit integers at once and keeps
+// them for a later division of the same operands in a dominated block (the
+// n%f == 0 { n /= f } of trial division): 32-bit division when both fit,
+// else one 64-bit division, the remainder as x - q*y in both cases.
+func (f *fnState) divRem64(s scalar, xv, yv ssa.Value, x, y string) (string, string) {
+	key := [2]ssa.Value{xv, yv}
+	if p, ok := f.divPairs[key]; ok && f.block != nil && p.block.Dominates(f.block) {
+		return p.q, p.r
+	}
+	q, r := f.newReg(s), f.newReg(s)
+	fast := f.newLabel("div32")
+	done := f.newLabel("divdone")
+	t := f.p.NewReg(ptx.B64).String()
+	p := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("or.b64", t, x, y)
+	f.p.Emit("and.b64", t, t, "-4294967296")
+	f.p.Emit("setp.eq.s64", p, t, "0")
+	f.p.EmitIf(p, "bra", fast)
+	f.p.Emit("div"+s.op(), q, x, y)
+	if s.signed() {
+		// x / -1 == -x (wrapping): PTX leaves MinInt / -1 undefined. The
+		// remainder x - q*y is then 0, as Go wants.
+		m1 := f.p.NewReg(ptx.Pred).String()
+		f.p.Emit("setp.eq.s64", m1, y, "-1")
+		f.p.EmitIf(m1, "neg.s64", q, x)
+	}
+	m := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("mul.lo.s64", m, q, y)
+	f.p.Emit("sub.s64", r, x, m)
+	f.p.Emit("bra.uni", done)
+	f.p.Label(fast)
+	a, b, c, d := f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String()
+	f.p.Emit("cvt.u32.u64", a, x)
+	f.p.Emit("cvt.u32.u64", b, y)
+	f.p.Emit("div.u32", c, a, b)
+	f.p.Emit("mul.lo.u32", d, c, b)
+	f.p.Emit("sub.s32", d, a, d)
+	f.p.Emit("cvt.u64.u32", q, c)
+	f.p.Emit("cvt.u64.u32", r, d)
+	f.p.Label(done)
+	if f.divPairs == nil {
+		f.divPairs = map[[2]ssa.Value]divPair{}
+	}
+	if f.block != nil {
+		f.divPairs[key] = divPair{q, r, f.block}
+	}
+	return q, r
 }

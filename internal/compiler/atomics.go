@@ -67,15 +67,13 @@ func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string,
 	f.p.Emit("ld"+sp.suffix()+".volatile"+s.op(), r, a)
 	f.p.Label(loop)
 	p := f.p.NewReg(ptx.Pred).String()
-	cmp := "setp.le"
+	// Stop unless val beats old: !(val > old), which holds when either is
+	// NaN, as the CPU backend's loop does.
+	cmp := "setp.leu"
 	if !isMax {
-		cmp = "setp.ge"
+		cmp = "setp.geu"
 	}
-	// Stop when val does not beat old (also when val is NaN).
 	f.p.Emit(cmp+s.op(), p, val, r)
-	nan := f.p.NewReg(ptx.Pred).String()
-	f.p.Emit("setp.nan"+s.op(), nan, val, val)
-	f.p.Emit("or.pred", p, p, nan)
 	f.p.EmitIf(p, "bra", done)
 	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
 	f.p.Emit("mov"+s.bits(), oldBits, r)

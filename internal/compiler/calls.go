@@ -45,6 +45,10 @@ func (f *fnState) call(in *ssa.Call) {
 		f.builtin(in, v)
 	case *ssa.Function:
 		if len(v.Blocks) > 0 {
+			if f.shouldInline(v) {
+				f.inlineCall(in, v, c.Args)
+				return
+			}
 			f.deviceCall(in, v, c.Args)
 			return
 		}

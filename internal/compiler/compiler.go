@@ -24,13 +24,14 @@ func Compile(k *frontend.Kernel, target Target) (*Module, error) {
 			Target:      fmt.Sprintf("sm_%d", target.sm()),
 			AddressSize: 64,
 		},
-		funcs:   map[*ssa.Function]*ptx.Func{},
-		names:   map[string]int{},
-		strings: map[string]string{},
-		tables:  map[*ssa.Global]string{},
-		files:   map[string]int{},
-		out:     &Module{Kernel: k.Name, Target: target},
-		diags:   &diagList{fset: k.Fset},
+		funcs:     map[*ssa.Function]*ptx.Func{},
+		names:     map[string]int{},
+		strings:   map[string]string{},
+		tables:    map[*ssa.Global]string{},
+		files:     map[string]int{},
+		recursion: map[*ssa.Function]bool{},
+		out:       &Module{Kernel: k.Name, Target: target},
+		diags:     &diagList{fset: k.Fset},
 	}
 	if err := m.compile(); err != nil {
 		return nil, err
@@ -40,18 +41,20 @@ func Compile(k *frontend.Kernel, target Target) (*Module, error) {
 
 // modState is what one module's compilation shares between functions.
 type modState struct {
-	k       *frontend.Kernel
-	target  Target
-	mod     *ptx.Module
-	out     *Module
-	funcs   map[*ssa.Function]*ptx.Func // emitted or queued device functions
-	queue   []*ssa.Function
-	names   map[string]int
-	strings map[string]string // constant strings → global symbol
-	tables  map[*ssa.Global]string
-	files   map[string]int // Go source files → .file numbers
-	nshared int
-	diags   *diagList
+	k         *frontend.Kernel
+	target    Target
+	mod       *ptx.Module
+	out       *Module
+	funcs     map[*ssa.Function]*ptx.Func // emitted or queued device functions
+	queue     []*ssa.Function
+	names     map[string]int
+	strings   map[string]string // constant strings → global symbol
+	tables    map[*ssa.Global]string
+	files     map[string]int // Go source files → .file numbers
+	nlabel    int            // labels are module-unique (inlined bodies share a function)
+	recursion map[*ssa.Function]bool
+	nshared   int
+	diags     *diagList
 
 	usesVprintf bool
 	errorRecord bool

@@ -26,10 +26,15 @@ type fnState struct {
 	spaces map[ssa.Value]space
 	// readOnly holds the kernel's parameters never written: loaded with .nc.
 	readOnly map[*ssa.Parameter]bool
-	nlabel   int
 	lastLoc  string
-	tail     []func() // out-of-line code (debug error paths), emitted after the body
-	pos      token.Pos
+	// inl is set while the function's body is inlined into a caller.
+	inl  *inlineState
+	tail []func() // out-of-line code (debug error paths), emitted after the body
+	pos  token.Pos
+	// block is the block being lowered; divPairs the 64-bit quotients and
+	// remainders computed so far (see divRem64).
+	block    *ssa.BasicBlock
+	divPairs map[[2]ssa.Value]divPair
 }
 
 // bailout unwinds the lowering of one instruction after a diagnostic.
@@ -42,8 +47,39 @@ func (f *fnState) errorf(format string, args ...any) {
 }
 
 func (f *fnState) newLabel(hint string) string {
-	f.nlabel++
-	return fmt.Sprintf("$L_%s_%s%d", f.p.Name, hint, f.nlabel)
+	f.m.nlabel++
+	return fmt.Sprintf("$L_%s_%s%d", f.p.Name, hint, f.m.nlabel)
+}
+
+// emitBody lowers the function's blocks in dominator pre-order.
+func (f *fnState) emitBody() {
+	fn := f.fn
+	for _, b := range fn.Blocks {
+		f.labels[b] = f.newLabel("bb")
+	}
+	f.findPrintf()
+	// Phis get their registers first: predecessors emitted earlier copy into them.
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if phi, ok := instr.(*ssa.Phi); ok {
+				f.guard(func() { f.vals[phi] = f.newRegs(phi.Type()) })
+			}
+		}
+	}
+	for i, b := range fn.DomPreorder() {
+		f.block = b
+		if i > 0 || len(b.Preds) > 0 {
+			f.p.Label(f.labels[b])
+		}
+		for _, instr := range b.Instrs {
+			if f.skip[instr] {
+				continue
+			}
+			f.pos = instrPos(instr, fn)
+			f.lineInfo()
+			f.lowerInstr(instr)
+		}
+	}
 }
 
 func (m *modState) lowerFunc(fn *ssa.Function, p *ptx.Func, kernel bool) {
@@ -69,31 +105,7 @@ func (m *modState) lowerFunc(fn *ssa.Function, p *ptx.Func, kernel bool) {
 	}
 	f.computeSpaces()
 	f.findReadOnly()
-	for _, b := range fn.Blocks {
-		f.labels[b] = f.newLabel("bb")
-	}
-	f.findPrintf()
-	// Phis get their registers first: predecessors emitted earlier copy into them.
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if phi, ok := instr.(*ssa.Phi); ok {
-				f.guard(func() { f.vals[phi] = f.newRegs(phi.Type()) })
-			}
-		}
-	}
-	for i, b := range fn.DomPreorder() {
-		if i > 0 || len(b.Preds) > 0 {
-			p.Label(f.labels[b])
-		}
-		for _, instr := range b.Instrs {
-			if f.skip[instr] {
-				continue
-			}
-			f.pos = instrPos(instr, fn)
-			f.lineInfo()
-			f.lowerInstr(instr)
-		}
-	}
+	f.emitBody()
 	for len(f.tail) > 0 {
 		t := f.tail[0]
 		f.tail = f.tail[1:]
@@ -406,6 +418,10 @@ func (f *fnState) edgeCopies(from, to *ssa.BasicBlock) {
 
 // ret stores a device function's results and returns.
 func (f *fnState) ret(in *ssa.Return) {
+	if f.inl != nil {
+		f.inlineReturn(in)
+		return
+	}
 	if f.kernel {
 		f.p.Emit("ret")
 		return

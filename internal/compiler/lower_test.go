@@ -39,6 +39,20 @@ func divConst(t cuda.Thread, a []int64) {
 	}
 }
 
+func divRem(t cuda.Thread, a, b []int64) {
+	i := t.Grid1()
+	if x, y := a[i], b[i]; x%y == 0 {
+		a[i] = x / y
+	}
+}
+
+func divPow2(t cuda.Thread, a []int64) {
+	i := t.Grid1()
+	if i < len(a) {
+		a[i] = a[i]/16 + a[i]%16
+	}
+}
+
 func swap(t cuda.Thread, out []int64) {
 	a, b := int64(1), int64(2)
 	for k := 0; k < len(out); k++ {
@@ -79,6 +93,21 @@ func nonconstShared(t cuda.Thread, n int, out []int32) {
 	s := cuda.SharedArray[int32](t, n)
 	out[0] = s[0]
 }
+
+func small(s []float32, i int) float32 { return s[i] * 2 }
+
+func fact(n int) int {
+	if n < 2 {
+		return 1
+	}
+	return n * fact(n-1)
+}
+
+func inl(t cuda.Thread, out []float32, r []int) {
+	sh := cuda.SharedArray[float32](t, 32)
+	out[0] = small(out, 1) + small(sh, 2)
+	r[0] = fact(r[1])
+}
 `
 
 func compileLower(t *testing.T, name string, target Target) *Module {
@@ -106,10 +135,13 @@ func TestLowering(t *testing.T) {
 		{"fadd", Target{NoReadOnlyCache: true}, nil, []string{`\.nc`}},
 		{"shared", Target{}, nil, []string{`\.nc`}},
 		{"div64", Target{}, []string{`div\.u32`, `div\.s64`, `and\.b64 .*-4294967296`, `setp\.eq\.s64 .*, -1`}, nil},
-		{"divConst", Target{}, []string{`div\.s64 .*, 10;`}, []string{`div\.u32`, `-1;`}},
+		{"divRem", Target{}, []string{`(?s)div\.s64.*div\.u32`}, []string{`rem\.`, `(?s)div\.s64.*div\.s64`}},
+		{"divConst", Target{}, []string{`div\.s64 .*, 10;`, `div\.u32`}, []string{`-1;`}},
+		{"divPow2", Target{}, []string{`shr\.s64`, `shr\.u64`, `and\.b64 .*, -16;`}, []string{`div\.`, `rem\.`}},
 		{"shared", Target{}, []string{`\.shared \.align 16 \.b8 __shared_\w+\[1024\]`, `\.shared \.align 16 \.b8 __shared_\w+\[80\]`, `st\.shared\.f32`, `bar\.sync \t0`, `atom\.global\.add\.f32`, `atom\.shared\.add\.f32`}, nil},
 		{"intr", Target{}, []string{`max\.f64`, `setp\.nan\.f64`, `0d7FF8000000000001`, `sqrt\.rn\.f64`, `fma\.rn\.f64`, `popc\.b64`, `clz\.b64`}, nil},
 		{"printer", Target{}, []string{`vprintf`, `cvta\.local\.u64`, `st\.local\.f64`}, nil},
+		{"inl", Target{}, []string{`call\.uni \(retval0\), fn_fact`, `ld\.shared\.f32`, `ld\.global\.f32`}, []string{`fn_small`}},
 		{"fadd", Target{Debug: true}, []string{ErrorSymbol, `atom\.global\.cas\.b32`, `exit;`}, nil},
 		{"fadd", Target{}, nil, []string{ErrorSymbol, `exit;`}},
 	}
@@ -206,8 +238,8 @@ func TestCompileErrorPositions(t *testing.T) {
 		t.Fatalf("got %v, want a *frontend.Error", err)
 	}
 	d := fe.Diags[0]
-	if d.Pos.Line != 68 || !strings.Contains(d.Msg, "must be a constant") {
-		t.Errorf("got %s, want kernel.go:68: ...must be a constant...", d)
+	if d.Pos.Line != 82 || !strings.Contains(d.Msg, "must be a constant") {
+		t.Errorf("got %s, want kernel.go:82: ...must be a constant...", d)
 	}
 }
 

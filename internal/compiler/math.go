@@ -303,6 +303,10 @@ func (f *fnState) devmathCall(in *ssa.Call, name string, is32 bool) {
 	if fn == nil || len(fn.Blocks) == 0 {
 		f.errorf("%s.%s is not available in kernels yet (the device math library has no %s)", pkgName, name, target)
 	}
+	if f.shouldInline(fn) {
+		f.inlineCall(in, fn, in.Call.Args)
+		return
+	}
 	f.deviceCall(in, fn, in.Call.Args)
 }
 

@@ -109,6 +109,9 @@ func (f *fnState) ruleSpace(v ssa.Value) space {
 	get := func(x ssa.Value) space { return f.spaces[x] }
 	switch v := v.(type) {
 	case *ssa.Parameter:
+		if f.inl != nil {
+			return f.inl.paramSpace[v]
+		}
 		if f.kernel {
 			return spaceGlobal
 		}

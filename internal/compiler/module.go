@@ -54,7 +54,7 @@ type Param struct {
 
 // Site is a source position that a debug check can report.
 type Site struct {
-	Kind string // "index out of range", "integer divide by zero", "slice bounds out of range"
+	Kind string // "index out of range", "integer divide by zero", "slice bounds out of range", "negative shift amount"
 	Pos  string // file:line:col of the Go code
 	Func string // Go function holding it
 }

@@ -48,6 +48,13 @@ func arithDivConst(t cuda.Thread, a, out []int64) {
 	}
 }
 
+func arithDivPow2(t cuda.Thread, a []int32, b []int8, c []uint16, d []int64, out []int64) {
+	i := t.Grid1()
+	if i < len(a) {
+		out[i] = int64(a[i]/4+a[i]%8+a[i]/1024) + int64(b[i]/2+b[i]%4+b[i]/64) + int64(c[i]/8+c[i]%16) + d[i]/1024 + d[i]%4096 + d[i]/(1<<62)
+	}
+}
+
 func arithShift64(t cuda.Thread, a []int64, s []uint, l, rs []int64, ru []uint64) {
 	i := t.Grid1()
 	if i < len(a) {
@@ -214,6 +221,9 @@ var arithCases = []Case{
 		return []any{withMin(cycleOf[int8](n1), math.MinInt8), nonzeroOf[int8](n1), zeros[int8](n1), zeros[int8](n1)}
 	}),
 	c1("arith/div_const", arithDivConst, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
+	c1("arith/div_pow2", arithDivPow2, func() []any {
+		return []any{cycleOf[int32](n1), cycleOf[int8](n1), cycleOf[uint16](n1), cycleI64(n1), zeros[int64](n1)}
+	}),
 	c1("arith/shift_int64", arithShift64, func() []any {
 		return []any{cycleI64(n1), shiftCounts[uint](n1), zeros[int64](n1), zeros[int64](n1), zeros[uint64](n1)}
 	}),

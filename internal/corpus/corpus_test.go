@@ -66,6 +66,8 @@ func TestCompare(t *testing.T) {
 		errPart   string
 	}{
 		{[]any{[]float64{1, nan}}, []any{[]float64{1, nan}}, 0, ""},
+		{[]any{[]float64{nan}}, []any{[]float64{math.Float64frombits(0xFFF8000000000000)}}, 0, ""},
+		{[]any{[]float64{nan}}, []any{[]float64{1}}, 0, "element 0"},
 		{[]any{[]float64{1}}, []any{[]float64{math.Nextafter(1, 2)}}, 0, "element 0"},
 		{[]any{[]float64{1}}, []any{[]float64{math.Nextafter(1, 2)}}, 1, ""},
 		{[]any{[]float32{0}}, []any{[]float32{float32(math.Copysign(0, -1))}}, 0, "element 0"},

@@ -112,7 +112,45 @@ func funcPointerArg(t cuda.Thread, a []float64) {
 	}
 }
 
+type acc struct {
+	sum float32
+	n   int32
+	neg bool
+}
+
+// sumRec is recursive, so it stays a .func: its calls exercise the call ABI
+// (slices from global and shared memory as generic pointers, a struct in and
+// out, several results, a bool).
+func sumRec(s []float32, a acc) (acc, bool) {
+	if len(s) == 0 {
+		return a, a.n > 0
+	}
+	a.sum += s[0]
+	a.n++
+	a.neg = a.neg || s[0] < 0
+	return sumRec(s[1:], a)
+}
+
+func funcCallABI(t cuda.Thread, a []float32, out []float32, flags []uint8) {
+	sh := cuda.SharedArray[float32](t, 128)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = 0
+	if i < len(a) {
+		sh[tid] = a[i]
+	}
+	t.SyncThreads()
+	if i < len(out) {
+		lo := tid - tid%4
+		r1, ok1 := sumRec(sh[lo:lo+4], acc{})
+		r2, ok2 := sumRec(a[i:min(i+3, len(a))], acc{sum: 1})
+		out[i] = r1.sum + r2.sum + float32(r1.n*10+r2.n)
+		flags[i] = b2u(ok1) + 2*b2u(ok2) + 4*b2u(r1.neg) + 8*b2u(r2.neg)
+	}
+}
+
 var funcCases = []Case{
+	c1("funcs/call_abi", funcCallABI, func() []any { return []any{cycleF32(n1), zeros[float32](n1), zeros[uint8](n1)} }),
 	c1("funcs/clamp", funcClamp, func() []any { return []any{cycleF64(n1), -10.0, 10.0} }),
 	c1("funcs/multi_result", funcMulti, func() []any { return []any{cycleI64(n1), zeros[int64](n1), zeros[int64](n1)} }),
 	c1("funcs/generic_int16", funcGeneric[int16], func() []any { return []any{cycleOf[int16](n1 + 8), zeros[int16](n1), zeros[int16](n1)} }),

@@ -69,6 +69,10 @@ type API interface {
 	ModuleLoadData(ptx string, opts JITOptions) (Module, JITLog, error)
 	ModuleGetFunction(m Module, name string) (Function, error)
 	ModuleUnload(m Module) error
+	// ModuleGetGlobal returns the device address and size in bytes of the
+	// module's global variable name (cuModuleGetGlobal), e.g. the debug error
+	// record that nugo zeroes before a launch and reads after it.
+	ModuleGetGlobal(m Module, name string) (DevicePtr, int, error)
 	FuncGetAttribute(f Function, attr FunctionAttribute) (int, error)
 	// FuncSetAttribute sets FuncMaxDynamicSharedSize (needed before a launch
 	// with more than 48 KiB of dynamic shared memory) or FuncPreferredCarveout.

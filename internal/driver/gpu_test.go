@@ -7,6 +7,7 @@ package driver
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -328,6 +329,79 @@ func TestGPUFaultInSubprocess(t *testing.T) {
 	// This process never faulted: its context works.
 	dc := gpu(t)
 	if err := dc.Do(func(api API) error { _, _, err := api.MemGetInfo(); return err }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A module's .global variable: found by name with its size, zeroed by
+// MemsetD8, written by a kernel and read back (the debug error record's path).
+func TestGPUModuleGlobal(t *testing.T) {
+	dc := gpu(t)
+	const src = `.version 7.0
+.target sm_70
+.address_size 64
+.visible .global .align 8 .b8 rec[64];
+.visible .entry mark(.param .u32 v)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u32 %r1, [v];
+	mov.u64 %rd1, rec;
+	st.global.u32 [%rd1+8], %r1;
+	ret;
+}
+`
+	err := dc.Do(func(api API) error {
+		mod, log, err := api.ModuleLoadData(src, JITOptions{})
+		if err != nil {
+			return fmt.Errorf("%w\n%s", err, log.Error)
+		}
+		defer api.ModuleUnload(mod)
+		p, n, err := api.ModuleGetGlobal(mod, "rec")
+		if err != nil {
+			return err
+		}
+		if n != 64 || p == 0 {
+			t.Errorf("ModuleGetGlobal(rec) = %#x, %d bytes; want 64", p, n)
+		}
+		if _, _, err := api.ModuleGetGlobal(mod, "missing"); Code(err) != ErrorNotFound {
+			t.Errorf("missing global: %v, want CUDA_ERROR_NOT_FOUND", err)
+		}
+		if err := api.MemsetD8(p, 0xff, 64); err != nil {
+			return err
+		}
+		if err := api.MemsetD8(p, 0, 64); err != nil {
+			return err
+		}
+		fn, err := api.ModuleGetFunction(mod, "mark")
+		if err != nil {
+			return err
+		}
+		var params Params
+		params.AddU32(0xfeed)
+		if err := api.LaunchKernel(fn, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, 0, &params); err != nil {
+			return err
+		}
+		var rec [64]byte
+		if err := api.MemcpyDtoH(unsafe.Pointer(&rec[0]), p, 64); err != nil {
+			return err
+		}
+		for i, b := range rec {
+			want := byte(0)
+			switch i {
+			case 8:
+				want = 0xed
+			case 9:
+				want = 0xfe
+			}
+			if b != want {
+				t.Errorf("record byte %d = %#x, want %#x (record %x)", i, b, want, rec)
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

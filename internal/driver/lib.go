@@ -59,6 +59,7 @@ const (
 	pModuleLoadDataEx
 	pModuleGetFunction
 	pModuleUnload
+	pModuleGetGlobal
 	pFuncGetAttribute
 	pFuncSetAttribute
 	pLaunchKernel
@@ -112,6 +113,7 @@ var procSpecs = [numProcs]procSpec{
 	pModuleLoadDataEx:        {"cuModuleLoadDataEx", false},
 	pModuleGetFunction:       {"cuModuleGetFunction", false},
 	pModuleUnload:            {"cuModuleUnload", false},
+	pModuleGetGlobal:         {"cuModuleGetGlobal", true},
 	pFuncGetAttribute:        {"cuFuncGetAttribute", false},
 	pFuncSetAttribute:        {"cuFuncSetAttribute", false},
 	pLaunchKernel:            {"cuLaunchKernel", false},

@@ -349,6 +349,18 @@ func (l *Library) ModuleGetFunction(m Module, name string) (Function, error) {
 // ModuleUnload implements API.
 func (l *Library) ModuleUnload(m Module) error { return l.call(pModuleUnload, uintptr(m)) }
 
+// ModuleGetGlobal implements API.
+func (l *Library) ModuleGetGlobal(m Module, name string) (DevicePtr, int, error) {
+	cname := make([]byte, len(name)+1)
+	copy(cname, name)
+	var p, n uint64 // CUdeviceptr and size_t
+	err := l.call(pModuleGetGlobal, uintptr(unsafe.Pointer(&p)), uintptr(unsafe.Pointer(&n)), uintptr(m), uintptr(unsafe.Pointer(&cname[0])))
+	if e, ok := err.(*Error); ok {
+		e.Message += ": " + name
+	}
+	return DevicePtr(p), int(n), err
+}
+
 // FuncGetAttribute implements API.
 func (l *Library) FuncGetAttribute(f Function, attr FunctionAttribute) (int, error) {
 	var v int32

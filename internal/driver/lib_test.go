@@ -226,6 +226,7 @@ func TestLibraryErrorMapping(t *testing.T) {
 		}},
 		{"cuModuleGetFunction", func() error { _, err := l.ModuleGetFunction(0, "k"); return err }},
 		{"cuModuleUnload", func() error { return l.ModuleUnload(0) }},
+		{"cuModuleGetGlobal", func() error { _, _, err := l.ModuleGetGlobal(0, "g"); return err }},
 		{"cuFuncGetAttribute", func() error { _, err := l.FuncGetAttribute(0, FuncNumRegs); return err }},
 		{"cuFuncSetAttribute", func() error { return l.FuncSetAttribute(0, FuncMaxDynamicSharedSize, 64<<10) }},
 		{"cuLaunchKernel", func() error { return l.LaunchKernel(0, one, one, 0, 0, &params) }},

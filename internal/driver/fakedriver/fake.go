@@ -107,7 +107,8 @@ type Fault struct {
 
 // Launch is one recorded kernel launch.
 type Launch struct {
-	Function  string // the kernel's .entry name
+	Function  string        // the kernel's .entry name
+	Module    driver.Module // the module holding it (for ModuleGetGlobal in OnLaunch)
 	Grid      driver.Dim3
 	Block     driver.Dim3
 	SharedMem int
@@ -154,13 +155,15 @@ type Fake struct {
 }
 
 type alloc struct {
-	dev int
-	mem []byte
+	dev    int
+	mem    []byte
+	global bool // a module's global variable: not counted by Live, freed by unload
 }
 
 type module struct {
-	dev   int
-	funcs []driver.Function
+	dev     int
+	funcs   []driver.Function
+	globals map[string]driver.DevicePtr
 }
 
 type function struct {
@@ -271,10 +274,13 @@ func (f *Fake) Launches() []Launch {
 func (f *Fake) Live() Live {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	l := Live{Allocs: len(f.allocs), HostAllocs: len(f.host), Modules: len(f.modules),
+	l := Live{HostAllocs: len(f.host), Modules: len(f.modules),
 		Streams: len(f.streams), Events: len(f.events)}
 	for _, a := range f.allocs {
-		l.Bytes += len(a.mem)
+		if !a.global {
+			l.Allocs++
+			l.Bytes += len(a.mem)
+		}
 	}
 	return l
 }

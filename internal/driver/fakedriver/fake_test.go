@@ -17,6 +17,8 @@ import (
 const testPTX = `.version 7.8
 .target sm_75
 .address_size 64
+.visible .global .align 8 .b8 __rec[64];
+.global .u32 counter;
 .visible .entry inc(.param .u64 p, .param .u64 n) { ret; }
 .visible .entry scale(.param .u64 p, .param .f32 s) { ret; }
 `
@@ -148,6 +150,7 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuModuleLoadDataEx", func(e *env) error { _, _, err := e.f.ModuleLoadData(testPTX, driver.JITOptions{}); return err }},
 		{"cuModuleGetFunction", func(e *env) error { _, err := e.f.ModuleGetFunction(e.mod, "scale"); return err }},
 		{"cuModuleUnload", func(e *env) error { return e.f.ModuleUnload(e.mod) }},
+		{"cuModuleGetGlobal", func(e *env) error { _, _, err := e.f.ModuleGetGlobal(e.mod, "__rec"); return err }},
 		{"cuFuncGetAttribute", func(e *env) error { _, err := e.f.FuncGetAttribute(e.fn, driver.FuncNumRegs); return err }},
 		{"cuFuncSetAttribute", func(e *env) error { return e.f.FuncSetAttribute(e.fn, driver.FuncMaxDynamicSharedSize, 64<<10) }},
 		{"cuLaunchKernel", func(e *env) error {
@@ -374,6 +377,30 @@ func TestModules(t *testing.T) {
 		t.Fatalf("injected log missing: %v / %q", err, log.Error)
 	}
 
+	// Globals: sized as declared, zeroed, readable and writable as device
+	// memory, not counted as allocations, gone with the module.
+	for _, g := range []struct {
+		name string
+		size int
+	}{{"__rec", 64}, {"counter", 4}} {
+		p, n, err := f.ModuleGetGlobal(m, g.name)
+		if err != nil || n != g.size {
+			t.Fatalf("ModuleGetGlobal(%s) = %#x, %d, %v; want %d bytes", g.name, p, n, err, g.size)
+		}
+		if b, err := f.Read(p, n); err != nil || !bytes.Equal(b, make([]byte, n)) {
+			t.Fatalf("global %s = %v, %v; want zeroes", g.name, b, err)
+		}
+	}
+	_, _, err = f.ModuleGetGlobal(m, "missing")
+	wantCode(t, err, "cuModuleGetGlobal", driver.ErrorNotFound)
+	rec, _, _ := f.ModuleGetGlobal(m, "__rec")
+	if err := f.MemsetD8(rec, 0xff, 64); err != nil {
+		t.Fatal(err)
+	}
+	if live := f.Live(); live.Allocs != 0 || live.Modules != 1 {
+		t.Fatalf("Live = %+v; globals must not count as allocations", live)
+	}
+
 	fn, _ := f.ModuleGetFunction(m, "inc")
 	f.SetFuncAttr("inc", driver.FuncNumRegs, 40)
 	if n, err := f.FuncGetAttribute(fn, driver.FuncNumRegs); err != nil || n != 40 {
@@ -385,6 +412,11 @@ func TestModules(t *testing.T) {
 	_, err = f.FuncGetAttribute(fn, driver.FuncNumRegs)
 	wantCode(t, err, "cuFuncGetAttribute", driver.ErrorInvalidHandle)
 	wantCode(t, f.ModuleUnload(m), "cuModuleUnload", driver.ErrorInvalidHandle)
+	if _, err := f.Read(rec, 64); err == nil {
+		t.Fatal("a global outlived its module")
+	}
+	_, _, err = f.ModuleGetGlobal(m, "__rec")
+	wantCode(t, err, "cuModuleGetGlobal", driver.ErrorInvalidHandle)
 }
 
 func TestLaunchRecordsAndChecks(t *testing.T) {

@@ -4,12 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/nugo-dev/nugo/internal/driver"
 )
 
 var entryRE = regexp.MustCompile(`\.entry\s+([A-Za-z_$%][\w$]*)`)
+
+// globalRE matches a module-scope .global variable: its element type, name
+// and optional element count.
+var globalRE = regexp.MustCompile(`\.global\s+(?:\.align\s+\d+\s+)?\.([bsuf])(8|16|32|64)\s+([A-Za-z_$%][\w$]*)\s*(?:\[(\d+)\])?\s*;`)
 
 // ModuleLoadData implements driver.API. The fake compiler accepts any text
 // that has .version and .target directives and exposes its .entry functions.
@@ -48,6 +53,21 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 		f.funcs[fn] = &function{name: sub[1], mod: m}
 		mod.funcs = append(mod.funcs, fn)
 		names = append(names, sub[1])
+	}
+	for _, sub := range globalRE.FindAllStringSubmatch(ptx, -1) {
+		if mod.globals == nil {
+			mod.globals = map[string]driver.DevicePtr{}
+		}
+		bits, _ := strconv.Atoi(sub[2])
+		n := 1
+		if sub[4] != "" {
+			n, _ = strconv.Atoi(sub[4])
+		}
+		bytes := max(n*bits/8, 1)
+		p := f.nextAddr
+		f.nextAddr += driver.DevicePtr((bytes + allocAlign - 1) &^ (allocAlign - 1))
+		f.allocs[p] = &alloc{dev: dev, mem: make([]byte, bytes), global: true}
+		mod.globals[sub[3]] = p
 	}
 	f.modules[m] = mod
 	level := "default"
@@ -96,19 +116,49 @@ func (f *Fake) ModuleUnload(m driver.Module) error {
 	return nil
 }
 
+// ModuleGetGlobal implements driver.API: the module's .global variables
+// live in fake device memory from load to unload (zeroed, as PTX globals
+// without an initialiser are).
+func (f *Fake) ModuleGetGlobal(m driver.Module, name string) (driver.DevicePtr, int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuModuleGetGlobal"
+	if _, err := f.enter(call, true, true); err != nil {
+		return 0, 0, err
+	}
+	mod, ok := f.modules[m]
+	if !ok {
+		return 0, 0, driver.NewError(call, driver.ErrorInvalidHandle)
+	}
+	p, ok := mod.globals[name]
+	if !ok {
+		e := driver.NewError(call, driver.ErrorNotFound)
+		e.Message += ": " + name
+		return 0, 0, e
+	}
+	return p, len(f.allocs[p].mem), nil
+}
+
 func (f *Fake) unload(m driver.Module) {
 	for _, fn := range f.modules[m].funcs {
 		delete(f.funcs, fn)
 	}
+	for _, p := range f.modules[m].globals {
+		delete(f.allocs, p)
+	}
 	delete(f.modules, m)
 }
+
+// defaultFuncAttrs is DefaultFuncAttrs, made once: funcAttr runs on every
+// launch.
+var defaultFuncAttrs = DefaultFuncAttrs()
 
 // funcAttr is kernel fn's attribute: the SetFuncAttr override or the default.
 func (f *Fake) funcAttr(fn *function, attr driver.FunctionAttribute) (int, bool) {
 	if v, ok := f.funcAttrs[fn.name][attr]; ok {
 		return v, true
 	}
-	v, ok := DefaultFuncAttrs()[attr]
+	v, ok := defaultFuncAttrs[attr]
 	return v, ok
 }
 
@@ -229,7 +279,7 @@ func (f *Fake) launch(fn driver.Function, grid, block driver.Dim3, sharedMem int
 	if sharedMem < 0 || sharedMem > maxDyn || static+sharedMem > attrs[driver.AttrMaxSharedMemoryPerBlockOptin] {
 		return Launch{}, invalid(call, "%d bytes of dynamic shared memory (+%d static), kernel allows %d", sharedMem, static, maxDyn)
 	}
-	l := Launch{Function: k.name, Grid: grid, Block: block, SharedMem: sharedMem, Stream: s}
+	l := Launch{Function: k.name, Module: k.mod, Grid: grid, Block: block, SharedMem: sharedMem, Stream: s}
 	if params != nil {
 		l.Params = append([]byte(nil), params.Bytes()...)
 		for i := 0; i < params.Len(); i++ {

@@ -1,0 +1,299 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/nugo-dev/nugo/internal/driver"
+)
+
+// The GPU backend: kernels compiled to PTX by nugo's compiler and run through
+// the CUDA driver (package internal/driver, libcuda.so.1 through purego, no
+// cgo).
+//
+// # RATIONALE: how the right context stays current
+//
+// Each device is used through its primary context (driver.DeviceContext).
+// Every sequence of driver calls that needs a context — an allocation, a copy,
+// a module load, a launch with its argument copies, a stream or event call —
+// runs inside one DeviceContext.Do, which locks the goroutine to its OS thread
+// for the sequence and makes the device's context current there. No goroutine
+// stays locked between sequences, no OS thread is assumed to keep a context,
+// and goroutines may launch on any device concurrently. A launch is one Do: one
+// cuCtxSetCurrent and one LockOSThread pair on top of the driver's own work.
+//
+// # What lives where
+//
+//   - Device memory (gpuMemory) belongs to the device that allocated it. Free
+//     is idempotent; memory that becomes unreachable without Free is returned
+//     to the driver by a cleanup (runtime.AddCleanup) on the gpuMemory, which
+//     only the DeviceArray references.
+//   - A kernel is compiled once per compiler target (the device's compute
+//     capability and the kernel's options) and loaded once per device; both
+//     are cached in the Kernel (compiledFor). Modules stay loaded for the
+//     process's lifetime.
+//   - Streams are CUDA streams created blocking (not CU_STREAM_NON_BLOCKING),
+//     so the nil Stream — CUDA's legacy default stream — waits for them and
+//     they wait for it, as on the CPU backend. Before an operation on the nil
+//     stream, the host-side completions of every stream with pending work run
+//     (drainAll), which is where their errors surface, as on the CPU backend.
+//   - Host memory in asynchronous copies is staged through page-locked memory
+//     (cuMemHostAlloc): ToDeviceAsync copies the host data into the staging
+//     buffer before it returns, and CopyToHostAsync copies from the staging
+//     buffer into the destination when the stream is synchronized. The Go
+//     memory is therefore never touched by the device, and the copies overlap
+//     with kernels on other streams. Staging buffers and the temporary device
+//     memory of host slices passed to an asynchronous launch are freed at the
+//     stream's next Synchronize.
+//   - Debug-mode kernels fill a 64-byte error record in their module
+//     (compiler.ErrorSymbol). It is zeroed when the module is loaded and
+//     after each failure it reports; it is read after a launch on the
+//     default stream has finished, and at the stream's Synchronize for a
+//     launch on a stream. The record is per module and device, so
+//     concurrent debug launches of one kernel share it: a failure is
+//     reported by whichever of them reads the record first.
+//   - Errors the driver reports are *DriverError (the JIT log appended to
+//     the message for invalid PTX). Errors that arise while queuing work on a
+//     stream (out of memory, an invalid launch) are returned by the call that
+//     queues it; errors of the work itself by the stream's Synchronize.
+
+func init() { registerBackend(GPU, openGPU) }
+
+// openGPU is the GPU backend's factory: libcuda.so.1 (or $NUGO_LIBCUDA)
+// through purego, the driver started, device 0 opened. It runs again after a
+// failure (dlopen of a library already loaded is cheap), so a test or a user
+// can change NUGO_LIBCUDA between attempts.
+func openGPU() (backend, error) {
+	lib, err := driver.Load()
+	if err != nil {
+		return nil, noDevice(err)
+	}
+	be, err := newGPUBackend(lib)
+	if err != nil {
+		return nil, err
+	}
+	return be, nil
+}
+
+// gpuUnavailable is why the GPU backend cannot run here: it matches
+// ErrNoDevice and keeps the driver's reason in the chain.
+type gpuUnavailable struct{ reason error }
+
+func noDevice(reason error) error { return &gpuUnavailable{reason: reason} }
+
+func (e *gpuUnavailable) Error() string {
+	return ErrNoDevice.Error() + ": " + strings.TrimPrefix(e.reason.Error(), driver.ErrNoDevice.Error()+": ")
+}
+
+func (e *gpuUnavailable) Unwrap() []error { return []error{ErrNoDevice, e.reason} }
+
+// gpuBackend drives the devices of one driver.API.
+type gpuBackend struct {
+	api   driver.API
+	props []driver.DeviceProps // every device, read at start
+
+	mu   sync.Mutex
+	devs []*gpuDevice // by ordinal, opened on first use
+	cur  *gpuDevice   // the device SelectDevice chose (0 by default)
+	busy map[*gpuStream]struct{}
+}
+
+// gpuDevice is one device's primary context and what nugo keeps for it.
+type gpuDevice struct {
+	be     *gpuBackend
+	ctx    *driver.DeviceContext
+	props  driver.DeviceProps
+	sm     int       // compute capability as 75, 90, ...
+	params sync.Pool // *driver.Params, reused across launches
+}
+
+// newGPUBackend starts the driver, reads every device's properties and opens
+// device 0. Any failure means no usable GPU.
+func newGPUBackend(api driver.API) (*gpuBackend, error) {
+	n, err := driver.Start(api)
+	if err != nil {
+		return nil, noDevice(err)
+	}
+	g := &gpuBackend{api: api, props: make([]driver.DeviceProps, n), devs: make([]*gpuDevice, n), busy: map[*gpuStream]struct{}{}}
+	for i := range n {
+		if g.props[i], err = driver.QueryDevice(api, i); err != nil {
+			return nil, noDevice(fmt.Errorf("device %d: %w", i, err))
+		}
+	}
+	d, err := g.device(0)
+	if err != nil {
+		return nil, noDevice(err)
+	}
+	g.cur = d
+	return g, nil
+}
+
+// device returns device i, retaining its primary context on first use.
+func (g *gpuBackend) device(i int) (*gpuDevice, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if i < 0 || i >= len(g.devs) {
+		return nil, fmt.Errorf("device %d does not exist; there are %d (0..%d)", i, len(g.devs), len(g.devs)-1)
+	}
+	if d := g.devs[i]; d != nil {
+		return d, nil
+	}
+	ctx, err := driver.OpenDevice(g.api, i)
+	if err != nil {
+		return nil, driverError(err)
+	}
+	p := ctx.Props()
+	d := &gpuDevice{be: g, ctx: ctx, props: p, sm: p.Major*10 + p.Minor}
+	d.params.New = func() any { return new(driver.Params) }
+	g.devs[i] = d
+	return d, nil
+}
+
+// current is the selected device.
+func (g *gpuBackend) current() *gpuDevice {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.cur
+}
+
+func (g *gpuBackend) kind() Backend { return GPU }
+
+// limits are the selected device's. Dynamic shared memory may go up to the
+// opt-in limit; launches above 48 KiB set the kernel's attribute first.
+func (g *gpuBackend) limits() Limits {
+	p := g.current().props
+	shared := max(p.SharedPerBlockOpt, p.SharedPerBlock)
+	return Limits{
+		MaxThreadsPerBlock: p.MaxThreadsPerBlk,
+		MaxBlock:           Dim3(p.MaxBlock),
+		MaxGrid:            Dim3(p.MaxGrid),
+		MaxSharedMemory:    shared,
+	}
+}
+
+func (g *gpuBackend) devices() ([]Device, error) {
+	out := make([]Device, len(g.props))
+	for i, p := range g.props {
+		out[i] = Device{
+			ID:                 i,
+			Name:               p.Name,
+			ComputeCapability:  [2]int{p.Major, p.Minor},
+			Multiprocessors:    p.SMs,
+			MaxThreadsPerBlock: p.MaxThreadsPerBlk,
+			SharedMemPerBlock:  p.SharedPerBlock,
+			TotalMemory:        int64(p.TotalMem),
+			WarpSize:           p.WarpSize,
+			MaxBlock:           Dim3(p.MaxBlock),
+			MaxGrid:            Dim3(p.MaxGrid),
+		}
+	}
+	return out, nil
+}
+
+func (g *gpuBackend) selectDevice(i int) error {
+	d, err := g.device(i)
+	if err != nil {
+		return fmt.Errorf("SelectDevice: %w", err)
+	}
+	g.mu.Lock()
+	g.cur = d
+	g.mu.Unlock()
+	return nil
+}
+
+// synchronize finishes every stream's pending work, then waits for each
+// opened device.
+func (g *gpuBackend) synchronize() error {
+	first := g.drainAll()
+	g.mu.Lock()
+	devs := append([]*gpuDevice(nil), g.devs...)
+	g.mu.Unlock()
+	for _, d := range devs {
+		if d == nil {
+			continue
+		}
+		if err := d.ctx.Do(func(api driver.API) error { return api.CtxSynchronize() }); err != nil && first == nil {
+			first = driverError(err)
+		}
+	}
+	return first
+}
+
+// drainAll synchronizes the streams with pending host-side work and returns
+// (and clears) the first error any of them met.
+func (g *gpuBackend) drainAll() error {
+	g.mu.Lock()
+	if len(g.busy) == 0 {
+		g.mu.Unlock()
+		return nil
+	}
+	streams := make([]*gpuStream, 0, len(g.busy))
+	for s := range g.busy {
+		streams = append(streams, s)
+	}
+	g.mu.Unlock()
+	var first error
+	for _, s := range streams {
+		if err := s.synchronize(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// close synchronizes and releases every opened device's context; the driver
+// frees what was left in them. For tests: the backend is unusable after it.
+func (g *gpuBackend) close() error {
+	first := g.synchronize()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, d := range g.devs {
+		if d == nil {
+			continue
+		}
+		if err := d.ctx.Close(); err != nil && first == nil {
+			first = driverError(err)
+		}
+	}
+	return first
+}
+
+// prepare compiles k for the selected device and loads it there (Compile).
+func (g *gpuBackend) prepare(k *Kernel) error {
+	_, err := g.current().kernel(k)
+	return err
+}
+
+// driverError turns the driver's *driver.Error into the public *DriverError,
+// with the JIT compiler's log appended to the message, keeping the context
+// that wraps it in the text; other errors pass unchanged.
+func driverError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *driver.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	de := &DriverError{Call: e.Call, Code: int(e.Code), Name: e.Name, Message: e.Message}
+	if e.Log != "" {
+		de.Message += "\n" + e.Log
+	}
+	if err == error(e) {
+		return de
+	}
+	return &driverContext{text: err.Error(), de: de}
+}
+
+// driverContext is a *DriverError with the context a caller wrapped around
+// the driver's error (the argument, the device): the same text as before the
+// conversion, and errors.As still finds the DriverError.
+type driverContext struct {
+	text string
+	de   *DriverError
+}
+
+func (e *driverContext) Error() string { return e.text }
+func (e *driverContext) Unwrap() error { return e.de }

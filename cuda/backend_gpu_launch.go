@@ -1,0 +1,345 @@
+package cuda
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/compiler"
+	"github.com/nugo-dev/nugo/internal/driver"
+)
+
+// gpuKernel is a kernel loaded on one device.
+type gpuKernel struct {
+	dev  *gpuDevice
+	name string
+	m    *compiler.Module
+	mod  driver.Module
+	fn   driver.Function
+	rec  driver.DevicePtr // the debug error record; 0 without debug checks
+
+	mu        sync.Mutex
+	dynShared int // dynamic shared memory the kernel has been opted in to
+}
+
+// gpuKernelKey keys a kernel's loaded form: one per device and target.
+type gpuKernelKey struct {
+	dev    *gpuDevice
+	target compiler.Target
+}
+
+// defaultDynamicShared is what a kernel may use in all (static + dynamic)
+// without cuFuncSetAttribute.
+const defaultDynamicShared = 48 << 10
+
+// kernel returns k compiled for d's target and loaded on d, doing either on
+// first use.
+func (d *gpuDevice) kernel(k *Kernel) (*gpuKernel, error) {
+	target := k.target(d.sm)
+	m, err := k.module(target)
+	if err != nil {
+		return nil, err
+	}
+	c, err := k.compiledFor(gpuKernelKey{d, target}, func() (any, error) { return d.load(k.name, m) })
+	if err != nil {
+		return nil, err
+	}
+	return c.(*gpuKernel), nil
+}
+
+// load JIT-compiles the module's PTX on the device and finds its entry and
+// debug record (zeroed).
+func (d *gpuDevice) load(name string, m *compiler.Module) (*gpuKernel, error) {
+	gk := &gpuKernel{dev: d, name: name, m: m, dynShared: defaultDynamicShared - m.SharedBytes}
+	err := d.ctx.Do(func(api driver.API) error {
+		mod, _, err := api.ModuleLoadData(m.PTX, driver.JITOptions{})
+		if err != nil {
+			return err
+		}
+		fail := func(err error) error {
+			_ = api.ModuleUnload(mod)
+			return err
+		}
+		if gk.fn, err = api.ModuleGetFunction(mod, m.Entry); err != nil {
+			return fail(err)
+		}
+		if m.UsesErrorRecord {
+			rec, n, err := api.ModuleGetGlobal(mod, compiler.ErrorSymbol)
+			if err != nil {
+				return fail(err)
+			}
+			if n < compiler.ErrorRecordSize {
+				return fail(fmt.Errorf("debug record %s has %d bytes, want %d", compiler.ErrorSymbol, n, compiler.ErrorRecordSize))
+			}
+			if err := api.MemsetD8(rec, 0, compiler.ErrorRecordSize); err != nil {
+				return fail(err)
+			}
+			gk.rec = rec
+		}
+		gk.mod = mod
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load on device %d (%s): %w", d.props.Ordinal, d.props.Arch(), driverError(err))
+	}
+	return gk, nil
+}
+
+// launch runs k on the stream's device, or the selected one for the nil
+// stream.
+func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boundArg) error {
+	d := g.current()
+	var gs *gpuStream
+	if s != nil {
+		var ok bool
+		if gs, ok = s.impl.(*gpuStream); !ok || gs.be != g {
+			return errors.New("stream does not belong to this GPU backend")
+		}
+		d = gs.dev
+	}
+	gk, err := d.kernel(k)
+	if err != nil {
+		return err
+	}
+	if gs == nil {
+		if err := g.drainAll(); err != nil {
+			return err
+		}
+	}
+	return driverError(d.ctx.Do(func(api driver.API) error { return gk.launch(api, gs, cfg, args) }))
+}
+
+// hostTemp is the device copy of a host slice or array argument and, on a
+// stream, the page-locked buffer it is staged through both ways (the stream
+// orders the copy in, the kernel and the copy back).
+type hostTemp struct {
+	ptr     driver.DevicePtr
+	host    []byte
+	staging unsafe.Pointer // nil on the default stream
+}
+
+// launch copies host arguments in, launches, and either (nil stream) copies
+// them back, waits and checks the debug record, or (stream) queues the copies
+// back and leaves the rest to the stream's Synchronize. Everything it
+// allocated is freed on every failure (on a stream, once the stream has
+// finished with it). It runs inside the device's Do.
+func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, args []boundArg) (err error) {
+	var temps []hostTemp
+	queued := false
+	defer func() {
+		if err == nil || queued {
+			return
+		}
+		if gs != nil {
+			gs.releaseTemps(temps, false)
+			return
+		}
+		for _, t := range temps {
+			_ = api.MemFree(t.ptr)
+		}
+	}()
+	var stream driver.Stream
+	if gs != nil {
+		stream = gs.h
+	}
+	addrs := make([]uint64, len(args))
+	var devArgs []*gpuMemory // kept reachable until a stream launch has run
+	hostArgs := false
+	for i, a := range args {
+		switch {
+		case a.dev != nil:
+			mm, err := a.dev.mem()
+			if err != nil {
+				return fmt.Errorf("%v: %w", a.param, err)
+			}
+			m, ok := mm.(*gpuMemory)
+			if !ok || m.dev.be != gk.dev.be {
+				return fmt.Errorf("%v: device array does not belong to this GPU backend", a.param)
+			}
+			if m.dev != gk.dev {
+				return fmt.Errorf("%v: device array is on device %d, the launch on device %d", a.param, m.dev.props.Ordinal, gk.dev.props.Ordinal)
+			}
+			addrs[i] = uint64(m.ptr)
+			if gs != nil {
+				devArgs = append(devArgs, m)
+			}
+		case a.isHost():
+			hostArgs = true
+			b := hostBytes(a)
+			if len(b) == 0 {
+				continue
+			}
+			p, err := api.MemAlloc(len(b))
+			if err != nil {
+				return fmt.Errorf("%v: copying it to the device: %w", a.param, err)
+			}
+			temps = append(temps, hostTemp{ptr: p, host: b})
+			addrs[i] = uint64(p)
+			if gs == nil {
+				err = api.MemcpyHtoD(p, unsafe.Pointer(&b[0]), len(b))
+			} else {
+				err = stage(api, &temps[len(temps)-1], gs.h)
+			}
+			if err != nil {
+				return fmt.Errorf("%v: copying it to the device: %w", a.param, err)
+			}
+		}
+	}
+	buf, err := packParams(gk.m, args, addrs)
+	if err != nil {
+		return err
+	}
+	if err := gk.optIn(api, cfg.SharedMem); err != nil {
+		return err
+	}
+	params := gk.dev.params.Get().(*driver.Params)
+	params.Reset()
+	for _, p := range gk.m.Params {
+		for _, pp := range p.PTX {
+			params.Add(buf[pp.Offset:pp.Offset+pp.Size], pp.Size)
+		}
+	}
+	err = api.LaunchKernel(gk.fn, driver.Dim3(cfg.Grid), driver.Dim3(cfg.Block), cfg.SharedMem, stream, params)
+	gk.dev.params.Put(params)
+	if err != nil {
+		return err
+	}
+
+	if gs != nil {
+		// The stream owns the temporaries from here: copies back, frees and
+		// the record check run at its next Synchronize.
+		queued = true
+		for _, t := range temps {
+			if err := api.MemcpyDtoHAsync(t.staging, t.ptr, len(t.host), gs.h); err != nil {
+				// The kernel is queued and may still use the temporaries:
+				// they are freed once the stream has finished.
+				gs.releaseTemps(temps, false)
+				return err
+			}
+		}
+		gs.releaseTemps(temps, true)
+		if len(devArgs) > 0 {
+			// A device array dropped right after an asynchronous launch
+			// must not be freed by its cleanup while the kernel runs.
+			gs.defer_(func(driver.API, bool) error { runtime.KeepAlive(devArgs); return nil })
+		}
+		if gk.rec != 0 {
+			gs.defer_(func(api driver.API, failed bool) error {
+				if failed {
+					return nil
+				}
+				if err := gk.checkRecord(api); err != nil {
+					return fmt.Errorf("launch %s: %w", gk.name, withHostNote(err, hostArgs))
+				}
+				return nil
+			})
+		}
+		return nil
+	}
+
+	for _, t := range temps {
+		if err := api.MemcpyDtoH(unsafe.Pointer(&t.host[0]), t.ptr, len(t.host)); err != nil {
+			return err
+		}
+	}
+	if len(temps) == 0 {
+		if err := api.StreamSynchronize(0); err != nil {
+			return err
+		}
+	}
+	for _, t := range temps {
+		if err := api.MemFree(t.ptr); err != nil {
+			return err
+		}
+	}
+	temps = nil
+	if gk.rec != 0 {
+		return withHostNote(gk.checkRecord(api), hostArgs)
+	}
+	return nil
+}
+
+// stage allocates t's staging buffer, fills it from the host slice and
+// queues its copy to the device on stream h.
+func stage(api driver.API, t *hostTemp, h driver.Stream) error {
+	buf, err := api.MemHostAlloc(len(t.host), 0)
+	if err != nil {
+		return err
+	}
+	t.staging = buf
+	copy(pinnedBytes(buf, len(t.host)), t.host)
+	return api.MemcpyHtoDAsync(t.ptr, buf, len(t.host), h)
+}
+
+// withHostNote says, as the CPU backend does, that host slices may hold part
+// of a failed kernel's writes.
+func withHostNote(err error, hostArgs bool) error {
+	if err != nil && hostArgs {
+		return fmt.Errorf("%w (host slices passed to the launch may be partially written)", err)
+	}
+	return err
+}
+
+// optIn raises the kernel's dynamic shared memory limit when a launch asks
+// for more than the default 48 KiB per block allows.
+func (gk *gpuKernel) optIn(api driver.API, bytes int) error {
+	gk.mu.Lock()
+	defer gk.mu.Unlock()
+	if bytes <= gk.dynShared {
+		return nil
+	}
+	if err := api.FuncSetAttribute(gk.fn, driver.FuncMaxDynamicSharedSize, bytes); err != nil {
+		return err
+	}
+	gk.dynShared = bytes
+	return nil
+}
+
+// checkRecord reads the debug error record after the kernel has finished and
+// turns a recorded failure into a *KernelError, zeroing the record for the
+// next launch.
+func (gk *gpuKernel) checkRecord(api driver.API) error {
+	var rec [compiler.ErrorRecordSize]byte
+	if err := api.MemcpyDtoH(unsafe.Pointer(&rec[0]), gk.rec, len(rec)); err != nil {
+		return err
+	}
+	u32 := func(off int) int { return int(binary.LittleEndian.Uint32(rec[off:])) }
+	if u32(0) == 0 {
+		return nil
+	}
+	if err := api.MemsetD8(gk.rec, 0, len(rec)); err != nil {
+		return err
+	}
+	return gk.kernelError(rec[:])
+}
+
+// kernelError decodes a filled record (layout: compiler.ErrorSymbol).
+func (gk *gpuKernel) kernelError(rec []byte) *KernelError {
+	u32 := func(off int) int { return int(binary.LittleEndian.Uint32(rec[off:])) }
+	s64 := func(off int) int64 { return int64(binary.LittleEndian.Uint64(rec[off:])) }
+	e := &KernelError{
+		Kernel: gk.name,
+		Block:  Dim3{u32(12), u32(16), u32(20)},
+		Thread: Dim3{u32(24), u32(28), u32(32)},
+	}
+	code, site, value, bound := u32(4), u32(8), s64(40), s64(48)
+	if site >= 0 && site < len(gk.m.Sites) {
+		e.Pos = gk.m.Sites[site].Pos
+	}
+	switch code {
+	case compiler.ErrIndex:
+		e.Msg = fmt.Sprintf("index out of range [%d] with length %d", value, bound)
+	case compiler.ErrDivide:
+		e.Msg = "integer divide by zero"
+	case compiler.ErrShift:
+		e.Msg = "negative shift amount"
+	case compiler.ErrSlice:
+		e.Msg = fmt.Sprintf("slice bounds out of range [%d] with capacity %d", value, bound)
+	default:
+		e.Msg = fmt.Sprintf("debug check %d failed (value %d, bound %d)", code, value, bound)
+	}
+	return e
+}

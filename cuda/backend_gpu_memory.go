@@ -1,0 +1,227 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/driver"
+)
+
+// gpuMemory is device memory of the GPU backend. Its allocation is released
+// by free or, when the gpuMemory becomes unreachable first, by a cleanup.
+type gpuMemory struct {
+	*gpuAlloc
+	n int
+}
+
+// gpuAlloc is the allocation itself, apart from gpuMemory so that the
+// cleanup's argument does not keep the gpuMemory reachable.
+type gpuAlloc struct {
+	dev   *gpuDevice
+	ptr   driver.DevicePtr // 0 for an empty allocation
+	freed atomic.Bool
+}
+
+func (m *gpuMemory) size() int   { return m.n }
+func (m *gpuMemory) free() error { return m.release() }
+
+// release frees the allocation once; later calls do nothing.
+func (a *gpuAlloc) release() error {
+	if a.ptr == 0 || !a.freed.CompareAndSwap(false, true) {
+		return nil
+	}
+	return driverError(a.dev.ctx.Do(func(api driver.API) error { return api.MemFree(a.ptr) }))
+}
+
+func (g *gpuBackend) alloc(bytes int) (memory, error) {
+	return g.current().alloc(bytes)
+}
+
+func (d *gpuDevice) alloc(bytes int) (*gpuMemory, error) {
+	if bytes < 0 {
+		return nil, fmt.Errorf("cannot allocate %d bytes", bytes)
+	}
+	a := &gpuAlloc{dev: d}
+	if bytes > 0 {
+		err := d.ctx.Do(func(api driver.API) error {
+			p, err := api.MemAlloc(bytes)
+			a.ptr = p
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("device %d: %w", d.props.Ordinal, driverError(err))
+		}
+	}
+	m := &gpuMemory{gpuAlloc: a, n: bytes}
+	if a.ptr != 0 {
+		// Unreachable memory goes back to the driver; a failure there (a
+		// context already released) has no one to report to.
+		runtime.AddCleanup(m, func(a *gpuAlloc) { _ = a.release() }, a)
+	}
+	return m, nil
+}
+
+// gpuMem checks that m is live memory of this backend.
+func (g *gpuBackend) gpuMem(m memory) (*gpuMemory, error) {
+	gm, ok := m.(*gpuMemory)
+	if !ok || gm.dev.be != g {
+		return nil, errors.New("memory does not belong to this GPU backend")
+	}
+	if gm.freed.Load() {
+		return nil, ErrFreed
+	}
+	return gm, nil
+}
+
+// gpuStreamOn returns s's GPU stream, which must be on device d.
+func (g *gpuBackend) gpuStreamOn(s *Stream, d *gpuDevice) (*gpuStream, error) {
+	gs, ok := s.impl.(*gpuStream)
+	if !ok || gs.be != g {
+		return nil, errors.New("stream does not belong to this GPU backend")
+	}
+	if gs.dev != d {
+		return nil, fmt.Errorf("stream is on device %d, memory on device %d", gs.dev.props.Ordinal, d.props.Ordinal)
+	}
+	return gs, nil
+}
+
+func (g *gpuBackend) copyToDevice(s *Stream, dst memory, off int, src []byte) error {
+	m, err := g.gpuMem(dst)
+	if err != nil {
+		return err
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	if s == nil {
+		if err := g.drainAll(); err != nil {
+			return err
+		}
+		return driverError(m.dev.ctx.Do(func(api driver.API) error {
+			return api.MemcpyHtoD(m.ptr+driver.DevicePtr(off), unsafe.Pointer(&src[0]), len(src))
+		}))
+	}
+	gs, err := g.gpuStreamOn(s, m.dev)
+	if err != nil {
+		return err
+	}
+	return driverError(m.dev.ctx.Do(func(api driver.API) error {
+		return gs.copyIn(api, m.ptr+driver.DevicePtr(off), src, m)
+	}))
+}
+
+func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) error {
+	m, err := g.gpuMem(src)
+	if err != nil {
+		return err
+	}
+	if len(dst) == 0 {
+		return nil
+	}
+	if s == nil {
+		if err := g.drainAll(); err != nil {
+			return err
+		}
+		return driverError(m.dev.ctx.Do(func(api driver.API) error {
+			return api.MemcpyDtoH(unsafe.Pointer(&dst[0]), m.ptr+driver.DevicePtr(off), len(dst))
+		}))
+	}
+	gs, err := g.gpuStreamOn(s, m.dev)
+	if err != nil {
+		return err
+	}
+	return driverError(m.dev.ctx.Do(func(api driver.API) error {
+		return gs.copyOut(api, dst, m.ptr+driver.DevicePtr(off), m)
+	}))
+}
+
+func (g *gpuBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, srcOff, n int) error {
+	dm, err := g.gpuMem(dst)
+	if err != nil {
+		return err
+	}
+	sm, err := g.gpuMem(src)
+	if err != nil {
+		return err
+	}
+	if dm.dev != sm.dev {
+		return fmt.Errorf("copy from device %d to device %d: copies between devices are not supported", sm.dev.props.Ordinal, dm.dev.props.Ordinal)
+	}
+	if n == 0 {
+		return nil
+	}
+	to, from := dm.ptr+driver.DevicePtr(dstOff), sm.ptr+driver.DevicePtr(srcOff)
+	if s == nil {
+		if err := g.drainAll(); err != nil {
+			return err
+		}
+		// A device-to-device copy does not wait on the host's side; the
+		// default stream's operations do.
+		return driverError(dm.dev.ctx.Do(func(api driver.API) error {
+			if err := api.MemcpyDtoD(to, from, n); err != nil {
+				return err
+			}
+			return api.StreamSynchronize(0)
+		}))
+	}
+	gs, err := g.gpuStreamOn(s, dm.dev)
+	if err != nil {
+		return err
+	}
+	return driverError(dm.dev.ctx.Do(func(api driver.API) error {
+		if err := api.MemcpyDtoDAsync(to, from, n, gs.h); err != nil {
+			return err
+		}
+		gs.defer_(func(driver.API, bool) error { runtime.KeepAlive(dm); runtime.KeepAlive(sm); return nil })
+		return nil
+	}))
+}
+
+// pinnedBytes views n bytes of page-locked host memory.
+func pinnedBytes(p unsafe.Pointer, n int) []byte { return unsafe.Slice((*byte)(p), n) }
+
+// copyIn queues a copy of src to device address dst on the stream, through
+// a page-locked staging buffer filled now and freed at the next Synchronize;
+// mem, the device memory holding dst, stays reachable until then (its
+// cleanup must not free it under the copy). It runs inside the device's Do.
+func (s *gpuStream) copyIn(api driver.API, dst driver.DevicePtr, src []byte, mem *gpuMemory) error {
+	buf, err := api.MemHostAlloc(len(src), 0)
+	if err != nil {
+		return err
+	}
+	copy(pinnedBytes(buf, len(src)), src)
+	if err := api.MemcpyHtoDAsync(dst, buf, len(src), s.h); err != nil {
+		_ = api.MemFreeHost(buf)
+		return err
+	}
+	s.defer_(func(api driver.API, _ bool) error {
+		runtime.KeepAlive(mem)
+		return api.MemFreeHost(buf)
+	})
+	return nil
+}
+
+// copyOut queues a copy of len(dst) bytes at src into dst: into a staging
+// buffer on the stream, and from there into dst at the next Synchronize;
+// mem, the device memory holding src, stays reachable until then.
+func (s *gpuStream) copyOut(api driver.API, dst []byte, src driver.DevicePtr, mem *gpuMemory) error {
+	buf, err := api.MemHostAlloc(len(dst), 0)
+	if err != nil {
+		return err
+	}
+	if err := api.MemcpyDtoHAsync(buf, src, len(dst), s.h); err != nil {
+		_ = api.MemFreeHost(buf)
+		return err
+	}
+	s.defer_(func(api driver.API, failed bool) error {
+		runtime.KeepAlive(mem)
+		if !failed {
+			copy(dst, pinnedBytes(buf, len(dst)))
+		}
+		return api.MemFreeHost(buf)
+	})
+	return nil
+}

@@ -1,0 +1,67 @@
+package cuda
+
+import (
+	"testing"
+
+	"github.com/nugo-dev/nugo/internal/driver"
+)
+
+// UseGPUDriver makes a GPU backend over api the current backend, and the
+// one Gpus and SelectDevice see, until the test ends; then the previous
+// state returns and the backend's contexts are released.
+func UseGPUDriver(t testing.TB, api driver.API) {
+	t.Helper()
+	be, err := newGPUBackend(api)
+	if err != nil {
+		t.Fatalf("GPU backend over the fake driver: %v", err)
+	}
+	registry.Lock()
+	oldCur := registry.current
+	oldGPU, hadGPU := registry.opened[GPU]
+	registry.current = be
+	registry.opened[GPU] = be
+	registry.Unlock()
+	t.Cleanup(func() {
+		registry.Lock()
+		registry.current = oldCur
+		if hadGPU {
+			registry.opened[GPU] = oldGPU
+		} else {
+			delete(registry.opened, GPU)
+		}
+		registry.Unlock()
+		if err := be.close(); err != nil {
+			t.Errorf("closing the GPU backend: %v", err)
+		}
+	})
+}
+
+// NewGPUBackendError is the error opening a GPU backend over api gives
+// (nil when it opens; the backend is then closed at once).
+func NewGPUBackendError(api driver.API) error {
+	be, err := newGPUBackend(api)
+	if err != nil {
+		return err
+	}
+	return be.close()
+}
+
+// ForgetBackend clears the backend choice so that the next use reads
+// NUGO_BACKEND again, and forgets an opened GPU backend; the previous state
+// returns when the test ends.
+func ForgetBackend(t testing.TB) {
+	registry.Lock()
+	oldCur := registry.current
+	oldGPU, hadGPU := registry.opened[GPU]
+	registry.current = nil
+	delete(registry.opened, GPU)
+	registry.Unlock()
+	t.Cleanup(func() {
+		registry.Lock()
+		registry.current = oldCur
+		if hadGPU {
+			registry.opened[GPU] = oldGPU
+		}
+		registry.Unlock()
+	})
+}
