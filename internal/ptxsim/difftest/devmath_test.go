@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -94,6 +95,40 @@ func runMathKernel(t *testing.T, kernel any, args ...any) {
 // payload are equal), for every function and input.
 func TestDeviceMathCompiled(t *testing.T) {
 	x, y := mathInputs()
+	compareCompiledMath(t, x, y)
+}
+
+// TestDeviceMathSweep is TestDeviceMathCompiled over the sweep the library's
+// own accuracy tests use: 10^5 points per function, magnitudes spread
+// logarithmically over the whole float64 range and densely around the
+// interesting small values, both signs (fewer with -short).
+func TestDeviceMathSweep(t *testing.T) {
+	n := 100_000
+	if testing.Short() {
+		n = 5_000
+	}
+	rng := rand.New(rand.NewPCG(4, 2))
+	x, y := make([]float64, n), make([]float64, n)
+	point := func() float64 {
+		var v float64
+		if rng.IntN(2) == 0 {
+			v = math.Pow(10, rng.Float64()*600-300)
+		} else {
+			v = rng.Float64() * 20
+		}
+		if rng.IntN(2) == 0 {
+			v = -v
+		}
+		return v
+	}
+	for i := range x {
+		x[i], y[i] = point(), point()
+	}
+	compareCompiledMath(t, x, y)
+}
+
+func compareCompiledMath(t *testing.T, x, y []float64) {
+	t.Helper()
 	out := make([]float64, len(x)*mathFuncs64)
 	runMathKernel(t, sampleMath64, x, y, out)
 	bad := 0
