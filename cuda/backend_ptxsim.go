@@ -2,11 +2,9 @@ package cuda
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
-	"github.com/nugo-dev/nugo/internal/frontend"
 	"github.com/nugo-dev/nugo/internal/ptxsim"
 	"github.com/nugo-dev/nugo/internal/ptxsim/golaunch"
 )
@@ -23,9 +21,14 @@ type ptxsimBackend struct {
 	*hostBackend
 }
 
-// prepare compiles k at once (Compile), so that compile errors surface there.
+// prepare compiles k at once (Compile), so that compile errors surface
+// there. A kernel with func parameters is compiled at launch, for the
+// functions passed.
 func (b *ptxsimBackend) prepare(k *Kernel) error {
-	_, err := ptxsimExecutor{}.compile(k)
+	if k.hasFuncParams() {
+		return nil
+	}
+	_, err := ptxsimExecutor{}.compile(k, nil)
 	return err
 }
 
@@ -33,23 +36,20 @@ func (b *ptxsimBackend) prepare(k *Kernel) error {
 // device addresses are the host addresses of the argument buffers.
 type ptxsimExecutor struct{}
 
-// ptxsimKey keys the compiled form in Kernel.compiled.
-type ptxsimKey struct{}
+// ptxsimKey keys the compiled form in Kernel.compiled: one per set of
+// functions passed for func parameters (see funcsKey).
+type ptxsimKey struct{ funcs string }
 
 func (ptxsimExecutor) kind() Backend { return PTXSim }
 
-func (ptxsimExecutor) compile(k *Kernel) (*golaunch.Kernel, error) {
-	c, err := k.compiledFor(ptxsimKey{}, func() (any, error) {
-		fk, err := frontend.LoadFunc(k.Func())
-		if err != nil {
-			return nil, ptxsimCompileError(k.name, err)
-		}
-		m, err := compiler.Compile(fk, compiler.Target{Debug: k.opts&Debug != 0, FastMath: k.opts&FastMath != 0})
-		if err != nil {
-			return nil, ptxsimCompileError(k.name, err)
-		}
-		return golaunch.New(m)
-	})
+// compile compiles k for the functions of bound's func arguments (the
+// module is cached by Kernel.module, its parsed form here).
+func (ptxsimExecutor) compile(k *Kernel, bound []boundArg) (*golaunch.Kernel, error) {
+	m, err := k.module(compiler.Target{Debug: k.opts&Debug != 0, FastMath: k.opts&FastMath != 0}, bound)
+	if err != nil {
+		return nil, err
+	}
+	c, err := k.compiledFor(ptxsimKey{funcsKey(bound)}, func() (any, error) { return golaunch.New(m) })
 	if err != nil {
 		return nil, err
 	}
@@ -66,28 +66,12 @@ func (printerWriter) Write(p []byte) (int, error) {
 	return printer.w.Write(p)
 }
 
-// ptxsimCompileError turns the front end's positioned error into a *CompileError.
-func ptxsimCompileError(name string, err error) error {
-	var fe *frontend.Error
-	if errors.As(err, &fe) {
-		ce := &CompileError{Kernel: fe.Kernel}
-		for _, d := range fe.Diags {
-			pos := ""
-			if d.Pos.IsValid() {
-				pos = d.Pos.String()
-			}
-			ce.Diagnostics = append(ce.Diagnostics, Diagnostic{Pos: pos, Msg: d.Msg})
-		}
-		return ce
-	}
-	return fmt.Errorf("compile %s: %w", name, err)
-}
-
-func (e ptxsimExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
-	gk, err := e.compile(k)
+func (e ptxsimExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, bound []boundArg) error {
+	gk, err := e.compile(k, bound)
 	if err != nil {
 		return err
 	}
+	args = ptxArgs(gk.Mod, args)
 	err = gk.Run(golaunch.Launch{
 		Grid:      [3]int{cfg.Grid.X, cfg.Grid.Y, cfg.Grid.Z},
 		Block:     [3]int{cfg.Block.X, cfg.Block.Y, cfg.Block.Z},

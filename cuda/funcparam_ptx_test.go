@@ -157,3 +157,45 @@ func TestGPUFuncParams(t *testing.T) {
 	}
 	wantLive(t, f, 0, 0)
 }
+
+// A kernel with a func parameter on the ptxsim backend: compiled once per
+// function and run by the interpreter, with the results Go computes.
+func TestPTXSimFuncParams(t *testing.T) {
+	prev, err := CurrentBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SetBackend(PTXSim); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := SetBackend(prev); err != nil {
+			t.Error(err)
+		}
+	}()
+	k, err := Compile(testkernels.MapFunc)
+	if err != nil {
+		t.Fatalf("Compile of a kernel with a func parameter: %v", err)
+	}
+	a, b := []float32{1, 2, 3, 4, 5}, []float32{0.5, 4, -3, 2, 1e-3}
+	for _, fn := range []func(float32, float32) float32{testkernels.Add, testkernels.Sub, testkernels.Scaled[float32], testkernels.Add} {
+		out := make([]float32, len(a))
+		if err := k.Launch(Dim1(1), Dim1(32), fn, out, a, b); err != nil {
+			t.Fatal(err)
+		}
+		for i := range out {
+			if want := fn(a[i], b[i]); out[i] != want {
+				t.Fatalf("out[%d] = %v, want %v", i, out[i], want)
+			}
+		}
+	}
+	if n := CompiledForms(k); n != 6 {
+		t.Errorf("%d compiled forms, want 6 (module and interpreter form for Add, Sub and Scaled[float32])", n)
+	}
+	offset := float32(1)
+	err = k.Launch(Dim1(1), Dim1(32), func(x, y float32) float32 { return x + offset }, make([]float32, 5), a, b)
+	var ce *CompileError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "not a closure") {
+		t.Fatalf("launch with a closure: %v, want a *CompileError saying to pass a top-level function", err)
+	}
+}
