@@ -20,6 +20,25 @@
 // (SyncThreads, SharedArray); the Atomic* functions and Printf work from any
 // thread.
 //
+// A kernel may take a function, as a parameter of func type whose
+// parameters and results are numbers or bools:
+//
+//	func apply(t cuda.Thread, f func(float32) float32, data []float32) {
+//		if i := t.Grid1(); i < len(data) {
+//			data[i] = f(data[i])
+//		}
+//	}
+//
+//	func square(x float32) float32 { return x * x }
+//
+//	err := cuda.Jit(apply).Launch(grid, block, square, data)
+//
+// The compiled backends (gpu, ptxsim) compile the kernel once per function
+// passed, calling it directly, so there the function must be a top-level
+// function (of any package; generic instantiations and the functions of
+// math, math32 and math/bits too) that follows the kernel rules; a closure or method value is a *CompileError. The cpu
+// backend calls any function.
+//
 // # Backends
 //
 // The same kernel runs on every backend with the same results:

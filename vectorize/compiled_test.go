@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"regexp"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/math32"
 )
 
 // Top-level scalar functions, which the compiled backends (gpu, ptxsim)
@@ -51,6 +53,8 @@ func TestCompiledKernelsPTX(t *testing.T) {
 		{"Reduce", New2(maxI32).reduceKernels().chunk, maxI32, `max\.s32`, 7},
 		{"ReduceAxis", New2(addF64).reduceKernels().axis, addF64, `add\.rn\.f64`, 8},
 		{"AccumulateAxis", New2(hypot32).reduceKernels().accumulate, hypot32, `sqrt\.rn\.f64`, 9},
+		{"math.Sqrt", New1(math.Sqrt).kernels().flat, math.Sqrt, `sqrt\.rn\.f64`, 6},
+		{"math32.Exp", New1(math32.Exp).kernels().flat, math32.Exp, `\.file \d+ "devmath/`, 6},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,6 +148,10 @@ func testCompiledTarget(t *testing.T, backend cuda.Backend) {
 		{"New3 generic", func(tg Target) (any, error) { return New3(axpy[float64], tg).Apply(a, b, c) }},
 		{"New4", func(tg Target) (any, error) { return New4(lerp4, tg).Apply(a, b, c, i16) }},
 		{"New2 math", func(tg Target) (any, error) { return New2(hypot32, tg).Apply(f32, g32) }},
+		{"math.Sqrt", func(tg Target) (any, error) { return New1(math.Sqrt, tg).Apply(a) }},
+		{"bits.OnesCount64", func(tg Target) (any, error) {
+			return New1(bits.OnesCount64, tg).Apply(ramp[uint64](n, 12345.5, 3))
+		}},
 		{"broadcast", func(tg Target) (any, error) {
 			r, err := New2(addF64, tg).Call(Of(a[:12], 3, 4), Of(b[:4], 4))
 			return r.Data, err

@@ -66,7 +66,8 @@
 // backends (gpu, ptxsim) compile each kernel for the scalar function,
 // which becomes a device function the kernel calls directly; there the
 // function must be a top-level function (declared with func at package
-// level; an instantiation of a generic one such as axpy[float32] is fine)
+// level; an instantiation of a generic one such as axpy[float32], and the
+// functions of math, math32 and math/bits such as math.Sqrt, are fine)
 // whose body the kernel rules allow, and its element types Go's
 // predeclared numeric types. For a closure, a method value or a named
 // element type the CUDA target returns an error wrapping

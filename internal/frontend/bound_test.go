@@ -2,6 +2,8 @@ package frontend
 
 import (
 	"go/parser"
+	"math"
+	"math/bits"
 	"reflect"
 	"strings"
 	"testing"
@@ -60,6 +62,8 @@ func TestLoadDevice(t *testing.T) {
 	}{
 		{"plain", boundPlain, "boundPlain", true},
 		{"generic", boundConv[float32, int64], "boundConv[float32, int64]", true},
+		{"math", math.Sqrt, "math.Sqrt", true},
+		{"math/bits", bits.OnesCount64, "bits.OnesCount64", true},
 		{"instantiated in generic code", boundHolder[float32, int64]{}.conv(), "boundConv[float32, int64]", true},
 		{"closure", func(a int64) int64 { return a }, "pass a top-level function, not a closure", false},
 		{"closure in generic code", boundHolder[float32, int64]{}.lit(), "pass a top-level function, not a closure", false},

@@ -80,8 +80,9 @@ func loadFound(info funcInfo, rt reflect.Type, device bool) (*Kernel, error) {
 // which the compiler calls directly (see compiler.CompileBound). It must be
 // a top-level function (not a closure or a method value) whose parameters
 // and results are numbers or bools; its package may differ from the
-// kernel's. A generic function's type arguments are inferred from the func
-// value's type. The result's Func is the function; it is not a kernel.
+// kernel's, and may be one that kernels call as intrinsics (math.Sqrt). A
+// generic function's type arguments are inferred from the func value's
+// type. The result's Func is the function; it is not a kernel.
 func LoadDevice(fn any) (*Kernel, error) {
 	v := reflect.ValueOf(fn)
 	if !v.IsValid() || v.Kind() != reflect.Func || v.IsNil() {
@@ -100,7 +101,42 @@ func LoadDevice(fn any) (*Kernel, error) {
 	} else {
 		info.file, _ = rf.FileLine(rf.Entry())
 	}
+	if _, stub := stubFiles[info.pkgPath]; stub && !info.generic && info.pkgPath != CudaPath {
+		return loadStubFunc(info, v.Type())
+	}
 	return loadFound(info, v.Type(), true)
+}
+
+// loadStubFunc loads a function of a package that kernels call as
+// intrinsics (math.Sqrt, math32.Exp, bits.OnesCount64): its Go source is
+// not kernel code, so the device function is a wrapper that calls it,
+// which the compiler lowers as in any kernel.
+func loadStubFunc(info funcInfo, t reflect.Type) (*Kernel, error) {
+	var params, args, results []string
+	for i := range t.NumIn() {
+		params = append(params, fmt.Sprintf("p%d %s", i, t.In(i)))
+		args = append(args, fmt.Sprintf("p%d", i))
+	}
+	for i := range t.NumOut() {
+		results = append(results, t.Out(i).String())
+	}
+	body := "return "
+	if len(results) == 0 {
+		body = ""
+	}
+	pkgName := info.pkgPath[strings.LastIndex(info.pkgPath, "/")+1:]
+	src := fmt.Sprintf("package nugo_bound\n\nimport %q\n\nfunc %s(%s) (%s) {\n\t%s%s.%s(%s)\n}\n",
+		info.pkgPath, info.name, strings.Join(params, ", "), strings.Join(results, ", "), body, pkgName, info.name, strings.Join(args, ", "))
+	f, err := parser.ParseFile(fset, "nugo-bound-"+pkgName+"."+info.name+".go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("function %s.%s: %w", info.pkgPath, info.name, err)
+	}
+	k, err := load("nugo_bound", "", []*ast.File{f}, info.name, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	k.Name = pkgName + "." + info.name
+	return k, nil
 }
 
 // closureError refuses a closure or method value bound to a func parameter,
