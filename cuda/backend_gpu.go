@@ -261,11 +261,11 @@ func (g *gpuBackend) close() error {
 }
 
 // prepare compiles k for the selected device and loads it there (Compile).
-// A kernel with func parameters is compiled at launch, for the functions
-// passed.
+// A kernel with func parameters is only checked: it is compiled at launch,
+// for the functions passed.
 func (g *gpuBackend) prepare(k *Kernel) error {
 	if k.hasFuncParams() {
-		return nil
+		return k.checkSource()
 	}
 	_, err := g.current().kernel(k, nil)
 	return err

@@ -22,11 +22,11 @@ type ptxsimBackend struct {
 }
 
 // prepare compiles k at once (Compile), so that compile errors surface
-// there. A kernel with func parameters is compiled at launch, for the
-// functions passed.
+// there. A kernel with func parameters is only checked: it is compiled at
+// launch, for the functions passed.
 func (b *ptxsimBackend) prepare(k *Kernel) error {
 	if k.hasFuncParams() {
-		return nil
+		return k.checkSource()
 	}
 	_, err := ptxsimExecutor{}.compile(k, nil)
 	return err

@@ -80,6 +80,16 @@ func (k *Kernel) module(target compiler.Target, args []boundArg) (*compiler.Modu
 	return c.(*compiler.Module), nil
 }
 
+// checkSource loads and checks the kernel's source without compiling it:
+// what Compile does for a kernel with func parameters, which is compiled
+// at launch for the functions passed.
+func (k *Kernel) checkSource() error {
+	if _, err := frontend.LoadFunc(k.fn.Interface()); err != nil {
+		return compileError(k.name, err)
+	}
+	return nil
+}
+
 // PTX returns the kernel's PTX for a device of compute capability sm (75
 // for sm_75, 90 for sm_90; 0 means 75), compiling it if needed. A kernel
 // with func parameters is compiled for the functions given in funcs, one

@@ -128,6 +128,9 @@ func TestGPUFuncParams(t *testing.T) {
 	if n := f.Count("cuModuleLoadDataEx"); n != 0 {
 		t.Fatalf("Compile of a kernel with a func parameter loaded %d modules; it compiles at launch", n)
 	}
+	if _, err := Compile(testkernels.BadFunc); !errors.As(err, new(*CompileError)) || !strings.Contains(err.Error(), "map") {
+		t.Errorf("Compile of a kernel with a func parameter and a map: %v; want a *CompileError about the map", err)
+	}
 	out, a, b := make([]float32, 5), []float32{1, 2, 3, 4, 5}, []float32{5, 4, 3, 2, 1}
 	for i, fn := range []func(float32, float32) float32{testkernels.Add, testkernels.Sub, testkernels.Add, testkernels.Scaled[float32]} {
 		args := []any{fn, out, a, b}
@@ -191,6 +194,9 @@ func TestPTXSimFuncParams(t *testing.T) {
 	}
 	if n := CompiledForms(k); n != 6 {
 		t.Errorf("%d compiled forms, want 6 (module and interpreter form for Add, Sub and Scaled[float32])", n)
+	}
+	if _, err := Compile(testkernels.BadFunc); !errors.As(err, new(*CompileError)) || !strings.Contains(err.Error(), "map") {
+		t.Errorf("Compile of a kernel with a func parameter and a map: %v; want a *CompileError about the map", err)
 	}
 	offset := float32(1)
 	err = k.Launch(Dim1(1), Dim1(32), func(x, y float32) float32 { return x + offset }, make([]float32, 5), a, b)

@@ -51,3 +51,9 @@ func Halve(x float32) float32 { return x / 2 }
 
 // Scaled is a generic function whose instantiations MapFunc takes.
 func Scaled[T cuda.Float](a, b T) T { return 2*a + b }
+
+// BadFunc takes a function but uses a map, which the compiler refuses.
+func BadFunc(t cuda.Thread, f func(int64) int64, d []int64) {
+	m := map[int64]int64{1: 2}
+	d[0] = f(m[1])
+}
