@@ -224,3 +224,22 @@ func TestCompileBoundErrors(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCompileBound measures the first-launch compile of a kernel with
+// a func parameter: the kernel and the bound function loaded (warm parse
+// cache), checked and lowered together.
+func BenchmarkCompileBound(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		k, err := frontend.LoadSource("bound.go", []byte(boundKernels), "map2[float64]")
+		if err != nil {
+			b.Fatal(err)
+		}
+		d, err := frontend.LoadDevice(boundHyp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := CompileBound(k, Target{}, map[int]*frontend.Kernel{0: d}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
