@@ -5,22 +5,23 @@ import (
 	"testing"
 )
 
-// atomicsKernel makes every thread of a 64×256 grid hit the same elements.
+// atomicsKernel makes every thread of the grid hit the same elements.
+func atomicsKernel[T AtomicNumber](th Thread, a []T) {
+	i := T(th.Grid1() % 100)
+	AtomicAdd(&a[0], 1)
+	AtomicSub(&a[1], 1)
+	AtomicMax(&a[2], i)
+	AtomicMin(&a[3], i+5)
+	AtomicExch(&a[4], 7)
+	AtomicCAS(&a[5], 0, 9)
+}
+
 func testAtomics[T AtomicNumber](t *testing.T, name string) {
 	t.Run(name, func(t *testing.T) {
 		const threads = 64 * 256
 		acc := make([]T, 6)
 		acc[3] = 1 << 20 // Min starts high
-		k := Jit(func(th Thread, a []T) {
-			i := T(th.Grid1() % 100)
-			AtomicAdd(&a[0], 1)
-			AtomicSub(&a[1], 1)
-			AtomicMax(&a[2], i)
-			AtomicMin(&a[3], i+5)
-			AtomicExch(&a[4], 7)
-			AtomicCAS(&a[5], 0, 9)
-		})
-		if err := k.Launch(Dim1(64), Dim1(256), acc); err != nil {
+		if err := Jit(atomicsKernel[T]).Launch(Dim1(64), Dim1(256), acc); err != nil {
 			t.Fatal(err)
 		}
 		var zero T
@@ -89,22 +90,25 @@ func TestAtomicsReturnOldValue(t *testing.T) {
 func TestBitwiseAtomicsUnderContention(t *testing.T) {
 	bits := make([]uint64, 2)
 	bits[1] = math.MaxUint64
-	k := Jit(func(th Thread, b []uint64) {
-		i := th.Grid1()
-		AtomicOr(&b[0], uint64(1)<<(i%64))
-		AtomicAnd(&b[1], ^(uint64(1) << (i % 64)))
-	})
-	if err := k.Launch(Dim1(4), Dim1(64), bits); err != nil {
+	if err := Jit(bitwiseKernel).Launch(Dim1(4), Dim1(64), bits); err != nil {
 		t.Fatal(err)
 	}
 	if bits[0] != math.MaxUint64 || bits[1] != 0 {
 		t.Fatalf("bits = %x", bits)
 	}
 	x := make([]int32, 1)
-	if err := Jit(func(th Thread, x []int32) { AtomicXor(&x[0], 1) }).Launch(Dim1(3), Dim1(33), x); err != nil {
+	if err := Jit(xorKernel).Launch(Dim1(3), Dim1(33), x); err != nil {
 		t.Fatal(err)
 	}
 	if x[0] != 1 { // 99 toggles
 		t.Fatalf("xor toggled to %d", x[0])
 	}
 }
+
+func bitwiseKernel(th Thread, b []uint64) {
+	i := th.Grid1()
+	AtomicOr(&b[0], uint64(1)<<(i%64))
+	AtomicAnd(&b[1], ^(uint64(1) << (i % 64)))
+}
+
+func xorKernel(th Thread, x []int32) { AtomicXor(&x[0], 1) }

@@ -129,7 +129,8 @@ func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boun
 	}
 	return h.run(s, func() error {
 		err := h.exec.execute(k, cfg, vals, args)
-		if err != nil && hostArgs {
+		var ke *KernelError
+		if hostArgs && errors.As(err, &ke) {
 			err = fmt.Errorf("%w (host slices passed to the launch may be partially written)", err)
 		}
 		if err != nil && s != nil {
