@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -14,24 +15,34 @@ import (
 // one, and they propagate operands' payloads differently). It names the
 // first difference.
 func Compare(want, got []any, ulp int) error {
-	if len(want) != len(got) {
-		return fmt.Errorf("%d arguments, want %d", len(got), len(want))
+	if d := Diffs(want, got, ulp); len(d) > 0 {
+		return errors.New(d[0])
 	}
+	return nil
+}
+
+// Diffs compares like Compare and returns one line per difference.
+func Diffs(want, got []any, ulp int) []string {
+	if len(want) != len(got) {
+		return []string{fmt.Sprintf("%d arguments, want %d", len(got), len(want))}
+	}
+	var out []string
 	for i := range want {
 		w, g := flat(want[i]), flat(got[i])
 		if !w.IsValid() {
 			continue // a scalar: inputs only
 		}
 		if !g.IsValid() || w.Type() != g.Type() || w.Len() != g.Len() {
-			return fmt.Errorf("argument %d: got %T of another shape, want %T", i, got[i], want[i])
+			out = append(out, fmt.Sprintf("argument %d: got %T of another shape, want %T", i, got[i], want[i]))
+			continue
 		}
 		for j := 0; j < w.Len(); j++ {
 			if msg := diff(w.Index(j), g.Index(j), ulp); msg != "" {
-				return fmt.Errorf("argument %d (%T) element %d: %s", i, want[i], j, msg)
+				out = append(out, fmt.Sprintf("argument %d (%T) element %d: %s", i, want[i], j, msg))
 			}
 		}
 	}
-	return nil
+	return out
 }
 
 // flat returns the elements of a slice or of an Array2/Array3 (through its

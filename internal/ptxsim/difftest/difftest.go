@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"fmt"
-	"math"
 	"reflect"
 	"runtime"
 	"sort"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/internal/compiler"
+	"github.com/nugo-dev/nugo/internal/corpus"
 	"github.com/nugo-dev/nugo/internal/frontend"
 	"github.com/nugo-dev/nugo/internal/ptxsim/golaunch"
 )
@@ -186,98 +186,6 @@ func sortedLines(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// Compare returns one line per element in which got differs from want:
-// integers and bools exactly, floats by bits (NaNs of any payload are
-// equal: Go does not define NaN payloads) or within ulp units in the last
-// place.
-func Compare(want, got []any, ulp int) []string {
-	var out []string
-	if len(want) != len(got) {
-		return []string{fmt.Sprintf("%d arguments, want %d", len(got), len(want))}
-	}
-	for i := range want {
-		w, g := flat(want[i]), flat(got[i])
-		if !w.IsValid() {
-			continue // a scalar: input only
-		}
-		if !g.IsValid() || w.Type() != g.Type() || w.Len() != g.Len() {
-			out = append(out, fmt.Sprintf("argument %d: got %T of another shape, want %T", i+1, got[i], want[i]))
-			continue
-		}
-		for j := 0; j < w.Len(); j++ {
-			if msg := diffElem(w.Index(j), g.Index(j), ulp); msg != "" {
-				out = append(out, fmt.Sprintf("argument %d (%T) element %d: %s", i+1, want[i], j, msg))
-			}
-		}
-	}
-	return out
-}
-
-func flat(x any) reflect.Value {
-	v := reflect.ValueOf(x)
-	if !v.IsValid() {
-		return v
-	}
-	if v.Kind() == reflect.Slice {
-		return v
-	}
-	if m := v.MethodByName("Data"); m.IsValid() {
-		return m.Call(nil)[0]
-	}
-	return reflect.Value{}
-}
-
-func diffElem(w, g reflect.Value, ulp int) string {
-	switch w.Kind() {
-	case reflect.Float32:
-		a, b := float32(w.Float()), float32(g.Float())
-		if math.Float32bits(a) == math.Float32bits(b) || a != a && b != b {
-			return ""
-		}
-		if ulp > 0 && ulps(float64(a), float64(b), 32) <= uint64(ulp) {
-			return ""
-		}
-		return fmt.Sprintf("compiled %v (%#x), native %v (%#x)", b, math.Float32bits(b), a, math.Float32bits(a))
-	case reflect.Float64:
-		a, b := w.Float(), g.Float()
-		if math.Float64bits(a) == math.Float64bits(b) || a != a && b != b {
-			return ""
-		}
-		if ulp > 0 && ulps(a, b, 64) <= uint64(ulp) {
-			return ""
-		}
-		return fmt.Sprintf("compiled %v (%#x), native %v (%#x)", b, math.Float64bits(b), a, math.Float64bits(a))
-	}
-	if !reflect.DeepEqual(w.Interface(), g.Interface()) {
-		return fmt.Sprintf("compiled %v, native %v", g.Interface(), w.Interface())
-	}
-	return ""
-}
-
-// ulps is the distance between a and b in units in the last place of the
-// format, counting across zero.
-func ulps(a, b float64, bits int) uint64 {
-	if a != a || b != b {
-		return math.MaxUint64
-	}
-	ord := func(x float64) int64 {
-		var u int64
-		if bits == 32 {
-			u = int64(math.Float32bits(float32(x)))
-			if u&(1<<31) != 0 {
-				u = -(u &^ (1 << 31))
-			}
-		} else {
-			u = int64(math.Float64bits(x))
-			if u < 0 {
-				u = -(u & math.MaxInt64)
-			}
-		}
-		return u
-	}
-	d := ord(a) - ord(b)
-	if d < 0 {
-		d = -d
-	}
-	return uint64(d)
-}
+// Compare returns one line per element in which got (the compiled run)
+// differs from want (the native run); see corpus.Diffs for the rules.
+func Compare(want, got []any, ulp int) []string { return corpus.Diffs(want, got, ulp) }
