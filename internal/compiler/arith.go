@@ -33,9 +33,15 @@ var cmpOps = map[token.Token]string{
 func (f *fnState) binOp(in *ssa.BinOp) []string {
 	xt := in.X.Type()
 	if cmp, ok := cmpOps[in.Op]; ok {
+		if p := f.narrowCompare(in, cmp); p != "" {
+			return []string{p}
+		}
 		return []string{f.compare(in.Op, cmp, in.X, in.Y)}
 	}
 	s := f.scalar(xt)
+	if w := f.narrowBinOp(in, s); w != "" {
+		return []string{w}
+	}
 	if s == sBool || s == sPtr {
 		f.errorf("operator %s is not supported on %s", in.Op, xt)
 	}

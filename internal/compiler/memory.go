@@ -345,6 +345,9 @@ func (f *fnState) elemAddr(base string, idx ssa.Value, size int64) string {
 	s := f.scalar(idx.Type())
 	i := f.one(idx)
 	t := f.p.NewReg(ptx.B64).String()
+	if f.fits32(idx, f.block) {
+		s, i = sI32, f.narrowOperand(idx)
+	}
 	switch {
 	case !s.is64() && s.signed():
 		f.p.Emit("mul.wide.s32", t, i, fmt.Sprint(size))

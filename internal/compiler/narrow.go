@@ -1,0 +1,147 @@
+package compiler
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/nugo-dev/nugo/internal/ptx"
+)
+
+// 32-bit index arithmetic: a 64-bit integer (Go's int) whose interval
+// (ranges.go) lies in [-2**31, 2**31) is also kept in a 32-bit register.
+// Adds, subtracts and multiplies whose operands and result all fit are done
+// in 32 bits (the exact result fits, so no bit differs from the 64-bit
+// one), comparisons of such values use setp.*.s32, element addresses
+// mul.wide.s32, and loop counters live in 32-bit phis. The 64-bit register
+// is still defined (cvt.s64.s32 after the 32-bit result) for the uses that
+// need it; ptxas drops it where nothing reads it.
+
+// rangeAt returns v's interval in block b, refined by dominating branches.
+func (f *fnState) rangeAt(v ssa.Value, b *ssa.BasicBlock) (rng, bool) {
+	if f.ranges == nil {
+		return rng{}, false
+	}
+	plain := func(x ssa.Value) (rng, bool) {
+		if c, ok := x.(*ssa.Const); ok {
+			return constRange(c)
+		}
+		r, ok := f.ranges[x]
+		return r, ok
+	}
+	r, ok := plain(v)
+	if !ok || b == nil {
+		return r, ok
+	}
+	return refine(plain, v, r, b)
+}
+
+// fits32 reports whether the 64-bit integer v is known to lie in
+// [-2**31, 2**31) (and to be non-negative if its type is unsigned) in b.
+func (f *fnState) fits32(v ssa.Value, b *ssa.BasicBlock) bool {
+	s, err := scalarOf(v.Type())
+	if err != nil || (s != sI64 && s != sU64) {
+		return false
+	}
+	r, ok := f.rangeAt(v, b)
+	if !ok || !r.within(r32) {
+		return false
+	}
+	return !isUnsigned(v.Type()) || r.nonNeg()
+}
+
+// narrowOperand returns the 32-bit form of a value for which fits32 holds
+// in the current block: its 32-bit register, an immediate, or the low half
+// of its 64-bit register.
+func (f *fnState) narrowOperand(v ssa.Value) string {
+	if n, ok := f.narrow[v]; ok {
+		return n
+	}
+	o := f.one(v)
+	if isImmediate(o) {
+		return o // a constant in range: the same digits
+	}
+	t := f.p.NewReg(ptx.B32).String()
+	f.p.Emit("cvt.u32.u64", t, o)
+	return t
+}
+
+// narrowBinOp lowers x op y of 64-bit integers in 32 bits when the interval
+// analysis proves that operands and result fit; it returns "" otherwise,
+// having emitted nothing.
+func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
+	if s != sI64 && s != sU64 {
+		return ""
+	}
+	var op string
+	switch in.Op {
+	case token.ADD:
+		op = "add.s32"
+	case token.SUB:
+		op = "sub.s32"
+	case token.MUL:
+		op = "mul.lo.s32"
+	case token.AND, token.OR, token.XOR:
+		// Bitwise operations of sign-extended values are sign-extended.
+		op = map[token.Token]string{token.AND: "and.b32", token.OR: "or.b32", token.XOR: "xor.b32"}[in.Op]
+	case token.SHL, token.SHR:
+		// Constant counts only (no debug check needed); PTX clamps 32-bit
+		// shift counts at 32, which for a value that fits in 32 bits
+		// gives the 64-bit result too.
+		c, ok := in.Y.(*ssa.Const)
+		b := in.Block()
+		if !ok || !f.fits32(in, nil) || !f.fits32(in.X, b) {
+			return ""
+		}
+		x := regOr(f, f.narrowOperand(in.X), sI32)
+		op = "shl.b32"
+		if in.Op == token.SHR {
+			op = "shr.s32"
+		}
+		n := f.p.NewReg(ptx.B32).String()
+		f.p.Emit(op, n, x, f.shiftCount(c))
+		return f.widen(in, n)
+	default:
+		return ""
+	}
+	b := in.Block()
+	if !f.fits32(in, nil) || !f.fits32(in.X, b) || !f.fits32(in.Y, b) {
+		return ""
+	}
+	x, y := f.narrowOperand(in.X), f.narrowOperand(in.Y)
+	if isImmediate(x) {
+		x = regOr(f, x, sI32)
+	}
+	n := f.p.NewReg(ptx.B32).String()
+	f.p.Emit(op, n, x, y)
+	return f.widen(in, n)
+}
+
+// widen records n as v's 32-bit register and returns v's 64-bit register.
+func (f *fnState) widen(v ssa.Value, n string) string {
+	if f.narrow == nil {
+		f.narrow = map[ssa.Value]string{}
+	}
+	f.narrow[v] = n
+	w := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("cvt.s64.s32", w, n)
+	return w
+}
+
+// narrowCompare lowers a comparison of 64-bit integers that both fit in 32
+// bits with setp.*.s32 (for unsigned types both are non-negative, where
+// signed and unsigned order agree); "" otherwise.
+func (f *fnState) narrowCompare(in *ssa.BinOp, cmp string) string {
+	b := in.Block()
+	if !f.fits32(in.X, b) || !f.fits32(in.Y, b) {
+		return ""
+	}
+	x, y := f.narrowOperand(in.X), f.narrowOperand(in.Y)
+	x = regOr(f, x, sI32)
+	p := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp."+cmp+".s32", p, x, y)
+	return p
+}
+
+// narrowPhi reports whether a phi of a 64-bit integer is kept in 32 bits.
+func (f *fnState) narrowPhi(phi *ssa.Phi) bool { return f.fits32(phi, nil) }

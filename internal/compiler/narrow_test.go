@@ -1,0 +1,149 @@
+package compiler
+
+import (
+	"go/token"
+	"go/types"
+	"math"
+	"regexp"
+	"testing"
+)
+
+const narrowSrc = `package k
+
+import "github.com/nugo-dev/nugo/cuda"
+
+func localLoop(t cuda.Thread, out []float64) {
+	var buf [16]float64
+	for k := 0; k < 16; k++ {
+		buf[k] = float64(k)
+	}
+	s := 0.0
+	for k := range buf {
+		s += buf[k]
+	}
+	out[t.ThreadIdx().X] = s
+}
+
+func reduce(t cuda.Thread, in, out []float32) {
+	sh := cuda.SharedArray[float32](t, 256)
+	tid := t.ThreadIdx().X
+	sh[tid] = in[t.Grid1()]
+	t.SyncThreads()
+	for s := 128; s > 0; s >>= 1 {
+		if tid < s {
+			sh[tid] += sh[tid+s]
+		}
+		t.SyncThreads()
+	}
+	if tid == 0 {
+		out[t.BlockIdx().X] = sh[0]
+	}
+}
+
+// Grid1 may reach 2**41: its arithmetic stays 64-bit.
+func grid(t cuda.Thread, a []float32) {
+	i := t.Grid1()
+	if i+1 < len(a) {
+		a[i+1] = 1
+	}
+}
+
+// A loop bounded by a parameter is not bounded.
+func paramLoop(t cuda.Thread, a []int64, n int) {
+	for k := 0; k < n; k++ {
+		a[k] = int64(k)
+	}
+}
+
+// k*k for k < 65536 overflows 32 bits.
+func square(t cuda.Thread, a []int64) {
+	for k := 0; k < 65536; k++ {
+		a[k*k%7] += int64(k * k)
+	}
+}
+
+// x - y of unsigned values in range can wrap below zero.
+func unsignedSub(t cuda.Thread, a []uint) {
+	x := uint(t.ThreadIdx().X)
+	y := uint(t.ThreadIdx().Y)
+	a[0] = x - y
+}
+
+// tid.y*ntid.x + tid.x < 2**31, and so is the y index of Grid2.
+func grid2(t cuda.Thread, a cuda.Array2[float32]) {
+	_, y := t.Grid2()
+	ty, tx := t.ThreadIdx().Y, t.ThreadIdx().X
+	l := ty*t.BlockDim().X + tx
+	if y < 10 {
+		a.Data()[l] = float32(y)
+	}
+}
+`
+
+func TestNarrowing(t *testing.T) {
+	cases := []struct {
+		kernel  string
+		want    []string
+		notWant []string
+	}{
+		{"localLoop", []string{`setp\.lt\.s32\s+%p\d+, %r\d+, 16;`, `add\.s32\s+%r\d+, %r\d+, 1;`, `mul\.wide\.s32\s+%rd\d+, %r\d+, 8;`},
+			[]string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}},
+		{"reduce", []string{`setp\.gt\.s32\s+%p\d+, %r\d+, 0;`, `shr\.s32\s+%r\d+, %r\d+, 1;`, `add\.s32`, `setp\.lt\.s32`, `mul\.wide\.s32\s+%rd\d+, %r\d+, 4;`},
+			[]string{`setp\.\w+\.s64`, `shr\.s64`}},
+		{"grid", []string{`add\.s64\s+%rd\d+, %rd\d+, 1;`, `setp\.lt\.s64`}, []string{`add\.s32`, `setp\.lt\.s32`}},
+		{"paramLoop", []string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}, []string{`setp\.lt\.s32`}},
+		{"square", []string{`mul\.lo\.s64`, `add\.s32\s+%r\d+, %r\d+, 1;`}, []string{`mul\.lo\.s32`}},
+		{"unsignedSub", []string{`sub\.u64`}, []string{`sub\.s32`}},
+		{"grid2", []string{`mul\.lo\.s32`, `add\.s32`, `setp\.lt\.s32`}, nil},
+	}
+	for _, c := range cases {
+		m, err := compileSrc(t, narrowSrc, c.kernel, Target{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.kernel, err)
+		}
+		for _, w := range c.want {
+			if !regexp.MustCompile(w).MatchString(m.PTX) {
+				t.Errorf("%s: PTX lacks %q:\n%s", c.kernel, w, m.PTX)
+			}
+		}
+		for _, w := range c.notWant {
+			if regexp.MustCompile(w).MatchString(m.PTX) {
+				t.Errorf("%s: PTX has %q:\n%s", c.kernel, w, m.PTX)
+			}
+		}
+		assembleAll(t, c.kernel, m)
+	}
+}
+
+func TestBinRange(t *testing.T) {
+	i64 := types.Typ[types.Int]
+	u64 := types.Typ[types.Uint]
+	i8 := types.Typ[types.Int8]
+	cases := []struct {
+		op   token.Token
+		x, y rng
+		t    types.Type
+		want rng
+	}{
+		{token.ADD, rng{0, 15}, rng{1, 1}, i64, rng{1, 16}},
+		{token.ADD, rng{0, math.MaxInt64}, rng{1, 1}, i64, full},
+		{token.SUB, rng{0, 10}, rng{0, 10}, i64, rng{-10, 10}},
+		{token.SUB, rng{0, 10}, rng{0, 10}, u64, full},
+		{token.MUL, rng{-3, 4}, rng{-5, 2}, i64, rng{-20, 15}},
+		{token.MUL, rng{0, 1 << 40}, rng{0, 1 << 40}, i64, full},
+		{token.ADD, rng{100, 120}, rng{10, 10}, i8, rng{math.MinInt8, math.MaxInt8}},
+		{token.QUO, rng{-7, 9}, rng{2, 4}, i64, rng{-3, 4}},
+		{token.REM, rng{-100, 100}, rng{1, 8}, i64, rng{-7, 7}},
+		{token.REM, rng{0, 3}, rng{1, 8}, i64, rng{0, 3}},
+		{token.AND, rng{-5, 5}, rng{0, 255}, i64, rng{0, 255}},
+		{token.OR, rng{0, 5}, rng{0, 9}, i64, rng{0, 15}},
+		{token.SHR, rng{-8, 1024}, rng{1, 2}, i64, rng{-4, 512}},
+		{token.SHL, rng{0, 3}, rng{4, 4}, i64, rng{0, 48}},
+		{token.SHL, rng{0, 3}, rng{62, 62}, i64, full},
+	}
+	for _, c := range cases {
+		if got := binRange(c.op, c.x, c.y, c.t); got != c.want {
+			t.Errorf("%v %s %v (%s) = %v, want %v", c.x, c.op, c.y, c.t, got, c.want)
+		}
+	}
+}
