@@ -295,10 +295,18 @@ func vetCall(call *ast.CallExpr, info *types.Info, d *diags) bool {
 	case "recover":
 		d.add(call.Pos(), "recover is not supported in kernels (there is no panic to recover from)")
 		return true
-	case "clear", "delete", "close", "copy", "complex", "real", "imag":
-		if b.Name() == "copy" || b.Name() == "clear" {
-			d.add(call.Pos(), "%s is not supported in kernels yet; write a loop over the elements", b.Name())
-			return true
+	case "copy":
+		if len(call.Args) == 2 {
+			if _, ok := info.TypeOf(call.Args[1]).Underlying().(*types.Slice); !ok {
+				d.add(call.Pos(), "copy from a string is not supported in kernels (strings are not); copy from a slice")
+				return true
+			}
+		}
+	case "clear":
+		if len(call.Args) == 1 {
+			if _, ok := info.TypeOf(call.Args[0]).Underlying().(*types.Slice); !ok {
+				return false // a map: reported as a map
+			}
 		}
 	}
 	return false
