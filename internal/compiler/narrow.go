@@ -22,13 +22,7 @@ func (f *fnState) rangeAt(v ssa.Value, b *ssa.BasicBlock) (rng, bool) {
 	if f.ranges == nil {
 		return rng{}, false
 	}
-	plain := func(x ssa.Value) (rng, bool) {
-		if c, ok := x.(*ssa.Const); ok {
-			return constRange(c)
-		}
-		r, ok := f.ranges[x]
-		return r, ok
-	}
+	plain := func(x ssa.Value) (rng, bool) { return plainRange(f.ranges, x) }
 	r, ok := plain(v)
 	if !ok || b == nil {
 		return r, ok

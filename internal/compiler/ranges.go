@@ -227,18 +227,23 @@ func (s *rangeState) at(v ssa.Value, b *ssa.BasicBlock) (rng, bool) {
 }
 
 // plain is v's interval without refinement.
-func (s *rangeState) plain(v ssa.Value) (rng, bool) {
+func (s *rangeState) plain(v ssa.Value) (rng, bool) { return plainRange(s.r, v) }
+
+// plainRange is v's interval in r: constants their value, parameters
+// (and other values that are no instruction) their type's bounds,
+// instructions absent from r bottom.
+func plainRange(r map[ssa.Value]rng, v ssa.Value) (rng, bool) {
 	if c, ok := v.(*ssa.Const); ok {
 		return constRange(c)
 	}
-	if r, ok := s.r[v]; ok {
-		return r, true
+	if x, ok := r[v]; ok {
+		return x, true
 	}
 	if _, ok := v.(ssa.Instruction); ok {
 		return rng{}, false // bottom: not computed (yet)
 	}
 	tr, isInt := typeRange(v.Type())
-	return tr, isInt // parameters and others: their type's bounds
+	return tr, isInt
 }
 
 func constRange(c *ssa.Const) (rng, bool) {
