@@ -10,10 +10,12 @@ import (
 
 // 32-bit index arithmetic: a 64-bit integer (Go's int) whose interval
 // (ranges.go) lies in [-2**31, 2**31) is also kept in a 32-bit register.
-// Adds, subtracts and multiplies whose operands and result all fit are done
-// in 32 bits (the exact result fits, so no bit differs from the 64-bit
-// one), comparisons of such values use setp.*.s32, element addresses
-// mul.wide.s32, and loop counters live in 32-bit phis. The 64-bit register
+// Adds, subtracts, multiplies, bitwise operations and constant shifts
+// whose operands and result all fit are done in 32 bits (the exact result
+// fits, so no bit differs from the 64-bit one), as are divisions and
+// remainders by a divisor proven >= 1; comparisons of such values use
+// setp.*.s32, element addresses mul.wide.s32, conversions to floats
+// cvt.rn.*.s32, and loop counters live in 32-bit phis. The 64-bit register
 // is still defined (cvt.s64.s32 after the 32-bit result) for the uses that
 // need it; ptxas drops it where nothing reads it.
 
@@ -75,6 +77,13 @@ func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
 		op = "sub.s32"
 	case token.MUL:
 		op = "mul.lo.s32"
+	case token.QUO, token.REM:
+		// Only with a divisor proven >= 1: no division by zero, no
+		// MinInt/-1, and truncation agrees at both widths.
+		if r, ok := f.rangeAt(in.Y, in.Block()); !ok || r.lo < 1 {
+			return ""
+		}
+		op = map[token.Token]string{token.QUO: "div.s32", token.REM: "rem.s32"}[in.Op]
 	case token.AND, token.OR, token.XOR:
 		// Bitwise operations of sign-extended values are sign-extended.
 		op = map[token.Token]string{token.AND: "and.b32", token.OR: "or.b32", token.XOR: "xor.b32"}[in.Op]
@@ -135,6 +144,28 @@ func (f *fnState) narrowCompare(in *ssa.BinOp, cmp string) string {
 	p := f.p.NewReg(ptx.Pred).String()
 	f.p.Emit("setp."+cmp+".s32", p, x, y)
 	return p
+}
+
+// narrowConvert lowers a conversion of a 64-bit integer that fits in 32
+// bits from its 32-bit register: to a float with cvt.rn.*.s32, to a 32-bit
+// or narrower integer by a copy (normalized); "" otherwise.
+func (f *fnState) narrowConvert(xv ssa.Value, fs, ts scalar) string {
+	if fs != sI64 && fs != sU64 || !f.fits32(xv, f.block) {
+		return ""
+	}
+	switch {
+	case ts.isFloat():
+		x := regOr(f, f.narrowOperand(xv), sI32)
+		r := f.newReg(ts)
+		f.p.Emit("cvt.rn"+ts.op()+".s32", r, x)
+		return r
+	case ts.isInt() && !ts.is64():
+		r := f.newReg(ts)
+		f.p.Emit("mov.b32", r, f.narrowOperand(xv))
+		f.normalize(ts, r)
+		return r
+	}
+	return ""
 }
 
 // narrowPhi reports whether a phi of a 64-bit integer is kept in 32 bits.

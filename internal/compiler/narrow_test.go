@@ -40,6 +40,13 @@ func reduce(t cuda.Thread, in, out []float32) {
 	}
 }
 
+func divs(t cuda.Thread, out []float32, m int8) {
+	tid := t.ThreadIdx().X
+	q := tid/7 + tid%9 + tid/(tid%5+1)
+	out[q] = float32(q) + float32(int8(q))
+	out[1] = float32(tid % int(m)) // m may be 0 or -1: 64-bit with its checks
+}
+
 // Grid1 may reach 2**41: its arithmetic stays 64-bit.
 func grid(t cuda.Thread, a []float32) {
 	i := t.Grid1()
@@ -86,10 +93,12 @@ func TestNarrowing(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"localLoop", []string{`setp\.lt\.s32\s+%p\d+, %r\d+, 16;`, `add\.s32\s+%r\d+, %r\d+, 1;`, `mul\.wide\.s32\s+%rd\d+, %r\d+, 8;`},
+		{"localLoop", []string{`setp\.lt\.s32\s+%p\d+, %r\d+, 16;`, `add\.s32\s+%r\d+, %r\d+, 1;`, `mul\.wide\.s32\s+%rd\d+, %r\d+, 8;`, `cvt\.rn\.f64\.s32`},
 			[]string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}},
 		{"reduce", []string{`setp\.gt\.s32\s+%p\d+, %r\d+, 0;`, `shr\.s32\s+%r\d+, %r\d+, 1;`, `add\.s32`, `setp\.lt\.s32`, `mul\.wide\.s32\s+%rd\d+, %r\d+, 4;`},
 			[]string{`setp\.\w+\.s64`, `shr\.s64`}},
+		{"divs", []string{`div\.s32\s+%r\d+, %r\d+, 7;`, `rem\.s32\s+%r\d+, %r\d+, 9;`, `div\.s32\s+%r\d+, %r\d+, %r\d+;`, `cvt\.rn\.f32\.s32`, `cvt\.s32\.s8`, `div\.s64`, `cvt\.rn\.f32\.s64`},
+			[]string{`div\.s64\s+%rd\d+, %rd\d+, 7;`, `\.s64\s+%rd\d+, %rd\d+, 9;`}},
 		{"grid", []string{`add\.s64\s+%rd\d+, %rd\d+, 1;`, `setp\.lt\.s64`}, []string{`add\.s32`, `setp\.lt\.s32`}},
 		{"paramLoop", []string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}, []string{`setp\.lt\.s32`}},
 		{"square", []string{`mul\.lo\.s64`, `add\.s32\s+%r\d+, %r\d+, 1;`}, []string{`mul\.lo\.s32`}},
