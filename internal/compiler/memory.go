@@ -434,7 +434,12 @@ func (f *fnState) index(in *ssa.Index) {
 	if f.m.target.Debug {
 		f.boundsCheck(in.Index, fmt.Sprint(arr.Len()), ErrIndex)
 	}
-	idx := f.index64(in.Index)
+	idx, eq := "", "setp.eq.s64"
+	if f.fits32(in.Index, f.block) {
+		idx, eq = regOr(f, f.narrowOperand(in.Index), sI32), "setp.eq.s32"
+	} else {
+		idx = f.index64(in.Index)
+	}
 	out := make([]string, n)
 	for k := 0; k < n; k++ {
 		out[k] = f.newReg(el[k])
@@ -442,7 +447,7 @@ func (f *fnState) index(in *ssa.Index) {
 	}
 	p := f.p.NewReg(ptx.Pred).String()
 	for i := 1; i < int(arr.Len()); i++ {
-		f.p.Emit("setp.eq.s64", p, idx, fmt.Sprint(i))
+		f.p.Emit(eq, p, idx, fmt.Sprint(i))
 		for k := 0; k < n; k++ {
 			src := parts[i*n+k]
 			f.p.EmitIf(p, "mov"+el[k].movType(), out[k], src)

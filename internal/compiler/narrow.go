@@ -46,6 +46,23 @@ func (f *fnState) fits32(v ssa.Value, b *ssa.BasicBlock) bool {
 	return !isUnsigned(v.Type()) || r.nonNeg()
 }
 
+// provenNonNeg reports whether v is known to be >= 0 in the current block
+// (a shift count that needs no debug check).
+func (f *fnState) provenNonNeg(v ssa.Value) bool {
+	r, ok := f.rangeAt(v, f.block)
+	return ok && r.nonNeg() && !isUnsigned(v.Type())
+}
+
+// provenNonZero reports whether v is known not to be 0 in the current block
+// (a divisor that needs no debug check).
+func (f *fnState) provenNonZero(v ssa.Value) bool {
+	r, ok := f.rangeAt(v, f.block)
+	if !ok || isUnsigned(v.Type()) && !r.nonNeg() {
+		return false
+	}
+	return r.lo > 0 || r.hi < 0
+}
+
 // narrowOperand returns the 32-bit form of a value for which fits32 holds
 // in the current block: its 32-bit register, an immediate, or the low half
 // of its 64-bit register.
@@ -88,12 +105,15 @@ func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
 		// Bitwise operations of sign-extended values are sign-extended.
 		op = map[token.Token]string{token.AND: "and.b32", token.OR: "or.b32", token.XOR: "xor.b32"}[in.Op]
 	case token.SHL, token.SHR:
-		// Constant counts only (no debug check needed); PTX clamps 32-bit
-		// shift counts at 32, which for a value that fits in 32 bits
-		// gives the 64-bit result too.
-		c, ok := in.Y.(*ssa.Const)
+		// PTX clamps 32-bit shift counts at 32, which for a value that
+		// fits in 32 bits gives the 64-bit result too. A signed variable
+		// count keeps the 64-bit path in debug mode, which checks it.
+		_, isConst := in.Y.(*ssa.Const)
+		if !isConst && f.m.target.Debug && f.scalar(in.Y.Type()).signed() && !f.provenNonNeg(in.Y) {
+			return ""
+		}
 		b := in.Block()
-		if !ok || !f.fits32(in, nil) || !f.fits32(in.X, b) {
+		if !f.fits32(in, nil) || !f.fits32(in.X, b) {
 			return ""
 		}
 		x := regOr(f, f.narrowOperand(in.X), sI32)
@@ -102,7 +122,7 @@ func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
 			op = "shr.s32"
 		}
 		n := f.p.NewReg(ptx.B32).String()
-		f.p.Emit(op, n, x, f.shiftCount(c))
+		f.p.Emit(op, n, x, f.shiftCount(in.Y))
 		return f.widen(in, n)
 	default:
 		return ""

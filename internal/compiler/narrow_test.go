@@ -40,6 +40,24 @@ func reduce(t cuda.Thread, in, out []float32) {
 	}
 }
 
+func shifts(t cuda.Thread, out []int64) {
+	tid := t.ThreadIdx().X
+	a := [8]int64{1, 2, 3, 4, 5, 6, 7, int64(tid)}
+	for k := range 8 {
+		out[tid] += int64(tid>>k) + a[k]*int64(k)
+	}
+	var buf [8]int64
+	for k := range 8 {
+		buf[k] = int64(tid << k)
+	}
+	out[0] = a[tid%8] + buf[tid&7]
+	for k := range 4 {
+		out[k] = mkArr(tid)[k] // an array value indexed by a variable
+	}
+}
+
+func mkArr(x int) [4]int64 { return [4]int64{int64(x), 2, 3, 4} }
+
 func divs(t cuda.Thread, out []float32, m int8) {
 	tid := t.ThreadIdx().X
 	q := tid/7 + tid%9 + tid/(tid%5+1)
@@ -97,6 +115,7 @@ func TestNarrowing(t *testing.T) {
 			[]string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}},
 		{"reduce", []string{`setp\.gt\.s32\s+%p\d+, %r\d+, 0;`, `shr\.s32\s+%r\d+, %r\d+, 1;`, `add\.s32`, `setp\.lt\.s32`, `mul\.wide\.s32\s+%rd\d+, %r\d+, 4;`},
 			[]string{`setp\.\w+\.s64`, `shr\.s64`}},
+		{"shifts", []string{`shr\.s32\s+%r\d+, %r\d+, %r\d+;`, `shl\.b32\s+%r\d+, %r\d+, %r\d+;`, `setp\.eq\.s32\s+%p\d+, %r\d+, 3;`}, []string{`shr\.s64`, `shl\.b64`, `setp\.eq\.s64`}},
 		{"divs", []string{`div\.s32\s+%r\d+, %r\d+, 7;`, `rem\.s32\s+%r\d+, %r\d+, 9;`, `div\.s32\s+%r\d+, %r\d+, %r\d+;`, `cvt\.rn\.f32\.s32`, `cvt\.s32\.s8`, `div\.s64`, `cvt\.rn\.f32\.s64`},
 			[]string{`div\.s64\s+%rd\d+, %rd\d+, 7;`, `\.s64\s+%rd\d+, %rd\d+, 9;`}},
 		{"grid", []string{`add\.s64\s+%rd\d+, %rd\d+, 1;`, `setp\.lt\.s64`}, []string{`add\.s32`, `setp\.lt\.s32`}},
@@ -154,5 +173,31 @@ func TestBinRange(t *testing.T) {
 		if got := binRange(c.op, c.x, c.y, c.t); got != c.want {
 			t.Errorf("%v %s %v (%s) = %v, want %v", c.x, c.op, c.y, c.t, got, c.want)
 		}
+	}
+}
+
+// TestDebugChecksElided: in debug mode, indexes proven in range of a
+// constant-length array need no check; the others keep theirs.
+func TestDebugChecksElided(t *testing.T) {
+	cases := []struct {
+		kernel string
+		sites  int // checks left
+	}{
+		{"localLoop", 1},  // buf[k] twice: proven; out[tid]: runtime length
+		{"paramLoop", 1},  // a[k]: runtime length
+		{"reduce", 2 + 1}, // in[Grid1], out[BlockIdx]: runtime lengths; sh[tid+s]: tid+s may reach 1023+128
+		{"square", 1 + 1}, // a[k*k%7] and a[k*k%7] again (load and store)
+		{"shifts", 3 + 1},
+		{"divs", 2 + 1}, // out[q], out[1]; tid % int(m): m may be 0; tid/7, tid%9, tid/(tid%5+1): proven  // out[tid] load and store, out[k] (4 > len?); a[tid%8], buf[tid&7], mkArr(tid)[k]: proven
+	}
+	for _, c := range cases {
+		m, err := compileSrc(t, narrowSrc, c.kernel, Target{Debug: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.kernel, err)
+		}
+		if len(m.Sites) != c.sites {
+			t.Errorf("%s: %d debug checks, want %d: %+v", c.kernel, len(m.Sites), c.sites, m.Sites)
+		}
+		assembleAll(t, c.kernel+"/debug", m)
 	}
 }

@@ -279,63 +279,72 @@ func refine(plain func(ssa.Value) (rng, bool), v ssa.Value, r rng, b *ssa.BasicB
 		if len(d.Preds) != 1 {
 			continue
 		}
-		p := d.Preds[0]
-		if len(p.Instrs) == 0 || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
-			continue
+		var ok bool
+		if r, ok = cutByEdge(plain, v, r, d.Preds[0], d); !ok {
+			return rng{}, false
 		}
-		ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
+	}
+	return r, true
+}
+
+// cutByEdge cuts r, the interval of v, by what the edge p→d tells when p
+// ends in `if v op w`; ok is false when no value of r can take the edge.
+func cutByEdge(plain func(ssa.Value) (rng, bool), v ssa.Value, r rng, p, d *ssa.BasicBlock) (rng, bool) {
+	if len(p.Instrs) == 0 || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
+		return r, true
+	}
+	ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+	if !ok {
+		return r, true
+	}
+	cmp, ok := ifi.Cond.(*ssa.BinOp)
+	if !ok {
+		return r, true
+	}
+	op := cmp.Op
+	var w ssa.Value
+	switch {
+	case cmp.X == v:
+		w = cmp.Y
+	case cmp.Y == v:
+		w = cmp.X
+		op = swapCmp(op)
+	default:
+		return r, true
+	}
+	if _, isInt := typeRange(w.Type()); !isInt {
+		return r, true
+	}
+	wr, ok := plain(w)
+	if !ok {
+		return r, true
+	}
+	if isUnsigned(v.Type()) && !(r.nonNeg() && wr.nonNeg()) {
+		return r, true // unsigned order agrees with int64 order only there
+	}
+	if d != p.Succs[0] {
+		op = negateCmp(op)
+	}
+	switch op {
+	case token.LSS:
+		if wr.hi == math.MinInt64 {
+			return rng{}, false
 		}
-		cmp, ok := ifi.Cond.(*ssa.BinOp)
-		if !ok {
-			continue
+		r.hi = min(r.hi, wr.hi-1)
+	case token.LEQ:
+		r.hi = min(r.hi, wr.hi)
+	case token.GTR:
+		if wr.lo == math.MaxInt64 {
+			return rng{}, false
 		}
-		op := cmp.Op
-		var w ssa.Value
-		switch {
-		case cmp.X == v:
-			w = cmp.Y
-		case cmp.Y == v:
-			w = cmp.X
-			op = swapCmp(op)
-		default:
-			continue
-		}
-		if _, isInt := typeRange(w.Type()); !isInt {
-			continue
-		}
-		wr, ok := plain(w)
-		if !ok {
-			continue
-		}
-		if isUnsigned(v.Type()) && !(r.nonNeg() && wr.nonNeg()) {
-			continue // unsigned order agrees with int64 order only there
-		}
-		if d != p.Succs[0] {
-			op = negateCmp(op)
-		}
-		switch op {
-		case token.LSS:
-			if wr.hi == math.MinInt64 {
-				return rng{}, false
-			}
-			r.hi = min(r.hi, wr.hi-1)
-		case token.LEQ:
-			r.hi = min(r.hi, wr.hi)
-		case token.GTR:
-			if wr.lo == math.MaxInt64 {
-				return rng{}, false
-			}
-			r.lo = max(r.lo, wr.lo+1)
-		case token.GEQ:
-			r.lo = max(r.lo, wr.lo)
-		case token.EQL:
-			r.lo, r.hi = max(r.lo, wr.lo), min(r.hi, wr.hi)
-		}
-		if r.lo > r.hi {
-			return rng{}, false // unreachable
-		}
+		r.lo = max(r.lo, wr.lo+1)
+	case token.GEQ:
+		r.lo = max(r.lo, wr.lo)
+	case token.EQL:
+		r.lo, r.hi = max(r.lo, wr.lo), min(r.hi, wr.hi)
+	}
+	if r.lo > r.hi {
+		return rng{}, false // unreachable
 	}
 	return r, true
 }
@@ -438,7 +447,12 @@ func (s *rangeState) transfer(v ssa.Value) (rng, bool) {
 		var out rng
 		found := false
 		for i, e := range v.Edges {
-			r, ok := s.at(e, v.Block().Preds[i])
+			p := v.Block().Preds[i]
+			r, ok := s.at(e, p)
+			if ok {
+				// The value flows only when p's branch takes this edge.
+				r, ok = cutByEdge(s.plain, e, r, p, v.Block())
+			}
 			if !ok {
 				continue
 			}
