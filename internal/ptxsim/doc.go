@@ -1,0 +1,64 @@
+// Package ptxsim interprets the PTX that nugo's compiler emits, so that
+// compiled kernels can run, and be checked against the native CPU backend,
+// on machines without a GPU.
+//
+// Parse turns PTX text into a Module: every instruction is decoded once into
+// a compact form (registers resolved to indices, immediates placed in
+// per-function constant slots, opcode and type folded into a small integer),
+// so execution does no string work. A Module is immutable and may be launched
+// many times, concurrently, over a Memory that holds global allocations.
+//
+// Execution model. The blocks of a grid run in parallel over worker
+// goroutines; the threads of a block run one after another on their worker:
+// each thread runs until it reaches a barrier (bar.sync, barrier.sync) or
+// exits, then the next one runs; when every thread that has not exited waits
+// at the barrier, all of them resume. Threads that exited no longer count, as
+// on sm_70 and later. Warp-level operations other than %laneid/%warpid are
+// not modelled.
+//
+// Semantic choices, where PTX leaves freedom:
+//   - Integer division by zero: div.u gives all ones; div.s gives -1 for a
+//     non-negative dividend and 1 for a negative one; rem gives the dividend.
+//     (PTX calls the result unspecified; these are what the hardware's
+//     unsigned-division-with-sign-fixup produces.)
+//   - Float min/max return the other operand when one is NaN and order -0
+//     below +0.
+//   - ex2/lg2/sin/cos/tanh/rsqrt/rcp/sqrt/div .approx are computed in float64
+//     and rounded to the destination type: they are more accurate than the
+//     hardware, never less; kernels must only rely on the documented bounds.
+//   - membar and fence are no-ops: threads of a block run one at a time, and
+//     atomics on global memory are real host atomics (sync/atomic), which are
+//     sequentially consistent; plain loads and stores of different blocks to
+//     the same address are racy exactly as they are on a GPU.
+//   - Float-to-integer cvt clamps to the destination range and maps NaN to 0,
+//     as PTX specifies for sm_20 and later; cvt/arithmetic .sat maps NaN and
+//     -0 to +0.
+//   - atom.add.f32 flushes subnormal inputs and results to zero, as the
+//     hardware's global-memory float atomics do; atom.add.f64 does not.
+//   - The directed rounding modes (.rz .rm .rp) are exact: float32 results
+//     are rounded from float64 with the sign of the exact residual, float64
+//     results through math/big (slow, but nugo emits them only for
+//     conversions).
+//   - vprintf formats C printf (%d %i %u %x %X %o %c %s %p %e %f %g %a and
+//     the length modifiers h hh l ll z j t, flags, width, precision, '*')
+//     with C's output, including inf/nan spellings, and writes each call
+//     in one Write to the launch's io.Writer.
+//
+// Memory: state spaces global (host buffers registered in a Memory at
+// device address ranges), shared (per block), local (per thread: a stack
+// that holds .local variables and the .param frames of .func calls), const
+// and param. Generic addresses of shared, local and const memory live in
+// fixed windows at and above 1<<47; cvta adds or removes the window base.
+//
+// Not supported (a parse error names the instruction and line): warp-level
+// instructions (shfl, vote, match, redux, activemask), textures and
+// surfaces, .f16/.bf16 arithmetic, carry arithmetic (.cc, addc), brx.idx and
+// indirect calls, bar.arrive/bar.red, vector registers (.reg .v2), and
+// module-scope .local variables.
+//
+// Errors: a parse error names the line and the instruction; a run-time fault
+// (an access outside any registered allocation, a misaligned atomic, trap,
+// too many steps) is an *ExecError naming the kernel, the instruction, its
+// PTX line, the block and thread, and the address. Faults never panic out of
+// the API.
+package ptxsim

@@ -1,0 +1,89 @@
+// Package vectorize turns scalar Go functions into array functions, as
+// Numba's @vectorize and @guvectorize do for Python.
+//
+// # Ufuncs
+//
+// New1 to New4 wrap a scalar function of one to four numbers into a
+// universal function (ufunc) that applies it element by element:
+//
+//	add := vectorize.New2(func(x, y float64) float64 { return x + y })
+//	sum, err := add.Apply(a, b)           // []float64 in, []float64 out
+//	err = add.Into(out, a, b)             // into an existing slice
+//
+// The element types are type parameters, so an operand of the wrong type is
+// a compile error. One operation for several element types is a generic
+// scalar function instantiated once per type:
+//
+//	func axpy[T cuda.Number](a, x, y T) T { return a*x + y }
+//	axpy32 := vectorize.New3(axpy[float32])
+//	axpy64 := vectorize.New3(axpy[float64])
+//
+// # Operands and broadcasting
+//
+// Apply and Into take slices, the common case. Call and CallInto take
+// Operand values, which say how to read an argument:
+//
+//	vectorize.Slice(s)            a []T as a 1-D array
+//	vectorize.Scalar(x)           a number, broadcast over everything
+//	vectorize.Array2(a)           a cuda.Array2[T]
+//	vectorize.Array3(a)           a cuda.Array3[T]
+//	vectorize.Of(data, shape...)  a row-major N-d array of any rank
+//	vectorize.Device(d)           a *cuda.DeviceArray[T], which stays on the device
+//
+// All but Device return an Array[T], a row-major N-d array whose fields
+// (Data, Shape) may also be set directly; Call returns its result as one.
+// Shapes broadcast by NumPy's rules: they are aligned at their last
+// dimension, and each dimension must be equal or 1 in every operand where
+// it exists; a shape mismatch is an error that names both shapes and wraps
+// ErrShape.
+//
+// # Reductions
+//
+// For a binary ufunc whose operands and result share one type, Reduce
+// folds a slice into one value, ReduceAxis folds an N-d array along an
+// axis, Accumulate and AccumulateAxis keep the running results, and the
+// Outer method applies the function to every pair of elements. They are
+// functions rather than methods because Go methods cannot require the
+// three type parameters to be equal. WithIdentity gives the value of the
+// reduction of an empty array (0 for add, 1 for multiply); without one,
+// reducing an empty array is an error.
+//
+// # Targets
+//
+// A ufunc runs on one of three targets, given as an option to New*:
+//
+//   - CPU: one goroutine.
+//   - Parallel: all cores (GOMAXPROCS); the output is split in chunks, and
+//     the inner loop calls the scalar function directly on typed slices, with
+//     no allocation or interface call per element.
+//   - CUDA: a kernel of this package (map2Kernel and friends, ordinary
+//     generic Go kernels that call the scalar function) launched through
+//     package cuda: host slices are copied to the device and back, device
+//     arrays stay on the device.
+//
+// The default (Auto) is CUDA when package cuda's backend is a GPU that can
+// run the kernels and Parallel otherwise; a call with a Device operand
+// always runs on the CUDA target. Today only the cpu backend of package
+// cuda runs the CUDA target: the kernels receive the scalar function as a
+// func value, which nugo's GPU compiler does not take yet, so on the gpu
+// and ptxsim backends the CUDA target returns an error wrapping
+// ErrTargetUnavailable, and Auto picks Parallel.
+//
+// # Generalized ufuncs
+//
+// GU wraps a function over array slices with a layout such as
+// "(n),()->(n)": fn takes a slice for each operand with one core dimension,
+// a cuda.Array2 or cuda.Array3 for two or three, and a number for "()"
+// inputs (a pointer for "()" outputs). Extra leading dimensions of the
+// operands are loop dimensions: they broadcast, and fn is called once per
+// loop index, on all cores with the Parallel target and in one kernel
+// thread per loop index with the CUDA target.
+//
+//	func movingAverage(x []float64, width int64, out []float64) { ... }
+//	mavg, err := vectorize.GU("(n),()->(n)", movingAverage)
+//	err = mavg.Into(x, int64(3), out)
+//
+// Errors are values: a bad layout, a function that does not match its
+// layout, shapes that disagree and panics of the scalar function are
+// returned as errors naming the function.
+package vectorize

@@ -1,0 +1,167 @@
+package vectorize
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
+
+// Target is where a ufunc runs: Numba's target= argument.
+type Target string
+
+// The targets.
+const (
+	// Auto is CUDA when package cuda's backend is a GPU that can run the
+	// ufunc kernels, and Parallel otherwise.
+	Auto Target = "auto"
+	// CPU runs on one goroutine.
+	CPU Target = "cpu"
+	// Parallel splits the work over GOMAXPROCS goroutines.
+	Parallel Target = "parallel"
+	// CUDA launches a kernel through package cuda on its current backend.
+	CUDA Target = "cuda"
+)
+
+// ErrTargetUnavailable reports a target that cannot run here, such as the
+// CUDA target on a backend whose compiler cannot take the scalar function.
+var ErrTargetUnavailable = errors.New("target unavailable")
+
+// Option configures a ufunc or gufunc. Targets are options:
+// vectorize.New2(f, vectorize.Parallel).
+type Option interface {
+	apply(*config)
+}
+
+func (t Target) apply(c *config) { c.target = t }
+
+type nameOption string
+
+func (n nameOption) apply(c *config) { c.name = string(n) }
+
+// Name sets the name that errors use for the function; by default it is
+// the scalar function's Go name.
+func Name(name string) Option { return nameOption(name) }
+
+type blockOption int
+
+func (b blockOption) apply(c *config) { c.block = int(b) }
+
+// BlockSize sets the threads per block of the CUDA target's launches
+// (default 256).
+func BlockSize(threads int) Option { return blockOption(threads) }
+
+// config is what every ufunc and gufunc carries besides its function.
+type config struct {
+	name   string
+	target Target
+	block  int
+	err    error // a problem with the construction, reported by every call
+}
+
+func newConfig(fn any, opts []Option) config {
+	c := config{target: Auto, block: 256}
+	for _, o := range opts {
+		if o != nil {
+			o.apply(&c)
+		}
+	}
+	if c.name == "" {
+		c.name = funcName(fn)
+	}
+	switch c.target {
+	case Auto, CPU, Parallel, CUDA:
+	case "":
+		c.target = Auto
+	default:
+		c.err = fmt.Errorf("vectorize %s: unknown target %q; use auto, cpu, parallel or cuda", c.name, string(c.target))
+	}
+	if c.block < 1 || c.block > 1024 {
+		c.err = fmt.Errorf("vectorize %s: block size %d; it must be between 1 and 1024", c.name, c.block)
+	}
+	if v := reflect.ValueOf(fn); v.Kind() == reflect.Func && v.IsNil() {
+		c.err = fmt.Errorf("vectorize %s: the scalar function is nil", c.name)
+	}
+	return c
+}
+
+// errorf makes an error about the function named in c.
+func (c *config) errorf(format string, args ...any) error {
+	return fmt.Errorf("vectorize %s: "+format, append([]any{c.name}, args...)...)
+}
+
+// resolve picks the target of one call; device says whether an operand is
+// a device array.
+func (c *config) resolve(device bool) (Target, error) {
+	if c.err != nil {
+		return "", c.err
+	}
+	t := c.target
+	if device {
+		if t == CPU || t == Parallel {
+			return "", c.errorf("a device array operand needs the cuda or auto target, not %s; copy it to the host with ToHost", t)
+		}
+		t = CUDA
+	}
+	if t == Auto {
+		t = Parallel
+		if b, err := cuda.CurrentBackend(); err == nil && b == cuda.GPU && cudaTargetRuns(b) == nil {
+			t = CUDA
+		}
+	}
+	if t == CUDA {
+		b, err := cuda.CurrentBackend()
+		if err != nil {
+			return "", c.errorf("target cuda: %w", err)
+		}
+		if err := cudaTargetRuns(b); err != nil {
+			return "", c.errorf("target cuda: %w", err)
+		}
+	}
+	return t, nil
+}
+
+// cudaTargetRuns says whether the CUDA target's kernels can run on backend
+// b. They take the scalar function as a func value, which only the cpu
+// backend can call until nugo's compiler resolves a func-typed kernel
+// argument to the top-level function it names.
+func cudaTargetRuns(b cuda.Backend) error {
+	if b == cuda.CPU {
+		return nil
+	}
+	return fmt.Errorf("%w: the %s backend cannot yet compile a kernel that calls a scalar function passed as a value; use target parallel or NUGO_BACKEND=cpu", ErrTargetUnavailable, b)
+}
+
+// funcName is fn's Go name without its package path.
+func funcName(fn any) string {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return "func"
+	}
+	f := runtime.FuncForPC(v.Pointer())
+	if f == nil {
+		return "func"
+	}
+	name := f.Name()
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.Index(name, "."); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.TrimSuffix(name, "[...]") // a generic function's instantiation
+}
+
+// launchError reports a failed CUDA-target launch. A thread that failed
+// is reported as the function's failure, without the generated kernel's
+// name; the error still wraps the *cuda.KernelError.
+func (c *config) launchError(err error) error {
+	var ke *cuda.KernelError
+	if errors.As(err, &ke) {
+		return fmt.Errorf("vectorize %s: target cuda: the function failed in %w", c.name, ke)
+	}
+	return c.errorf("target cuda: %w", err)
+}

@@ -1,0 +1,71 @@
+package vectorize
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
+
+func TestTargetChoice(t *testing.T) {
+	b, err := cuda.CurrentBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		target Target
+		device bool
+		want   Target
+	}{
+		{Auto, false, Parallel}, // no backend that runs the CUDA target on a GPU yet
+		{Auto, true, CUDA},      // device operands run where they are
+		{CPU, false, CPU},
+		{Parallel, false, Parallel},
+		{CUDA, false, CUDA},
+		{"", false, Parallel},
+	}
+	for _, c := range cases {
+		if b != cuda.CPU {
+			break // the choices below are those of the cpu backend
+		}
+		u := New1(func(x float64) float64 { return x }, c.target)
+		got, err := u.cfg.resolve(c.device)
+		if err != nil || got != c.want {
+			t.Errorf("target %q, device %v: got %q, %v; want %q", c.target, c.device, got, err, c.want)
+		}
+	}
+	if New2(addI, CPU).Target() != CPU || New2(addI).Target() != Auto {
+		t.Error("Target() does not report the option")
+	}
+}
+
+// TestCUDATargetOnGPUBackends checks the error that the CUDA target gives
+// where the kernels cannot run yet.
+func TestCUDATargetOnGPUBackends(t *testing.T) {
+	if err := cudaTargetRuns(cuda.CPU); err != nil {
+		t.Errorf("cpu backend: %v", err)
+	}
+	for _, b := range []cuda.Backend{cuda.GPU, cuda.PTXSim} {
+		err := cudaTargetRuns(b)
+		if !errors.Is(err, ErrTargetUnavailable) || !strings.Contains(err.Error(), string(b)) || !strings.Contains(err.Error(), "target parallel") {
+			t.Errorf("%s backend: %v", b, err)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	if n := New2(addI).Name(); n != "addI" {
+		t.Errorf("Name() = %q, want addI", n)
+	}
+	if n := New3(axpy[float32]).Name(); n != "axpy" {
+		t.Errorf("Name() of a generic instantiation = %q, want axpy", n)
+	}
+	if n := New1(func(x int) int { return x }, Name("id")).Name(); n != "id" {
+		t.Errorf("Name() = %q, want id", n)
+	}
+	g := mustGU(t, "(n),()->(n)", movingAverage)
+	if g.Name() != "movingAverage" || g.Layout() != "(n),()->(n)" {
+		t.Errorf("GU Name, Layout = %q, %q", g.Name(), g.Layout())
+	}
+}

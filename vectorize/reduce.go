@@ -1,0 +1,275 @@
+package vectorize
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
+
+// ErrNoIdentity reports the reduction of an empty array by a function
+// without an identity (see WithIdentity).
+var ErrNoIdentity = errors.New("reduction of an empty array by a function without an identity")
+
+// identity is a binary ufunc's identity element, if it has one.
+type identity[R any] struct {
+	ok bool
+	v  R
+}
+
+// reduceKernels are the CUDA-target kernels of Reduce, ReduceAxis and
+// Accumulate, made at their first CUDA call.
+type reduceKernels struct {
+	once                    sync.Once
+	axis, accumulate, chunk *cuda.Kernel
+}
+
+// WithIdentity sets the identity of the function: the value id with
+// f(id, x) == x for every x (0 for addition, 1 for multiplication). It is
+// the result of reducing an empty array. It returns u, so it can follow
+// New2; set it before u is used.
+func (u *Ufunc2[T, U, R]) WithIdentity(id R) *Ufunc2[T, U, R] {
+	u.id = identity[R]{ok: true, v: id}
+	return u
+}
+
+// Identity returns the identity set by WithIdentity, and whether there is
+// one.
+func (u *Ufunc2[T, U, R]) Identity() (R, bool) { return u.id.v, u.id.ok }
+
+// Outer applies the function to every pair (x, y) of an element x of a and
+// an element y of b: the result has the shape of a followed by the shape
+// of b, as NumPy's ufunc.outer.
+func (u *Ufunc2[T, U, R]) Outer(a Operand[T], b Operand[U]) (Array[R], error) {
+	oa, ob := get(a), get(b)
+	if _, err := u.cfg.shape(nil, []error{oa.check("operand 1"), ob.check("operand 2")}); err != nil {
+		return Array[R]{}, err
+	}
+	shape := append(append([]int(nil), oa.shape...), ob.shape...)
+	oa.shape = append(append([]int(nil), oa.shape...), ones(len(ob.shape))...)
+	out := Zeros[R](shape...)
+	if err := u.run(out.operand(), oa, ob); err != nil {
+		return Array[R]{}, err
+	}
+	return out, nil
+}
+
+func ones(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+// Reduce folds x with the function from the left: f(f(f(x[0], x[1]),
+// x[2]), ...). An empty x gives the identity, or an error wrapping
+// ErrNoIdentity. The Parallel and CUDA targets fold chunks of x
+// separately and then fold the chunks' results, which gives the same
+// result when f is associative (as it must be for any parallel reduction;
+// floating-point sums may differ in the last bits): use a ufunc with
+// target CPU for a strict left fold.
+func Reduce[T cuda.Number](u *Ufunc2[T, T, T], x []T) (T, error) {
+	var zero T
+	t, err := u.cfg.resolve(false)
+	if err != nil {
+		return zero, err
+	}
+	if len(x) == 0 {
+		if u.id.ok {
+			return u.id.v, nil
+		}
+		return zero, u.cfg.errorf("%w; give it one with WithIdentity", ErrNoIdentity)
+	}
+	f := u.f
+	fold := func(s []T) T {
+		acc := s[0]
+		for _, v := range s[1:] {
+			acc = f(acc, v)
+		}
+		return acc
+	}
+	var partial []T
+	switch {
+	case t == CUDA:
+		const chunk = 1024
+		partial = make([]T, (len(x)+chunk-1)/chunk)
+		k := u.reduceKernels()
+		grid, block := u.cfg.grid(len(partial))
+		if err := k.chunk.Launch(grid, block, x, partial, chunk); err != nil {
+			return zero, u.cfg.launchError(err)
+		}
+	case t == Parallel && len(x) >= parallelMin:
+		parts := min(len(x)/(parallelMin/2), 4*workers())
+		partial = make([]T, parts)
+		err := u.cfg.runEach(t, parts, func(i int) {
+			partial[i] = fold(x[i*len(x)/parts : (i+1)*len(x)/parts])
+		})
+		if err != nil {
+			return zero, err
+		}
+	default:
+		partial = x
+	}
+	var r T
+	err = u.cfg.safe(func() { r = fold(partial) })
+	return r, err
+}
+
+// ReduceAxis folds x along one axis (negative axes count from the end, as
+// in NumPy) and returns an array of x's shape without that axis; each
+// result is a strict left fold, on every target. An empty axis gives the
+// identity everywhere, or an error wrapping ErrNoIdentity.
+func ReduceAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Array[T], error) {
+	ox := get(x)
+	outer, n, inner, shape, err := u.axis(ox, axis)
+	if err != nil {
+		return Array[T]{}, err
+	}
+	out := Zeros[T](shape...)
+	t, err := u.cfg.resolve(ox.dev != nil)
+	if err != nil {
+		return Array[T]{}, err
+	}
+	if n == 0 {
+		if len(out.Data) > 0 && !u.id.ok {
+			return Array[T]{}, u.cfg.errorf("reduce along axis %d of shape %s: %w; give it one with WithIdentity", axis, shapeString(ox.shape), ErrNoIdentity)
+		}
+		for i := range out.Data {
+			out.Data[i] = u.id.v
+		}
+		return out, nil
+	}
+	if len(out.Data) == 0 {
+		return out, nil
+	}
+	if t == CUDA {
+		k := u.reduceKernels()
+		grid, block := u.cfg.grid(len(out.Data))
+		if err := k.axis.Launch(grid, block, ox.arg(), out.Data, n, inner); err != nil {
+			return Array[T]{}, u.cfg.launchError(err)
+		}
+		return out, nil
+	}
+	f, xs, o := u.f, ox.data, out.Data
+	err = u.sweep(t, outer, inner, func(p, i0, i1 int) {
+		base := p * n * inner
+		acc := o[p*inner+i0 : p*inner+i1]
+		copy(acc, xs[base+i0:base+i1])
+		for j := 1; j < n; j++ {
+			row := xs[base+j*inner+i0 : base+j*inner+i1]
+			for i := range acc {
+				acc[i] = f(acc[i], row[i])
+			}
+		}
+	})
+	if err != nil {
+		return Array[T]{}, err
+	}
+	return out, nil
+}
+
+// Accumulate returns the running left folds of x: x[0], f(x[0], x[1]),
+// f(f(x[0], x[1]), x[2]), ... (NumPy's ufunc.accumulate).
+func Accumulate[T cuda.Number](u *Ufunc2[T, T, T], x []T) ([]T, error) {
+	r, err := AccumulateAxis(u, Slice(x), 0)
+	return r.Data, err
+}
+
+// AccumulateAxis returns the running left folds of x along one axis, in
+// an array of x's shape.
+func AccumulateAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Array[T], error) {
+	ox := get(x)
+	outer, n, inner, _, err := u.axis(ox, axis)
+	if err != nil {
+		return Array[T]{}, err
+	}
+	out := Zeros[T](ox.shape...)
+	t, err := u.cfg.resolve(ox.dev != nil)
+	if err != nil {
+		return Array[T]{}, err
+	}
+	if len(out.Data) == 0 {
+		return out, nil
+	}
+	if t == CUDA {
+		k := u.reduceKernels()
+		grid, block := u.cfg.grid(outer * inner)
+		if err := k.accumulate.Launch(grid, block, ox.arg(), out.Data, n, inner, outer*inner); err != nil {
+			return Array[T]{}, u.cfg.launchError(err)
+		}
+		return out, nil
+	}
+	f, xs, o := u.f, ox.data, out.Data
+	err = u.sweep(t, outer, inner, func(p, i0, i1 int) {
+		base := p * n * inner
+		copy(o[base+i0:base+i1], xs[base+i0:base+i1])
+		for j := 1; j < n; j++ {
+			prev := o[base+(j-1)*inner+i0 : base+(j-1)*inner+i1]
+			row := xs[base+j*inner+i0 : base+j*inner+i1]
+			acc := o[base+j*inner+i0 : base+j*inner+i1]
+			for i := range acc {
+				acc[i] = f(prev[i], row[i])
+			}
+		}
+	})
+	if err != nil {
+		return Array[T]{}, err
+	}
+	return out, nil
+}
+
+// axis checks x and splits its shape around the axis: outer positions
+// before it, its length n, inner positions after it, and the shape
+// without it.
+func (u *Ufunc2[T, U, R]) axis(x opnd[T], axis int) (outer, n, inner int, rest []int, err error) {
+	if err := x.check("operand"); err != nil {
+		return 0, 0, 0, nil, u.cfg.errorf("%w", err)
+	}
+	nd := len(x.shape)
+	a := axis
+	if a < 0 {
+		a += nd
+	}
+	if a < 0 || a >= nd {
+		return 0, 0, 0, nil, u.cfg.errorf("axis %d is out of range for an array of shape %s", axis, shapeString(x.shape))
+	}
+	rest = append(append([]int(nil), x.shape[:a]...), x.shape[a+1:]...)
+	return size(x.shape[:a]), x.shape[a], size(x.shape[a+1:]), rest, nil
+}
+
+// sweep calls body(p, i0, i1) on pieces that cover every outer position p
+// and inner range: rows of the inner dimensions are processed together, so
+// that reductions along a leading axis read memory in order.
+func (u *Ufunc2[T, U, R]) sweep(t Target, outer, inner int, body func(p, i0, i1 int)) error {
+	const piece = 4096
+	per := (inner + piece - 1) / piece
+	total := outer * per
+	groups := 1
+	if t == Parallel {
+		groups = min(total, 8*workers())
+	}
+	return u.cfg.runEach(t, groups, func(g int) {
+		for q := g * total / groups; q < (g+1)*total/groups; q++ {
+			p, c := q/per, q%per
+			body(p, c*piece, min((c+1)*piece, inner))
+		}
+	})
+}
+
+// reduceKernels makes the reduction kernels on first use.
+func (u *Ufunc2[T, U, R]) reduceKernels() *reduceKernels {
+	u.red.once.Do(func() {
+		f := any(u.f).(func(T, T) T) // Reduce and friends take only Ufunc2[T, T, T]
+		u.red.axis = cuda.Jit(func(t cuda.Thread, x, out []T, n, inner int) {
+			reduceAxisKernel(t, f, x, out, n, inner)
+		})
+		u.red.accumulate = cuda.Jit(func(t cuda.Thread, x, out []T, n, inner, positions int) {
+			accumulateAxisKernel(t, f, x, out, n, inner, positions)
+		})
+		u.red.chunk = cuda.Jit(func(t cuda.Thread, x, partial []T, chunk int) {
+			reduceChunksKernel(t, f, x, partial, chunk)
+		})
+	})
+	return &u.red
+}

@@ -1,0 +1,116 @@
+package vectorize
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// ufunc1.go to ufunc4.go are one pattern written out for each arity;
+// change them together.
+
+// Ufunc1 is a unary ufunc: a scalar function func(T) R applied element
+// by element. Make one with New1; it is safe for concurrent use.
+type Ufunc1[T, R cuda.Number] struct {
+	f   func(T) R
+	cfg config
+	k   mapKernels
+}
+
+// New1 makes a ufunc of f, a function of 1 number:
+//
+//	sqrt := vectorize.New1(math.Sqrt)
+//
+// opts choose the target (default Auto) and the name used in errors.
+// Problems with f or opts are reported by every call.
+func New1[T, R cuda.Number](f func(T) R, opts ...Option) *Ufunc1[T, R] {
+	return &Ufunc1[T, R]{f: f, cfg: newConfig(f, opts)}
+}
+
+// Name is the name errors use for the function.
+func (u *Ufunc1[T, R]) Name() string { return u.cfg.name }
+
+// Target is the target the ufunc was made for (Auto unless an option
+// chose one).
+func (u *Ufunc1[T, R]) Target() Target { return u.cfg.target }
+
+// Apply applies the function to slices of equal length (or length 1,
+// broadcast) and returns the results in a new slice.
+func (u *Ufunc1[T, R]) Apply(a []T) ([]R, error) {
+	r, err := u.Call(Slice(a))
+	return r.Data, err
+}
+
+// Into applies the function to slices of equal length (or length 1,
+// broadcast) and writes the results into out, which must be as long as the
+// longest. out may be one of the operands.
+func (u *Ufunc1[T, R]) Into(out []R, a []T) error {
+	return u.CallInto(Slice(out), Slice(a))
+}
+
+// Call applies the function to N-d operands, broadcast together, and
+// returns the result as a new host array of the broadcast shape.
+func (u *Ufunc1[T, R]) Call(a Operand[T]) (Array[R], error) {
+	oa := get(a)
+	shape, err := u.cfg.shape(nil, []error{oa.check("operand 1")}, oa.shape)
+	if err != nil {
+		return Array[R]{}, err
+	}
+	out := Zeros[R](shape...)
+	if err := u.run(out.operand(), oa); err != nil {
+		return Array[R]{}, err
+	}
+	return out, nil
+}
+
+// CallInto applies the function to N-d operands, broadcast together, and
+// writes the result into out, whose shape must be the broadcast shape. A
+// device array output stays on the device.
+func (u *Ufunc1[T, R]) CallInto(out Operand[R], a Operand[T]) error {
+	oo, oa := get(out), get(a)
+	_, err := u.cfg.shape(&oo.shape, []error{oo.check("output"), oa.check("operand 1")}, oa.shape)
+	if err != nil {
+		return err
+	}
+	return u.run(oo, oa)
+}
+
+func (u *Ufunc1[T, R]) run(out opnd[R], a opnd[T]) error {
+	t, err := u.cfg.resolve(out.dev != nil || a.dev != nil)
+	if err != nil {
+		return err
+	}
+	if t == CUDA {
+		return u.launch(out, a)
+	}
+	p := newPlan(out.shape, a.shape)
+	f, o, da := u.f, out.data, a.data
+	return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
+		loop1(f, o, da, off, offs[0], p.inc[0], n)
+	})
+}
+
+// launch runs the call on the CUDA target.
+func (u *Ufunc1[T, R]) launch(out opnd[R], a opnd[T]) error {
+	u.k.once.Do(func() {
+		f := u.f
+		u.k.flat = cuda.Jit(func(t cuda.Thread, out []R, a []T) {
+			map1Kernel(t, f, out, a)
+		})
+		u.k.broadcast = cuda.Jit(func(t cuda.Thread, out []R, a []T, shape, sa []int) {
+			map1BroadcastKernel(t, f, out, a, shape, sa)
+		})
+	})
+	n := size(out.shape)
+	if n == 0 {
+		return nil
+	}
+	grid, block := u.cfg.grid(n)
+	var err error
+	if equalShape(a.shape, out.shape) {
+		err = u.k.flat.Launch(grid, block, out.arg(), a.arg())
+	} else {
+		shape := kernelShape(out.shape)
+		err = u.k.broadcast.Launch(grid, block, out.arg(), a.arg(), shape, stridesFor(a.shape, shape))
+	}
+	if err != nil {
+		return u.cfg.launchError(err)
+	}
+	return nil
+}
