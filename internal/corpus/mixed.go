@@ -166,5 +166,24 @@ var mixedCases = []Case{
 	c1("mixed/shifts_past_width", mixShifts, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
 	c1("mixed/narrow_wrap", mixWrap, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
 	c1("mixed/float_to_int", mixFloatToInt, func() []any { return []any{iotaF64(n1), zeros[int64](n1)} }),
+	{Name: "mixed/narrow_edges", Kernel: mixNarrowEdges, Grid: cuda.Dim1(1), Block: cuda.Dim1(1024), Args: func() []any { return []any{zeros[int64](1024)} }},
 	c1("mixed/narrow_loops", mixNarrowLoops, func() []any { return []any{cycleF32(n1), zeros[float32](n1)} }),
+}
+
+// mixNarrowEdges computes values next to 2**31: those that fit are done in
+// 32 bits, (tid+1)<<21 reaches 2**31 at thread 1023 and must not wrap.
+func mixNarrowEdges(t cuda.Thread, out []int64) {
+	tid := t.ThreadIdx().X
+	a := tid * 2097151   // < 2**31 - 1
+	b := (tid + 1) << 21 // 2**31 at tid 1023
+	c := (tid + 1) * -2097152
+	var s int64
+	for k := 0; k < 40; k++ {
+		s += int64((tid<<k)>>k) + int64(k*k*k)
+		if k%7 == 3 {
+			s ^= int64(b - a + c/(tid%13+1))
+		}
+	}
+	d := int32(a) + int32(b) // wraps in int32, as Go says
+	out[tid] = s + int64(a)*3 + int64(b) + int64(c) + int64(d)
 }
