@@ -124,7 +124,7 @@ func badType(t types.Type) string {
 			}
 			return "cannot use an interface value in a kernel; use a concrete type, or a type parameter constrained by the interface"
 		case *types.Signature:
-			return "cannot use a function value in a kernel; call the function directly"
+			return "cannot use a function value in a kernel; call the function directly (a function literal that captures nothing may be assigned once to a local variable and called)"
 		case *types.Basic:
 			if u.Info()&types.IsString != 0 {
 				return "cannot use a string in a kernel (only a constant format string of cuda.Printf); pass the text's bytes as a []byte or []uint8"
@@ -189,6 +189,7 @@ func isTable(v *types.Var, files []*ast.File, info *types.Info) bool {
 }
 
 func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *types.Package, d *diags) {
+	callOnly := callOnlyFuncs(body, info)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -239,7 +240,7 @@ func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *type
 			if obj == nil {
 				obj = info.Defs[n]
 			}
-			if v, ok := obj.(*types.Var); ok {
+			if v, ok := obj.(*types.Var); ok && !callOnly[v] {
 				if msg := badType(v.Type()); msg != "" {
 					d.add(n.Pos(), "%s", msg)
 				}
@@ -310,6 +311,73 @@ func vetCall(call *ast.CallExpr, info *types.Info, d *diags) bool {
 		}
 	}
 	return false
+}
+
+// callOnlyFuncs finds the local variables that hold a function literal
+// for good (`f := func(...) {...}`, never assigned again) and are only
+// called: such a call is a direct call of the literal, which the compiler
+// lowers like a device function.
+func callOnlyFuncs(body *ast.BlockStmt, info *types.Info) map[*types.Var]bool {
+	lit := map[*types.Var]bool{}
+	bad := map[*types.Var]bool{}
+	called := map[*ast.Ident]bool{}
+	funcVar := func(id *ast.Ident, defs bool) *types.Var {
+		obj := info.Uses[id]
+		if defs {
+			obj = info.Defs[id]
+		}
+		v, ok := obj.(*types.Var)
+		if !ok {
+			return nil
+		}
+		if _, isFunc := v.Type().Underlying().(*types.Signature); !isFunc {
+			return nil
+		}
+		return v
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				called[id] = true
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := l.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if v := funcVar(id, true); v != nil {
+					_, isLit := n.Rhs[min(i, len(n.Rhs)-1)].(*ast.FuncLit)
+					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) && isLit {
+						lit[v] = true
+					} else {
+						bad[v] = true
+					}
+				} else if v := funcVar(id, false); v != nil {
+					bad[v] = true // assigned again
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || called[id] {
+			return true
+		}
+		if v := funcVar(id, false); v != nil {
+			bad[v] = true // used as a value
+		}
+		return true
+	})
+	out := map[*types.Var]bool{}
+	for v := range lit {
+		if !bad[v] {
+			out[v] = true
+		}
+	}
+	return out
 }
 
 // capturedVar returns a variable a function literal uses from an enclosing
