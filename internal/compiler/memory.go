@@ -347,6 +347,15 @@ func (f *fnState) elemAddr(base string, idx ssa.Value, size int64) string {
 	t := f.p.NewReg(ptx.B64).String()
 	if f.fits32(idx, f.block) {
 		s, i = sI32, f.narrowOperand(idx)
+		if ir, _ := f.rangeAt(idx, f.block); ir.nonNeg() && size&(size-1) == 0 {
+			// A non-negative index: zero-extended and shifted, which
+			// ptxas folds into scaled addressing ([R.X8]).
+			w := f.p.NewReg(ptx.B64).String()
+			f.p.Emit("cvt.u64.u32", w, regOr(f, i, sI32))
+			f.p.Emit("shl.b64", t, w, fmt.Sprint(log2(size)))
+			f.p.Emit("add.s64", r, base, t)
+			return r
+		}
 	}
 	switch {
 	case !s.is64() && s.signed():

@@ -101,6 +101,22 @@ func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
 			return ""
 		}
 		op = map[token.Token]string{token.QUO: "div.s32", token.REM: "rem.s32"}[in.Op]
+		if c, isConst := in.Y.(*ssa.Const); isConst && f.fits32(in, nil) && f.fits32(in.X, in.Block()) {
+			// A power of two: shifts and masks (unsigned ones for a
+			// dividend proven non-negative).
+			s32 := sI32
+			if r, _ := f.rangeAt(in.X, in.Block()); r.nonNeg() {
+				s32 = sU32
+			}
+			if q := f.pow2Div(s32, regOr(f, f.narrowOperand(in.X), sI32), c, in.Op == token.REM); q != "" {
+				return f.widen(in, q)
+			}
+		}
+		if r, _ := f.rangeAt(in.X, in.Block()); r.nonNeg() {
+			// Both operands non-negative: unsigned division, which ptxas
+			// turns into a multiply by a constant divisor's reciprocal.
+			op = map[token.Token]string{token.QUO: "div.u32", token.REM: "rem.u32"}[in.Op]
+		}
 	case token.AND, token.OR, token.XOR:
 		// Bitwise operations of sign-extended values are sign-extended.
 		op = map[token.Token]string{token.AND: "and.b32", token.OR: "or.b32", token.XOR: "xor.b32"}[in.Op]

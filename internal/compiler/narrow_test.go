@@ -58,9 +58,15 @@ func shifts(t cuda.Thread, out []int64) {
 
 func mkArr(x int) [4]int64 { return [4]int64{int64(x), 2, 3, 4} }
 
+// tid-1 may be -1: a signed 32-bit index.
+func negIdx(t cuda.Thread, a []float32) {
+	tid := t.ThreadIdx().X
+	a[tid-1] = 1
+}
+
 func divs(t cuda.Thread, out []float32, m int8) {
 	tid := t.ThreadIdx().X
-	q := tid/7 + tid%9 + tid/(tid%5+1)
+	q := tid/7 + tid%9 + tid/(tid%5+1) + tid%16 + tid/32
 	out[q] = float32(q) + float32(int8(q))
 	out[1] = float32(tid % int(m)) // m may be 0 or -1: 64-bit with its checks
 }
@@ -111,12 +117,13 @@ func TestNarrowing(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"localLoop", []string{`setp\.lt\.s32\s+%p\d+, %r\d+, 16;`, `add\.s32\s+%r\d+, %r\d+, 1;`, `mul\.wide\.s32\s+%rd\d+, %r\d+, 8;`, `cvt\.rn\.f64\.s32`},
+		{"localLoop", []string{`setp\.lt\.s32\s+%p\d+, %r\d+, 16;`, `add\.s32\s+%r\d+, %r\d+, 1;`, `cvt\.u64\.u32\s+%rd\d+, %r\d+;\s+shl\.b64\s+%rd\d+, %rd\d+, 3;`, `cvt\.rn\.f64\.s32`},
 			[]string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}},
-		{"reduce", []string{`setp\.gt\.s32\s+%p\d+, %r\d+, 0;`, `shr\.s32\s+%r\d+, %r\d+, 1;`, `add\.s32`, `setp\.lt\.s32`, `mul\.wide\.s32\s+%rd\d+, %r\d+, 4;`},
+		{"reduce", []string{`setp\.gt\.s32\s+%p\d+, %r\d+, 0;`, `shr\.s32\s+%r\d+, %r\d+, 1;`, `add\.s32`, `setp\.lt\.s32`, `cvt\.u64\.u32\s+%rd\d+, %r\d+;\s+shl\.b64\s+%rd\d+, %rd\d+, 2;`},
 			[]string{`setp\.\w+\.s64`, `shr\.s64`}},
-		{"shifts", []string{`shr\.s32\s+%r\d+, %r\d+, %r\d+;`, `shl\.b32\s+%r\d+, %r\d+, %r\d+;`, `setp\.eq\.s32\s+%p\d+, %r\d+, 3;`}, []string{`shr\.s64`, `shl\.b64`, `setp\.eq\.s64`}},
-		{"divs", []string{`div\.s32\s+%r\d+, %r\d+, 7;`, `rem\.s32\s+%r\d+, %r\d+, 9;`, `div\.s32\s+%r\d+, %r\d+, %r\d+;`, `cvt\.rn\.f32\.s32`, `cvt\.s32\.s8`, `div\.s64`, `cvt\.rn\.f32\.s64`},
+		{"shifts", []string{`shr\.s32\s+%r\d+, %r\d+, %r\d+;`, `shl\.b32\s+%r\d+, %r\d+, %r\d+;`, `setp\.eq\.s32\s+%p\d+, %r\d+, 3;`}, []string{`shr\.s64`, `shl\.b64\s+%rd\d+, %rd\d+, %r`, `setp\.eq\.s64`}},
+		{"negIdx", []string{`mul\.wide\.s32\s+%rd\d+, %r\d+, 4;`}, []string{`mul\.wide\.u32\s+%rd\d+, %r\d+, 4;`}},
+		{"divs", []string{`div\.u32\s+%r\d+, %r\d+, 7;`, `rem\.u32\s+%r\d+, %r\d+, 9;`, `div\.u32\s+%r\d+, %r\d+, %r\d+;`, `and\.b32\s+%r\d+, %r\d+, 15;`, `shr\.u32\s+%r\d+, %r\d+, 5;`, `cvt\.rn\.f32\.s32`, `cvt\.s32\.s8`, `div\.s64`, `cvt\.rn\.f32\.s64`},
 			[]string{`div\.s64\s+%rd\d+, %rd\d+, 7;`, `\.s64\s+%rd\d+, %rd\d+, 9;`}},
 		{"grid", []string{`add\.s64\s+%rd\d+, %rd\d+, 1;`, `setp\.lt\.s64`}, []string{`add\.s32`, `setp\.lt\.s32`}},
 		{"paramLoop", []string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}, []string{`setp\.lt\.s32`}},
