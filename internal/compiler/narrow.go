@@ -1,7 +1,9 @@
 package compiler
 
 import (
+	"fmt"
 	"go/token"
+	"math/bits"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -113,9 +115,13 @@ func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
 			}
 		}
 		if r, _ := f.rangeAt(in.X, in.Block()); r.nonNeg() {
-			// Both operands non-negative: unsigned division, which ptxas
-			// turns into a multiply by a constant divisor's reciprocal.
+			// Both operands non-negative: unsigned division; by a
+			// constant, a multiply by its reciprocal (ptxas divides by
+			// constants with the general sequence).
 			op = map[token.Token]string{token.QUO: "div.u32", token.REM: "rem.u32"}[in.Op]
+			if c, isConst := in.Y.(*ssa.Const); isConst && f.fits32(in, nil) && f.fits32(in.X, in.Block()) {
+				return f.widen(in, f.magicDiv(regOr(f, f.narrowOperand(in.X), sI32), uint32(c.Int64()), in.Op == token.REM))
+			}
 		}
 	case token.AND, token.OR, token.XOR:
 		// Bitwise operations of sign-extended values are sign-extended.
@@ -202,6 +208,38 @@ func (f *fnState) narrowConvert(xv ssa.Value, fs, ts scalar) string {
 		return r
 	}
 	return ""
+}
+
+// magicDivU31 returns m and sh such that x/d == (x*m) >> sh for every
+// x in [0, 2**31) (Granlund and Montgomery, "Division by invariant integers
+// using multiplication", 1994): with l = ceil(log2 d) and
+// m = ceil(2**(31+l) / d), m*x/2**(31+l) exceeds x/d by less than 1/d, so
+// the floors agree; m < 2**32 when d is no power of two (and 1 for d = 1).
+func magicDivU31(d uint32) (m uint32, sh uint) {
+	if d == 1 {
+		return 1, 0
+	}
+	l := uint(bits.Len32(d - 1))
+	num := uint64(1) << (31 + l)
+	return uint32((num + uint64(d) - 1) / uint64(d)), 31 + l
+}
+
+// magicDiv emits x / d (or x % d) for x in [0, 2**31) and a constant d >= 1
+// as a multiply-high and shift.
+func (f *fnState) magicDiv(x string, d uint32, rem bool) string {
+	m, sh := magicDivU31(d)
+	w := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("mul.wide.u32", w, x, fmt.Sprint(m))
+	f.p.Emit("shr.u64", w, w, fmt.Sprint(sh))
+	q := f.p.NewReg(ptx.B32).String()
+	f.p.Emit("cvt.u32.u64", q, w)
+	if !rem {
+		return q
+	}
+	r := f.p.NewReg(ptx.B32).String()
+	f.p.Emit("mul.lo.u32", r, q, fmt.Sprint(d))
+	f.p.Emit("sub.u32", r, x, r)
+	return r
 }
 
 // narrowPhi reports whether a phi of a 64-bit integer is kept in 32 bits.

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"math/rand"
 	"regexp"
 	"testing"
 )
@@ -123,7 +124,7 @@ func TestNarrowing(t *testing.T) {
 			[]string{`setp\.\w+\.s64`, `shr\.s64`}},
 		{"shifts", []string{`shr\.s32\s+%r\d+, %r\d+, %r\d+;`, `shl\.b32\s+%r\d+, %r\d+, %r\d+;`, `setp\.eq\.s32\s+%p\d+, %r\d+, 3;`}, []string{`shr\.s64`, `shl\.b64\s+%rd\d+, %rd\d+, %r`, `setp\.eq\.s64`}},
 		{"negIdx", []string{`mul\.wide\.s32\s+%rd\d+, %r\d+, 4;`}, []string{`mul\.wide\.u32\s+%rd\d+, %r\d+, 4;`}},
-		{"divs", []string{`div\.u32\s+%r\d+, %r\d+, 7;`, `rem\.u32\s+%r\d+, %r\d+, 9;`, `div\.u32\s+%r\d+, %r\d+, %r\d+;`, `and\.b32\s+%r\d+, %r\d+, 15;`, `shr\.u32\s+%r\d+, %r\d+, 5;`, `cvt\.rn\.f32\.s32`, `cvt\.s32\.s8`, `div\.s64`, `cvt\.rn\.f32\.s64`},
+		{"divs", []string{`mul\.wide\.u32\s+%rd\d+, %r\d+, 2454267027;\s+shr\.u64\s+%rd\d+, %rd\d+, 34;`, `shr\.u64\s+%rd\d+, %rd\d+, 35;(\s+\S+)+\s+mul\.lo\.u32\s+%r\d+, %r\d+, 9;`, `div\.u32\s+%r\d+, %r\d+, %r\d+;`, `and\.b32\s+%r\d+, %r\d+, 15;`, `shr\.u32\s+%r\d+, %r\d+, 5;`, `cvt\.rn\.f32\.s32`, `cvt\.s32\.s8`, `div\.s64`, `cvt\.rn\.f32\.s64`},
 			[]string{`div\.s64\s+%rd\d+, %rd\d+, 7;`, `\.s64\s+%rd\d+, %rd\d+, 9;`}},
 		{"grid", []string{`add\.s64\s+%rd\d+, %rd\d+, 1;`, `setp\.lt\.s64`}, []string{`add\.s32`, `setp\.lt\.s32`}},
 		{"paramLoop", []string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}, []string{`setp\.lt\.s32`}},
@@ -206,5 +207,33 @@ func TestDebugChecksElided(t *testing.T) {
 			t.Errorf("%s: %d debug checks, want %d: %+v", c.kernel, len(m.Sites), c.sites, m.Sites)
 		}
 		assembleAll(t, c.kernel+"/debug", m)
+	}
+}
+
+// TestMagicDivU31 checks the reciprocal of every small divisor and of
+// random large ones on edge and random dividends below 2**31.
+func TestMagicDivU31(t *testing.T) {
+	rnd := rand.New(rand.NewSource(3))
+	divisors := []uint32{1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 100, 641, 1000003, 1<<31 - 1, 1<<30 + 1, 3 << 28}
+	for d := uint32(1); d < 2000; d++ {
+		divisors = append(divisors, d)
+	}
+	for i := 0; i < 200; i++ {
+		divisors = append(divisors, uint32(rnd.Int63n(1<<31-1))+1)
+	}
+	for _, d := range divisors {
+		m, sh := magicDivU31(d)
+		xs := []uint32{0, 1, d - 1, d, d + 1, 1<<31 - 1, 1<<31 - 2, (1<<31 - 1) / d * d, (1<<31-1)/d*d - 1}
+		for i := 0; i < 300; i++ {
+			xs = append(xs, uint32(rnd.Int63n(1<<31)))
+		}
+		for _, x := range xs {
+			if x >= 1<<31 {
+				continue
+			}
+			if got := uint32(uint64(x) * uint64(m) >> sh); got != x/d {
+				t.Fatalf("d=%d (m=%d, sh=%d): x=%d gives %d, want %d", d, m, sh, x, got, x/d)
+			}
+		}
 	}
 }

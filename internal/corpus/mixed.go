@@ -166,6 +166,7 @@ var mixedCases = []Case{
 	c1("mixed/shifts_past_width", mixShifts, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
 	c1("mixed/narrow_wrap", mixWrap, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
 	c1("mixed/float_to_int", mixFloatToInt, func() []any { return []any{iotaF64(n1), zeros[int64](n1)} }),
+	{Name: "mixed/const_divisions", Kernel: mixConstDivisions, Grid: cuda.Dim1(1), Block: cuda.Dim1(1024), Args: func() []any { return []any{zeros[int64](1024)} }},
 	{Name: "mixed/narrow_edges", Kernel: mixNarrowEdges, Grid: cuda.Dim1(1), Block: cuda.Dim1(1024), Args: func() []any { return []any{zeros[int64](1024)} }},
 	c1("mixed/narrow_loops", mixNarrowLoops, func() []any { return []any{cycleF32(n1), zeros[float32](n1)} }),
 }
@@ -186,4 +187,17 @@ func mixNarrowEdges(t cuda.Thread, out []int64) {
 	}
 	d := int32(a) + int32(b) // wraps in int32, as Go says
 	out[tid] = s + int64(a)*3 + int64(b) + int64(c) + int64(d)
+}
+
+// mixConstDivisions divides proven-small non-negative values by constants
+// (compiled as multiplies by reciprocals) and by powers of two.
+func mixConstDivisions(t cuda.Thread, out []int64) {
+	tid := t.ThreadIdx().X
+	x := tid*2097151 + tid // up to 2**31 - 1 - 1023 + 1023
+	var s int
+	for _, d := range [...]int{3, 7, 10, 641, 1000003, 2147483647} {
+		s += x/d + x%d
+	}
+	s += x/3 + x%7 + x/10 + x%641 + x/1000003 + x%2147483646 + x/65536 + x%4096 + tid/1023
+	out[tid] = int64(s)
 }
