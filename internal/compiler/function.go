@@ -37,7 +37,7 @@ type fnState struct {
 	divPairs map[[2]ssa.Value]divPair
 	// ranges are the intervals of integer values (ranges.go); narrow the
 	// 32-bit registers of 64-bit integers proven to fit (narrow.go).
-	ranges map[ssa.Value]rng
+	ranges *rangeInfo
 	narrow map[ssa.Value]string
 }
 

@@ -26,12 +26,12 @@ func (f *fnState) rangeAt(v ssa.Value, b *ssa.BasicBlock) (rng, bool) {
 	if f.ranges == nil {
 		return rng{}, false
 	}
-	plain := func(x ssa.Value) (rng, bool) { return plainRange(f.ranges, x) }
+	plain := func(x ssa.Value) (rng, bool) { return plainRange(f.ranges.r, x) }
 	r, ok := plain(v)
 	if !ok || b == nil {
 		return r, ok
 	}
-	return refine(plain, v, r, b)
+	return refine(plain, f.ranges.facts, v, r, b)
 }
 
 // fits32 reports whether the 64-bit integer v is known to lie in

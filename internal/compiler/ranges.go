@@ -106,10 +106,45 @@ func abs64(a int64) int64 {
 	return a
 }
 
+// rangeInfo is the result of the analysis of one function: the intervals,
+// and for each value the blocks entered only through an edge of a branch
+// on a comparison of that value (the blocks whose dominance cuts it).
+type rangeInfo struct {
+	r     map[ssa.Value]rng
+	facts map[ssa.Value][]*ssa.BasicBlock
+}
+
+// branchFacts lists, for each value compared by a branch, the successors of
+// that branch that have no other predecessor.
+func branchFacts(fn *ssa.Function) map[ssa.Value][]*ssa.BasicBlock {
+	facts := map[ssa.Value][]*ssa.BasicBlock{}
+	for _, d := range fn.Blocks {
+		if len(d.Preds) != 1 {
+			continue
+		}
+		p := d.Preds[0]
+		if len(p.Instrs) == 0 || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		ifi, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		if cmp, ok := ifi.Cond.(*ssa.BinOp); ok {
+			facts[cmp.X] = append(facts[cmp.X], d)
+			if cmp.Y != cmp.X {
+				facts[cmp.Y] = append(facts[cmp.Y], d)
+			}
+		}
+	}
+	return facts
+}
+
 // rangeState is the analysis of one function.
 type rangeState struct {
-	fn *ssa.Function
-	r  map[ssa.Value]rng // absent: no value reaches (bottom)
+	fn    *ssa.Function
+	facts map[ssa.Value][]*ssa.BasicBlock
+	r     map[ssa.Value]rng // absent: no value reaches (bottom)
 	// widen is set during the ascending rounds after the first few.
 	widen bool
 }
@@ -122,8 +157,8 @@ const (
 
 // analyzeRanges computes the intervals of fn's integer values; nil when the
 // analysis did not converge (then nothing is narrowed).
-func analyzeRanges(fn *ssa.Function) map[ssa.Value]rng {
-	s := &rangeState{fn: fn, r: map[ssa.Value]rng{}}
+func analyzeRanges(fn *ssa.Function) *rangeInfo {
+	s := &rangeState{fn: fn, r: map[ssa.Value]rng{}, facts: branchFacts(fn)}
 	var vals []ssa.Value
 	for _, b := range fn.DomPreorder() {
 		for _, instr := range b.Instrs {
@@ -159,7 +194,7 @@ func analyzeRanges(fn *ssa.Function) map[ssa.Value]rng {
 			s.update(v, false)
 		}
 	}
-	return s.r
+	return &rangeInfo{s.r, s.facts}
 }
 
 // update recomputes v; ascending rounds join with (or widen) the old value.
@@ -223,7 +258,7 @@ func (s *rangeState) at(v ssa.Value, b *ssa.BasicBlock) (rng, bool) {
 	if !ok || b == nil {
 		return r, ok
 	}
-	return refine(s.plain, v, r, b)
+	return refine(s.plain, s.facts, v, r, b)
 }
 
 // plain is v's interval without refinement.
@@ -266,17 +301,21 @@ func constRange(c *ssa.Const) (rng, bool) {
 }
 
 // refine cuts r, the interval of v, by the branch conditions that hold in
-// block b: for every block D on b's dominator path entered only from a
-// block P ending in `if v op w`, the edge P→D tells op's truth. Every path
-// from v's definition to b passes through that edge after v's last
-// definition, so the cut holds in b.
-func refine(plain func(ssa.Value) (rng, bool), v ssa.Value, r rng, b *ssa.BasicBlock) (rng, bool) {
+// block b: for every block D that dominates b (below v's definition) and is
+// entered only from a block P ending in `if v op w`, the edge P→D tells
+// op's truth. Every path from v's definition to b passes through that edge
+// after v's last definition, so the cut holds in b.
+func refine(plain func(ssa.Value) (rng, bool), facts map[ssa.Value][]*ssa.BasicBlock, v ssa.Value, r rng, b *ssa.BasicBlock) (rng, bool) {
+	ds := facts[v]
+	if len(ds) == 0 {
+		return r, true
+	}
 	var def *ssa.BasicBlock
 	if instr, ok := v.(ssa.Instruction); ok {
 		def = instr.Block()
 	}
-	for d := b; d != nil && d != def; d = d.Idom() {
-		if len(d.Preds) != 1 {
+	for _, d := range ds {
+		if d == def || !d.Dominates(b) || def != nil && !def.Dominates(d) {
 			continue
 		}
 		var ok bool

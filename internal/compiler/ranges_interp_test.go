@@ -284,7 +284,7 @@ func TestRangesHoldOnExecutions(t *testing.T) {
 			t.Fatalf("%s: the analysis did not converge", name)
 		}
 		narrowed := 0
-		for v, r := range f.ranges {
+		for v, r := range f.ranges.r {
 			if r.within(r32) && (!isUnsigned(v.Type()) || r.nonNeg()) {
 				narrowed++
 			}
