@@ -103,7 +103,12 @@ func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
 			return ""
 		}
 		op = map[token.Token]string{token.QUO: "div.s32", token.REM: "rem.s32"}[in.Op]
-		if c, isConst := in.Y.(*ssa.Const); isConst && f.fits32(in, nil) && f.fits32(in.X, in.Block()) {
+		constDivisor := func() (*ssa.Const, bool) {
+			c, isConst := in.Y.(*ssa.Const)
+			ok := isConst && f.fits32(in, nil) && f.fits32(in.X, in.Block()) && f.fits32(in.Y, in.Block())
+			return c, ok
+		}
+		if c, ok := constDivisor(); ok {
 			// A power of two: shifts and masks (unsigned ones for a
 			// dividend proven non-negative).
 			s32 := sI32
@@ -119,7 +124,7 @@ func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
 			// constant, a multiply by its reciprocal (ptxas divides by
 			// constants with the general sequence).
 			op = map[token.Token]string{token.QUO: "div.u32", token.REM: "rem.u32"}[in.Op]
-			if c, isConst := in.Y.(*ssa.Const); isConst && f.fits32(in, nil) && f.fits32(in.X, in.Block()) {
+			if c, ok := constDivisor(); ok {
 				return f.widen(in, f.magicDiv(regOr(f, f.narrowOperand(in.X), sI32), uint32(c.Int64()), in.Op == token.REM))
 			}
 		}

@@ -199,5 +199,6 @@ func mixConstDivisions(t cuda.Thread, out []int64) {
 		s += x/d + x%d
 	}
 	s += x/3 + x%7 + x/10 + x%641 + x/1000003 + x%2147483646 + x/65536 + x%4096 + tid/1023
+	s += x/(1<<40) + x%(1<<40) + x/(1<<31) + x%(1<<31) + x/(1<<31+5) + x%(1<<31+5) // divisors past 32 bits
 	out[tid] = int64(s)
 }
