@@ -33,9 +33,15 @@ var cmpOps = map[token.Token]string{
 func (f *fnState) binOp(in *ssa.BinOp) []string {
 	xt := in.X.Type()
 	if cmp, ok := cmpOps[in.Op]; ok {
+		if p := f.narrowCompare(in, cmp); p != "" {
+			return []string{p}
+		}
 		return []string{f.compare(in.Op, cmp, in.X, in.Y)}
 	}
 	s := f.scalar(xt)
+	if w := f.narrowBinOp(in, s); w != "" {
+		return []string{w}
+	}
 	if s == sBool || s == sPtr {
 		f.errorf("operator %s is not supported on %s", in.Op, xt)
 	}
@@ -85,7 +91,7 @@ func (f *fnState) binOp(in *ssa.BinOp) []string {
 		f.p.Emit("not"+s.bits(), t, y)
 		f.p.Emit("and"+s.bits(), r, x, t)
 	case token.SHL, token.SHR:
-		if ys := f.scalar(in.Y.Type()); f.m.target.Debug && ys.signed() {
+		if ys := f.scalar(in.Y.Type()); f.m.target.Debug && ys.signed() && !f.provenNonNeg(in.Y) {
 			if _, isConst := in.Y.(*ssa.Const); !isConst {
 				f.trapIf("setp.lt.s64", f.index64(in.Y), "0", ErrShift)
 			}
@@ -229,7 +235,7 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		x = regOr(f, x, s)
 	}
 	yc, yConst := yv.(*ssa.Const)
-	if f.m.target.Debug && !(yConst && yc.Int64() != 0) {
+	if f.m.target.Debug && !(yConst && yc.Int64() != 0) && !f.provenNonZero(yv) {
 		w := y
 		if !s.is64() {
 			w = f.p.NewReg(ptx.B64).String()

@@ -169,6 +169,10 @@ func (f *fnState) builtin(in *ssa.Call, b *ssa.Builtin) {
 			acc = f.minMax(s, b.Name() == "max", regOr(f, acc, s), f.one(a))
 		}
 		f.bindCopy(in, []string{acc})
+	case "copy":
+		f.copySlices(in)
+	case "clear":
+		f.clearSlice(in)
 	case "ssa:wrapnilchk":
 		f.bindCopy(in, f.get(args[0]))
 	default:

@@ -21,6 +21,9 @@ func (f *fnState) convert(xv ssa.Value, to types.Type) []string {
 		f.errorf("conversion to %s is not supported in kernels", to)
 	}
 	fs, ts := f.scalar(from), f.scalar(to)
+	if r := f.narrowConvert(xv, fs, ts); r != "" {
+		return []string{r}
+	}
 	x := f.one(xv)
 	r := f.newReg(ts)
 	if isImmediate(x) {

@@ -16,15 +16,23 @@ var errKinds = map[int]string{
 }
 
 // boundsCheck traps when idx is not in [0, length) (unsigned compare).
+// An index proven in range (a constant, or an interval within [0, length)
+// for a constant length: a loop counter over a local or shared array) needs
+// no check.
 func (f *fnState) boundsCheck(idx ssa.Value, length string, code int) {
-	i := f.index64(idx)
-	if c, ok := idx.(*ssa.Const); ok && isImmediate(length) {
+	if isImmediate(length) {
 		var n int64
 		fmt.Sscan(length, &n)
-		if v := c.Int64(); v >= 0 && v < n {
+		if c, ok := idx.(*ssa.Const); ok {
+			if v := c.Int64(); v >= 0 && v < n {
+				return
+			}
+		}
+		if r, ok := f.rangeAt(idx, f.block); ok && r.lo >= 0 && r.hi < n && !(isUnsigned(idx.Type()) && !r.nonNeg()) {
 			return
 		}
 	}
+	i := f.index64(idx)
 	f.trapIf("setp.ge.u64", i, length, code)
 }
 

@@ -4,11 +4,13 @@
 // use, and debug sites. It knows nothing of the driver.
 //
 // Files follow language features: arith.go (operators), convert.go,
-// memory.go (allocation, loads, stores, state spaces), slices.go, calls.go
+// memory.go (allocation, loads, stores, state spaces), slices.go (with
+// copy and clear), calls.go
 // (device functions and dispatch of intrinsics), cuda.go (thread indices,
 // shared memory, Array2/Array3), atomics.go, printf.go, math.go, bits.go,
 // debug.go (bounds and division checks), function.go (blocks, phis, control
-// flow).
+// flow), ranges.go (interval analysis of integers) and narrow.go (32-bit
+// arithmetic for the 64-bit integers it proves small).
 //
 // Values are lowered to one PTX register per scalar leaf: a slice is
 // (pointer, len, cap), a struct its fields in order, a bool a predicate.

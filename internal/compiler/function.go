@@ -35,6 +35,10 @@ type fnState struct {
 	// remainders computed so far (see divRem64).
 	block    *ssa.BasicBlock
 	divPairs map[[2]ssa.Value]divPair
+	// ranges are the intervals of integer values (ranges.go); narrow the
+	// 32-bit registers of 64-bit integers proven to fit (narrow.go).
+	ranges *rangeInfo
+	narrow map[ssa.Value]string
 }
 
 // bailout unwinds the lowering of one instruction after a diagnostic.
@@ -58,11 +62,18 @@ func (f *fnState) emitBody() {
 		f.labels[b] = f.newLabel("bb")
 	}
 	f.findPrintf()
+	f.ranges = analyzeRanges(fn)
 	// Phis get their registers first: predecessors emitted earlier copy into them.
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if phi, ok := instr.(*ssa.Phi); ok {
 				f.guard(func() { f.vals[phi] = f.newRegs(phi.Type()) })
+				if f.narrowPhi(phi) {
+					if f.narrow == nil {
+						f.narrow = map[ssa.Value]string{}
+					}
+					f.narrow[phi] = f.p.NewReg(ptx.B32).String()
+				}
 			}
 		}
 	}
@@ -280,7 +291,11 @@ func (f *fnState) instr(instr ssa.Instruction) {
 	switch in := instr.(type) {
 	case *ssa.DebugRef:
 	case *ssa.Phi:
-		// Registers allocated up front; copies happen on the edges.
+		// Registers allocated up front; copies happen on the edges. A phi
+		// kept in 32 bits is widened where it is defined.
+		if n, ok := f.narrow[in]; ok {
+			f.p.Emit("cvt.s64.s32", f.vals[in][0], n)
+		}
 	case *ssa.BinOp:
 		f.bind(in, f.binOp(in))
 	case *ssa.UnOp:
@@ -395,6 +410,12 @@ func (f *fnState) edgeCopies(from, to *ssa.BasicBlock) {
 		}
 		dst := f.vals[phi]
 		edge := phi.Edges[pi]
+		if n, ok := f.narrow[phi]; ok {
+			if src := f.narrowOperand(edge); src != n {
+				copies = append(copies, cp{n, src, sI32})
+			}
+			continue
+		}
 		src := f.getAs(edge, f.phiSpace(phi))
 		ls, _ := leaves(phi.Type())
 		for i := range dst {

@@ -345,6 +345,18 @@ func (f *fnState) elemAddr(base string, idx ssa.Value, size int64) string {
 	s := f.scalar(idx.Type())
 	i := f.one(idx)
 	t := f.p.NewReg(ptx.B64).String()
+	if f.fits32(idx, f.block) {
+		s, i = sI32, f.narrowOperand(idx)
+		if ir, _ := f.rangeAt(idx, f.block); ir.nonNeg() && size&(size-1) == 0 {
+			// A non-negative index: zero-extended and shifted, which
+			// ptxas folds into scaled addressing ([R.X8]).
+			w := f.p.NewReg(ptx.B64).String()
+			f.p.Emit("cvt.u64.u32", w, regOr(f, i, sI32))
+			f.p.Emit("shl.b64", t, w, fmt.Sprint(log2(size)))
+			f.p.Emit("add.s64", r, base, t)
+			return r
+		}
+	}
 	switch {
 	case !s.is64() && s.signed():
 		f.p.Emit("mul.wide.s32", t, i, fmt.Sprint(size))
@@ -431,7 +443,12 @@ func (f *fnState) index(in *ssa.Index) {
 	if f.m.target.Debug {
 		f.boundsCheck(in.Index, fmt.Sprint(arr.Len()), ErrIndex)
 	}
-	idx := f.index64(in.Index)
+	idx, eq := "", "setp.eq.s64"
+	if f.fits32(in.Index, f.block) {
+		idx, eq = regOr(f, f.narrowOperand(in.Index), sI32), "setp.eq.s32"
+	} else {
+		idx = f.index64(in.Index)
+	}
 	out := make([]string, n)
 	for k := 0; k < n; k++ {
 		out[k] = f.newReg(el[k])
@@ -439,7 +456,7 @@ func (f *fnState) index(in *ssa.Index) {
 	}
 	p := f.p.NewReg(ptx.Pred).String()
 	for i := 1; i < int(arr.Len()); i++ {
-		f.p.Emit("setp.eq.s64", p, idx, fmt.Sprint(i))
+		f.p.Emit(eq, p, idx, fmt.Sprint(i))
 		for k := 0; k < n; k++ {
 			src := parts[i*n+k]
 			f.p.EmitIf(p, "mov"+el[k].movType(), out[k], src)

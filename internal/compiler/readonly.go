@@ -61,6 +61,14 @@ func (f *fnState) findReadOnly() {
 					mark(in.Val) // a pointer kept in memory may be written through later
 				}
 			case *ssa.Call:
+				if b, ok := in.Call.Value.(*ssa.Builtin); ok {
+					// copy and clear write their first argument; len, cap,
+					// min, max and nil checks write nothing.
+					if (b.Name() == "copy" || b.Name() == "clear") && len(in.Call.Args) > 0 {
+						mark(in.Call.Args[0])
+					}
+					continue
+				}
 				fn := in.Call.StaticCallee()
 				intrinsic := fn != nil && len(fn.Blocks) == 0
 				name := ""

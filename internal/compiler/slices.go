@@ -82,3 +82,98 @@ func (f *fnState) sub64(a, b string) string {
 	f.p.Emit("sub.s64", r, a, b)
 	return r
 }
+
+// copySlices lowers copy(dst, src): n = min(len(dst), len(src)) elements,
+// leaf by leaf, front to back, or back to front when dst lies above src so
+// that overlapping slices of one array copy as Go's memmove does.
+func (f *fnState) copySlices(in *ssa.Call) {
+	dv, sv := in.Call.Args[0], in.Call.Args[1]
+	st, ok := sv.Type().Underlying().(*types.Slice)
+	if !ok || !isSlice(dv.Type()) {
+		f.errorf("copy from a string is not supported in kernels (strings are not); copy from a slice")
+	}
+	elem := st.Elem()
+	ls, err := leaves(elem)
+	if err != nil {
+		f.errorf("%v", err)
+	}
+	offs := leafOffsets(elem)
+	size := sizes.Sizeof(elem)
+	d, s := f.get(dv), f.get(sv)
+	dsp, ssp := f.spaceOf(dv), f.spaceOf(sv)
+	dptr, sptr := regOr(f, d[0], sPtr), regOr(f, s[0], sPtr)
+	n := f.p.NewReg(ptx.B64).String()
+	f.p.Emit("min.s64", n, regOr(f, d[1], sI64), s[1])
+
+	done, loop := f.newLabel("copydone"), f.newLabel("copy")
+	p := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.le.s64", p, n, "0")
+	f.p.EmitIf(p, "bra", done)
+	// Direction: pointers into different state spaces cannot overlap;
+	// a generic pointer is compared with the other one made generic.
+	da, sa := dptr, sptr
+	switch {
+	case dsp == ssp:
+	case dsp == spaceGeneric && ssp != spaceNone:
+		sa = f.toGeneric(sptr, ssp)
+	case ssp == spaceGeneric && dsp != spaceNone:
+		da = f.toGeneric(dptr, dsp)
+	}
+	back := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.gt.u64", back, da, sa)
+	off, step, cnt := f.p.NewReg(ptx.B64).String(), f.p.NewReg(ptx.B64).String(), f.p.NewReg(ptx.B64).String()
+	f.p.Emit("mov.b64", off, "0")
+	f.p.Emit("mov.b64", step, fmt.Sprint(size))
+	f.p.Emit("mov.b64", cnt, n)
+	f.p.EmitIf(back, "mad.lo.s64", off, n, fmt.Sprint(size), fmt.Sprint(-size))
+	f.p.EmitIf(back, "mov.b64", step, fmt.Sprint(-size))
+	f.p.Label(loop)
+	from, to := f.p.NewReg(ptx.B64).String(), f.p.NewReg(ptx.B64).String()
+	f.p.Emit("add.s64", from, sptr, off)
+	f.p.Emit("add.s64", to, dptr, off)
+	for i, l := range ls {
+		v := f.loadScalar(l, ssp, from, offs[i])
+		f.storeScalar(l, dsp, to, offs[i], v)
+	}
+	f.p.Emit("add.s64", off, off, step)
+	f.p.Emit("sub.s64", cnt, cnt, "1")
+	f.p.Emit("setp.gt.s64", p, cnt, "0")
+	f.p.EmitIf(p, "bra", loop)
+	f.p.Label(done)
+	f.bind(in, []string{n})
+}
+
+// clearSlice lowers clear(s): every element's bytes set to zero.
+func (f *fnState) clearSlice(in *ssa.Call) {
+	sv := in.Call.Args[0]
+	st, ok := sv.Type().Underlying().(*types.Slice)
+	if !ok {
+		f.errorf("clear of %s is not supported in kernels; clear a slice", sv.Type())
+	}
+	elem := st.Elem()
+	ls, err := leaves(elem)
+	if err != nil {
+		f.errorf("%v", err)
+	}
+	offs := leafOffsets(elem)
+	size := sizes.Sizeof(elem)
+	s := f.get(sv)
+	sp := f.spaceOf(sv)
+	ptr := regOr(f, s[0], sPtr)
+	done, loop := f.newLabel("cleardone"), f.newLabel("clear")
+	p := f.p.NewReg(ptx.Pred).String()
+	cur, end := f.p.NewReg(ptx.B64).String(), f.p.NewReg(ptx.B64).String()
+	f.p.Emit("setp.le.s64", p, regOr(f, s[1], sI64), "0")
+	f.p.EmitIf(p, "bra", done)
+	f.p.Emit("mov.b64", cur, ptr)
+	f.p.Emit("mad.lo.s64", end, regOr(f, s[1], sI64), fmt.Sprint(size), ptr)
+	f.p.Label(loop)
+	for i, l := range ls {
+		typ := map[int]string{1: ".u8", 2: ".u16", 4: ".u32", 8: ".u64"}[l.size()]
+		f.p.Emit("st"+sp.suffix()+typ, addr(cur, offs[i]), "0")
+	}
+	f.p.Emit("add.s64", cur, cur, fmt.Sprint(size))
+	f.p.Emit("setp.lt.u64", p, cur, end)
+	f.p.EmitIf(p, "bra", loop)
+	f.p.Label(done)
+}

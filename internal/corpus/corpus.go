@@ -31,6 +31,7 @@ func All() []Case {
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
 		threadCases, sharedCases, atomicCases, printfCases, miscCases,
+		builtinCases, mixedCases,
 	} {
 		all = append(all, group...)
 	}

@@ -150,6 +150,7 @@ func funcCallABI(t cuda.Thread, a []float32, out []float32, flags []uint8) {
 }
 
 var funcCases = []Case{
+	c1("funcs/literal", funcLiteral, func() []any { return []any{iotaF64(n1), zeros[float64](n1)} }),
 	c1("funcs/call_abi", funcCallABI, func() []any { return []any{cycleF32(n1), zeros[float32](n1), zeros[uint8](n1)} }),
 	c1("funcs/clamp", funcClamp, func() []any { return []any{cycleF64(n1), -10.0, 10.0} }),
 	c1("funcs/multi_result", funcMulti, func() []any { return []any{cycleI64(n1), zeros[int64](n1), zeros[int64](n1)} }),
@@ -158,4 +159,22 @@ var funcCases = []Case{
 	c1("funcs/recursive", funcRecursive, func() []any { return []any{zeros[int64](n1), zeros[uint8](n1)} }),
 	c1("funcs/shared_and_global_arg", funcSharedArg, func() []any { return []any{cycleF32(n1), zeros[float32](n1 - 1)} }),
 	c1("funcs/pointer_arg", funcPointerArg, func() []any { return []any{iotaF64(n1)} }),
+}
+
+// funcLiteral calls function literals held in local variables (they
+// capture nothing, so each call is a direct call).
+func funcLiteral(t cuda.Thread, a []float64, out []float64) {
+	i := t.Grid1()
+	twice := func(x float64) float64 { return x * 2 }
+	split := func(x float64) (lo, hi float64, neg bool) {
+		lo = float64(int64(x))
+		return lo, x - lo, x < 0
+	}
+	if i < len(out) {
+		lo, hi, neg := split(twice(a[i]))
+		if neg {
+			hi = -hi
+		}
+		out[i] = lo*3 + hi + twice(hi)
+	}
 }

@@ -28,6 +28,8 @@ func TestRefusals(t *testing.T) {
 	cases := []struct {
 		name, body, msg string
 	}{
+		{"func value", "func k(t cuda.Thread, a []float64) {\n\tf := func(x float64) float64 { return x }\n\tif a[0] > 0 {\n\t\t/*HERE*/f = func(x float64) float64 { return -x }\n\t}\n\ta[0] = f(a[1])\n}", "cannot use a function value in a kernel; call the function directly (a function literal"},
+		{"copy from string", "func k(t cuda.Thread, a []byte) {\n\t/*HERE*/copy(a, \"abc\")\n}", "copy from a string is not supported in kernels"},
 		{"map", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/m := make(map[int]int)\n\ta[0] = m[1]\n}", "cannot use a map in a kernel; pass a slice"},
 		{"map param", "func k(t cuda.Thread, /*HERE*/m map[int]int) {\n}", "kernel parameter m has type map[int]int"},
 		{"channel", "func k(t cuda.Thread, a []int) {\n\tvar /*HERE*/c chan int\n\t_ = c\n}", "cannot use a channel in a kernel"},

@@ -183,7 +183,7 @@ func badType(t types.Type) string {
 			}
 			return "cannot use an interface value in a kernel; use a concrete type, or a type parameter constrained by the interface"
 		case *types.Signature:
-			return "cannot use a function value in a kernel; call the function directly"
+			return "cannot use a function value in a kernel; call the function directly (a function literal that captures nothing may be assigned once to a local variable and called)"
 		case *types.Basic:
 			if u.Info()&types.IsString != 0 {
 				return "cannot use a string in a kernel (only a constant format string of cuda.Printf); pass the text's bytes as a []byte or []uint8"
@@ -248,6 +248,7 @@ func isTable(v *types.Var, files []*ast.File, info *types.Info) bool {
 }
 
 func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *types.Package, funcParams map[types.Object]bool, d *diags) {
+	callOnly := callOnlyFuncs(body, info)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -301,7 +302,7 @@ func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *type
 			if funcParams[obj] {
 				return true // the compiler checks that it is only called
 			}
-			if v, ok := obj.(*types.Var); ok {
+			if v, ok := obj.(*types.Var); ok && !callOnly[v] {
 				if msg := badType(v.Type()); msg != "" {
 					d.add(n.Pos(), "%s", msg)
 				}
@@ -357,13 +358,88 @@ func vetCall(call *ast.CallExpr, info *types.Info, d *diags) bool {
 	case "recover":
 		d.add(call.Pos(), "recover is not supported in kernels (there is no panic to recover from)")
 		return true
-	case "clear", "delete", "close", "copy", "complex", "real", "imag":
-		if b.Name() == "copy" || b.Name() == "clear" {
-			d.add(call.Pos(), "%s is not supported in kernels yet; write a loop over the elements", b.Name())
-			return true
+	case "copy":
+		if len(call.Args) == 2 {
+			if _, ok := info.TypeOf(call.Args[1]).Underlying().(*types.Slice); !ok {
+				d.add(call.Pos(), "copy from a string is not supported in kernels (strings are not); copy from a slice")
+				return true
+			}
+		}
+	case "clear":
+		if len(call.Args) == 1 {
+			if _, ok := info.TypeOf(call.Args[0]).Underlying().(*types.Slice); !ok {
+				return false // a map: reported as a map
+			}
 		}
 	}
 	return false
+}
+
+// callOnlyFuncs finds the local variables that hold a function literal
+// for good (`f := func(...) {...}`, never assigned again) and are only
+// called: such a call is a direct call of the literal, which the compiler
+// lowers like a device function.
+func callOnlyFuncs(body *ast.BlockStmt, info *types.Info) map[*types.Var]bool {
+	lit := map[*types.Var]bool{}
+	bad := map[*types.Var]bool{}
+	called := map[*ast.Ident]bool{}
+	funcVar := func(id *ast.Ident, defs bool) *types.Var {
+		obj := info.Uses[id]
+		if defs {
+			obj = info.Defs[id]
+		}
+		v, ok := obj.(*types.Var)
+		if !ok {
+			return nil
+		}
+		if _, isFunc := v.Type().Underlying().(*types.Signature); !isFunc {
+			return nil
+		}
+		return v
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				called[id] = true
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := l.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if v := funcVar(id, true); v != nil {
+					_, isLit := n.Rhs[min(i, len(n.Rhs)-1)].(*ast.FuncLit)
+					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) && isLit {
+						lit[v] = true
+					} else {
+						bad[v] = true
+					}
+				} else if v := funcVar(id, false); v != nil {
+					bad[v] = true // assigned again
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || called[id] {
+			return true
+		}
+		if v := funcVar(id, false); v != nil {
+			bad[v] = true // used as a value
+		}
+		return true
+	})
+	out := map[*types.Var]bool{}
+	for v := range lit {
+		if !bad[v] {
+			out[v] = true
+		}
+	}
+	return out
 }
 
 // capturedVar returns a variable a function literal uses from an enclosing
