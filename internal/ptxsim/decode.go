@@ -254,46 +254,27 @@ func (d *decoder) decode() (inst, error) {
 	ops := d.ri.ops
 	var err error
 
-	// helpers
-	unary := func(ty ptype) error {
-		if err := d.need(2); err != nil {
+	// operands decodes ops[0] as the destination and ops[1:] as sources of
+	// the given types, into in.a, in.b, in.c and in.e in that order.
+	operands := func(types ...ptype) error {
+		if err := d.need(len(types) + 1); err != nil {
 			return err
 		}
+		var err error
 		if in.d, err = d.dst(ops[0]); err != nil {
 			return err
 		}
-		in.a, err = d.src(ops[1], ty)
-		return err
+		srcs := [...]*int32{&in.a, &in.b, &in.c, &in.e}
+		for i, ty := range types {
+			if *srcs[i], err = d.src(ops[i+1], ty); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	binary := func(ty, tyb ptype) error {
-		if err := d.need(3); err != nil {
-			return err
-		}
-		if in.d, err = d.dst(ops[0]); err != nil {
-			return err
-		}
-		if in.a, err = d.src(ops[1], ty); err != nil {
-			return err
-		}
-		in.b, err = d.src(ops[2], tyb)
-		return err
-	}
-	ternary := func(ty, tyc ptype) error {
-		if err := d.need(4); err != nil {
-			return err
-		}
-		if in.d, err = d.dst(ops[0]); err != nil {
-			return err
-		}
-		if in.a, err = d.src(ops[1], ty); err != nil {
-			return err
-		}
-		if in.b, err = d.src(ops[2], ty); err != nil {
-			return err
-		}
-		in.c, err = d.src(ops[3], tyc)
-		return err
-	}
+	unary := func(ty ptype) error { return operands(ty) }
+	binary := func(ty, tyb ptype) error { return operands(ty, tyb) }
+	ternary := func(ty, tyc ptype) error { return operands(ty, ty, tyc) }
 	setType := func(ty ptype) {
 		in.ty = ty
 		in.sh = uint8(64 - ty.bits())
@@ -588,20 +569,7 @@ func (d *decoder) decode() (inst, error) {
 		}
 		setType(ty)
 		in.op = opBfe
-		if err := d.need(4); err != nil {
-			return in, err
-		}
-		if in.d, err = d.dst(ops[0]); err != nil {
-			return in, err
-		}
-		if in.a, err = d.src(ops[1], ty); err != nil {
-			return in, err
-		}
-		if in.b, err = d.src(ops[2], tU32); err != nil {
-			return in, err
-		}
-		in.c, err = d.src(ops[3], tU32)
-		return in, err
+		return in, operands(ty, tU32, tU32)
 
 	case "bfi":
 		ty, err := d.oneType(m)
@@ -610,23 +578,7 @@ func (d *decoder) decode() (inst, error) {
 		}
 		setType(ty)
 		in.op = opBfi
-		if err := d.need(5); err != nil {
-			return in, err
-		}
-		if in.d, err = d.dst(ops[0]); err != nil {
-			return in, err
-		}
-		if in.a, err = d.src(ops[1], ty); err != nil {
-			return in, err
-		}
-		if in.b, err = d.src(ops[2], ty); err != nil {
-			return in, err
-		}
-		if in.c, err = d.src(ops[3], tU32); err != nil {
-			return in, err
-		}
-		in.e, err = d.src(ops[4], tU32)
-		return in, err
+		return in, operands(ty, ty, tU32, tU32)
 
 	case "prmt":
 		ty, err := d.oneType(m)
@@ -816,20 +768,7 @@ func (d *decoder) decode() (inst, error) {
 		if m.ftz {
 			in.flags |= flFtz
 		}
-		if err := d.need(4); err != nil {
-			return in, err
-		}
-		if in.d, err = d.dst(ops[0]); err != nil {
-			return in, err
-		}
-		if in.a, err = d.src(ops[1], m.types[0]); err != nil {
-			return in, err
-		}
-		if in.b, err = d.src(ops[2], m.types[0]); err != nil {
-			return in, err
-		}
-		in.c, err = d.src(ops[3], m.types[1])
-		return in, err
+		return in, operands(m.types[0], m.types[0], m.types[1])
 
 	case "cvt":
 		if len(m.types) != 2 {
