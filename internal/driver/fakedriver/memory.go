@@ -126,29 +126,16 @@ func (f *Fake) MemGetInfo() (free, total int, err error) {
 }
 
 func (f *Fake) htod(call string, dst driver.DevicePtr, src unsafe.Pointer, n int, s driver.Stream, async bool) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, err := f.enter(call, true, true); err != nil {
-		return err
-	}
-	if async {
-		if err := f.stream(call, s); err != nil {
-			return err
-		}
-	}
-	d, err := f.span(call, dst, n)
-	if err != nil {
-		return err
-	}
-	h, err := hostSpan(call, src, n)
-	if err != nil {
-		return err
-	}
-	copy(d, h)
-	return nil
+	return f.hostCopy(call, dst, src, n, s, async, true)
 }
 
 func (f *Fake) dtoh(call string, dst unsafe.Pointer, src driver.DevicePtr, n int, s driver.Stream, async bool) error {
+	return f.hostCopy(call, src, dst, n, s, async, false)
+}
+
+// hostCopy copies n bytes between device memory at dev and host memory at
+// host, towards the device if toDevice.
+func (f *Fake) hostCopy(call string, dev driver.DevicePtr, host unsafe.Pointer, n int, s driver.Stream, async, toDevice bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, err := f.enter(call, true, true); err != nil {
@@ -159,15 +146,19 @@ func (f *Fake) dtoh(call string, dst unsafe.Pointer, src driver.DevicePtr, n int
 			return err
 		}
 	}
-	d, err := f.span(call, src, n)
+	d, err := f.span(call, dev, n)
 	if err != nil {
 		return err
 	}
-	h, err := hostSpan(call, dst, n)
+	h, err := hostSpan(call, host, n)
 	if err != nil {
 		return err
 	}
-	copy(h, d)
+	if toDevice {
+		copy(d, h)
+	} else {
+		copy(h, d)
+	}
 	return nil
 }
 
