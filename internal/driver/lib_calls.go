@@ -381,7 +381,7 @@ func (l *Library) FuncSetAttribute(f Function, attr FunctionAttribute, value int
 // dims checks a launch shape and converts it to the driver's unsigned ints.
 func dims(what string, d Dim3) (x, y, z uintptr, err error) {
 	for _, v := range [3]int{d.X, d.Y, d.Z} {
-		if v < 0 || v > math.MaxUint32 {
+		if v < 0 || uint64(v) > math.MaxUint32 {
 			e := NewError("cuLaunchKernel", ErrorInvalidValue)
 			e.Message = fmt.Sprintf("%s %v out of range", what, d)
 			return 0, 0, 0, e
