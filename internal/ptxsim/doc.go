@@ -29,7 +29,9 @@
 //   - membar and fence are no-ops: threads of a block run one at a time, and
 //     atomics on global memory are real host atomics (sync/atomic), which are
 //     sequentially consistent; plain loads and stores of different blocks to
-//     the same address are racy exactly as they are on a GPU.
+//     the same address are racy exactly as they are on a GPU. With more than
+//     one worker such a kernel is also a data race in the host process (the
+//     race detector reports it); Launch.Workers = 1 runs blocks in turn.
 //   - Float-to-integer cvt clamps to the destination range and maps NaN to 0,
 //     as PTX specifies for sm_20 and later; cvt/arithmetic .sat maps NaN and
 //     -0 to +0.

@@ -97,6 +97,13 @@ func RunModule(m *compiler.Module, c Case, opt Options) Outcome {
 	for i, a := range args {
 		vals[i] = reflect.ValueOf(a)
 	}
+	// A mutated kernel may write the same memory from several blocks; the
+	// interpreter runs blocks on parallel goroutines, so such a program would
+	// be a data race in the host process. One worker runs them in turn.
+	workers := 0
+	if opt.Mutate != nil {
+		workers = 1
+	}
 	var sb strings.Builder
 	err = gk.Run(golaunch.Launch{
 		Grid:      [3]int{c.Grid.X, c.Grid.Y, c.Grid.Z},
@@ -104,6 +111,7 @@ func RunModule(m *compiler.Module, c Case, opt Options) Outcome {
 		SharedMem: c.SharedMem,
 		Stdout:    &sb,
 		MaxSteps:  1 << 26,
+		Workers:   workers,
 	}, vals)
 	return Outcome{Args: args, Stdout: sb.String(), Err: err}
 }
