@@ -19,6 +19,7 @@ type Diagnostic struct {
 	Msg string
 }
 
+// Error lists the diagnostics after the kernel's name.
 func (e *CompileError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "compile %s:", e.Kernel)
@@ -39,6 +40,7 @@ type DriverError struct {
 	Message string // the driver's description
 }
 
+// Error names the driver call, the result and its description.
 func (e *DriverError) Error() string {
 	return fmt.Sprintf("%s: %s (%d): %s", e.Call, e.Name, e.Code, e.Message)
 }
