@@ -20,6 +20,9 @@ type mods struct {
 	sp     space
 	vec    int
 	words  []string // operation words (and, add, exch, finite, ...)
+	// ordered: .volatile, .relaxed, .acquire or .release, a memory access
+	// that may race with atomics of other threads by design.
+	ordered bool
 }
 
 var ignoredMods = map[string]bool{
@@ -69,6 +72,8 @@ func parseMods(parts []string) mods {
 			m.vec = 2
 		case "v4":
 			m.vec = 4
+		case "volatile", "relaxed", "acquire", "release":
+			m.ordered = true
 		default:
 			if c, ok := cmpNames[w]; ok && m.cmp < 0 {
 				m.cmp = int(c)
@@ -875,6 +880,9 @@ func (d *decoder) decode() (inst, error) {
 		in.sp = m.sp
 		if in.sp == spNone {
 			in.sp = spGeneric
+		}
+		if m.ordered {
+			in.flags |= flOrdered
 		}
 		if err := d.need(2); err != nil {
 			return in, err

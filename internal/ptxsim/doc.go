@@ -32,6 +32,10 @@
 //     the same address are racy exactly as they are on a GPU. With more than
 //     one worker such a kernel is also a data race in the host process (the
 //     race detector reports it); Launch.Workers = 1 runs blocks in turn.
+//     ld and st with .volatile, .relaxed, .acquire or .release are host
+//     atomic loads and stores (when 4 or 8 bytes and aligned), so the
+//     intended races of such accesses with atomics (the first read of a
+//     compare-and-swap loop) are not host data races.
 //   - Float-to-integer cvt clamps to the destination range and maps NaN to 0,
 //     as PTX specifies for sm_20 and later; cvt/arithmetic .sat maps NaN and
 //     -0 to +0.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync/atomic"
+	"unsafe"
 )
 
 const (
@@ -262,6 +264,33 @@ func storeN(b []byte, n int, v uint64) {
 		binary.LittleEndian.PutUint32(b, uint32(v))
 	default:
 		binary.LittleEndian.PutUint64(b, v)
+	}
+}
+
+// orderedLoad and orderedStore access memory with host atomics where the
+// size and alignment allow: a volatile or relaxed access in PTX may race
+// with other threads' atomics by design (the first read of a compare-and-swap
+// loop), and in the host process that must not be a data race.
+func orderedLoad(b []byte, n int) uint64 {
+	p := unsafe.Pointer(&b[0])
+	switch {
+	case n == 4 && uintptr(p)%4 == 0:
+		return uint64(atomic.LoadUint32((*uint32)(p)))
+	case n == 8 && uintptr(p)%8 == 0:
+		return atomic.LoadUint64((*uint64)(p))
+	}
+	return loadN(b, n)
+}
+
+func orderedStore(b []byte, n int, v uint64) {
+	p := unsafe.Pointer(&b[0])
+	switch {
+	case n == 4 && uintptr(p)%4 == 0:
+		atomic.StoreUint32((*uint32)(p), uint32(v))
+	case n == 8 && uintptr(p)%8 == 0:
+		atomic.StoreUint64((*uint64)(p), v)
+	default:
+		storeN(b, n, v)
 	}
 }
 
@@ -616,7 +645,12 @@ func (t *thread) run() {
 				if in.v[i] < 0 {
 					continue
 				}
-				v := loadN(mem[i*es:], es)
+				var v uint64
+				if in.flags&flOrdered != 0 {
+					v = orderedLoad(mem[i*es:], es)
+				} else {
+					v = loadN(mem[i*es:], es)
+				}
 				if in.flags&flSigned != 0 {
 					v = uint64(sx(v, in.sh))
 				}
@@ -631,7 +665,11 @@ func (t *thread) run() {
 				return
 			}
 			for i := 0; i < int(in.vec); i++ {
-				storeN(mem[i*es:], es, regs[in.v[i]])
+				if in.flags&flOrdered != 0 {
+					orderedStore(mem[i*es:], es, regs[in.v[i]])
+				} else {
+					storeN(mem[i*es:], es, regs[in.v[i]])
+				}
 			}
 		case opAtom:
 			if !t.atom(in, regs) {

@@ -191,6 +191,7 @@ const (
 	flHiHalf   // mul24.hi
 	flF32Src   // slct/set: float comparison source
 	flF64Src   //
+	flOrdered  // ld/st .volatile/.relaxed/.acquire/.release: a host atomic access
 )
 
 // inst is one decoded instruction. Register operands are indices into the
