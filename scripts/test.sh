@@ -16,3 +16,6 @@ go test -race ./cuda/... ./internal/cpu/... ./internal/ptxsim/... ./internal/dri
 # The examples and vectorize again on the ptxsim backend: the same programs,
 # compiled to PTX by nugo and interpreted, must pass the same tests.
 NUGO_BACKEND=ptxsim go test ./examples/... ./vectorize/...
+# ... and once more with every kernel compiled in debug mode (bounds and
+# division checks), which must not change a correct program's results.
+NUGO_DEBUG=1 NUGO_BACKEND=ptxsim go test ./examples/... ./vectorize/...
