@@ -2,8 +2,9 @@ package cuda
 
 import (
 	"runtime"
-	"sync"
 	"testing"
+
+	"github.com/nugo-dev/nugo/internal/baseline"
 )
 
 func empty(t Thread, data []float32) {}
@@ -53,26 +54,10 @@ func BenchmarkVectorAdd(b *testing.B) {
 	})
 	b.Run("goroutines", func(b *testing.B) {
 		for b.Loop() {
-			addSplit(x, y, z, runtime.GOMAXPROCS(0))
+			baseline.AddFloat32(z, x, y, runtime.GOMAXPROCS(0))
 		}
 		b.SetBytes(3 * 4 * vecN)
 	})
-}
-
-func addSplit(a, b, c []float32, workers int) {
-	var wg sync.WaitGroup
-	chunk := (len(c) + workers - 1) / workers
-	for w := range workers {
-		lo, hi := w*chunk, min((w+1)*chunk, len(c))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				c[i] = a[i] + b[i]
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 func TestVectorAddMatchesLoop(t *testing.T) {
@@ -81,7 +66,7 @@ func TestVectorAddMatchesLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := make([]float32, vecN)
-	addSplit(x, y, want, 3)
+	baseline.AddFloat32(want, x, y, 3)
 	for i := range z {
 		if z[i] != want[i] {
 			t.Fatalf("c[%d] = %v, want %v", i, z[i], want[i])

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/nugo-dev/nugo/internal/baseline"
 )
 
 const benchN = 10_000_000
@@ -37,7 +39,7 @@ func BenchmarkAddFloat32(b *testing.B) {
 	b.Run("goroutines", func(b *testing.B) {
 		b.SetBytes(3 * 4 * benchN)
 		for b.Loop() {
-			handAdd(out, x, y)
+			baseline.AddFloat32(out, x, y, 0)
 		}
 	})
 	// The same loop calling the scalar function through a func value, as
@@ -52,7 +54,7 @@ func BenchmarkAddFloat32(b *testing.B) {
 	})
 }
 
-// handApply is handAdd calling f through a func value.
+// handApply is baseline.AddFloat32 calling f through a func value.
 func handApply(f func(x, y float32) float32, out, x, y []float32) {
 	w := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -64,24 +66,6 @@ func handApply(f func(x, y float32) float32, out, x, y []float32) {
 			o, a, b := out[lo:hi], x[lo:hi], y[lo:hi]
 			for j := range o {
 				o[j] = f(a[j], b[j])
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// handAdd is the hand-written baseline: one contiguous chunk per core.
-func handAdd(out, x, y []float32) {
-	w := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for i := range w {
-		lo, hi := i*len(out)/w, (i+1)*len(out)/w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			o, a, b := out[lo:hi], x[lo:hi], y[lo:hi]
-			for j := range o {
-				o[j] = a[j] + b[j]
 			}
 		}()
 	}

@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nugo-dev/nugo/internal/baseline"
 	"github.com/nugo-dev/nugo/vectorize"
 )
 
@@ -47,25 +48,6 @@ func movingAverage(x []float64, width int64, out []float64) {
 		}
 		out[i] = s / float64(hi-lo+1)
 	}
-}
-
-// handAdd is the hand-written baseline: one goroutine per core, each adding
-// a contiguous chunk with the addition inlined.
-func handAdd(out, x, y []float32) {
-	w := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for i := range w {
-		lo, hi := i*len(out)/w, (i+1)*len(out)/w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			o, a, b := out[lo:hi], x[lo:hi], y[lo:hi]
-			for j := range o {
-				o[j] = a[j] + b[j]
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // handGauss is the hand-written loop of gauss on all cores.
@@ -136,7 +118,7 @@ func workloads(nAdd, rows, cols int) ([]workload, error) {
 		}
 	}
 	ws = append(ws,
-		workload{"add_f32/goroutines (hand-written)", func() error { handAdd(c, a, b); return nil }},
+		workload{"add_f32/goroutines (hand-written)", func() error { baseline.AddFloat32(c, a, b, 0); return nil }},
 		workload{"gauss_f64/goroutines (hand-written)", func() error { handGauss(g, xg); return nil }})
 	return ws, nil
 }
