@@ -472,6 +472,21 @@ func threadRanges(call *ssa.Call) []rng {
 	return nil
 }
 
+// componentRange is the range of component i (a struct field or a tuple
+// element) of x: the known range when x is a call of a cuda.Thread method
+// such as BlockDim or Grid2, else tr, the range of the component's type.
+func componentRange(x ssa.Value, i int, isInt bool, tr rng) (rng, bool) {
+	if !isInt {
+		return rng{}, false
+	}
+	if call, ok := x.(*ssa.Call); ok {
+		if rs := threadRanges(call); rs != nil && i < len(rs) {
+			return rs[i], true
+		}
+	}
+	return tr, true
+}
+
 // transfer computes v's interval from its operands' intervals in v's block.
 func (s *rangeState) transfer(v ssa.Value) (rng, bool) {
 	instr, _ := v.(ssa.Instruction)
@@ -545,25 +560,9 @@ func (s *rangeState) transfer(v ssa.Value) (rng, bool) {
 		}
 		return get(v.X)
 	case *ssa.Field:
-		if !isInt {
-			return rng{}, false
-		}
-		if call, ok := v.X.(*ssa.Call); ok {
-			if rs := threadRanges(call); rs != nil && v.Field < len(rs) {
-				return rs[v.Field], true
-			}
-		}
-		return tr, true
+		return componentRange(v.X, v.Field, isInt, tr)
 	case *ssa.Extract:
-		if !isInt {
-			return rng{}, false
-		}
-		if call, ok := v.Tuple.(*ssa.Call); ok {
-			if rs := threadRanges(call); rs != nil && v.Index < len(rs) {
-				return rs[v.Index], true
-			}
-		}
-		return tr, true
+		return componentRange(v.Tuple, v.Index, isInt, tr)
 	case *ssa.Call:
 		if !isInt {
 			return tr, isInt // tuples: no interval of their own
