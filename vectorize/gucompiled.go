@@ -90,7 +90,9 @@ func (g *GUfunc) compiledKernelType() reflect.Type {
 // source is the generated kernel's Go source: one thread per loop index
 // finds each operand's offset from the loop shape and the operands'
 // strides over it, and calls f with a 1-D core as a sub-slice, an ()
-// input as its value and an () output as a pointer to it.
+// input as its value and an () output as a pointer to it. It depends on
+// the kernel's type only (fn's parameter types say each operand's kind),
+// not on the layout's names, as RegisterSource requires.
 func (g *GUfunc) source() string {
 	nops := len(g.ops)
 	var params, offs, steps, call []string
@@ -121,23 +123,23 @@ func (g *GUfunc) source() string {
 
 import "github.com/nugo-dev/nugo/cuda"
 
-// %[1]s calls f for loop index t.Grid1() of a gufunc with layout %[2]q.
-func %[1]s(%[3]s) {
+// %[1]s calls f for loop index t.Grid1() of a gufunc.
+func %[1]s(%[2]s) {
 	i := t.Grid1()
 	if i >= loops {
 		return
 	}
 	nd := len(shape)
-	%[4]s := %[5]s
+	%[3]s := %[4]s
 	for d := nd - 1; d >= 0; d-- {
 		q := i / shape[d]
 		x := i - q*shape[d]
 		i = q
-%[6]s
+%[5]s
 	}
-	f(%[7]s)
+	f(%[6]s)
 }
-`, guKernelName, g.lay.text, strings.Join(params, ", "), strings.Join(offs, ", "), zeros, strings.Join(steps, "\n"), strings.Join(call, ", "))
+`, guKernelName, strings.Join(params, ", "), strings.Join(offs, ", "), zeros, strings.Join(steps, "\n"), strings.Join(call, ", "))
 }
 
 // makeCompiledKernel makes the Go value of the generated kernel, of type

@@ -105,6 +105,8 @@ func testCompiledGU(t *testing.T, backend cuda.Backend) {
 		{"four operands", apply("(n),(),()->(n)", affine, Of(f32, 3, 2, n), Of([]float32{1.5, -2}, 2), int32(7))},
 		{"two outputs", apply("(n)->(),()", extremes, Of(ints, rows, n))},
 		{"two core dimensions", apply("(n),(m)->(n)", convolve, Of(x, 2, 3, n), []float64{0.25, 0.5, 0.25})},
+		{"same function, other names", apply("(k),(w)->(k)", convolve, Of(x[:2*n], 2, n), []float64{1, -1})},
+		{"empty cores", apply("(n),()->(n)", movingAverage, Of([]float64{}, 3, 0), widths[:3])},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -298,5 +300,37 @@ func TestGUCompiledKernelOnCPU(t *testing.T) {
 				t.Fatalf("loop index (%d, %d) = %v, want %v", r, c, got, want)
 			}
 		}
+	}
+}
+
+// TestGUSource: the generated kernel passes each kind of operand as its
+// parameter type says, and depends on the function's type only.
+func TestGUSource(t *testing.T) {
+	tests := []struct {
+		layout string
+		fn     any
+		want   []string
+	}{
+		{"(n)->()", sum, []string{
+			"func guKernel(t cuda.Thread, f func([]int32, *int64), a0 []int32, a1 []int64, loops int, shape, strides []int, n0 int)",
+			"f(a0[o0:o0+n0:o0+n0], &a1[o1])",
+		}},
+		{"(n),(),()->(n)", affine, []string{
+			"f func([]float32, float32, int32, []float32), a0 []float32, a1 []float32, a2 []int32, a3 []float32",
+			"n0 int, n3 int)",
+			"f(a0[o0:o0+n0:o0+n0], a1[o1], a2[o2], a3[o3:o3+n3:o3+n3])",
+		}},
+	}
+	for _, tc := range tests {
+		src := mustGU(t, tc.layout, tc.fn).source()
+		for _, w := range tc.want {
+			if !strings.Contains(src, w) {
+				t.Errorf("%s: the source lacks %q:\n%s", tc.layout, w, src)
+			}
+		}
+	}
+	a, b := mustGU(t, "(n),(m)->(n)", convolve).source(), mustGU(t, "(k),(w)->(k)", convolve).source()
+	if a != b {
+		t.Errorf("the source depends on the layout's names:\n%s\n%s", a, b)
 	}
 }
