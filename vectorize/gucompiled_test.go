@@ -122,7 +122,7 @@ func testCompiledGU(t *testing.T, backend cuda.Backend) {
 				t.Fatal("the cuda target did not run the generated kernel")
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("cuda target on %s: %v\nwant (cpu target) %v", backend, got, want)
+				t.Fatalf("cuda target on %s: %v\nwant (cpu target) %v\nkernel:\n%s", backend, got, want, last.source())
 			}
 		})
 	}
