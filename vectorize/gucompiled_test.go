@@ -106,6 +106,11 @@ func testCompiledGU(t *testing.T, backend cuda.Backend) {
 		{"two outputs", apply("(n)->(),()", extremes, Of(ints, rows, n))},
 		{"two core dimensions", apply("(n),(m)->(n)", convolve, Of(x, 2, 3, n), []float64{0.25, 0.5, 0.25})},
 		{"same function, other names", apply("(k),(w)->(k)", convolve, Of(x[:2*n], 2, n), []float64{1, -1})},
+		{"in place", func(tg Target) (any, error) {
+			y := Of(slices.Clone(x), rows, n) // the output is the input
+			last = mustGU(t, "(n),()->(n)", movingAverage, tg)
+			return y, last.Into(y, widths, y)
+		}},
 		{"empty cores", apply("(n),()->(n)", movingAverage, Of([]float64{}, 3, 0), widths[:3])},
 	}
 	for _, tc := range tests {
