@@ -17,7 +17,7 @@ import (
 // a func parameter, which the compiler binds to the function and calls
 // directly. Go cannot instantiate a generic kernel for types known only at
 // run time, so the kernel is written out as Go source for the function's
-// signature (guSource) and registered with the front end for the type of
+// signature (GUfunc.source) and registered with the front end for the type of
 // a reflect.MakeFunc value, which is what package cuda launches; the
 // compiled backends compile the registered source, never calling the Go
 // value. On the cpu backend the CUDA target keeps the kernel of gurun.go,
