@@ -36,7 +36,7 @@
 # Time: the run ends within about 8.5 minutes (NUGO_GPU_CHECK_DEADLINE, 510 s)
 # whatever hangs. Every step and benchmark process has its own timeout, cut to
 # what is left; the test steps together may use the first 300 s at most, so
-# that the benchmarks keep at least 3.5 minutes. Expected on an H100/H200:
+# that the benchmarks keep at least 3.5 minutes. Estimated (never measured) on an H200:
 # tests about 1 minute, benchmarks 2 to 3 minutes. What no longer fits is
 # reported as not run.
 #
