@@ -24,7 +24,8 @@
 #       answers (nvidia-smi -L).
 #
 # On the device tool (15 minutes of device time, machine start included):
-#   run(command="scripts/gpu-check.sh run", carry=[".build/gpu"], timeout_s=600)
+#   run(command="bash scripts/gpu-check.sh run", carry=[".build/gpu"], timeout_s=600)
+# (build first, on the checkout that makes the call: .build/gpu is not in git).
 #
 # Kernel sources on the GPU machine: nugo compiles a kernel from its Go source
 # at run time and finds the file through the name compiled into the binary.
@@ -216,7 +217,7 @@ run() {
 		fi
 	}
 
-	echo "=== gpu-check on $(hostname) at $(date -u +%FT%TZ) in $ROOT${dry:+ (DRY RUN: nugo on $dry)}"
+	echo "=== gpu-check on $(uname -n) at $(date -u +%FT%TZ) in $ROOT${dry:+ (DRY RUN: nugo on $dry)}"
 	[[ -f $PACK ]] || {
 		note "NOT RUN" "everything: $PACK is missing; run scripts/gpu-check.sh build where Go is, and carry .build/gpu"
 		return 1
