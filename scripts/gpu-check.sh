@@ -6,16 +6,26 @@
 #       cross-builds (GOOS=linux GOARCH=amd64 CGO_ENABLED=0, -trimpath,
 #       stripped) the test binaries of cuda, internal/driver, every example and
 #       cmd/nugo, the nugo CLI and bench/gpu, packed into .build/gpu/bin.tar.xz
-#       (git ignores .build/; about 25 MB). Carry .build/gpu with the tree.
+#       (git ignores .build/; about 18 MB). Carry .build/gpu with the tree.
 #   scripts/gpu-check.sh run     on the GPU machine (NVIDIA driver, nvcc,
-#       numba-cuda, python3; no Go toolchain): unpacks the binaries, then with
-#       NUGO_REQUIRE_GPU=1 runs the driver's and the cuda package's GPU tests
-#       (the kernel corpus against the CPU backend), every example's test and
-#       the CLI's on the GPU, `nugo info`, `nugo primes`, and the benchmarks;
-#       prints the table and writes log.txt, results.jsonl and table.md to
-#       $OUT/gpu-check when $OUT is set, else .build/gpu/out.
+#       numba-cuda, python3; no Go toolchain): unpacks the binaries and, with
+#       NUGO_REQUIRE_GPU=1, runs in this order: `nugo info`; the cuda
+#       package's GPU tests (the kernel corpus against the CPU backend) and
+#       launch-overhead benchmark; the driver's tests; every example's test and
+#       the CLI's, in parallel, on the GPU; `nugo primes -n 10^8`; then the
+#       benchmarks. bench/cuda is compiled with nvcc in the background while
+#       the tests run. Output: log.txt (everything), results.jsonl (one JSON
+#       line per benchmark run, or its error) and table.md (the steps, what
+#       passed, failed or did not run and why, then the benchmark table), in
+#       $OUT/gpu-check when $OUT is set, else .build/gpu/out; results.jsonl
+#       and table.md are rewritten after every step, so a run cut short still
+#       leaves them.
 #   scripts/gpu-check.sh         build when go is on PATH, then run when a GPU
 #       answers (nvidia-smi -L).
+#
+# On the device tool (15 minutes of device time, machine start included):
+#   run(command="bash scripts/gpu-check.sh run", carry=[".build/gpu"], timeout_s=600)
+# (build first, on the checkout that makes the call: .build/gpu is not in git).
 #
 # Kernel sources on the GPU machine: nugo compiles a kernel from its Go source
 # at run time and finds the file through the name compiled into the binary.
@@ -24,18 +34,39 @@
 # $WORK/src/github.com/nugo-dev/nugo and sets NUGO_SOURCE_ROOT=$WORK/src, which
 # internal/frontend joins with such names. The tree may sit at any path.
 #
-# Time: the run must end within 10 minutes. Each step and each benchmark
-# process has a timeout, cut to what is left of 9.5 minutes; what no longer
-# fits is reported as not run (the table lists the missing runs).
+# Time: the run ends within about 8.5 minutes (NUGO_GPU_CHECK_DEADLINE, 510 s)
+# whatever hangs. Every step and benchmark process has its own timeout, cut to
+# what is left; the test steps together may use the first 300 s at most, so
+# that the benchmarks keep at least 3.5 minutes. Estimated (never measured) on an H200:
+# tests about 1 minute, benchmarks 2 to 3 minutes. What no longer fits is
+# reported as not run.
 #
-# Benchmarks (each implementation, each workload, one fresh process):
-#   primes N=10^6, 10^7, 10^8; vecadd float32 10^8; logs 10000x10000 float64;
-#   coalesced and permuted writes 10^8; moving average 10^7 width 101; and the
-#   device-to-device copy bandwidth (CUDA C and nugo) the memory-bound rows
-#   are held against. Per row: kernel time (median of 20 CUDA-event-timed
-#   launches after warm-up), first-launch latency in the fresh process,
-#   host launch overhead, checksums. See bench/gpu/main.go for the protocol
-#   that bench/numba/common.py and bench/cuda/common.h follow as well.
+# Benchmarks (each implementation, each workload, one fresh process), most
+# useful first: the device-to-device copy bandwidth (CUDA C and nugo) the
+# memory-bound rows are held against; vecadd float32 10^8; primes N=10^6 and
+# 10^7; logs 10000x10000 float64; coalesced and permuted writes 10^8; moving
+# average 10^7 width 101; primes N=10^8. Per row: kernel time (median of 20
+# CUDA-event-timed launches after warm-up), first-launch latency in the fresh
+# process, host launch overhead, checksums. See bench/gpu/main.go for the
+# protocol that bench/numba/common.py and bench/cuda/common.h follow as well.
+# A one-line numba-cuda probe runs first; where Numba cannot compile and nvcc
+# is known, it is retried with CUDA_HOME set from nvcc's location.
+#
+# Dry run without a GPU (how this script was checked before its first GPU
+# run): build, copy the tree as the device tool does (git's files plus
+# .build/gpu) to another path, and run it there without Go on PATH:
+#   scripts/gpu-check.sh build
+#   rm -rf /tmp/devsim && mkdir -p /tmp/devsim/repo
+#   git ls-files -co --exclude-standard | tar -cf - -T - | tar -C /tmp/devsim/repo -xf -
+#   cp -r .build /tmp/devsim/repo/ && cd /tmp/devsim/repo
+#   env -i HOME=/tmp/devsim PATH=/usr/bin:/bin OUT=/tmp/devsim/out bash scripts/gpu-check.sh run
+# Every GPU step then fails at once with the reason (NUGO_REQUIRE_GPU=1) and
+# every benchmark run reports its error in the table. To push the whole
+# pipeline through instead, add NUGO_GPU_CHECK_BACKEND=ptxsim (or cpu): the
+# examples, `nugo primes` and nugo's benchmarks run on that backend, Numba on
+# its simulator (NUMBA_ENABLE_CUDASIM=1), all at tiny sizes; the GPU tests
+# still need a GPU. This override is for dry runs only. PYTHON picks the
+# Python (default python3).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,7 +77,7 @@ MODULE=github.com/nugo-dev/nugo
 build() {
 	command -v go >/dev/null || { echo "gpu-check build: go is not on PATH" >&2; return 1; }
 	local bin=$BUILD/bin
-	rm -rf "$bin" "$PACK" && mkdir -p "$bin" || return 1
+	rm -rf "$bin" "$PACK" "$BUILD/out" && mkdir -p "$bin" || return 1
 	(
 		set -e
 		cd "$ROOT"
@@ -93,131 +124,328 @@ findlib() {
 run() {
 	local out=$1
 	SECONDS=0 # the budget counts from here, not from a build before
-	local log=$out/log.txt results=$out/results.jsonl
+	local results=$out/results.jsonl steps=$out/steps.txt
+	local deadline=${NUGO_GPU_CHECK_DEADLINE:-510} tests_end=300
 	: >"$results"
-	[[ -f $PACK ]] || { echo "gpu-check run: $PACK is missing; run scripts/gpu-check.sh build where Go is, and carry .build/gpu"; return 1; }
+	: >"$steps"
+	local py=${PYTHON:-python3}
+	# The dry-run override (see the header): nugo's side on another backend,
+	# Numba on its simulator, tiny sizes.
+	local nb=gpu dry=${NUGO_GPU_CHECK_BACKEND:-}
+	case $dry in
+	"") ;;
+	cpu | ptxsim)
+		nb=$dry
+		export NUMBA_ENABLE_CUDASIM=1
+		;;
+	*)
+		echo "gpu-check run: NUGO_GPU_CHECK_BACKEND must be cpu or ptxsim, not $dry"
+		return 2
+		;;
+	esac
+	# size FULL TINY: the benchmark size, or the dry run's.
+	size() { if [[ -n $dry ]]; then echo "$2"; else echo "$1"; fi; }
+	# table: rewrites table.md from the steps and results so far.
+	table() {
+		{
+			echo "# gpu-check $(date -u +%FT%TZ), after $SECONDS s${dry:+ (DRY RUN: nugo on $dry, Numba simulated, tiny sizes)}"
+			echo
+			echo "## Steps"
+			echo
+			sed 's/^/- /' "$steps"
+			echo
+			echo "## Benchmarks"
+			echo
+			"$py" "$ROOT/bench/gpu/table.py" "$results" 2>/dev/null ||
+				python3 "$ROOT/bench/gpu/table.py" "$results" 2>&1 || {
+				echo "(bench/gpu/table.py did not run; the raw results:)"
+				cat "$results"
+			}
+		} >"$out/table.md.tmp"
+		mv "$out/table.md.tmp" "$out/table.md"
+	}
+	# note STATUS TEXT: one line in steps.txt, and table.md rewritten.
+	note() {
+		echo "$1 $2" >>"$steps"
+		table
+	}
+	# budget LIMIT [END]: LIMIT seconds, or what is left until END (default:
+	# the deadline) if less.
+	budget() {
+		local left=$((${2:-$deadline} - SECONDS))
+		echo $((left < $1 ? left : $1))
+	}
+	# first_failure LOG: the message of a Go test log's first failure (the
+	# last file.go:N: line before the first --- FAIL), a panic, or the last line.
+	first_failure() {
+		local msg
+		msg=$(grep -m 1 -E '^panic: ' "$1")
+		[[ -z $msg ]] && msg=$(awk '/^[ \t]+[^ ]+\.go:[0-9]+: / {m = $0} /--- FAIL/ && m != "" {print m; exit}' "$1")
+		[[ -z $msg ]] && msg=$(grep -v '^[[:space:]]*$' "$1" | tail -n 1)
+		msg=${msg#"${msg%%[![:space:]]*}"}
+		echo "${msg:0:300}"
+	}
+	local failed=0
+	# step NAME LIMIT DIR CMD...: a test step, logged, timed out, noted. An
+	# argument @timeout becomes -test.timeout just inside the step's limit, so
+	# that a hung Go test prints its goroutines before the kill.
+	step() {
+		local name=$1 limit=$2 dir=$3
+		shift 3
+		limit=$(budget "$limit" "$tests_end")
+		if ((limit < 10)); then
+			note "NOT RUN" "$name: the time budget of the tests ($tests_end s) was spent"
+			failed=$((failed + 1))
+			return
+		fi
+		local args=() a
+		for a in "$@"; do
+			if [[ $a == @timeout ]]; then a=-test.timeout=$((limit - 5))s; fi
+			args+=("$a")
+		done
+		echo
+		echo "=== $name (limit $limit s)"
+		local t0=$SECONDS
+		(cd "$ROOT/$dir" && timeout -k 5 "$limit" "${args[@]}") 2>&1 | tee "$WORK/step.log"
+		local rc=${PIPESTATUS[0]}
+		echo "=== $name: exit $rc in $((SECONDS - t0)) s"
+		if ((rc == 0)); then
+			note PASS "$name ($((SECONDS - t0)) s)"
+		else
+			note FAIL "$name (exit $rc$( ((rc == 124 || rc == 137)) && echo ": timed out after $limit s"), $((SECONDS - t0)) s): $(first_failure "$WORK/step.log")"
+			failed=$((failed + 1))
+		fi
+	}
 
+	echo "=== gpu-check on $(uname -n) at $(date -u +%FT%TZ) in $ROOT${dry:+ (DRY RUN: nugo on $dry)}"
+	[[ -f $PACK ]] || {
+		note "NOT RUN" "everything: $PACK is missing; run scripts/gpu-check.sh build where Go is, and carry .build/gpu"
+		return 1
+	}
 	WORK=$(mktemp -d /tmp/nugo-gpu-check.XXXXXX)
 	local bin=$WORK/bin
 	mkdir -p "$bin" "$WORK/src/${MODULE%/*}" "$WORK/cuda"
-	python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$PACK" "$bin" || return 1
+	tar -C "$bin" -xJf "$PACK" 2>/dev/null ||
+		"$py" -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$PACK" "$bin" || {
+		note "NOT RUN" "everything: $PACK did not unpack (neither tar -xJ nor Python's tarfile)"
+		return 1
+	}
 	ln -s "$ROOT" "$WORK/src/$MODULE"
 	export NUGO_SOURCE_ROOT=$WORK/src NUGO_REQUIRE_GPU=1 PYTHONUNBUFFERED=1
 	unset NUGO_BACKEND NUGO_DEBUG
 	findlib
-	local failed=() passed=()
-	# budget LIMIT: LIMIT seconds, or what is left of 9.5 minutes if less, so
-	# that the whole run ends inside 10 minutes whatever hangs.
-	budget() {
-		local left=$((570 - SECONDS))
-		echo $((left < $1 ? left : $1))
-	}
-	step() { # step NAME TIMEOUT DIR CMD...: a test step, logged, timed out, counted
-		local name=$1 limit=$2 dir=$3
-		shift 3
-		limit=$(budget "$limit")
-		if ((limit < 10)); then
-			failed+=("$name (not run: the time budget was spent)")
-			return
-		fi
-		echo
-		echo "=== $name"
-		local t0=$SECONDS
-		(cd "$ROOT/$dir" && timeout "$limit" "$@")
-		local rc=$?
-		echo "=== $name: exit $rc in $((SECONDS - t0)) s"
-		if ((rc == 0)); then passed+=("$name"); else failed+=("$name (exit $rc)"); fi
-	}
-
-	echo "=== gpu-check on $(hostname) at $(date -u +%FT%TZ)"
 	cat "$bin/BUILD-INFO"
-	nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader 2>&1
-	command -v nvcc >/dev/null && nvcc --version | tail -n 2
-	python3 -c 'import numba, numba.cuda as c; print("numba", numba.__version__, "cuda available:", c.is_available())' 2>&1
+	echo "$(nproc) CPUs, $(free -g 2>/dev/null | awk '/^Mem:/ {print $2 " GiB"}') memory, $(uname -sr)"
+	local gpu
+	gpu=$(timeout 20 nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap,compute_mode --format=csv,noheader 2>&1)
+	echo "nvidia-smi: $gpu"
+	command -v nvcc >/dev/null && echo "nvcc: $(nvcc --version | tail -n 1)"
+	echo "$py: $(command -v "$py") $(timeout 60 "$py" -c 'import numba; print("numba", numba.__version__)' 2>&1 | tail -n 1)"
 	echo "NUGO_LIBCUDA=${NUGO_LIBCUDA:-(loader default)} NUGO_SOURCE_ROOT=$NUGO_SOURCE_ROOT"
 
-	step "nugo info" 60 . "$bin/nugo" info
-	step "driver tests" 120 internal/driver "$bin/driver.test" -test.v -test.count=1
+	# bench/cuda in the background (nvcc needs CPUs only): every file at
+	# once, for the device's sm_XY, else -arch=native, else sm_80 (whose PTX
+	# the driver compiles for newer GPUs).
+	local sm nvcc_pid=
+	sm=$(sed -n '1s/.*, \([0-9]*\)\.\([0-9]*\), [^,]*$/sm_\1\2/p' <<<"$gpu")
+	if command -v nvcc >/dev/null; then
+		(
+			local cu
+			for cu in "$ROOT"/bench/cuda/*.cu; do
+				(
+					exe=$WORK/cuda/$(basename "$cu" .cu)
+					for arch in ${sm:-native} native sm_80; do
+						timeout -k 5 120 nvcc -O3 -std=c++17 -arch="$arch" -o "$exe" "$cu" >>"$exe.log" 2>&1 && break
+						echo "nvcc -arch=$arch $cu failed (exit $?)" >>"$exe.log"
+					done
+				) &
+			done
+			wait
+		) >/dev/null 2>&1 & # not on the log's pipe, which would keep tee open
+		nvcc_pid=$!
+	fi
+
+	# 1. nugo info; 2. the GPU tests; 3. the examples and the CLI.
+	step "nugo info" 30 . "$bin/nugo" info
 	# The cuda package's own tests define kernels inside package cuda, which
 	# only the CPU backend runs; the GPU tests select the GPU themselves.
-	step "cuda GPU tests" 240 cuda env NUGO_BACKEND=cpu "$bin/cuda.test" -test.v -test.count=1 -test.run 'GPU' \
-		-test.bench 'GPU' -test.benchtime 20000x
-	local t
-	for t in "$bin"/example-*.test; do
-		local name=${t##*/example-}
-		name=${name%.test}
-		step "example $name" 120 "examples/$name" env NUGO_BACKEND=gpu "$t" -test.v -test.count=1
-	done
-	step "cli tests" 120 cmd/nugo env NUGO_BACKEND=gpu "$bin/cli.test" -test.v -test.count=1
-	step "nugo primes 10^8" 120 . "$bin/nugo" primes -n 100000000 -backend gpu
+	step "cuda GPU tests (corpus against the CPU, launch overhead)" 150 cuda env NUGO_BACKEND=cpu \
+		"$bin/cuda.test" -test.v -test.count=1 -test.run GPU -test.bench GPU -test.benchtime 20000x @timeout
+	step "driver tests" 60 internal/driver "$bin/driver.test" -test.v -test.count=1 @timeout
 
+	# The examples and the CLI's tests, in parallel (one process each), unless
+	# the GPU is not in the Default compute mode (then one at a time).
+	local t name dir pids=() names=()
+	local limit
+	limit=$(budget 90 "$tests_end")
+	if ((limit < 10)); then
+		note "NOT RUN" "examples and CLI tests: the time budget of the tests ($tests_end s) was spent"
+		failed=$((failed + 1))
+	else
+		echo
+		echo "=== examples and CLI tests on $nb (limit $limit s)"
+		local t0=$SECONDS serial=
+		: >"$WORK/passed"
+		[[ -z $dry && $gpu != *Default* ]] && serial=1 && echo "(one at a time: the GPU's compute mode is not Default)"
+		for t in "$bin"/example-*.test "$bin/cli.test"; do
+			name=${t##*/}
+			name=${name%.test}
+			if [[ $name == cli ]]; then dir=cmd/nugo; else dir=examples/${name#example-}; fi
+			names+=("$name")
+			local lim=$limit
+			[[ -n $serial ]] && lim=$(budget 30 "$tests_end")
+			if ((lim < 10)); then
+				echo 'not run: the time budget of the tests was spent' >"$WORK/$name.log"
+				echo 'not run' >"$WORK/$name.rc"
+				continue
+			fi
+			(cd "$ROOT/$dir" && timeout -k 5 "$lim" env NUGO_BACKEND="$nb" "$t" -test.v -test.count=1 \
+				-test.timeout=$((lim - 5))s >"$WORK/$name.log" 2>&1
+			echo $? >"$WORK/$name.rc") &
+			pids+=($!)
+			[[ -n $serial ]] && wait $!
+		done
+		((${#pids[@]} > 0)) && wait "${pids[@]}" 2>/dev/null
+		for name in "${names[@]}"; do
+			local rc
+			rc=$(cat "$WORK/$name.rc" 2>/dev/null || echo '?')
+			echo "--- $name: exit $rc"
+			cat "$WORK/$name.log"
+			if [[ $rc == 0 ]]; then
+				echo "$name" >>"$WORK/passed"
+			elif [[ $rc == "not run" ]]; then
+				note "NOT RUN" "$name: the time budget of the tests ($tests_end s) was spent"
+				failed=$((failed + 1))
+			else
+				note FAIL "$name on $nb (exit $rc$( [[ $rc == 124 || $rc == 137 ]] && echo ": timed out")): $(first_failure "$WORK/$name.log")"
+				failed=$((failed + 1))
+			fi
+		done
+		local np
+		np=$(wc -l <"$WORK/passed")
+		note "$( ((np == ${#names[@]})) && echo PASS || echo DONE)" "examples and CLI tests on $nb: $np of ${#names[@]} passed ($((SECONDS - t0)) s)"
+	fi
+	local pn
+	pn=$(size 100000000 20000)
+	step "nugo primes -n $pn" 60 . "$bin/nugo" primes -n "$pn" -backend "$nb"
+
+	# 4. The benchmarks.
+	if [[ -n $nvcc_pid ]]; then
+		echo
+		echo "=== bench/cuda: nvcc -O3 -arch=${sm:-native}"
+		local waited=$SECONDS
+		while kill -0 "$nvcc_pid" 2>/dev/null && ((SECONDS - waited < 60)); do sleep 1; done
+		kill "$nvcc_pid" 2>/dev/null
+		cat "$WORK"/cuda/*.log 2>/dev/null
+		local f
+		echo "built: $(for f in "$WORK"/cuda/*; do [[ $f == *.log ]] || printf '%s ' "${f##*/}"; done)"
+	else
+		echo "=== bench/cuda: nvcc is not on PATH; the CUDA C column stays empty"
+	fi
+	# Numba: one tiny kernel first; where it cannot compile, CUDA_HOME from
+	# nvcc's location is tried (numba-cuda looks for libNVVM there).
 	echo
-	echo "=== building bench/cuda"
-	# -arch=native needs nvcc 11.6 or later; else the device's sm_XY.
-	local sm cu exe
-	sm=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
-	for cu in "$ROOT"/bench/cuda/*.cu; do
-		exe=$WORK/cuda/$(basename "$cu" .cu)
-		nvcc -O3 -std=c++17 -arch=native -o "$exe" "$cu" ||
-			nvcc -O3 -std=c++17 -arch="$sm" -o "$exe" "$cu" || echo "nvcc $cu failed"
-	done
+	echo "=== numba-cuda probe"
+	local probe='from numba import cuda
+import numpy as np
+@cuda.jit
+def k(a):
+    a[0] = 7
+d = cuda.device_array(1, np.int32)
+k[1, 1](d)
+assert d.copy_to_host()[0] == 7
+print("numba-cuda compiles and launches")'
+	local numba_err=
+	if ! timeout -k 5 60 "$py" -c "$probe" 2>"$WORK/probe.err"; then
+		tail -n 5 "$WORK/probe.err"
+		numba_err="numba-cuda probe failed: $(tail -n 1 "$WORK/probe.err" | tr '\n\r\t"\\' '     ')"
+		if [[ -z ${CUDA_HOME:-} ]] && command -v nvcc >/dev/null; then
+			local home
+			home=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
+			echo "retrying with CUDA_HOME=$home"
+			if CUDA_HOME=$home timeout -k 5 60 "$py" -c "$probe" 2>"$WORK/probe.err"; then
+				export CUDA_HOME=$home
+				numba_err=
+			else
+				tail -n 5 "$WORK/probe.err"
+			fi
+		fi
+	fi
+	if [[ -n $numba_err ]]; then note FAIL "$numba_err"; else note PASS "numba-cuda probe"; fi
 
 	echo
 	echo "=== benchmarks"
-	# bench IMPL WORKLOAD N CMD...: one fresh process, its JSON line kept.
+	# bench IMPL WORKLOAD N LIMIT CMD...: one fresh process, its JSON line
+	# kept. After one of an implementation's runs timed out, its later runs
+	# get 20 s at most, so that a side that hangs cannot starve the others.
+	local hung=" "
 	bench() {
-		local impl=$1 workload=$2 n=$3
-		shift 3
-		local limit
-		limit=$(budget 150)
+		local impl=$1 workload=$2 n=$3 limit=$4
+		[[ $hung == *" $impl "* ]] && ((limit > 20)) && limit=20
+		limit=$(budget "$limit")
+		shift 4
+		local err=
 		if ((limit < 10)); then
-			echo "{\"impl\":\"$impl\",\"workload\":\"$workload\",\"n\":$n,\"error\":\"not run: the time budget was spent\"}" >>"$results"
+			err="not run: the time budget ($deadline s) was spent"
+		elif [[ $impl == cuda && ! -x $1 ]]; then
+			err="not run: ${1##*/}.cu was not built (nvcc missing or failed, see log.txt)"
+		elif [[ $impl == numba && -n $numba_err ]]; then
+			err="not run: $numba_err"
+		fi
+		if [[ -n $err ]]; then
+			echo "{\"impl\":\"$impl\",\"workload\":\"$workload\",\"n\":$n,\"error\":\"$err\"}" | tee -a "$results"
+			table
 			return
 		fi
-		local t0=$SECONDS line
-		line=$(cd "$ROOT" && timeout "$limit" "$@" 2>"$WORK/stderr" | grep '^{' | tail -n 1)
-		local rc=$?
-		if [[ -z $line ]]; then
+		local t0=$SECONDS line rc
+		line=$(cd "$ROOT" && timeout -k 5 "$limit" "$@" 2>"$WORK/stderr")
+		rc=$?
+		line=$(grep '^{' <<<"$line" | tail -n 1)
+		if [[ $rc != 0 || -z $line ]]; then
+			sed 's/^/    stderr: /' "$WORK/stderr" | tail -n 20
 			local why
-			why=$(tail -n 3 "$WORK/stderr" | tr '\n\r\t"\\' '     ')
+			why=$(grep -v '^\s*$' "$WORK/stderr" | tail -n 3 | tr '\n\r\t"\\' '     ')
+			if ((rc == 124 || rc == 137)); then
+				why="timed out after $limit s${why:+; $why}"
+				hung+="$impl "
+			fi
 			line="{\"impl\":\"$impl\",\"workload\":\"$workload\",\"n\":$n,\"error\":\"exit $rc: ${why:-no output}\"}"
 		fi
 		echo "$line" | tee -a "$results"
 		echo "    ($impl $workload n=$n: $((SECONDS - t0)) s)"
+		table
 	}
-	local py="python3 bench/numba"
 	local w n
-	bench cuda d2d 100000000 "$WORK/cuda/d2d" 100000000
-	bench nugo d2d 100000000 "$bin/bench-gpu" -workload d2d -n 100000000
-	for n in 1000000 10000000 100000000; do
-		bench nugo primes $n "$bin/bench-gpu" -workload primes -n $n
-		bench numba primes $n $py/primes.py $n
-		bench cuda primes $n "$WORK/cuda/primes" $n
-	done
-	for w in "vecadd 100000000" "logs 10000" "coalesced 100000000"; do
+	bench cuda d2d "$(size 100000000 3000)" 30 "$WORK/cuda/d2d" "$(size 100000000 3000)"
+	bench nugo d2d "$(size 100000000 3000)" 30 "$bin/bench-gpu" -backend "$nb" -workload d2d -n "$(size 100000000 3000)"
+	for w in "vecadd $(size 100000000 3000) 40" "primes $(size 1000000 1000) 30" "primes $(size 10000000 3000) 40" \
+		"logs $(size 10000 40) 40" "coalesced $(size 100000000 3000) 40" "permuted $(size 100000000 3000) 60" \
+		"movingavg $(size 10000000 3000) 40" "primes $(size 100000000 10000) 120"; do
+		# shellcheck disable=SC2086 # split on purpose
 		set -- $w
-		bench nugo "$1" "$2" "$bin/bench-gpu" -workload "$1" -n "$2"
-		bench numba "$1" "$2" $py/"$1".py "$2"
-		bench cuda "$1" "$2" "$WORK/cuda/$1" "$2"
+		local wl=$1 wn=$2 wt=$3 file=$1 extra=()
+		case $wl in
+		permuted) file=coalesced extra=(permuted) ;;
+		movingavg) extra=(101) ;;
+		esac
+		local flags=(-backend "$nb" -workload "$wl" -n "$wn")
+		[[ $wl == movingavg ]] && flags+=(-width 101)
+		bench nugo "$wl" "$wn" "$wt" "$bin/bench-gpu" "${flags[@]}"
+		bench numba "$wl" "$wn" "$wt" "$py" "bench/numba/$file.py" "$wn" "${extra[@]}"
+		bench cuda "$wl" "$wn" "$wt" "$WORK/cuda/$file" "$wn" "${extra[@]}"
 	done
-	bench nugo permuted 100000000 "$bin/bench-gpu" -workload permuted -n 100000000
-	bench numba permuted 100000000 $py/coalesced.py 100000000 permuted
-	bench cuda permuted 100000000 "$WORK/cuda/coalesced" 100000000 permuted
-	bench nugo movingavg 10000000 "$bin/bench-gpu" -workload movingavg -n 10000000 -width 101
-	bench numba movingavg 10000000 $py/movingavg.py 10000000 101
-	bench cuda movingavg 10000000 "$WORK/cuda/movingavg" 10000000 101
 
 	echo
-	python3 "$ROOT/bench/gpu/table.py" "$results" | tee "$out/table.md"
+	table
+	cat "$out/table.md"
 	echo
 	echo "=== launch overhead (go test -bench, host side per launch)"
-	grep -E '^Benchmark' "$log" | sort -u
+	grep -E '^Benchmark' "$out/log.txt" | sort -u
 	echo
-	echo "=== summary after $SECONDS s: ${#passed[@]} steps passed, ${#failed[@]} failed"
-	local f
-	for f in "${failed[@]}"; do echo "FAILED: $f"; done
+	echo "=== summary after $SECONDS s: $failed failed or not run"
+	grep -v '^PASS' "$steps"
 	rm -rf "$WORK"
-	((${#failed[@]} == 0))
+	((failed == 0))
 }
 
 # logged_run: run, with its output on stdout and in the output folder.

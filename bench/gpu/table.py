@@ -34,7 +34,14 @@ def main(path):
             line = line.strip()
             if not line.startswith("{"):
                 continue
-            r = json.loads(line)
+            try:
+                r = json.loads(line)
+                r["workload"], int(r["n"]), r["impl"]
+                if "error" not in r:
+                    float(r["kernel_ms"])
+            except (ValueError, KeyError, TypeError) as e:
+                errors.append({"error": "unreadable result line (%s): %s" % (e, line[:200])})
+                continue
             if "error" in r:
                 errors.append(r)
                 continue
@@ -64,9 +71,13 @@ def main(path):
             gbs = nbytes / nugo / 1e6
             pct = 100 * gbs / ref_gbs if ref_gbs else None
         checks = {recs[i]["check"] for i in IMPLS if i in recs}
-        check = "agree" if len(checks) == 1 and len(recs) == len(IMPLS) else \
-            ("DIFFER: " + ", ".join("%s %s" % (i, recs[i]["check"]) for i in IMPLS if i in recs)
-             if len(checks) > 1 else "incomplete")
+        present = [i for i in IMPLS if i in recs]
+        if len(checks) > 1:
+            check = "DIFFER: " + ", ".join("%s %s" % (i, recs[i]["check"]) for i in present)
+        elif len(present) == len(IMPLS):
+            check = "agree"
+        else:
+            check = "agree (%s only)" % ", ".join(present) if len(present) > 1 else "%s only" % present[0]
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %s |" % (
             w, "{:.0e}".format(n) if n >= 1e5 else n,
             fmt(nugo, ".3f"), fmt(get("numba", "kernel_ms"), ".3f"), fmt(get("cuda", "kernel_ms"), ".3f"),
@@ -78,7 +89,10 @@ def main(path):
     if errors:
         print("\nFailed runs:")
         for e in errors:
-            print("- %s %s n=%s: %s" % (e.get("impl"), e.get("workload"), e.get("n"), e["error"]))
+            if "impl" in e:
+                print("- %s %s n=%s: %s" % (e.get("impl"), e.get("workload"), e.get("n"), e["error"]))
+            else:
+                print("- %s" % e["error"])
 
 
 if __name__ == "__main__":
