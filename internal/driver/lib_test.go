@@ -272,6 +272,7 @@ func TestLibraryRejectsBadSizes(t *testing.T) {
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{-1, 1, 1}, Dim3{1, 1, 1}, 0, 0, nil)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1 << 33, 1, 1}, 0, 0, nil)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1, 1, 1}, -1, 0, nil)},
+		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 1<<32, 0, nil)},
 		{"cuModuleLoadDataEx", func() error { _, _, err := l.ModuleLoadData("", JITOptions{OptLevel: O4 + 1}); return err }()},
 		{"cuFuncSetAttribute", l.FuncSetAttribute(0, FuncMaxDynamicSharedSize, -1)},
 	}
@@ -280,6 +281,10 @@ func TestLibraryRejectsBadSizes(t *testing.T) {
 		if !errors.As(c.err, &e) || e.Call != c.call || e.Code != ErrorInvalidValue {
 			t.Errorf("%s: got %v, want CUDA_ERROR_INVALID_VALUE", c.call, c.err)
 		}
+	}
+	// 1<<32 cut to a C int is 0, which would be the first device.
+	if _, err := l.DeviceGet(1 << 32); Code(err) != ErrorInvalidDevice || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("DeviceGet(1<<32) = %v, want CUDA_ERROR_INVALID_DEVICE before the call", err)
 	}
 }
 

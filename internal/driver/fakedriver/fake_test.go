@@ -419,6 +419,54 @@ func TestModules(t *testing.T) {
 	wantCode(t, err, "cuModuleGetGlobal", driver.ErrorInvalidHandle)
 }
 
+// The fake's JIT checks a module's .version against the driver and its
+// .target against the PTX version and the device, as the real driver does.
+func TestModulePTXVersionAndTarget(t *testing.T) {
+	device := func(major, minor int) fakedriver.DeviceSpec {
+		d := fakedriver.DefaultDevice()
+		d.Attrs[driver.AttrComputeCapabilityMajor] = major
+		d.Attrs[driver.AttrComputeCapabilityMinor] = minor
+		return d
+	}
+	cases := []struct {
+		name          string
+		version       string
+		target        string
+		driverVersion int
+		major, minor  int
+		want          driver.Result
+		log           string
+	}{
+		{"7.8 for sm_75 on sm_75", "7.8", "sm_75", 12020, 7, 5, driver.Success, ""},
+		{"7.8 for sm_90 on sm_90, CUDA 11.8", "7.8", "sm_90", 11080, 9, 0, driver.Success, ""},
+		{"7.8 for sm_90 on sm_100", "7.8", "sm_90", 12080, 10, 0, driver.Success, ""},
+		{"8.7 for sm_120 on sm_120, CUDA 12.8", "8.7", "sm_120", 12080, 12, 0, driver.Success, ""},
+		{"8.3 on a CUDA 12.2 driver", "8.3", "sm_75", 12020, 7, 5, driver.ErrorUnsupportedPTX, "current version is '8.2'"},
+		{"7.8 on a CUDA 11.4 driver", "7.8", "sm_75", 11040, 7, 5, driver.ErrorUnsupportedPTX, "Unsupported .version 7.8"},
+		{"8.5 on a CUDA 12.6 driver", "8.5", "sm_90", 12060, 9, 0, driver.Success, ""},
+		{"7.8 cannot name sm_100", "7.8", "sm_100", 12080, 10, 0, driver.ErrorInvalidPTX, "does not support .target sm_100"},
+		{"7.8 cannot name sm_120", "7.8", "sm_120", 12080, 12, 0, driver.ErrorInvalidPTX, "does not support .target sm_120"},
+		{"sm_90 PTX on an sm_86 device", "7.8", "sm_90", 12020, 8, 6, driver.ErrorInvalidPTX, "higher than the device's (sm_86)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := ready(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{device(c.major, c.minor)}, DriverVersion: c.driverVersion})
+			src := strings.Replace(strings.Replace(testPTX, "7.8", c.version, 1), "sm_75", c.target, 1)
+			m, log, err := f.ModuleLoadData(src, driver.JITOptions{})
+			if c.want == driver.Success {
+				if err != nil || m == 0 {
+					t.Fatalf("load = %#x, %v", m, err)
+				}
+				return
+			}
+			wantCode(t, err, "cuModuleLoadDataEx", c.want)
+			if !strings.Contains(log.Error, c.log) || !strings.Contains(err.Error(), c.log) {
+				t.Fatalf("log %q, error %v; want %q in both", log.Error, err, c.log)
+			}
+		})
+	}
+}
+
 func TestLaunchRecordsAndChecks(t *testing.T) {
 	f := ready(t, fakedriver.Config{})
 	m, _, err := f.ModuleLoadData(testPTX, driver.JITOptions{})

@@ -42,6 +42,12 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 			return 0, log, e
 		}
 	}
+	attrs := f.cfg.Devices[dev].Attrs
+	cc := 10*attrs[driver.AttrComputeCapabilityMajor] + attrs[driver.AttrComputeCapabilityMinor]
+	if e := checkPTXHeader(call, ptx, f.cfg.DriverVersion, cc); e != nil {
+		log.Error = e.Log
+		return 0, log, e
+	}
 	if opts.OptLevel < driver.OptDefault || opts.OptLevel > driver.O4 {
 		return 0, log, invalid(call, "optimisation level %d", int(opts.OptLevel))
 	}
