@@ -21,6 +21,7 @@ const testPTX = `.version 7.8
 .global .u32 counter;
 .visible .entry inc(.param .u64 p, .param .u64 n) { ret; }
 .visible .entry scale(.param .u64 p, .param .f32 s) { ret; }
+.visible .entry nop() { ret; }
 `
 
 // ready returns an initialised fake with device 0's primary context current on
@@ -497,6 +498,28 @@ func TestLaunchRecordsAndChecks(t *testing.T) {
 	if !bytes.Equal(l.Params, params.Bytes()) || len(l.Params) != 12 {
 		t.Fatalf("packed params %x, want %x", l.Params, params.Bytes())
 	}
+	// The arguments must match the .entry's parameters in number and size,
+	// as the real driver reads one pointer per declared parameter and copies
+	// the declared size from it.
+	var none, three, wide driver.Params
+	three.AddPtr(p)
+	three.AddF32(1)
+	three.AddU32(7)
+	wide.AddPtr(p)
+	wide.AddF64(2.5)
+	for _, bad := range []struct {
+		params *driver.Params
+		why    string
+	}{{nil, "passes 0"}, {&none, "passes 0"}, {&three, "passes 3"}, {&wide, "parameter 1 has 4 bytes, the launch passes 8"}} {
+		err := f.LaunchKernel(fn, grid, block, 0, 0, bad.params)
+		wantCode(t, err, "cuLaunchKernel", driver.ErrorInvalidValue)
+		if !strings.Contains(err.Error(), bad.why) {
+			t.Fatalf("bad arguments: %v, want %q", err, bad.why)
+		}
+	}
+	if n := len(f.Launches()); n != 1 {
+		t.Fatalf("%d launches recorded after refused ones, want 1", n)
+	}
 	if got, _ := f.Read(p, 4); !bytes.Equal(got, params.Arg(1)) {
 		t.Fatalf("hook wrote %x", got)
 	}
@@ -555,7 +578,7 @@ func TestStickyFaultPoisonsContext(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			f := ready(t, fakedriver.Config{})
 			m, _, _ := f.ModuleLoadData(testPTX, driver.JITOptions{})
-			fn, _ := f.ModuleGetFunction(m, "inc")
+			fn, _ := f.ModuleGetFunction(m, "nop")
 			one := driver.Dim3{X: 1, Y: 1, Z: 1}
 			var launchErr error
 			if how == "fault" {
@@ -597,7 +620,7 @@ func TestStickyFaultPoisonsContext(t *testing.T) {
 func TestStreamsAndEvents(t *testing.T) {
 	f := ready(t, fakedriver.Config{LaunchTimeMS: 2.5})
 	m, _, _ := f.ModuleLoadData(testPTX, driver.JITOptions{})
-	fn, _ := f.ModuleGetFunction(m, "inc")
+	fn, _ := f.ModuleGetFunction(m, "nop")
 	s, err := f.StreamCreate(driver.StreamDefault)
 	if err != nil {
 		t.Fatal(err)

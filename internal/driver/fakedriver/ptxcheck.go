@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/nugo-dev/nugo/internal/driver"
 )
@@ -70,6 +71,58 @@ func checkPTXHeader(call, ptx string, driverVersion, computeCap int) *driver.Err
 	}
 	if sm > computeCap {
 		return fail(driver.ErrorInvalidPTX, "SM version specified by .target (sm_%d) is higher than the device's (sm_%d)", sm, computeCap)
+	}
+	return nil
+}
+
+// paramSizeRE matches one .param declaration of an .entry: its element
+// width in bits and an optional array length.
+var paramSizeRE = regexp.MustCompile(`\.param\s+(?:\.align\s+\d+\s+)?\.[bsuf](8|16|32|64)\s+[\w$%]+\s*(?:\[(\d+)\])?`)
+
+// entryParams returns the byte size of each parameter of .entry name in
+// ptx, in order, or nil when the declaration cannot be found.
+func entryParams(ptx, name string) []int {
+	i := strings.Index(ptx, ".entry "+name+"(")
+	if i < 0 {
+		return nil
+	}
+	rest := ptx[i+len(".entry "+name+"("):]
+	end := strings.IndexByte(rest, ')')
+	if end < 0 {
+		return nil
+	}
+	sizes := []int{}
+	for _, m := range paramSizeRE.FindAllStringSubmatch(rest[:end], -1) {
+		bits, _ := strconv.Atoi(m[1])
+		n := 1
+		if m[2] != "" {
+			n, _ = strconv.Atoi(m[2])
+		}
+		sizes = append(sizes, n*bits/8)
+	}
+	return sizes
+}
+
+// checkParams checks a launch's arguments against the kernel's declared
+// parameters. The real driver reads one pointer per declared parameter from
+// cuLaunchKernel's array and copies each parameter's declared size from it,
+// so a wrong count or a short argument would be read out of bounds there;
+// the fake refuses it with CUDA_ERROR_INVALID_VALUE.
+func checkParams(call string, k *function, params *driver.Params) error {
+	if k.params == nil {
+		return nil
+	}
+	n := 0
+	if params != nil {
+		n = params.Len()
+	}
+	if n != len(k.params) {
+		return invalid(call, "kernel %s declares %d parameters, the launch passes %d", k.name, len(k.params), n)
+	}
+	for i, size := range k.params {
+		if got := len(params.Arg(i)); got != size {
+			return invalid(call, "kernel %s parameter %d has %d bytes, the launch passes %d", k.name, i, size, got)
+		}
 	}
 	return nil
 }
