@@ -124,6 +124,11 @@ func (k *Kernel) Func() any {
 // after the kernel (on the CPU backend the kernel works on them directly);
 // DeviceArrays stay on the device; scalars must convert to the parameter's
 // type without loss. Everything is checked before anything runs.
+//
+// Arguments may share memory (the same slice or device array twice, or
+// overlapping slices of one array): they alias on every backend, as they
+// do in Go, because host memory is copied to the device by range, not by
+// argument.
 func (k *Kernel) Launch(grid, block Dim3, args ...any) error {
 	return k.LaunchWith(LaunchConfig{Grid: grid, Block: block}, args...)
 }

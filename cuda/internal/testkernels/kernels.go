@@ -57,3 +57,13 @@ func BadFunc(t cuda.Thread, f func(int64) int64, d []int64) {
 	m := map[int64]int64{1: 2}
 	d[0] = f(m[1])
 }
+
+// Relay writes out, then, after a barrier, reads its neighbour's element
+// through in: a launch that passes the same memory for in and out sees the
+// writes (one block of len(out) threads).
+func Relay(t cuda.Thread, in, out, res []float32) {
+	i := t.ThreadIdx().X
+	out[i] = float32(2*i + 1)
+	t.SyncThreads()
+	res[i] = in[(i+1)%len(in)]
+}
