@@ -308,6 +308,10 @@ func TestGPUFaultInSubprocess(t *testing.T) {
 			t.Logf("CHILD after: %v", err)
 			return nil
 		})
+		// Releasing a poisoned context may itself report the fault; that
+		// is expected here, so the child logs it instead of failing (the
+		// cleanup's Close is then a no-op).
+		t.Logf("CHILD close: %v", dc.Close())
 		return
 	}
 	if _, err := Load(); err != nil && os.Getenv("NUGO_REQUIRE_GPU") != "1" {
