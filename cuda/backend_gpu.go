@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nugo-dev/nugo/internal/compiler"
 	"github.com/nugo-dev/nugo/internal/driver"
 )
 
@@ -115,6 +116,16 @@ func newGPUBackend(api driver.API) (*gpuBackend, error) {
 	n, err := driver.Start(api)
 	if err != nil {
 		return nil, noDevice(err)
+	}
+	// Every module is PTX of one ISA version; an older driver would refuse
+	// each load with CUDA_ERROR_UNSUPPORTED_PTX_VERSION.
+	v, err := api.DriverVersion()
+	if err != nil {
+		return nil, noDevice(err)
+	}
+	if v < compiler.MinDriverVersion {
+		return nil, noDevice(fmt.Errorf("the driver supports CUDA %d.%d; nugo's PTX (ISA %s) needs CUDA %d.%d or newer",
+			v/1000, v%1000/10, compiler.PTXVersion, compiler.MinDriverVersion/1000, compiler.MinDriverVersion%1000/10))
 	}
 	g := &gpuBackend{api: api, props: make([]driver.DeviceProps, n), devs: make([]*gpuDevice, n), busy: map[*gpuStream]struct{}{}}
 	for i := range n {

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"runtime"
@@ -868,5 +869,56 @@ func TestGPUDebugRecordMessages(t *testing.T) {
 		if !errors.As(err, &ke) || ke.Msg != c.msg {
 			t.Errorf("code %d: %v; want a kernel error %q", c.code, err, c.msg)
 		}
+	}
+}
+
+// Every device gets PTX its driver and the device accept (the fake's JIT
+// checks .version against the driver and .target against the PTX version
+// and the device, as the real one does): sm_90 PTX for devices newer than
+// PTX 7.8 can name; a driver older than the PTX version is no device.
+func TestGPUTargetsAndDriverVersion(t *testing.T) {
+	cases := []struct {
+		major, minor  int
+		driverVersion int
+		target        string
+	}{
+		{7, 0, 11080, "sm_70"},
+		{8, 9, 12020, "sm_89"},
+		{9, 0, 12020, "sm_90"}, // H100, H200
+		{10, 0, 12080, "sm_90"},
+		{12, 0, 13000, "sm_90"},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("cc%d.%d", c.major, c.minor), func(t *testing.T) {
+			dev := fakedriver.DefaultDevice()
+			dev.Attrs[driver.AttrComputeCapabilityMajor] = c.major
+			dev.Attrs[driver.AttrComputeCapabilityMinor] = c.minor
+			f := fakeGPU(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{dev}, DriverVersion: c.driverVersion})
+			var seen []string
+			f.OnLaunch = func(_ *fakedriver.Fake, l fakedriver.Launch) error {
+				seen = append(seen, l.Function)
+				return nil
+			}
+			if err := Jit(testkernels.Scale).Launch(Dim1(1), Dim1(4), make([]float32, 4), 2); err != nil {
+				t.Fatalf("launch on compute capability %d.%d: %v", c.major, c.minor, err)
+			}
+			if len(seen) != 1 {
+				t.Fatalf("launches %v", seen)
+			}
+			ptx, err := Jit(testkernels.Scale).PTX(10*c.major + c.minor)
+			if err != nil || !strings.Contains(ptx, ".target "+c.target+"\n") || !strings.Contains(ptx, ".version "+compiler.PTXVersion+"\n") {
+				t.Fatalf("PTX for %d.%d: %v; want .target %s, .version %s", c.major, c.minor, err, c.target, compiler.PTXVersion)
+			}
+		})
+	}
+
+	err := NewGPUBackendError(fakedriver.New(fakedriver.Config{DriverVersion: 11040}))
+	if !errors.Is(err, ErrNoDevice) || !strings.Contains(err.Error(), "driver supports CUDA 11.4") || !strings.Contains(err.Error(), "needs CUDA 11.8") {
+		t.Fatalf("a CUDA 11.4 driver: %v; want ErrNoDevice saying the driver is too old", err)
+	}
+	f := fakedriver.New(fakedriver.Config{})
+	f.Inject(fakedriver.Fault{Call: "cuDriverGetVersion", Code: driver.ErrorUnknown})
+	if err := NewGPUBackendError(f); !errors.Is(err, ErrNoDevice) || !strings.Contains(err.Error(), "cuDriverGetVersion") {
+		t.Fatalf("cuDriverGetVersion failing: %v; want ErrNoDevice naming it", err)
 	}
 }

@@ -31,8 +31,8 @@ func CompileBound(k *frontend.Kernel, target Target, bound map[int]*frontend.Ker
 		k:      k,
 		target: target,
 		mod: &ptx.Module{
-			Version:     "7.8",
-			Target:      fmt.Sprintf("sm_%d", target.sm()),
+			Version:     PTXVersion,
+			Target:      target.PTXTarget(),
 			AddressSize: 64,
 		},
 		funcs:     map[*ssa.Function]*ptx.Func{},

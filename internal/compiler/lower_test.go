@@ -132,6 +132,10 @@ func TestLowering(t *testing.T) {
 		{"fadd", Target{}, []string{`mul\.rn\.f64`, `add\.rn\.f64`, `ld\.global\.nc\.f64`, `ld\.global\.f64`, `st\.global\.f64`, `\.target sm_75`, `\.version 7\.8`}, []string{`fma`, `ld\.f64`}},
 		{"fadd", Target{FastMath: true}, []string{`mul\.f64`, `add\.f64`}, []string{`\.rn\.f64`}},
 		{"fadd", Target{SM: 90}, []string{`\.target sm_90`}, nil},
+		// PTX 7.8 names no architecture after sm_90: newer devices JIT sm_90 PTX.
+		{"fadd", Target{SM: 100}, []string{`\.version 7\.8\s`, `\.target sm_90\s`}, nil},
+		{"fadd", Target{SM: 120}, []string{`\.target sm_90\s`}, []string{`sm_120`}},
+		{"fadd", Target{SM: 86}, []string{`\.target sm_86\s`}, nil},
 		{"fadd", Target{NoReadOnlyCache: true}, nil, []string{`\.nc`}},
 		{"shared", Target{}, nil, []string{`\.nc`}},
 		{"div64", Target{}, []string{`div\.u32`, `div\.s64`, `and\.b64 .*-4294967296`, `setp\.eq\.s64 .*, -1`}, nil},

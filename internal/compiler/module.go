@@ -1,5 +1,7 @@
 package compiler
 
+import "fmt"
+
 // Target describes what to compile for.
 type Target struct {
 	SM       int  // compute capability as 75, 80, 90; 0 means 75
@@ -15,6 +17,28 @@ func (t Target) sm() int {
 		return 75
 	}
 	return t.SM
+}
+
+// PTXVersion is the PTX ISA version of every module (its .version
+// directive): 7.8, CUDA 11.8's, which every driver from CUDA 11.8 on
+// JIT-compiles. A newer .version would fail on older drivers with
+// CUDA_ERROR_UNSUPPORTED_PTX_VERSION.
+const PTXVersion = "7.8"
+
+// MinDriverVersion is the oldest driver, as cuDriverGetVersion reports it
+// (1000*major + 10*minor), that accepts PTXVersion.
+const MinDriverVersion = 11080
+
+// MaxTargetSM is the newest architecture PTXVersion can name in .target
+// (sm_90). A device of a newer compute capability gets a module for sm_90:
+// the driver JIT-compiles PTX for any device at least as new as its target.
+const MaxTargetSM = 90
+
+// PTXTarget is the module's .target architecture for t: "sm_75" for SM 75
+// (and for 0), "sm_90" for SM 90 and for every newer compute capability
+// (MaxTargetSM).
+func (t Target) PTXTarget() string {
+	return fmt.Sprintf("sm_%d", min(t.sm(), MaxTargetSM))
 }
 
 // ParamKind is the kind of a kernel's Go parameter.

@@ -236,7 +236,7 @@ func TestGPUAsyncCopiesWithPinnedMemory(t *testing.T) {
 
 func TestGPUInvalidPTXLog(t *testing.T) {
 	dc := gpu(t)
-	bad := ".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry k() {\n\tadd.f32 %f1, %f2, %f3;\n\tret;\n}\n"
+	bad := ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k() {\n\tadd.f32 %f1, %f2, %f3;\n\tret;\n}\n"
 	err := dc.Do(func(api API) error {
 		_, log, err := api.ModuleLoadData(bad, JITOptions{})
 		var e *Error
@@ -308,6 +308,10 @@ func TestGPUFaultInSubprocess(t *testing.T) {
 			t.Logf("CHILD after: %v", err)
 			return nil
 		})
+		// Releasing a poisoned context may itself report the fault; that
+		// is expected here, so the child logs it instead of failing (the
+		// cleanup's Close is then a no-op).
+		t.Logf("CHILD close: %v", dc.Close())
 		return
 	}
 	if _, err := Load(); err != nil && os.Getenv("NUGO_REQUIRE_GPU") != "1" {
@@ -338,7 +342,7 @@ func TestGPUFaultInSubprocess(t *testing.T) {
 func TestGPUModuleGlobal(t *testing.T) {
 	dc := gpu(t)
 	const src = `.version 7.0
-.target sm_70
+.target sm_75
 .address_size 64
 .visible .global .align 8 .b8 rec[64];
 .visible .entry mark(.param .u32 v)

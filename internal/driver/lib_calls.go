@@ -92,6 +92,12 @@ func (l *Library) DeviceCount() (int, error) {
 
 // DeviceGet implements API.
 func (l *Library) DeviceGet(ordinal int) (Device, error) {
+	if ordinal < math.MinInt32 || ordinal > math.MaxInt32 {
+		// The ordinal is a C int: cut to 32 bits it could name device 0.
+		e := NewError("cuDeviceGet", ErrorInvalidDevice)
+		e.Message = fmt.Sprintf("device ordinal %d out of range", ordinal)
+		return 0, e
+	}
 	var d int32
 	err := l.call(pDeviceGet, uintptr(unsafe.Pointer(&d)), uintptr(ordinal))
 	return Device(d), err
@@ -403,9 +409,16 @@ func (l *Library) LaunchKernel(f Function, grid, block Dim3, sharedMem int, s St
 	if err != nil {
 		return err
 	}
+	// sharedMemBytes is an unsigned int: a larger count would reach the
+	// driver cut to its low 32 bits.
 	shm, err := size("cuLaunchKernel", sharedMem)
 	if err != nil {
 		return err
+	}
+	if uint64(shm) > math.MaxUint32 {
+		e := NewError("cuLaunchKernel", ErrorInvalidValue)
+		e.Message = fmt.Sprintf("%d bytes of dynamic shared memory out of range", sharedMem)
+		return e
 	}
 	var kernelParams uintptr
 	if params != nil && params.Len() > 0 {

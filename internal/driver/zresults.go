@@ -3,6 +3,9 @@
 
 package driver
 
+// resultTableDriver is the cuDriverGetVersion of the library the table came from.
+const resultTableDriver = 12020
+
 // resultTable maps each result code the driver knows to its name and description.
 var resultTable = map[Result]resultInfo{
 	0:   {"CUDA_SUCCESS", "no error"},

@@ -5,7 +5,10 @@
 // calls before Init fail with CUDA_ERROR_NOT_INITIALIZED, context-dependent
 // calls need the primary context current on the calling OS thread, device
 // memory has addresses, bounds and a capacity, PTX modules expose their .entry
-// functions, launches are checked against the device's limits, events carry
+// functions (and are refused, as by the real JIT, when their .version is newer
+// than the driver or their .target newer than the .version or the device),
+// launches are checked against the device's limits and the kernel's declared
+// parameters (count and sizes), events carry
 // times, and a fault inside a kernel poisons the context until its last
 // reference is released. Kernels do not run; each launch is recorded (function
 // name, grid, block, dynamic shared memory, stream, the packed argument bytes)

@@ -167,8 +167,9 @@ type module struct {
 }
 
 type function struct {
-	name string
-	mod  driver.Module
+	name   string
+	mod    driver.Module
+	params []int // byte size of each .param of the .entry; nil if unparsed
 }
 
 type event struct {

@@ -21,6 +21,7 @@ const testPTX = `.version 7.8
 .global .u32 counter;
 .visible .entry inc(.param .u64 p, .param .u64 n) { ret; }
 .visible .entry scale(.param .u64 p, .param .f32 s) { ret; }
+.visible .entry nop() { ret; }
 `
 
 // ready returns an initialised fake with device 0's primary context current on
@@ -419,6 +420,54 @@ func TestModules(t *testing.T) {
 	wantCode(t, err, "cuModuleGetGlobal", driver.ErrorInvalidHandle)
 }
 
+// The fake's JIT checks a module's .version against the driver and its
+// .target against the PTX version and the device, as the real driver does.
+func TestModulePTXVersionAndTarget(t *testing.T) {
+	device := func(major, minor int) fakedriver.DeviceSpec {
+		d := fakedriver.DefaultDevice()
+		d.Attrs[driver.AttrComputeCapabilityMajor] = major
+		d.Attrs[driver.AttrComputeCapabilityMinor] = minor
+		return d
+	}
+	cases := []struct {
+		name          string
+		version       string
+		target        string
+		driverVersion int
+		major, minor  int
+		want          driver.Result
+		log           string
+	}{
+		{"7.8 for sm_75 on sm_75", "7.8", "sm_75", 12020, 7, 5, driver.Success, ""},
+		{"7.8 for sm_90 on sm_90, CUDA 11.8", "7.8", "sm_90", 11080, 9, 0, driver.Success, ""},
+		{"7.8 for sm_90 on sm_100", "7.8", "sm_90", 12080, 10, 0, driver.Success, ""},
+		{"8.7 for sm_120 on sm_120, CUDA 12.8", "8.7", "sm_120", 12080, 12, 0, driver.Success, ""},
+		{"8.3 on a CUDA 12.2 driver", "8.3", "sm_75", 12020, 7, 5, driver.ErrorUnsupportedPTX, "current version is '8.2'"},
+		{"7.8 on a CUDA 11.4 driver", "7.8", "sm_75", 11040, 7, 5, driver.ErrorUnsupportedPTX, "Unsupported .version 7.8"},
+		{"8.5 on a CUDA 12.6 driver", "8.5", "sm_90", 12060, 9, 0, driver.Success, ""},
+		{"7.8 cannot name sm_100", "7.8", "sm_100", 12080, 10, 0, driver.ErrorInvalidPTX, "does not support .target sm_100"},
+		{"7.8 cannot name sm_120", "7.8", "sm_120", 12080, 12, 0, driver.ErrorInvalidPTX, "does not support .target sm_120"},
+		{"sm_90 PTX on an sm_86 device", "7.8", "sm_90", 12020, 8, 6, driver.ErrorInvalidPTX, "higher than the device's (sm_86)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := ready(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{device(c.major, c.minor)}, DriverVersion: c.driverVersion})
+			src := strings.Replace(strings.Replace(testPTX, "7.8", c.version, 1), "sm_75", c.target, 1)
+			m, log, err := f.ModuleLoadData(src, driver.JITOptions{})
+			if c.want == driver.Success {
+				if err != nil || m == 0 {
+					t.Fatalf("load = %#x, %v", m, err)
+				}
+				return
+			}
+			wantCode(t, err, "cuModuleLoadDataEx", c.want)
+			if !strings.Contains(log.Error, c.log) || !strings.Contains(err.Error(), c.log) {
+				t.Fatalf("log %q, error %v; want %q in both", log.Error, err, c.log)
+			}
+		})
+	}
+}
+
 func TestLaunchRecordsAndChecks(t *testing.T) {
 	f := ready(t, fakedriver.Config{})
 	m, _, err := f.ModuleLoadData(testPTX, driver.JITOptions{})
@@ -448,6 +497,28 @@ func TestLaunchRecordsAndChecks(t *testing.T) {
 	}
 	if !bytes.Equal(l.Params, params.Bytes()) || len(l.Params) != 12 {
 		t.Fatalf("packed params %x, want %x", l.Params, params.Bytes())
+	}
+	// The arguments must match the .entry's parameters in number and size,
+	// as the real driver reads one pointer per declared parameter and copies
+	// the declared size from it.
+	var none, three, wide driver.Params
+	three.AddPtr(p)
+	three.AddF32(1)
+	three.AddU32(7)
+	wide.AddPtr(p)
+	wide.AddF64(2.5)
+	for _, bad := range []struct {
+		params *driver.Params
+		why    string
+	}{{nil, "passes 0"}, {&none, "passes 0"}, {&three, "passes 3"}, {&wide, "parameter 1 has 4 bytes, the launch passes 8"}} {
+		err := f.LaunchKernel(fn, grid, block, 0, 0, bad.params)
+		wantCode(t, err, "cuLaunchKernel", driver.ErrorInvalidValue)
+		if !strings.Contains(err.Error(), bad.why) {
+			t.Fatalf("bad arguments: %v, want %q", err, bad.why)
+		}
+	}
+	if n := len(f.Launches()); n != 1 {
+		t.Fatalf("%d launches recorded after refused ones, want 1", n)
 	}
 	if got, _ := f.Read(p, 4); !bytes.Equal(got, params.Arg(1)) {
 		t.Fatalf("hook wrote %x", got)
@@ -507,7 +578,7 @@ func TestStickyFaultPoisonsContext(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			f := ready(t, fakedriver.Config{})
 			m, _, _ := f.ModuleLoadData(testPTX, driver.JITOptions{})
-			fn, _ := f.ModuleGetFunction(m, "inc")
+			fn, _ := f.ModuleGetFunction(m, "nop")
 			one := driver.Dim3{X: 1, Y: 1, Z: 1}
 			var launchErr error
 			if how == "fault" {
@@ -549,7 +620,7 @@ func TestStickyFaultPoisonsContext(t *testing.T) {
 func TestStreamsAndEvents(t *testing.T) {
 	f := ready(t, fakedriver.Config{LaunchTimeMS: 2.5})
 	m, _, _ := f.ModuleLoadData(testPTX, driver.JITOptions{})
-	fn, _ := f.ModuleGetFunction(m, "inc")
+	fn, _ := f.ModuleGetFunction(m, "nop")
 	s, err := f.StreamCreate(driver.StreamDefault)
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,12 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 			return 0, log, e
 		}
 	}
+	attrs := f.cfg.Devices[dev].Attrs
+	cc := 10*attrs[driver.AttrComputeCapabilityMajor] + attrs[driver.AttrComputeCapabilityMinor]
+	if e := checkPTXHeader(call, ptx, f.cfg.DriverVersion, cc); e != nil {
+		log.Error = e.Log
+		return 0, log, e
+	}
 	if opts.OptLevel < driver.OptDefault || opts.OptLevel > driver.O4 {
 		return 0, log, invalid(call, "optimisation level %d", int(opts.OptLevel))
 	}
@@ -50,7 +56,7 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 	var names []string
 	for _, sub := range entryRE.FindAllStringSubmatch(ptx, -1) {
 		fn := driver.Function(f.handle())
-		f.funcs[fn] = &function{name: sub[1], mod: m}
+		f.funcs[fn] = &function{name: sub[1], mod: m, params: entryParams(ptx, sub[1])}
 		mod.funcs = append(mod.funcs, fn)
 		names = append(names, sub[1])
 	}
@@ -278,6 +284,9 @@ func (f *Fake) launch(fn driver.Function, grid, block driver.Dim3, sharedMem int
 	maxDyn, _ := f.funcAttr(k, driver.FuncMaxDynamicSharedSize)
 	if sharedMem < 0 || sharedMem > maxDyn || static+sharedMem > attrs[driver.AttrMaxSharedMemoryPerBlockOptin] {
 		return Launch{}, invalid(call, "%d bytes of dynamic shared memory (+%d static), kernel allows %d", sharedMem, static, maxDyn)
+	}
+	if err := checkParams(call, k, params); err != nil {
+		return Launch{}, err
 	}
 	l := Launch{Function: k.name, Module: k.mod, Grid: grid, Block: block, SharedMem: sharedMem, Stream: s}
 	if params != nil {
