@@ -2,6 +2,7 @@ package fakedriver
 
 import (
 	"github.com/nugo-dev/nugo/internal/driver"
+	"github.com/nugo-dev/nugo/internal/ptxsim"
 )
 
 // Init implements driver.API.
@@ -167,7 +168,10 @@ func (f *Fake) destroyContext(dev int) {
 			delete(f.events, e)
 		}
 	}
-	f.poison = driver.Success
+	if f.sim != nil {
+		f.sim[dev] = ptxsim.NewMemory()
+	}
+	f.poison, f.kernelFault = driver.Success, nil
 }
 
 // CtxSetCurrent implements driver.API: the binding is per OS thread.

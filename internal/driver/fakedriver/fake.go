@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/nugo-dev/nugo/internal/driver"
+	"github.com/nugo-dev/nugo/internal/ptxsim"
 )
 
 // DeviceSpec describes one fake device.
@@ -85,6 +86,9 @@ type Config struct {
 	// LaunchTimeMS is how far each launch advances the fake clock that
 	// events read; 0 means 1 ms.
 	LaunchTimeMS float32
+	// Sim, when not nil, makes the Fake run kernels in the PTX interpreter
+	// (see SimConfig); nil only records them.
+	Sim *SimConfig
 }
 
 // Fault makes calls to one driver entry point fail.
@@ -152,6 +156,8 @@ type Fake struct {
 	launches    []Launch
 	calls       []string
 	faults      []*faultState
+	sim         []*ptxsim.Memory // per device, with Config.Sim: every allocation at its address
+	kernelFault error            // the interpreter's account of the poisoning fault
 }
 
 type alloc struct {
@@ -164,6 +170,7 @@ type module struct {
 	dev     int
 	funcs   []driver.Function
 	globals map[string]driver.DevicePtr
+	prog    *ptxsim.Program // with Config.Sim: the module in the interpreter
 }
 
 type function struct {
@@ -194,7 +201,14 @@ func New(cfg Config) *Fake {
 	if cfg.LaunchTimeMS == 0 {
 		cfg.LaunchTimeMS = 1
 	}
+	var sim []*ptxsim.Memory
+	if cfg.Sim != nil {
+		for range cfg.Devices {
+			sim = append(sim, ptxsim.NewMemory())
+		}
+	}
 	return &Fake{
+		sim:       sim,
 		cfg:       cfg,
 		ctxRefs:   make([]int, len(cfg.Devices)),
 		used:      make([]int, len(cfg.Devices)),
@@ -228,7 +242,7 @@ func (f *Fake) ClearFaults() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.faults = nil
-	f.poison = driver.Success
+	f.poison, f.kernelFault = driver.Success, nil
 }
 
 // SetFuncAttr sets a kernel attribute for every kernel named name, loaded

@@ -72,8 +72,14 @@ func (f *Fake) MemAlloc(bytes int) (driver.DevicePtr, error) {
 		return 0, driver.NewError(call, driver.ErrorOutOfMemory)
 	}
 	p := f.nextAddr
+	mem := deviceBytes(bytes)
+	if f.sim != nil {
+		if err := f.sim[dev].Register(uint64(p), mem); err != nil {
+			return 0, invalid(call, "%v", err)
+		}
+	}
 	f.nextAddr += driver.DevicePtr((bytes + allocAlign - 1) &^ (allocAlign - 1))
-	f.allocs[p] = &alloc{dev: dev, mem: make([]byte, bytes)}
+	f.allocs[p] = &alloc{dev: dev, mem: mem}
 	f.used[dev] += bytes
 	return p, nil
 }
@@ -92,6 +98,9 @@ func (f *Fake) MemFree(p driver.DevicePtr) error {
 	}
 	f.used[a.dev] -= len(a.mem)
 	delete(f.allocs, p)
+	if f.sim != nil {
+		_ = f.sim[a.dev].Free(uint64(p))
+	}
 	return nil
 }
 

@@ -1,0 +1,175 @@
+package fakedriver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/driver"
+	"github.com/nugo-dev/nugo/internal/ptxsim"
+)
+
+// SimConfig makes a Fake run the kernels it launches in nugo's PTX
+// interpreter (package ptxsim), over the fake's own device memory: a module
+// load parses the PTX (text the interpreter rejects is
+// CUDA_ERROR_INVALID_PTX with the parse error as the JIT log) and places its
+// .global variables where ModuleGetGlobal finds them; every device
+// allocation is visible to kernels at its device address; a launch runs the
+// kernel to completion with the launch's grid, block, dynamic shared memory
+// and argument bytes before LaunchKernel returns.
+//
+// The arguments reach the kernel as the real driver takes them from
+// cuLaunchKernel's kernelParams: argument i fills the kernel's parameter i,
+// at the offset the PTX declares, and must have exactly that parameter's
+// size (a mismatch, which a GPU would silently misread, is
+// CUDA_ERROR_INVALID_VALUE).
+//
+// A fault inside the kernel is reported as a GPU reports it: the launch
+// itself succeeds and the context is poisoned with the sticky code (an
+// access outside device memory CUDA_ERROR_ILLEGAL_ADDRESS, a misaligned
+// atomic CUDA_ERROR_MISALIGNED_ADDRESS, MaxSteps exceeded
+// CUDA_ERROR_LAUNCH_TIMEOUT, a trap or anything else
+// CUDA_ERROR_LAUNCH_FAILED); KernelFault tells the interpreter's account of
+// it.
+type SimConfig struct {
+	// Stdout receives the kernels' printf output; nil means os.Stdout,
+	// file descriptor 1, where a GPU's printf output goes.
+	Stdout io.Writer
+	// Workers is how many goroutines run a launch's blocks; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// MaxSteps bounds each thread's taken branches and calls; 0 means no
+	// bound.
+	MaxSteps int64
+}
+
+// deviceBytes returns n zeroed bytes whose first byte is 8-byte aligned, so
+// that the interpreter's atomics on naturally aligned device addresses are
+// host atomics.
+func deviceBytes(n int) []byte {
+	if n == 0 {
+		return []byte{}
+	}
+	words := make([]uint64, (n+7)/8)
+	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n)
+}
+
+// KernelFault is the interpreter's report (a *ptxsim.ExecError naming the
+// kernel, block, thread, PTX line and address) of the kernel fault that
+// poisoned the context, or nil. Only a Fake with Config.Sim runs kernels.
+func (f *Fake) KernelFault() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.kernelFault
+}
+
+// simLoad parses ptx for the interpreter and loads it into device dev's
+// memory, recording its .global variables as the module's globals; called
+// with f.mu held.
+func (f *Fake) simLoad(call string, dev int, mod *module, ptx string) error {
+	sm, err := ptxsim.Parse(ptx)
+	if err != nil {
+		e := driver.NewError(call, driver.ErrorInvalidPTX)
+		e.Log = "ptxas fatal   : fake driver (ptxsim): " + err.Error()
+		return e
+	}
+	prog, err := sm.Load(f.sim[dev])
+	if err != nil {
+		return invalid(call, "%v", err)
+	}
+	mod.prog = prog
+	for _, g := range prog.Globals() {
+		if g.Size == 0 {
+			continue
+		}
+		b, err := f.sim[dev].Bytes(g.Addr, g.Size)
+		if err != nil {
+			_ = prog.Unload()
+			return invalid(call, "%v", err)
+		}
+		if mod.globals == nil {
+			mod.globals = map[string]driver.DevicePtr{}
+		}
+		p := driver.DevicePtr(g.Addr)
+		f.allocs[p] = &alloc{dev: dev, mem: b, global: true}
+		mod.globals[g.Name] = p
+	}
+	return nil
+}
+
+// simRun runs launch l in the interpreter.
+func (f *Fake) simRun(l Launch) error {
+	const call = "cuLaunchKernel"
+	f.mu.Lock()
+	mod := f.modules[l.Module]
+	f.mu.Unlock()
+	if mod == nil || mod.prog == nil {
+		return driver.NewError(call, driver.ErrorInvalidHandle)
+	}
+	params, err := simParams(mod.prog.Module(), l)
+	if err != nil {
+		return invalid(call, "%v", err)
+	}
+	sc := f.cfg.Sim
+	out := sc.Stdout
+	if out == nil {
+		out = os.Stdout
+	}
+	err = mod.prog.Run(ptxsim.Config{
+		Kernel:    l.Function,
+		Grid:      [3]int{l.Grid.X, l.Grid.Y, l.Grid.Z},
+		Block:     [3]int{l.Block.X, l.Block.Y, l.Block.Z},
+		SharedMem: l.SharedMem,
+		Params:    params,
+		Stdout:    out,
+		Workers:   sc.Workers,
+		MaxSteps:  sc.MaxSteps,
+	})
+	var ee *ptxsim.ExecError
+	if errors.As(err, &ee) {
+		f.mu.Lock()
+		f.poison, f.kernelFault = faultCode(ee.Kind), ee
+		f.mu.Unlock()
+		return nil
+	}
+	if err != nil {
+		return invalid(call, "%v", err)
+	}
+	return nil
+}
+
+// simParams lays l's arguments out as kernel l.Function declares its
+// parameters, as the driver does with cuLaunchKernel's kernelParams.
+func simParams(m *ptxsim.Module, l Launch) ([]byte, error) {
+	ps, err := m.Params(l.Function)
+	if err != nil {
+		return nil, err
+	}
+	size, _ := m.ParamSize(l.Function)
+	if len(l.Args) != len(ps) {
+		return nil, fmt.Errorf("kernel %s has %d parameters, the launch passes %d arguments", l.Function, len(ps), len(l.Args))
+	}
+	buf := make([]byte, size)
+	for i, p := range ps {
+		if len(l.Args[i]) != p.Size {
+			return nil, fmt.Errorf("kernel %s: parameter %d (%s %s) has %d bytes, argument %d has %d", l.Function, i, p.Type, p.Name, p.Size, i, len(l.Args[i]))
+		}
+		copy(buf[p.Offset:], l.Args[i])
+	}
+	return buf, nil
+}
+
+// faultCode is the sticky result a GPU reports for a fault of kind k.
+func faultCode(k ptxsim.FaultKind) driver.Result {
+	switch k {
+	case ptxsim.FaultAddress:
+		return driver.ErrorIllegalAddress
+	case ptxsim.FaultMisaligned:
+		return driver.ErrorMisalignedAddress
+	case ptxsim.FaultLimit:
+		return driver.ErrorLaunchTimeout
+	}
+	return driver.ErrorLaunchFailed
+}
