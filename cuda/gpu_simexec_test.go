@@ -10,6 +10,7 @@ package cuda_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -248,5 +249,196 @@ func TestSimGPULargeDynamicSharedMemory(t *testing.T) {
 	}
 	if n := f.Count("cuFuncSetAttribute"); n != 1 {
 		t.Fatalf("cuFuncSetAttribute called %d times, want 1", n)
+	}
+}
+
+// Static shared memory counts against the 48 KiB a kernel may use without
+// opting in: 16 KiB static and 32 KiB dynamic fit, 16 and 40 need the
+// opt-in (the executing fake knows the kernel's static size from its PTX).
+func TestSimGPUStaticAndDynamicSharedMemory(t *testing.T) {
+	f := simGPU(t)
+	run := func(shared int) ([]float32, error) {
+		x := make([]float32, 512)
+		for i := range x {
+			x[i] = float32(i)
+		}
+		err := Jit(testkernels.SharedBoth).LaunchWith(LaunchConfig{Grid: Dim1(2), Block: Dim1(256), SharedMem: shared}, x)
+		return x, err
+	}
+	for _, c := range []struct{ shared, setAttr int }{{32 << 10, 0}, {40 << 10, 1}} {
+		onBackend(t, CPU)
+		want, err := run(c.shared)
+		if err != nil {
+			t.Fatalf("CPU: %v", err)
+		}
+		onBackend(t, GPU)
+		before := f.Count("cuFuncSetAttribute")
+		got, err := run(c.shared)
+		if err != nil {
+			t.Fatalf("GPU, %d bytes of dynamic shared memory: %v", c.shared, err)
+		}
+		if err := diff(want, got, 0); err != nil {
+			t.Errorf("%d bytes: %v", c.shared, err)
+		}
+		if n := f.Count("cuFuncSetAttribute") - before; n != c.setAttr {
+			t.Errorf("%d bytes: cuFuncSetAttribute called %d times, want %d", c.shared, n, c.setAttr)
+		}
+	}
+}
+
+// Two devices: each loads its own module (its own debug record) and keeps
+// its own memory; an array of one device is refused by a launch on the
+// other.
+func TestSimGPUTwoDevices(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{
+		Devices: []fakedriver.DeviceSpec{fakedriver.DefaultDevice(), fakedriver.DefaultDevice()},
+		Sim:     &fakedriver.SimConfig{},
+	})
+	k := Jit(testkernels.OutOfRange, Debug)
+	inc := Jit(testkernels.Increment)
+	d0, err := ToDevice([]float64{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d0.Free()
+	for dev := range 2 {
+		if err := SelectDevice(dev); err != nil {
+			t.Fatal(err)
+		}
+		var ke *KernelError
+		if err := k.Launch(Dim1(4), Dim1(256), make([]int32, 1000)); !errors.As(err, &ke) || ke.Block.X != 3 {
+			t.Fatalf("device %d: %v, want the kernel error", dev, err)
+		}
+		if err := k.Launch(Dim1(4), Dim1(250), make([]int32, 1000)); err != nil {
+			t.Fatalf("device %d: a clean launch: %v", dev, err)
+		}
+	}
+	err = inc.Launch(Dim1(1), Dim1(32), d0)
+	if err == nil || !strings.Contains(err.Error(), "device 0, the launch on device 1") {
+		t.Fatalf("launch on device 1 with an array of device 0: %v", err)
+	}
+	if err := SelectDevice(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := inc.Launch(Dim1(1), Dim1(32), d0); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d0.ToHost(); err != nil || !equal(got, []float64{2, 3, 4}) {
+		t.Fatalf("device 0 array after an increment: %v, %v", got, err)
+	}
+	if n := f.Count("cuModuleLoadDataEx"); n != 4 {
+		t.Fatalf("%d module loads, want 4 (each kernel on each device; the refused launch loads before it checks)", n)
+	}
+}
+
+// Launches from several goroutines at once, on the default stream and on
+// their own streams, each on its own data.
+func TestSimGPUConcurrentLaunches(t *testing.T) {
+	f := simGPU(t)
+	const workers, n = 4, 512
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			errs <- func() error {
+				var s *Stream
+				if w%2 == 1 {
+					var err error
+					if s, err = NewStream(); err != nil {
+						return err
+					}
+				}
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = float32(i + w)
+				}
+				k := Jit(testkernels.Scale)
+				for range 3 {
+					if err := k.LaunchWith(LaunchConfig{Grid: Dim1(n / 128), Block: Dim1(128), Stream: s}, x, float32(2)); err != nil {
+						return err
+					}
+					if s != nil {
+						if err := s.Synchronize(); err != nil {
+							return err
+						}
+					}
+				}
+				for i, v := range x {
+					if want := float32(i+w) * 8; v != want {
+						return fmt.Errorf("worker %d: x[%d] = %v, want %v", w, i, v, want)
+					}
+				}
+				return nil
+			}()
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	wantLive(t, f, 0, 0)
+}
+
+// A window of a larger host slice: the kernel sees the window, and only the
+// window is written back.
+func TestSimGPUHostSubslice(t *testing.T) {
+	run := func() ([]float32, error) {
+		x := make([]float32, 100)
+		for i := range x {
+			x[i] = float32(i)
+		}
+		err := Jit(testkernels.Scale).Launch(Dim1(1), Dim1(64), x[10:20], float32(-1))
+		return x, err
+	}
+	simGPU(t)
+	onBackend(t, CPU)
+	want, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	onBackend(t, GPU)
+	got, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := diff(want, got, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Each kind of debug check reaches the host as the CPU backend reports the
+// same failure. Slice bounds differ in the text: the device record holds a
+// value and a bound but not which of the slice expression's conditions
+// failed, so the GPU says "[50] with capacity 1" where Go says "[50:1]".
+func TestSimGPUDebugChecksMatchCPU(t *testing.T) {
+	simGPU(t)
+	cases := []struct {
+		name   string
+		kernel any
+		args   func() []any
+		prefix bool // compare the message up to the first '['
+	}{
+		{"divide", testkernels.DivideBy, func() []any { return []any{make([]int64, 100), int64(0)} }, false},
+		{"shift", testkernels.ShiftBy, func() []any { return []any{make([]int64, 100), -3} }, false},
+		{"index", testkernels.OutOfRange, func() []any { return []any{make([]int32, 100)} }, true},
+		{"slice", testkernels.SumFrom, func() []any { return []any{make([]int32, 100), 50, make([]int32, 100)} }, true},
+	}
+	for _, c := range cases {
+		var msgs [2]string
+		for i, b := range []Backend{CPU, GPU} {
+			onBackend(t, b)
+			err := Jit(c.kernel, Debug).Launch(Dim1(2), Dim1(64), c.args()...)
+			var ke *KernelError
+			if !errors.As(err, &ke) || ke.Kernel == "" || ke.Pos == "" {
+				t.Fatalf("%s on %s: %v, want a *KernelError with a position", c.name, b, err)
+			}
+			msgs[i] = ke.Msg
+			if c.prefix {
+				msgs[i], _, _ = strings.Cut(ke.Msg, "[")
+			}
+		}
+		if msgs[0] != msgs[1] {
+			t.Errorf("%s: GPU says %q, the CPU %q", c.name, msgs[1], msgs[0])
+		}
 	}
 }

@@ -176,6 +176,7 @@ type module struct {
 type function struct {
 	name string
 	mod  driver.Module
+	code map[driver.FunctionAttribute]int // with Config.Sim: what the PTX says
 }
 
 type event struct {

@@ -175,9 +175,13 @@ func (f *Fake) unload(m driver.Module) {
 // launch.
 var defaultFuncAttrs = DefaultFuncAttrs()
 
-// funcAttr is kernel fn's attribute: the SetFuncAttr override or the default.
+// funcAttr is kernel fn's attribute: the SetFuncAttr or FuncSetAttribute
+// value, else what its PTX says (Config.Sim), else the default.
 func (f *Fake) funcAttr(fn *function, attr driver.FunctionAttribute) (int, bool) {
 	if v, ok := f.funcAttrs[fn.name][attr]; ok {
+		return v, true
+	}
+	if v, ok := fn.code[attr]; ok {
 		return v, true
 	}
 	v, ok := defaultFuncAttrs[attr]

@@ -15,7 +15,10 @@ import (
 // interpreter (package ptxsim), over the fake's own device memory: a module
 // load parses the PTX (text the interpreter rejects is
 // CUDA_ERROR_INVALID_PTX with the parse error as the JIT log) and places its
-// .global variables where ModuleGetGlobal finds them; every device
+// .global variables where ModuleGetGlobal finds them, and its kernels'
+// FuncSharedSizeBytes is their static shared memory, with
+// FuncMaxDynamicSharedSize at first 48 KiB less that (unless SetFuncAttr or
+// FuncSetAttribute set them for the kernel's name); every device
 // allocation is visible to kernels at its device address; a launch runs the
 // kernel to completion with the launch's grid, block, dynamic shared memory
 // and argument bytes before LaunchKernel returns.
@@ -44,6 +47,10 @@ type SimConfig struct {
 	// bound.
 	MaxSteps int64
 }
+
+// defaultDynamicShared is the shared memory, static and dynamic, a kernel
+// may use without opting in with cuFuncSetAttribute.
+const defaultDynamicShared = 48 << 10
 
 // deviceBytes returns n zeroed bytes whose first byte is 8-byte aligned, so
 // that the interpreter's atomics on naturally aligned device addresses are
@@ -80,6 +87,15 @@ func (f *Fake) simLoad(call string, dev int, mod *module, ptx string) error {
 		return invalid(call, "%v", err)
 	}
 	mod.prog = prog
+	// The kernels' static shared memory, and the dynamic shared memory
+	// they may use without opting in (48 KiB in all).
+	static := sm.SharedSize()
+	for _, fn := range mod.funcs {
+		f.funcs[fn].code = map[driver.FunctionAttribute]int{
+			driver.FuncSharedSizeBytes:      static,
+			driver.FuncMaxDynamicSharedSize: max(defaultDynamicShared-static, 0),
+		}
+	}
 	for _, g := range prog.Globals() {
 		if g.Size == 0 {
 			continue

@@ -206,6 +206,23 @@ func TestSimChecksLaunchesAndPTX(t *testing.T) {
 	if l := f.Live(); l.Modules != 1 {
 		t.Fatalf("live after a failed load: %+v", l)
 	}
+
+	// Static shared memory comes from the PTX and leaves the rest of
+	// 48 KiB to dynamic shared memory.
+	shared := strings.Replace(simPTX, ".global .align 4 .u32 counter = 5;", ".global .align 4 .u32 counter = 5;\n.shared .align 8 .b8 tile[4096];", 1)
+	m2, _, err := f.ModuleLoadData(shared, driver.JITOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	poke, _ := f.ModuleGetFunction(m2, "poke")
+	for attr, want := range map[driver.FunctionAttribute]int{driver.FuncSharedSizeBytes: 4096, driver.FuncMaxDynamicSharedSize: 44 << 10} {
+		if v, err := f.FuncGetAttribute(poke, attr); err != nil || v != want {
+			t.Errorf("attribute %d = %d, %v; want %d", attr, v, err, want)
+		}
+	}
+	var pp driver.Params
+	pp.AddPtr(p)
+	wantCode(t, f.LaunchKernel(poke, one, one, 45<<10, 0, &pp), "cuLaunchKernel", driver.ErrorInvalidValue)
 }
 
 // A kernel fault poisons the context with the code a GPU reports.
