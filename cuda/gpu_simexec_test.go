@@ -442,3 +442,56 @@ func TestSimGPUDebugChecksMatchCPU(t *testing.T) {
 		}
 	}
 }
+
+// NewDeviceArray's memory is zeroed on the GPU as on the CPU, although
+// cuMemAlloc does not clear memory (the fake fills it with Garbage): a
+// histogram accumulated into fresh device bins counts from zero.
+func TestSimGPUNewDeviceArrayIsZeroed(t *testing.T) {
+	f := simGPU(t)
+	run := func() ([]int32, []float64, error) {
+		x := make([]uint32, 4096)
+		for i := range x {
+			x[i] = uint32(i * i)
+		}
+		bins, err := NewDeviceArray[int32](97)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer bins.Free()
+		if err := Jit(testkernels.Histogram).Launch(Dim1(8), Dim1(128), x, bins); err != nil {
+			return nil, nil, err
+		}
+		counts, err := bins.ToHost()
+		if err != nil {
+			return nil, nil, err
+		}
+		grid, err := NewDeviceArray[float64](3, 5)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer grid.Free()
+		fresh, err := grid.ToHost()
+		return counts, fresh, err
+	}
+	onBackend(t, CPU)
+	wantCounts, wantFresh, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	onBackend(t, GPU)
+	counts, fresh, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := diff(wantCounts, counts, 0); err != nil {
+		t.Errorf("histogram into fresh bins: %v", err)
+	}
+	if err := diff(wantFresh, fresh, 0); err != nil {
+		t.Errorf("a fresh 3×5 array: %v", err)
+	}
+	// A failure to clear frees the allocation.
+	f.Inject(fakedriver.Fault{Call: "cuMemsetD8", Code: driver.ErrorUnknown})
+	_, err = NewDeviceArray[float32](16)
+	wantDriverError(t, err, "cuMemsetD8", driver.ErrorUnknown)
+	wantLive(t, f, 0, 0)
+}

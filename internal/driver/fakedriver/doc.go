@@ -4,7 +4,8 @@
 // A Fake behaves like the real driver where the cuda package can observe it:
 // calls before Init fail with CUDA_ERROR_NOT_INITIALIZED, context-dependent
 // calls need the primary context current on the calling OS thread, device
-// memory has addresses, bounds and a capacity, PTX modules expose their .entry
+// memory has addresses, bounds and a capacity (and fresh allocations hold
+// Garbage, not zeros: cuMemAlloc does not clear memory), PTX modules expose their .entry
 // functions, launches are checked against the device's limits, events carry
 // times, and a fault inside a kernel poisons the context until its last
 // reference is released. Each launch is recorded (function name, grid, block,

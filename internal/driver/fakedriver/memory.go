@@ -6,6 +6,18 @@ import (
 	"github.com/nugo-dev/nugo/internal/driver"
 )
 
+// Garbage is the byte that fills fresh device allocations (MemAlloc) and
+// page-locked host buffers (MemHostAlloc): the driver does not clear
+// either, so a caller that reads memory it has not written sees this, not
+// zeros.
+const Garbage byte = 0xa5
+
+func fillGarbage(b []byte) {
+	for i := range b {
+		b[i] = Garbage
+	}
+}
+
 // allocAlign is the alignment of fake device allocations (the real driver
 // aligns to at least 256 bytes).
 const allocAlign = 512
@@ -73,6 +85,7 @@ func (f *Fake) MemAlloc(bytes int) (driver.DevicePtr, error) {
 	}
 	p := f.nextAddr
 	mem := deviceBytes(bytes)
+	fillGarbage(mem)
 	if f.sim != nil {
 		if err := f.sim[dev].Register(uint64(p), mem); err != nil {
 			return 0, invalid(call, "%v", err)
@@ -240,6 +253,7 @@ func (f *Fake) MemHostAlloc(bytes int, flags driver.HostAllocFlags) (unsafe.Poin
 		return nil, invalid(call, "unknown flags %#x", uint32(flags))
 	}
 	b := make([]byte, bytes)
+	fillGarbage(b)
 	p := unsafe.Pointer(&b[0])
 	f.host[p] = b
 	return p, nil
