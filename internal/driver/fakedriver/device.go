@@ -170,6 +170,13 @@ func (f *Fake) destroyContext(dev int) {
 	}
 	if f.sim != nil {
 		f.sim[dev] = ptxsim.NewMemory()
+		kept := f.pending[:0]
+		for _, op := range f.pending {
+			if op.dev != dev {
+				kept = append(kept, op)
+			}
+		}
+		f.pending = kept
 	}
 	f.poison, f.kernelFault = driver.Success, nil
 }
@@ -203,8 +210,9 @@ func (f *Fake) CtxGetCurrent() (driver.Context, error) {
 	return f.current[threadID()], nil
 }
 
-// CtxSynchronize implements driver.API. Work completes at once in the fake,
-// so this only reports errors (a poisoned context).
+// CtxSynchronize implements driver.API. Work completes at once in the fake
+// (or here, with Config.Sim), so this only reports errors (a poisoned
+// context).
 func (f *Fake) CtxSynchronize() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

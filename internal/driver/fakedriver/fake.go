@@ -157,6 +157,7 @@ type Fake struct {
 	calls       []string
 	faults      []*faultState
 	sim         []*ptxsim.Memory // per device, with Config.Sim: every allocation at its address
+	pending     []pendingOp      // with Config.Sim: queued device work
 	kernelFault error            // the interpreter's account of the poisoning fault
 }
 
@@ -300,10 +301,12 @@ func (f *Fake) Live() Live {
 	return l
 }
 
-// Read copies n bytes of device memory at p, as a kernel hook or a test sees it.
+// Read copies n bytes of device memory at p, as a kernel hook or a test
+// sees it (after the queued work, with Config.Sim).
 func (f *Fake) Read(p driver.DevicePtr, n int) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.flush()
 	b, err := f.span("Read", p, n)
 	if err != nil {
 		return nil, err
@@ -311,10 +314,12 @@ func (f *Fake) Read(p driver.DevicePtr, n int) ([]byte, error) {
 	return append([]byte(nil), b...), nil
 }
 
-// Write stores b into device memory at p.
+// Write stores b into device memory at p (after the queued work, with
+// Config.Sim).
 func (f *Fake) Write(p driver.DevicePtr, b []byte) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.flush()
 	dst, err := f.span("Write", p, len(b))
 	if err != nil {
 		return err
@@ -356,6 +361,9 @@ func (f *Fake) enter(call string, needInit, needCtx bool) (dev int, err error) {
 	dev = f.ctxDevice(f.current[threadID()])
 	if dev < 0 || f.ctxRefs[dev] == 0 {
 		return -1, driver.NewError(call, driver.ErrorInvalidContext)
+	}
+	if hostSync[call] {
+		f.flush()
 	}
 	if f.poison != driver.Success && !poisonedNow {
 		return -1, driver.NewError(call, f.poison)

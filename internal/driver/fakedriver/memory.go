@@ -43,6 +43,16 @@ func (f *Fake) span(call string, p driver.DevicePtr, n int) ([]byte, error) {
 	return nil, invalid(call, "%#x is not in device memory", uint64(p))
 }
 
+// run does device work: at once, or queued with Config.Sim; called with
+// f.mu held.
+func (f *Fake) run(dev int, op func()) {
+	if f.sim != nil {
+		f.queue(dev, op)
+		return
+	}
+	op()
+}
+
 // hostSpan views n bytes of host memory at p.
 func hostSpan(call string, p unsafe.Pointer, n int) ([]byte, error) {
 	if n < 0 {
@@ -122,16 +132,19 @@ func (f *Fake) MemsetD8(p driver.DevicePtr, value byte, n int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	const call = "cuMemsetD8"
-	if _, err := f.enter(call, true, true); err != nil {
+	dev, err := f.enter(call, true, true)
+	if err != nil {
 		return err
 	}
 	b, err := f.span(call, p, n)
 	if err != nil {
 		return err
 	}
-	for i := range b {
-		b[i] = value
-	}
+	f.run(dev, func() {
+		for i := range b {
+			b[i] = value
+		}
+	})
 	return nil
 }
 
@@ -160,7 +173,8 @@ func (f *Fake) dtoh(call string, dst unsafe.Pointer, src driver.DevicePtr, n int
 func (f *Fake) hostCopy(call string, dev driver.DevicePtr, host unsafe.Pointer, n int, s driver.Stream, async, toDevice bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := f.enter(call, true, true); err != nil {
+	device, err := f.enter(call, true, true)
+	if err != nil {
 		return err
 	}
 	if async {
@@ -176,10 +190,17 @@ func (f *Fake) hostCopy(call string, dev driver.DevicePtr, host unsafe.Pointer, 
 	if err != nil {
 		return err
 	}
-	if toDevice {
-		copy(d, h)
+	op := func() {
+		if toDevice {
+			copy(d, h)
+		} else {
+			copy(h, d)
+		}
+	}
+	if async {
+		f.run(device, op)
 	} else {
-		copy(h, d)
+		op() // the synchronous copies waited for the queued work in enter
 	}
 	return nil
 }
@@ -187,7 +208,8 @@ func (f *Fake) hostCopy(call string, dev driver.DevicePtr, host unsafe.Pointer, 
 func (f *Fake) dtod(call string, dst, src driver.DevicePtr, n int, s driver.Stream, async bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := f.enter(call, true, true); err != nil {
+	dev, err := f.enter(call, true, true)
+	if err != nil {
 		return err
 	}
 	if async {
@@ -203,7 +225,7 @@ func (f *Fake) dtod(call string, dst, src driver.DevicePtr, n int, s driver.Stre
 	if err != nil {
 		return err
 	}
-	copy(d, sb)
+	f.run(dev, func() { copy(d, sb) }) // asynchronous, even without a stream
 	return nil
 }
 
@@ -222,17 +244,20 @@ func (f *Fake) MemcpyDtoD(dst, src driver.DevicePtr, bytes int) error {
 	return f.dtod("cuMemcpyDtoD", dst, src, bytes, 0, false)
 }
 
-// MemcpyHtoDAsync implements driver.API; the copy completes before it returns.
+// MemcpyHtoDAsync implements driver.API; the copy completes before it returns
+// (with Config.Sim: when the host next waits).
 func (f *Fake) MemcpyHtoDAsync(dst driver.DevicePtr, src unsafe.Pointer, bytes int, s driver.Stream) error {
 	return f.htod("cuMemcpyHtoDAsync", dst, src, bytes, s, true)
 }
 
-// MemcpyDtoHAsync implements driver.API; the copy completes before it returns.
+// MemcpyDtoHAsync implements driver.API; the copy completes before it returns
+// (with Config.Sim: when the host next waits).
 func (f *Fake) MemcpyDtoHAsync(dst unsafe.Pointer, src driver.DevicePtr, bytes int, s driver.Stream) error {
 	return f.dtoh("cuMemcpyDtoHAsync", dst, src, bytes, s, true)
 }
 
-// MemcpyDtoDAsync implements driver.API; the copy completes before it returns.
+// MemcpyDtoDAsync implements driver.API; the copy completes before it returns
+// (with Config.Sim: when the host next waits).
 func (f *Fake) MemcpyDtoDAsync(dst, src driver.DevicePtr, bytes int, s driver.Stream) error {
 	return f.dtod("cuMemcpyDtoDAsync", dst, src, bytes, s, true)
 }

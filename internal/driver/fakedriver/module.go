@@ -248,7 +248,7 @@ func (f *Fake) FuncSetAttribute(fn driver.Function, attr driver.FunctionAttribut
 func (f *Fake) LaunchKernel(fn driver.Function, grid, block driver.Dim3, sharedMem int, s driver.Stream, params *driver.Params) error {
 	l, err := f.launch(fn, grid, block, sharedMem, s, params)
 	if err == nil && f.sim != nil {
-		err = f.simRun(l)
+		err = f.simQueue(l)
 	}
 	if err != nil || f.OnLaunch == nil {
 		return err

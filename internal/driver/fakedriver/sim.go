@@ -20,8 +20,15 @@ import (
 // FuncMaxDynamicSharedSize at first 48 KiB less that (unless SetFuncAttr or
 // FuncSetAttribute set them for the kernel's name); every device
 // allocation is visible to kernels at its device address; a launch runs the
-// kernel to completion with the launch's grid, block, dynamic shared memory
-// and argument bytes before LaunchKernel returns.
+// kernel with the launch's grid, block, dynamic shared memory and argument
+// bytes.
+//
+// Work runs asynchronously, as on a GPU: launches, the Async copies,
+// MemcpyDtoD and MemsetD8 are queued in issue order and run when the host
+// next waits for the device — at the synchronous copies to and from the
+// host, stream, event and context synchronization and queries, frees,
+// module unloads, and Read and Write. A caller that uses results, or
+// page-locked buffers, before waiting sees them unwritten.
 //
 // The arguments reach the kernel as the real driver takes them from
 // cuLaunchKernel's kernelParams: argument i fills the kernel's parameter i,
@@ -30,7 +37,8 @@ import (
 // CUDA_ERROR_INVALID_VALUE).
 //
 // A fault inside the kernel is reported as a GPU reports it: the launch
-// itself succeeds and the context is poisoned with the sticky code (an
+// itself succeeds, the call that waits for it and every later one fail
+// with the sticky code (an
 // access outside device memory CUDA_ERROR_ILLEGAL_ADDRESS, a misaligned
 // atomic CUDA_ERROR_MISALIGNED_ADDRESS, MaxSteps exceeded
 // CUDA_ERROR_LAUNCH_TIMEOUT, a trap or anything else
@@ -115,12 +123,48 @@ func (f *Fake) simLoad(call string, dev int, mod *module, ptx string) error {
 	return nil
 }
 
-// simRun runs launch l in the interpreter.
-func (f *Fake) simRun(l Launch) error {
+// pendingOp is device work the executing fake has queued.
+type pendingOp struct {
+	dev int
+	run func() // called with f.mu held
+}
+
+// hostSync lists the calls that wait for the queued work: the synchronous
+// copies to and from the host (legacy default stream), synchronization and
+// queries, and the calls that synchronize implicitly.
+var hostSync = map[string]bool{
+	"cuCtxSynchronize": true, "cuStreamSynchronize": true, "cuEventSynchronize": true,
+	"cuStreamQuery": true, "cuEventQuery": true, "cuEventElapsedTime": true,
+	"cuMemcpyHtoD": true, "cuMemcpyDtoH": true,
+	"cuMemFree": true, "cuMemFreeHost": true, "cuModuleUnload": true,
+}
+
+// queue adds op to device dev's pending work; called with f.mu held.
+func (f *Fake) queue(dev int, op func()) {
+	f.pending = append(f.pending, pendingOp{dev, op})
+}
+
+// flush runs the pending work in issue order, a valid order for any set of
+// streams; after a kernel fault the rest is dropped, as a poisoned context
+// runs nothing more. Called with f.mu held.
+func (f *Fake) flush() {
+	for len(f.pending) > 0 {
+		op := f.pending[0]
+		f.pending = f.pending[1:]
+		if f.poison == driver.Success {
+			op.run()
+		}
+	}
+	f.pending = nil
+}
+
+// simQueue checks launch l's arguments against the kernel's parameters and
+// queues the kernel's run.
+func (f *Fake) simQueue(l Launch) error {
 	const call = "cuLaunchKernel"
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	mod := f.modules[l.Module]
-	f.mu.Unlock()
 	if mod == nil || mod.prog == nil {
 		return driver.NewError(call, driver.ErrorInvalidHandle)
 	}
@@ -128,12 +172,19 @@ func (f *Fake) simRun(l Launch) error {
 	if err != nil {
 		return invalid(call, "%v", err)
 	}
+	f.queue(mod.dev, func() { f.simExec(mod.prog, l, params) })
+	return nil
+}
+
+// simExec runs launch l in the interpreter; a fault poisons the context.
+// Called with f.mu held.
+func (f *Fake) simExec(prog *ptxsim.Program, l Launch, params []byte) {
 	sc := f.cfg.Sim
 	out := sc.Stdout
 	if out == nil {
 		out = os.Stdout
 	}
-	err = mod.prog.Run(ptxsim.Config{
+	err := prog.Run(ptxsim.Config{
 		Kernel:    l.Function,
 		Grid:      [3]int{l.Grid.X, l.Grid.Y, l.Grid.Z},
 		Block:     [3]int{l.Block.X, l.Block.Y, l.Block.Z},
@@ -143,17 +194,14 @@ func (f *Fake) simRun(l Launch) error {
 		Workers:   sc.Workers,
 		MaxSteps:  sc.MaxSteps,
 	})
+	if err == nil {
+		return
+	}
+	f.poison, f.kernelFault = driver.ErrorLaunchFailed, err
 	var ee *ptxsim.ExecError
 	if errors.As(err, &ee) {
-		f.mu.Lock()
-		f.poison, f.kernelFault = faultCode(ee.Kind), ee
-		f.mu.Unlock()
-		return nil
+		f.poison = faultCode(ee.Kind)
 	}
-	if err != nil {
-		return invalid(call, "%v", err)
-	}
-	return nil
 }
 
 // simParams lays l's arguments out as kernel l.Function declares its

@@ -130,6 +130,9 @@ func TestSimRunsKernels(t *testing.T) {
 	if err := f.LaunchKernel(hello, driver.Dim3{X: 1, Y: 1, Z: 1}, driver.Dim3{X: 3, Y: 1, Z: 1}, 0, 0, nil); err != nil {
 		t.Fatal(err)
 	}
+	if err := f.CtxSynchronize(); err != nil {
+		t.Fatal(err)
+	}
 	if s := out.String(); s != "hi 0\nhi 1\nhi 2\n" {
 		t.Fatalf("printf output %q", s)
 	}
@@ -263,5 +266,72 @@ func TestSimFaultCodes(t *testing.T) {
 		if f.KernelFault() != nil {
 			t.Errorf("%s: the kernel fault outlived the context", c.name)
 		}
+	}
+}
+
+// Device work is asynchronous: queued launches, asynchronous copies and
+// memsets run, in order, when the host waits; until then page-locked
+// buffers hold what they held.
+func TestSimWorkRunsWhenTheHostWaits(t *testing.T) {
+	f := ready(t, fakedriver.Config{Sim: &fakedriver.SimConfig{}})
+	m, _, err := f.ModuleLoadData(simPTX, driver.JITOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scale, _ := f.ModuleGetFunction(m, "scale")
+	s, _ := f.StreamCreate(driver.StreamDefault)
+	p, _ := f.MemAlloc(8)
+	pinned, err := f.MemHostAlloc(8, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := unsafe.Slice((*byte)(pinned), 8)
+	if host[0] != fakedriver.Garbage {
+		t.Fatalf("fresh page-locked memory holds %#x, want Garbage", host[0])
+	}
+	binary.LittleEndian.PutUint32(host, math.Float32bits(3))
+	binary.LittleEndian.PutUint32(host[4:], math.Float32bits(5))
+	if err := f.MemsetD8(p, 0, 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.MemcpyHtoDAsync(p, pinned, 8, s); err != nil {
+		t.Fatal(err)
+	}
+	var params driver.Params
+	params.AddPtr(p)
+	params.AddU32(2)
+	params.AddF32(10)
+	one := driver.Dim3{X: 1, Y: 1, Z: 1}
+	if err := f.LaunchKernel(scale, one, driver.Dim3{X: 32, Y: 1, Z: 1}, 0, s, &params); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.MemcpyDtoHAsync(pinned, p, 8, s); err != nil {
+		t.Fatal(err)
+	}
+	if v := math.Float32frombits(binary.LittleEndian.Uint32(host)); v != 3 {
+		t.Fatalf("the result arrived before the host waited: %v", v)
+	}
+	if err := f.StreamSynchronize(s); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float32{30, 50} {
+		if v := math.Float32frombits(binary.LittleEndian.Uint32(host[4*i:])); v != want {
+			t.Fatalf("element %d after the wait = %v, want %v", i, v, want)
+		}
+	}
+	// A queued fault surfaces at the call that waits; later work is dropped.
+	poke, _ := f.ModuleGetFunction(m, "poke")
+	var bad driver.Params
+	bad.AddPtr(16)
+	if err := f.LaunchKernel(poke, one, one, 0, s, &bad); err != nil {
+		t.Fatalf("queuing a faulting kernel: %v", err)
+	}
+	if err := f.LaunchKernel(scale, one, one, 0, s, &params); err != nil {
+		t.Fatalf("queuing after it: %v", err)
+	}
+	wantCode(t, f.StreamSynchronize(s), "cuStreamSynchronize", driver.ErrorIllegalAddress)
+	f.ClearFaults()
+	if got, _ := f.Read(p, 4); math.Float32frombits(binary.LittleEndian.Uint32(got)) != 30 {
+		t.Fatalf("the kernel queued after the fault ran")
 	}
 }
