@@ -495,3 +495,91 @@ func TestSimGPUNewDeviceArrayIsZeroed(t *testing.T) {
 	wantDriverError(t, err, "cuMemsetD8", driver.ErrorUnknown)
 	wantLive(t, f, 0, 0)
 }
+
+// 2-D and 3-D device arrays passed for Array2 and Array3 parameters carry
+// their shape to the kernel.
+func TestSimGPUShapedDeviceArrays(t *testing.T) {
+	f := simGPU(t)
+	run := func() ([]float32, []float32, error) {
+		a, b := NewArray2[float32](37, 21), NewArray2[float32](37, 21)
+		for i := range a.Data() {
+			a.Data()[i], b.Data()[i] = float32(i), float32(3*i)
+		}
+		da, err := ToDevice2(a)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer da.Free()
+		db, err := ToDevice2(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer db.Free()
+		dc, err := NewDeviceArray[float32](37, 21)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer dc.Free()
+		if err := Jit(testkernels.Add2D).Launch(Dim2(3, 3), Dim2(16, 16), da, db, dc); err != nil {
+			return nil, nil, err
+		}
+		sum, err := dc.ToHost()
+		if err != nil {
+			return nil, nil, err
+		}
+		dv, err := ToDevice3(NewArray3[float32](5, 7, 3))
+		if err != nil {
+			return nil, nil, err
+		}
+		defer dv.Free()
+		if err := Jit(testkernels.Volume).Launch(Dim3{1, 1, 1}, Dim3{8, 8, 4}, dv); err != nil {
+			return nil, nil, err
+		}
+		vol, err := dv.ToHost()
+		return sum, vol, err
+	}
+	onBackend(t, CPU)
+	wantSum, wantVol, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	onBackend(t, GPU)
+	sum, vol, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := diff(wantSum, sum, 0); err != nil {
+		t.Errorf("Add2D on device arrays: %v", err)
+	}
+	if err := diff(wantVol, vol, 0); err != nil {
+		t.Errorf("Volume on a device array: %v", err)
+	}
+	wantLive(t, f, 0, 0)
+}
+
+// Kernel printf reaches file descriptor 1 from the executing fake, as from a
+// GPU, with the lines the CPU backend prints.
+func TestSimGPUPrintf(t *testing.T) {
+	simGPU(t)
+	c, ok := corpus.Lookup("printf/values")
+	if !ok {
+		t.Fatal("no corpus case printf/values")
+	}
+	var outs [2]string
+	for i, b := range []Backend{CPU, GPU} {
+		onBackend(t, b)
+		out, err := captureStdout(func() error {
+			if err := Jit(c.Kernel).LaunchWith(LaunchConfig{Grid: c.Grid, Block: c.Block}, c.Args()...); err != nil {
+				return err
+			}
+			return Synchronize()
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		outs[i] = out
+	}
+	if outs[0] == "" || !sameLines(outs[0], outs[1]) {
+		t.Fatalf("GPU printed\n%s\nthe CPU printed\n%s", outs[1], outs[0])
+	}
+}
