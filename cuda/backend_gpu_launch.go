@@ -41,6 +41,7 @@ const defaultDynamicShared = 48 << 10
 // arguments, and loaded on d, doing either on first use.
 func (d *gpuDevice) kernel(k *Kernel, args []boundArg) (*gpuKernel, error) {
 	target := k.target(d.sm)
+	target.NoReadOnlyCache = argsOverlap(args)
 	m, err := k.module(target, args)
 	if err != nil {
 		return nil, err
@@ -150,6 +151,22 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	addrs := make([]uint64, len(args))
 	var devArgs []*gpuMemory // kept reachable until a stream launch has run
 	hostArgs := false
+	spans, at := hostSpans(args)
+	for _, sp := range spans { // overlapping host arguments share one copy
+		p, err := api.MemAlloc(len(sp.bytes))
+		if err != nil {
+			return fmt.Errorf("%v: copying it to the device: %w", args[firstIn(at, len(temps))].param, err)
+		}
+		temps = append(temps, hostTemp{ptr: p, host: sp.bytes})
+		if gs == nil {
+			err = api.MemcpyHtoD(p, unsafe.Pointer(&sp.bytes[0]), len(sp.bytes))
+		} else {
+			err = stage(api, &temps[len(temps)-1], gs.h)
+		}
+		if err != nil {
+			return fmt.Errorf("%v: copying it to the device: %w", args[firstIn(at, len(temps)-1)].param, err)
+		}
+	}
 	for i, a := range args {
 		switch {
 		case a.dev != nil:
@@ -170,23 +187,8 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			}
 		case a.isHost():
 			hostArgs = true
-			b := hostBytes(a)
-			if len(b) == 0 {
-				continue
-			}
-			p, err := api.MemAlloc(len(b))
-			if err != nil {
-				return fmt.Errorf("%v: copying it to the device: %w", a.param, err)
-			}
-			temps = append(temps, hostTemp{ptr: p, host: b})
-			addrs[i] = uint64(p)
-			if gs == nil {
-				err = api.MemcpyHtoD(p, unsafe.Pointer(&b[0]), len(b))
-			} else {
-				err = stage(api, &temps[len(temps)-1], gs.h)
-			}
-			if err != nil {
-				return fmt.Errorf("%v: copying it to the device: %w", a.param, err)
+			if r := at[i]; r.span >= 0 {
+				addrs[i] = uint64(temps[r.span].ptr) + uint64(r.offset)
 			}
 		}
 	}
@@ -262,6 +264,16 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		return withHostNote(gk.checkRecord(api), hostArgs)
 	}
 	return nil
+}
+
+// firstIn is the first argument placed in span number span.
+func firstIn(at []spanRef, span int) int {
+	for i, r := range at {
+		if r.span == span {
+			return i
+		}
+	}
+	return 0
 }
 
 // stage allocates t's staging buffer, fills it from the host slice and

@@ -38,18 +38,22 @@ type ptxsimExecutor struct{}
 
 // ptxsimKey keys the compiled form in Kernel.compiled: one per set of
 // functions passed for func parameters (see funcsKey).
-type ptxsimKey struct{ funcs string }
+type ptxsimKey struct {
+	funcs      string
+	noReadOnly bool // the launch's arguments overlap (see argsOverlap)
+}
 
 func (ptxsimExecutor) kind() Backend { return PTXSim }
 
 // compile compiles k for the functions of bound's func arguments (the
 // module is cached by Kernel.module, its parsed form here).
 func (ptxsimExecutor) compile(k *Kernel, bound []boundArg) (*golaunch.Kernel, error) {
-	m, err := k.module(compiler.Target{Debug: k.opts&Debug != 0, FastMath: k.opts&FastMath != 0}, bound)
+	target := compiler.Target{Debug: k.opts&Debug != 0, FastMath: k.opts&FastMath != 0, NoReadOnlyCache: argsOverlap(bound)}
+	m, err := k.module(target, bound)
 	if err != nil {
 		return nil, err
 	}
-	c, err := k.compiledFor(ptxsimKey{funcsKey(bound)}, func() (any, error) { return golaunch.New(m) })
+	c, err := k.compiledFor(ptxsimKey{funcsKey(bound), target.NoReadOnlyCache}, func() (any, error) { return golaunch.New(m) })
 	if err != nil {
 		return nil, err
 	}

@@ -24,3 +24,24 @@ func CompiledForms(k *Kernel) int {
 	defer k.mu.Unlock()
 	return len(k.compiled)
 }
+
+// LaunchPTX is the PTX a launch of k with args on the current backend runs
+// for compute capability sm: the variant for overlapping arguments where
+// they overlap.
+func LaunchPTX(k *Kernel, sm int, args ...any) (string, error) {
+	be, err := current()
+	if err != nil {
+		return "", err
+	}
+	bound, err := k.bind(be, args)
+	if err != nil {
+		return "", err
+	}
+	target := k.target(sm)
+	target.NoReadOnlyCache = argsOverlap(bound)
+	m, err := k.module(target, bound)
+	if err != nil {
+		return "", err
+	}
+	return m.PTX, nil
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,5 +204,40 @@ func TestPTXSimFuncParams(t *testing.T) {
 	var ce *CompileError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "not a closure") {
 		t.Fatalf("launch with a closure: %v, want a *CompileError saying to pass a top-level function", err)
+	}
+}
+
+// TestFuncParamMemory: a function bound to a func parameter may take
+// slices of and pointers to numbers, which point into the kernel's device
+// memory, on the cpu and ptxsim backends.
+func TestFuncParamMemory(t *testing.T) {
+	a := []float32{3, 1, 2, -4, -1, -9, 0.5, 7, 7.5}
+	want := []float32{3, -1, 7.5}
+	for _, b := range []Backend{CPU, PTXSim} {
+		t.Run(string(b), func(t *testing.T) {
+			prev, err := CurrentBackend()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := SetBackend(b); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if err := SetBackend(prev); err != nil {
+					t.Error(err)
+				}
+			}()
+			out := make([]float32, 3)
+			if err := Jit(testkernels.RowsFunc).Launch(Dim1(1), Dim1(32), testkernels.RowMax, a, out, 3); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out, want) {
+				t.Errorf("row maxima %v, want %v", out, want)
+			}
+		})
+	}
+	ptx, err := Jit(testkernels.RowsFunc).PTX(75, testkernels.RowMax)
+	if err != nil || !strings.Contains(ptx, "max.f32") {
+		t.Errorf("PTX of RowsFunc with RowMax lacks max.f32: %v\n%s", err, ptx)
 	}
 }

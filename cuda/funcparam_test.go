@@ -60,7 +60,8 @@ func TestLaunchFuncParamErrors(t *testing.T) {
 		{"number for func", mapFunc, []any{1.5, out, out, out}, "got float64; pass a function"},
 		{"device array for func", mapFunc, []any{dev, out, out, out}, "device array for a func parameter"},
 		{"untyped nil", mapFunc, []any{nil, out, out, out}, "got nil"},
-		{"func of slices", func(t Thread, f func([]int) int) {}, []any{func([]int) int { return 0 }}, "parameter 1 has type func([]int) int"},
+		{"func returning a slice", func(t Thread, f func(int) []int) {}, []any{func(int) []int { return nil }}, "parameter 1 has type func(int) []int"},
+		{"func of strings", func(t Thread, f func(string) int) {}, []any{func(string) int { return 0 }}, "parameter 1 has type func(string) int"},
 		{"variadic func", func(t Thread, f func(...int) int) {}, []any{func(...int) int { return 0 }}, "parameter 1 has type func(...int) int"},
 	}
 	for _, tc := range tests {

@@ -53,7 +53,8 @@ type LaunchConfig struct {
 
 // Jit prepares fn for launching. fn must be a function whose first
 // parameter is a Thread and whose other parameters are numbers, bools,
-// slices of numbers, Array2, Array3 or funcs of numbers and bools,
+// slices of numbers, Array2, Array3 or funcs of numbers and bools (which
+// may also take slices of and pointers to numbers),
 // returning nothing. Problems with fn are reported by the first Launch; on
 // a GPU backend the kernel is compiled at its first launch.
 //
@@ -124,6 +125,11 @@ func (k *Kernel) Func() any {
 // after the kernel (on the CPU backend the kernel works on them directly);
 // DeviceArrays stay on the device; scalars must convert to the parameter's
 // type without loss. Everything is checked before anything runs.
+//
+// Arguments may share memory (the same slice or device array twice, or
+// overlapping slices of one array): they alias on every backend, as they
+// do in Go, because host memory is copied to the device by range, not by
+// argument.
 func (k *Kernel) Launch(grid, block Dim3, args ...any) error {
 	return k.LaunchWith(LaunchConfig{Grid: grid, Block: block}, args...)
 }
@@ -202,7 +208,7 @@ const (
 	scalarParam paramKind = iota
 	sliceParam
 	arrayParam // Array2 or Array3
-	funcParam  // a func of numbers and bools, bound to a function at launch
+	funcParam  // a func of numbers and bools (and slices of and pointers to numbers in), bound to a function at launch
 )
 
 // param describes one kernel parameter after the Thread.
@@ -267,7 +273,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 	case isScalarFunc(t):
 		p.kind = funcParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers too)", i, t)
 	}
 	return p, nil
 }
@@ -278,14 +284,16 @@ func isNumberKind(k reflect.Kind) bool {
 
 func isScalarKind(k reflect.Kind) bool { return k == reflect.Bool || isNumberKind(k) }
 
-// isScalarFunc reports whether t is a func type of numbers and bools, which
-// a kernel parameter may have.
+// isScalarFunc reports whether t is a func type a kernel parameter may
+// have: of numbers and bools, and slices of and pointers to numbers in.
 func isScalarFunc(t reflect.Type) bool {
 	if t.Kind() != reflect.Func || t.IsVariadic() {
 		return false
 	}
 	for i := range t.NumIn() {
-		if !isScalarKind(t.In(i).Kind()) {
+		in := t.In(i)
+		memory := (in.Kind() == reflect.Slice || in.Kind() == reflect.Pointer) && isNumberKind(in.Elem().Kind())
+		if !isScalarKind(in.Kind()) && !memory {
 			return false
 		}
 	}

@@ -76,8 +76,7 @@
 //
 // The default (Auto) is CUDA when package cuda's backend is a GPU (gpu)
 // and the function can run there as above, and Parallel otherwise; a call
-// with a Device operand always runs on the CUDA target. Generalized
-// ufuncs (GU) run their CUDA target on the cpu backend only.
+// with a Device operand always runs on the CUDA target.
 //
 // # Generalized ufuncs
 //
@@ -88,6 +87,19 @@
 // operands are loop dimensions: they broadcast, and fn is called once per
 // loop index, on all cores with the Parallel target and in one kernel
 // thread per loop index with the CUDA target.
+//
+// The CUDA target of a gufunc runs on every backend of package cuda. On
+// the cpu backend it calls fn through reflect, so it takes any fn. On the
+// compiled backends (gpu, ptxsim) its kernel is generated for fn's
+// signature: the thread for a loop index passes fn each 1-D core as a
+// sub-slice of its operand, each "()" input as a number and each "()"
+// output as a pointer to its element, and the compiler compiles fn into
+// the kernel as for a ufunc. There fn must be a top-level function whose
+// operands are 1-D cores and "()" operands of Go's predeclared numeric
+// types: for 2-D and 3-D cores (cuda.Array2, cuda.Array3), a closure or a
+// named type the CUDA target returns an error wrapping
+// ErrTargetUnavailable that says which operand, and Auto runs the gufunc
+// on the Parallel target.
 //
 //	func movingAverage(x []float64, width int64, out []float64) { ... }
 //	mavg, err := vectorize.GU("(n),()->(n)", movingAverage)

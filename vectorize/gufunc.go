@@ -23,10 +23,11 @@ type GUfunc struct {
 	ops []guParam // inputs, then outputs
 	cfg config
 
-	kernel struct {
+	kernel struct { // the CUDA target's kernel on the cpu backend
 		once sync.Once
 		k    *cuda.Kernel
 	}
+	compiledK compiledKernel // and on the compiled backends
 }
 
 // guParam is one operand of a gufunc: its core dimensions and the type
@@ -57,7 +58,6 @@ func (p guParam) rank() int { return len(p.dims) }
 // an error wrapping ErrLayout that says which parameter and why.
 func GU(layoutText string, fn any, opts ...Option) (*GUfunc, error) {
 	g := &GUfunc{cfg: newConfig(fn, opts)}
-	g.cfg.compiled = errGUCompiled
 	if g.cfg.err != nil {
 		return nil, g.cfg.err
 	}
@@ -96,6 +96,7 @@ func GU(layoutText string, fn any, opts ...Option) (*GUfunc, error) {
 		}
 		g.ops = append(g.ops, p)
 	}
+	g.cfg.compiled = g.compiledErr()
 	return g, nil
 }
 

@@ -124,10 +124,14 @@ func (g *GUfunc) run(args []guArg, loop []int) error {
 }
 
 // launch runs the call on the CUDA target: one kernel thread per loop
-// index. The kernel takes each operand as a slice (a device array stays
-// on the device), a table of the operands' core offsets per loop index,
-// and the core shapes.
+// index. On the compiled backends the kernel is generated for the
+// function (gucompiled.go). On the cpu backend it takes each operand as a
+// slice (a device array stays on the device), a table of the operands'
+// core offsets per loop index, and the core shapes.
 func (g *GUfunc) launch(args []guArg, p guPlan, n int) error {
+	if b, err := cuda.CurrentBackend(); err == nil && b != cuda.CPU {
+		return g.launchCompiled(args, p, n)
+	}
 	g.kernel.once.Do(func() { g.kernel.k = cuda.Jit(g.makeKernel().Interface()) })
 	launchArgs := make([]any, 0, len(args)+2)
 	for _, a := range args {
@@ -159,8 +163,9 @@ func (g *GUfunc) launch(args []guArg, p guPlan, n int) error {
 // makeKernel builds the CUDA-target kernel, a func(cuda.Thread, []E1, ...,
 // []Ek, offs, cores []int) that calls the function for loop index
 // t.Grid1(). Its signature depends on the operands' element types, so it
-// is made with reflect.MakeFunc; it runs on the cpu backend of package
-// cuda only.
+// is made with reflect.MakeFunc, and it calls the function through
+// reflect, so that it takes any function; it runs on the cpu backend of
+// package cuda only.
 func (g *GUfunc) makeKernel() reflect.Value {
 	nops := len(g.ops)
 	in := []reflect.Type{reflect.TypeFor[cuda.Thread]()}

@@ -141,9 +141,6 @@ func cudaTargetRuns(b cuda.Backend, why error) error {
 	return fmt.Errorf("%w: on the %s backend, %v; use target parallel or NUGO_BACKEND=cpu", ErrTargetUnavailable, b, why)
 }
 
-// errGUCompiled is why a gufunc's CUDA target runs on the cpu backend only.
-var errGUCompiled = errors.New("the cuda target of a generalized ufunc runs on the cpu backend only (its kernel is built with reflect, which nugo's compiler cannot read)")
-
 // compiledErr says why the compiled backends cannot run the CUDA target's
 // kernels with fn, or nil. They compile the kernels (package vectorize's
 // generic kernels, instantiated with fn's element types) specialised for

@@ -59,7 +59,9 @@ func TestCUDATargetOnCompiledBackends(t *testing.T) {
 		{cuda.PTXSim, New3(axpy[float32]).cfg, ""},
 		{cuda.GPU, New1(func(x float64) float64 { return x }).cfg, "pass a top-level function"},
 		{cuda.PTXSim, New1(warmer).cfg, "named type"},
-		{cuda.GPU, g.cfg, "cpu backend only"},
+		{cuda.GPU, g.cfg, ""},
+		{cuda.PTXSim, g.cfg, ""},
+		{cuda.GPU, mustGU(t, "(m,n),(n,p)->(m,p)", matmul).cfg, "2-D core"},
 	}
 	for _, c := range cases {
 		err := cudaTargetRuns(c.backend, c.cfg.compiled)

@@ -1,7 +1,9 @@
 // Guvectorize makes a generalized ufunc (Numba's @guvectorize) of the
 // tutorial's moving average: the layout "(n),()->(n)" says that the
 // function takes a row and a window width and writes a row; called on a
-// 2-D array, it runs once per row, on all cores.
+// 2-D array, it runs once per row: on all cores with target Parallel, as a
+// kernel with one thread per row with target CUDA (on the GPU when there is
+// one, else on the CPU backend).
 package main
 
 import (
@@ -36,12 +38,16 @@ func run() (row []float64, rows vectorize.Array[float64], err error) {
 		return nil, rows, err
 	}
 	// Two rows of 0..19 (Numba's arange(20).reshape(2, 10)), the output
-	// allocated: the function runs once per row.
+	// allocated: the function runs once per row, here in a CUDA kernel.
+	mavgCUDA, err := vectorize.GU("(n),()->(n)", movingAverage, vectorize.CUDA)
+	if err != nil {
+		return nil, rows, err
+	}
 	x := make([]float64, 20)
 	for i := range x {
 		x[i] = float64(i)
 	}
-	out, err := mavg.Apply(vectorize.Of(x, 2, 10), 3)
+	out, err := mavgCUDA.Apply(vectorize.Of(x, 2, 10), 3)
 	if err != nil {
 		return nil, rows, err
 	}

@@ -17,6 +17,16 @@ func boundPlain(a, b int64) int64 { return a - b }
 
 func boundSlice(a []int64) int64 { return a[0] }
 
+func boundPointer(a []float32, out *float32) { *out = a[0] }
+
+func boundSliceResult(a []int64) []int64 { return a }
+
+type boundPair struct{ a, b int64 }
+
+func boundStruct(p boundPair) int64 { return p.a + p.b }
+
+func boundSlicePointer(p *[]int64) int64 { return (*p)[0] }
+
 // boundHolder instantiates boundConv inside generic code, where the Go
 // compiler wraps the instantiation in a closure.
 type boundHolder[T, R boundNum] struct{}
@@ -67,7 +77,11 @@ func TestLoadDevice(t *testing.T) {
 		{"instantiated in generic code", boundHolder[float32, int64]{}.conv(), "boundConv[float32, int64]", true},
 		{"closure", func(a int64) int64 { return a }, "pass a top-level function, not a closure", false},
 		{"closure in generic code", boundHolder[float32, int64]{}.lit(), "pass a top-level function, not a closure", false},
-		{"slice", boundSlice, "must be numbers or bools", false},
+		{"slice", boundSlice, "boundSlice", true},
+		{"slice and pointer", boundPointer, "boundPointer", true},
+		{"slice result", boundSliceResult, "its results numbers or bools", false},
+		{"struct", boundStruct, "must be numbers, bools, slices of numbers or pointers to numbers", false},
+		{"pointer to a slice", boundSlicePointer, "cannot use a pointer to a slice", false},
 		{"nil", (func())(nil), "non-nil func", false},
 	}
 	for _, tc := range tests {

@@ -8,4 +8,9 @@
 // binary needs no Go toolchain), refuses what a GPU thread cannot do with a
 // positioned sentence saying what to write instead, and builds SSA with
 // golang.org/x/tools/go/ssa, generics instantiated.
+//
+// A kernel generated at run time (vectorize's generalized ufuncs) is a
+// reflect.MakeFunc value, which has no source of its own: its maker
+// registers Go source text for its func type with RegisterSource, and
+// LoadFunc compiles that.
 package frontend

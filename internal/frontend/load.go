@@ -35,7 +35,16 @@ type Kernel struct {
 // type arguments are inferred from the func value's type; a generic kernel
 // instantiated inside generic code (k[T] used as a value there, which the
 // Go compiler wraps in a closure) is found at the instantiation's line.
+//
+// A func value made by reflect.MakeFunc is loaded from the source
+// registered for its type with RegisterSource.
 func LoadFunc(fn any) (*Kernel, error) {
+	if g, ok, err := generatedFor(fn); ok {
+		if err != nil {
+			return nil, err
+		}
+		return loadGenerated(g, reflect.TypeOf(fn))
+	}
 	info, err := locate(fn)
 	if err != nil {
 		var ok bool
@@ -320,21 +329,16 @@ func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string
 	return k, nil
 }
 
-// checkDeviceSignature requires numbers and bools in and out of a function
-// bound to a kernel's func parameter.
+// checkDeviceSignature requires of a function bound to a kernel's func
+// parameter numbers, bools, slices of numbers and pointers to numbers in,
+// and numbers and bools out.
 func checkDeviceSignature(fn *ssa.Function, fd *ast.FuncDecl, display string) error {
 	sig := fn.Signature
-	ok := !sig.Variadic()
-	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
-		for i := 0; i < tup.Len(); i++ {
-			ok = ok && isScalarOrTypeParam(tup.At(i).Type())
-		}
-	}
-	if ok {
+	if !sig.Variadic() && funcOperandsOK(sig) {
 		return nil
 	}
 	return &Error{Kernel: display, Diags: []Diagnostic{{Pos: fset.Position(fd.Type.Pos()),
-		Msg: fmt.Sprintf("function %s is bound to a kernel's func parameter, so its parameters and results must be numbers or bools; it has type %s", display, sig)}}}
+		Msg: fmt.Sprintf("function %s is bound to a kernel's func parameter, so its parameters must be numbers, bools, slices of numbers or pointers to numbers, and its results numbers or bools; it has type %s", display, sig)}}}
 }
 
 func createStubPackage(prog *ssa.Program, p *types.Package) {

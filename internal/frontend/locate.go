@@ -171,7 +171,13 @@ func declInPackage(path string, f *ast.File, name string) *ast.FuncDecl {
 // (see LoadFunc), without package path or type arguments, and whether fn
 // is such a value. The runtime names these values as closures of the
 // enclosing function, which would be a misleading name for a kernel.
+//
+// For a func value made by reflect.MakeFunc whose type has a registered
+// source (RegisterSource), it returns the registered kernel's name.
 func InstanceName(fn any) (string, bool) {
+	if g, ok, err := generatedFor(fn); ok && err == nil {
+		return g.name, true
+	}
 	if _, err := locate(fn); err == nil {
 		return "", false
 	}

@@ -49,7 +49,7 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
 		if !kernelParamOK(p.Type()) {
-			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, slices of numbers, cuda.Array2, cuda.Array3 or a func of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
+			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, slices of numbers, cuda.Array2, cuda.Array3 or a func of numbers and slices of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
 		}
 	}
 }
@@ -80,22 +80,45 @@ func kernelFuncParams(files []*ast.File, info *types.Info, kernel string) map[ty
 }
 
 // FuncParamOK reports whether t is a func type a kernel parameter may have:
-// not variadic, its parameters and results numbers, bools or type
-// parameters. The launch binds such a parameter to a top-level function,
-// which the compiler calls directly.
+// not variadic, its parameters numbers, bools, slices of numbers or
+// pointers to numbers, its results numbers or bools (type parameters
+// count as numbers). The launch binds such a parameter to a top-level
+// function, which the compiler calls directly.
 func FuncParamOK(t types.Type) bool {
 	sig, ok := t.Underlying().(*types.Signature)
 	if !ok || sig.Variadic() || sig.TypeParams().Len() > 0 {
 		return false
 	}
-	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
-		for i := 0; i < tup.Len(); i++ {
-			if !isScalarOrTypeParam(tup.At(i).Type()) {
-				return false
-			}
+	return funcOperandsOK(sig)
+}
+
+// funcOperandsOK reports whether sig's parameters and results are what a
+// function bound to a kernel's func parameter may take and return.
+func funcOperandsOK(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if !isFuncOperand(sig.Params().At(i).Type()) {
+			return false
+		}
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		if !isScalarOrTypeParam(sig.Results().At(i).Type()) {
+			return false
 		}
 	}
 	return true
+}
+
+// isFuncOperand reports whether a bound function may take a parameter of
+// type t: a number or bool, or a slice of or pointer to a number (device
+// memory, which the kernel passes on).
+func isFuncOperand(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return isNumber(u.Elem())
+	case *types.Pointer:
+		return isNumber(u.Elem())
+	}
+	return isScalarOrTypeParam(t)
 }
 
 func isScalarOrTypeParam(t types.Type) bool {

@@ -57,3 +57,30 @@ func BadFunc(t cuda.Thread, f func(int64) int64, d []int64) {
 	m := map[int64]int64{1: 2}
 	d[0] = f(m[1])
 }
+
+// RowsFunc calls f on each row of a and its element of out: a func
+// parameter that takes device memory, a slice and a pointer.
+func RowsFunc(t cuda.Thread, f func([]float32, *float32), a, out []float32, n int) {
+	if i := t.Grid1(); i < len(out) {
+		f(a[i*n:i*n+n:i*n+n], &out[i])
+	}
+}
+
+// RowMax is a function to pass to RowsFunc: it writes the largest
+// element of x to *out.
+func RowMax(x []float32, out *float32) {
+	*out = x[0]
+	for _, v := range x[1:] {
+		*out = max(*out, v)
+	}
+}
+
+// Relay writes out, then, after a barrier, reads its neighbour's element
+// through in: a launch that passes the same memory for in and out sees the
+// writes (one block of len(out) threads).
+func Relay(t cuda.Thread, in, out, res []float32) {
+	i := t.ThreadIdx().X
+	out[i] = float32(2*i + 1)
+	t.SyncThreads()
+	res[i] = in[(i+1)%len(in)]
+}

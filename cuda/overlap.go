@@ -1,0 +1,99 @@
+package cuda
+
+import (
+	"slices"
+	"unsafe"
+)
+
+// Overlapping arguments. On the CPU backend two slice arguments that share
+// host memory alias: a kernel's write through one is seen through the
+// other. The backends that copy host arguments to a device keep that true by
+// copying memory, not arguments: host arguments that overlap are copied as
+// one span, and each gets its address inside it. And since the compiler
+// loads slices a kernel never writes through the non-coherent read-only
+// cache (ld.global.nc, like CUDA's const __restrict__), a launch whose
+// arguments overlap runs a variant compiled without it.
+
+// hostSpan is a range of host memory holding one or more of a launch's host
+// arguments.
+type hostSpan struct {
+	bytes []byte
+	args  int // how many arguments lie in it
+}
+
+// spanRef places an argument in a span: its index in the spans and its
+// byte offset in it.
+type spanRef struct {
+	span, offset int
+}
+
+// hostSpans groups the launch's non-empty host slice and array arguments
+// into spans of overlapping memory. at[i] is argument i's place, with span
+// -1 for arguments that are not non-empty host memory.
+func hostSpans(args []boundArg) (spans []hostSpan, at []spanRef) {
+	type piece struct {
+		arg   int
+		bytes []byte
+	}
+	var pieces []piece
+	at = make([]spanRef, len(args))
+	for i, a := range args {
+		at[i] = spanRef{span: -1}
+		if !a.isHost() {
+			continue
+		}
+		if b := hostBytes(a); len(b) > 0 {
+			pieces = append(pieces, piece{i, b})
+		}
+	}
+	start := func(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+	slices.SortStableFunc(pieces, func(x, y piece) int {
+		switch sx, sy := start(x.bytes), start(y.bytes); {
+		case sx < sy:
+			return -1
+		case sx > sy:
+			return 1
+		}
+		return 0
+	})
+	end := uintptr(0)
+	for _, p := range pieces {
+		s, e := start(p.bytes), start(p.bytes)+uintptr(len(p.bytes))
+		if len(spans) == 0 || s >= end {
+			spans = append(spans, hostSpan{bytes: p.bytes})
+			end = e
+		} else if e > end {
+			// Memory that overlaps is one Go allocation, so the span may
+			// grow from its first byte over the union.
+			sp := &spans[len(spans)-1]
+			sp.bytes = unsafe.Slice(unsafe.SliceData(sp.bytes), int(e-start(sp.bytes)))
+			end = e
+		}
+		sp := &spans[len(spans)-1]
+		sp.args++
+		at[p.arg] = spanRef{span: len(spans) - 1, offset: int(s - start(sp.bytes))}
+	}
+	return spans, at
+}
+
+// argsOverlap reports whether two of a launch's slice or array arguments
+// share memory: the same device array twice, or host memory in common.
+func argsOverlap(args []boundArg) bool {
+	var devs []deviceArg
+	for _, a := range args {
+		if a.dev == nil {
+			continue
+		}
+		if slices.Contains(devs, a.dev) {
+			return true
+		}
+		devs = append(devs, a.dev)
+	}
+	spans, _ := hostSpans(args)
+	for _, s := range spans {
+		if s.args > 1 {
+			return true
+		}
+	}
+	return false
+}
