@@ -5,16 +5,18 @@
 // calls before Init fail with CUDA_ERROR_NOT_INITIALIZED, context-dependent
 // calls need the primary context current on the calling OS thread, device
 // memory has addresses, bounds and a capacity (and fresh allocations hold
-// Garbage, not zeros: cuMemAlloc does not clear memory), PTX modules expose their .entry
-// functions, launches are checked against the device's limits, events carry
-// times, and a fault inside a kernel poisons the context until its last
-// reference is released. Each launch is recorded (function name, grid, block,
+// Garbage, not zeros: cuMemAlloc does not clear memory), PTX modules expose
+// their .entry functions, launches are checked against the device's limits,
+// events carry times, and a fault inside a kernel poisons the context until
+// its last reference is released. Each launch is recorded (function name, grid, block,
 // dynamic shared memory, stream, the packed argument bytes) and handed to an
 // optional OnLaunch hook, which may read and write device memory to play the
-// kernel's part. By default kernels do not run; with Config.Sim they do, in
-// nugo's PTX interpreter (package ptxsim) over the fake's device memory, so
-// that a caller's whole path (module load, globals, allocation, copies,
-// argument packing, shared memory, faults) meets real kernel semantics.
+// kernel's part. By default kernels do not run and all work completes at
+// once; with Config.Sim kernels run in nugo's PTX interpreter (package
+// ptxsim) over the fake's device memory, and device work is asynchronous,
+// so that a caller's whole path (module load, globals, allocation, copies,
+// argument packing, shared memory, stream order, faults) meets real kernel
+// semantics.
 //
 // Every call can be made to fail: Inject a Fault naming the driver entry point
 // ("cuMemAlloc", "cuModuleLoadDataEx", "cuLaunchKernel", ...) with the result

@@ -12,16 +12,22 @@ import (
 )
 
 // SimConfig makes a Fake run the kernels it launches in nugo's PTX
-// interpreter (package ptxsim), over the fake's own device memory: a module
-// load parses the PTX (text the interpreter rejects is
-// CUDA_ERROR_INVALID_PTX with the parse error as the JIT log) and places its
-// .global variables where ModuleGetGlobal finds them, and its kernels'
-// FuncSharedSizeBytes is their static shared memory, with
-// FuncMaxDynamicSharedSize at first 48 KiB less that (unless SetFuncAttr or
-// FuncSetAttribute set them for the kernel's name); every device
-// allocation is visible to kernels at its device address; a launch runs the
-// kernel with the launch's grid, block, dynamic shared memory and argument
-// bytes.
+// interpreter (package ptxsim), over the fake's own device memory.
+//
+// A module load parses the PTX: text the interpreter rejects is
+// CUDA_ERROR_INVALID_PTX with the parse error as the JIT log. Its .global
+// variables lie where ModuleGetGlobal finds them, initialised as the PTX
+// says. Its kernels' FuncSharedSizeBytes is their static shared memory and
+// their FuncMaxDynamicSharedSize starts at 48 KiB less that (unless
+// SetFuncAttr or FuncSetAttribute set them for the kernel's name). Every
+// device allocation is visible to kernels at its device address.
+//
+// A launch runs the kernel with its grid, block and dynamic shared memory.
+// The arguments reach it as the real driver takes them from
+// cuLaunchKernel's kernelParams: argument i fills the kernel's parameter i
+// at the offset the PTX declares, and must have exactly that parameter's
+// size (a mismatch, which a GPU would silently misread, is
+// CUDA_ERROR_INVALID_VALUE).
 //
 // Work runs asynchronously, as on a GPU: launches, the Async copies,
 // MemcpyDtoD and MemsetD8 are queued in issue order and run when the host
@@ -30,20 +36,12 @@ import (
 // module unloads, and Read and Write. A caller that uses results, or
 // page-locked buffers, before waiting sees them unwritten.
 //
-// The arguments reach the kernel as the real driver takes them from
-// cuLaunchKernel's kernelParams: argument i fills the kernel's parameter i,
-// at the offset the PTX declares, and must have exactly that parameter's
-// size (a mismatch, which a GPU would silently misread, is
-// CUDA_ERROR_INVALID_VALUE).
-//
-// A fault inside the kernel is reported as a GPU reports it: the launch
-// itself succeeds, the call that waits for it and every later one fail
-// with the sticky code (an
-// access outside device memory CUDA_ERROR_ILLEGAL_ADDRESS, a misaligned
-// atomic CUDA_ERROR_MISALIGNED_ADDRESS, MaxSteps exceeded
-// CUDA_ERROR_LAUNCH_TIMEOUT, a trap or anything else
-// CUDA_ERROR_LAUNCH_FAILED); KernelFault tells the interpreter's account of
-// it.
+// A fault inside a kernel is reported as a GPU reports it: the launch
+// itself succeeded, and the call that waits for it and every later one fail
+// with the sticky code — CUDA_ERROR_ILLEGAL_ADDRESS for an access outside
+// device memory, CUDA_ERROR_MISALIGNED_ADDRESS for a misaligned atomic,
+// CUDA_ERROR_LAUNCH_TIMEOUT past MaxSteps, CUDA_ERROR_LAUNCH_FAILED for a
+// trap or anything else. KernelFault tells the interpreter's account of it.
 type SimConfig struct {
 	// Stdout receives the kernels' printf output; nil means os.Stdout,
 	// file descriptor 1, where a GPU's printf output goes.
