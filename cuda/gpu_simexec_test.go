@@ -11,6 +11,7 @@ package cuda_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,7 +44,11 @@ func reportFault(f *fakedriver.Fake) func(t *testing.T) {
 
 func TestSimGPUCorpusMatchesCPU(t *testing.T) {
 	f := simGPU(t)
-	corpusMatchesCPU(t, corpus.All(), reportFault(f))
+	cases := corpus.All()
+	corpusMatchesCPU(t, cases, reportFault(f))
+	if n := len(f.Launches()); n != 3*len(cases) {
+		t.Errorf("%d launches reached the fake driver, want 3 for each of %d cases", n, len(cases))
+	}
 	wantLive(t, f, 0, 0)
 }
 
@@ -66,7 +71,11 @@ func simExtraKernels(t *testing.T) []corpusCase {
 
 func TestSimGPUExtraKernelsMatchCPU(t *testing.T) {
 	f := simGPU(t)
-	extraKernelsMatchCPU(t, simExtraKernels(t), reportFault(f))
+	cases := simExtraKernels(t)
+	extraKernelsMatchCPU(t, cases, reportFault(f))
+	if n := len(f.Launches()); n != 3*len(cases) {
+		t.Errorf("%d launches reached the fake driver, want 3 for each of %d cases", n, len(cases))
+	}
 	wantLive(t, f, 0, 0)
 }
 
@@ -582,4 +591,41 @@ func TestSimGPUPrintf(t *testing.T) {
 	if outs[0] == "" || !sameLines(outs[0], outs[1]) {
 		t.Fatalf("GPU printed\n%s\nthe CPU printed\n%s", outs[1], outs[0])
 	}
+}
+
+// Host arguments that share memory alias on the GPU as on the CPU: the
+// kernel's writes through one are read through the other, on the default
+// stream and on a stream.
+func TestSimGPUOverlappingHostArgumentsAlias(t *testing.T) {
+	f := simGPU(t)
+	k := Jit(testkernels.Relay)
+	s, err := NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range relayCases() {
+		var results [][]float32
+		for _, run := range []struct {
+			be     Backend
+			stream *Stream
+		}{{CPU, nil}, {GPU, nil}, {GPU, s}} {
+			withBackend(t, run.be, func() {
+				x, in, out, res := c.args()
+				err := k.LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(relayN), Stream: run.stream}, in, out, res)
+				if err == nil && run.stream != nil {
+					err = run.stream.Synchronize()
+				}
+				if err != nil {
+					t.Fatalf("%s on %s: %v", c.name, run.be, err)
+				}
+				results = append(results, append(x, res...))
+			})
+		}
+		for i, how := range []string{"default stream", "stream"} {
+			if !slices.Equal(results[0], results[i+1]) {
+				t.Errorf("%s: GPU (%s)\n%v\nCPU\n%v", c.name, how, results[i+1], results[0])
+			}
+		}
+	}
+	wantLive(t, f, 0, 0)
 }
