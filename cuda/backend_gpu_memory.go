@@ -46,10 +46,18 @@ func (d *gpuDevice) alloc(bytes int) (*gpuMemory, error) {
 	}
 	a := &gpuAlloc{dev: d}
 	if bytes > 0 {
+		// cuMemAlloc does not clear memory; device arrays start zeroed.
 		err := d.ctx.Do(func(api driver.API) error {
 			p, err := api.MemAlloc(bytes)
+			if err != nil {
+				return err
+			}
+			if err := api.MemsetD8(p, 0, bytes); err != nil {
+				_ = api.MemFree(p)
+				return err
+			}
 			a.ptr = p
-			return err
+			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("device %d: %w", d.props.Ordinal, driverError(err))

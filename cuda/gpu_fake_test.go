@@ -751,7 +751,7 @@ func TestGPURealLibraryWithoutDevice(t *testing.T) {
 // leaked.
 func TestGPUExtraKernelsLaunchPathOnFake(t *testing.T) {
 	f := fakeGPU(t, fakedriver.Config{})
-	for _, c := range extraKernels() {
+	for _, c := range extraKernels(extraN) {
 		before := len(f.Launches())
 		args := c.args()
 		snapshot := c.args() // the same inputs: the generators are deterministic

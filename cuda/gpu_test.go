@@ -71,9 +71,14 @@ func randFloats(n int, seed uint64) []float64 {
 	return out
 }
 
-func extraKernels() []corpusCase {
-	const n = 1 << 16
+// extraN is the length of extraKernels' 1-D cases on a GPU.
+const extraN = 1 << 16
+
+// extraKernels returns the cases with n elements (a multiple of 512) in the
+// 1-D ones; the logs array is (n/128-12)×(n/128-1), 500×511 at extraN.
+func extraKernels(n int) []corpusCase {
 	grid1 := Dim1((n + 255) / 256)
+	logRows, logCols := n/128-12, n/128-1
 	return []corpusCase{
 		{name: "increment", kernel: testkernels.Increment, grid: grid1, block: Dim1(256),
 			args: func() []any { return []any{randFloats(n, 1)} }},
@@ -91,8 +96,8 @@ func extraKernels() []corpusCase {
 			}
 			return []any{a, b, NewArray2[float32](300, 130)}
 		}},
-		{name: "logs", kernel: testkernels.Logs, grid: Dim2(32, 32), block: Dim2(16, 16), ulps: 2,
-			args: func() []any { return []any{NewArray2[float64](500, 511)} }},
+		{name: "logs", kernel: testkernels.Logs, grid: Dim2((logRows+15)/16, (logCols+15)/16), block: Dim2(16, 16), ulps: 2,
+			args: func() []any { return []any{NewArray2[float64](logRows, logCols)} }},
 		{name: "permuted", kernel: testkernels.Permuted, grid: grid1, block: Dim1(256), ulps: 2, args: func() []any {
 			perm := make([]int32, n)
 			for i, p := range rand.New(rand.NewPCG(4, 5)).Perm(n) {
@@ -195,8 +200,32 @@ func ulp(x float64, k reflect.Kind) float64 {
 
 func TestGPUExtraKernelsMatchCPU(t *testing.T) {
 	realGPU(t)
-	for _, c := range extraKernels() {
+	extraKernelsMatchCPU(t, extraKernels(extraN), nil)
+}
+
+// gpuRuns are the ways the comparisons with the CPU launch each kernel on
+// the GPU: on the default stream, on a stream, and compiled with Debug
+// (whose checks must stay silent on these valid kernels).
+func gpuRuns(s *Stream) []gpuRun {
+	return []gpuRun{{"default stream", nil, nil}, {"stream", nil, s}, {"debug", []Option{Debug}, nil}}
+}
+
+// gpuRun is one way of launching a kernel: its options and stream.
+type gpuRun struct {
+	how    string
+	opts   []Option
+	stream *Stream
+}
+
+// extraKernelsMatchCPU runs each case on the CPU backend, then on the GPU
+// backend in every gpuRuns way, and compares every argument. afterCase, when
+// not nil, runs at the end of each case's subtest.
+func extraKernelsMatchCPU(t *testing.T, cases []corpusCase, afterCase func(t *testing.T)) {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if afterCase != nil {
+				defer afterCase(t)
+			}
 			if err := SetBackend(CPU); err != nil {
 				t.Fatal(err)
 			}
@@ -211,11 +240,7 @@ func TestGPUExtraKernelsMatchCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, run := range []struct {
-				how    string
-				opts   []Option
-				stream *Stream
-			}{{"default stream", nil, nil}, {"stream", nil, s}, {"debug", []Option{Debug}, nil}} {
+			for _, run := range gpuRuns(s) {
 				got, err := runCase(c, run.opts, run.stream)
 				if err != nil {
 					t.Fatalf("GPU (%s): %v", run.how, err)
@@ -231,17 +256,30 @@ func TestGPUExtraKernelsMatchCPU(t *testing.T) {
 }
 
 // The whole shared corpus (internal/corpus) on the GPU against the CPU
-// backend: each case on the default stream, on a stream, and compiled with
-// Debug (whose checks must stay silent on these valid kernels). Printf cases
-// compare their output lines as a set (the GPU's thread order is its own).
+// backend. Printf cases compare their output lines as a set (the GPU's
+// thread order is its own).
 func TestGPUCorpusMatchesCPU(t *testing.T) {
 	realGPU(t)
+	corpusMatchesCPU(t, corpus.All(), nil)
+}
+
+// corpusMatchesCPU runs each corpus case on the CPU backend, then on the
+// GPU backend in every gpuRuns way, and compares the arguments and, for
+// Printf cases, the output. afterCase, when not nil, runs at the end of each
+// case's subtest.
+func corpusMatchesCPU(t *testing.T, cases []corpus.Case, afterCase func(t *testing.T)) {
+	if err := SetBackend(GPU); err != nil {
+		t.Fatal(err)
+	}
 	s, err := NewStream()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range corpus.All() {
+	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
+			if afterCase != nil {
+				defer afterCase(t)
+			}
 			launch := func(opts []Option, s *Stream) ([]any, string, error) {
 				args := c.Args()
 				out, err := captureStdout(func() error {
@@ -263,11 +301,7 @@ func TestGPUCorpusMatchesCPU(t *testing.T) {
 			if err := SetBackend(GPU); err != nil {
 				t.Fatal(err)
 			}
-			for _, run := range []struct {
-				how    string
-				opts   []Option
-				stream *Stream
-			}{{"default stream", nil, nil}, {"stream", nil, s}, {"debug", []Option{Debug}, nil}} {
+			for _, run := range gpuRuns(s) {
 				got, gotOut, err := launch(run.opts, run.stream)
 				if err != nil {
 					t.Fatalf("GPU (%s): %v", run.how, err)
@@ -293,7 +327,13 @@ func sameLines(a, b string) bool {
 
 func TestGPUDeviceArraysAndStreams(t *testing.T) {
 	realGPU(t)
-	const n = 1 << 20
+	deviceArraysAndStreams(t, 1<<20)
+}
+
+// deviceArraysAndStreams launches ten increments of a device array of n
+// float64 (a multiple of 256) on a stream between two events, copies it
+// back asynchronously, and checks the values and the elapsed time.
+func deviceArraysAndStreams(t *testing.T, n int) {
 	x := randFloats(n, 12)
 	d, err := ToDevice(x)
 	if err != nil {
@@ -326,19 +366,30 @@ func TestGPUDeviceArraysAndStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range out {
-		if out[i] != x[i]+10 {
-			t.Fatalf("out[%d] = %v, want %v", i, out[i], x[i]+10)
+		want := x[i]
+		for range 10 {
+			want++ // ten roundings, as the kernel does; not x[i]+10
+		}
+		if out[i] != want {
+			t.Fatalf("out[%d] = %v, want %v", i, out[i], want)
 		}
 	}
 	el, err := ElapsedTime(start, end)
 	if err != nil || el <= 0 {
 		t.Fatalf("ElapsedTime = %v, %v", el, err)
 	}
-	t.Logf("10 launches over 1M float64: %v", el)
+	t.Logf("10 launches over %d float64: %v", n, el)
 }
 
 func TestGPUDebugReportsOutOfRange(t *testing.T) {
 	realGPU(t)
+	debugReportsOutOfRange(t)
+}
+
+// debugReportsOutOfRange checks that a debug-mode kernel's out-of-range
+// index on the GPU backend is the *KernelError the CPU backend reports, and
+// that the context stays usable.
+func debugReportsOutOfRange(t *testing.T) {
 	onBackend(t, CPU)
 	d := make([]int32, 1000)
 	cpuErr := Jit(testkernels.OutOfRange).Launch(Dim1(4), Dim1(256), d)

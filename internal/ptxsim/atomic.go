@@ -64,7 +64,7 @@ func (t *thread) atom(in *inst, regs []uint64) bool {
 	addr := regs[in.a] + uint64(in.off)
 	size := in.ty.size()
 	if addr%uint64(size) != 0 {
-		t.fault(in, addr, true, "misaligned %d-byte atomic", size)
+		t.faultKind(FaultMisaligned, in, addr, true, "misaligned %d-byte atomic", size)
 		return false
 	}
 	sp := in.sp

@@ -65,6 +65,7 @@
 // Errors: a parse error names the line and the instruction; a run-time fault
 // (an access outside any registered allocation, a misaligned atomic, trap,
 // too many steps) is an *ExecError naming the kernel, the instruction, its
-// PTX line, the block and thread, and the address. Faults never panic out of
+// PTX line, the block and thread, and the address, with a Kind that tells
+// which CUDA error a GPU would report. Faults never panic out of
 // the API.
 package ptxsim

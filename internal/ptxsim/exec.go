@@ -144,9 +144,19 @@ func (t *thread) growStack(n int) {
 	t.stack = ns
 }
 
+// fault records a fault at in: an address fault when hasAddr, else
+// FaultOther.
 func (t *thread) fault(in *inst, addr uint64, hasAddr bool, format string, args ...any) {
+	kind := FaultOther
+	if hasAddr {
+		kind = FaultAddress
+	}
+	t.faultKind(kind, in, addr, hasAddr, format, args...)
+}
+
+func (t *thread) faultKind(kind FaultKind, in *inst, addr uint64, hasAddr bool, format string, args ...any) {
 	t.err = &ExecError{Kernel: t.w.ls.fn.name, Func: t.fn.name, Line: int(in.line), Inst: in.text,
-		Block: t.w.block, Thread: t.tid, Addr: addr, HasAddr: hasAddr, Msg: fmt.Sprintf(format, args...)}
+		Block: t.w.block, Thread: t.tid, Addr: addr, HasAddr: hasAddr, Kind: kind, Msg: fmt.Sprintf(format, args...)}
 	t.state = stFault
 }
 
@@ -681,7 +691,7 @@ func (t *thread) run() {
 			pc = int(in.tgt)
 			t.steps++
 			if t.steps > limit {
-				t.fault(in, 0, false, "more than %d branches taken; infinite loop?", limit)
+				t.faultKind(FaultLimit, in, 0, false, "more than %d branches taken; infinite loop?", limit)
 				return
 			}
 		case opBar:
@@ -710,12 +720,12 @@ func (t *thread) run() {
 			ci := &t.fn.calls[in.tgt]
 			callee := ci.callee
 			if len(t.frames) >= maxCallDepth {
-				t.fault(in, 0, false, "call depth exceeds %d", maxCallDepth)
+				t.faultKind(FaultLimit, in, 0, false, "call depth exceeds %d", maxCallDepth)
 				return
 			}
 			t.steps++
 			if t.steps > limit {
-				t.fault(in, 0, false, "more than %d branches and calls; infinite recursion?", limit)
+				t.faultKind(FaultLimit, in, 0, false, "more than %d branches and calls; infinite recursion?", limit)
 				return
 			}
 			nfb := align(t.sp, 16)
@@ -743,7 +753,7 @@ func (t *thread) run() {
 				return
 			}
 		case opTrap:
-			t.fault(in, 0, false, "trap")
+			t.faultKind(FaultTrap, in, 0, false, "trap")
 			return
 		default:
 			t.fault(in, 0, false, "internal error: opcode %d not executable", in.op)

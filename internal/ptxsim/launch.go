@@ -48,6 +48,34 @@ func (m *Module) Load(mem *Memory) (*Program, error) {
 	return p, nil
 }
 
+// GlobalVar is a module-scope .global variable of a loaded program.
+type GlobalVar struct {
+	Name string
+	Addr uint64 // device address in the program's Memory
+	Size int    // bytes
+}
+
+// Globals lists the program's module-scope .global variables in
+// declaration order.
+func (p *Program) Globals() []GlobalVar {
+	var out []GlobalVar
+	for _, v := range p.mod.vars {
+		if v.sp == spGlobal {
+			out = append(out, GlobalVar{Name: v.name, Addr: p.globalBase + v.off, Size: v.size})
+		}
+	}
+	return out
+}
+
+// Unload frees the memory Load allocated for the module's .global
+// variables; the program must not be run afterwards.
+func (p *Program) Unload() error {
+	if p.mod.globalSize == 0 {
+		return nil
+	}
+	return p.mem.Free(p.globalBase)
+}
+
 // Module returns the module the program was loaded from.
 func (p *Program) Module() *Module { return p.mod }
 
@@ -89,8 +117,24 @@ type ExecError struct {
 	Thread  [3]int
 	Addr    uint64
 	HasAddr bool
+	Kind    FaultKind
 	Msg     string
 }
+
+// FaultKind classifies a fault the way a GPU's driver reports it (see
+// ExecError.Kind).
+type FaultKind int
+
+// The kinds of fault. A GPU reports an address fault as
+// CUDA_ERROR_ILLEGAL_ADDRESS, a misaligned atomic as
+// CUDA_ERROR_MISALIGNED_ADDRESS, a trap as CUDA_ERROR_LAUNCH_FAILED.
+const (
+	FaultOther      FaultKind = iota // internal errors, bad vprintf arguments
+	FaultAddress                     // an access outside memory the thread may reach
+	FaultMisaligned                  // a misaligned atomic
+	FaultTrap                        // the trap instruction
+	FaultLimit                       // Config.MaxSteps or the call depth exceeded
+)
 
 // Error names the kernel, block and thread, then the Detail.
 func (e *ExecError) Error() string {

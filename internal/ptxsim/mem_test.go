@@ -146,15 +146,16 @@ func TestMemoryFaults(t *testing.T) {
 	cases := []struct {
 		name, body string
 		want       []string
+		kind       FaultKind
 	}{
-		{"global out of range", "ld.param.u64 %rd1, [out];\n\tld.global.u32 %r1, [%rd1+4096];", []string{"ld.global.u32 %r1, [%rd1+4096]", "outside any global allocation", "address 0x", "thread (3,0,0)"}},
-		{"unregistered", "mov.u64 %rd1, 12345;\n\tst.global.u32 [%rd1], %r1;", []string{"st.global.u32", "store outside any global allocation", "0x3039"}},
-		{"null generic", "mov.u64 %rd1, 0;\n\tld.u64 %rd2, [%rd1];", []string{"ld.u64", "0x0"}},
-		{"shared", "mov.u32 %r1, 4096;\n\tld.shared.u32 %r2, [%r1];", []string{"shared load outside", "0x1000"}},
-		{"local", "mov.u64 %rd1, 64;\n\tld.local.u32 %r2, [%rd1];", []string{"local load outside"}},
-		{"misaligned atomic", "ld.param.u64 %rd1, [out];\n\tatom.global.add.u32 %r1, [%rd1+2], 1;", []string{"misaligned 4-byte atomic"}},
-		{"trap", "trap;", []string{"trap"}},
-		{"const store", "mov.u64 %rd1, 0;\n\tld.const.u32 %r1, [%rd1+100000];", []string{"const read outside"}},
+		{"global out of range", "ld.param.u64 %rd1, [out];\n\tld.global.u32 %r1, [%rd1+4096];", []string{"ld.global.u32 %r1, [%rd1+4096]", "outside any global allocation", "address 0x", "thread (3,0,0)"}, FaultAddress},
+		{"unregistered", "mov.u64 %rd1, 12345;\n\tst.global.u32 [%rd1], %r1;", []string{"st.global.u32", "store outside any global allocation", "0x3039"}, FaultAddress},
+		{"null generic", "mov.u64 %rd1, 0;\n\tld.u64 %rd2, [%rd1];", []string{"ld.u64", "0x0"}, FaultAddress},
+		{"shared", "mov.u32 %r1, 4096;\n\tld.shared.u32 %r2, [%r1];", []string{"shared load outside", "0x1000"}, FaultAddress},
+		{"local", "mov.u64 %rd1, 64;\n\tld.local.u32 %r2, [%rd1];", []string{"local load outside"}, FaultAddress},
+		{"misaligned atomic", "ld.param.u64 %rd1, [out];\n\tatom.global.add.u32 %r1, [%rd1+2], 1;", []string{"misaligned 4-byte atomic"}, FaultMisaligned},
+		{"trap", "trap;", []string{"trap"}, FaultTrap},
+		{"const store", "mov.u64 %rd1, 0;\n\tld.const.u32 %r1, [%rd1+100000];", []string{"const read outside"}, FaultAddress},
 	}
 	for _, c := range cases {
 		src := header + `
@@ -193,6 +194,9 @@ DONE:
 				t.Errorf("%s: error %q does not mention %q", c.name, err, w)
 			}
 		}
+		if ee.Kind != c.kind {
+			t.Errorf("%s: fault kind %d, want %d", c.name, ee.Kind, c.kind)
+		}
 	}
 }
 
@@ -209,8 +213,9 @@ L:
 	}
 	p, _ := m.Load(NewMemory())
 	err = p.Run(Config{Kernel: "k", MaxSteps: 1000})
-	if err == nil || !strings.Contains(err.Error(), "infinite loop") {
-		t.Fatalf("got %v, want an infinite-loop error", err)
+	var ee *ExecError
+	if !errors.As(err, &ee) || ee.Kind != FaultLimit || !strings.Contains(err.Error(), "infinite loop") {
+		t.Fatalf("got %v, want an infinite-loop error of kind FaultLimit", err)
 	}
 }
 
@@ -358,5 +363,50 @@ func TestDynamicSharedMemory(t *testing.T) {
 	err = p.Run(Config{Kernel: "k", Block: [3]int{64}, Params: params})
 	if err == nil || !strings.Contains(err.Error(), "shared") {
 		t.Fatalf("launch without dynamic shared memory: got %v, want a shared-memory fault", err)
+	}
+}
+
+// Globals reports where Load placed each .global variable, with its size;
+// the kernel's writes land there; Unload frees them.
+func TestProgramGlobals(t *testing.T) {
+	src := header + `
+.global .align 4 .u32 gtab[4] = {10, 20, 30, 40};
+.global .align 8 .b8 rec[64];
+.visible .entry k()
+{
+	.reg .b32 %r<2>;
+	ld.global.u32 %r1, [gtab+4];
+	st.global.u32 [rec+8], %r1;
+	ret;
+}`
+	m, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := NewMemory()
+	p, err := m.Load(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := p.Globals()
+	if len(gs) != 2 || gs[0].Name != "gtab" || gs[0].Size != 16 || gs[1].Name != "rec" || gs[1].Size != 64 ||
+		gs[1].Addr%8 != 0 || gs[0].Addr+16 > gs[1].Addr {
+		t.Fatalf("Globals() = %+v", gs)
+	}
+	if a, _ := p.GlobalAddr("rec"); a != gs[1].Addr {
+		t.Fatalf("GlobalAddr(rec) = %#x, Globals says %#x", a, gs[1].Addr)
+	}
+	if err := p.Run(Config{Kernel: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := mem.Bytes(gs[1].Addr+8, 4)
+	if err != nil || u32at(b, 0) != 20 {
+		t.Fatalf("rec[8:12] = %v, %v; want 20", b, err)
+	}
+	if err := p.Unload(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mem.Bytes(gs[0].Addr, 4); err == nil {
+		t.Fatal("the globals are still in memory after Unload")
 	}
 }

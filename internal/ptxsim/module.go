@@ -29,6 +29,10 @@ func (m *Module) Kernels() []string {
 	return out
 }
 
+// SharedSize is the module's static shared memory per block in bytes: its
+// .shared variables, without the dynamic area.
+func (m *Module) SharedSize() int { return m.sharedStatic }
+
 // Param describes one kernel parameter: its byte offset in the parameter
 // buffer, its size and alignment, and its PTX type.
 type Param struct {

@@ -131,3 +131,45 @@ func Volume(t cuda.Thread, v cuda.Array3[float32]) {
 func OutOfRange(t cuda.Thread, d []int32) {
 	d[t.Grid1()] = 1
 }
+
+// DivideBy divides each element by by: with by 0, debug mode reports the
+// first thread's division.
+func DivideBy(t cuda.Thread, d []int64, by int64) {
+	if i := t.Grid1(); i < len(d) {
+		d[i] /= by
+	}
+}
+
+// ShiftBy shifts each element left by s: a negative s is a run-time
+// error in Go, and in debug mode.
+func ShiftBy(t cuda.Thread, d []int64, s int) {
+	if i := t.Grid1(); i < len(d) {
+		d[i] <<= s
+	}
+}
+
+// SumFrom stores the sum of d[lo:i+1] in d[i]'s place in out: with lo past
+// some i+1, the slice expression is out of range.
+func SumFrom(t cuda.Thread, d []int32, lo int, out []int32) {
+	if i := t.Grid1(); i < len(d) {
+		var s int32
+		for _, v := range d[lo : i+1] {
+			s += v
+		}
+		out[i] = s
+	}
+}
+
+// SharedBoth uses 16 KiB of static shared memory and the dynamic shared
+// memory's last BlockDim elements: x[i] becomes three times the element
+// mirrored in its block.
+func SharedBoth(t cuda.Thread, x []float32) {
+	st := cuda.SharedArray[float32](t, 4096)
+	dyn := cuda.DynamicSharedArray[float32](t)
+	tid, n := t.ThreadIdx().X, t.BlockDim().X
+	i := t.BlockIdx().X*n + tid
+	st[tid] = x[i]
+	dyn[len(dyn)-n+tid] = 2 * x[i]
+	t.SyncThreads()
+	x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+}

@@ -2,6 +2,7 @@ package fakedriver
 
 import (
 	"github.com/nugo-dev/nugo/internal/driver"
+	"github.com/nugo-dev/nugo/internal/ptxsim"
 )
 
 // Init implements driver.API.
@@ -167,7 +168,17 @@ func (f *Fake) destroyContext(dev int) {
 			delete(f.events, e)
 		}
 	}
-	f.poison = driver.Success
+	if f.sim != nil {
+		f.sim[dev] = ptxsim.NewMemory()
+		kept := f.pending[:0]
+		for _, op := range f.pending {
+			if op.dev != dev {
+				kept = append(kept, op)
+			}
+		}
+		f.pending = kept
+	}
+	f.poison, f.kernelFault = driver.Success, nil
 }
 
 // CtxSetCurrent implements driver.API: the binding is per OS thread.
@@ -199,8 +210,9 @@ func (f *Fake) CtxGetCurrent() (driver.Context, error) {
 	return f.current[threadID()], nil
 }
 
-// CtxSynchronize implements driver.API. Work completes at once in the fake,
-// so this only reports errors (a poisoned context).
+// CtxSynchronize implements driver.API. Work completes at once in the fake
+// (or here, with Config.Sim), so this only reports errors (a poisoned
+// context).
 func (f *Fake) CtxSynchronize() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

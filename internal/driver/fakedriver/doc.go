@@ -4,16 +4,21 @@
 // A Fake behaves like the real driver where the cuda package can observe it:
 // calls before Init fail with CUDA_ERROR_NOT_INITIALIZED, context-dependent
 // calls need the primary context current on the calling OS thread, device
-// memory has addresses, bounds and a capacity, PTX modules expose their .entry
-// functions (and are refused, as by the real JIT, when their .version is newer
-// than the driver or their .target newer than the .version or the device),
-// launches are checked against the device's limits and the kernel's declared
-// parameters (count and sizes), events carry
-// times, and a fault inside a kernel poisons the context until its last
-// reference is released. Kernels do not run; each launch is recorded (function
-// name, grid, block, dynamic shared memory, stream, the packed argument bytes)
-// and handed to an optional OnLaunch hook, which may read and write device
-// memory to play the kernel's part.
+// memory has addresses, bounds and a capacity (and fresh allocations hold
+// Garbage, not zeros: cuMemAlloc does not clear memory), PTX modules expose
+// their .entry functions (and are refused, as by the real JIT, when their
+// .version is newer than the driver or their .target newer than the .version
+// or the device), launches are checked against the device's limits and the
+// kernel's declared parameters (count and sizes), events carry times, and a
+// fault inside a kernel poisons the context until its last reference is
+// released. Each launch is recorded (function name, grid, block, dynamic
+// shared memory, stream, the packed argument bytes) and handed to an optional
+// OnLaunch hook, which may read and write device memory to play the kernel's
+// part. By default kernels do not run and all work completes at once; with
+// Config.Sim kernels run in nugo's PTX interpreter (package ptxsim) over the
+// fake's device memory, and device work is asynchronous, so that a caller's
+// whole path (module load, globals, allocation, copies, argument packing,
+// shared memory, stream order, faults) meets real kernel semantics.
 //
 // Every call can be made to fail: Inject a Fault naming the driver entry point
 // ("cuMemAlloc", "cuModuleLoadDataEx", "cuLaunchKernel", ...) with the result

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/nugo-dev/nugo/internal/driver"
+	"github.com/nugo-dev/nugo/internal/ptxsim"
 )
 
 // DeviceSpec describes one fake device.
@@ -85,6 +86,9 @@ type Config struct {
 	// LaunchTimeMS is how far each launch advances the fake clock that
 	// events read; 0 means 1 ms.
 	LaunchTimeMS float32
+	// Sim, when not nil, makes the Fake run kernels in the PTX interpreter
+	// (see SimConfig); nil only records them.
+	Sim *SimConfig
 }
 
 // Fault makes calls to one driver entry point fail.
@@ -152,6 +156,9 @@ type Fake struct {
 	launches    []Launch
 	calls       []string
 	faults      []*faultState
+	sim         []*ptxsim.Memory // per device, with Config.Sim: every allocation at its address
+	pending     []pendingOp      // with Config.Sim: queued device work
+	kernelFault error            // the interpreter's account of the poisoning fault
 }
 
 type alloc struct {
@@ -164,12 +171,14 @@ type module struct {
 	dev     int
 	funcs   []driver.Function
 	globals map[string]driver.DevicePtr
+	prog    *ptxsim.Program // with Config.Sim: the module in the interpreter
 }
 
 type function struct {
 	name   string
 	mod    driver.Module
-	params []int // byte size of each .param of the .entry; nil if unparsed
+	params []int                            // byte size of each .param of the .entry; nil if unparsed
+	code   map[driver.FunctionAttribute]int // with Config.Sim: what the PTX says
 }
 
 type event struct {
@@ -195,7 +204,14 @@ func New(cfg Config) *Fake {
 	if cfg.LaunchTimeMS == 0 {
 		cfg.LaunchTimeMS = 1
 	}
+	var sim []*ptxsim.Memory
+	if cfg.Sim != nil {
+		for range cfg.Devices {
+			sim = append(sim, ptxsim.NewMemory())
+		}
+	}
 	return &Fake{
+		sim:       sim,
 		cfg:       cfg,
 		ctxRefs:   make([]int, len(cfg.Devices)),
 		used:      make([]int, len(cfg.Devices)),
@@ -229,7 +245,7 @@ func (f *Fake) ClearFaults() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.faults = nil
-	f.poison = driver.Success
+	f.poison, f.kernelFault = driver.Success, nil
 }
 
 // SetFuncAttr sets a kernel attribute for every kernel named name, loaded
@@ -286,10 +302,12 @@ func (f *Fake) Live() Live {
 	return l
 }
 
-// Read copies n bytes of device memory at p, as a kernel hook or a test sees it.
+// Read copies n bytes of device memory at p, as a kernel hook or a test
+// sees it (after the queued work, with Config.Sim).
 func (f *Fake) Read(p driver.DevicePtr, n int) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.flush()
 	b, err := f.span("Read", p, n)
 	if err != nil {
 		return nil, err
@@ -297,10 +315,12 @@ func (f *Fake) Read(p driver.DevicePtr, n int) ([]byte, error) {
 	return append([]byte(nil), b...), nil
 }
 
-// Write stores b into device memory at p.
+// Write stores b into device memory at p (after the queued work, with
+// Config.Sim).
 func (f *Fake) Write(p driver.DevicePtr, b []byte) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.flush()
 	dst, err := f.span("Write", p, len(b))
 	if err != nil {
 		return err
@@ -342,6 +362,9 @@ func (f *Fake) enter(call string, needInit, needCtx bool) (dev int, err error) {
 	dev = f.ctxDevice(f.current[threadID()])
 	if dev < 0 || f.ctxRefs[dev] == 0 {
 		return -1, driver.NewError(call, driver.ErrorInvalidContext)
+	}
+	if hostSync[call] {
+		f.flush()
 	}
 	if f.poison != driver.Success && !poisonedNow {
 		return -1, driver.NewError(call, f.poison)

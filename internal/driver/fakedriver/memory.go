@@ -6,6 +6,18 @@ import (
 	"github.com/nugo-dev/nugo/internal/driver"
 )
 
+// Garbage is the byte that fills fresh device allocations (MemAlloc) and
+// page-locked host buffers (MemHostAlloc): the driver does not clear
+// either, so a caller that reads memory it has not written sees this, not
+// zeros.
+const Garbage byte = 0xa5
+
+func fillGarbage(b []byte) {
+	for i := range b {
+		b[i] = Garbage
+	}
+}
+
 // allocAlign is the alignment of fake device allocations (the real driver
 // aligns to at least 256 bytes).
 const allocAlign = 512
@@ -29,6 +41,16 @@ func (f *Fake) span(call string, p driver.DevicePtr, n int) ([]byte, error) {
 		return nil, nil
 	}
 	return nil, invalid(call, "%#x is not in device memory", uint64(p))
+}
+
+// run does device work: at once, or queued with Config.Sim; called with
+// f.mu held.
+func (f *Fake) run(dev int, op func()) {
+	if f.sim != nil {
+		f.queue(dev, op)
+		return
+	}
+	op()
 }
 
 // hostSpan views n bytes of host memory at p.
@@ -72,8 +94,15 @@ func (f *Fake) MemAlloc(bytes int) (driver.DevicePtr, error) {
 		return 0, driver.NewError(call, driver.ErrorOutOfMemory)
 	}
 	p := f.nextAddr
+	mem := deviceBytes(bytes)
+	fillGarbage(mem)
+	if f.sim != nil {
+		if err := f.sim[dev].Register(uint64(p), mem); err != nil {
+			return 0, invalid(call, "%v", err)
+		}
+	}
 	f.nextAddr += driver.DevicePtr((bytes + allocAlign - 1) &^ (allocAlign - 1))
-	f.allocs[p] = &alloc{dev: dev, mem: make([]byte, bytes)}
+	f.allocs[p] = &alloc{dev: dev, mem: mem}
 	f.used[dev] += bytes
 	return p, nil
 }
@@ -92,6 +121,9 @@ func (f *Fake) MemFree(p driver.DevicePtr) error {
 	}
 	f.used[a.dev] -= len(a.mem)
 	delete(f.allocs, p)
+	if f.sim != nil {
+		_ = f.sim[a.dev].Free(uint64(p))
+	}
 	return nil
 }
 
@@ -100,16 +132,19 @@ func (f *Fake) MemsetD8(p driver.DevicePtr, value byte, n int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	const call = "cuMemsetD8"
-	if _, err := f.enter(call, true, true); err != nil {
+	dev, err := f.enter(call, true, true)
+	if err != nil {
 		return err
 	}
 	b, err := f.span(call, p, n)
 	if err != nil {
 		return err
 	}
-	for i := range b {
-		b[i] = value
-	}
+	f.run(dev, func() {
+		for i := range b {
+			b[i] = value
+		}
+	})
 	return nil
 }
 
@@ -138,7 +173,8 @@ func (f *Fake) dtoh(call string, dst unsafe.Pointer, src driver.DevicePtr, n int
 func (f *Fake) hostCopy(call string, dev driver.DevicePtr, host unsafe.Pointer, n int, s driver.Stream, async, toDevice bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := f.enter(call, true, true); err != nil {
+	device, err := f.enter(call, true, true)
+	if err != nil {
 		return err
 	}
 	if async {
@@ -154,10 +190,17 @@ func (f *Fake) hostCopy(call string, dev driver.DevicePtr, host unsafe.Pointer, 
 	if err != nil {
 		return err
 	}
-	if toDevice {
-		copy(d, h)
+	op := func() {
+		if toDevice {
+			copy(d, h)
+		} else {
+			copy(h, d)
+		}
+	}
+	if async {
+		f.run(device, op)
 	} else {
-		copy(h, d)
+		op() // the synchronous copies waited for the queued work in enter
 	}
 	return nil
 }
@@ -165,7 +208,8 @@ func (f *Fake) hostCopy(call string, dev driver.DevicePtr, host unsafe.Pointer, 
 func (f *Fake) dtod(call string, dst, src driver.DevicePtr, n int, s driver.Stream, async bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := f.enter(call, true, true); err != nil {
+	dev, err := f.enter(call, true, true)
+	if err != nil {
 		return err
 	}
 	if async {
@@ -181,7 +225,7 @@ func (f *Fake) dtod(call string, dst, src driver.DevicePtr, n int, s driver.Stre
 	if err != nil {
 		return err
 	}
-	copy(d, sb)
+	f.run(dev, func() { copy(d, sb) }) // asynchronous, even without a stream
 	return nil
 }
 
@@ -200,17 +244,20 @@ func (f *Fake) MemcpyDtoD(dst, src driver.DevicePtr, bytes int) error {
 	return f.dtod("cuMemcpyDtoD", dst, src, bytes, 0, false)
 }
 
-// MemcpyHtoDAsync implements driver.API; the copy completes before it returns.
+// MemcpyHtoDAsync implements driver.API; the copy completes before it returns
+// (with Config.Sim: when the host next waits).
 func (f *Fake) MemcpyHtoDAsync(dst driver.DevicePtr, src unsafe.Pointer, bytes int, s driver.Stream) error {
 	return f.htod("cuMemcpyHtoDAsync", dst, src, bytes, s, true)
 }
 
-// MemcpyDtoHAsync implements driver.API; the copy completes before it returns.
+// MemcpyDtoHAsync implements driver.API; the copy completes before it returns
+// (with Config.Sim: when the host next waits).
 func (f *Fake) MemcpyDtoHAsync(dst unsafe.Pointer, src driver.DevicePtr, bytes int, s driver.Stream) error {
 	return f.dtoh("cuMemcpyDtoHAsync", dst, src, bytes, s, true)
 }
 
-// MemcpyDtoDAsync implements driver.API; the copy completes before it returns.
+// MemcpyDtoDAsync implements driver.API; the copy completes before it returns
+// (with Config.Sim: when the host next waits).
 func (f *Fake) MemcpyDtoDAsync(dst, src driver.DevicePtr, bytes int, s driver.Stream) error {
 	return f.dtod("cuMemcpyDtoDAsync", dst, src, bytes, s, true)
 }
@@ -231,6 +278,7 @@ func (f *Fake) MemHostAlloc(bytes int, flags driver.HostAllocFlags) (unsafe.Poin
 		return nil, invalid(call, "unknown flags %#x", uint32(flags))
 	}
 	b := make([]byte, bytes)
+	fillGarbage(b)
 	p := unsafe.Pointer(&b[0])
 	f.host[p] = b
 	return p, nil

@@ -60,6 +60,33 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 		mod.funcs = append(mod.funcs, fn)
 		names = append(names, sub[1])
 	}
+	if f.sim != nil {
+		if err := f.simLoad(call, dev, mod, ptx); err != nil {
+			var e *driver.Error
+			if errors.As(err, &e) {
+				log.Error = e.Log
+			}
+			for _, fn := range mod.funcs {
+				delete(f.funcs, fn)
+			}
+			return 0, log, err
+		}
+	} else {
+		f.placeGlobals(dev, mod, ptx)
+	}
+	f.modules[m] = mod
+	level := "default"
+	if opts.OptLevel != driver.OptDefault {
+		level = fmt.Sprintf("O%d", opts.OptLevel-driver.O0)
+	}
+	log.Info = fmt.Sprintf("fake ptxas: %d entries (%s), optimisation %s", len(names), strings.Join(names, ", "), level)
+	log.WallMS = 0.5
+	return m, log, nil
+}
+
+// placeGlobals allocates the module-scope .global variables the PTX
+// declares (found by globalRE), zeroed; called with f.mu held.
+func (f *Fake) placeGlobals(dev int, mod *module, ptx string) {
 	for _, sub := range globalRE.FindAllStringSubmatch(ptx, -1) {
 		if mod.globals == nil {
 			mod.globals = map[string]driver.DevicePtr{}
@@ -72,17 +99,9 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 		bytes := max(n*bits/8, 1)
 		p := f.nextAddr
 		f.nextAddr += driver.DevicePtr((bytes + allocAlign - 1) &^ (allocAlign - 1))
-		f.allocs[p] = &alloc{dev: dev, mem: make([]byte, bytes), global: true}
+		f.allocs[p] = &alloc{dev: dev, mem: deviceBytes(bytes), global: true}
 		mod.globals[sub[3]] = p
 	}
-	f.modules[m] = mod
-	level := "default"
-	if opts.OptLevel != driver.OptDefault {
-		level = fmt.Sprintf("O%d", opts.OptLevel-driver.O0)
-	}
-	log.Info = fmt.Sprintf("fake ptxas: %d entries (%s), optimisation %s", len(names), strings.Join(names, ", "), level)
-	log.WallMS = 0.5
-	return m, log, nil
 }
 
 // ModuleGetFunction implements driver.API.
@@ -152,6 +171,9 @@ func (f *Fake) unload(m driver.Module) {
 	for _, p := range f.modules[m].globals {
 		delete(f.allocs, p)
 	}
+	if prog := f.modules[m].prog; prog != nil {
+		_ = prog.Unload()
+	}
 	delete(f.modules, m)
 }
 
@@ -159,9 +181,13 @@ func (f *Fake) unload(m driver.Module) {
 // launch.
 var defaultFuncAttrs = DefaultFuncAttrs()
 
-// funcAttr is kernel fn's attribute: the SetFuncAttr override or the default.
+// funcAttr is kernel fn's attribute: the SetFuncAttr or FuncSetAttribute
+// value, else what its PTX says (Config.Sim), else the default.
 func (f *Fake) funcAttr(fn *function, attr driver.FunctionAttribute) (int, bool) {
 	if v, ok := f.funcAttrs[fn.name][attr]; ok {
+		return v, true
+	}
+	if v, ok := fn.code[attr]; ok {
 		return v, true
 	}
 	v, ok := defaultFuncAttrs[attr]
@@ -223,9 +249,13 @@ func (f *Fake) FuncSetAttribute(fn driver.Function, attr driver.FunctionAttribut
 }
 
 // LaunchKernel implements driver.API: it checks the launch as the driver
-// would, records it, advances the event clock and calls OnLaunch.
+// would, records it, advances the event clock, runs the kernel (with
+// Config.Sim) and calls OnLaunch.
 func (f *Fake) LaunchKernel(fn driver.Function, grid, block driver.Dim3, sharedMem int, s driver.Stream, params *driver.Params) error {
 	l, err := f.launch(fn, grid, block, sharedMem, s, params)
+	if err == nil && f.sim != nil {
+		err = f.simQueue(l)
+	}
 	if err != nil || f.OnLaunch == nil {
 		return err
 	}

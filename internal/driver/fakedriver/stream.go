@@ -47,8 +47,8 @@ func (f *Fake) StreamSynchronize(s driver.Stream) error {
 	return f.stream(call, s)
 }
 
-// StreamQuery implements driver.API. Work completes at once in the fake, so
-// a stream is always done; inject ErrorNotReady on cuStreamQuery to model
+// StreamQuery implements driver.API. Work completes at once in the fake (or
+// here, with Config.Sim), so a stream is always done; inject ErrorNotReady on cuStreamQuery to model
 // pending work (it is reported as done=false, not as an error).
 func (f *Fake) StreamQuery(s driver.Stream) (bool, error) {
 	f.mu.Lock()
@@ -120,7 +120,8 @@ func (f *Fake) EventSynchronize(e driver.Event) error {
 	return err
 }
 
-// EventQuery implements driver.API. Work completes at once in the fake; inject
+// EventQuery implements driver.API. Work completes at once in the fake (or
+// here, with Config.Sim); inject
 // ErrorNotReady on cuEventQuery to model pending work (done=false, no error).
 func (f *Fake) EventQuery(e driver.Event) (bool, error) {
 	f.mu.Lock()
