@@ -122,6 +122,14 @@ func TestMustViewKernels(t *testing.T) {
 					}
 				}
 
+				rowSums := make([]int64, 2)
+				if err := Jit(testkernels.RowSums23, opts...).Launch(Dim1(1), Dim1(32), []int64{1, -2, 30, 400, 5000, -60000}, rowSums); err != nil {
+					t.Fatal(err)
+				}
+				if rowSums[0] != 29 || rowSums[1] != -54600 {
+					t.Fatalf("row sums of a constant-shape view = %v, want [29 -54600]", rowSums)
+				}
+
 				a, out := slices.Clone(int16s), make([]int16, 5)
 				if err := Jit(testkernels.ScaleThenRead, opts...).Launch(Dim1(1), Dim1(32), a, out); err != nil {
 					t.Fatal(err)
@@ -175,6 +183,14 @@ func TestMustViewShapeErrors(t *testing.T) {
 			})
 		}
 	}
+	// Constant dimensions, five elements.
+	for _, b := range []Backend{CPU, PTXSim} {
+		onBackend(t, b)
+		err := Jit(testkernels.RowSums23, Debug).Launch(Dim1(1), Dim1(2), make([]int64, 5), make([]int64, 2))
+		if ke := (*KernelError)(nil); !errors.As(err, &ke) || !strings.Contains(ke.Pos, "kernels.go:") {
+			t.Errorf("%s: a 2×3 view of 5 elements: %v, want a *KernelError in kernels.go", b, err)
+		}
+	}
 }
 
 // TestMustViewPTX: the views cost no PTX parameters of their own; debug
@@ -223,7 +239,11 @@ func TestMustViewPTX(t *testing.T) {
 		t.Logf("SKIP ptxas check: %v", ptxas.ErrNotFound)
 		return
 	}
-	for name, ptx := range map[string]string{"Transpose": release, "Transpose debug": debug, "ScaleThenRead": rw, "BlocksFunc": bf, "BlocksFunc debug": debugBF} {
+	constant, err := Jit(testkernels.RowSums23, Debug).PTX(75)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, ptx := range map[string]string{"Transpose": release, "Transpose debug": debug, "ScaleThenRead": rw, "BlocksFunc": bf, "BlocksFunc debug": debugBF, "RowSums23 debug": constant} {
 		if _, err := ptxas.Assemble(ptx, "sm_75", false); err != nil {
 			t.Errorf("ptxas, %s: %v", name, err)
 		}

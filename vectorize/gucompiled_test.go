@@ -264,6 +264,41 @@ func TestGUDeviceOnPTXSim(t *testing.T) {
 	if out.Data[0] != total {
 		t.Fatalf("dot of a device array with itself = %v, want %v", out.Data[0], total)
 	}
+
+	// 2-D cores: two 4×5 by 5×2 products of device arrays, into a device
+	// array.
+	da, err := cuda.NewDeviceArray[float64](2, 4, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer da.Free()
+	if err := da.CopyFromHost(x); err != nil {
+		t.Fatal(err)
+	}
+	db, err := cuda.ToDevice2(cuda.MustView2(x[:10], 5, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Free()
+	dc, err := cuda.NewDeviceArray[float64](2, 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dc.Free()
+	if err := mustGU(t, "(m,n),(n,p)->(m,p)", matmul).Into(da, db, dc); err != nil {
+		t.Fatal(err)
+	}
+	got, err = dc.ToHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := mustGU(t, "(m,n),(n,p)->(m,p)", matmul, CPU).Apply(Of(x, 2, 4, 5), Of(x[:10], 5, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := outs[0].(Array[float64]).Data; !slices.Equal(got, w) {
+		t.Fatalf("device matmul = %v\nwant %v", got, w)
+	}
 }
 
 // TestGUUnsupportedOnPTXSim: what the compiled gufunc kernels do not take

@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -184,7 +185,9 @@ func (f *fnState) mustView(in *ssa.Call, rank int) {
 	if f.m.target.Debug {
 		prod := ""
 		for _, d := range parts[3:] {
-			f.trapIf("setp.lt.s64", d, "0", ErrShape)
+			if !isImmediate(d) || strings.HasPrefix(d, "-") {
+				f.trapIf("setp.lt.s64", d, "0", ErrShape)
+			}
 			if prod == "" {
 				prod = d
 				continue
