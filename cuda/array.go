@@ -30,6 +30,24 @@ func View2[T Number](data []T, rows, cols int) (Array2[T], error) {
 	return Array2[T]{data: data, rows: rows, cols: cols}, nil
 }
 
+// MustView2 is View2 for kernels, which cannot handle errors: it views
+// data as a rows×cols row-major array and panics if len(data) is not
+// rows*cols or a dimension is negative. A kernel calls it to view part of
+// a slice parameter as a matrix:
+//
+//	m := cuda.MustView2(data[off:off+rows*cols], rows, cols)
+//
+// On the cpu backend (and on the host) a mismatch panics; in a kernel the
+// panic stops the launch with a *KernelError. The compiled backends check
+// the shape in debug mode (Debug) only, as they check indexing: there a
+// mismatch is a *KernelError too, and without Debug it is not detected.
+func MustView2[T Number](data []T, rows, cols int) Array2[T] {
+	if rows < 0 || cols < 0 || len(data) != rows*cols {
+		panic(shapeError(fmt.Sprintf("MustView2: %d elements cannot be viewed as %d×%d", len(data), rows, cols)))
+	}
+	return Array2[T]{data: data, rows: rows, cols: cols}
+}
+
 // At returns element (i, j).
 func (a Array2[T]) At(i, j int) T {
 	if uint(i) >= uint(a.rows) || uint(j) >= uint(a.cols) {
@@ -77,6 +95,17 @@ func View3[T Number](data []T, d0, d1, d2 int) (Array3[T], error) {
 	return Array3[T]{data: data, d0: d0, d1: d1, d2: d2}, nil
 }
 
+// MustView3 is View3 for kernels: it views data as a d0×d1×d2 row-major
+// array and panics if len(data) is not d0*d1*d2 or a dimension is
+// negative. It is checked as MustView2 is: always on the cpu backend, in
+// debug mode (Debug) on the compiled backends.
+func MustView3[T Number](data []T, d0, d1, d2 int) Array3[T] {
+	if d0 < 0 || d1 < 0 || d2 < 0 || len(data) != d0*d1*d2 {
+		panic(shapeError(fmt.Sprintf("MustView3: %d elements cannot be viewed as %d×%d×%d", len(data), d0, d1, d2)))
+	}
+	return Array3[T]{data: data, d0: d0, d1: d1, d2: d2}
+}
+
 // At returns element (i, j, k).
 func (a Array3[T]) At(i, j, k int) T {
 	if uint(i) >= uint(a.d0) || uint(j) >= uint(a.d1) || uint(k) >= uint(a.d2) {
@@ -101,6 +130,11 @@ func (a Array3[T]) Len() int { return len(a.data) }
 
 // Data returns the row-major backing slice.
 func (a Array3[T]) Data() []T { return a.data }
+
+// shapeError is MustView2's and MustView3's panic value.
+type shapeError string
+
+func (e shapeError) Error() string { return string(e) }
 
 type indexError string
 

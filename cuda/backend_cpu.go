@@ -143,7 +143,8 @@ func (b *block) fail(tid Dim3, r any) {
 }
 
 // panicSite finds the source position of the panic being recovered: the
-// first frame below runtime.gopanic that is not in the runtime.
+// first frame below runtime.gopanic that is not in the runtime nor in the
+// array views' methods and constructors, which panic for their caller.
 func panicSite() string {
 	pcs := make([]uintptr, 32)
 	n := runtime.Callers(3, pcs)
@@ -151,7 +152,7 @@ func panicSite() string {
 	seenPanic := false
 	for {
 		f, more := frames.Next()
-		if seenPanic && !strings.HasPrefix(f.Function, "runtime.") {
+		if seenPanic && !strings.HasPrefix(f.Function, "runtime.") && !inArrayAPI(f.Function) {
 			return fmt.Sprintf("%s:%d", f.File, f.Line)
 		}
 		if f.Function == "runtime.gopanic" {
@@ -161,4 +162,20 @@ func panicSite() string {
 			return ""
 		}
 	}
+}
+
+// inArrayAPI reports whether a function, as the runtime names it, is one
+// of Array2's or Array3's methods or MustView2 or MustView3.
+func inArrayAPI(fn string) bool {
+	const pkg = "github.com/nugo-dev/nugo/cuda."
+	rest, ok := strings.CutPrefix(fn, pkg)
+	if !ok {
+		return false
+	}
+	for _, p := range []string{"Array2[", "Array3[", "MustView2[", "MustView3["} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
 }

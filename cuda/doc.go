@@ -33,6 +33,17 @@
 //
 //	err := cuda.Jit(apply).Launch(grid, block, square, data)
 //
+// The function may also take slices of and pointers to numbers and Array2
+// and Array3 views, which refer to the kernel's memory; a kernel makes a
+// view of part of a slice with MustView2 or MustView3:
+//
+//	func products(t cuda.Thread, f func(a, b, c cuda.Array2[float32]), a, b, c []float32, n int) {
+//		if i := t.Grid1(); i*n*n < len(c) {
+//			o := i * n * n
+//			f(cuda.MustView2(a[o:o+n*n], n, n), cuda.MustView2(b[o:o+n*n], n, n), cuda.MustView2(c[o:o+n*n], n, n))
+//		}
+//	}
+//
 // The compiled backends (gpu, ptxsim) compile the kernel once per function
 // passed, calling it directly, so there the function must be a top-level
 // function (of any package; generic instantiations and the functions of

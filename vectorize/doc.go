@@ -92,18 +92,22 @@
 // the cpu backend it calls fn through reflect, so it takes any fn. On the
 // compiled backends (gpu, ptxsim) its kernel is generated for fn's
 // signature: the thread for a loop index passes fn each 1-D core as a
-// sub-slice of its operand, each "()" input as a number and each "()"
-// output as a pointer to its element, and the compiler compiles fn into
-// the kernel as for a ufunc. There fn must be a top-level function whose
-// operands are 1-D cores and "()" operands of Go's predeclared numeric
-// types: for 2-D and 3-D cores (cuda.Array2, cuda.Array3), a closure or a
-// named type the CUDA target returns an error wrapping
-// ErrTargetUnavailable that says which operand, and Auto runs the gufunc
-// on the Parallel target.
+// sub-slice of its operand, each 2-D or 3-D core as a cuda.Array2 or
+// cuda.Array3 view of one (cuda.MustView2, cuda.MustView3), each "()"
+// input as a number and each "()" output as a pointer to its element, and
+// the compiler compiles fn into the kernel as for a ufunc. There fn must
+// be a top-level function whose operands have Go's predeclared numeric
+// element types: for a closure or a named type the CUDA target returns an
+// error wrapping ErrTargetUnavailable that says why, and Auto runs the
+// gufunc on the Parallel target.
 //
 //	func movingAverage(x []float64, width int64, out []float64) { ... }
 //	mavg, err := vectorize.GU("(n),()->(n)", movingAverage)
 //	err = mavg.Into(x, int64(3), out)
+//
+//	func matmul(a, b, c cuda.Array2[float64]) { ... }
+//	mm, err := vectorize.GU("(m,n),(n,p)->(m,p)", matmul, vectorize.CUDA)
+//	out, err := mm.Apply(vectorize.Of(a, 10, 3, 4), vectorize.Of(b, 4, 5)) // 10 products
 //
 // Errors are values: a bad layout, a function that does not match its
 // layout, shapes that disagree and panics of the scalar function are

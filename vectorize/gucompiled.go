@@ -27,20 +27,18 @@ import (
 const guKernelName = "guKernel"
 
 // compiledErr says why the compiled backends cannot run the gufunc's CUDA
-// target, or nil. They take a top-level function of 1-D cores ([]E),
-// numbers (() inputs) and pointers to numbers (() outputs) of Go's
-// predeclared numeric types.
+// target, or nil. They take a top-level function of 1-D cores ([]E), 2-D
+// and 3-D cores (cuda.Array2[E], cuda.Array3[E]), numbers (() inputs) and
+// pointers to numbers (() outputs) of Go's predeclared numeric types.
 func (g *GUfunc) compiledErr() error {
 	for k, p := range g.ops {
 		what := fmt.Sprintf("%s %s", p.what(k, len(g.lay.ins)), coreString(p.dims))
 		switch {
-		case p.rank() > 1:
-			return fmt.Errorf("%s is a %d-D core (%s); the compiled gufunc kernels take 1-D cores as slices and () operands as numbers, not cuda.Array2 or cuda.Array3", what, p.rank(), p.typ)
-		case p.info == nil || p.elem.PkgPath() != "" || p.typ.PkgPath() != "":
+		case p.info == nil || p.elem.PkgPath() != "" || (p.rank() <= 1 && p.typ.PkgPath() != ""):
 			return fmt.Errorf("%s has type %s; the compiled gufunc kernels take Go's predeclared numeric types, not named types", what, p.typ)
 		}
 	}
-	return compiledErr(g.fn.Interface())
+	return topLevelErr(g.fn.Interface())
 }
 
 // compiledKernel is a gufunc's CUDA-target kernel for the compiled
@@ -71,7 +69,7 @@ func (g *GUfunc) compiled() (*compiledKernel, error) {
 
 // compiledKernelType is the generated kernel's type: func(cuda.Thread,
 // f, a0 []E0, ..., loops int, shape, strides []int, n0, ... int), with
-// one n per 1-D operand, its core length.
+// one n per core dimension of each operand, in order.
 func (g *GUfunc) compiledKernelType() reflect.Type {
 	intT, intsT := reflect.TypeFor[int](), reflect.TypeFor[[]int]()
 	in := []reflect.Type{reflect.TypeFor[cuda.Thread](), reflect.FuncOf(ins(g.fn.Type()), nil, false)}
@@ -80,7 +78,7 @@ func (g *GUfunc) compiledKernelType() reflect.Type {
 	}
 	in = append(in, intT, intsT, intsT)
 	for _, p := range g.ops {
-		if p.rank() == 1 {
+		for range p.rank() {
 			in = append(in, intT)
 		}
 	}
@@ -89,15 +87,16 @@ func (g *GUfunc) compiledKernelType() reflect.Type {
 
 // source is the generated kernel's Go source: one thread per loop index
 // finds each operand's offset from the loop shape and the operands'
-// strides over it, and calls f with a 1-D core as a sub-slice, an ()
-// input as its value and an () output as a pointer to it. It depends on
+// strides over it, and calls f with a 1-D core as a sub-slice, a 2-D or
+// 3-D core as a cuda.MustView2/MustView3 of one, an () input as its value
+// and an () output as a pointer to it. It depends on
 // the kernel's type only (fn's parameter types say each operand's kind),
 // not on the layout's names, as RegisterSource requires.
 func (g *GUfunc) source() string {
 	nops := len(g.ops)
 	var params, offs, steps, call []string
 	params = append(params, "t cuda.Thread", "f "+reflect.FuncOf(ins(g.fn.Type()), nil, false).String())
-	var cores []string
+	var cores, lens []string
 	for k, p := range g.ops {
 		params = append(params, fmt.Sprintf("a%d []%s", k, p.elem))
 		offs = append(offs, fmt.Sprintf("o%d", k))
@@ -106,10 +105,19 @@ func (g *GUfunc) source() string {
 		} else {
 			steps = append(steps, fmt.Sprintf("\t\to%d += x * strides[%d*nd+d]", k, k))
 		}
-		switch {
-		case p.rank() == 1:
+		switch r := p.rank(); {
+		case r == 1:
 			cores = append(cores, fmt.Sprintf("n%d int", k))
 			call = append(call, fmt.Sprintf("a%[1]d[o%[1]d:o%[1]d+n%[1]d:o%[1]d+n%[1]d]", k))
+		case r > 1:
+			// n2_0, n2_1 int: the core's dimensions; len2 their product.
+			dims := make([]string, r)
+			for d := range dims {
+				dims[d] = fmt.Sprintf("n%d_%d", k, d)
+			}
+			cores = append(cores, strings.Join(dims, ", ")+" int")
+			lens = append(lens, fmt.Sprintf("\tlen%d := %s\n", k, strings.Join(dims, " * ")))
+			call = append(call, fmt.Sprintf("cuda.MustView%[1]d(a%[2]d[o%[2]d:o%[2]d+len%[2]d:o%[2]d+len%[2]d], %[3]s)", r, k, strings.Join(dims, ", ")))
 		case p.out:
 			call = append(call, fmt.Sprintf("&a%d[o%d]", k, k))
 		default:
@@ -137,9 +145,9 @@ func %[1]s(%[2]s) {
 		i = q
 %[5]s
 	}
-	f(%[6]s)
+%[6]s	f(%[7]s)
 }
-`, guKernelName, strings.Join(params, ", "), strings.Join(offs, ", "), zeros, strings.Join(steps, "\n"), strings.Join(call, ", "))
+`, guKernelName, strings.Join(params, ", "), strings.Join(offs, ", "), zeros, strings.Join(steps, "\n"), strings.Join(lens, ""), strings.Join(call, ", "))
 }
 
 // makeCompiledKernel makes the Go value of the generated kernel, of type
@@ -158,8 +166,9 @@ func (g *GUfunc) makeCompiledKernel(kt reflect.Type) reflect.Value {
 		ns := rest[3:]
 		args := make([]guArg, nops)
 		for k, p := range g.ops {
-			if p.rank() == 1 {
-				args[k].core, ns = []int{int(ns[0].Int())}, ns[1:]
+			args[k].core = make([]int, p.rank())
+			for d := range args[k].core {
+				args[k].core[d], ns = int(ns[0].Int()), ns[1:]
 			}
 		}
 		g.newCaller(args, vals[2:2+nops]).call(func(k int) int {
@@ -189,9 +198,9 @@ func (g *GUfunc) launchCompiled(args []guArg, p guPlan, n int) error {
 		strides = append(strides, st...)
 	}
 	launchArgs = append(launchArgs, n, p.loop, strides)
-	for k, op := range g.ops {
-		if op.rank() == 1 {
-			launchArgs = append(launchArgs, args[k].core[0])
+	for _, a := range args {
+		for _, n := range a.core {
+			launchArgs = append(launchArgs, n)
 		}
 	}
 	grid, block := g.cfg.grid(n)

@@ -148,6 +148,22 @@ func cudaTargetRuns(b cuda.Backend, why error) error {
 // and its element types Go's predeclared numeric types, which the kernels'
 // package can name.
 func compiledErr(fn any) error {
+	if err := topLevelErr(fn); err != nil {
+		return err
+	}
+	t := reflect.TypeOf(fn)
+	for _, et := range append(ins(t), outs(t)...) {
+		if et.PkgPath() != "" {
+			return fmt.Errorf("element type %s is a named type; the compiled kernels take Go's predeclared numeric types", et)
+		}
+	}
+	return nil
+}
+
+// topLevelErr says why fn is not a top-level function, or nil: the
+// compiled backends call the function bound to a kernel's func parameter
+// directly, so it cannot be a closure or a method value.
+func topLevelErr(fn any) error {
 	v := reflect.ValueOf(fn)
 	if v.Kind() != reflect.Func || v.IsNil() {
 		return errors.New("the function is nil")
@@ -162,12 +178,6 @@ func compiledErr(fn any) error {
 	}
 	if strings.Count(name, ".") != 1 {
 		return errors.New("the function is a closure or a method value; pass a top-level function (declared with func at package level, generic instantiations too), not a closure")
-	}
-	t := v.Type()
-	for _, et := range append(ins(t), outs(t)...) {
-		if et.PkgPath() != "" {
-			return fmt.Errorf("element type %s is a named type; the compiled kernels take Go's predeclared numeric types", et)
-		}
 	}
 	return nil
 }

@@ -61,7 +61,9 @@ func TestCUDATargetOnCompiledBackends(t *testing.T) {
 		{cuda.PTXSim, New1(warmer).cfg, "named type"},
 		{cuda.GPU, g.cfg, ""},
 		{cuda.PTXSim, g.cfg, ""},
-		{cuda.GPU, mustGU(t, "(m,n),(n,p)->(m,p)", matmul).cfg, "2-D core"},
+		{cuda.GPU, mustGU(t, "(m,n),(n,p)->(m,p)", matmul).cfg, ""},
+		{cuda.PTXSim, mustGU(t, "(a,b,c)->()", sum3).cfg, ""},
+		{cuda.GPU, mustGU(t, "(n)->(n)", warm).cfg, "named types"},
 	}
 	for _, c := range cases {
 		err := cudaTargetRuns(c.backend, c.cfg.compiled)

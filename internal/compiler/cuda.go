@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -32,6 +33,10 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.dynamicSharedArray(in)
 	case "Printf":
 		f.printfCall(in)
+	case "MustView2":
+		f.mustView(in, 2)
+	case "MustView3":
+		f.mustView(in, 3)
 	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor":
 		f.atomic(in, name)
 	default:
@@ -165,6 +170,35 @@ func (f *fnState) dynamicSharedArray(in *ssa.Call) {
 		f.p.Emit("div.u64", n, bytes, fmt.Sprint(es))
 	}
 	f.bind(in, []string{r, n, n})
+}
+
+// mustView lowers cuda.MustView2 and MustView3: the array is the slice's
+// (ptr, len, cap) and the dimensions. Debug mode checks that no
+// dimension is negative and that their product is the slice's length.
+func (f *fnState) mustView(in *ssa.Call, rank int) {
+	args := in.Call.Args
+	s := f.get(args[0])
+	parts := append([]string(nil), s[:3]...)
+	for i := range rank {
+		parts = append(parts, f.index64(args[1+i]))
+	}
+	if f.m.target.Debug {
+		prod := ""
+		for _, d := range parts[3:] {
+			if !isImmediate(d) || strings.HasPrefix(d, "-") {
+				f.trapIf("setp.lt.s64", d, "0", ErrShape)
+			}
+			if prod == "" {
+				prod = d
+				continue
+			}
+			t := f.p.NewReg(ptx.B64).String()
+			f.p.Emit("mul.lo.s64", t, regOr(f, prod, sI64), d)
+			prod = t
+		}
+		f.trapIf("setp.ne.s64", regOr(f, s[1], sI64), prod, ErrShape)
+	}
+	f.bindCopy(in, parts)
 }
 
 // arrayCall lowers the methods of cuda.Array2 and cuda.Array3, whose values

@@ -13,6 +13,7 @@ var errKinds = map[int]string{
 	ErrDivide: "integer divide by zero",
 	ErrSlice:  "slice bounds out of range",
 	ErrShift:  "negative shift amount",
+	ErrShape:  "array shape does not match its data's length",
 }
 
 // boundsCheck traps when idx is not in [0, length) (unsigned compare).

@@ -125,7 +125,7 @@ func (f *fnState) ruleSpace(v ssa.Value) space {
 			switch calleeName(fn) {
 			case "SharedArray", "DynamicSharedArray":
 				return spaceShared
-			case "Data":
+			case "Data", "MustView2", "MustView3":
 				return get(v.Call.Args[0])
 			}
 		}

@@ -133,4 +133,8 @@ const (
 	ErrDivide = 2 // integer divide by zero
 	ErrSlice  = 3 // slice bounds out of range
 	ErrShift  = 4 // negative shift amount
+	// ErrShape: cuda.MustView2/MustView3 got a negative dimension (value
+	// the dimension, bound 0) or data whose length is not the product of
+	// the dimensions (value the length, bound the product).
+	ErrShape = 5
 )

@@ -36,8 +36,13 @@ func (f *fnState) paramRoots(v ssa.Value, seen map[ssa.Value]bool, out map[*ssa.
 			f.paramRoots(e, seen, out)
 		}
 	case *ssa.Call:
-		if fn := v.Call.StaticCallee(); fn != nil && len(fn.Blocks) == 0 && calleeName(fn) == "Data" && len(v.Call.Args) == 1 {
-			f.paramRoots(v.Call.Args[0], seen, out)
+		// Data's result and MustView2's and MustView3's share their
+		// first argument's memory.
+		if fn := v.Call.StaticCallee(); fn != nil && len(fn.Blocks) == 0 && len(v.Call.Args) > 0 {
+			switch name := calleeName(fn); {
+			case name == "Data" && len(v.Call.Args) == 1, name == "MustView2", name == "MustView3":
+				f.paramRoots(v.Call.Args[0], seen, out)
+			}
 		}
 	}
 }

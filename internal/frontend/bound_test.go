@@ -80,7 +80,7 @@ func TestLoadDevice(t *testing.T) {
 		{"slice", boundSlice, "boundSlice", true},
 		{"slice and pointer", boundPointer, "boundPointer", true},
 		{"slice result", boundSliceResult, "its results numbers or bools", false},
-		{"struct", boundStruct, "must be numbers, bools, slices of numbers or pointers to numbers", false},
+		{"struct", boundStruct, "must be numbers, bools, slices of numbers, pointers to numbers, cuda.Array2 or cuda.Array3", false},
 		{"pointer to a slice", boundSlicePointer, "cannot use a pointer to a slice", false},
 		{"nil", (func())(nil), "non-nil func", false},
 	}

@@ -1,6 +1,7 @@
 package frontend_test
 
 import (
+	"go/types"
 	"reflect"
 	"strings"
 	"testing"
@@ -71,5 +72,50 @@ func TestGeneratedKernels(t *testing.T) {
 	}
 	if _, err := frontend.LoadFunc(makeFunc(wrong)); err == nil || !strings.Contains(err.Error(), "but its func value has type") {
 		t.Errorf("LoadFunc of a source of another type: %v", err)
+	}
+}
+
+const generatedViewSrc = `package gen
+
+import "github.com/nugo-dev/nugo/cuda"
+
+func blocks(t cuda.Thread, f func(cuda.Array2[float64], cuda.Array3[int32], *float64), a []float64, b []int32, out []float64, n int) {
+	if i := t.Grid1(); i < len(out) {
+		f(cuda.MustView2(a[i*n*n:(i+1)*n*n], n, n), cuda.MustView3(b[i*8:i*8+8], 2, 2, 2), &out[i])
+	}
+}
+`
+
+// viewTrace is a function with 2-D and 3-D core parameters, as a
+// generated kernel's func parameter takes.
+func viewTrace[T float32 | float64](m cuda.Array2[T], c cuda.Array3[int32], out *T) {
+	n, _ := m.Shape()
+	for i := range n {
+		*out += m.At(i, i) * T(c.At(0, 0, 0))
+	}
+}
+
+// TestGeneratedViewKernel: a generated kernel may take a func of
+// cuda.Array2 and cuda.Array3 parameters and build them with MustView2 and
+// MustView3, and a function of such parameters loads to be bound to it.
+func TestGeneratedViewKernel(t *testing.T) {
+	kt := reflect.TypeFor[func(cuda.Thread, func(cuda.Array2[float64], cuda.Array3[int32], *float64), []float64, []int32, []float64, int)]()
+	if err := frontend.RegisterSource(kt, "blocks", []byte(generatedViewSrc)); err != nil {
+		t.Fatal(err)
+	}
+	k, err := frontend.LoadFunc(makeFunc(kt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Name != "blocks" || k.Func.Signature.Params().Len() != 6 {
+		t.Errorf("loaded %q with signature %v", k.Name, k.Func.Signature)
+	}
+	d, err := frontend.LoadDevice(viewTrace[float64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := k.Func.Signature.Params().At(1).Type()
+	if d.Name != "viewTrace[float64]" || !types.Identical(f.Underlying(), d.Func.Signature.Underlying()) {
+		t.Errorf("loaded %q of type %v; want viewTrace[float64] of the kernel's parameter type %v", d.Name, d.Func.Signature, f)
 	}
 }

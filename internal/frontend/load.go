@@ -88,7 +88,8 @@ func loadFound(info funcInfo, rt reflect.Type, device bool) (*Kernel, error) {
 // function: the function a launch binds to a kernel's func-typed parameter,
 // which the compiler calls directly (see compiler.CompileBound). It must be
 // a top-level function (not a closure or a method value) whose parameters
-// and results are numbers or bools; its package may differ from the
+// are numbers, bools, slices of or pointers to numbers, cuda.Array2 or
+// cuda.Array3, and whose results are numbers or bools; its package may differ from the
 // kernel's, and may be one that kernels call as intrinsics (math.Sqrt). A
 // generic function's type arguments are inferred from the func value's
 // type. The result's Func is the function; it is not a kernel.
@@ -330,7 +331,8 @@ func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string
 }
 
 // checkDeviceSignature requires of a function bound to a kernel's func
-// parameter numbers, bools, slices of numbers and pointers to numbers in,
+// parameter numbers, bools, slices of numbers, pointers to numbers,
+// cuda.Array2 and cuda.Array3 in,
 // and numbers and bools out.
 func checkDeviceSignature(fn *ssa.Function, fd *ast.FuncDecl, display string) error {
 	sig := fn.Signature
@@ -338,7 +340,7 @@ func checkDeviceSignature(fn *ssa.Function, fd *ast.FuncDecl, display string) er
 		return nil
 	}
 	return &Error{Kernel: display, Diags: []Diagnostic{{Pos: fset.Position(fd.Type.Pos()),
-		Msg: fmt.Sprintf("function %s is bound to a kernel's func parameter, so its parameters must be numbers, bools, slices of numbers or pointers to numbers, and its results numbers or bools; it has type %s", display, sig)}}}
+		Msg: fmt.Sprintf("function %s is bound to a kernel's func parameter, so its parameters must be numbers, bools, slices of numbers, pointers to numbers, cuda.Array2 or cuda.Array3, and its results numbers or bools; it has type %s", display, sig)}}}
 }
 
 func createStubPackage(prog *ssa.Program, p *types.Package) {

@@ -80,8 +80,8 @@ func kernelFuncParams(files []*ast.File, info *types.Info, kernel string) map[ty
 }
 
 // FuncParamOK reports whether t is a func type a kernel parameter may have:
-// not variadic, its parameters numbers, bools, slices of numbers or
-// pointers to numbers, its results numbers or bools (type parameters
+// not variadic, its parameters numbers, bools, slices of numbers,
+// pointers to numbers, cuda.Array2 or cuda.Array3, its results numbers or bools (type parameters
 // count as numbers). The launch binds such a parameter to a top-level
 // function, which the compiler calls directly.
 func FuncParamOK(t types.Type) bool {
@@ -109,14 +109,17 @@ func funcOperandsOK(sig *types.Signature) bool {
 }
 
 // isFuncOperand reports whether a bound function may take a parameter of
-// type t: a number or bool, or a slice of or pointer to a number (device
-// memory, which the kernel passes on).
+// type t: a number or bool, or a slice of or pointer to a number, or a
+// cuda.Array2 or cuda.Array3 (device memory, which the kernel passes on).
 func isFuncOperand(t types.Type) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Slice:
 		return isNumber(u.Elem())
 	case *types.Pointer:
 		return isNumber(u.Elem())
+	}
+	if isCudaNamed(t, "Array2") || isCudaNamed(t, "Array3") {
+		return true
 	}
 	return isScalarOrTypeParam(t)
 }
