@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
@@ -119,7 +118,8 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 // stream, the page-locked buffer it is staged through both ways (the stream
 // orders the copy in, the kernel and the copy back).
 type hostTemp struct {
-	ptr     driver.DevicePtr
+	alloc   driver.DevicePtr // the allocation
+	ptr     driver.DevicePtr // the copy of host, in alloc
 	host    []byte
 	staging unsafe.Pointer // nil on the default stream
 }
@@ -141,7 +141,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			return
 		}
 		for _, t := range temps {
-			_ = api.MemFree(t.ptr)
+			_ = api.MemFree(t.alloc)
 		}
 	}()
 	var stream driver.Stream
@@ -153,13 +153,17 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	hostArgs := false
 	spans, at := hostSpans(args)
 	for _, sp := range spans { // overlapping host arguments share one copy
-		p, err := api.MemAlloc(len(sp.bytes))
+		// The copy keeps the host address's offset from a 256-byte
+		// boundary, so that every argument in the span is as aligned on
+		// the device as on the host.
+		pad := int(uintptr(unsafe.Pointer(&sp.bytes[0])) % 256)
+		p, err := api.MemAlloc(pad + len(sp.bytes))
 		if err != nil {
 			return fmt.Errorf("%v: copying it to the device: %w", args[firstIn(at, len(temps))].param, err)
 		}
-		temps = append(temps, hostTemp{ptr: p, host: sp.bytes})
+		temps = append(temps, hostTemp{alloc: p, ptr: p + driver.DevicePtr(pad), host: sp.bytes})
 		if gs == nil {
-			err = api.MemcpyHtoD(p, unsafe.Pointer(&sp.bytes[0]), len(sp.bytes))
+			err = api.MemcpyHtoD(p+driver.DevicePtr(pad), unsafe.Pointer(&sp.bytes[0]), len(sp.bytes))
 		} else {
 			err = stage(api, &temps[len(temps)-1], gs.h)
 		}
@@ -255,7 +259,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		}
 	}
 	for _, t := range temps {
-		if err := api.MemFree(t.ptr); err != nil {
+		if err := api.MemFree(t.alloc); err != nil {
 			return err
 		}
 	}
@@ -320,40 +324,23 @@ func (gk *gpuKernel) checkRecord(api driver.API) error {
 	if err := api.MemcpyDtoH(unsafe.Pointer(&rec[0]), gk.rec, len(rec)); err != nil {
 		return err
 	}
-	u32 := func(off int) int { return int(binary.LittleEndian.Uint32(rec[off:])) }
-	if u32(0) == 0 {
+	f, failed := gk.m.DecodeRecord(rec[:])
+	if !failed {
 		return nil
 	}
 	if err := api.MemsetD8(gk.rec, 0, len(rec)); err != nil {
 		return err
 	}
-	return gk.kernelError(rec[:])
+	return gk.kernelError(f)
 }
 
-// kernelError decodes a filled record (layout: compiler.ErrorSymbol).
-func (gk *gpuKernel) kernelError(rec []byte) *KernelError {
-	u32 := func(off int) int { return int(binary.LittleEndian.Uint32(rec[off:])) }
-	s64 := func(off int) int64 { return int64(binary.LittleEndian.Uint64(rec[off:])) }
-	e := &KernelError{
+// kernelError is a decoded record as the error a launch returns.
+func (gk *gpuKernel) kernelError(f compiler.Failure) *KernelError {
+	return &KernelError{
 		Kernel: gk.name,
-		Block:  Dim3{u32(12), u32(16), u32(20)},
-		Thread: Dim3{u32(24), u32(28), u32(32)},
+		Block:  Dim3{f.Block[0], f.Block[1], f.Block[2]},
+		Thread: Dim3{f.Thread[0], f.Thread[1], f.Thread[2]},
+		Pos:    f.Pos,
+		Msg:    f.Msg,
 	}
-	code, site, value, bound := u32(4), u32(8), s64(40), s64(48)
-	if site >= 0 && site < len(gk.m.Sites) {
-		e.Pos = gk.m.Sites[site].Pos
-	}
-	switch code {
-	case compiler.ErrIndex:
-		e.Msg = fmt.Sprintf("index out of range [%d] with length %d", value, bound)
-	case compiler.ErrDivide:
-		e.Msg = "integer divide by zero"
-	case compiler.ErrShift:
-		e.Msg = "negative shift amount"
-	case compiler.ErrSlice:
-		e.Msg = fmt.Sprintf("slice bounds out of range [%d] with capacity %d", value, bound)
-	default:
-		e.Msg = fmt.Sprintf("debug check %d failed (value %d, bound %d)", code, value, bound)
-	}
-	return e
 }

@@ -75,7 +75,7 @@ func (s *gpuStream) releaseTemps(temps []hostTemp, copyBack bool) {
 				}
 				err = api.MemFreeHost(t.staging)
 			}
-			if ferr := api.MemFree(t.ptr); err == nil {
+			if ferr := api.MemFree(t.alloc); err == nil {
 				err = ferr
 			}
 			return err

@@ -109,6 +109,11 @@ func TestGPUOverlappingHostArgumentsShareOneCopy(t *testing.T) {
 		}
 		l := f.Launches()[len(f.Launches())-1]
 		inAddr, outAddr := u64(l.Args[0]), u64(l.Args[3])
+		for j, a := range map[int][]float32{0: in, 3: out, 6: res} {
+			if dev, host := u64(l.Args[j]), uint64(uintptrOf(a)); dev%256 != host%256 {
+				t.Errorf("%s: argument at %#x on the device, %#x on the host: not equally aligned", c.name, dev, host)
+			}
+		}
 		wantAllocs := 3
 		if c.overlap {
 			wantAllocs = 2

@@ -114,29 +114,11 @@ func readErrorRecord(m *compiler.Module, prog *ptxsim.Program, mem *ptxsim.Memor
 	if err != nil {
 		return err
 	}
-	le := binary.LittleEndian
-	if le.Uint32(rec) == 0 {
+	f, failed := m.DecodeRecord(rec)
+	if !failed {
 		return nil
 	}
-	code, site := le.Uint32(rec[4:]), int(le.Uint32(rec[8:]))
-	ce := &CheckError{
-		Block:  [3]int{int(le.Uint32(rec[12:])), int(le.Uint32(rec[16:])), int(le.Uint32(rec[20:]))},
-		Thread: [3]int{int(le.Uint32(rec[24:])), int(le.Uint32(rec[28:])), int(le.Uint32(rec[32:]))},
-	}
-	val, bound := int64(le.Uint64(rec[40:])), int64(le.Uint64(rec[48:]))
-	if site >= 0 && site < len(m.Sites) {
-		ce.Pos = m.Sites[site].Pos
-		ce.Msg = m.Sites[site].Kind
-	}
-	switch code {
-	case compiler.ErrIndex:
-		ce.Msg = fmt.Sprintf("index out of range [%d] with length %d", val, bound)
-	case compiler.ErrDivide:
-		ce.Msg = "integer divide by zero"
-	case compiler.ErrSlice:
-		ce.Msg = fmt.Sprintf("slice bounds out of range [%d] with capacity %d", val, bound)
-	}
-	return ce
+	return &CheckError{Block: f.Block, Thread: f.Thread, Pos: f.Pos, Msg: f.Msg}
 }
 
 // span is a host memory range that a launch makes visible to the kernel.
