@@ -232,6 +232,9 @@ run() {
 	}
 	ln -s "$ROOT" "$WORK/src/$MODULE"
 	export NUGO_SOURCE_ROOT=$WORK/src NUGO_REQUIRE_GPU=1 PYTHONUNBUFFERED=1
+	# No driver JIT cache: first-launch latency includes the PTX compile
+	# for nugo and Numba alike, in every fresh process.
+	export CUDA_CACHE_DISABLE=1
 	unset NUGO_BACKEND NUGO_DEBUG
 	findlib
 	cat "$bin/BUILD-INFO"
