@@ -165,18 +165,7 @@ func TestGPUFuncParams(t *testing.T) {
 // A kernel with a func parameter on the ptxsim backend: compiled once per
 // function and run by the interpreter, with the results Go computes.
 func TestPTXSimFuncParams(t *testing.T) {
-	prev, err := CurrentBackend()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := SetBackend(PTXSim); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := SetBackend(prev); err != nil {
-			t.Error(err)
-		}
-	}()
+	onBackend(t, PTXSim)
 	k, err := Compile(testkernels.MapFunc)
 	if err != nil {
 		t.Fatalf("Compile of a kernel with a func parameter: %v", err)
@@ -215,18 +204,7 @@ func TestFuncParamMemory(t *testing.T) {
 	want := []float32{3, -1, 7.5}
 	for _, b := range []Backend{CPU, PTXSim} {
 		t.Run(string(b), func(t *testing.T) {
-			prev, err := CurrentBackend()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := SetBackend(b); err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				if err := SetBackend(prev); err != nil {
-					t.Error(err)
-				}
-			}()
+			onBackend(t, b)
 			out := make([]float32, 3)
 			if err := Jit(testkernels.RowsFunc).Launch(Dim1(1), Dim1(32), testkernels.RowMax, a, out, 3); err != nil {
 				t.Fatal(err)

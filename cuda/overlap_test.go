@@ -73,7 +73,8 @@ func TestOverlappingHostArgumentsAlias(t *testing.T) {
 
 func uintptrOf(s []float32) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(s))) }
 
-// withBackend runs fn with be as the current backend.
+// withBackend runs fn with be as the current backend, then restores the
+// previous one (onBackend switches for the rest of a test).
 func withBackend(t *testing.T, be Backend, fn func()) {
 	t.Helper()
 	prev, err := CurrentBackend()
