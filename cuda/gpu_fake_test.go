@@ -859,7 +859,7 @@ func TestGPUDebugRecordMessages(t *testing.T) {
 	}{
 		{compiler.ErrIndex, "index out of range [1000] with length 1000"},
 		{compiler.ErrDivide, "integer divide by zero"},
-		{compiler.ErrSlice, "slice bounds out of range [1000] with capacity 1000"},
+		{compiler.ErrSliceAcap, "slice bounds out of range [:1000] with capacity 1000"},
 		{compiler.ErrShift, "negative shift amount"},
 		{compiler.ErrShape, "array shape does not match its data's length"},
 		{99, "debug check 99 failed (value 1000, bound 1000)"},

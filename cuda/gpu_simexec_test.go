@@ -416,21 +416,22 @@ func TestSimGPUHostSubslice(t *testing.T) {
 }
 
 // Each kind of debug check reaches the host as the CPU backend reports the
-// same failure. Slice bounds differ in the text: the device record holds a
-// value and a bound but not which of the slice expression's conditions
-// failed, so the GPU says "[50] with capacity 1" where Go says "[50:1]".
+// same failure, with Go's runtime message to the letter: the checks below
+// fail in one thread each, and the slice expressions, array conversions and
+// indices of testkernels.DebugFailures in thread 0.
 func TestSimGPUDebugChecksMatchCPU(t *testing.T) {
 	simGPU(t)
 	cases := []struct {
 		name   string
 		kernel any
 		args   func() []any
-		prefix bool // compare the message up to the first '['
 	}{
-		{"divide", testkernels.DivideBy, func() []any { return []any{make([]int64, 100), int64(0)} }, false},
-		{"shift", testkernels.ShiftBy, func() []any { return []any{make([]int64, 100), -3} }, false},
-		{"index", testkernels.OutOfRange, func() []any { return []any{make([]int32, 100)} }, true},
-		{"slice", testkernels.SumFrom, func() []any { return []any{make([]int32, 100), 50, make([]int32, 100)} }, true},
+		{"divide", testkernels.DivideBy, func() []any { return []any{make([]int64, 100), int64(0)} }},
+		{"shift", testkernels.ShiftBy, func() []any { return []any{make([]int64, 100), -3} }},
+		// 128 threads over 127 elements: thread 127 alone is out of range.
+		{"index", testkernels.OutOfRange, func() []any { return []any{make([]int32, 127)} }},
+		// d[2:i+1] is out of range for thread 0 alone.
+		{"slice", testkernels.SumFrom, func() []any { return []any{make([]int32, 100), 2, make([]int32, 100)} }},
 	}
 	for _, c := range cases {
 		var msgs [2]string
@@ -442,14 +443,12 @@ func TestSimGPUDebugChecksMatchCPU(t *testing.T) {
 				t.Fatalf("%s on %s: %v, want a *KernelError with a position", c.name, b, err)
 			}
 			msgs[i] = ke.Msg
-			if c.prefix {
-				msgs[i], _, _ = strings.Cut(ke.Msg, "[")
-			}
 		}
 		if msgs[0] != msgs[1] {
 			t.Errorf("%s: GPU says %q, the CPU %q", c.name, msgs[1], msgs[0])
 		}
 	}
+	debugMessagesMatchCPU(t, GPU)
 }
 
 // NewDeviceArray's memory is zeroed on the GPU as on the CPU, although

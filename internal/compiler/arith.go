@@ -93,7 +93,7 @@ func (f *fnState) binOp(in *ssa.BinOp) []string {
 	case token.SHL, token.SHR:
 		if ys := f.scalar(in.Y.Type()); f.m.target.Debug && ys.signed() && !f.provenNonNeg(in.Y) {
 			if _, isConst := in.Y.(*ssa.Const); !isConst {
-				f.trapIf("setp.lt.s64", f.index64(in.Y), "0", ErrShift)
+				f.trapIf("setp.lt.s64", f.index64(in.Y), "0", ErrShift, false)
 			}
 		}
 		n := f.shiftCount(in.Y)
@@ -247,7 +247,7 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 				f.p.Emit("cvt.u64.u32", w, y)
 			}
 		}
-		f.trapIf("setp.eq.s64", w, "0", ErrDivide)
+		f.trapIf("setp.eq.s64", w, "0", ErrDivide, false)
 	}
 	if yConst {
 		if q := f.pow2Div(s, x, yc, rem); q != "" {

@@ -186,7 +186,7 @@ func (f *fnState) mustView(in *ssa.Call, rank int) {
 		prod := ""
 		for _, d := range parts[3:] {
 			if !isImmediate(d) || strings.HasPrefix(d, "-") {
-				f.trapIf("setp.lt.s64", d, "0", ErrShape)
+				f.trapIf("setp.lt.s64", d, "0", ErrShape, false)
 			}
 			if prod == "" {
 				prod = d
@@ -196,7 +196,7 @@ func (f *fnState) mustView(in *ssa.Call, rank int) {
 			f.p.Emit("mul.lo.s64", t, regOr(f, prod, sI64), d)
 			prod = t
 		}
-		f.trapIf("setp.ne.s64", regOr(f, s[1], sI64), prod, ErrShape)
+		f.trapIf("setp.ne.s64", regOr(f, s[1], sI64), prod, ErrShape, false)
 	}
 	f.bindCopy(in, parts)
 }
@@ -229,7 +229,7 @@ func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
 		for i := 0; i < rank; i++ {
 			idx[i] = f.index64(args[1+i])
 			if f.m.target.Debug {
-				f.trapIf("setp.ge.u64", regOr(f, idx[i], sI64), dimsRegs[i], ErrIndex)
+				f.trapIf("setp.ge.u64", regOr(f, idx[i], sI64), dimsRegs[i], ErrIndex, false)
 			}
 		}
 		// Row-major: ((i*d1)+j)*d2+k.

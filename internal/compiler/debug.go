@@ -9,11 +9,18 @@ import (
 )
 
 var errKinds = map[int]string{
-	ErrIndex:  "index out of range",
-	ErrDivide: "integer divide by zero",
-	ErrSlice:  "slice bounds out of range",
-	ErrShift:  "negative shift amount",
-	ErrShape:  "array shape does not match its data's length",
+	ErrIndex:      "index out of range",
+	ErrDivide:     "integer divide by zero",
+	ErrSliceAcap:  "slice bounds out of range",
+	ErrShift:      "negative shift amount",
+	ErrShape:      "array shape does not match its data's length",
+	ErrSliceAlen:  "slice bounds out of range",
+	ErrSliceB:     "slice bounds out of range",
+	ErrSlice3Alen: "slice bounds out of range",
+	ErrSlice3Acap: "slice bounds out of range",
+	ErrSlice3B:    "slice bounds out of range",
+	ErrSlice3C:    "slice bounds out of range",
+	ErrConvert:    "slice length too short to convert to array or pointer to array",
 }
 
 // boundsCheck traps when idx is not in [0, length) (unsigned compare).
@@ -34,11 +41,12 @@ func (f *fnState) boundsCheck(idx ssa.Value, length string, code int) {
 		}
 	}
 	i := f.index64(idx)
-	f.trapIf("setp.ge.u64", i, length, code)
+	f.trapIf("setp.ge.u64", i, length, code, isUnsigned(idx.Type()))
 }
 
-// checkLE traps unless a <= b (unsigned).
-func (f *fnState) checkLE(a, b string, code int) {
+// checkLE traps unless a <= b (unsigned compare); the record's x is a,
+// of unsigned type when unsigned is set, and its y is b.
+func (f *fnState) checkLE(a, b string, code int, unsigned bool) {
 	if isImmediate(a) && isImmediate(b) {
 		var x, y int64
 		fmt.Sscan(a, &x)
@@ -47,12 +55,12 @@ func (f *fnState) checkLE(a, b string, code int) {
 			return
 		}
 	}
-	f.trapIf("setp.gt.u64", a, b, code)
+	f.trapIf("setp.gt.u64", a, b, code, unsigned)
 }
 
 // trapIf compares a and b with setp op and, when true, records the error
-// and exits the thread.
-func (f *fnState) trapIf(op, a, b string, code int) {
+// (x a, y b; unsigned: a is of unsigned type) and exits the thread.
+func (f *fnState) trapIf(op, a, b string, code int, unsigned bool) {
 	if isImmediate(a) {
 		r := f.p.NewReg(ptx.B64).String()
 		f.p.Emit("mov.b64", r, a)
@@ -65,10 +73,10 @@ func (f *fnState) trapIf(op, a, b string, code int) {
 	site := len(f.m.out.Sites)
 	f.m.out.Sites = append(f.m.out.Sites, Site{Kind: errKinds[code], Pos: f.m.k.Fset.Position(f.pos).String(), Func: f.fn.String()})
 	f.m.errorRecord = true
-	f.tail = append(f.tail, func() { f.errorPath(label, code, site, a, b) })
+	f.tail = append(f.tail, func() { f.errorPath(label, code, site, a, b, unsigned) })
 }
 
-func (f *fnState) errorPath(label string, code, site int, value, bound string) {
+func (f *fnState) errorPath(label string, code, site int, value, bound string, unsigned bool) {
 	p := f.p
 	p.Label(label)
 	rec := p.NewReg(ptx.B64).String()
@@ -84,6 +92,9 @@ func (f *fnState) errorPath(label string, code, site int, value, bound string) {
 		r := p.NewReg(ptx.B32).String()
 		p.Emit("mov.u32", r, sreg)
 		p.Emit("st.global.u32", addr(rec, int64(12+4*i)), r)
+	}
+	if unsigned {
+		p.Emit("st.global.u32", addr(rec, 36), fmt.Sprint(RecordUnsigned))
 	}
 	p.Emit("st.global.u64", addr(rec, 40), value)
 	if isImmediate(bound) {

@@ -497,7 +497,7 @@ func (f *fnState) sliceToArrayPointer(in *ssa.SliceToArrayPointer) {
 	parts := f.get(in.X)
 	n := in.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array).Len()
 	if f.m.target.Debug {
-		f.checkLE(fmt.Sprint(n), parts[1], ErrSlice)
+		f.checkLE(fmt.Sprint(n), parts[1], ErrConvert, false)
 	}
 	f.bindCopy(in, parts[:1])
 }

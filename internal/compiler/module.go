@@ -88,7 +88,7 @@ type FuncParam struct {
 
 // Site is a source position that a debug check can report.
 type Site struct {
-	Kind string // "index out of range", "integer divide by zero", "slice bounds out of range", "negative shift amount"
+	Kind string // "index out of range", "integer divide by zero", "slice bounds out of range", "negative shift amount", ...
 	Pos  string // file:line:col of the Go code
 	Func string // Go function holding it
 }
@@ -117,24 +117,58 @@ type Module struct {
 //	offset  8  u32  site: index into Module.Sites
 //	offset 12  u32  blockIdx.x, .y, .z (12, 16, 20)
 //	offset 24  u32  threadIdx.x, .y, .z (24, 28, 32)
-//	offset 40  s64  the offending value (index, or dividend)
-//	offset 48  s64  the bound (length or capacity), or 0
+//	offset 36  u32  flags: RecordUnsigned
+//	offset 40  s64  x: the offending value (index, slice bound, dividend)
+//	offset 48  s64  y: the bound it broke (length, capacity, the other
+//	                slice index), or 0
+//	offset 56       unused
 //
-// A backend zeroes it before the launch (cuModuleGetGlobal + memset) and reads
-// it after synchronising; the failing thread has exited.
+// x and y are those of Go's runtime boundsError: the code says which of
+// its formats the failure prints, "[%x] with length %y", "[%x:%y]", ...
+// A backend zeroes the record before the launch (cuModuleGetGlobal +
+// memset) and reads it after synchronising; the failing thread has exited.
 const ErrorSymbol = "__nugo_error"
 
 // ErrorRecordSize is the byte size of ErrorSymbol.
 const ErrorRecordSize = 64
 
-// Error codes in the record.
+// RecordUnsigned is the record's flag for an x of unsigned type: it prints
+// as a uint64, where a signed one prints negative (and without its bound,
+// as Go's runtime does for a negative index).
+const RecordUnsigned = 1
+
+// Error codes in the record. The bounds checks follow Go's runtime: one
+// code for each of boundsError's formats, with its x and y. A slice
+// expression checks its indices right to left, as the gc compiler does,
+// so that the failure reported is the one Go reports.
 const (
-	ErrIndex  = 1 // index out of range
+	ErrIndex  = 1 // s[x] with len(s) y: "index out of range [x] with length y"
 	ErrDivide = 2 // integer divide by zero
-	ErrSlice  = 3 // slice bounds out of range
-	ErrShift  = 4 // negative shift amount
+	// ErrSliceAcap: s[:x] of a slice, x > cap(s) = y:
+	// "slice bounds out of range [:x] with capacity y".
+	ErrSliceAcap = 3
+	ErrShift     = 4 // negative shift amount
 	// ErrShape: cuda.MustView2/MustView3 got a negative dimension (value
 	// the dimension, bound 0) or data whose length is not the product of
 	// the dimensions (value the length, bound the product).
 	ErrShape = 5
+	// ErrSliceAlen: a[:x] of an array, x > len(a) = y:
+	// "slice bounds out of range [:x] with length y".
+	ErrSliceAlen = 6
+	// ErrSliceB: s[x:y] with x > y (y the high bound, or len(s) for s[x:]):
+	// "slice bounds out of range [x:y]".
+	ErrSliceB = 7
+	// ErrSlice3Alen: a[::x] of an array, x > len(a) = y:
+	// "slice bounds out of range [::x] with length y".
+	ErrSlice3Alen = 8
+	// ErrSlice3Acap: s[::x] of a slice, x > cap(s) = y:
+	// "slice bounds out of range [::x] with capacity y".
+	ErrSlice3Acap = 9
+	// ErrSlice3B: s[:x:y] with x > y: "slice bounds out of range [:x:y]".
+	ErrSlice3B = 10
+	// ErrSlice3C: s[x:y:] with x > y: "slice bounds out of range [x:y:]".
+	ErrSlice3C = 11
+	// ErrConvert: (*[x]T)(s) with len(s) y < x: "cannot convert slice
+	// with length y to array or pointer to array with length x".
+	ErrConvert = 12
 )

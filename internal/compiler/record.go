@@ -3,6 +3,8 @@ package compiler
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Failure is a filled error record (ErrorSymbol), decoded: the thread whose
@@ -34,16 +36,45 @@ func (m *Module) DecodeRecord(rec []byte) (f Failure, ok bool) {
 	if site := u32(8); site >= 0 && site < len(m.Sites) {
 		f.Pos = m.Sites[site].Pos
 	}
-	value, bound := int64(le.Uint64(rec[40:])), int64(le.Uint64(rec[48:]))
+	x, y := int64(le.Uint64(rec[40:])), int64(le.Uint64(rec[48:]))
+	unsigned := u32(36)&RecordUnsigned != 0
 	switch f.Code {
-	case ErrIndex:
-		f.Msg = fmt.Sprintf("index out of range [%d] with length %d", value, bound)
-	case ErrSlice:
-		f.Msg = fmt.Sprintf("slice bounds out of range [%d] with capacity %d", value, bound)
 	case ErrDivide, ErrShift, ErrShape:
 		f.Msg = errKinds[f.Code]
 	default:
-		f.Msg = fmt.Sprintf("debug check %d failed (value %d, bound %d)", f.Code, value, bound)
+		if format, ok := boundsFormats[f.Code]; ok {
+			f.Msg = boundsMessage(format, x, y, unsigned)
+			break
+		}
+		f.Msg = fmt.Sprintf("debug check %d failed (value %d, bound %d)", f.Code, x, y)
 	}
 	return f, true
+}
+
+// boundsFormats are Go's runtime messages for the bounds checks (runtime
+// boundsError): [2] is the short form a negative signed x prints.
+var boundsFormats = map[int][2]string{
+	ErrIndex:      {"index out of range [%x] with length %y", "index out of range [%x]"},
+	ErrSliceAlen:  {"slice bounds out of range [:%x] with length %y", "slice bounds out of range [:%x]"},
+	ErrSliceAcap:  {"slice bounds out of range [:%x] with capacity %y", "slice bounds out of range [:%x]"},
+	ErrSliceB:     {"slice bounds out of range [%x:%y]", "slice bounds out of range [%x:]"},
+	ErrSlice3Alen: {"slice bounds out of range [::%x] with length %y", "slice bounds out of range [::%x]"},
+	ErrSlice3Acap: {"slice bounds out of range [::%x] with capacity %y", "slice bounds out of range [::%x]"},
+	ErrSlice3B:    {"slice bounds out of range [:%x:%y]", "slice bounds out of range [:%x:]"},
+	ErrSlice3C:    {"slice bounds out of range [%x:%y:]", "slice bounds out of range [%x::]"},
+	ErrConvert:    {"cannot convert slice with length %y to array or pointer to array with length %x", "cannot convert slice with length %y to array or pointer to array with length %x"},
+}
+
+// boundsMessage formats a bounds failure as Go's runtime does: x signed
+// unless unsigned is set, a negative x with the short format, y signed.
+func boundsMessage(format [2]string, x, y int64, unsigned bool) string {
+	text := format[0]
+	if !unsigned && x < 0 {
+		text = format[1]
+	}
+	xs := strconv.FormatInt(x, 10)
+	if unsigned {
+		xs = strconv.FormatUint(uint64(x), 10)
+	}
+	return strings.NewReplacer("%x", xs, "%y", strconv.FormatInt(y, 10)).Replace(text)
 }

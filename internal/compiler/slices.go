@@ -41,13 +41,7 @@ func (f *fnState) slice(in *ssa.Slice) {
 		max = f.index64(in.Max)
 	}
 	if f.m.target.Debug {
-		f.checkLE(lo, hi, ErrSlice)
-		f.checkLE(hi, max, ErrSlice)
-		if in.Max != nil {
-			f.checkLE(max, capacity, ErrSlice)
-		} else if in.High != nil {
-			f.checkLE(hi, capacity, ErrSlice)
-		}
+		f.sliceChecks(in, lo, hi, max, capacity)
 	}
 	newBase := base
 	if lo != "0" {
@@ -67,6 +61,39 @@ func (f *fnState) slice(in *ssa.Slice) {
 		f.p.Emit("mov.u64", newBase, base)
 	}
 	f.bind(in, []string{newBase, f.sub64(hi, lo), f.sub64(max, lo)})
+}
+
+// sliceChecks checks s[lo:hi:max]'s indices as the gc compiler does,
+// right to left, each against the next (an omitted one needs none):
+// s[lo:hi] checks hi <= cap(s) (len(a) for an array, ErrSliceAlen), then
+// lo <= hi; s[lo:hi:max] checks max <= cap(s), hi <= max, lo <= hi. So the
+// first failing condition, and the values it names, are the ones Go's
+// runtime reports.
+func (f *fnState) sliceChecks(in *ssa.Slice, lo, hi, max, capacity string) {
+	_, ofSlice := in.X.Type().Underlying().(*types.Slice)
+	unsigned := func(v ssa.Value) bool { return isUnsigned(v.Type()) }
+	if in.Max != nil {
+		code := ErrSlice3Alen
+		if ofSlice {
+			code = ErrSlice3Acap
+		}
+		f.checkLE(max, capacity, code, unsigned(in.Max))
+		f.checkLE(hi, max, ErrSlice3B, unsigned(in.High))
+		if in.Low != nil {
+			f.checkLE(lo, hi, ErrSlice3C, unsigned(in.Low))
+		}
+		return
+	}
+	if in.High != nil {
+		code := ErrSliceAlen
+		if ofSlice {
+			code = ErrSliceAcap
+		}
+		f.checkLE(hi, capacity, code, unsigned(in.High))
+	}
+	if in.Low != nil {
+		f.checkLE(lo, hi, ErrSliceB, unsigned(in.Low))
+	}
 }
 
 // sub64 returns a - b as a fresh register (or an immediate when both are).
