@@ -2,17 +2,19 @@ package cuda_test
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
+	"github.com/nugo-dev/nugo/internal/ptxas"
 )
 
 // debugMessagesMatchCPU launches each of testkernels.DebugFailures in debug
 // mode on the CPU backend and on backend b: both must fail with a
-// *KernelError at the kernel's line, and b's message must be the CPU's
-// (Go's runtime message) exactly.
+// *KernelError at the kernel's line in the same thread, and b's message
+// must be the CPU's (Go's runtime message) exactly.
 func debugMessagesMatchCPU(t *testing.T, b Backend) {
 	t.Helper()
 	onBackend(t, CPU)
@@ -22,7 +24,7 @@ func debugMessagesMatchCPU(t *testing.T, b Backend) {
 			if err := SetBackend(be); err != nil {
 				t.Fatal(err)
 			}
-			err := Jit(c.Kernel, Debug).Launch(Dim1(1), Dim1(32), c.Args()...)
+			err := Jit(c.Kernel, Debug).Launch(c.Grid, c.Block, c.Args()...)
 			if !errors.As(err, &kes[i]) || !strings.Contains(kes[i].Pos, "debugfail.go:") {
 				t.Errorf("%s on %s: %v, want a *KernelError at debugfail.go", c.Name, be, err)
 			}
@@ -33,9 +35,10 @@ func debugMessagesMatchCPU(t *testing.T, b Backend) {
 		if kes[0].Msg != kes[1].Msg {
 			t.Errorf("%s: %s says %q, the CPU %q", c.Name, b, kes[1].Msg, kes[0].Msg)
 		}
-		// Only thread 0 fails; the line is the CPU's (which has no column).
-		if kes[1].Block != (Dim3{}) || kes[1].Thread != (Dim3{}) || !strings.HasPrefix(kes[1].Pos, kes[0].Pos+":") {
-			t.Errorf("%s: %s reports block %v thread %v at %s, the CPU thread 0 at %s", c.Name, b, kes[1].Block, kes[1].Thread, kes[1].Pos, kes[0].Pos)
+		// One thread fails; the line is the CPU's (which has no column).
+		if kes[1].Block != kes[0].Block || kes[1].Thread != kes[0].Thread || !strings.HasPrefix(kes[1].Pos, kes[0].Pos+":") {
+			t.Errorf("%s: %s reports block %v thread %v at %s, the CPU block %v thread %v at %s", c.Name, b,
+				kes[1].Block, kes[1].Thread, kes[1].Pos, kes[0].Block, kes[0].Thread, kes[0].Pos)
 		}
 	}
 }
@@ -47,4 +50,33 @@ func TestPTXSimDebugMessagesMatchCPU(t *testing.T) {
 func TestGPUDebugMessagesMatchCPU(t *testing.T) {
 	realGPU(t)
 	debugMessagesMatchCPU(t, GPU)
+}
+
+// The debug-mode PTX of every failing kernel, error paths included, is
+// what ptxas accepts (where installed; CI=true requires it).
+func TestDebugFailuresAssemble(t *testing.T) {
+	if !ptxas.Available() {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
+		}
+		t.Skipf("SKIP ptxas check: %v", ptxas.ErrNotFound)
+	}
+	seen := map[string]bool{}
+	for _, c := range testkernels.DebugFailures() {
+		k := Jit(c.Kernel, Debug)
+		if seen[k.Name()] {
+			continue
+		}
+		seen[k.Name()] = true
+		ptx, err := k.PTX(75)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		if !strings.Contains(ptx, "atom.global.cas.b32") {
+			t.Errorf("%s: the debug PTX has no error path", c.Name)
+		}
+		if _, err := ptxas.Assemble(ptx, "sm_75", false); err != nil {
+			t.Errorf("ptxas, %s: %v", c.Name, err)
+		}
+	}
 }

@@ -618,18 +618,14 @@ func recordHook(f *fakedriver.Fake, l fakedriver.Launch) error {
 }
 
 // writeRecord fills the launch's debug record as a failing check with code
-// would, at site 0, value and bound 1000.
-func writeRecord(f *fakedriver.Fake, l fakedriver.Launch, code uint32) error {
+// would in thread (232,0,0) of block (3,0,0), at site 0, its values all 1000.
+func writeRecord(f *fakedriver.Fake, l fakedriver.Launch, code int) error {
 	p, n, err := f.ModuleGetGlobal(l.Module, compiler.ErrorSymbol)
 	if err != nil {
 		return err
 	}
 	rec := make([]byte, n)
-	for off, v := range map[int]uint32{0: 1, 4: code, 8: 0, 12: 3, 24: 232} {
-		binary.LittleEndian.PutUint32(rec[off:], v)
-	}
-	binary.LittleEndian.PutUint64(rec[40:], 1000)
-	binary.LittleEndian.PutUint64(rec[48:], 1000)
+	copy(rec, compiler.EncodeRecord(code, 0, false, [3]int{3, 0, 0}, [3]int{232, 0, 0}, 1000, 1000, 1000, 1000, 1000, 1000))
 	return f.Write(p, rec)
 }
 
@@ -854,14 +850,24 @@ func TestGPUDebugRecordMessages(t *testing.T) {
 	f := fakeGPU(t, fakedriver.Config{})
 	k := Jit(testkernels.OutOfRange, Debug)
 	for _, c := range []struct {
-		code uint32
+		code int
 		msg  string
 	}{
 		{compiler.ErrIndex, "index out of range [1000] with length 1000"},
 		{compiler.ErrDivide, "integer divide by zero"},
 		{compiler.ErrSliceAcap, "slice bounds out of range [:1000] with capacity 1000"},
 		{compiler.ErrShift, "negative shift amount"},
-		{compiler.ErrShape, "array shape does not match its data's length"},
+		{compiler.ErrShape2, "MustView2: 1000 elements cannot be viewed as 1000×1000"},
+		{compiler.ErrSliceAlen, "slice bounds out of range [:1000] with length 1000"},
+		{compiler.ErrSliceB, "slice bounds out of range [1000:1000]"},
+		{compiler.ErrSlice3Alen, "slice bounds out of range [::1000] with length 1000"},
+		{compiler.ErrSlice3Acap, "slice bounds out of range [::1000] with capacity 1000"},
+		{compiler.ErrSlice3B, "slice bounds out of range [:1000:1000]"},
+		{compiler.ErrSlice3C, "slice bounds out of range [1000:1000:]"},
+		{compiler.ErrConvert, "cannot convert slice with length 1000 to array or pointer to array with length 1000"},
+		{compiler.ErrShape3, "MustView3: 1000 elements cannot be viewed as 1000×1000×1000"},
+		{compiler.ErrIndex2, "index (1000,1000) out of range for shape (1000,1000)"},
+		{compiler.ErrIndex3, "index (1000,1000,1000) out of range for shape (1000,1000,1000)"},
 		{99, "debug check 99 failed (value 1000, bound 1000)"},
 	} {
 		f.OnLaunch = func(f *fakedriver.Fake, l fakedriver.Launch) error { return writeRecord(f, l, c.code) }

@@ -183,10 +183,14 @@ func (f *fnState) mustView(in *ssa.Call, rank int) {
 		parts = append(parts, f.index64(args[1+i]))
 	}
 	if f.m.target.Debug {
+		// The record holds len(data) and the dimensions, which the
+		// CPU backend's panic prints.
+		code := map[int]int{2: ErrShape2, 3: ErrShape3}[rank]
+		vals := append([]string{s[1]}, parts[3:]...)
 		prod := ""
 		for _, d := range parts[3:] {
 			if !isImmediate(d) || strings.HasPrefix(d, "-") {
-				f.trapIf("setp.lt.s64", d, "0", ErrShape, false)
+				f.trapWith("setp.lt.s64", regOr(f, d, sI64), "0", code, false, vals...)
 			}
 			if prod == "" {
 				prod = d
@@ -196,7 +200,7 @@ func (f *fnState) mustView(in *ssa.Call, rank int) {
 			f.p.Emit("mul.lo.s64", t, regOr(f, prod, sI64), d)
 			prod = t
 		}
-		f.trapIf("setp.ne.s64", regOr(f, s[1], sI64), prod, ErrShape, false)
+		f.trapWith("setp.ne.s64", regOr(f, s[1], sI64), prod, code, false, vals...)
 	}
 	f.bindCopy(in, parts)
 }
@@ -226,10 +230,16 @@ func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
 		f.bindCopy(in, a[1:2])
 	case "At", "Set":
 		idx := make([]string, rank)
-		for i := 0; i < rank; i++ {
+		for i := range rank {
 			idx[i] = f.index64(args[1+i])
-			if f.m.target.Debug {
-				f.trapIf("setp.ge.u64", regOr(f, idx[i], sI64), dimsRegs[i], ErrIndex, false)
+		}
+		if f.m.target.Debug {
+			// The record holds the indices and the shape, which the CPU
+			// backend's panic prints.
+			code := map[int]int{2: ErrIndex2, 3: ErrIndex3}[rank]
+			vals := append(append([]string(nil), idx...), dimsRegs...)
+			for i := range rank {
+				f.trapWith("setp.ge.u64", regOr(f, idx[i], sI64), dimsRegs[i], code, false, vals...)
 			}
 		}
 		// Row-major: ((i*d1)+j)*d2+k.

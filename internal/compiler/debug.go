@@ -13,7 +13,10 @@ var errKinds = map[int]string{
 	ErrDivide:     "integer divide by zero",
 	ErrSliceAcap:  "slice bounds out of range",
 	ErrShift:      "negative shift amount",
-	ErrShape:      "array shape does not match its data's length",
+	ErrShape2:     "array shape does not match its data's length",
+	ErrShape3:     "array shape does not match its data's length",
+	ErrIndex2:     "index out of range",
+	ErrIndex3:     "index out of range",
 	ErrSliceAlen:  "slice bounds out of range",
 	ErrSliceB:     "slice bounds out of range",
 	ErrSlice3Alen: "slice bounds out of range",
@@ -59,50 +62,76 @@ func (f *fnState) checkLE(a, b string, code int, unsigned bool) {
 }
 
 // trapIf compares a and b with setp op and, when true, records the error
-// (x a, y b; unsigned: a is of unsigned type) and exits the thread.
+// (values x a, y b; unsigned: a is of unsigned type) and exits the thread.
 func (f *fnState) trapIf(op, a, b string, code int, unsigned bool) {
 	if isImmediate(a) {
 		r := f.p.NewReg(ptx.B64).String()
 		f.p.Emit("mov.b64", r, a)
 		a = r
 	}
+	f.trapWith(op, a, b, code, unsigned, a, b)
+}
+
+// trapWith compares a (a register) and b with setp op and, when true,
+// records the error with the 64-bit values vals and exits the thread.
+func (f *fnState) trapWith(op, a, b string, code int, unsigned bool, vals ...string) {
+	if len(vals) > RecordValues {
+		f.errorf("internal error: a debug check with %d values, the record holds %d", len(vals), RecordValues)
+	}
 	p := f.p.NewReg(ptx.Pred).String()
 	f.p.Emit(op, p, a, b)
 	label := f.newLabel("err")
 	f.p.EmitIf(p, "bra", label)
 	site := len(f.m.out.Sites)
+	if site >= MaxSites {
+		f.errorf("more than %d debug checks in one kernel; compile without cuda.Debug", MaxSites)
+	}
 	f.m.out.Sites = append(f.m.out.Sites, Site{Kind: errKinds[code], Pos: f.m.k.Fset.Position(f.pos).String(), Func: f.fn.String()})
 	f.m.errorRecord = true
-	f.tail = append(f.tail, func() { f.errorPath(label, code, site, a, b, unsigned) })
+	vals = append([]string(nil), vals...)
+	f.tail = append(f.tail, func() { f.errorPath(label, code, site, unsigned, vals) })
 }
 
-func (f *fnState) errorPath(label string, code, site int, value, bound string, unsigned bool) {
+// errorPath is the code at label that fills the error record (see
+// ErrorSymbol) unless another thread has, and exits.
+func (f *fnState) errorPath(label string, code, site int, unsigned bool, vals []string) {
 	p := f.p
 	p.Label(label)
+	head := uint32(code) | uint32(site)<<12
+	if unsigned {
+		head |= RecordUnsigned << 8
+	}
 	rec := p.NewReg(ptx.B64).String()
 	old := p.NewReg(ptx.B32).String()
 	won := p.NewReg(ptx.Pred).String()
 	p.Emit("mov.u64", rec, ErrorSymbol)
-	p.Emit("atom.global.cas.b32", old, "["+rec+"]", "0", "1")
+	p.Emit("atom.global.cas.b32", old, "["+rec+"]", "0", fmt.Sprint(head))
 	p.Emit("setp.ne.b32", won, old, "0")
 	p.EmitIf(won, "exit")
-	p.Emit("st.global.u32", addr(rec, 4), fmt.Sprint(code))
-	p.Emit("st.global.u32", addr(rec, 8), fmt.Sprint(site))
-	for i, sreg := range []string{"%ctaid.x", "%ctaid.y", "%ctaid.z", "%tid.x", "%tid.y", "%tid.z"} {
-		r := p.NewReg(ptx.B32).String()
-		p.Emit("mov.u32", r, sreg)
-		p.Emit("st.global.u32", addr(rec, int64(12+4*i)), r)
+	// blockIdx.x; blockIdx.y | .z<<16; threadIdx.x | .y<<10 | .z<<20.
+	for i, w := range [][]string{{"%ctaid.x"}, {"%ctaid.y", "%ctaid.z"}, {"%tid.x", "%tid.y", "%tid.z"}} {
+		shift := 16
+		if len(w) == 3 {
+			shift = 10
+		}
+		word := p.NewReg(ptx.B32).String()
+		p.Emit("mov.u32", word, w[0])
+		for k, sreg := range w[1:] {
+			r, t := p.NewReg(ptx.B32).String(), p.NewReg(ptx.B32).String()
+			p.Emit("mov.u32", r, sreg)
+			p.Emit("shl.b32", t, r, fmt.Sprint(shift*(k+1)))
+			p.Emit("or.b32", word, word, t)
+		}
+		p.Emit("st.global.u32", addr(rec, int64(4+4*i)), word)
 	}
-	if unsigned {
-		p.Emit("st.global.u32", addr(rec, 36), fmt.Sprint(RecordUnsigned))
+	for i, v := range vals {
+		if isImmediate(v) {
+			r := p.NewReg(ptx.B64).String()
+			p.Emit("mov.b64", r, v)
+			v = r
+		}
+		p.Emit("st.global.u64", addr(rec, int64(16+8*i)), v)
 	}
-	p.Emit("st.global.u64", addr(rec, 40), value)
-	if isImmediate(bound) {
-		r := p.NewReg(ptx.B64).String()
-		p.Emit("mov.b64", r, bound)
-		bound = r
-	}
-	p.Emit("st.global.u64", addr(rec, 48), bound)
 	p.Emit("membar.gl")
 	p.Emit("exit")
 }

@@ -112,46 +112,57 @@ type Module struct {
 // ErrorSymbol is the global that debug-mode modules define: a 64-byte record
 // that the first failing check of a launch fills in, little-endian:
 //
-//	offset  0  u32  flag: 0 no error, 1 recorded
-//	offset  4  u32  code: see ErrIndex...
-//	offset  8  u32  site: index into Module.Sites
-//	offset 12  u32  blockIdx.x, .y, .z (12, 16, 20)
-//	offset 24  u32  threadIdx.x, .y, .z (24, 28, 32)
-//	offset 36  u32  flags: RecordUnsigned
-//	offset 40  s64  x: the offending value (index, slice bound, dividend)
-//	offset 48  s64  y: the bound it broke (length, capacity, the other
-//	                slice index), or 0
-//	offset 56       unused
+//	offset  0  u32  code | flags<<8 | site<<12; 0: no check failed
+//	offset  4  u32  blockIdx.x
+//	offset  8  u32  blockIdx.y | blockIdx.z<<16
+//	offset 12  u32  threadIdx.x | threadIdx.y<<10 | threadIdx.z<<20
+//	offset 16  s64  the check's values, six at most (16, 24, ..., 56)
 //
-// x and y are those of Go's runtime boundsError: the code says which of
-// its formats the failure prints, "[%x] with length %y", "[%x:%y]", ...
-// A backend zeroes the record before the launch (cuModuleGetGlobal +
-// memset) and reads it after synchronising; the failing thread has exited.
+// code is one of ErrIndex..., flags RecordUnsigned or 0, site an index
+// into Module.Sites (below MaxSites). The first word is claimed whole by
+// compare-and-swap, so one thread's failure fills the record. CUDA's
+// limits make the packing exact: blockIdx.y and .z are below 65536,
+// threadIdx.x and .y below 1024, threadIdx.z below 64.
+//
+// The values are those Go's message prints, in the order each code lists:
+// for the bounds checks, x and y of Go's runtime boundsError. A backend
+// zeroes the record before the launch (cuModuleGetGlobal + memset) and
+// reads it after synchronising (DecodeRecord); the failing thread has
+// exited.
 const ErrorSymbol = "__nugo_error"
 
 // ErrorRecordSize is the byte size of ErrorSymbol.
 const ErrorRecordSize = 64
+
+// RecordValues is the number of values an error record holds.
+const RecordValues = 6
+
+// MaxSites bounds the debug checks of a module: the record's site field
+// has 20 bits, and below 1<<19 the first word (the compare-and-swap's
+// immediate operand) stays a positive 32-bit number.
+const MaxSites = 1 << 19
 
 // RecordUnsigned is the record's flag for an x of unsigned type: it prints
 // as a uint64, where a signed one prints negative (and without its bound,
 // as Go's runtime does for a negative index).
 const RecordUnsigned = 1
 
-// Error codes in the record. The bounds checks follow Go's runtime: one
-// code for each of boundsError's formats, with its x and y. A slice
-// expression checks its indices right to left, as the gc compiler does,
-// so that the failure reported is the one Go reports.
+// Error codes in the record, with the values each stores. The bounds
+// checks follow Go's runtime: one code for each of boundsError's formats,
+// with its x and y. A slice expression checks its indices right to left,
+// as the gc compiler does, so that the failure reported is the one Go
+// reports. The cuda.Array2/Array3 and MustView checks store what the CPU
+// backend's panics print.
 const (
 	ErrIndex  = 1 // s[x] with len(s) y: "index out of range [x] with length y"
-	ErrDivide = 2 // integer divide by zero
+	ErrDivide = 2 // integer divide by zero (x the divisor, 0)
 	// ErrSliceAcap: s[:x] of a slice, x > cap(s) = y:
 	// "slice bounds out of range [:x] with capacity y".
 	ErrSliceAcap = 3
-	ErrShift     = 4 // negative shift amount
-	// ErrShape: cuda.MustView2/MustView3 got a negative dimension (value
-	// the dimension, bound 0) or data whose length is not the product of
-	// the dimensions (value the length, bound the product).
-	ErrShape = 5
+	ErrShift     = 4 // negative shift amount x
+	// ErrShape2: cuda.MustView2(data, rows, cols) with a negative
+	// dimension or len(data) != rows*cols; values len(data), rows, cols.
+	ErrShape2 = 5
 	// ErrSliceAlen: a[:x] of an array, x > len(a) = y:
 	// "slice bounds out of range [:x] with length y".
 	ErrSliceAlen = 6
@@ -168,7 +179,16 @@ const (
 	ErrSlice3B = 10
 	// ErrSlice3C: s[x:y:] with x > y: "slice bounds out of range [x:y:]".
 	ErrSlice3C = 11
-	// ErrConvert: (*[x]T)(s) with len(s) y < x: "cannot convert slice
-	// with length y to array or pointer to array with length x".
+	// ErrConvert: (*[x]T)(s) or [x]T(s) with len(s) y < x: "cannot
+	// convert slice with length y to array or pointer to array with
+	// length x".
 	ErrConvert = 12
+	// ErrShape3: cuda.MustView3 as ErrShape2; values len(data), d0, d1, d2.
+	ErrShape3 = 13
+	// ErrIndex2: cuda.Array2's At or Set out of its shape; values i, j,
+	// rows, cols.
+	ErrIndex2 = 14
+	// ErrIndex3: cuda.Array3's At or Set out of its shape; values i, j, k,
+	// d0, d1, d2.
+	ErrIndex3 = 15
 )

@@ -24,35 +24,68 @@ func (m *Module) DecodeRecord(rec []byte) (f Failure, ok bool) {
 		return Failure{Code: -1, Msg: fmt.Sprintf("error record of %d bytes, want %d", len(rec), ErrorRecordSize)}, true
 	}
 	le := binary.LittleEndian
-	if le.Uint32(rec) == 0 {
+	head := le.Uint32(rec)
+	if head == 0 {
 		return Failure{}, false
 	}
-	u32 := func(off int) int { return int(le.Uint32(rec[off:])) }
+	by, tid := le.Uint32(rec[8:]), le.Uint32(rec[12:])
 	f = Failure{
-		Code:   u32(4),
-		Block:  [3]int{u32(12), u32(16), u32(20)},
-		Thread: [3]int{u32(24), u32(28), u32(32)},
+		Code:   int(head & 0xff),
+		Block:  [3]int{int(le.Uint32(rec[4:])), int(by & 0xffff), int(by >> 16)},
+		Thread: [3]int{int(tid & 0x3ff), int(tid >> 10 & 0x3ff), int(tid >> 20)},
 	}
-	if site := u32(8); site >= 0 && site < len(m.Sites) {
+	if site := int(head >> 12); site < len(m.Sites) {
 		f.Pos = m.Sites[site].Pos
 	}
-	x, y := int64(le.Uint64(rec[40:])), int64(le.Uint64(rec[48:]))
-	unsigned := u32(36)&RecordUnsigned != 0
+	var v [RecordValues]int64
+	for i := range v {
+		v[i] = int64(le.Uint64(rec[16+8*i:]))
+	}
+	unsigned := head>>8&RecordUnsigned != 0
 	switch f.Code {
-	case ErrDivide, ErrShift, ErrShape:
+	case ErrDivide, ErrShift:
 		f.Msg = errKinds[f.Code]
+	case ErrShape2:
+		f.Msg = fmt.Sprintf("MustView2: %d elements cannot be viewed as %d×%d", v[0], v[1], v[2])
+	case ErrShape3:
+		f.Msg = fmt.Sprintf("MustView3: %d elements cannot be viewed as %d×%d×%d", v[0], v[1], v[2], v[3])
+	case ErrIndex2:
+		f.Msg = fmt.Sprintf("index (%d,%d) out of range for shape (%d,%d)", v[0], v[1], v[2], v[3])
+	case ErrIndex3:
+		f.Msg = fmt.Sprintf("index (%d,%d,%d) out of range for shape (%d,%d,%d)", v[0], v[1], v[2], v[3], v[4], v[5])
 	default:
 		if format, ok := boundsFormats[f.Code]; ok {
-			f.Msg = boundsMessage(format, x, y, unsigned)
+			f.Msg = boundsMessage(format, v[0], v[1], unsigned)
 			break
 		}
-		f.Msg = fmt.Sprintf("debug check %d failed (value %d, bound %d)", f.Code, x, y)
+		f.Msg = fmt.Sprintf("debug check %d failed (value %d, bound %d)", f.Code, v[0], v[1])
 	}
 	return f, true
 }
 
+// EncodeRecord returns the record that a check of code at site fills in
+// when it fails in thread thread of block block, with values vals (at most
+// RecordValues; unsigned: the first is of unsigned type): what the
+// compiled code writes, for tests and fake devices.
+func EncodeRecord(code, site int, unsigned bool, block, thread [3]int, vals ...int64) []byte {
+	rec := make([]byte, ErrorRecordSize)
+	le := binary.LittleEndian
+	head := uint32(code) | uint32(site)<<12
+	if unsigned {
+		head |= RecordUnsigned << 8
+	}
+	le.PutUint32(rec, head)
+	le.PutUint32(rec[4:], uint32(block[0]))
+	le.PutUint32(rec[8:], uint32(block[1])|uint32(block[2])<<16)
+	le.PutUint32(rec[12:], uint32(thread[0])|uint32(thread[1])<<10|uint32(thread[2])<<20)
+	for i, v := range vals[:min(len(vals), RecordValues)] {
+		le.PutUint64(rec[16+8*i:], uint64(v))
+	}
+	return rec
+}
+
 // boundsFormats are Go's runtime messages for the bounds checks (runtime
-// boundsError): [2] is the short form a negative signed x prints.
+// boundsError): [1] is the short form a negative signed x prints.
 var boundsFormats = map[int][2]string{
 	ErrIndex:      {"index out of range [%x] with length %y", "index out of range [%x]"},
 	ErrSliceAlen:  {"slice bounds out of range [:%x] with length %y", "slice bounds out of range [:%x]"},

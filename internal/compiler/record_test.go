@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -18,19 +17,9 @@ func goPanic(f func()) (msg string) {
 	return "no panic"
 }
 
-// record makes a filled error record.
+// record makes a filled error record of thread 0 at site 0.
 func record(code int, x, y int64, unsigned bool) []byte {
-	rec := make([]byte, ErrorRecordSize)
-	le := binary.LittleEndian
-	le.PutUint32(rec[0:], 1)
-	le.PutUint32(rec[4:], uint32(code))
-	le.PutUint32(rec[8:], 0)
-	if unsigned {
-		le.PutUint32(rec[36:], RecordUnsigned)
-	}
-	le.PutUint64(rec[40:], uint64(x))
-	le.PutUint64(rec[48:], uint64(y))
-	return rec
+	return EncodeRecord(code, 0, unsigned, [3]int{}, [3]int{}, x, y)
 }
 
 // Each bounds code decodes to the message Go's runtime gives for the
@@ -106,5 +95,35 @@ func TestDecodeRecordEdges(t *testing.T) {
 	f, ok := m.DecodeRecord(record(99, 7, 2, false))
 	if !ok || f.Msg != "debug check 99 failed (value 7, bound 2)" || f.Pos != "k.go:3:4" {
 		t.Errorf("unknown code: %+v, %v", f, ok)
+	}
+}
+
+// The record's packed fields come back whole at CUDA's limits: the block
+// and thread of the failure, the site, every value.
+func TestRecordRoundTrip(t *testing.T) {
+	sites := make([]Site, 70000)
+	for i := range sites {
+		sites[i].Pos = fmt.Sprintf("k.go:%d:1", i)
+	}
+	m := &Module{Sites: sites}
+	for _, c := range []struct {
+		site          int
+		block, thread [3]int
+	}{
+		{0, [3]int{0, 0, 0}, [3]int{0, 0, 0}},
+		{1, [3]int{1<<31 - 1, 65535, 65535}, [3]int{1023, 1023, 63}},
+		{69999, [3]int{7, 65534, 1}, [3]int{1, 1023, 0}},
+		{300, [3]int{0, 1, 65535}, [3]int{1023, 0, 63}},
+	} {
+		vals := []int64{-1, math.MaxInt64, math.MinInt64, 3, 4, 5}
+		f, ok := m.DecodeRecord(EncodeRecord(ErrIndex3, c.site, false, c.block, c.thread, vals...))
+		want := fmt.Sprintf("index (%d,%d,%d) out of range for shape (%d,%d,%d)", vals[0], vals[1], vals[2], vals[3], vals[4], vals[5])
+		if !ok || f.Code != ErrIndex3 || f.Block != c.block || f.Thread != c.thread || f.Pos != sites[c.site].Pos || f.Msg != want {
+			t.Errorf("site %d block %v thread %v: decoded %+v", c.site, c.block, c.thread, f)
+		}
+	}
+	// A site the module does not have has no position.
+	if f, _ := m.DecodeRecord(EncodeRecord(ErrDivide, len(sites), false, [3]int{}, [3]int{})); f.Pos != "" || f.Msg != "integer divide by zero" {
+		t.Errorf("unknown site: %+v", f)
 	}
 }

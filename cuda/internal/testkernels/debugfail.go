@@ -173,23 +173,71 @@ func ArrayIndex(t cuda.Thread, i int, out []int32) {
 	}
 }
 
+// At2 reads a.At(i, j).
+func At2(t cuda.Thread, a cuda.Array2[float32], i, j int, out []float32) {
+	if t.Grid1() == 0 {
+		out[0] = a.At(i, j)
+	}
+}
+
+// Set3 stores to a.Set(i, j, k).
+func Set3(t cuda.Thread, a cuda.Array3[int64], i, j, k int) {
+	if t.Grid1() == 0 {
+		a.Set(i, j, k, 7)
+	}
+}
+
+// View2 views d as rows×cols.
+func View2(t cuda.Thread, d []int32, rows, cols int, out []int32) {
+	if t.Grid1() == 0 {
+		a := cuda.MustView2(d, rows, cols)
+		out[0] = a.At(0, 0)
+	}
+}
+
+// View3 views d as d0×d1×d2.
+func View3(t cuda.Thread, d []int32, d0, d1, d2 int, out []int32) {
+	if t.Grid1() == 0 {
+		a := cuda.MustView3(d, d0, d1, d2)
+		out[0] = a.At(0, 0, 0)
+	}
+}
+
+// IndexAtThread reads d[i] in thread (3,1,2) of block (1,2,3) alone.
+func IndexAtThread(t cuda.Thread, d []int32, i int, out []int32) {
+	b, th := t.BlockIdx(), t.ThreadIdx()
+	if b.X == 1 && b.Y == 2 && b.Z == 3 && th.X == 3 && th.Y == 1 && th.Z == 2 {
+		out[0] = d[i]
+	}
+}
+
 // DebugFailure is a launch of one of the kernels above that fails its
-// debug check.
+// debug check, with its launch shape.
 type DebugFailure struct {
-	Name   string
-	Kernel any
-	Args   func() []any
+	Name        string
+	Kernel      any
+	Args        func() []any
+	Grid, Block cuda.Dim3
 }
 
 // DebugFailures lists one launch for each form of Go's bounds messages
 // (runtime boundsError): every slice expression form of slices, local
 // and shared arrays, each of its conditions failing first, signed negative
 // and huge unsigned indices, and the conversion to an array pointer.
-// Launch each with one block of 32 threads.
+// The cuda.Array2/Array3 and MustView checks fail too, and one launch has a
+// three-dimensional grid and blocks.
 func DebugFailures() []DebugFailure {
 	d := func() []int32 { return []int32{1, 2, 3, 4} }
 	out := func() []int32 { return make([]int32, 1) }
-	return []DebugFailure{
+	a2 := func() cuda.Array2[float32] { return cuda.MustView2(make([]float32, 6), 2, 3) }
+	a3 := func() cuda.Array3[int64] { return cuda.MustView3(make([]int64, 24), 2, 3, 4) }
+	type launch struct {
+		name   string
+		kernel any
+		args   func() []any
+	}
+	var fails []DebugFailure
+	for _, l := range []launch{
 		{"slice/hi>cap", SliceHi, func() []any { return []any{d(), 5, out()} }},
 		{"slice/hi<0", SliceHi, func() []any { return []any{d(), -2, out()} }},
 		{"slice/lo>len", SliceLo, func() []any { return []any{d(), 6, out()} }},
@@ -234,5 +282,17 @@ func DebugFailures() []DebugFailure {
 		{"index/uint huge", IndexUint, func() []any { return []any{d(), uint64(math.MaxUint64 - 1), out()} }},
 		{"index/array", ArrayIndex, func() []any { return []any{4, out()} }},
 		{"index/array negative", ArrayIndex, func() []any { return []any{-1, out()} }},
+		{"array2/i", At2, func() []any { return []any{a2(), 2, 0, make([]float32, 1)} }},
+		{"array2/j<0", At2, func() []any { return []any{a2(), 1, -1, make([]float32, 1)} }},
+		{"array3/k", Set3, func() []any { return []any{a3(), 1, 2, 4} }},
+		{"array3/i<0", Set3, func() []any { return []any{a3(), -7, 9, 1} }},
+		{"view2/len", View2, func() []any { return []any{d(), 3, 2, out()} }},
+		{"view2/negative", View2, func() []any { return []any{d(), -2, -2, out()} }},
+		{"view3/len", View3, func() []any { return []any{d(), 1, 2, 3, out()} }},
+		{"view3/negative", View3, func() []any { return []any{d(), 2, -1, 2, out()} }},
+	} {
+		fails = append(fails, DebugFailure{Name: l.name, Kernel: l.kernel, Args: l.args, Grid: cuda.Dim1(1), Block: cuda.Dim1(32)})
 	}
+	return append(fails, DebugFailure{Name: "index/3d thread", Kernel: IndexAtThread,
+		Args: func() []any { return []any{d(), 9, out()} }, Grid: cuda.Dim3{X: 2, Y: 3, Z: 4}, Block: cuda.Dim3{X: 4, Y: 2, Z: 3}})
 }
