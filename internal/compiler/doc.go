@@ -41,6 +41,9 @@ package compiler
 // the shortest representation.
 //
 // Debug mode (Target.Debug) checks indexing (slices, arrays, Array2/3),
-// slicing, integer division and negative shift counts; the first failing thread of a launch fills
-// the module's ErrorSymbol record and exits. Without it there are no checks,
-// as in CUDA C.
+// slicing (in gc's order), conversions of slices to arrays, MustView
+// shapes, integer division and negative shift counts; the first failing
+// thread of a launch fills the module's ErrorSymbol record with the check's
+// code and values and exits, and Module.DecodeRecord turns the record into
+// the message Go (or, for Array2/3 and MustView, the CPU backend) prints.
+// Without it there are no checks, as in CUDA C.
