@@ -8,6 +8,8 @@ import (
 	"github.com/nugo-dev/nugo/internal/ptx"
 )
 
+// errKinds names the kind of failure each code is (Site.Kind): Go's
+// panicCheck1 words, or what the check is about.
 var errKinds = map[int]string{
 	ErrIndex:      "index out of range",
 	ErrDivide:     "integer divide by zero",
