@@ -3,6 +3,9 @@ package cuda
 import (
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -16,15 +19,48 @@ type Array2[T Number] struct {
 }
 
 // NewArray2 returns a zeroed rows×cols array. Like make, it panics if a
-// dimension is negative.
+// dimension is negative or the array is too large for memory.
 func NewArray2[T Number](rows, cols int) Array2[T] {
-	return Array2[T]{data: make([]T, rows*cols), rows: rows, cols: cols}
+	return Array2[T]{data: makeArray[T]("NewArray2", rows, cols), rows: rows, cols: cols}
+}
+
+// makeArray makes the data of a new array of the given shape, panicking
+// as make does, but with the shape in the message, where the shape is
+// negative or too large (where make could be given a wrapped-around
+// product that fits).
+func makeArray[T Number](fn string, shape ...int) []T {
+	var zero T
+	n, ok := elements(int(unsafe.Sizeof(zero)), shape...)
+	if !ok {
+		why := "is too large"
+		if slices.ContainsFunc(shape, func(d int) bool { return d < 0 }) {
+			why = "has a negative dimension"
+		}
+		panic(shapeError(fmt.Sprintf("%s: shape %s %s", fn, shapeString(shape), why)))
+	}
+	return make([]T, n)
+}
+
+// shapeString formats a shape as "rows×cols".
+func shapeString(shape []int) string {
+	s := make([]string, len(shape))
+	for i, d := range shape {
+		s[i] = strconv.Itoa(d)
+	}
+	return strings.Join(s, "×")
+}
+
+// viewFits reports whether n elements view as shape: no dimension
+// negative, and their product (without overflow) n.
+func viewFits(n int, shape ...int) bool {
+	m, ok := elements(1, shape...)
+	return ok && m == n
 }
 
 // View2 views data as a rows×cols row-major array; len(data) must be
 // rows*cols.
 func View2[T Number](data []T, rows, cols int) (Array2[T], error) {
-	if rows < 0 || cols < 0 || len(data) != rows*cols {
+	if !viewFits(len(data), rows, cols) {
 		return Array2[T]{}, fmt.Errorf("View2: %d elements cannot be viewed as %d×%d", len(data), rows, cols)
 	}
 	return Array2[T]{data: data, rows: rows, cols: cols}, nil
@@ -42,7 +78,7 @@ func View2[T Number](data []T, rows, cols int) (Array2[T], error) {
 // the shape in debug mode (Debug) only, as they check indexing: there a
 // mismatch is a *KernelError too, and without Debug it is not detected.
 func MustView2[T Number](data []T, rows, cols int) Array2[T] {
-	if rows < 0 || cols < 0 || len(data) != rows*cols {
+	if !viewFits(len(data), rows, cols) {
 		panic(shapeError(fmt.Sprintf("MustView2: %d elements cannot be viewed as %d×%d", len(data), rows, cols)))
 	}
 	return Array2[T]{data: data, rows: rows, cols: cols}
@@ -81,15 +117,15 @@ type Array3[T Number] struct {
 }
 
 // NewArray3 returns a zeroed d0×d1×d2 array. Like make, it panics if a
-// dimension is negative.
+// dimension is negative or the array is too large for memory.
 func NewArray3[T Number](d0, d1, d2 int) Array3[T] {
-	return Array3[T]{data: make([]T, d0*d1*d2), d0: d0, d1: d1, d2: d2}
+	return Array3[T]{data: makeArray[T]("NewArray3", d0, d1, d2), d0: d0, d1: d1, d2: d2}
 }
 
 // View3 views data as a d0×d1×d2 row-major array; len(data) must be
 // d0*d1*d2.
 func View3[T Number](data []T, d0, d1, d2 int) (Array3[T], error) {
-	if d0 < 0 || d1 < 0 || d2 < 0 || len(data) != d0*d1*d2 {
+	if !viewFits(len(data), d0, d1, d2) {
 		return Array3[T]{}, fmt.Errorf("View3: %d elements cannot be viewed as %d×%d×%d", len(data), d0, d1, d2)
 	}
 	return Array3[T]{data: data, d0: d0, d1: d1, d2: d2}, nil
@@ -100,7 +136,7 @@ func View3[T Number](data []T, d0, d1, d2 int) (Array3[T], error) {
 // negative. It is checked as MustView2 is: always on the cpu backend, in
 // debug mode (Debug) on the compiled backends.
 func MustView3[T Number](data []T, d0, d1, d2 int) Array3[T] {
-	if d0 < 0 || d1 < 0 || d2 < 0 || len(data) != d0*d1*d2 {
+	if !viewFits(len(data), d0, d1, d2) {
 		panic(shapeError(fmt.Sprintf("MustView3: %d elements cannot be viewed as %d×%d×%d", len(data), d0, d1, d2)))
 	}
 	return Array3[T]{data: data, d0: d0, d1: d1, d2: d2}

@@ -72,8 +72,13 @@ func allocWords(n int) (w []uint64, err error) {
 	return make([]uint64, n), nil
 }
 
-func (m *hostMemory) size() int   { return m.n }
-func (m *hostMemory) free() error { m.words = nil; return nil }
+func (m *hostMemory) size() int { return m.n }
+
+// free leaves the words to the garbage collector, which takes them once
+// the work queued on them (copies and launches on streams, which hold m)
+// has run: freeing an array that queued work still uses is therefore
+// safe, and free writes nothing that such work reads.
+func (m *hostMemory) free() error { return nil }
 func (m *hostMemory) ptr() unsafe.Pointer {
 	return unsafe.Pointer(unsafe.SliceData(m.words))
 }

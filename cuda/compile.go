@@ -95,8 +95,8 @@ func (k *Kernel) checkSource() error {
 // with func parameters is compiled for the functions given in funcs, one
 // per func parameter in order, as a launch passing them would compile it.
 func (k *Kernel) PTX(sm int, funcs ...any) (string, error) {
-	if k.err != nil {
-		return "", k.err
+	if err := k.usable(); err != nil {
+		return "", err
 	}
 	var args []boundArg
 	n := 0

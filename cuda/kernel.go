@@ -105,15 +105,40 @@ func envOptions() Option {
 	return 0
 }
 
-// Name is the kernel function's name, without its package path.
-func (k *Kernel) Name() string { return k.name }
+// usable says why k cannot be launched or compiled: nil, not made by Jit
+// or Compile, or not a kernel (the error Jit deferred).
+func (k *Kernel) usable() error {
+	switch {
+	case k == nil:
+		return errors.New("nil *cuda.Kernel; make one with Jit or Compile")
+	case k.err != nil:
+		return k.err
+	case !k.fn.IsValid():
+		return errors.New("kernel was not made by Jit or Compile")
+	}
+	return nil
+}
+
+// Name is the kernel function's name, without its package path ("" for a
+// nil Kernel).
+func (k *Kernel) Name() string {
+	if k == nil {
+		return ""
+	}
+	return k.name
+}
 
 // Options returns the options the kernel was made with.
-func (k *Kernel) Options() Option { return k.opts }
+func (k *Kernel) Options() Option {
+	if k == nil {
+		return 0
+	}
+	return k.opts
+}
 
-// Func returns the kernel's Go function.
+// Func returns the kernel's Go function (nil for a nil Kernel).
 func (k *Kernel) Func() any {
-	if !k.fn.IsValid() {
+	if k == nil || !k.fn.IsValid() {
 		return nil
 	}
 	return k.fn.Interface()
@@ -137,14 +162,14 @@ func (k *Kernel) Launch(grid, block Dim3, args ...any) error {
 // LaunchWith runs the kernel with a full launch configuration; with a
 // Stream it is asynchronous.
 func (k *Kernel) LaunchWith(cfg LaunchConfig, args ...any) (err error) {
+	if err := k.usable(); err != nil {
+		return fmt.Errorf("launch: %w", err)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("launch %s: internal error: %v", k.name, r)
 		}
 	}()
-	if k.err != nil {
-		return fmt.Errorf("launch: %w", k.err)
-	}
 	be, err := k.backendFor(cfg.Stream)
 	if err != nil {
 		return fmt.Errorf("launch %s: %w", k.name, err)

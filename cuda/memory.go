@@ -3,7 +3,9 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"slices"
 	"sync"
 	"unsafe"
 )
@@ -38,18 +40,20 @@ func NewDeviceArray[T Number](shape ...int) (*DeviceArray[T], error) {
 	if len(shape) > 3 {
 		return nil, fmt.Errorf("NewDeviceArray: %d dimensions; at most 3", len(shape))
 	}
-	n := 1
-	for _, d := range shape {
-		if d < 0 {
-			return nil, fmt.Errorf("NewDeviceArray: negative dimension in shape %v", shape)
+	var zero T
+	n, ok := elements(int(unsafe.Sizeof(zero)), shape...)
+	if !ok {
+		for _, d := range shape {
+			if d < 0 {
+				return nil, fmt.Errorf("NewDeviceArray: negative dimension in shape %v", shape)
+			}
 		}
-		n *= d
+		return nil, fmt.Errorf("NewDeviceArray: shape %v of %T is too large: its size in bytes overflows int", shape, zero)
 	}
 	be, err := current()
 	if err != nil {
 		return nil, fmt.Errorf("NewDeviceArray: %w", err)
 	}
-	var zero T
 	m, err := be.alloc(n * int(unsafe.Sizeof(zero)))
 	if err != nil {
 		return nil, fmt.Errorf("NewDeviceArray(%v of %T): %w", shape, zero, err)
@@ -95,14 +99,51 @@ func toDevice[T Number](host []T, s *Stream, shape ...int) (*DeviceArray[T], err
 	return d, nil
 }
 
-// Len is the number of elements.
-func (d *DeviceArray[T]) Len() int { return d.n }
+// elements is the number of elements of a shape whose elements are size
+// bytes each; ok is false if a dimension is negative or the size in bytes
+// overflows int.
+func elements(size int, shape ...int) (n int, ok bool) {
+	if slices.ContainsFunc(shape, func(d int) bool { return d < 0 }) {
+		return 0, false
+	}
+	if slices.Contains(shape, 0) {
+		return 0, true // empty, whatever the other dimensions
+	}
+	n = 1
+	limit := math.MaxInt / max(size, 1)
+	for _, d := range shape {
+		if n > limit/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
 
-// Shape returns the dimensions.
-func (d *DeviceArray[T]) Shape() []int { return append([]int(nil), d.shape...) }
+// errNilArray is the error of a nil *DeviceArray's methods.
+var errNilArray = errors.New("nil *cuda.DeviceArray; make one with NewDeviceArray or ToDevice")
+
+// Len is the number of elements (0 for a nil array).
+func (d *DeviceArray[T]) Len() int {
+	if d == nil {
+		return 0
+	}
+	return d.n
+}
+
+// Shape returns the dimensions (nil for a nil array).
+func (d *DeviceArray[T]) Shape() []int {
+	if d == nil {
+		return nil
+	}
+	return append([]int(nil), d.shape...)
+}
 
 // Bytes is the size of the array in bytes.
 func (d *DeviceArray[T]) Bytes() int {
+	if d == nil {
+		return 0
+	}
 	var zero T
 	return d.n * int(unsafe.Sizeof(zero))
 }
@@ -123,6 +164,9 @@ func (d *DeviceArray[T]) CopyFromHostAsync(src []T, s *Stream) error { return d.
 
 // CopyFrom copies another device array of the same length into this one.
 func (d *DeviceArray[T]) CopyFrom(src *DeviceArray[T]) error {
+	if d == nil || src == nil {
+		return fmt.Errorf("CopyFrom: %w", errNilArray)
+	}
 	if src.n != d.n {
 		return fmt.Errorf("CopyFrom: source has %d elements, destination %d", src.n, d.n)
 	}
@@ -142,6 +186,9 @@ func (d *DeviceArray[T]) CopyFrom(src *DeviceArray[T]) error {
 
 // ToHost copies the array into a new slice.
 func (d *DeviceArray[T]) ToHost() ([]T, error) {
+	if d == nil {
+		return nil, fmt.Errorf("ToHost: %w", errNilArray)
+	}
 	out := make([]T, d.n)
 	if err := d.CopyToHost(out); err != nil {
 		return nil, err
@@ -149,8 +196,12 @@ func (d *DeviceArray[T]) ToHost() ([]T, error) {
 	return out, nil
 }
 
-// Free releases the device memory. Calling it again does nothing.
+// Free releases the device memory. Calling it again, or on a nil array,
+// does nothing.
 func (d *DeviceArray[T]) Free() error {
+	if d == nil {
+		return nil
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.memory == nil {
@@ -162,6 +213,9 @@ func (d *DeviceArray[T]) Free() error {
 }
 
 func (d *DeviceArray[T]) copyTo(dst []T, s *Stream) error {
+	if d == nil {
+		return fmt.Errorf("CopyToHost: %w", errNilArray)
+	}
 	if len(dst) != d.n {
 		return fmt.Errorf("CopyToHost: destination has %d elements, the device array %d", len(dst), d.n)
 	}
@@ -176,6 +230,9 @@ func (d *DeviceArray[T]) copyTo(dst []T, s *Stream) error {
 }
 
 func (d *DeviceArray[T]) copyFrom(src []T, s *Stream) error {
+	if d == nil {
+		return fmt.Errorf("CopyFromHost: %w", errNilArray)
+	}
 	if len(src) != d.n {
 		return fmt.Errorf("CopyFromHost: source has %d elements, the device array %d", len(src), d.n)
 	}
@@ -190,7 +247,11 @@ func (d *DeviceArray[T]) copyFrom(src []T, s *Stream) error {
 }
 
 func (d *DeviceArray[T]) checkStream(s *Stream) error {
-	if s != nil && s.be != d.be {
+	switch {
+	case s == nil:
+	case s.be == nil:
+		return errors.New("stream was not made by NewStream")
+	case s.be != d.be:
 		return fmt.Errorf("stream and device array belong to different backends")
 	}
 	return nil
