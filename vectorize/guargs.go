@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 )
 
 // bind checks argument a against operand k.
@@ -19,6 +20,12 @@ func (g *GUfunc) bind(k int, a any) (guArg, error) {
 		b.data, b.shape = v, []int{v.Len()}
 	case p.info != nil && (v.Type() == p.info.array || v.Type() == p.info.array2 || v.Type() == p.info.array3):
 		b.data, b.shape, _ = p.info.parts(a)
+		if _, ok := checkedSize(b.shape); !ok {
+			if slices.ContainsFunc(b.shape, func(d int) bool { return d < 0 }) {
+				return b, fmt.Errorf("negative dimension in shape %s: %w", shapeString(b.shape), ErrShape)
+			}
+			return b, tooLarge(b.shape)
+		}
 		if n := size(b.shape); b.data.Len() != n {
 			return b, fmt.Errorf("%d elements for shape %s: %w", b.data.Len(), shapeString(b.shape), ErrShape)
 		}
@@ -117,6 +124,9 @@ func (g *GUfunc) shapes(args []guArg, n int) ([]int, error) {
 	loop, err := broadcast(loops...)
 	if err != nil {
 		return nil, g.cfg.errorf("loop dimensions: %w", err)
+	}
+	if _, ok := checkedSize(loop); !ok {
+		return nil, g.cfg.errorf("loop dimensions: %w", tooLarge(loop))
 	}
 	for k := nin; k < n; k++ {
 		if !equalShape(args[k].loop, loop) {

@@ -180,7 +180,7 @@ func (g *GUfunc) Into(args ...any) error {
 	if err != nil {
 		return err
 	}
-	return g.run(bound, loop)
+	return partial(g.run(bound, loop))
 }
 
 // Apply calls the function like Into on the inputs alone, allocating the

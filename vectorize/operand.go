@@ -3,7 +3,10 @@ package vectorize
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/nugo-dev/nugo/cuda"
 )
@@ -121,6 +124,9 @@ func (o opnd[T]) check(what string) error {
 			return fmt.Errorf("%s: negative dimension in shape %s: %w", what, shapeString(o.shape), ErrShape)
 		}
 	}
+	if _, ok := checkedSize(o.shape); !ok {
+		return fmt.Errorf("%s: %w", what, tooLarge(o.shape))
+	}
 	if o.dev != nil {
 		return nil
 	}
@@ -137,6 +143,57 @@ func (o opnd[T]) arg() any {
 		return o.dev
 	}
 	return o.data
+}
+
+// unalias returns in with its data copied when it shares memory with
+// out's host data other than element for element (the same elements in
+// the same places, as in Into(a, a, b)), so that every result is computed
+// from the inputs as they were before the call wrote anything, as NumPy
+// does. Device arrays never overlap partially.
+func unalias[T, R cuda.Number](out opnd[R], in opnd[T]) opnd[T] {
+	if len(out.data) == 0 || len(in.data) == 0 {
+		return in
+	}
+	ob, ib := bytesSpan(out.data), bytesSpan(in.data)
+	if ib[0] >= ob[1] || ob[0] >= ib[1] {
+		return in
+	}
+	if ob == ib && unsafe.Sizeof(out.data[0]) == unsafe.Sizeof(in.data[0]) && equalShape(out.shape, in.shape) {
+		return in
+	}
+	in.data = slices.Clone(in.data)
+	return in
+}
+
+// bytesSpan is the address range [start, end) of a slice's elements.
+func bytesSpan[T cuda.Number](s []T) [2]uintptr {
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	return [2]uintptr{p, p + uintptr(len(s))*unsafe.Sizeof(s[0])}
+}
+
+// checkedSize is the number of elements of a shape, and false if a
+// dimension is negative or the product overflows int (an empty shape of
+// any dimensions is fine).
+func checkedSize(shape []int) (int, bool) {
+	if slices.ContainsFunc(shape, func(d int) bool { return d < 0 }) {
+		return 0, false
+	}
+	if slices.Contains(shape, 0) {
+		return 0, true
+	}
+	n := 1
+	for _, d := range shape {
+		if n > math.MaxInt/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
+
+// tooLarge reports a shape whose number of elements overflows int.
+func tooLarge(shape []int) error {
+	return fmt.Errorf("shape %s is too large: its number of elements overflows int: %w", shapeString(shape), ErrShape)
 }
 
 // size is the number of elements of a shape.

@@ -1,11 +1,11 @@
 package vectorize
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 
-	"fmt"
 	"github.com/nugo-dev/nugo/cuda"
-
 	"github.com/nugo-dev/nugo/internal/cpu"
 )
 
@@ -139,11 +139,30 @@ func (c *config) runEach(t Target, parts int, work func(i int)) error {
 func (c *config) safe(fn func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("vectorize %s: the function panicked: %v", c.name, r)
+			err = &panicError{fmt.Errorf("vectorize %s: the function panicked: %v", c.name, r)}
 		}
 	}()
 	fn()
 	return nil
+}
+
+// panicError is a panic of the scalar function, as safe reports it.
+type panicError struct{ error }
+
+func (e *panicError) Unwrap() error { return e.error }
+
+// partial adds to the error of a call that writes into outputs the
+// caller owns (CallInto, Into) that they may hold some results: the
+// function failed (a panic on the host, a failed thread on the cuda
+// target) after others had written theirs. Refused calls write nothing
+// and keep their error as it is.
+func partial(err error) error {
+	var pe *panicError
+	var ke *cuda.KernelError
+	if errors.As(err, &pe) || errors.As(err, &ke) {
+		return fmt.Errorf("%w (the outputs may be partially written)", err)
+	}
+	return err
 }
 
 // mapKernels are a ufunc's CUDA-target kernels, made at its first CUDA call.
@@ -182,6 +201,9 @@ func (c *config) shape(out *[]int, errs []error, ins ...[]int) ([]int, error) {
 	shape, err := broadcast(ins...)
 	if err != nil {
 		return nil, fmt.Errorf("vectorize %s: %w", c.name, err)
+	}
+	if _, ok := checkedSize(shape); !ok {
+		return nil, fmt.Errorf("vectorize %s: the operands broadcast to a %w", c.name, tooLarge(shape))
 	}
 	if out != nil && !equalShape(*out, shape) {
 		return nil, fmt.Errorf("vectorize %s: output of shape %s for operands that broadcast to shape %s: %w", c.name, shapeString(*out), shapeString(shape), ErrShape)

@@ -68,7 +68,8 @@ func (u *Ufunc1[T, R]) CallInto(out Operand[R], a Operand[T]) error {
 	if err != nil {
 		return err
 	}
-	return u.run(oo, oa)
+	oa = unalias(oo, oa)
+	return partial(u.run(oo, oa))
 }
 
 func (u *Ufunc1[T, R]) run(out opnd[R], a opnd[T]) error {

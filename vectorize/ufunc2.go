@@ -70,7 +70,9 @@ func (u *Ufunc2[T, U, R]) CallInto(out Operand[R], a Operand[T], b Operand[U]) e
 	if err != nil {
 		return err
 	}
-	return u.run(oo, oa, ob)
+	oa = unalias(oo, oa)
+	ob = unalias(oo, ob)
+	return partial(u.run(oo, oa, ob))
 }
 
 func (u *Ufunc2[T, U, R]) run(out opnd[R], a opnd[T], b opnd[U]) error {

@@ -68,7 +68,10 @@ func (u *Ufunc3[T, U, V, R]) CallInto(out Operand[R], a Operand[T], b Operand[U]
 	if err != nil {
 		return err
 	}
-	return u.run(oo, oa, ob, oc)
+	oa = unalias(oo, oa)
+	ob = unalias(oo, ob)
+	oc = unalias(oo, oc)
+	return partial(u.run(oo, oa, ob, oc))
 }
 
 func (u *Ufunc3[T, U, V, R]) run(out opnd[R], a opnd[T], b opnd[U], c opnd[V]) error {

@@ -68,7 +68,11 @@ func (u *Ufunc4[T, U, V, W, R]) CallInto(out Operand[R], a Operand[T], b Operand
 	if err != nil {
 		return err
 	}
-	return u.run(oo, oa, ob, oc, od)
+	oa = unalias(oo, oa)
+	ob = unalias(oo, ob)
+	oc = unalias(oo, oc)
+	od = unalias(oo, od)
+	return partial(u.run(oo, oa, ob, oc, od))
 }
 
 func (u *Ufunc4[T, U, V, W, R]) run(out opnd[R], a opnd[T], b opnd[U], c opnd[V], d opnd[W]) error {
