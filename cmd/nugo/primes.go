@@ -32,6 +32,13 @@ func runPrimes(args []string) (err error) {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	// primes.Run takes 0 for "the default"; here a bad value is an error.
+	if *block < 1 || *block > 1024 {
+		return fmt.Errorf("-block %d: threads per block must be between 1 and 1024", *block)
+	}
+	if *chunk < 1 {
+		return fmt.Errorf("-chunk %d: numbers per launch must be at least 1", *chunk)
+	}
 	if *backend != "" {
 		if err := cuda.SetBackend(cuda.Backend(*backend)); err != nil {
 			return err
@@ -39,10 +46,15 @@ func runPrimes(args []string) (err error) {
 	}
 	cfg := primes.Config{N: *n, Block: *block, Chunk: *chunk, Samples: 100}
 	if *outPath != "" {
-		f, err := os.Create(*outPath)
-		if err != nil {
-			return err
+		// Not f, err := ...: the deferred func below must set the result
+		// err, not a variable of this block, or a failed write (a full
+		// disk) would go unreported.
+		f, cerr := os.Create(*outPath)
+		if cerr != nil {
+			return cerr
 		}
+		st, serr := f.Stat()
+		regular := serr == nil && st.Mode().IsRegular()
 		w := bufio.NewWriterSize(f, 1<<20)
 		defer func() {
 			if ferr := w.Flush(); err == nil && ferr != nil {
@@ -50,6 +62,13 @@ func runPrimes(args []string) (err error) {
 			}
 			if cerr := f.Close(); err == nil && cerr != nil {
 				err = cerr
+			}
+			if err != nil && regular {
+				// A failed run leaves no file of partial results behind
+				// (a device or a pipe such as /dev/stdout is left alone).
+				if rerr := os.Remove(*outPath); rerr != nil {
+					err = fmt.Errorf("%w (and %s, which holds partial results, could not be removed: %v)", err, *outPath, rerr)
+				}
 			}
 		}()
 		cfg.Out = w

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
@@ -33,9 +34,13 @@ func runPTX(args []string) error {
 		fs.Usage()
 		return fmt.Errorf("want PKGDIR FUNC, got %d arguments", fs.NArg())
 	}
-	var sm int
-	if _, err := fmt.Sscanf(strings.TrimPrefix(*arch, "sm_"), "%d", &sm); err != nil || !strings.HasPrefix(*arch, "sm_") {
+	digits, ok := strings.CutPrefix(*arch, "sm_")
+	sm, err := strconv.Atoi(digits)
+	if !ok || err != nil || digits[0] == '+' || digits[0] == '-' {
 		return fmt.Errorf("-arch %q: want sm_XX, e.g. sm_75", *arch)
+	}
+	if sm < 75 {
+		return fmt.Errorf("-arch %q: nugo compiles for compute capability 7.5 and later (sm_75, sm_80, sm_90, ...)", *arch)
 	}
 	k, err := frontend.LoadDir(fs.Arg(0), fs.Arg(1))
 	if err != nil {
