@@ -68,11 +68,11 @@ func bindArg(be backend, p *param, a any) (boundArg, error) {
 		if p.kind == arrayParam && len(d.dims()) != p.ndim {
 			return b, fmt.Errorf("got a %d-D device array for a %d-D parameter", len(d.dims()), p.ndim)
 		}
-		if d.owner() != be {
-			return b, fmt.Errorf("device array belongs to the %s backend, not %s", d.owner().kind(), be.kind())
-		}
 		if _, err := d.mem(); err != nil {
 			return b, err
+		}
+		if d.owner() != be {
+			return b, fmt.Errorf("device array belongs to the %s backend, not %s", d.owner().kind(), be.kind())
 		}
 		b.dev = d
 		return b, nil

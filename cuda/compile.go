@@ -19,6 +19,11 @@ func (k *Kernel) target(sm int) compiler.Target {
 	return compiler.Target{SM: sm, Debug: k.opts&Debug != 0, FastMath: k.opts&FastMath != 0}
 }
 
+// minSM is the oldest compute capability PTX's .target can name for the
+// PTX ISA version nugo writes (sm_50 for PTX 7.8); smaller numbers are
+// not GPUs nugo can compile for.
+const minSM = 50
+
 // moduleKey keys a compiled module in Kernel.compiled: the target and
 // the identities of the functions passed for func parameters.
 type moduleKey struct {
@@ -97,6 +102,9 @@ func (k *Kernel) checkSource() error {
 func (k *Kernel) PTX(sm int, funcs ...any) (string, error) {
 	if err := k.usable(); err != nil {
 		return "", err
+	}
+	if sm != 0 && sm < minSM {
+		return "", fmt.Errorf("kernel %s: PTX for compute capability %d; the PTX nugo writes targets %d (sm_%d) and later", k.name, sm, minSM, minSM)
 	}
 	var args []boundArg
 	n := 0

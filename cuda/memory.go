@@ -262,6 +262,9 @@ func (d *DeviceArray[T]) owner() backend { return d.be }
 func (d *DeviceArray[T]) mem() (memory, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.be == nil {
+		return nil, errors.New("device array was not made by NewDeviceArray or ToDevice (a zero DeviceArray)")
+	}
 	if d.memory == nil {
 		return nil, ErrFreed
 	}

@@ -297,6 +297,9 @@ func TestRobustDeviceArrayShapes(t *testing.T) {
 			{"3-D overflow", func() error { _, err := NewDeviceArray[int8](1<<22, 1<<22, 1<<22); return err }, []string{"too large"}},
 			{"bytes overflow", func() error { _, err := NewDeviceArray[float64](1 << 61); return err }, []string{"too large"}},
 			{"huge", func() error { _, err := NewDeviceArray[float64](1 << 55); return err }, []string{"NewDeviceArray"}},
+			// More than any machine has, less than the Go runtime's limit
+			// on one allocation: an error, not a fatal out of memory.
+			{"128 TiB", func() error { _, err := NewDeviceArray[float64](1 << 44); return err }, []string{"NewDeviceArray", "out of memory"}},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				wantErr(t, "NewDeviceArray", call(t, "NewDeviceArray", c.alloc), c.want...)
@@ -658,4 +661,66 @@ func TestRobustHostArrays(t *testing.T) {
 	onBackend(t, CPU)
 	err := Jit(testkernels.Add2D).Launch(Dim1(1), Dim1(1), z, z, z)
 	wantErr(t, "Launch with a zero Array2", err, "argument 1", "without data")
+}
+
+func TestRobustPTX(t *testing.T) {
+	k := Jit(testkernels.Scale)
+	for _, sm := range []int{-1, 1, 49} {
+		err := call(t, "PTX", func() error { _, err := k.PTX(sm); return err })
+		wantErr(t, fmt.Sprintf("PTX(%d)", sm), err, "compute capability", "sm_50")
+	}
+	for sm, target := range map[int]string{0: "sm_75", 70: "sm_70", 75: "sm_75", 90: "sm_90", 120: "sm_90"} {
+		ptx, err := k.PTX(sm)
+		if err != nil || !strings.Contains(ptx, ".target "+target) {
+			t.Errorf("PTX(%d): %v; want .target %s", sm, err, target)
+		}
+	}
+	// Func parameters: the functions must match them.
+	mf := Jit(testkernels.MapFunc)
+	for _, c := range []struct {
+		name  string
+		funcs []any
+		want  string
+	}{
+		{"none", nil, "needs a function"},
+		{"two", []any{testkernels.Add, testkernels.Sub}, "1 func parameters, got 2"},
+		{"wrong type", []any{testkernels.Halve}, "func(float32) float32"},
+		{"nil", []any{nil}, "got nil"},
+		{"nil func", []any{(func(float32, float32) float32)(nil)}, "nil func"},
+		{"closure", []any{func(a, b float32) float32 { return a * b }}, ""},
+	} {
+		err := call(t, "PTX", func() error { _, err := mf.PTX(75, c.funcs...); return err })
+		if c.want == "" {
+			if err == nil {
+				t.Errorf("PTX with a closure for a func parameter compiled")
+			}
+			continue
+		}
+		wantErr(t, "PTX "+c.name, err, c.want)
+	}
+}
+
+func TestRobustZeroDeviceArray(t *testing.T) {
+	eachBackend(t, func(t *testing.T, _ string) {
+		z := &DeviceArray[float32]{}
+		const want = "not made by NewDeviceArray"
+		wantErr(t, "Launch", call(t, "Launch", func() error { return Jit(testkernels.Scale).Launch(Dim1(1), Dim1(1), z, float32(1)) }), "argument 1", want)
+		wantErr(t, "CopyToHost", call(t, "CopyToHost", func() error { return z.CopyToHost(nil) }), want)
+		wantErr(t, "CopyFromHost", call(t, "CopyFromHost", func() error { return z.CopyFromHost(nil) }), want)
+		wantErr(t, "CopyFrom", call(t, "CopyFrom", func() error { return z.CopyFrom(z) }), want)
+		if err := call(t, "Free", z.Free); err != nil {
+			t.Errorf("Free of a zero array: %v", err)
+		}
+		// Rank mismatches between device arrays and Array2/Array3 parameters.
+		d3, err := NewDeviceArray[float32](2, 2, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d3.Free()
+		a := NewArray2[float32](2, 2)
+		wantErr(t, "3-D for Array2", call(t, "Launch", func() error { return Jit(testkernels.Add2D).Launch(Dim1(1), Dim1(4), d3, a, a) }), "argument 1", "3-D device array for a 2-D parameter")
+		wantErr(t, "Array3 for Array2", call(t, "Launch", func() error {
+			return Jit(testkernels.Add2D).Launch(Dim1(1), Dim1(4), NewArray3[float32](1, 2, 2), a, a)
+		}), "argument 1", "cuda.Array3[float32]")
+	})
 }

@@ -39,8 +39,8 @@ func runPTX(args []string) error {
 	if !ok || err != nil || digits[0] == '+' || digits[0] == '-' {
 		return fmt.Errorf("-arch %q: want sm_XX, e.g. sm_75", *arch)
 	}
-	if sm < 75 {
-		return fmt.Errorf("-arch %q: nugo compiles for compute capability 7.5 and later (sm_75, sm_80, sm_90, ...)", *arch)
+	if sm < 50 {
+		return fmt.Errorf("-arch %q: the PTX nugo writes targets sm_50 and later (sm_75, sm_80, sm_90, ...)", *arch)
 	}
 	k, err := frontend.LoadDir(fs.Arg(0), fs.Arg(1))
 	if err != nil {

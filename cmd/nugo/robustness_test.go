@@ -41,7 +41,7 @@ func TestCLIBadArguments(t *testing.T) {
 		{"ptx arch suffix", runPTX, []string{"-arch", "sm_75x", ".", "K"}, "want sm_XX"},
 		{"ptx arch empty", runPTX, []string{"-arch", "sm_", ".", "K"}, "want sm_XX"},
 		{"ptx arch sign", runPTX, []string{"-arch", "sm_+80", ".", "K"}, "want sm_XX"},
-		{"ptx arch old", runPTX, []string{"-arch", "sm_50", ".", "K"}, "7.5 and later"},
+		{"ptx arch old", runPTX, []string{"-arch", "sm_35", ".", "K"}, "sm_50 and later"},
 		{"ptx arch negative", runPTX, []string{"-arch", "sm_-75", ".", "K"}, "want sm_XX"},
 		{"ptx missing dir", runPTX, []string{filepath.Join(dir, "none"), "K"}, "none"},
 		{"ptx missing func", runPTX, []string{"../../cuda/internal/testkernels", "NoSuchKernel"}, "NoSuchKernel"},
