@@ -163,7 +163,9 @@ type guArg struct {
 // *cuda.DeviceArray[E] (CUDA target), or for a "()" input a number, which
 // is converted to E if that loses nothing. Core dimensions with the same
 // name must agree; the inputs' loop dimensions broadcast, and every
-// output's loop dimensions must be the broadcast shape.
+// output's loop dimensions must be the broadcast shape. Outputs may
+// share memory with inputs: the function sees the inputs as they were
+// before the call.
 func (g *GUfunc) Into(args ...any) error {
 	if len(args) != len(g.ops) {
 		return g.cfg.errorf("got %d arguments; layout %q takes %d inputs and %d outputs", len(args), g.lay.text, len(g.lay.ins), len(g.lay.outs))
@@ -180,7 +182,38 @@ func (g *GUfunc) Into(args ...any) error {
 	if err != nil {
 		return err
 	}
+	g.unalias(bound)
 	return partial(g.run(bound, loop))
+}
+
+// unalias copies every host input whose memory an output shares, so that
+// the function reads the inputs as they were before any output was
+// written, as NumPy does: a core function may read any element of its
+// input cores after writing to its output, so even an output identical to
+// an input is separated from it.
+func (g *GUfunc) unalias(args []guArg) {
+	nin := len(g.lay.ins)
+	for k := range nin {
+		in := args[k].data
+		if !in.IsValid() || in.Len() == 0 {
+			continue
+		}
+		for _, out := range args[nin:] {
+			if out.data.IsValid() && out.data.Len() > 0 && overlap(in, out.data) {
+				c := reflect.MakeSlice(in.Type(), in.Len(), in.Len())
+				reflect.Copy(c, in)
+				args[k].data = c
+				break
+			}
+		}
+	}
+}
+
+// overlap reports whether two non-empty slices share memory.
+func overlap(a, b reflect.Value) bool {
+	as, bs := uintptr(a.UnsafePointer()), uintptr(b.UnsafePointer())
+	ae, be := as+uintptr(a.Len())*a.Type().Elem().Size(), bs+uintptr(b.Len())*b.Type().Elem().Size()
+	return as < be && bs < ae
 }
 
 // Apply calls the function like Into on the inputs alone, allocating the

@@ -371,3 +371,49 @@ func TestRobustOutputAliasing(t *testing.T) {
 		})
 	}
 }
+
+func TestRobustGUOutputAliasing(t *testing.T) {
+	onCPUBackend(t)
+	// out[i] = x[i] + x[i-1] (x[-1] = 0): each result reads two inputs, so
+	// an output that overlaps the input shifted must see the input as it
+	// was.
+	pairs := func(x []float64, out []float64) {
+		prev := 0.0
+		for i, v := range x {
+			out[i] = v + prev
+			prev = v
+		}
+	}
+	for _, tg := range robustTargets {
+		t.Run(string(tg), func(t *testing.T) {
+			g, err := vectorize.GU("(n)->(n)", pairs, tg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Rows of a 4×3 array; the output is the input one row on.
+			x := make([]float64, 15)
+			for i := range x {
+				x[i] = float64(i)
+			}
+			in, out := vectorize.Of(x[:12], 4, 3), vectorize.Of(x[3:], 4, 3)
+			want := make([]float64, 12)
+			for r := range 4 {
+				pairs(append([]float64(nil), x[3*r:3*r+3]...), want[3*r:3*r+3])
+			}
+			if err := g.Into(in, out); err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range want {
+				if x[3+i] != w {
+					t.Fatalf("Into(x[:12], x[3:]) gave %v, want %v in x[3:]", x[3:], want)
+				}
+			}
+			// The output is the input itself: each core is read before it
+			// is written, by the function itself.
+			y := []float64{1, 2, 3}
+			if err := g.Into(y, y); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -39,7 +39,8 @@ func (u *Ufunc1[T, R]) Apply(a []T) ([]R, error) {
 
 // Into applies the function to slices of equal length (or length 1,
 // broadcast) and writes the results into out, which must be as long as the
-// longest. out may be one of the operands.
+// longest. out may be one of the operands or overlap them: the results
+// are computed from the operands as they were before the call.
 func (u *Ufunc1[T, R]) Into(out []R, a []T) error {
 	return u.CallInto(Slice(out), Slice(a))
 }

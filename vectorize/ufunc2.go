@@ -41,7 +41,8 @@ func (u *Ufunc2[T, U, R]) Apply(a []T, b []U) ([]R, error) {
 
 // Into applies the function to slices of equal length (or length 1,
 // broadcast) and writes the results into out, which must be as long as the
-// longest. out may be one of the operands.
+// longest. out may be one of the operands or overlap them: the results
+// are computed from the operands as they were before the call.
 func (u *Ufunc2[T, U, R]) Into(out []R, a []T, b []U) error {
 	return u.CallInto(Slice(out), Slice(a), Slice(b))
 }

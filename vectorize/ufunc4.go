@@ -39,7 +39,8 @@ func (u *Ufunc4[T, U, V, W, R]) Apply(a []T, b []U, c []V, d []W) ([]R, error) {
 
 // Into applies the function to slices of equal length (or length 1,
 // broadcast) and writes the results into out, which must be as long as the
-// longest. out may be one of the operands.
+// longest. out may be one of the operands or overlap them: the results
+// are computed from the operands as they were before the call.
 func (u *Ufunc4[T, U, V, W, R]) Into(out []R, a []T, b []U, c []V, d []W) error {
 	return u.CallInto(Slice(out), Slice(a), Slice(b), Slice(c), Slice(d))
 }
