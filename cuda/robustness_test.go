@@ -724,3 +724,89 @@ func TestRobustZeroDeviceArray(t *testing.T) {
 		}), "argument 1", "cuda.Array3[float32]")
 	})
 }
+
+func TestRobustCompileOnCompiledBackends(t *testing.T) {
+	captured := float32(3)
+	for _, b := range []Backend{PTXSim} {
+		t.Run(string(b), func(t *testing.T) {
+			onBackend(t, b)
+			for _, c := range []struct {
+				name string
+				fn   any
+				ok   bool
+			}{
+				{"method value", receiver{}.Kernel, false},
+				{"closure", func(t Thread, d []float32) { d[0] = captured }, false},
+				{"map kernel", testkernels.WithMap, false},
+				{"kernel in a dot-importing file", genericKernel[float32], false},
+				{"good", testkernels.Scale, true},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					err := call(t, "Compile", func() error { _, err := Compile(c.fn); return err })
+					if c.ok {
+						if err != nil {
+							t.Fatalf("Compile: %v", err)
+						}
+						return
+					}
+					var ce *CompileError
+					if err == nil || !errors.As(err, &ce) && !strings.Contains(err.Error(), "compile") {
+						t.Fatalf("Compile = %v, want a compile error", err)
+					}
+					// Launch reports the same, and writes nothing.
+					d := []float32{5}
+					err = call(t, "Launch", func() error { return Jit(c.fn).Launch(Dim1(1), Dim1(1), d) })
+					if err == nil || d[0] != 5 {
+						t.Fatalf("Launch = %v, data %v; want an error and the data untouched", err, d)
+					}
+				})
+			}
+			// Many goroutines compiling and launching one kernel at once.
+			k := Jit(testkernels.Scale)
+			var wg sync.WaitGroup
+			errs := make([]error, 8)
+			for i := range errs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					d := []float32{1, 2}
+					if errs[i] = k.Launch(Dim1(1), Dim1(2), d, float32(i)); errs[i] == nil && d[1] != float32(2*i) {
+						errs[i] = fmt.Errorf("goroutine %d computed %v", i, d)
+					}
+				}()
+			}
+			wg.Wait()
+			if err := errors.Join(errs...); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestRobustNoGPU(t *testing.T) {
+	// Without a usable GPU (here, an empty device list), Gpus and
+	// SelectDevice say so with ErrNoDevice; with one, bad numbers are
+	// errors.
+	err := NewGPUBackendError(fakedriver.New(fakedriver.Config{Devices: []fakedriver.DeviceSpec{}}))
+	if !errors.Is(err, ErrNoDevice) {
+		t.Errorf("GPU backend with no device: %v, want ErrNoDevice", err)
+	}
+	onBackend(t, CPU)
+	if _, err := call2(t, func() (any, error) { return Gpus() }); err != nil && !errors.Is(err, ErrNoDevice) {
+		t.Errorf("Gpus = %v, want devices or ErrNoDevice", err)
+	}
+	if err := call(t, "SelectDevice", func() error { return SelectDevice(-1) }); err == nil {
+		t.Errorf("SelectDevice(-1) succeeded")
+	}
+}
+
+func call2(t *testing.T, f func() (any, error)) (any, error) {
+	t.Helper()
+	var r any
+	err := call(t, "call", func() error {
+		var err error
+		r, err = f()
+		return err
+	})
+	return r, err
+}
