@@ -810,3 +810,36 @@ func call2(t *testing.T, f func() (any, error)) (any, error) {
 	})
 	return r, err
 }
+
+func TestRobustFailedLaunchSaysPartial(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		if backend == "gpu-fake" {
+			return // the recording fake runs no kernel, so none fails
+		}
+		// Threads past the end index out of range; the others have
+		// written their element: the error must say so.
+		d := make([]int32, 1000)
+		err := Jit(testkernels.OutOfRange, Debug).Launch(Dim1(4), Dim1(256), d)
+		var ke *KernelError
+		if !errors.As(err, &ke) {
+			t.Fatalf("Launch = %v, want a *KernelError", err)
+		}
+		wantErr(t, "Launch", err, "index out of range [1000]", "partially written")
+		// On a stream, Synchronize reports it, once.
+		s, err := NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Jit(testkernels.OutOfRange, Debug).LaunchWith(LaunchConfig{Grid: Dim1(4), Block: Dim1(256), Stream: s}, d); err != nil {
+			t.Fatalf("queuing: %v", err)
+		}
+		err = s.Synchronize()
+		wantErr(t, "Synchronize", err, "launch OutOfRange", "index out of range [1000]", "partially written")
+		if !errors.As(err, &ke) {
+			t.Fatalf("Synchronize = %v, want a *KernelError", err)
+		}
+		if err := s.Synchronize(); err != nil {
+			t.Fatalf("second Synchronize = %v, want nil", err)
+		}
+	})
+}
