@@ -95,9 +95,14 @@ func Of[T cuda.Number](data []T, shape ...int) Array[T] {
 	return Array[T]{Data: data, Shape: append([]int(nil), shape...)}
 }
 
-// Zeros returns a zeroed array of the given shape.
+// Zeros returns a zeroed array of the given shape. Like make, it panics
+// if a dimension is negative or the array is too large.
 func Zeros[T cuda.Number](shape ...int) Array[T] {
-	return Array[T]{Data: make([]T, size(shape)), Shape: append([]int(nil), shape...)}
+	n, ok := checkedSize(shape)
+	if !ok {
+		panic(fmt.Sprintf("vectorize.Zeros: shape %s has a negative dimension or too many elements", shapeString(shape)))
+	}
+	return Array[T]{Data: make([]T, n), Shape: append([]int(nil), shape...)}
 }
 
 // deviceOperand is a device array as an operand.

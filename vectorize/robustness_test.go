@@ -417,3 +417,21 @@ func TestRobustGUOutputAliasing(t *testing.T) {
 		})
 	}
 }
+
+func TestRobustZeros(t *testing.T) {
+	for _, shape := range [][]int{{-1}, {2, -3}, {1 << 32, 1 << 32}} {
+		func() {
+			defer func() {
+				r := recover()
+				if r == nil || !strings.Contains(fmt.Sprint(r), "vectorize.Zeros") {
+					t.Errorf("Zeros(%v): panic %v, want one naming vectorize.Zeros", shape, r)
+				}
+			}()
+			z := vectorize.Zeros[float64](shape...)
+			t.Errorf("Zeros(%v) = %d elements of shape %v", shape, len(z.Data), z.Shape)
+		}()
+	}
+	if z := vectorize.Zeros[float64](1<<32, 0, 1<<32); len(z.Data) != 0 || len(z.Shape) != 3 {
+		t.Errorf("Zeros of an empty shape: %+v", z)
+	}
+}
