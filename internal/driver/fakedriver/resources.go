@@ -14,10 +14,11 @@ import (
 //   - FuncNumRegs: ptxas gives each thread the physical registers its
 //     live values need at once, not one per PTX virtual register. The fake
 //     counts the 32-bit register slots the .entry's .reg declarations name
-//     (a 64-bit register takes two, a predicate none) and takes a quarter
+//     (a 64-bit register takes two, a predicate none) and takes an eighth
 //     of them — nugo's PTX names a fresh register for every value, most
-//     dead long before the last — at least minRegs and at most maxRegs,
-//     the architectural limit.
+//     dead long before the last; an eighth keeps every kernel of nugo's
+//     corpus, debug checks included, within the blocks it is launched with
+//     — at least minRegs and at most maxRegs, the architectural limit.
 //   - FuncLocalSizeBytes: the .local arrays the .entry declares.
 //   - FuncSharedSizeBytes: the module's static .shared arrays (with
 //     Config.Sim, what the interpreter lays out), and
@@ -110,7 +111,7 @@ func arrayBytes(text, space string) int {
 // estimateRegs is the register count the fake reports for a kernel whose
 // .reg declarations name slots 32-bit registers.
 func estimateRegs(slots int) int {
-	return min(max((slots+3)/4, minRegs), maxRegs)
+	return min(max((slots+7)/8, minRegs), maxRegs)
 }
 
 // entryResources is what the fake reports for .entry name of ptx (see

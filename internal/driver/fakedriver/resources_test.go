@@ -30,11 +30,11 @@ func TestKernelResourcesFromPTX(t *testing.T) {
 	}{
 		{"no registers", "", nil, 16, 0, 1024},
 		{"predicates do not count", ".reg .pred %p<400>;", nil, 16, 0, 1024},
-		{"a quarter of the 32-bit slots", ".reg .b32 %r<200>;\n.reg .f32 %f<56>;", nil, 64, 0, 1024},
-		{"64-bit registers take two slots", ".reg .b64 %rd<144>;", nil, 72, 0, 896},
-		{"single names and packed halves", ".reg .b32 %a, %b, %c;\n.reg .f16x2 %h<253>;", nil, 64, 0, 1024},
+		{"an eighth of the 32-bit slots", ".reg .b32 %r<400>;\n.reg .f32 %f<112>;", nil, 64, 0, 1024},
+		{"64-bit registers take two slots", ".reg .b64 %rd<288>;", nil, 72, 0, 896},
+		{"single names and packed halves", ".reg .b32 %a, %b, %c;\n.reg .f16x2 %h<509>;", nil, 64, 0, 1024},
 		{"capped at 255", ".reg .b64 %rd<5000>;", nil, 255, 0, 256},
-		{"fewer registers per block", ".reg .b32 %r<400>;", &small, 100, 0, 288},
+		{"fewer registers per block", ".reg .b32 %r<800>;", &small, 100, 0, 288},
 		{"local arrays", ".local .align 8 .b8 depot[24];\n.local .align 4 .b32 x[4];\n.reg .b32 %r<4>;", nil, 16, 40, 1024},
 	}
 	for _, c := range cases {
