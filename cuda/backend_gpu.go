@@ -118,7 +118,7 @@ type gpuDevice struct {
 	params sync.Pool // *driver.Params, reused across launches
 
 	fault      atomic.Pointer[deviceFault] // the kernel fault that ended the context (see do)
-	lastKernel atomic.Pointer[string]      // the name of the last kernel launched
+	lastKernel atomic.Pointer[gpuKernel]   // the last kernel launched
 }
 
 // newGPUBackend starts the driver, reads every device's properties and opens

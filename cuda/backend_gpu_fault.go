@@ -34,6 +34,7 @@ type deviceFault struct {
 	dev    int
 	kernel string // the kernel blamed; "" when none was launched
 	waited bool   // kernel's completion reported the fault; else it is the last launched
+	debug  bool   // kernel has debug checks: the fault is not an index they check
 	err    error  // the failing call's error, as driverError makes it
 	de     *DriverError
 }
@@ -49,9 +50,12 @@ func (f *deviceFault) culprit() string {
 	return "a kernel faulted"
 }
 
-// hint is what to do about a fault with the given result.
-func faultHint(code driver.Result) string {
-	switch code {
+// hint is what to do about the fault.
+func (f *deviceFault) hint() string {
+	if f.debug {
+		return ""
+	}
+	switch driver.Result(f.de.Code) {
 	case driver.ErrorLaunchTimeout:
 		return "the kernel ran longer than the driver allows (on a GPU that drives a display, a watchdog stops long kernels)"
 	case driver.ErrorAssert:
@@ -63,7 +67,7 @@ func faultHint(code driver.Result) string {
 func (f *deviceFault) Error() string {
 	s := fmt.Sprintf("%v: %s, and the CUDA context of device %d cannot be used again in this process: every later GPU call on the device fails",
 		f.err, f.culprit(), f.dev)
-	if h := faultHint(driver.Result(f.de.Code)); h != "" {
+	if h := f.hint(); h != "" {
 		s += "; " + h
 	}
 	return s
@@ -84,7 +88,7 @@ func (e *deviceLost) Unwrap() []error { return []error{ErrContextLost, e.f.de} }
 // awaited marks a driver error met while waiting for kernel's launch to
 // finish, so that a kernel fault it reports is blamed on kernel.
 type awaited struct {
-	kernel string
+	kernel *gpuKernel
 	err    error
 }
 
@@ -92,8 +96,8 @@ func (e *awaited) Error() string { return e.err.Error() }
 func (e *awaited) Unwrap() error { return e.err }
 
 // awaiting wraps err, met while waiting for kernel, as an awaited.
-func awaiting(kernel string, err error) error {
-	if err == nil || kernel == "" {
+func awaiting(kernel *gpuKernel, err error) error {
+	if err == nil || kernel == nil {
 		return err
 	}
 	return &awaited{kernel: kernel, err: err}
@@ -118,9 +122,9 @@ func (d *gpuDevice) do(f func(api driver.API) error) error {
 		return ft.err // a sticky code is always a driver error: not reached
 	}
 	if w := (*awaited)(nil); errors.As(raw, &w) {
-		ft.kernel, ft.waited = w.kernel, true
+		ft.kernel, ft.waited, ft.debug = w.kernel.name, true, w.kernel.rec != 0
 	} else if k := d.lastKernel.Load(); k != nil {
-		ft.kernel = *k
+		ft.kernel, ft.debug = k.name, k.rec != 0
 	}
 	if !d.fault.CompareAndSwap(nil, ft) {
 		return &deviceLost{d.fault.Load()} // another call reported it first

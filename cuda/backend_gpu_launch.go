@@ -228,7 +228,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	if err != nil {
 		return err
 	}
-	gk.dev.lastKernel.Store(&gk.name)
+	gk.dev.lastKernel.Store(gk)
 
 	if gs != nil {
 		// The stream owns the temporaries from here: copies back, frees and
@@ -242,7 +242,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 				return err
 			}
 		}
-		gs.launched(gk.name)
+		gs.launched(gk)
 		gs.releaseTemps(temps, true)
 		if len(devArgs) > 0 {
 			// A device array dropped right after an asynchronous launch
@@ -266,22 +266,22 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	// The calls from here wait for the kernel: a fault they report is its.
 	for _, t := range temps {
 		if err := api.MemcpyDtoH(unsafe.Pointer(&t.host[0]), t.ptr, len(t.host)); err != nil {
-			return awaiting(gk.name, err)
+			return awaiting(gk, err)
 		}
 	}
 	if len(temps) == 0 {
 		if err := api.StreamSynchronize(0); err != nil {
-			return awaiting(gk.name, err)
+			return awaiting(gk, err)
 		}
 	}
 	for _, t := range temps {
 		if err := api.MemFree(t.alloc); err != nil {
-			return awaiting(gk.name, err)
+			return awaiting(gk, err)
 		}
 	}
 	temps = nil
 	if gk.rec != 0 {
-		return awaiting(gk.name, withHostNote(gk.checkRecord(api), hostArgs))
+		return awaiting(gk, withHostNote(gk.checkRecord(api), hostArgs))
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ type gpuStream struct {
 
 	mu      sync.Mutex
 	pending []finisher
-	kernel  string // the last kernel launched on the stream since its last Synchronize
+	kernel  *gpuKernel // the last kernel launched on the stream since its last Synchronize
 }
 
 // finisher completes queued work after the stream has synchronized; failed
@@ -89,7 +89,7 @@ func (s *gpuStream) releaseTemps(temps []hostTemp, copyBack bool) {
 func (s *gpuStream) synchronize() error {
 	s.mu.Lock()
 	pend, kernel := s.pending, s.kernel
-	s.pending, s.kernel = nil, ""
+	s.pending, s.kernel = nil, nil
 	s.mu.Unlock()
 	err := s.dev.do(func(api driver.API) error {
 		serr := awaiting(kernel, api.StreamSynchronize(s.h))
@@ -114,7 +114,7 @@ func (s *gpuStream) synchronize() error {
 
 // launched notes kernel as the last launched on the stream, the one a
 // fault reported by the next Synchronize is blamed on.
-func (s *gpuStream) launched(kernel string) {
+func (s *gpuStream) launched(kernel *gpuKernel) {
 	s.mu.Lock()
 	s.kernel = kernel
 	s.mu.Unlock()

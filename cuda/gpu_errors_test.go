@@ -177,6 +177,10 @@ func TestGPUKernelFaultEndsTheDevice(t *testing.T) {
 			return scale.Launch(Dim1(1), Dim1(16), make([]float32, 16), 1)
 		}, "cuMemcpyDtoH", "launch Scale: cuMemcpyDtoH: CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered: kernel Scale faulted, and",
 			"kernel Scale faulted", debugHint, watchdog},
+		{"kernel with debug checks", driver.ErrorIllegalAddress, func(f *fakedriver.Fake, inject func()) error {
+			inject()
+			return Jit(testkernels.Scale, Debug).Launch(Dim1(1), Dim1(16), make([]float32, 16), 1)
+		}, "cuMemcpyDtoH", "launch Scale: cuMemcpyDtoH: CUDA_ERROR_ILLEGAL_ADDRESS (700)", "kernel Scale faulted", "every later GPU call on the device fails", "NUGO_DEBUG"},
 		{"device array on the nil stream", driver.ErrorMisalignedAddress, func(f *fakedriver.Fake, inject func()) error {
 			d, err := NewDeviceArray[float32](16)
 			if err != nil {
@@ -267,4 +271,34 @@ func TestGPUKernelFaultEndsTheDevice(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A fault ends only the context it happened in: another device stays
+// usable. (The fake poisons all its devices at once; ClearFaults lifts that,
+// leaving the backend's own account of which device faulted.)
+func TestGPUKernelFaultLeavesOtherDevices(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{fakedriver.DefaultDevice(), fakedriver.DefaultDevice()}})
+	scale := Jit(testkernels.Scale)
+	f.Inject(fakedriver.Fault{Call: "cuLaunchKernel", Code: driver.ErrorIllegalAddress, Sticky: true})
+	err := scale.Launch(Dim1(1), Dim1(16), make([]float32, 16), 1)
+	if !errors.Is(err, ErrContextLost) {
+		t.Fatalf("fault on device 0 = %v", err)
+	}
+	f.ClearFaults()
+	if err := SelectDevice(1); err != nil {
+		t.Fatal(err)
+	}
+	x := []float32{1, 2}
+	f.OnLaunch = scaleHook
+	if err := scale.Launch(Dim1(1), Dim1(16), x, 3); err != nil {
+		t.Fatalf("device 1 after device 0's fault: %v", err)
+	}
+	if !equal(x, []float32{3, 6}) {
+		t.Fatalf("x = %v on device 1", x)
+	}
+	if err := SelectDevice(0); err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewDeviceArray[float32](4)
+	wantContains(t, err, []string{"the CUDA context of device 0 was lost earlier in this process, when kernel Scale faulted"})
 }
