@@ -320,15 +320,19 @@ func readResources(api driver.API, fn driver.Function) (kernelResources, error) 
 // its device, which cuLaunchKernel would refuse with a bare
 // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. The usual reason is the kernel's
 // registers: every thread of a block holds its own, from one register file
-// per block.
+// per block, allocated per warp in units of 8 per thread.
 func (gk *gpuKernel) checkBlock(block Dim3) error {
 	r, p := gk.res, gk.dev.props
 	n := block.Size()
 	if r.maxThreads <= 0 || n <= r.maxThreads {
 		return nil
 	}
-	return fmt.Errorf("block %v has %d threads; this kernel can run at most %d per block on device %d (%s), because it uses %d registers per thread and the device has %d per block; launch it with blocks of at most %d threads (and more blocks)",
-		block, n, r.maxThreads, p.Ordinal, p.Arch(), r.regs, p.RegsPerBlock, r.maxThreads)
+	why := fmt.Sprintf("as the driver reports for it (it uses %d registers and %d bytes of local memory per thread)", r.regs, r.localBytes)
+	if perThread := (r.regs + 7) &^ 7; p.RegsPerBlock > 0 && (r.maxThreads+WarpSize)*perThread > p.RegsPerBlock {
+		why = fmt.Sprintf("because it uses %d registers per thread and the device has %d per block", r.regs, p.RegsPerBlock)
+	}
+	return fmt.Errorf("block %v has %d threads; this kernel can run at most %d per block on device %d (%s), %s; launch it with blocks of at most %d threads (and more blocks)",
+		block, n, r.maxThreads, p.Ordinal, p.Arch(), why, r.maxThreads)
 }
 
 // outOfResources explains a launch the driver refused for its resources,

@@ -54,7 +54,8 @@ func TestGPUBlockOverKernelLimit(t *testing.T) {
 			"block (32,32,1) has 1024 threads; this kernel can run at most 896 per block on device 0 (sm_75), because it uses 72 registers"},
 		{"72 registers, on a stream", driver.FuncNumRegs, 72, Dim1(1024), true, "at most 896 per block"},
 		{"72 registers, 896 threads on a stream", driver.FuncNumRegs, 72, Dim1(896), true, ""},
-		{"the driver's limit", driver.FuncMaxThreadsPerBlock, 128, Dim1(160), false, "at most 128 per block"},
+		{"the driver's limit", driver.FuncMaxThreadsPerBlock, 128, Dim1(160), false,
+			"block (160,1,1) has 160 threads; this kernel can run at most 128 per block on device 0 (sm_75), as the driver reports for it (it uses 16 registers and 0 bytes of local memory per thread); launch it with blocks of at most 128 threads"},
 		{"16 registers, 1024 threads", driver.FuncNumRegs, 16, Dim1(1024), false, ""},
 	}
 	for _, c := range cases {
