@@ -224,6 +224,11 @@ func TestGPUKernelFaultEndsTheDevice(t *testing.T) {
 			}
 			return e.Record(s)
 		}, "cuEventRecord", "cuEventRecord: CUDA_ERROR_LAUNCH_TIMEOUT (702)", "a kernel faulted (the last one launched on device 0 was Scale)", watchdog, "NUGO_DEBUG"},
+		{"no kernel launched", driver.ErrorAssert, func(f *fakedriver.Fake, inject func()) error {
+			f.Inject(fakedriver.Fault{Call: "cuMemAlloc", Code: driver.ErrorAssert})
+			_, err := NewDeviceArray[float32](16)
+			return err
+		}, "cuMemAlloc", "NewDeviceArray([16] of float32): cuMemAlloc: CUDA_ERROR_ASSERT (710): device-side assert triggered: a kernel faulted, and", "a kernel faulted", "every later GPU call on the device fails", "NUGO_DEBUG"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -254,6 +259,7 @@ func TestGPUKernelFaultEndsTheDevice(t *testing.T) {
 				{"ToHost", func() error { _, err := keep.ToHost(); return err }},
 				{"Free", keep.Free},
 				{"Launch", func() error { return Jit(testkernels.Increment).Launch(Dim1(1), Dim1(8), make([]float64, 8)) }},
+				{"Launch again", func() error { return scale.Launch(Dim1(1), Dim1(4), make([]float32, 4), 1) }},
 				{"Synchronize", Synchronize},
 				{"NewStream", func() error { _, err := NewStream(); return err }},
 				{"NewEvent", func() error { _, err := NewEvent(); return err }},
