@@ -39,11 +39,11 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 	})
 }
 
-// runner is one worker's block, with the tid of the thread it is calling
-// while the block is not concurrent.
+// runner is one worker's block, with the thread it is calling while the
+// block is not concurrent.
 type runner struct {
 	*block
-	cur uint64
+	t Thread
 }
 
 func newBlock(l *hostLaunch) *block {
@@ -79,14 +79,15 @@ func (r *runner) run(bi int) error {
 	func() {
 		defer func() {
 			if e := recover(); e != nil {
-				b.fail(Thread{b, r.cur}.ThreadIdx(), e)
+				b.fail(r.t.ThreadIdx(), e)
 			}
 		}()
 		// Each row of threads (x from 0 to d.X-1) is one loop in the
 		// invoker; it stops after a thread that called SyncThreads.
 		for z := range d.Z {
 			for y := range d.Y {
-				inv.CallRow(Thread{b, packTid(0, y, z)}, d.X, &b.concurrent, &r.cur)
+				r.t = Thread{b, packTid(0, y, z)}
+				inv.CallRow(&r.t, d.X, &b.concurrent)
 				if b.concurrent {
 					b.barrier.Leave()
 					return

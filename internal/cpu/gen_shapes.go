@@ -87,12 +87,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 				fmt.Fprintf(&b, "\t\tf := *(*func(%s))(unsafe.Pointer(&fp))\n", strings.Join(params, ", "))
 				fmt.Fprintf(&b, "\t\t%s := %s\n", strings.Join(locals, ", "), strings.Join(inits, ", "))
 				fmt.Fprintf(&b, "\t\tcall := func(t T) {\n\t\t\tf(%s)\n\t\t\truntime.KeepAlive(vals)\n\t\t}\n", call)
-				fmt.Fprintf(&b, `		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(%s)
-				if *stop {
+				fmt.Fprintf(&b, `		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*%s)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++

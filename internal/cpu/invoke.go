@@ -19,7 +19,7 @@ type Invoker[T any] struct {
 }
 
 // rowFunc is the loop behind CallRow.
-type rowFunc[T any] func(t T, n int, stop *bool, cur *uint64)
+type rowFunc[T any] func(t *T, n int, stop *bool)
 
 // NewInvoker prepares calls of fn(t, args...). fn must be a func whose first
 // parameter has type T, whose remaining parameters take args (assignable,
@@ -72,14 +72,14 @@ func counterOffset(t reflect.Type) (uintptr, bool) {
 // Call calls the function with t as its first argument.
 func (inv *Invoker[T]) Call(t T) { inv.call(t) }
 
-// CallRow calls the function n times: first with t, then with t's counter
-// (its last field) increased by 1, 2, ... n-1. Before each call it stores
-// the counter value of that call in *cur, so that a caller that recovers a
-// panic knows which call panicked. After each call it reads *stop and
-// returns at once if it is true (a call may set it through the function's
-// arguments). Calls in a row cost less than as many Calls: one indirect call
-// each instead of two.
-func (inv *Invoker[T]) CallRow(t T, n int, stop *bool, cur *uint64) { inv.row(t, n, stop, cur) }
+// CallRow calls the function n times: first with *t, then, increasing t's
+// counter (its last field) by 1 before each further call, with the next
+// n-1 values. After each call it reads *stop and returns at once if it is
+// true (a call may set it through the function's arguments). When CallRow
+// returns or a call panics, *t is the argument of the last call made, so a
+// caller that recovers a panic knows which call panicked. Calls in a row
+// cost less than as many Calls: one indirect call each instead of two.
+func (inv *Invoker[T]) CallRow(t *T, n int, stop *bool) { inv.row(t, n, stop) }
 
 // Fast reports whether calls bypass reflect.
 func (inv *Invoker[T]) Fast() bool { return inv.fast }
@@ -95,15 +95,16 @@ func reflectCall[T any](fn reflect.Value, vals []reflect.Value) func(T) {
 
 // loopRow builds CallRow on a single call, for the reflect path.
 func loopRow[T any](call func(T), off uintptr) rowFunc[T] {
-	return func(t T, n int, stop *bool, cur *uint64) {
-		c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-		for ; n > 0; n-- {
-			*cur = *c
-			call(t)
+	return func(t *T, n int, stop *bool) {
+		c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+		for i := range n {
+			if i > 0 {
+				*c++
+			}
+			call(*t)
 			if *stop {
 				return
 			}
-			*c++
 		}
 	}
 }

@@ -156,9 +156,9 @@ func BenchmarkInvoker(b *testing.B) {
 	b.Run("row", func(b *testing.B) {
 		// Rows of 256, as a block of 256 threads calls them.
 		var stop bool
-		var cur uint64
 		for i := 0; i < b.N; i += 256 {
-			inv.CallRow(threadLike{nil, uint64(i)}, min(256, b.N-i), &stop, &cur)
+			t := threadLike{nil, uint64(i)}
+			inv.CallRow(&t, min(256, b.N-i), &stop)
 		}
 	})
 	b.Run("reflect", func(b *testing.B) {
@@ -192,11 +192,11 @@ func TestInvokerCallRow(t *testing.T) {
 		n               int
 		stopAt, panicAt uint64
 		want            []uint64 // ids called
-		wantCur         uint64
+		wantLast        uint64   // the id of the argument after CallRow
 	}{
 		{"whole row", 10, 5, none, none, []uint64{10, 11, 12, 13, 14}, 14},
 		{"one call", 7, 1, none, none, []uint64{7}, 7},
-		{"empty row", 7, 0, none, none, nil, none},
+		{"empty row", 7, 0, none, none, nil, 7},
 		{"stop mid-row", 0, 8, 3, none, []uint64{0, 1, 2, 3}, 3},
 		{"stop at last", 0, 4, 3, none, []uint64{0, 1, 2, 3}, 3},
 		{"panic mid-row", 1 << 20, 6, none, 1<<20 + 2, []uint64{1 << 20, 1<<20 + 1, 1<<20 + 2}, 1<<20 + 2},
@@ -223,10 +223,10 @@ func TestInvokerCallRow(t *testing.T) {
 					t.Fatalf("Fast() = %v, want %v", inv.Fast(), fn.fast)
 				}
 				var got []any
-				cur := none
+				arg := threadLike{&got, tc.first}
 				panicked := func() (p any) {
 					defer func() { p = recover() }()
-					inv.CallRow(threadLike{&got, tc.first}, tc.n, &stop, &cur)
+					inv.CallRow(&arg, tc.n, &stop)
 					return nil
 				}()
 				var want []any
@@ -236,8 +236,8 @@ func TestInvokerCallRow(t *testing.T) {
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("calls %v, want %v", got, want)
 				}
-				if cur != tc.wantCur {
-					t.Errorf("cur = %d, want %d", cur, tc.wantCur)
+				if arg.id != tc.wantLast || arg.rec != &got {
+					t.Errorf("argument after the row has id %d, want %d", arg.id, tc.wantLast)
 				}
 				if (panicked != nil) != (tc.panicAt != none) {
 					t.Errorf("panic %v, want one: %v", panicked, tc.panicAt != none)

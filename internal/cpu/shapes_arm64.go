@@ -37,12 +37,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -57,12 +59,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -77,12 +81,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -97,12 +103,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, f0, f1)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, f0, f1)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -117,12 +125,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, f0, f1, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, f0, f1, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -137,12 +147,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, f0, f1, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, f0, f1, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -157,12 +169,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -177,12 +191,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -197,12 +213,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -217,12 +235,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -237,12 +257,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -257,12 +279,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -277,12 +301,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, f0, f1)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, f0, f1)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -297,12 +323,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, f0, f1, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, f0, f1, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -317,12 +345,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, f0, f1, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, f0, f1, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -337,12 +367,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -357,12 +389,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -377,12 +411,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -397,12 +433,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -417,12 +455,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -437,12 +477,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -457,12 +499,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, f0, f1)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, f0, f1)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -477,12 +521,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, f0, f1, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, f0, f1, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -497,12 +543,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, f0, f1, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, f0, f1, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -517,12 +565,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -537,12 +587,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -557,12 +609,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -577,12 +631,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -597,12 +653,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -617,12 +675,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -637,12 +697,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -657,12 +719,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -677,12 +741,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -697,12 +763,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -717,12 +785,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
@@ -737,12 +807,14 @@ func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(
 			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
 		}
-		row := func(t T, n int, stop *bool, cur *uint64) {
-			c := (*uint64)(unsafe.Add(unsafe.Pointer(&t), off))
-			for ; n > 0; n-- {
-				*cur = *c
-				f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
-				if *stop {
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
 					break
 				}
 				*c++
