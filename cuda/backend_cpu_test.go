@@ -17,8 +17,8 @@ func panicAt(t Thread, calls []int32, bx, px, py, pz int) {
 }
 
 // panicAtMany is panicAt with enough slices to take the invoker's reflect
-// path.
-func panicAtMany(t Thread, calls []int32, bx, px, py, pz int, a, b, c, d, e, f, g []int32) {
+// path on amd64 and arm64.
+func panicAtMany(t Thread, calls []int32, bx, px, py, pz int, a, b, c, d, e, f, g, h, i, j, k, l []int32) {
 	panicAt(t, calls, bx, px, py, pz)
 }
 
@@ -49,7 +49,7 @@ func TestKernelErrorNamesThreadInRow(t *testing.T) {
 					err = Jit(panicAt).Launch(Dim1(1), tc.block, calls, 0, tc.at.X, tc.at.Y, tc.at.Z)
 				} else {
 					err = Jit(panicAtMany).Launch(Dim1(1), tc.block, calls, 0, tc.at.X, tc.at.Y, tc.at.Z,
-						pad, pad, pad, pad, pad, pad, pad)
+						pad, pad, pad, pad, pad, pad, pad, pad, pad, pad, pad, pad)
 				}
 				var ke *KernelError
 				if !errors.As(err, &ke) {
