@@ -35,8 +35,15 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 	}
 	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv}
 	return cpu.Run(cfg.Grid.Size(), 0, func() func(int) error {
-		return newBlock(l).run
+		return (&runner{block: newBlock(l)}).run
 	})
+}
+
+// runner is one worker's block, with the thread it is calling while the
+// block is not concurrent.
+type runner struct {
+	*block
+	t Thread
 }
 
 func newBlock(l *hostLaunch) *block {
@@ -57,7 +64,8 @@ func newBlock(l *hostLaunch) *block {
 
 // run runs block number bi (x fastest) and returns the first failure of
 // one of its threads.
-func (b *block) run(bi int) error {
+func (r *runner) run(bi int) error {
+	b := r.block
 	g, d := b.grid, b.dim
 	b.idx = Dim3{bi % g.X, bi / g.X % g.Y, bi / (g.X * g.Y)}
 	b.base = Dim3{b.idx.X * d.X, b.idx.Y * d.Y, b.idx.Z * d.Z}
@@ -68,21 +76,21 @@ func (b *block) run(bi int) error {
 	b.concurrent, b.err = false, nil
 
 	inv := b.launch.inv
-	var x, y, z int
 	func() {
 		defer func() {
-			if r := recover(); r != nil {
-				b.fail(Dim3{x, y, z}, r)
+			if e := recover(); e != nil {
+				b.fail(r.t.ThreadIdx(), e)
 			}
 		}()
-		for z = 0; z < d.Z; z++ {
-			for y = 0; y < d.Y; y++ {
-				for x = 0; x < d.X; x++ {
-					inv.Call(Thread{b, packTid(x, y, z)})
-					if b.concurrent {
-						b.barrier.Leave()
-						return
-					}
+		// Each row of threads (x from 0 to d.X-1) is one loop in the
+		// invoker; it stops after a thread that called SyncThreads.
+		for z := range d.Z {
+			for y := range d.Y {
+				r.t = Thread{b, packTid(0, y, z)}
+				inv.CallRow(&r.t, d.X, &b.concurrent)
+				if b.concurrent {
+					b.barrier.Leave()
+					return
 				}
 			}
 		}

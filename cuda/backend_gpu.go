@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
 	"github.com/nugo-dev/nugo/internal/driver"
@@ -58,7 +59,14 @@ import (
 //   - Errors the driver reports are *DriverError (the JIT log appended to
 //     the message for invalid PTX). Errors that arise while queuing work on a
 //     stream (out of memory, an invalid launch) are returned by the call that
-//     queues it; errors of the work itself by the stream's Synchronize.
+//     queues it; errors of the work itself by the stream's Synchronize. A
+//     kernel fault ends the device for the process (backend_gpu_fault.go):
+//     its error says so, and later calls on the device fail at once.
+//   - Each loaded kernel's resources (registers and local memory per thread,
+//     static shared memory, the threads per block they allow) are read from
+//     the driver at load; a launch with a larger block is refused before it
+//     reaches the driver, with the figures, and a launch the driver still
+//     refuses for its resources gets them appended.
 
 func init() { registerBackend(GPU, openGPU) }
 
@@ -108,6 +116,9 @@ type gpuDevice struct {
 	props  driver.DeviceProps
 	sm     int       // compute capability as 75, 90, ...
 	params sync.Pool // *driver.Params, reused across launches
+
+	fault      atomic.Pointer[deviceFault] // the kernel fault that ended the context (see do)
+	lastKernel atomic.Pointer[gpuKernel]   // the last kernel launched
 }
 
 // newGPUBackend starts the driver, reads every device's properties and opens
@@ -225,8 +236,8 @@ func (g *gpuBackend) synchronize() error {
 		if d == nil {
 			continue
 		}
-		if err := d.ctx.Do(func(api driver.API) error { return api.CtxSynchronize() }); err != nil && first == nil {
-			first = driverError(err)
+		if err := d.do(func(api driver.API) error { return api.CtxSynchronize() }); err != nil && first == nil {
+			first = err
 		}
 	}
 	return first
@@ -255,9 +266,14 @@ func (g *gpuBackend) drainAll() error {
 }
 
 // close synchronizes and releases every opened device's context; the driver
-// frees what was left in them. For tests: the backend is unusable after it.
+// frees what was left in them. A context lost to a kernel fault has nothing
+// left to wait for and is only released. For tests: the backend is unusable
+// after it.
 func (g *gpuBackend) close() error {
 	first := g.synchronize()
+	if errors.Is(first, ErrContextLost) {
+		first = nil
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, d := range g.devs {

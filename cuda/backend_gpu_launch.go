@@ -19,6 +19,7 @@ type gpuKernel struct {
 	mod  driver.Module
 	fn   driver.Function
 	rec  driver.DevicePtr // the debug error record; 0 without debug checks
+	res  kernelResources  // what the driver says the kernel needs, read at load
 
 	mu        sync.Mutex
 	dynShared int // dynamic shared memory the kernel has been opted in to
@@ -56,7 +57,7 @@ func (d *gpuDevice) kernel(k *Kernel, args []boundArg) (*gpuKernel, error) {
 // debug record (zeroed).
 func (d *gpuDevice) load(name string, m *compiler.Module) (*gpuKernel, error) {
 	gk := &gpuKernel{dev: d, name: name, m: m, dynShared: defaultDynamicShared - m.SharedBytes}
-	err := d.ctx.Do(func(api driver.API) error {
+	err := d.do(func(api driver.API) error {
 		mod, _, err := api.ModuleLoadData(m.PTX, driver.JITOptions{})
 		if err != nil {
 			return err
@@ -66,6 +67,9 @@ func (d *gpuDevice) load(name string, m *compiler.Module) (*gpuKernel, error) {
 			return err
 		}
 		if gk.fn, err = api.ModuleGetFunction(mod, m.Entry); err != nil {
+			return fail(err)
+		}
+		if gk.res, err = readResources(api, gk.fn); err != nil {
 			return fail(err)
 		}
 		if m.UsesErrorRecord {
@@ -84,8 +88,11 @@ func (d *gpuDevice) load(name string, m *compiler.Module) (*gpuKernel, error) {
 		gk.mod = mod
 		return nil
 	})
+	if errors.Is(err, ErrContextLost) {
+		return nil, err
+	}
 	if err != nil {
-		return nil, fmt.Errorf("load on device %d (%s): %w", d.props.Ordinal, d.props.Arch(), driverError(err))
+		return nil, fmt.Errorf("load on device %d (%s): %w", d.props.Ordinal, d.props.Arch(), err)
 	}
 	return gk, nil
 }
@@ -106,12 +113,15 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 	if err != nil {
 		return err
 	}
+	if err := gk.checkBlock(cfg.Block); err != nil {
+		return err
+	}
 	if gs == nil {
 		if err := g.drainAll(); err != nil {
 			return err
 		}
 	}
-	return driverError(d.ctx.Do(func(api driver.API) error { return gk.launch(api, gs, cfg, args) }))
+	return d.do(func(api driver.API) error { return gk.launch(api, gs, cfg, args) })
 }
 
 // hostTemp is the device copy of a host slice or array argument and, on a
@@ -212,9 +222,13 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	}
 	err = api.LaunchKernel(gk.fn, driver.Dim3(cfg.Grid), driver.Dim3(cfg.Block), cfg.SharedMem, stream, params)
 	gk.dev.params.Put(params)
+	if driver.Code(err) == driver.ErrorLaunchOutOfRes {
+		return fmt.Errorf("%w: %s", err, gk.outOfResources(cfg))
+	}
 	if err != nil {
 		return err
 	}
+	gk.dev.lastKernel.Store(gk)
 
 	if gs != nil {
 		// The stream owns the temporaries from here: copies back, frees and
@@ -228,6 +242,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 				return err
 			}
 		}
+		gs.launched(gk)
 		gs.releaseTemps(temps, true)
 		if len(devArgs) > 0 {
 			// A device array dropped right after an asynchronous launch
@@ -248,26 +263,84 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		return nil
 	}
 
+	// The calls from here wait for the kernel: a fault they report is its.
 	for _, t := range temps {
 		if err := api.MemcpyDtoH(unsafe.Pointer(&t.host[0]), t.ptr, len(t.host)); err != nil {
-			return err
+			return awaiting(gk, err)
 		}
 	}
 	if len(temps) == 0 {
 		if err := api.StreamSynchronize(0); err != nil {
-			return err
+			return awaiting(gk, err)
 		}
 	}
 	for _, t := range temps {
 		if err := api.MemFree(t.alloc); err != nil {
-			return err
+			return awaiting(gk, err)
 		}
 	}
 	temps = nil
 	if gk.rec != 0 {
-		return withHostNote(gk.checkRecord(api), hostArgs)
+		return awaiting(gk, withHostNote(gk.checkRecord(api), hostArgs))
 	}
 	return nil
+}
+
+// kernelResources are what the driver says a loaded kernel needs
+// (cuFuncGetAttribute), read once when it is loaded.
+type kernelResources struct {
+	maxThreads  int // threads per block the kernel can be launched with on its device
+	regs        int // registers per thread
+	localBytes  int // local memory per thread
+	sharedBytes int // static shared memory per block
+}
+
+// readResources reads kernel fn's resources from the driver.
+func readResources(api driver.API, fn driver.Function) (kernelResources, error) {
+	var r kernelResources
+	for _, a := range []struct {
+		attr driver.FunctionAttribute
+		dst  *int
+	}{
+		{driver.FuncMaxThreadsPerBlock, &r.maxThreads},
+		{driver.FuncNumRegs, &r.regs},
+		{driver.FuncLocalSizeBytes, &r.localBytes},
+		{driver.FuncSharedSizeBytes, &r.sharedBytes},
+	} {
+		v, err := api.FuncGetAttribute(fn, a.attr)
+		if err != nil {
+			return r, err
+		}
+		*a.dst = v
+	}
+	return r, nil
+}
+
+// checkBlock refuses a block with more threads than the kernel allows on
+// its device, which cuLaunchKernel would refuse with a bare
+// CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. The usual reason is the kernel's
+// registers: every thread of a block holds its own, from one register file
+// per block, allocated per warp in units of 8 per thread.
+func (gk *gpuKernel) checkBlock(block Dim3) error {
+	r, p := gk.res, gk.dev.props
+	n := block.Size()
+	if r.maxThreads <= 0 || n <= r.maxThreads {
+		return nil
+	}
+	why := fmt.Sprintf("as the driver reports for it (it uses %d registers and %d bytes of local memory per thread)", r.regs, r.localBytes)
+	if perThread := (r.regs + 7) &^ 7; p.RegsPerBlock > 0 && (r.maxThreads+WarpSize)*perThread > p.RegsPerBlock {
+		why = fmt.Sprintf("because it uses %d registers per thread and the device has %d per block", r.regs, p.RegsPerBlock)
+	}
+	return fmt.Errorf("block %v has %d threads; this kernel can run at most %d per block on device %d (%s), %s; launch it with blocks of at most %d threads (and more blocks)",
+		block, n, r.maxThreads, p.Ordinal, p.Arch(), why, r.maxThreads)
+}
+
+// outOfResources explains a launch the driver refused for its resources,
+// with the figures it is made of.
+func (gk *gpuKernel) outOfResources(cfg LaunchConfig) string {
+	r, p := gk.res, gk.dev.props
+	return fmt.Sprintf("block %v of %d threads with %d bytes of dynamic shared memory; the kernel uses %d registers and %d bytes of local memory per thread and %d bytes of static shared memory, and can run at most %d threads per block on device %d (%s), which has %d registers and %d bytes of shared memory per block; try a smaller block or less shared memory",
+		cfg.Block, cfg.Block.Size(), cfg.SharedMem, r.regs, r.localBytes, r.sharedBytes, r.maxThreads, p.Ordinal, p.Arch(), p.RegsPerBlock, max(p.SharedPerBlockOpt, p.SharedPerBlock))
 }
 
 // firstIn is the first argument placed in span number span.

@@ -33,7 +33,7 @@ func (a *gpuAlloc) release() error {
 	if a.ptr == 0 || !a.freed.CompareAndSwap(false, true) {
 		return nil
 	}
-	return driverError(a.dev.ctx.Do(func(api driver.API) error { return api.MemFree(a.ptr) }))
+	return a.dev.do(func(api driver.API) error { return api.MemFree(a.ptr) })
 }
 
 func (g *gpuBackend) alloc(bytes int) (memory, error) {
@@ -47,7 +47,7 @@ func (d *gpuDevice) alloc(bytes int) (*gpuMemory, error) {
 	a := &gpuAlloc{dev: d}
 	if bytes > 0 {
 		// cuMemAlloc does not clear memory; device arrays start zeroed.
-		err := d.ctx.Do(func(api driver.API) error {
+		err := d.do(func(api driver.API) error {
 			p, err := api.MemAlloc(bytes)
 			if err != nil {
 				return err
@@ -59,8 +59,11 @@ func (d *gpuDevice) alloc(bytes int) (*gpuMemory, error) {
 			a.ptr = p
 			return nil
 		})
+		if errors.Is(err, ErrContextLost) {
+			return nil, err
+		}
 		if err != nil {
-			return nil, fmt.Errorf("device %d: %w", d.props.Ordinal, driverError(err))
+			return nil, fmt.Errorf("device %d: %w", d.props.Ordinal, err)
 		}
 	}
 	m := &gpuMemory{gpuAlloc: a, n: bytes}
@@ -108,17 +111,17 @@ func (g *gpuBackend) copyToDevice(s *Stream, dst memory, off int, src []byte) er
 		if err := g.drainAll(); err != nil {
 			return err
 		}
-		return driverError(m.dev.ctx.Do(func(api driver.API) error {
+		return m.dev.do(func(api driver.API) error {
 			return api.MemcpyHtoD(m.ptr+driver.DevicePtr(off), unsafe.Pointer(&src[0]), len(src))
-		}))
+		})
 	}
 	gs, err := g.gpuStreamOn(s, m.dev)
 	if err != nil {
 		return err
 	}
-	return driverError(m.dev.ctx.Do(func(api driver.API) error {
+	return m.dev.do(func(api driver.API) error {
 		return gs.copyIn(api, m.ptr+driver.DevicePtr(off), src, m)
-	}))
+	})
 }
 
 func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) error {
@@ -133,17 +136,17 @@ func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) erro
 		if err := g.drainAll(); err != nil {
 			return err
 		}
-		return driverError(m.dev.ctx.Do(func(api driver.API) error {
+		return m.dev.do(func(api driver.API) error {
 			return api.MemcpyDtoH(unsafe.Pointer(&dst[0]), m.ptr+driver.DevicePtr(off), len(dst))
-		}))
+		})
 	}
 	gs, err := g.gpuStreamOn(s, m.dev)
 	if err != nil {
 		return err
 	}
-	return driverError(m.dev.ctx.Do(func(api driver.API) error {
+	return m.dev.do(func(api driver.API) error {
 		return gs.copyOut(api, dst, m.ptr+driver.DevicePtr(off), m)
-	}))
+	})
 }
 
 func (g *gpuBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, srcOff, n int) error {
@@ -168,24 +171,24 @@ func (g *gpuBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, s
 		}
 		// A device-to-device copy does not wait on the host's side; the
 		// default stream's operations do.
-		return driverError(dm.dev.ctx.Do(func(api driver.API) error {
+		return dm.dev.do(func(api driver.API) error {
 			if err := api.MemcpyDtoD(to, from, n); err != nil {
 				return err
 			}
 			return api.StreamSynchronize(0)
-		}))
+		})
 	}
 	gs, err := g.gpuStreamOn(s, dm.dev)
 	if err != nil {
 		return err
 	}
-	return driverError(dm.dev.ctx.Do(func(api driver.API) error {
+	return dm.dev.do(func(api driver.API) error {
 		if err := api.MemcpyDtoDAsync(to, from, n, gs.h); err != nil {
 			return err
 		}
 		gs.defer_(func(driver.API, bool) error { runtime.KeepAlive(dm); runtime.KeepAlive(sm); return nil })
 		return nil
-	}))
+	})
 }
 
 // pinnedBytes views n bytes of page-locked host memory.

@@ -20,6 +20,7 @@ type gpuStream struct {
 
 	mu      sync.Mutex
 	pending []finisher
+	kernel  *gpuKernel // the last kernel launched on the stream since its last Synchronize
 }
 
 // finisher completes queued work after the stream has synchronized; failed
@@ -29,13 +30,13 @@ type finisher func(api driver.API, failed bool) error
 func (g *gpuBackend) newStream() (streamImpl, error) {
 	d := g.current()
 	var h driver.Stream
-	err := d.ctx.Do(func(api driver.API) error {
+	err := d.do(func(api driver.API) error {
 		var err error
 		h, err = api.StreamCreate(driver.StreamDefault)
 		return err
 	})
 	if err != nil {
-		return nil, driverError(err)
+		return nil, err
 	}
 	s := &gpuStream{be: g, dev: d, h: h}
 	runtime.AddCleanup(s, destroyStream, streamHandle{d, h})
@@ -48,7 +49,7 @@ type streamHandle struct {
 }
 
 func destroyStream(s streamHandle) {
-	_ = s.dev.ctx.Do(func(api driver.API) error { return api.StreamDestroy(s.h) })
+	_ = s.dev.do(func(api driver.API) error { return api.StreamDestroy(s.h) })
 }
 
 // defer_ queues f for the next Synchronize and marks the stream busy, so
@@ -87,11 +88,11 @@ func (s *gpuStream) releaseTemps(temps []hostTemp, copyBack bool) {
 // the wait, and returns the first error.
 func (s *gpuStream) synchronize() error {
 	s.mu.Lock()
-	pend := s.pending
-	s.pending = nil
+	pend, kernel := s.pending, s.kernel
+	s.pending, s.kernel = nil, nil
 	s.mu.Unlock()
-	err := s.dev.ctx.Do(func(api driver.API) error {
-		serr := api.StreamSynchronize(s.h)
+	err := s.dev.do(func(api driver.API) error {
+		serr := awaiting(kernel, api.StreamSynchronize(s.h))
 		first := serr
 		for _, f := range pend {
 			if err := f(api, serr != nil); err != nil && first == nil {
@@ -108,7 +109,15 @@ func (s *gpuStream) synchronize() error {
 		delete(s.be.busy, s)
 		s.be.mu.Unlock()
 	}
-	return driverError(err)
+	return err
+}
+
+// launched notes kernel as the last launched on the stream, the one a
+// fault reported by the next Synchronize is blamed on.
+func (s *gpuStream) launched(kernel *gpuKernel) {
+	s.mu.Lock()
+	s.kernel = kernel
+	s.mu.Unlock()
 }
 
 // gpuEvent is a CUDA event with timing.
@@ -121,13 +130,13 @@ type gpuEvent struct {
 func (g *gpuBackend) newEvent() (eventImpl, error) {
 	d := g.current()
 	var h driver.Event
-	err := d.ctx.Do(func(api driver.API) error {
+	err := d.do(func(api driver.API) error {
 		var err error
 		h, err = api.EventCreate(driver.EventDefault)
 		return err
 	})
 	if err != nil {
-		return nil, driverError(err)
+		return nil, err
 	}
 	e := &gpuEvent{dev: d, h: h}
 	runtime.AddCleanup(e, destroyEvent, eventHandle{d, h})
@@ -140,7 +149,7 @@ type eventHandle struct {
 }
 
 func destroyEvent(e eventHandle) {
-	_ = e.dev.ctx.Do(func(api driver.API) error { return api.EventDestroy(e.h) })
+	_ = e.dev.do(func(api driver.API) error { return api.EventDestroy(e.h) })
 }
 
 func (g *gpuBackend) record(ei eventImpl, s *Stream) error {
@@ -156,9 +165,9 @@ func (g *gpuBackend) record(ei eventImpl, s *Stream) error {
 		}
 		h = gs.h
 	}
-	err := e.dev.ctx.Do(func(api driver.API) error { return api.EventRecord(e.h, h) })
+	err := e.dev.do(func(api driver.API) error { return api.EventRecord(e.h, h) })
 	if err != nil {
-		return driverError(err)
+		return err
 	}
 	e.recorded.Store(true)
 	return nil
@@ -168,7 +177,7 @@ func (e *gpuEvent) synchronize() error {
 	if !e.recorded.Load() {
 		return errors.New("event was never recorded")
 	}
-	return driverError(e.dev.ctx.Do(func(api driver.API) error { return api.EventSynchronize(e.h) }))
+	return e.dev.do(func(api driver.API) error { return api.EventSynchronize(e.h) })
 }
 
 func (e *gpuEvent) elapsedSince(start eventImpl) (time.Duration, error) {
@@ -183,13 +192,13 @@ func (e *gpuEvent) elapsedSince(start eventImpl) (time.Duration, error) {
 		return 0, fmt.Errorf("end %w", err)
 	}
 	var ms float32
-	err := e.dev.ctx.Do(func(api driver.API) error {
+	err := e.dev.do(func(api driver.API) error {
 		var err error
 		ms, err = api.EventElapsedTime(s.h, e.h)
 		return err
 	})
 	if err != nil {
-		return 0, driverError(err)
+		return 0, err
 	}
 	return time.Duration(float64(ms) * float64(time.Millisecond)), nil
 }

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -44,6 +45,16 @@ type DriverError struct {
 func (e *DriverError) Error() string {
 	return fmt.Sprintf("%s: %s (%d): %s", e.Call, e.Name, e.Code, e.Message)
 }
+
+// ErrContextLost is matched (errors.Is) by the errors of a GPU whose CUDA
+// context a fault inside a kernel has made unusable — an access outside
+// device memory, a misaligned access, a trap: the error that first reports
+// the fault, which says which kernel faulted, and every later error of that
+// device, which the GPU backend returns at once without calling the driver.
+// The device cannot be used again in the process; errors.As still finds the
+// fault's *DriverError. Debug mode (NUGO_DEBUG=1 or the Debug option)
+// reports an out-of-range index as a *KernelError before it can fault.
+var ErrContextLost = errors.New("GPU context lost to a kernel fault")
 
 // A KernelError reports a thread that failed while a kernel ran: a panic on
 // the CPU backend (index out of range, integer division by zero), a trap or

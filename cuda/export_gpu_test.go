@@ -65,3 +65,23 @@ func ForgetBackend(t testing.TB) {
 		registry.Unlock()
 	})
 }
+
+// ForgetGPUFaults makes the current GPU backend's devices usable again
+// after a kernel fault, which a real context never is: for tests on the
+// fake driver, after its ClearFaults, so that one faulting case of a table
+// does not fail the cases after it.
+func ForgetGPUFaults() {
+	registry.Lock()
+	be, _ := registry.current.(*gpuBackend)
+	registry.Unlock()
+	if be == nil {
+		return
+	}
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	for _, d := range be.devs {
+		if d != nil {
+			d.fault.Store(nil)
+		}
+	}
+}

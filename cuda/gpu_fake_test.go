@@ -410,23 +410,7 @@ func TestGPULaunchFailure(t *testing.T) {
 	err := Jit(testkernels.VecAdd).Launch(Dim1(1), Dim1(16), make([]float32, 16), make([]float32, 16), make([]float32, 16))
 	wantDriverError(t, err, "cuLaunchKernel", driver.ErrorLaunchOutOfRes)
 	wantLive(t, f, 0, 0)
-
-	// A fault inside the kernel surfaces at the next call that waits for it.
-	f.Inject(fakedriver.Fault{Call: "cuLaunchKernel", Code: driver.ErrorIllegalAddress, Sticky: true})
-	err = Jit(testkernels.Scale).Launch(Dim1(1), Dim1(16), make([]float32, 16), 1)
-	wantDriverError(t, err, "cuMemcpyDtoH", driver.ErrorIllegalAddress)
-	f.ClearFaults()
-
-	// Without host arguments the launch waits on the default stream.
-	d, err := NewDeviceArray[float32](16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Free()
-	f.Inject(fakedriver.Fault{Call: "cuLaunchKernel", Code: driver.ErrorIllegalAddress, Sticky: true})
-	err = Jit(testkernels.Scale).Launch(Dim1(1), Dim1(16), d, 1)
-	wantDriverError(t, err, "cuStreamSynchronize", driver.ErrorIllegalAddress)
-	f.ClearFaults() // lifts the poisoning, so that the backend closes cleanly
+	// A fault inside a kernel: see TestGPUKernelFaultEndsTheDevice.
 }
 
 func TestGPUCopyFailures(t *testing.T) {
@@ -584,10 +568,22 @@ func TestGPUStreamsAndEvents(t *testing.T) {
 	f.Inject(fakedriver.Fault{Call: "cuEventElapsedTime", Code: driver.ErrorNotReady})
 	_, err = ElapsedTime(start, end)
 	wantDriverError(t, err, "cuEventElapsedTime", driver.ErrorNotReady)
+	f.Inject(fakedriver.Fault{Call: "cuStreamSynchronize", Code: driver.ErrorInvalidHandle})
+	wantDriverError(t, s.Synchronize(), "cuStreamSynchronize", driver.ErrorInvalidHandle)
+	f.Inject(fakedriver.Fault{Call: "cuCtxSynchronize", Code: driver.ErrorUnknown})
+	wantDriverError(t, Synchronize(), "cuCtxSynchronize", driver.ErrorUnknown)
+	// A kernel fault ends the device: later calls name it.
 	f.Inject(fakedriver.Fault{Call: "cuStreamSynchronize", Code: driver.ErrorLaunchFailed})
-	wantDriverError(t, s.Synchronize(), "cuStreamSynchronize", driver.ErrorLaunchFailed)
-	f.Inject(fakedriver.Fault{Call: "cuCtxSynchronize", Code: driver.ErrorLaunchFailed})
-	wantDriverError(t, Synchronize(), "cuCtxSynchronize", driver.ErrorLaunchFailed)
+	err = s.Synchronize()
+	wantDriverError(t, err, "cuStreamSynchronize", driver.ErrorLaunchFailed)
+	if !errors.Is(err, ErrContextLost) {
+		t.Fatalf("a launch failure on a stream = %v, want ErrContextLost", err)
+	}
+	err = Synchronize()
+	wantDriverError(t, err, "cuStreamSynchronize", driver.ErrorLaunchFailed)
+	if !errors.Is(err, ErrContextLost) || !strings.Contains(err.Error(), "was lost earlier") {
+		t.Fatalf("Synchronize after the fault = %v, want the fault named", err)
+	}
 }
 
 func TestGPUStreamsAndEventsAreReleased(t *testing.T) {

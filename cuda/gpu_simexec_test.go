@@ -32,12 +32,14 @@ func simGPU(t *testing.T) *fakedriver.Fake {
 
 // reportFault is an afterCase for the comparisons: it reports the
 // interpreter's account of a kernel fault, which the driver's sticky error
-// does not tell, and lifts the poisoning so that the next case runs.
+// does not tell, and lifts the poisoning (the fake's and the backend's) so
+// that the next case runs.
 func reportFault(f *fakedriver.Fake) func(t *testing.T) {
 	return func(t *testing.T) {
 		if err := f.KernelFault(); err != nil {
 			t.Errorf("kernel fault: %v", err)
 			f.ClearFaults()
+			ForgetGPUFaults()
 		}
 	}
 }
@@ -113,16 +115,85 @@ func TestSimGPUDebugReportsOutOfRange(t *testing.T) {
 
 // Without debug checks the same out-of-range store runs past the end of
 // the allocation: the interpreter faults, and the backend reports the
-// sticky error a GPU gives at the copy back.
+// sticky error a GPU gives where the host waits for the kernel (the copy
+// back, or the stream's Synchronize), naming the kernel and saying that
+// the device is done for; later calls fail at once, naming the fault.
 func TestSimGPUFaultIsStickyDriverError(t *testing.T) {
-	f := simGPU(t)
-	err := Jit(testkernels.OutOfRange).Launch(Dim1(4), Dim1(256), make([]int32, 1000))
-	wantDriverError(t, err, "cuMemcpyDtoH", driver.ErrorIllegalAddress)
-	var ee *ptxsim.ExecError
-	if err := f.KernelFault(); !errors.As(err, &ee) || ee.Kernel != "OutOfRange" || ee.Kind != ptxsim.FaultAddress {
-		t.Fatalf("KernelFault() = %v, want OutOfRange's store outside its allocation", err)
+	cases := []struct {
+		name   string
+		run    func() error
+		call   string
+		prefix string
+	}{
+		{"host slice", func() error {
+			return Jit(testkernels.OutOfRange).Launch(Dim1(4), Dim1(256), make([]int32, 1000))
+		}, "cuMemcpyDtoH", "launch OutOfRange: cuMemcpyDtoH: CUDA_ERROR_ILLEGAL_ADDRESS (700)"},
+		{"device array", func() error {
+			d, err := NewDeviceArray[int32](1000)
+			if err != nil {
+				return err
+			}
+			return Jit(testkernels.OutOfRange).Launch(Dim1(4), Dim1(256), d)
+		}, "cuStreamSynchronize", "launch OutOfRange: cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700)"},
+		{"host slice on a stream", func() error {
+			s, err := NewStream()
+			if err != nil {
+				return err
+			}
+			err = Jit(testkernels.OutOfRange).LaunchWith(LaunchConfig{Grid: Dim1(4), Block: Dim1(256), Stream: s}, make([]int32, 1000))
+			if err != nil {
+				return fmt.Errorf("queuing: %w", err)
+			}
+			return s.Synchronize()
+		}, "cuStreamSynchronize", "cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700)"},
 	}
-	f.ClearFaults() // lifts the poisoning, so that the backend closes cleanly
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := simGPU(t)
+			err := c.run()
+			wantDriverError(t, err, c.call, driver.ErrorIllegalAddress)
+			if !errors.Is(err, ErrContextLost) || !strings.HasPrefix(err.Error(), c.prefix) {
+				t.Fatalf("got %v, want ErrContextLost starting %q", err, c.prefix)
+			}
+			wantContains(t, err, []string{"kernel OutOfRange faulted, and the CUDA context of device 0 cannot be used again in this process", "NUGO_DEBUG=1"})
+			var ee *ptxsim.ExecError
+			if err := f.KernelFault(); !errors.As(err, &ee) || ee.Kernel != "OutOfRange" || ee.Kind != ptxsim.FaultAddress {
+				t.Fatalf("KernelFault() = %v, want OutOfRange's store outside its allocation", err)
+			}
+			calls := len(f.Calls())
+			err = Jit(testkernels.Increment).Launch(Dim1(1), Dim1(32), make([]float64, 32))
+			wantDriverError(t, err, c.call, driver.ErrorIllegalAddress)
+			wantContains(t, err, []string{"launch Increment: the CUDA context of device 0 was lost earlier in this process, when kernel OutOfRange faulted (" + c.call})
+			if n := len(f.Calls()); n != calls {
+				t.Fatalf("%d driver calls after the fault, want none", n-calls)
+			}
+		})
+	}
+}
+
+// A kernel with more registers than a 1024-thread block can hold is
+// refused with the figures, and runs with the block its registers allow.
+func TestSimGPUKernelRegistersLimitTheBlock(t *testing.T) {
+	f := simGPU(t)
+	f.SetFuncAttr("Increment", driver.FuncNumRegs, 128)
+	k := Jit(testkernels.Increment)
+	x := make([]float64, 1024)
+	err := k.Launch(Dim1(1), Dim1(1024), x)
+	wantContains(t, err, []string{"launch Increment: block (1024,1,1) has 1024 threads; this kernel can run at most 512 per block on device 0 (sm_75), because it uses 128 registers per thread"})
+	if err := k.Launch(Dim1(2), Dim1(512), x); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range x {
+		if v != 1 {
+			t.Fatalf("x[%d] = %v after one increment", i, v)
+		}
+	}
+	// Without the test's register count, the fake's estimate from the PTX
+	// allows the whole block.
+	if err := Jit(testkernels.VecAdd).Launch(Dim1(1), Dim1(1024), make([]float32, 1024), make([]float32, 1024), make([]float32, 1024)); err != nil {
+		t.Fatal(err)
+	}
+	wantLive(t, f, 0, 0)
 }
 
 // asyncScenario moves data between the host and device arrays on two

@@ -19,4 +19,9 @@
 // fails the tests instead of corrupting arguments. Where the architecture
 // has no register ABI, or a signature needs more stack than the fast path
 // provides, Invoker falls back to reflect.Value.Call.
+//
+// Invoker.CallRow calls the function for a run of consecutive values of the
+// first argument's counter field (a block's row of threads) in one loop
+// inside the shape's closure, so each call costs one indirect call instead
+// of two; it stops early after a call that sets the caller's stop flag.
 package cpu

@@ -48,36 +48,65 @@ const (
 )
 
 `, a.name, a.ints, a.floats)
-	b.WriteString("// fastCall picks the smallest shape that covers the arguments: passing\n// fewer registers per call is most of the cost of a call.\n")
-	b.WriteString("func fastCall[T any](fn reflect.Value, vals []reflect.Value) (func(T), bool) {\n")
-	b.WriteString("\tfr, ints, floats, stackWords, ok := layoutFrame[T](vals)\n\tif !ok {\n\t\treturn nil, false\n\t}\n\tfp := funcPointer(fn)\n")
-	b.WriteString("\tni, nf, ns := roundUp(ints, intShapes), roundUp(floats, floatShapes), roundUp(stackWords, stackShapes)\n")
-	b.WriteString("\tswitch {\n")
+	b.WriteString(`// fastCall picks the smallest shape that covers the arguments: passing
+// fewer registers per call is most of the cost of a call. It returns the
+// single call and the row loop of Invoker; off is the offset of T's counter.
+func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(T), rowFunc[T], bool) {
+	fr, ints, floats, stackWords, ok := layoutFrame[T](vals)
+	if !ok {
+		return nil, nil, false
+	}
+	fp := funcPointer(fn)
+	ni, nf, ns := roundUp(ints, intShapes), roundUp(floats, floatShapes), roundUp(stackWords, stackShapes)
+	switch {
+`)
 	for _, ni := range a.intShapes {
 		for _, nf := range a.floatShapes {
 			for _, ns := range a.stackShapes {
-				var params, args []string
+				var params, args, locals, inits []string
 				params = append(params, "T")
 				args = append(args, "t")
 				for i := range ni {
 					params = append(params, "uintptr")
-					args = append(args, fmt.Sprintf("fr.ints[%d]", i+2))
+					locals = append(locals, fmt.Sprintf("i%d", i))
+					inits = append(inits, fmt.Sprintf("fr.ints[%d]", i+2))
 				}
 				for i := range nf {
 					params = append(params, "float64")
-					args = append(args, fmt.Sprintf("fr.floats[%d]", i))
+					locals = append(locals, fmt.Sprintf("f%d", i))
+					inits = append(inits, fmt.Sprintf("fr.floats[%d]", i))
 				}
 				if ns > 0 {
 					params = append(params, fmt.Sprintf("[%d]uintptr", ns))
-					args = append(args, fmt.Sprintf("[%d]uintptr(fr.stack[:%d])", ns, ns))
+					locals = append(locals, "st")
+					inits = append(inits, fmt.Sprintf("[%d]uintptr(fr.stack[:%d])", ns, ns))
 				}
+				args = append(args, locals...)
+				call := strings.Join(args, ", ")
 				fmt.Fprintf(&b, "\tcase ni == %d && nf == %d && ns == %d:\n", ni, nf, ns)
 				fmt.Fprintf(&b, "\t\tf := *(*func(%s))(unsafe.Pointer(&fp))\n", strings.Join(params, ", "))
-				fmt.Fprintf(&b, "\t\treturn func(t T) {\n\t\t\tf(%s)\n\t\t\truntime.KeepAlive(vals)\n\t\t}, true\n", strings.Join(args, ", "))
+				fmt.Fprintf(&b, "\t\t%s := %s\n", strings.Join(locals, ", "), strings.Join(inits, ", "))
+				fmt.Fprintf(&b, "\t\tcall := func(t T) {\n\t\t\tf(%s)\n\t\t\truntime.KeepAlive(vals)\n\t\t}\n", call)
+				fmt.Fprintf(&b, `		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*%s)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
+`, call)
 			}
 		}
 	}
-	b.WriteString("\t}\n\treturn nil, false\n}\n\n")
+	b.WriteString("\t}\n\treturn nil, nil, false\n}\n\n")
 	fmt.Fprintf(&b, "var (\n\tintShapes   = %#v\n\tfloatShapes = %#v\n\tstackShapes = %#v\n)\n", a.intShapes, a.floatShapes, a.stackShapes)
 	src, err := format.Source(b.Bytes())
 	if err != nil {

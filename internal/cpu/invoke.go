@@ -9,14 +9,22 @@ import (
 // Invoker calls one function value again and again with the same trailing
 // arguments and a different first argument of type T. It is safe for
 // concurrent use.
+//
+// T is a struct whose last field is a uint64, its counter: CallRow calls the
+// function for a run of consecutive counter values in one loop.
 type Invoker[T any] struct {
 	call func(T)
+	row  rowFunc[T]
 	fast bool
 }
 
+// rowFunc is the loop behind CallRow.
+type rowFunc[T any] func(t *T, n int, stop *bool)
+
 // NewInvoker prepares calls of fn(t, args...). fn must be a func whose first
 // parameter has type T, whose remaining parameters take args (assignable,
-// same count) and which returns nothing.
+// same count) and which returns nothing. T must be a struct whose last field
+// has type uint64.
 //
 // The arguments are copied: later changes to args do not affect the calls.
 // Memory that the arguments point to (slice backing arrays) must stay
@@ -30,6 +38,10 @@ func NewInvoker[T any](fn reflect.Value, args []reflect.Value) (*Invoker[T], err
 	if ft.NumIn() != len(args)+1 || ft.In(0) != tt || ft.NumOut() != 0 || ft.IsVariadic() {
 		return nil, fmt.Errorf("cpu: cannot call %s as func(%s, %d arguments)", ft, tt, len(args))
 	}
+	off, ok := counterOffset(tt)
+	if !ok {
+		return nil, fmt.Errorf("cpu: invoker needs a struct ending in a uint64 as first parameter, got %s", tt)
+	}
 	vals := make([]reflect.Value, len(args))
 	for i, a := range args {
 		if !a.Type().AssignableTo(ft.In(i + 1)) {
@@ -40,14 +52,34 @@ func NewInvoker[T any](fn reflect.Value, args []reflect.Value) (*Invoker[T], err
 		v.Set(a)
 		vals[i] = v
 	}
-	if call, ok := fastCall[T](fn, vals); ok {
-		return &Invoker[T]{call: call, fast: true}, nil
+	if call, row, ok := fastCall[T](fn, vals, off); ok {
+		return &Invoker[T]{call: call, row: row, fast: true}, nil
 	}
-	return &Invoker[T]{call: reflectCall[T](fn, vals)}, nil
+	call := reflectCall[T](fn, vals)
+	return &Invoker[T]{call: call, row: loopRow(call, off)}, nil
+}
+
+// counterOffset returns the offset of t's last field if t is a struct and
+// that field is a uint64.
+func counterOffset(t reflect.Type) (uintptr, bool) {
+	if t.Kind() != reflect.Struct || t.NumField() == 0 {
+		return 0, false
+	}
+	f := t.Field(t.NumField() - 1)
+	return f.Offset, f.Type == reflect.TypeFor[uint64]()
 }
 
 // Call calls the function with t as its first argument.
 func (inv *Invoker[T]) Call(t T) { inv.call(t) }
+
+// CallRow calls the function n times: first with *t, then, increasing t's
+// counter (its last field) by 1 before each further call, with the next
+// n-1 values. After each call it reads *stop and returns at once if it is
+// true (a call may set it through the function's arguments). When CallRow
+// returns or a call panics, *t is the argument of the last call made, so a
+// caller that recovers a panic knows which call panicked. Calls in a row
+// cost less than as many Calls: one indirect call each instead of two.
+func (inv *Invoker[T]) CallRow(t *T, n int, stop *bool) { inv.row(t, n, stop) }
 
 // Fast reports whether calls bypass reflect.
 func (inv *Invoker[T]) Fast() bool { return inv.fast }
@@ -58,6 +90,22 @@ func reflectCall[T any](fn reflect.Value, vals []reflect.Value) func(T) {
 		in[0] = reflect.ValueOf(t)
 		copy(in[1:], vals)
 		fn.Call(in)
+	}
+}
+
+// loopRow builds CallRow on a single call, for the reflect path.
+func loopRow[T any](call func(T), off uintptr) rowFunc[T] {
+	return func(t *T, n int, stop *bool) {
+		c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+		for i := range n {
+			if i > 0 {
+				*c++
+			}
+			call(*t)
+			if *stop {
+				return
+			}
+		}
 	}
 }
 

@@ -13,4 +13,6 @@ const (
 	maxStackWords = 1
 )
 
-func fastCall[T any](fn reflect.Value, vals []reflect.Value) (func(T), bool) { return nil, false }
+func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(T), rowFunc[T], bool) {
+	return nil, nil, false
+}

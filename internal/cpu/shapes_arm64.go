@@ -20,233 +20,810 @@ const (
 )
 
 // fastCall picks the smallest shape that covers the arguments: passing
-// fewer registers per call is most of the cost of a call.
-func fastCall[T any](fn reflect.Value, vals []reflect.Value) (func(T), bool) {
+// fewer registers per call is most of the cost of a call. It returns the
+// single call and the row loop of Invoker; off is the offset of T's counter.
+func fastCall[T any](fn reflect.Value, vals []reflect.Value, off uintptr) (func(T), rowFunc[T], bool) {
 	fr, ints, floats, stackWords, ok := layoutFrame[T](vals)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	fp := funcPointer(fn)
 	ni, nf, ns := roundUp(ints, intShapes), roundUp(floats, floatShapes), roundUp(stackWords, stackShapes)
 	switch {
 	case ni == 3 && nf == 0 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4])
+		i0, i1, i2 := fr.ints[2], fr.ints[3], fr.ints[4]
+		call := func(t T) {
+			f(t, i0, i1, i2)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 3 && nf == 0 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, st := fr.ints[2], fr.ints[3], fr.ints[4], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 3 && nf == 0 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, st := fr.ints[2], fr.ints[3], fr.ints[4], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 3 && nf == 2 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, float64, float64))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1])
+		i0, i1, i2, f0, f1 := fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1]
+		call := func(t T) {
+			f(t, i0, i1, i2, f0, f1)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 3 && nf == 2 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, float64, float64, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, f0, f1, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, f0, f1, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 3 && nf == 2 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, float64, float64, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, f0, f1, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, f0, f1, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 3 && nf == 16 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15])
+		i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15 := fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15]
+		call := func(t T) {
+			f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 3 && nf == 16 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 3 && nf == 16 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 0 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5])
+		i0, i1, i2, i3 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 0 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 0 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 2 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, float64, float64))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1])
+		i0, i1, i2, i3, f0, f1 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, f0, f1)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 2 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, float64, float64, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, f0, f1, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, f0, f1, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 2 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, float64, float64, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, f0, f1, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, f0, f1, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 16 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15])
+		i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 16 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 4 && nf == 16 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 0 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7])
+		i0, i1, i2, i3, i4, i5 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 0 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, i4, i5, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 0 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, i4, i5, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 2 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1])
+		i0, i1, i2, i3, i4, i5, f0, f1 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, f0, f1)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 2 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, i4, i5, f0, f1, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, f0, f1, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 2 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, i4, i5, f0, f1, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, f0, f1, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 16 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15])
+		i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 16 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 6 && nf == 16 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 0 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15])
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 0 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 0 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 2 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1])
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 2 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 2 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 16 && ns == 0:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15])
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15 := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15]
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 16 && ns == 4:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, [4]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [4]uintptr(fr.stack[:4]))
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [4]uintptr(fr.stack[:4])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	case ni == 14 && nf == 16 && ns == 16:
 		f := *(*func(T, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, [16]uintptr))(unsafe.Pointer(&fp))
-		return func(t T) {
-			f(t, fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [16]uintptr(fr.stack[:16]))
+		i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st := fr.ints[2], fr.ints[3], fr.ints[4], fr.ints[5], fr.ints[6], fr.ints[7], fr.ints[8], fr.ints[9], fr.ints[10], fr.ints[11], fr.ints[12], fr.ints[13], fr.ints[14], fr.ints[15], fr.floats[0], fr.floats[1], fr.floats[2], fr.floats[3], fr.floats[4], fr.floats[5], fr.floats[6], fr.floats[7], fr.floats[8], fr.floats[9], fr.floats[10], fr.floats[11], fr.floats[12], fr.floats[13], fr.floats[14], fr.floats[15], [16]uintptr(fr.stack[:16])
+		call := func(t T) {
+			f(t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
 			runtime.KeepAlive(vals)
-		}, true
+		}
+		row := func(t *T, n int, stop *bool) {
+			if n <= 0 {
+				return
+			}
+			c := (*uint64)(unsafe.Add(unsafe.Pointer(t), off))
+			for {
+				f(*t, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12, i13, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, st)
+				if n--; n == 0 || *stop {
+					break
+				}
+				*c++
+			}
+			runtime.KeepAlive(vals)
+		}
+		return call, row, true
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 var (

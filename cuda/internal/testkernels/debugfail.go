@@ -117,7 +117,9 @@ func ArraySlice3(t cuda.Thread, lo, hi, max int, out []int32) {
 // SharedSlice takes sh[lo:hi] of a shared array of 8.
 func SharedSlice(t cuda.Thread, lo, hi int, out []int32) {
 	sh := cuda.SharedArray[int32](t, 8)
-	sh[t.ThreadIdx().X%8] = 1
+	if i := t.ThreadIdx().X; i < len(sh) {
+		sh[i] = 1
+	}
 	t.SyncThreads()
 	if t.Grid1() == 0 {
 		out[0] = int32(len(sh[lo:hi]))
@@ -127,7 +129,9 @@ func SharedSlice(t cuda.Thread, lo, hi int, out []int32) {
 // SharedSlice3 takes sh[lo:hi:max] of a shared array of 8.
 func SharedSlice3(t cuda.Thread, lo, hi, max int, out []int32) {
 	sh := cuda.SharedArray[int32](t, 8)
-	sh[t.ThreadIdx().X%8] = 1
+	if i := t.ThreadIdx().X; i < len(sh) {
+		sh[i] = 1
+	}
 	t.SyncThreads()
 	if t.Grid1() == 0 {
 		out[0] = int32(cap(sh[lo:hi:max]))

@@ -8,8 +8,11 @@
 // Garbage, not zeros: cuMemAlloc does not clear memory), PTX modules expose
 // their .entry functions (and are refused, as by the real JIT, when their
 // .version is newer than the driver or their .target newer than the .version
-// or the device), launches are checked against the device's limits and the
-// kernel's declared parameters (count and sizes), events carry times, and a
+// or the device), kernels report registers, local and shared memory
+// estimated from their PTX (cuFuncGetAttribute; see resources.go), launches
+// are checked against the device's limits, the threads per block the
+// kernel's registers allow and the kernel's declared parameters (count and
+// sizes), events carry times, and a
 // fault inside a kernel poisons the context until its last reference is
 // released. Each launch is recorded (function name, grid, block, dynamic
 // shared memory, stream, the packed argument bytes) and handed to an optional

@@ -60,7 +60,9 @@ func DefaultDevice() DeviceSpec {
 	}
 }
 
-// DefaultFuncAttrs are the attributes every loaded kernel starts with.
+// DefaultFuncAttrs are the attributes of a loaded kernel where its PTX says
+// nothing more (see resources.go for what it says: registers, local and
+// shared memory, and the threads per block those allow on its device).
 func DefaultFuncAttrs() map[driver.FunctionAttribute]int {
 	return map[driver.FunctionAttribute]int{
 		driver.FuncMaxThreadsPerBlock:   1024,
@@ -249,8 +251,9 @@ func (f *Fake) ClearFaults() {
 }
 
 // SetFuncAttr sets a kernel attribute for every kernel named name, loaded
-// now or later (e.g. NumRegs, or MaxThreadsPerBlock to make a launch fail
-// with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
+// now or later (e.g. NumRegs, which also lowers the MaxThreadsPerBlock the
+// fake derives from it, or MaxThreadsPerBlock itself; a launch of a larger
+// block fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
 func (f *Fake) SetFuncAttr(name string, attr driver.FunctionAttribute, value int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

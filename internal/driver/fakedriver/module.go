@@ -54,9 +54,10 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 	m := driver.Module(f.handle())
 	mod := &module{dev: dev}
 	var names []string
+	static := arrayBytes(ptx, "shared")
 	for _, sub := range entryRE.FindAllStringSubmatch(ptx, -1) {
 		fn := driver.Function(f.handle())
-		f.funcs[fn] = &function{name: sub[1], mod: m, params: entryParams(ptx, sub[1])}
+		f.funcs[fn] = &function{name: sub[1], mod: m, params: entryParams(ptx, sub[1]), code: entryResources(ptx, sub[1], static)}
 		mod.funcs = append(mod.funcs, fn)
 		names = append(names, sub[1])
 	}
@@ -182,13 +183,26 @@ func (f *Fake) unload(m driver.Module) {
 var defaultFuncAttrs = DefaultFuncAttrs()
 
 // funcAttr is kernel fn's attribute: the SetFuncAttr or FuncSetAttribute
-// value, else what its PTX says (Config.Sim), else the default.
+// value, else what its PTX says (see resources.go), else the default.
+// FuncMaxThreadsPerBlock, unless set, follows from the kernel's registers
+// and its device.
 func (f *Fake) funcAttr(fn *function, attr driver.FunctionAttribute) (int, bool) {
 	if v, ok := f.funcAttrs[fn.name][attr]; ok {
 		return v, true
 	}
 	if v, ok := fn.code[attr]; ok {
 		return v, true
+	}
+	if attr == driver.FuncMaxThreadsPerBlock {
+		if mod, ok := f.modules[fn.mod]; ok {
+			attrs := f.cfg.Devices[mod.dev].Attrs
+			perBlock, okR := attrs[driver.AttrMaxRegistersPerBlock]
+			maxT, okT := attrs[driver.AttrMaxThreadsPerBlock]
+			if okR && okT {
+				regs, _ := f.funcAttr(fn, driver.FuncNumRegs)
+				return threadsForRegs(regs, perBlock, maxT), true
+			}
+		}
 	}
 	v, ok := defaultFuncAttrs[attr]
 	return v, ok

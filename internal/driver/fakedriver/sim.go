@@ -17,10 +17,12 @@ import (
 // A module load parses the PTX: text the interpreter rejects is
 // CUDA_ERROR_INVALID_PTX with the parse error as the JIT log. Its .global
 // variables lie where ModuleGetGlobal finds them, initialised as the PTX
-// says. Its kernels' FuncSharedSizeBytes is their static shared memory and
-// their FuncMaxDynamicSharedSize starts at 48 KiB less that (unless
-// SetFuncAttr or FuncSetAttribute set them for the kernel's name). Every
-// device allocation is visible to kernels at its device address.
+// says. Its kernels' FuncSharedSizeBytes is their static shared memory as
+// the interpreter lays it out and their FuncMaxDynamicSharedSize starts at
+// 48 KiB less that (unless SetFuncAttr or FuncSetAttribute set them for the
+// kernel's name); their registers and local memory are estimated from the
+// PTX as without Config.Sim (resources.go). Every device allocation is
+// visible to kernels at its device address.
 //
 // A launch runs the kernel with its grid, block and dynamic shared memory.
 // The arguments reach it as the real driver takes them from
@@ -97,10 +99,9 @@ func (f *Fake) simLoad(call string, dev int, mod *module, ptx string) error {
 	// they may use without opting in (48 KiB in all).
 	static := sm.SharedSize()
 	for _, fn := range mod.funcs {
-		f.funcs[fn].code = map[driver.FunctionAttribute]int{
-			driver.FuncSharedSizeBytes:      static,
-			driver.FuncMaxDynamicSharedSize: max(defaultDynamicShared-static, 0),
-		}
+		code := f.funcs[fn].code
+		code[driver.FuncSharedSizeBytes] = static
+		code[driver.FuncMaxDynamicSharedSize] = max(defaultDynamicShared-static, 0)
 	}
 	for _, g := range prog.Globals() {
 		if g.Size == 0 {
