@@ -484,6 +484,15 @@ func TestRobustBackendChoice(t *testing.T) {
 			t.Errorf("after SetBackend(%q) failed the backend is %v, %v; want cpu", b, cur, err)
 		}
 	}
+	// Without a GPU, choosing it fails with ErrNoDevice and changes nothing.
+	if _, err := Gpus(); err != nil {
+		if err := call(t, "SetBackend", func() error { return SetBackend(GPU) }); !errors.Is(err, ErrNoDevice) {
+			t.Errorf("SetBackend(gpu) without a GPU = %v, want ErrNoDevice", err)
+		}
+		if cur, err := CurrentBackend(); err != nil || cur != CPU {
+			t.Errorf("after SetBackend(gpu) failed the backend is %v, %v; want cpu", cur, err)
+		}
+	}
 	// Gpus and SelectDevice on the fake GPU: bad device numbers.
 	fakeGPU(t, fakedriver.Config{})
 	if ds, err := Gpus(); err != nil || len(ds) != 1 {
