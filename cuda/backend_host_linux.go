@@ -1,12 +1,15 @@
 package cuda
 
-import "syscall"
+import (
+	"sync"
+	"syscall"
+)
 
 // hostMemoryLimit is the most bytes a host backend allocates for one
-// device array: the machine's RAM and swap. A larger request cannot
-// succeed, and the Go runtime would end the process for it (a fatal out
-// of memory, not a panic) instead of returning an error.
-func hostMemoryLimit() int {
+// device array: the machine's RAM and swap, asked once. A larger request
+// cannot succeed, and the Go runtime would end the process for it (a
+// fatal out of memory, not a panic) instead of returning an error.
+var hostMemoryLimit = sync.OnceValue(func() int {
 	var si syscall.Sysinfo_t
 	if err := syscall.Sysinfo(&si); err != nil {
 		return int(^uint(0) >> 1)
@@ -16,4 +19,4 @@ func hostMemoryLimit() int {
 		return int(^uint(0) >> 1)
 	}
 	return int(total)
-}
+})
