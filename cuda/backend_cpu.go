@@ -1,10 +1,12 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/nugo-dev/nugo/internal/cpu"
 )
@@ -26,6 +28,9 @@ type hostLaunch struct {
 	kernel *Kernel
 	cfg    LaunchConfig
 	inv    *cpu.Invoker[Thread]
+	// goexit is the error of the first block whose thread called
+	// runtime.Goexit on its worker (cpu.Run then returns ErrGoexit).
+	goexit atomic.Pointer[KernelError]
 }
 
 func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
@@ -34,10 +39,20 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		return err
 	}
 	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv}
-	return cpu.Run(cfg.Grid.Size(), 0, func() func(int) error {
+	err = cpu.Run(cfg.Grid.Size(), 0, func() func(int) error {
 		return (&runner{block: newBlock(l)}).run
 	})
+	if errors.Is(err, cpu.ErrGoexit) {
+		if ke := l.goexit.Load(); ke != nil {
+			return ke
+		}
+	}
+	return err
 }
+
+// goexitMsg is the KernelError message for a thread that called
+// runtime.Goexit, which ends a goroutine, not a GPU thread.
+const goexitMsg = "kernel thread called runtime.Goexit"
 
 // runner is one worker's block, with the thread it is calling while the
 // block is not concurrent.
@@ -77,11 +92,20 @@ func (r *runner) run(bi int) error {
 
 	inv := b.launch.inv
 	func() {
+		returned := false
 		defer func() {
 			if e := recover(); e != nil {
 				b.fail(r.t.ThreadIdx(), e)
+			} else if !returned {
+				// runtime.Goexit: the worker ends after this; cpu.Run
+				// reports it, and the launch returns this error.
+				b.fail(r.t.ThreadIdx(), goexitMsg)
+				if ke, ok := b.err.(*KernelError); ok {
+					b.launch.goexit.CompareAndSwap(nil, ke)
+				}
 			}
 		}()
+
 		// Each row of threads (x from 0 to d.X-1) is one loop in the
 		// invoker; it stops after a thread that called SyncThreads.
 		for z := range d.Z {
@@ -89,11 +113,13 @@ func (r *runner) run(bi int) error {
 				r.t = Thread{b, packTid(0, y, z)}
 				inv.CallRow(&r.t, d.X, &b.concurrent)
 				if b.concurrent {
+					returned = true
 					b.barrier.Leave()
 					return
 				}
 			}
 		}
+		returned = true
 	}()
 	if b.concurrent {
 		b.threads.Wait()
@@ -117,15 +143,21 @@ func (b *block) goConcurrent(t Thread) {
 }
 
 func (b *block) runThread(t Thread) {
+	returned := false
 	defer b.threads.Done()
 	defer func() {
 		if r := recover(); r != nil {
 			b.fail(t.ThreadIdx(), r)
 			return
 		}
+		if !returned {
+			b.fail(t.ThreadIdx(), goexitMsg) // runtime.Goexit
+			return
+		}
 		b.barrier.Leave()
 	}()
 	b.launch.inv.Call(t)
+	returned = true
 }
 
 // fail records a thread's panic as the block's error and stops the block.
@@ -150,8 +182,9 @@ func (b *block) fail(tid Dim3, r any) {
 	}
 }
 
-// panicSite finds the source position of the panic being recovered: the
-// first frame below runtime.gopanic that is not in the runtime nor in the
+// panicSite finds the source position of the panic being recovered (or of
+// the runtime.Goexit call being unwound): the first frame below
+// runtime.gopanic (runtime.Goexit) that is not in the runtime nor in the
 // array views' methods and constructors, which panic for their caller.
 func panicSite() string {
 	pcs := make([]uintptr, 32)
@@ -163,7 +196,7 @@ func panicSite() string {
 		if seenPanic && !strings.HasPrefix(f.Function, "runtime.") && !inArrayAPI(f.Function) {
 			return fmt.Sprintf("%s:%d", f.File, f.Line)
 		}
-		if f.Function == "runtime.gopanic" {
+		if f.Function == "runtime.gopanic" || f.Function == "runtime.Goexit" {
 			seenPanic = true
 		}
 		if !more {

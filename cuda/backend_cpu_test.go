@@ -2,7 +2,10 @@ package cuda
 
 import (
 	"errors"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 // panicAt panics in the thread at (px, py, pz) of block bx; the other
@@ -119,6 +122,61 @@ func TestSyncThreadsMidRow(t *testing.T) {
 					t.Fatalf("out[%d] = %d, want %d", i, out[i], want)
 				}
 			}
+		})
+	}
+}
+
+// goexitAt calls runtime.Goexit in thread (gx) of the grid, before or after
+// a barrier; the other threads write their index.
+func goexitAt(t Thread, d []int32, gx int, afterBarrier bool) {
+	i := t.Grid1()
+	if afterBarrier {
+		t.SyncThreads()
+	}
+	if i == gx {
+		runtime.Goexit()
+	}
+	d[i] = int32(i)
+}
+
+// A thread that calls runtime.Goexit fails the launch with a KernelError
+// naming it, wherever its block runs; the launch returns and leaks nothing.
+func TestGoexitInKernelIsAnError(t *testing.T) {
+	tests := []struct {
+		name         string
+		grid, block  int
+		gx           int
+		afterBarrier bool
+	}{
+		{"one block", 1, 4, 0, false},
+		{"one block, last thread", 1, 4, 3, false},
+		{"eight blocks", 8, 4, 0, false},
+		{"eight blocks, middle", 8, 4, 17, false},
+		{"after SyncThreads", 2, 32, 40, true},
+		{"after SyncThreads, first thread", 1, 32, 0, true},
+	}
+	for _, c := range tests {
+		t.Run(c.name, func(t *testing.T) {
+			before := goroutines()
+			done := make(chan error, 1)
+			go func() {
+				done <- Jit(goexitAt).Launch(Dim1(c.grid), Dim1(c.block), make([]int32, c.grid*c.block), c.gx, c.afterBarrier)
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("Launch did not return")
+			}
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("got %v, want a *KernelError", err)
+			}
+			want := Dim3{c.gx % c.block, 0, 0}
+			if ke.Msg != goexitMsg || ke.Block != (Dim3{c.gx / c.block, 0, 0}) || ke.Thread != want || !strings.Contains(ke.Pos, "backend_cpu_test.go") {
+				t.Errorf("got %+v, want %q in block %d thread %v at backend_cpu_test.go", ke, goexitMsg, c.gx/c.block, want)
+			}
+			checkNoLeak(t, before)
 		})
 	}
 }

@@ -3,6 +3,8 @@ package cpu
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -101,5 +103,30 @@ func TestBarrierBreakWakesWaiters(t *testing.T) {
 	b.Reset(1)
 	if !b.Wait() {
 		t.Fatal("Wait after Reset failed")
+	}
+}
+
+// A body that calls runtime.Goexit ends only its worker: Run returns an
+// error wrapping ErrGoexit that names the block, from a goroutine that is
+// not the caller's.
+func TestRunReportsGoexit(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		var err error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			err = Run(16, workers, func() func(int) error {
+				return func(b int) error {
+					if b == 5 {
+						runtime.Goexit()
+					}
+					return nil
+				}
+			})
+		}()
+		<-done
+		if !errors.Is(err, ErrGoexit) || !strings.Contains(err.Error(), "block 5") {
+			t.Errorf("%d workers: %v; want ErrGoexit naming block 5", workers, err)
+		}
 	}
 }
