@@ -196,6 +196,12 @@ func (f *fnState) mustView(in *ssa.Call, rank int) {
 				prod = d
 				continue
 			}
+			// The dimensions are non-negative here, so a product beyond
+			// 64 bits has a non-zero high word; one beyond 63 is negative
+			// and cannot equal the length.
+			hi := f.p.NewReg(ptx.B64).String()
+			f.p.Emit("mul.hi.u64", hi, regOr(f, prod, sI64), d)
+			f.trapWith("setp.ne.s64", hi, "0", code, false, vals...)
 			t := f.p.NewReg(ptx.B64).String()
 			f.p.Emit("mul.lo.s64", t, regOr(f, prod, sI64), d)
 			prod = t

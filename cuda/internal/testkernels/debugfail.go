@@ -294,6 +294,8 @@ func DebugFailures() []DebugFailure {
 		{"view2/negative", View2, func() []any { return []any{d(), -2, -2, out()} }},
 		{"view3/len", View3, func() []any { return []any{d(), 1, 2, 3, out()} }},
 		{"view3/negative", View3, func() []any { return []any{d(), 2, -1, 2, out()} }},
+		{"view2/overflow", View2, func() []any { return []any{make([]int32, 0), 1 << 32, 1 << 32, out()} }},
+		{"view3/overflow", View3, func() []any { return []any{make([]int32, 0), 1 << 21, 1 << 21, 1 << 22, out()} }},
 	} {
 		fails = append(fails, DebugFailure{Name: l.name, Kernel: l.kernel, Args: l.args, Grid: cuda.Dim1(1), Block: cuda.Dim1(32)})
 	}
