@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"github.com/nugo-dev/nugo/internal/hostmem"
 	"reflect"
 	"sync"
 	"time"
@@ -53,7 +54,7 @@ func (h *hostBackend) alloc(bytes int) (memory, error) {
 	if bytes < 0 {
 		return nil, fmt.Errorf("cannot allocate %d bytes", bytes)
 	}
-	if limit := hostMemoryLimit(); bytes > limit {
+	if limit := hostmem.Limit(); bytes > limit {
 		return nil, fmt.Errorf("out of memory: %d bytes requested; the %s backend keeps device arrays in host memory, and this machine has %d bytes of RAM and swap", bytes, h.kind(), limit)
 	}
 	words, err := allocWords((bytes + 7) / 8)

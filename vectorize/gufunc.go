@@ -252,7 +252,10 @@ func (g *GUfunc) Apply(inputs ...any) ([]any, error) {
 			}
 			shape = append(shape, n)
 		}
-		a, data := p.info.newArray(shape)
+		a, data, err := p.info.newArray(shape)
+		if err != nil {
+			return nil, g.cfg.errorf("output %d: %w", k-nin+1, err)
+		}
 		outs = append(outs, a)
 		bound[k] = guArg{data: data, shape: shape, loop: loop, core: shape[len(loop):]}
 	}

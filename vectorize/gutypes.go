@@ -26,7 +26,7 @@ type elemInfo struct {
 	// view2 and view3 view a []E as a cuda.Array2/Array3 of the given shape.
 	view2, view3 func(s reflect.Value, d []int) reflect.Value
 	// newArray makes a zeroed vectorize.Array[E].
-	newArray func(shape []int) (any, reflect.Value)
+	newArray func(shape []int) (any, reflect.Value, error)
 	// parts returns the data and shape of a vectorize.Array[E],
 	// cuda.Array2[E] or cuda.Array3[E] value.
 	parts func(v any) (reflect.Value, []int, bool)
@@ -47,9 +47,9 @@ func register[E cuda.Number]() {
 			a, _ := cuda.View3(s.Interface().([]E), d[0], d[1], d[2])
 			return reflect.ValueOf(a)
 		},
-		newArray: func(shape []int) (any, reflect.Value) {
-			a := Zeros[E](shape...)
-			return a, reflect.ValueOf(a.Data)
+		newArray: func(shape []int) (any, reflect.Value, error) {
+			a, err := zeros[E](shape)
+			return a, reflect.ValueOf(a.Data), err
 		},
 		parts: func(v any) (reflect.Value, []int, bool) {
 			switch a := v.(type) {

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/internal/hostmem"
 )
 
 // ErrShape reports operands whose shapes do not fit together: shapes that
@@ -98,11 +99,26 @@ func Of[T cuda.Number](data []T, shape ...int) Array[T] {
 // Zeros returns a zeroed array of the given shape. Like make, it panics
 // if a dimension is negative or the array is too large.
 func Zeros[T cuda.Number](shape ...int) Array[T] {
-	n, ok := checkedSize(shape)
-	if !ok {
-		panic(fmt.Sprintf("vectorize.Zeros: shape %s has a negative dimension or too many elements", shapeString(shape)))
+	a, err := zeros[T](shape)
+	if err != nil {
+		panic("vectorize.Zeros: " + err.Error())
 	}
-	return Array[T]{Data: make([]T, n), Shape: append([]int(nil), shape...)}
+	return a
+}
+
+// zeros is Zeros returning an error: for a negative dimension, too many
+// elements, or more bytes than the machine has (which would end the
+// process rather than panic).
+func zeros[T cuda.Number](shape []int) (Array[T], error) {
+	n, ok := checkedSize(shape)
+	size := int(unsafe.Sizeof(*new(T)))
+	if !ok || n > math.MaxInt/size {
+		return Array[T]{}, fmt.Errorf("%w: shape %s has a negative dimension or too many elements", ErrShape, shapeString(shape))
+	}
+	if err := hostmem.Check("array of shape "+shapeString(shape), n*size); err != nil {
+		return Array[T]{}, err
+	}
+	return Array[T]{Data: make([]T, n), Shape: append([]int(nil), shape...)}, nil
 }
 
 // deviceOperand is a device array as an operand.

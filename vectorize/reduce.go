@@ -47,7 +47,10 @@ func (u *Ufunc2[T, U, R]) Outer(a Operand[T], b Operand[U]) (Array[R], error) {
 	}
 	shape := append(append([]int(nil), oa.shape...), ob.shape...)
 	oa.shape = append(append([]int(nil), oa.shape...), ones(len(ob.shape))...)
-	out := Zeros[R](shape...)
+	out, err := zeros[R](shape)
+	if err != nil {
+		return Array[R]{}, err
+	}
 	if err := u.run(out.operand(), oa, ob); err != nil {
 		return Array[R]{}, err
 	}
@@ -126,7 +129,10 @@ func ReduceAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Arra
 	if err != nil {
 		return Array[T]{}, err
 	}
-	out := Zeros[T](shape...)
+	out, err := zeros[T](shape)
+	if err != nil {
+		return Array[T]{}, err
+	}
 	t, err := u.cfg.resolve(ox.dev != nil)
 	if err != nil {
 		return Array[T]{}, err
@@ -184,7 +190,10 @@ func AccumulateAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (
 	if err != nil {
 		return Array[T]{}, err
 	}
-	out := Zeros[T](ox.shape...)
+	out, err := zeros[T](ox.shape)
+	if err != nil {
+		return Array[T]{}, err
+	}
 	t, err := u.cfg.resolve(ox.dev != nil)
 	if err != nil {
 		return Array[T]{}, err

@@ -435,3 +435,39 @@ func TestRobustZeros(t *testing.T) {
 		t.Errorf("Zeros of an empty shape: %+v", z)
 	}
 }
+
+// Outputs larger than the machine's memory (but within int) are an error,
+// not the Go runtime's fatal out of memory, for ufuncs, reductions and
+// gufuncs alike; so is Zeros's panic.
+func TestRobustOutputTooLargeForMemory(t *testing.T) {
+	onCPUBackend(t)
+	const n = 1 << 21 // n×n float64 is 32 TiB
+	col, row := vectorize.Of(make([]float64, n), n, 1), vectorize.Of(make([]float64, n), 1, n)
+	add := vectorize.New2(func(a, b float64) float64 { return a + b }, vectorize.CPU)
+	gu, err := vectorize.GU("(),()->()", func(a, b float64, out *float64) { *out = a + b }, vectorize.CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"Call", func() error { _, err := add.Call(col, row); return err }},
+		{"Outer", func() error {
+			_, err := add.Outer(vectorize.Slice(make([]float64, n)), vectorize.Of(make([]float64, n), n))
+			return err
+		}},
+		{"GU Apply", func() error { _, err := gu.Apply(col, row); return err }},
+	}
+	for _, c := range calls {
+		if err := c.call(); err == nil || !strings.Contains(err.Error(), "out of memory") {
+			t.Errorf("%s: %v; want an out of memory error", c.name, err)
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "out of memory") {
+			t.Errorf("Zeros: panic %v, want one saying out of memory", r)
+		}
+	}()
+	vectorize.Zeros[float64](n, n)
+}

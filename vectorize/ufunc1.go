@@ -53,7 +53,10 @@ func (u *Ufunc1[T, R]) Call(a Operand[T]) (Array[R], error) {
 	if err != nil {
 		return Array[R]{}, err
 	}
-	out := Zeros[R](shape...)
+	out, err := zeros[R](shape)
+	if err != nil {
+		return Array[R]{}, err
+	}
 	if err := u.run(out.operand(), oa); err != nil {
 		return Array[R]{}, err
 	}

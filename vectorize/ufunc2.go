@@ -55,7 +55,10 @@ func (u *Ufunc2[T, U, R]) Call(a Operand[T], b Operand[U]) (Array[R], error) {
 	if err != nil {
 		return Array[R]{}, err
 	}
-	out := Zeros[R](shape...)
+	out, err := zeros[R](shape)
+	if err != nil {
+		return Array[R]{}, err
+	}
 	if err := u.run(out.operand(), oa, ob); err != nil {
 		return Array[R]{}, err
 	}

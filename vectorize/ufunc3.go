@@ -53,7 +53,10 @@ func (u *Ufunc3[T, U, V, R]) Call(a Operand[T], b Operand[U], c Operand[V]) (Arr
 	if err != nil {
 		return Array[R]{}, err
 	}
-	out := Zeros[R](shape...)
+	out, err := zeros[R](shape)
+	if err != nil {
+		return Array[R]{}, err
+	}
 	if err := u.run(out.operand(), oa, ob, oc); err != nil {
 		return Array[R]{}, err
 	}

@@ -53,7 +53,10 @@ func (u *Ufunc4[T, U, V, W, R]) Call(a Operand[T], b Operand[U], c Operand[V], d
 	if err != nil {
 		return Array[R]{}, err
 	}
-	out := Zeros[R](shape...)
+	out, err := zeros[R](shape)
+	if err != nil {
+		return Array[R]{}, err
+	}
 	if err := u.run(out.operand(), oa, ob, oc, od); err != nil {
 		return Array[R]{}, err
 	}

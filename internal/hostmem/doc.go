@@ -1,0 +1,6 @@
+// Package hostmem says how much host memory one allocation may ask for.
+// The Go runtime ends the process (a fatal error, not a panic) when an
+// allocation cannot be satisfied, so packages that allocate on a caller's
+// behalf (device arrays of the host backends, vectorize's outputs) check a
+// request against Limit first and return an error instead.
+package hostmem
