@@ -3,10 +3,12 @@
 # benchmark table against Numba (numba-cuda) and CUDA C, in one prepared run.
 #
 #   scripts/gpu-check.sh build   on the build machine (Go; no GPU needed):
-#       cross-builds (GOOS=linux GOARCH=amd64 CGO_ENABLED=0, -trimpath,
-#       stripped) the test binaries of cuda, internal/driver, every example and
-#       cmd/nugo, the nugo CLI and bench/gpu, packed into .build/gpu/bin.tar.xz
-#       (git ignores .build/; about 18 MB). Carry .build/gpu with the tree.
+#       cross-builds (GOOS=linux CGO_ENABLED=0, -trimpath, stripped) the test
+#       binaries of cuda, internal/driver, every example and cmd/nugo, the
+#       nugo CLI and bench/gpu, for each of GPU_CHECK_ARCHES (default "amd64
+#       arm64", so that a Grace Hopper host works too), packed into
+#       .build/gpu/bin-ARCH.tar.xz (git ignores .build/; about 20 MB each).
+#       Carry .build/gpu with the tree; run picks the pack of uname -m.
 #   scripts/gpu-check.sh run     on the GPU machine (NVIDIA driver, nvcc,
 #       numba-cuda, python3; no Go toolchain): unpacks the binaries and, with
 #       NUGO_REQUIRE_GPU=1, runs in this order: `nugo info`; the cuda
@@ -71,17 +73,32 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/.build/gpu
-PACK=$BUILD/bin.tar.xz
+# PACK is the pack of this machine's architecture (run), GOARCH's (build).
+pack_for() { echo "$BUILD/bin-$1.tar.xz"; }
+case $(uname -m) in
+aarch64 | arm64) PACK=$(pack_for arm64) ;;
+*) PACK=$(pack_for amd64) ;;
+esac
 MODULE=github.com/nugo-dev/nugo
 
 build() {
 	command -v go >/dev/null || { echo "gpu-check build: go is not on PATH" >&2; return 1; }
-	local bin=$BUILD/bin
-	rm -rf "$bin" "$PACK" "$BUILD/out" && mkdir -p "$bin" || return 1
+	rm -rf "$BUILD/bin" "$BUILD"/bin*.tar.xz "$BUILD/out" || return 1
+	local arch
+	for arch in ${GPU_CHECK_ARCHES:-amd64 arm64}; do
+		build_arch "$arch" || return 1
+	done
+}
+
+# build_arch GOARCH: one architecture's pack.
+build_arch() {
+	local bin=$BUILD/bin pack
+	pack=$(pack_for "$1")
+	rm -rf "$bin" && mkdir -p "$bin" || return 1
 	(
 		set -e
 		cd "$ROOT"
-		export GOOS=linux GOARCH=amd64 CGO_ENABLED=0
+		export GOOS=linux GOARCH=$1 CGO_ENABLED=0
 		flags=(-trimpath -ldflags=-s\ -w)
 		go test -c "${flags[@]}" -o "$bin/cuda.test" ./cuda
 		go test -c "${flags[@]}" -o "$bin/driver.test" ./internal/driver
@@ -93,13 +110,13 @@ build() {
 		go build "${flags[@]}" -o "$bin/nugo" ./cmd/nugo
 		go build "${flags[@]}" -o "$bin/bench-gpu" ./bench/gpu
 		{
-			echo "built $(date -u +%FT%TZ) by $(go version)"
+			echo "built $(date -u +%FT%TZ) by $(go version) for linux/$1"
 			echo "commit $(git rev-parse HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
 		} >"$bin/BUILD-INFO"
 	) || return 1
-	tar -C "$bin" -cf - . | xz -T0 -6 >"$PACK" || return 1
+	tar -C "$bin" -cf - . | xz -T0 -6 >"$pack" || return 1
 	rm -rf "$bin"
-	echo "gpu-check build: $(du -h "$PACK" | cut -f1) in ${PACK#"$ROOT"/}; carry .build/gpu to the GPU machine and run scripts/gpu-check.sh run"
+	echo "gpu-check build: $(du -h "$pack" | cut -f1) in ${pack#"$ROOT"/}; carry .build/gpu to the GPU machine and run scripts/gpu-check.sh run"
 }
 
 # findlib points NUGO_LIBCUDA at the driver library when the loader does not
