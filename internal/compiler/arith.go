@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"math/bits"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -226,7 +227,8 @@ func (f *fnState) unOp(in *ssa.UnOp) {
 
 // intDiv lowers integer / and % with Go's semantics: truncation toward zero,
 // the remainder takes the dividend's sign, MinInt / -1 wraps to MinInt with
-// remainder 0. 64-bit division goes through 32-bit division when both
+// remainder 0. 64-bit division by a constant is a multiply-high sequence
+// (constDiv); by a variable it goes through 32-bit division when both
 // operands fit in 32 bits unsigned (a 64-bit divide is a long software
 // sequence on the GPU).
 func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
@@ -253,6 +255,18 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		if q := f.pow2Div(s, x, yc, rem); q != "" {
 			return q
 		}
+		if (s == sI64 || s == sU64) && yc.Value != nil {
+			// 64-bit division by any other constant: a multiply-high.
+			var d int64
+			if s == sI64 {
+				d = yc.Int64()
+			} else {
+				d = int64(yc.Uint64())
+			}
+			if d != 0 {
+				return f.constDiv(s, x, d, rem)
+			}
+		}
 	}
 	op := "div"
 	if rem {
@@ -278,29 +292,9 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		}
 		return q
 	}
-	if s.is64() && yc.Int64() > 0 && yc.Int64() < 1<<32 {
-		fast := f.newLabel("div32")
-		done := f.newLabel("divdone")
-		t := f.p.NewReg(ptx.B64).String()
-		p := f.p.NewReg(ptx.Pred).String()
-		f.p.Emit("or.b64", t, x, y)
-		f.p.Emit("and.b64", t, t, "-4294967296")
-		f.p.Emit("setp.eq.s64", p, t, "0")
-		f.p.EmitIf(p, "bra", fast)
-		f.p.Emit(op+s.op(), r, x, y)
-		fixMinusOne() // only the slow path: the fast one has 0 <= y < 2**32
-		f.p.Emit("bra.uni", done)
-		f.p.Label(fast)
-		a, b, c := f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String()
-		f.p.Emit("cvt.u32.u64", a, x)
-		f.p.Emit("cvt.u32.u64", b, y)
-		f.p.Emit(op+".u32", c, a, b)
-		f.p.Emit("cvt.u64.u32", r, c)
-		f.p.Label(done)
-	} else {
-		f.p.Emit(op+s.op(), r, x, y)
-		fixMinusOne()
-	}
+	// Here s has 32 bits or fewer (64-bit divisions returned above).
+	f.p.Emit(op+s.op(), r, x, y)
+	fixMinusOne()
 	f.normalize(s, r)
 	return r
 }
@@ -408,4 +402,194 @@ func (f *fnState) divRem64(s scalar, xv, yv ssa.Value, x, y string) (string, str
 		f.divPairs[key] = divPair{q, r, f.block}
 	}
 	return q, r
+}
+
+// Division by a constant with a multiply-high (Granlund and Montgomery,
+// "Division by invariant integers using multiplication", 1994; Warren,
+// Hacker's Delight, chapter 10): ptxas does not strength-reduce 64-bit
+// division by constants, which is otherwise a long software sequence.
+
+// divKind selects the instruction sequence of a divPlan.
+type divKind int
+
+const (
+	divIdentity divKind = iota // q = x (d == 1)
+	divNegate                  // q = -x, wrapping (signed d == -1)
+	divIsMin                   // q = x == MinInt ? 1 : 0 (signed d == MinInt)
+	divAtLeast                 // q = x >= d ? 1 : 0 (unsigned d >= 2**(W-1))
+	divMagic                   // q from the multiply-high below
+)
+
+// divPlan is how to divide a W-bit integer by the constant d.
+//
+// Signed divMagic: t = mulhi.s(x, m); t += x if add > 0, t -= x if add < 0;
+// t >>= sh (arithmetic); q = t + (t >>> (W-1)).
+//
+// Unsigned divMagic: t = mulhi.u(x, m); without add, q = t >> sh; with it,
+// q = (t + ((x - t) >> 1)) >> sh.
+type divPlan struct {
+	kind divKind
+	m    uint64 // the magic number, W bits (as the register holds it)
+	sh   uint
+	add  int
+}
+
+// signedDivPlan returns the plan for x / d of W-bit signed integers
+// (W = 32 or 64, d != 0 within W bits), after Hacker's Delight figure 10-1:
+// the smallest p >= W with 2**p > nc * (d - 2**p mod d), where
+// nc = 2**(W-1) - 1 - (2**(W-1) - [d<0]) mod |d|, and m = (2**p + d -
+// 2**p mod d) / d, taken modulo 2**W as a signed multiplier.
+func signedDivPlan(d int64, w uint) divPlan {
+	mask := uint64(1)<<(w-1)<<1 - 1
+	switch {
+	case d == 1:
+		return divPlan{kind: divIdentity}
+	case d == -1:
+		return divPlan{kind: divNegate}
+	case d == -1<<(w-1):
+		return divPlan{kind: divIsMin}
+	}
+	ad := uint64(d)
+	if d < 0 {
+		ad = uint64(-d)
+	}
+	two := uint64(1) << (w - 1)
+	t := two
+	if d < 0 {
+		t++
+	}
+	anc := t - 1 - t%ad
+	p := w - 1
+	q1, r1 := two/anc, two%anc
+	q2, r2 := two/ad, two%ad
+	for {
+		p++
+		q1, r1 = 2*q1, 2*r1
+		if r1 >= anc {
+			q1++
+			r1 -= anc
+		}
+		q2, r2 = 2*q2, 2*r2
+		if r2 >= ad {
+			q2++
+			r2 -= ad
+		}
+		delta := ad - r2
+		if q1 > delta || q1 == delta && r1 != 0 {
+			break
+		}
+	}
+	m := (q2 + 1) & mask
+	if d < 0 {
+		m = -m & mask
+	}
+	pl := divPlan{kind: divMagic, m: m, sh: p - w}
+	neg := m&two != 0 // m negative as a W-bit signed number
+	switch {
+	case d > 0 && neg:
+		pl.add = 1
+	case d < 0 && !neg:
+		pl.add = -1
+	}
+	return pl
+}
+
+// unsignedDivPlan64 returns the plan for x / d of uint64s (d >= 1): with
+// l = ceil(log2 d), m = ceil(2**(63+l) / d) when its error m*d - 2**(63+l)
+// is at most 2**(l-1) (Granlund and Montgomery, theorem 4.2), else the
+// 65-bit multiplier 2**64 + m', m' = floor(2**64 * (2**l - d) / d) + 1,
+// with the add-and-halve correction (their figure 4.1).
+func unsignedDivPlan64(d uint64) divPlan {
+	switch {
+	case d == 1:
+		return divPlan{kind: divIdentity}
+	case d >= 1<<63:
+		return divPlan{kind: divAtLeast}
+	}
+	l := uint(bits.Len64(d - 1))
+	if q, r := bits.Div64(uint64(1)<<(l-1), 0, d); r == 0 || q != ^uint64(0) && d-r <= uint64(1)<<(l-1) {
+		if r != 0 {
+			q++
+		}
+		return divPlan{kind: divMagic, m: q, sh: l - 1}
+	}
+	// 2**l - d < d, so the quotient fits in 64 bits; l == 64 cannot
+	// happen (d < 2**63).
+	q, _ := bits.Div64((uint64(1)<<l)-d, 0, d)
+	return divPlan{kind: divMagic, m: q + 1, sh: l - 1, add: 1}
+}
+
+// constDiv emits x / d or x % d for a register x of a W-bit integer (s is
+// sI32 or sI64 for signed division, sU64 for unsigned) and a constant d
+// that is not 0 (nor a power of two, which pow2Div handles), following
+// signedDivPlan or unsignedDivPlan64; the remainder is x - q*d.
+func (f *fnState) constDiv(s scalar, x string, d int64, rem bool) string {
+	w := uint(32)
+	if s.is64() {
+		w = 64
+	}
+	var pl divPlan
+	if s.signed() {
+		pl = signedDivPlan(d, w)
+	} else {
+		pl = unsignedDivPlan64(uint64(d))
+	}
+	op, ut, bt := s.op(), ".u32", s.bits()
+	if w == 64 {
+		ut = ".u64"
+	}
+	imm := func(v uint64) string {
+		if s.signed() {
+			return fmt.Sprint(int64(v<<(64-w)) >> (64 - w))
+		}
+		return fmt.Sprint(v)
+	}
+	q := f.newReg(s)
+	switch pl.kind {
+	case divIdentity:
+		f.p.Emit("mov"+bt, q, x)
+	case divNegate:
+		f.p.Emit("neg"+op, q, x)
+	case divIsMin, divAtLeast:
+		p := f.p.NewReg(ptx.Pred).String()
+		if pl.kind == divIsMin {
+			f.p.Emit("setp.eq"+op, p, x, imm(uint64(d)))
+		} else {
+			f.p.Emit("setp.ge"+ut, p, x, imm(uint64(d)))
+		}
+		f.p.Emit("selp"+bt, q, "1", "0", p)
+	case divMagic:
+		f.p.Emit("mul.hi"+op, q, x, imm(pl.m))
+		if s.signed() {
+			switch pl.add {
+			case 1:
+				f.p.Emit("add"+op, q, q, x)
+			case -1:
+				f.p.Emit("sub"+op, q, q, x)
+			}
+			if pl.sh > 0 {
+				f.p.Emit("shr"+op, q, q, fmt.Sprint(pl.sh))
+			}
+			t := f.newReg(s)
+			f.p.Emit("shr"+ut, t, q, fmt.Sprint(w-1))
+			f.p.Emit("add"+op, q, q, t)
+			break
+		}
+		if pl.add != 0 {
+			t := f.newReg(s)
+			f.p.Emit("sub"+op, t, x, q)
+			f.p.Emit("shr"+ut, t, t, "1")
+			f.p.Emit("add"+op, q, q, t)
+		}
+		if pl.sh > 0 {
+			f.p.Emit("shr"+ut, q, q, fmt.Sprint(pl.sh))
+		}
+	}
+	if !rem {
+		return q
+	}
+	r := f.newReg(s)
+	f.p.Emit("mul.lo"+op, r, q, imm(uint64(d)))
+	f.p.Emit("sub"+op, r, x, r)
+	return r
 }

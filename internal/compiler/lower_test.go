@@ -140,7 +140,7 @@ func TestLowering(t *testing.T) {
 		{"shared", Target{}, nil, []string{`\.nc`}},
 		{"div64", Target{}, []string{`div\.u32`, `div\.s64`, `and\.b64 .*-4294967296`, `setp\.eq\.s64 .*, -1`}, nil},
 		{"divRem", Target{}, []string{`(?s)div\.s64.*div\.u32`}, []string{`rem\.`, `(?s)div\.s64.*div\.s64`}},
-		{"divConst", Target{}, []string{`div\.s64 .*, 10;`, `div\.u32`}, []string{`-1;`}},
+		{"divConst", Target{}, []string{`mul\.hi\.s64 .*, 7378697629483820647;`, `shr\.s64 .*, 2;`, `shr\.u64 .*, 63;`}, []string{`-1;`, `div\.`, `rem\.`}},
 		{"divPow2", Target{}, []string{`shr\.s64`, `shr\.u64`, `and\.b64 .*, -16;`}, []string{`div\.`, `rem\.`}},
 		{"shared", Target{}, []string{`\.shared \.align 16 \.b8 __shared_\w+\[1024\]`, `\.shared \.align 16 \.b8 __shared_\w+\[80\]`, `st\.shared\.f32`, `bar\.sync \t0`, `atom\.global\.add\.f32`, `atom\.shared\.add\.f32`}, nil},
 		{"intr", Target{}, []string{`max\.f64`, `setp\.nan\.f64`, `0d7FF8000000000001`, `sqrt\.rn\.f64`, `fma\.rn\.f64`, `popc\.b64`, `clz\.b64`}, nil},

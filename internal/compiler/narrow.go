@@ -15,7 +15,9 @@ import (
 // Adds, subtracts, multiplies, bitwise operations and constant shifts
 // whose operands and result all fit are done in 32 bits (the exact result
 // fits, so no bit differs from the 64-bit one), as are divisions and
-// remainders by a divisor proven >= 1; comparisons of such values use
+// remainders by a divisor proven >= 1 (by a constant: a multiply-high,
+// unsigned for a dividend proven non-negative, else the signed sequence of
+// constDiv); comparisons of such values use
 // setp.*.s32, element addresses mul.wide.s32, conversions to floats
 // cvt.rn.*.s32, and loop counters live in 32-bit phis. The 64-bit register
 // is still defined (cvt.s64.s32 after the 32-bit result) for the uses that
@@ -99,6 +101,20 @@ func (f *fnState) narrowBinOp(in *ssa.BinOp, s scalar) string {
 	case token.QUO, token.REM:
 		// Only with a divisor proven >= 1: no division by zero, no
 		// MinInt/-1, and truncation agrees at both widths.
+		c, isConst := in.Y.(*ssa.Const)
+		if isConst && c.Value != nil && c.Int64() != 0 && !isUnsigned(in.Type()) && f.fits32(in, nil) && f.fits32(in.X, in.Block()) && f.fits32(in.Y, in.Block()) {
+			// A signed dividend by a constant: multiply-high with the
+			// signed magic number (a dividend proven non-negative takes
+			// the unsigned sequence below). Both fit in 32 bits and so
+			// does the result, so MinInt32 / -1 does not arise.
+			if r, _ := f.rangeAt(in.X, in.Block()); !r.nonNeg() || c.Int64() < 1 {
+				x := regOr(f, f.narrowOperand(in.X), sI32)
+				if q := f.pow2Div(sI32, x, c, in.Op == token.REM); q != "" {
+					return f.widen(in, q)
+				}
+				return f.widen(in, f.constDiv(sI32, x, c.Int64(), in.Op == token.REM))
+			}
+		}
 		if r, ok := f.rangeAt(in.Y, in.Block()); !ok || r.lo < 1 {
 			return ""
 		}

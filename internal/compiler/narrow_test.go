@@ -72,6 +72,14 @@ func divs(t cuda.Thread, out []float32, m int8) {
 	out[1] = float32(tid % int(m)) // m may be 0 or -1: 64-bit with its checks
 }
 
+// tid-5 may be negative: signed 32-bit multiply-high sequences (the
+// interval analysis bounds quotients by positive divisors only: by
+// negative ones, 64-bit multiply-high sequences).
+func signedDivs(t cuda.Thread, out []int64) {
+	x := t.ThreadIdx().X - 5
+	out[x+5] = int64(x/7 + x%10 + x/-3 + x%-16)
+}
+
 // Grid1 may reach 2**41: its arithmetic stays 64-bit.
 func grid(t cuda.Thread, a []float32) {
 	i := t.Grid1()
@@ -126,6 +134,8 @@ func TestNarrowing(t *testing.T) {
 		{"negIdx", []string{`mul\.wide\.s32\s+%rd\d+, %r\d+, 4;`}, []string{`mul\.wide\.u32\s+%rd\d+, %r\d+, 4;`}},
 		{"divs", []string{`mul\.wide\.u32\s+%rd\d+, %r\d+, 2454267027;\s+shr\.u64\s+%rd\d+, %rd\d+, 34;`, `shr\.u64\s+%rd\d+, %rd\d+, 35;(\s+\S+)+\s+mul\.lo\.u32\s+%r\d+, %r\d+, 9;`, `div\.u32\s+%r\d+, %r\d+, %r\d+;`, `and\.b32\s+%r\d+, %r\d+, 15;`, `shr\.u32\s+%r\d+, %r\d+, 5;`, `cvt\.rn\.f32\.s32`, `cvt\.s32\.s8`, `div\.s64`, `cvt\.rn\.f32\.s64`},
 			[]string{`div\.s64\s+%rd\d+, %rd\d+, 7;`, `\.s64\s+%rd\d+, %rd\d+, 9;`}},
+		{"signedDivs", []string{`mul\.hi\.s32\s+%r\d+, %r\d+, -1840700269;`, `mul\.hi\.s32\s+%r\d+, %r\d+, 1717986919;`, `mul\.hi\.s64\s+%rd\d+, %rd\d+, 6148914691236517205;`, `shr\.u32\s+%r\d+, %r\d+, 31;`},
+			[]string{`div\.`, `rem\.`, `\.s64\s+%rd\d+, %rd\d+, (7|10);`}},
 		{"grid", []string{`add\.s64\s+%rd\d+, %rd\d+, 1;`, `setp\.lt\.s64`}, []string{`add\.s32`, `setp\.lt\.s32`}},
 		{"paramLoop", []string{`setp\.lt\.s64`, `add\.s64\s+%rd\d+, %rd\d+, 1;`}, []string{`setp\.lt\.s32`}},
 		{"square", []string{`mul\.lo\.s64`, `add\.s32\s+%r\d+, %r\d+, 1;`}, []string{`mul\.lo\.s32`}},

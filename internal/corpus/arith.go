@@ -170,6 +170,116 @@ func arithConsts(t cuda.Thread, out []int64, fout []float64) {
 	}
 }
 
+// Division by constants: multiply-high sequences in compiled engines
+// (corpus "arith/div_const_*"). Each element gives divConstN quotients and
+// remainders, by positive and negative divisors, powers of two, 1, -1 and
+// the extremes of the type.
+
+const divConstN = 20
+
+func arithDivConstI64(t cuda.Thread, a, q, r []int64) {
+	i := t.Grid1()
+	if i < len(a) {
+		x, k := a[i], i*divConstN
+		q[k+0], r[k+0] = x/1, x%1
+		q[k+1], r[k+1] = x/-1, x%-1
+		q[k+2], r[k+2] = x/2, x%2
+		q[k+3], r[k+3] = x/-2, x%-2
+		q[k+4], r[k+4] = x/3, x%3
+		q[k+5], r[k+5] = x/-3, x%-3
+		q[k+6], r[k+6] = x/7, x%7
+		q[k+7], r[k+7] = x/-7, x%-7
+		q[k+8], r[k+8] = x/10, x%10
+		q[k+9], r[k+9] = x/-10, x%-10
+		q[k+10], r[k+10] = x/641, x%641
+		q[k+11], r[k+11] = x/-16, x%-16
+		q[k+12], r[k+12] = x/(1e9+7), x%(1e9+7)
+		q[k+13], r[k+13] = x/-(1e9+7), x%-(1e9+7)
+		q[k+14], r[k+14] = x/math.MaxInt64, x%math.MaxInt64
+		q[k+15], r[k+15] = x/math.MinInt64, x%math.MinInt64
+		q[k+16], r[k+16] = x/(1<<62), x%(1<<62)
+		q[k+17], r[k+17] = x/(1<<32+1), x%(1<<32+1)
+		q[k+18], r[k+18] = x/-(1<<40), x%-(1<<40)
+		q[k+19], r[k+19] = x/1000000, x%1000000
+	}
+}
+
+func arithDivConstU64(t cuda.Thread, a, q, r []uint64) {
+	i := t.Grid1()
+	if i < len(a) {
+		x, k := a[i], i*divConstN
+		q[k+0], r[k+0] = x/1, x%1
+		q[k+1], r[k+1] = x/2, x%2
+		q[k+2], r[k+2] = x/3, x%3
+		q[k+3], r[k+3] = x/5, x%5
+		q[k+4], r[k+4] = x/6, x%6
+		q[k+5], r[k+5] = x/7, x%7
+		q[k+6], r[k+6] = x/10, x%10
+		q[k+7], r[k+7] = x/641, x%641
+		q[k+8], r[k+8] = x/(1e9+7), x%(1e9+7)
+		q[k+9], r[k+9] = x/math.MaxInt64, x%math.MaxInt64
+		q[k+10], r[k+10] = x/(1<<63), x%(1<<63)
+		q[k+11], r[k+11] = x/(1<<63+1), x%(1<<63+1)
+		q[k+12], r[k+12] = x/math.MaxUint64, x%math.MaxUint64
+		q[k+13], r[k+13] = x/(1<<32+1), x%(1<<32+1)
+		q[k+14], r[k+14] = x/math.MaxUint32, x%math.MaxUint32
+		q[k+15], r[k+15] = x/1000000, x%1000000
+		q[k+16], r[k+16] = x/12345678901, x%12345678901
+		q[k+17], r[k+17] = x/(1<<62+3), x%(1<<62+3)
+		q[k+18], r[k+18] = x/25, x%25
+		q[k+19], r[k+19] = x/1e19, x%1e19
+	}
+}
+
+func arithDivConstI32(t cuda.Thread, a, q, r []int32) {
+	i := t.Grid1()
+	if i < len(a) {
+		x, k := a[i], i*divConstN
+		q[k+0], r[k+0] = x/1, x%1
+		q[k+1], r[k+1] = x/-1, x%-1
+		q[k+2], r[k+2] = x/3, x%3
+		q[k+3], r[k+3] = x/-3, x%-3
+		q[k+4], r[k+4] = x/7, x%7
+		q[k+5], r[k+5] = x/-7, x%-7
+		q[k+6], r[k+6] = x/10, x%10
+		q[k+7], r[k+7] = x/641, x%641
+		q[k+8], r[k+8] = x/-16, x%-16
+		q[k+9], r[k+9] = x/(1e9+7), x%(1e9+7)
+		q[k+10], r[k+10] = x/math.MaxInt32, x%math.MaxInt32
+		q[k+11], r[k+11] = x/math.MinInt32, x%math.MinInt32
+	}
+}
+
+// arithDivConstNarrow divides ints known to fit in 32 bits (converted from
+// int32, so possibly negative): 32-bit multiply-high sequences.
+func arithDivConstNarrow(t cuda.Thread, a []int32, q, r []int) {
+	i := t.Grid1()
+	if i < len(a) {
+		x, k := int(a[i]), i*divConstN
+		y := int(int16(a[i])) - 5 // in [-32773, 32762]
+		q[k+0], r[k+0] = x/3, x%3
+		q[k+1], r[k+1] = x/-3, x%-3
+		q[k+2], r[k+2] = x/7, x%7
+		q[k+3], r[k+3] = x/-7, x%-7
+		q[k+4], r[k+4] = x/10, x%10
+		q[k+5], r[k+5] = x/641, x%641
+		q[k+6], r[k+6] = x/-16, x%-16
+		q[k+7], r[k+7] = x/(1e9+7), x%(1e9+7)
+		q[k+8], r[k+8] = x/math.MaxInt32, x%math.MaxInt32
+		q[k+9], r[k+9] = x/math.MinInt32, x%math.MinInt32
+		q[k+10], r[k+10] = x/1, x%1
+		q[k+11], r[k+11] = x/-1, x%-1
+		q[k+12], r[k+12] = y/3, y%3
+		q[k+13], r[k+13] = y/-7, y%-7
+		q[k+14], r[k+14] = y/-1, y%-1
+		q[k+15], r[k+15] = y/1000, y%1000
+		q[k+16], r[k+16] = y/-32768, y%-32768
+		q[k+17], r[k+17] = y/6, y%6
+		q[k+18], r[k+18] = y/8, y%8
+		q[k+19], r[k+19] = y/-100, y%-100
+	}
+}
+
 func nonzero64(n int) []int64 {
 	v := cycleI64(n + 11)[11:]
 	for i := range v {
@@ -221,6 +331,18 @@ var arithCases = []Case{
 		return []any{withMin(cycleOf[int8](n1), math.MinInt8), nonzeroOf[int8](n1), zeros[int8](n1), zeros[int8](n1)}
 	}),
 	c1("arith/div_const", arithDivConst, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
+	c1("arith/div_const_int64", arithDivConstI64, func() []any {
+		return []any{cycleI64(n1), zeros[int64](n1 * divConstN), zeros[int64](n1 * divConstN)}
+	}),
+	c1("arith/div_const_uint64", arithDivConstU64, func() []any {
+		return []any{cycleOf[uint64](n1), zeros[uint64](n1 * divConstN), zeros[uint64](n1 * divConstN)}
+	}),
+	c1("arith/div_const_int32", arithDivConstI32, func() []any {
+		return []any{cycleOf[int32](n1), zeros[int32](n1 * divConstN), zeros[int32](n1 * divConstN)}
+	}),
+	c1("arith/div_const_narrow", arithDivConstNarrow, func() []any {
+		return []any{cycleOf[int32](n1), zeros[int](n1 * divConstN), zeros[int](n1 * divConstN)}
+	}),
 	c1("arith/div_pow2", arithDivPow2, func() []any {
 		return []any{cycleOf[int32](n1), cycleOf[int8](n1), cycleOf[uint16](n1), cycleI64(n1), zeros[int64](n1)}
 	}),
