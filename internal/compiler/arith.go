@@ -267,6 +267,15 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 				return f.constDiv(s, x, d, rem)
 			}
 		}
+		if (s == sI32 || s == sI16 || s == sI8) && yc.Value != nil && yc.Int64() != 0 {
+			// Signed 32-bit and narrower (sign-extended in 32-bit
+			// registers; the result re-normalized, so that MinInt8 / -1
+			// wraps): ptxas divides by most constants with its general
+			// sequence.
+			r := f.constDiv(sI32, x, yc.Int64(), rem)
+			f.normalize(s, r)
+			return r
+		}
 	}
 	op := "div"
 	if rem {

@@ -280,6 +280,31 @@ func arithDivConstNarrow(t cuda.Thread, a []int32, q, r []int) {
 	}
 }
 
+// arithDivConstSmall divides int8 and int16 values (held sign-extended in
+// 32-bit registers) by constants: MinInt8 / -1 wraps to MinInt8.
+func arithDivConstSmall(t cuda.Thread, a []int8, b []int16, q8, r8 []int8, q16, r16 []int16) {
+	i := t.Grid1()
+	if i < len(a) {
+		x, y, k := a[i], b[i], i*divConstN
+		q8[k+0], r8[k+0] = x/-1, x%-1
+		q8[k+1], r8[k+1] = x/3, x%3
+		q8[k+2], r8[k+2] = x/-7, x%-7
+		q8[k+3], r8[k+3] = x/127, x%127
+		q8[k+4], r8[k+4] = x/-128, x%-128
+		q8[k+5], r8[k+5] = x/100, x%100
+		q8[k+6], r8[k+6] = x/1, x%1
+		q8[k+7], r8[k+7] = x/-4, x%-4
+		q16[k+0], r16[k+0] = y/-1, y%-1
+		q16[k+1], r16[k+1] = y/3, y%3
+		q16[k+2], r16[k+2] = y/-7, y%-7
+		q16[k+3], r16[k+3] = y/1000, y%1000
+		q16[k+4], r16[k+4] = y/-32768, y%-32768
+		q16[k+5], r16[k+5] = y/32767, y%32767
+		q16[k+6], r16[k+6] = y/641, y%641
+		q16[k+7], r16[k+7] = y/-10, y%-10
+	}
+}
+
 func nonzero64(n int) []int64 {
 	v := cycleI64(n + 11)[11:]
 	for i := range v {
@@ -342,6 +367,10 @@ var arithCases = []Case{
 	}),
 	c1("arith/div_const_narrow", arithDivConstNarrow, func() []any {
 		return []any{cycleOf[int32](n1), zeros[int](n1 * divConstN), zeros[int](n1 * divConstN)}
+	}),
+	c1("arith/div_const_small", arithDivConstSmall, func() []any {
+		return []any{withMin(cycleOf[int8](n1), math.MinInt8), withMin(cycleOf[int16](n1), math.MinInt16),
+			zeros[int8](n1 * divConstN), zeros[int8](n1 * divConstN), zeros[int16](n1 * divConstN), zeros[int16](n1 * divConstN)}
 	}),
 	c1("arith/div_pow2", arithDivPow2, func() []any {
 		return []any{cycleOf[int32](n1), cycleOf[int8](n1), cycleOf[uint16](n1), cycleI64(n1), zeros[int64](n1)}
