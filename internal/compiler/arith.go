@@ -276,6 +276,10 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 			f.normalize(s, r)
 			return r
 		}
+		if (s == sU32 || s == sU16 || s == sU8) && yc.Value != nil && yc.Uint64() != 0 {
+			// Unsigned ones likewise (zero-extended: no normalizing).
+			return f.constDiv(sU32, x, int64(yc.Uint64()), rem)
+		}
 	}
 	op := "div"
 	if rem {
@@ -503,35 +507,43 @@ func signedDivPlan(d int64, w uint) divPlan {
 	return pl
 }
 
-// unsignedDivPlan64 returns the plan for x / d of uint64s (d >= 1): with
-// l = ceil(log2 d), m = ceil(2**(63+l) / d) when its error m*d - 2**(63+l)
-// is at most 2**(l-1) (Granlund and Montgomery, theorem 4.2), else the
-// 65-bit multiplier 2**64 + m', m' = floor(2**64 * (2**l - d) / d) + 1,
-// with the add-and-halve correction (their figure 4.1).
-func unsignedDivPlan64(d uint64) divPlan {
+// unsignedDivPlan returns the plan for x / d of W-bit unsigned integers
+// (W = 32 or 64, 1 <= d < 2**W): with l = ceil(log2 d),
+// m = ceil(2**(W-1+l) / d) when its error m*d - 2**(W-1+l) is at most
+// 2**(l-1) (Granlund and Montgomery, theorem 4.2), else the (W+1)-bit
+// multiplier 2**W + m', m' = floor(2**W * (2**l - d) / d) + 1, with the
+// add-and-halve correction (their figure 4.1).
+func unsignedDivPlan(d uint64, w uint) divPlan {
 	switch {
 	case d == 1:
 		return divPlan{kind: divIdentity}
-	case d >= 1<<63:
+	case d >= 1<<(w-1):
 		return divPlan{kind: divAtLeast}
 	}
+	// wide returns hi * 2**W / d and its remainder, for hi < d.
+	wide := func(hi uint64) (uint64, uint64) {
+		if w == 64 {
+			return bits.Div64(hi, 0, d)
+		}
+		return hi << 32 / d, hi << 32 % d
+	}
+	mask := uint64(1)<<(w-1)<<1 - 1
 	l := uint(bits.Len64(d - 1))
-	if q, r := bits.Div64(uint64(1)<<(l-1), 0, d); r == 0 || q != ^uint64(0) && d-r <= uint64(1)<<(l-1) {
+	if q, r := wide(uint64(1) << (l - 1)); r == 0 || q != mask && d-r <= uint64(1)<<(l-1) {
 		if r != 0 {
 			q++
 		}
 		return divPlan{kind: divMagic, m: q, sh: l - 1}
 	}
-	// 2**l - d < d, so the quotient fits in 64 bits; l == 64 cannot
-	// happen (d < 2**63).
-	q, _ := bits.Div64((uint64(1)<<l)-d, 0, d)
+	// 2**l - d < d, so the quotient fits in W bits (l < W: d < 2**(W-1)).
+	q, _ := wide(uint64(1)<<l - d)
 	return divPlan{kind: divMagic, m: q + 1, sh: l - 1, add: 1}
 }
 
 // constDiv emits x / d or x % d for a register x of a W-bit integer (s is
-// sI32 or sI64 for signed division, sU64 for unsigned) and a constant d
+// sI32 or sI64 for signed division, sU32 or sU64 for unsigned) and a constant d
 // that is not 0 (nor a power of two, which pow2Div handles), following
-// signedDivPlan or unsignedDivPlan64; the remainder is x - q*d.
+// signedDivPlan or unsignedDivPlan; the remainder is x - q*d.
 func (f *fnState) constDiv(s scalar, x string, d int64, rem bool) string {
 	w := uint(32)
 	if s.is64() {
@@ -541,7 +553,7 @@ func (f *fnState) constDiv(s scalar, x string, d int64, rem bool) string {
 	if s.signed() {
 		pl = signedDivPlan(d, w)
 	} else {
-		pl = unsignedDivPlan64(uint64(d))
+		pl = unsignedDivPlan(uint64(d)&(uint64(1)<<(w-1)<<1-1), w)
 	}
 	op, ut, bt := s.op(), ".u32", s.bits()
 	if w == 64 {

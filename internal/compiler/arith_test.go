@@ -48,7 +48,7 @@ func evalDivPlan(pl divPlan, x, d uint64, w uint, signed bool) uint64 {
 	if pl.add == 0 {
 		return hi >> pl.sh
 	}
-	return (hi + (x-hi)>>1) >> pl.sh
+	return (hi + (x-hi)>>1) & mask >> pl.sh
 }
 
 // mulHiS is the high W bits of the signed product a*b (W = 32 or 64).
@@ -115,27 +115,39 @@ func TestSignedDivPlan(t *testing.T) {
 	}
 }
 
-func TestUnsignedDivPlan64(t *testing.T) {
+func TestUnsignedDivPlan(t *testing.T) {
 	rnd := rand.New(rand.NewSource(2))
-	ds := []uint64{math.MaxUint64, math.MaxUint64 - 1, 1 << 63, 1<<63 + 1, 1<<63 - 1, 1e19}
+	ds := []uint64{math.MaxUint64, math.MaxUint64 - 1, 1 << 63, 1<<63 + 1, 1<<63 - 1, 1e19, math.MaxUint32, math.MaxUint32 - 1}
 	for _, d := range divDivisors() {
-		ds = append(ds, uint64(d))
+		ds = append(ds, uint64(d), uint64(d)&math.MaxUint32)
 	}
-	for _, d := range ds {
-		pl := unsignedDivPlan64(d)
-		for _, x := range divDividends(rnd, int64(d), 40) {
-			for _, u := range []uint64{uint64(x), math.MaxUint64 - uint64(x)} {
-				if got, want := evalDivPlan(pl, u, d, 64, false), u/d; got != want {
-					t.Fatalf("d=%d (plan %+v): x=%d gives %d, want %d", d, pl, u, got, want)
+	for _, w := range []uint{32, 64} {
+		for _, d := range ds {
+			if d == 0 || w == 32 && d > math.MaxUint32 {
+				continue
+			}
+			pl := unsignedDivPlan(d, w)
+			for _, x := range divDividends(rnd, int64(d), 20) {
+				for _, u := range []uint64{uint64(x), math.MaxUint64 - uint64(x)} {
+					want := u / d
+					if w == 32 {
+						u &= math.MaxUint32
+						want = u / d
+					}
+					if got := evalDivPlan(pl, u, d, w, false); got != want {
+						t.Fatalf("W=%d d=%d (plan %+v): x=%d gives %d, want %d", w, d, pl, u, got, want)
+					}
 				}
 			}
 		}
 	}
 	// A plan without the add for 3, with it for 7 (the textbook cases).
-	if pl := unsignedDivPlan64(3); pl.kind != divMagic || pl.add != 0 {
-		t.Errorf("plan for 3: %+v", pl)
-	}
-	if pl := unsignedDivPlan64(7); pl.kind != divMagic || pl.add == 0 {
-		t.Errorf("plan for 7: %+v", pl)
+	for _, w := range []uint{32, 64} {
+		if pl := unsignedDivPlan(3, w); pl.kind != divMagic || pl.add != 0 {
+			t.Errorf("W=%d: plan for 3: %+v", w, pl)
+		}
+		if pl := unsignedDivPlan(7, w); pl.kind != divMagic || pl.add == 0 {
+			t.Errorf("W=%d: plan for 7: %+v", w, pl)
+		}
 	}
 }

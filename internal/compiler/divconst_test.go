@@ -16,6 +16,7 @@ func TestDivConstLowering(t *testing.T) {
 		"arith/div_const_uint64": {`mul\.hi\.u64`, `setp\.ge\.u64`},
 		"arith/div_const_narrow": {`mul\.hi\.s32`},
 		"arith/div_const_int32":  {`mul\.hi\.s32`},
+		"arith/div_const_uint32": {`mul\.hi\.u32`, `setp\.ge\.u32`},
 		"arith/div_const_small":  {`mul\.hi\.s32`, `cvt\.s32\.s8`, `cvt\.s32\.s16`},
 	}
 	division := regexp.MustCompile(`\b(div|rem)\.[su](64|32)\b`)

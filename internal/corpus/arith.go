@@ -305,6 +305,36 @@ func arithDivConstSmall(t cuda.Thread, a []int8, b []int16, q8, r8 []int8, q16, 
 	}
 }
 
+// arithDivConstU32 divides uint32, uint16 and uint8 values by constants.
+func arithDivConstU32(t cuda.Thread, a []uint32, q, r []uint32, q16, r16 []uint16, q8, r8 []uint8) {
+	i := t.Grid1()
+	if i < len(a) {
+		x, y, z, k := a[i], uint16(a[i]), uint8(a[i]), i*divConstN
+		q[k+0], r[k+0] = x/1, x%1
+		q[k+1], r[k+1] = x/3, x%3
+		q[k+2], r[k+2] = x/7, x%7
+		q[k+3], r[k+3] = x/10, x%10
+		q[k+4], r[k+4] = x/641, x%641
+		q[k+5], r[k+5] = x/(1e9+7), x%(1e9+7)
+		q[k+6], r[k+6] = x/math.MaxUint32, x%math.MaxUint32
+		q[k+7], r[k+7] = x/(1<<31), x%(1<<31)
+		q[k+8], r[k+8] = x/(1<<31+1), x%(1<<31+1)
+		q[k+9], r[k+9] = x/(1<<31-1), x%(1<<31-1)
+		q[k+10], r[k+10] = x/25, x%25
+		q[k+11], r[k+11] = x/6, x%6
+		q16[k+0], r16[k+0] = y/3, y%3
+		q16[k+1], r16[k+1] = y/7, y%7
+		q16[k+2], r16[k+2] = y/1000, y%1000
+		q16[k+3], r16[k+3] = y/65535, y%65535
+		q16[k+4], r16[k+4] = y/32769, y%32769
+		q8[k+0], r8[k+0] = z/3, z%3
+		q8[k+1], r8[k+1] = z/7, z%7
+		q8[k+2], r8[k+2] = z/255, z%255
+		q8[k+3], r8[k+3] = z/129, z%129
+		q8[k+4], r8[k+4] = z/100, z%100
+	}
+}
+
 func nonzero64(n int) []int64 {
 	v := cycleI64(n + 11)[11:]
 	for i := range v {
@@ -371,6 +401,10 @@ var arithCases = []Case{
 	c1("arith/div_const_small", arithDivConstSmall, func() []any {
 		return []any{withMin(cycleOf[int8](n1), math.MinInt8), withMin(cycleOf[int16](n1), math.MinInt16),
 			zeros[int8](n1 * divConstN), zeros[int8](n1 * divConstN), zeros[int16](n1 * divConstN), zeros[int16](n1 * divConstN)}
+	}),
+	c1("arith/div_const_uint32", arithDivConstU32, func() []any {
+		return []any{cycleOf[uint32](n1), zeros[uint32](n1 * divConstN), zeros[uint32](n1 * divConstN),
+			zeros[uint16](n1 * divConstN), zeros[uint16](n1 * divConstN), zeros[uint8](n1 * divConstN), zeros[uint8](n1 * divConstN)}
 	}),
 	c1("arith/div_pow2", arithDivPow2, func() []any {
 		return []any{cycleOf[int32](n1), cycleOf[int8](n1), cycleOf[uint16](n1), cycleI64(n1), zeros[int64](n1)}
