@@ -666,6 +666,11 @@ func printExpr(e expr) string {
 		return fmt.Sprintf("%s(%d)", e.t, e.i)
 	case *eBin:
 		if !e.t.isFloat() && (e.op == "/" || e.op == "%") {
+			// A non-zero constant divisor stays a constant, so that the
+			// compiler's division by constants is fuzzed too.
+			if c, ok := e.b.(*eConst); ok && c.i != 0 && !e.a.isConst() {
+				return fmt.Sprintf("(%s %s %s)", printExpr(e.a), e.op, printExpr(e.b))
+			}
 			return fmt.Sprintf("(%s %s nz_%s(%s))", printExpr(e.a), e.op, e.t, printExpr(e.b))
 		}
 		return fmt.Sprintf("(%s %s %s)", printExpr(e.a), e.op, printExpr(e.b))
