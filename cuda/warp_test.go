@@ -1,6 +1,7 @@
 package cuda_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -182,6 +183,7 @@ func TestWarpPTX(t *testing.T) {
 	kernels := map[string]any{
 		"WarpSum": testkernels.WarpSum, "WarpBroadcast": testkernels.WarpBroadcast,
 		"XorAllReduce": testkernels.XorAllReduce, "UpDown": testkernels.UpDown, "Votes": testkernels.Votes,
+		"EarlyReturn": testkernels.EarlyReturn, "WarpFault": testkernels.WarpFault,
 	}
 	for name, k := range kernels {
 		for _, debug := range []bool{false, true} {
@@ -206,5 +208,62 @@ func TestWarpPTX(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWarpEarlyReturn: threads that returned before a warp operation are
+// absent from it, on both backends; reading an absent lane gives the
+// reader's own value.
+func TestWarpEarlyReturn(t *testing.T) {
+	const n = 80 // a partial third warp too
+	for _, b := range warpBackends {
+		t.Run(string(b), func(t *testing.T) {
+			onBackend(t, b)
+			ballot, from0 := make([]uint32, n), make([]int, n)
+			for i := range from0 {
+				from0[i] = -1
+			}
+			if err := Jit(testkernels.EarlyReturn).Launch(Dim1(1), Dim1(n), ballot, from0); err != nil {
+				t.Fatal(err)
+			}
+			returned := func(i int) bool { return i%32 == 0 || i%5 == 1 }
+			for i := range n {
+				if returned(i) {
+					if ballot[i] != 0 || from0[i] != -1 {
+						t.Errorf("thread %d returned but wrote %#x %d", i, ballot[i], from0[i])
+					}
+					continue
+				}
+				var want uint32
+				w := i / 32 * 32
+				for l := range min(32, n-w) {
+					if !returned(w + l) {
+						want |= 1 << l
+					}
+				}
+				if ballot[i] != want || from0[i] != i {
+					t.Errorf("thread %d: ballot %#x, from lane 0 %d; want %#x, %d", i, ballot[i], from0[i], want, i)
+				}
+			}
+		})
+	}
+}
+
+// TestWarpFault: a thread that fails while the rest of its warp waits in
+// a shuffle fails the launch with a *KernelError instead of hanging.
+func TestWarpFault(t *testing.T) {
+	for _, b := range warpBackends {
+		t.Run(string(b), func(t *testing.T) {
+			onBackend(t, b)
+			data := make([]int, 40)
+			err := Jit(testkernels.WarpFault, Debug).Launch(Dim1(1), Dim1(64), data)
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("got %v, want a *KernelError", err)
+			}
+			if ke.Thread.X < 40 {
+				t.Errorf("the error names thread %v, which indexes in range", ke.Thread)
+			}
+		})
 	}
 }

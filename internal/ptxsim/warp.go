@@ -1,5 +1,10 @@
 package ptxsim
 
+import (
+	"slices"
+	"strings"
+)
+
 // Warp-level instructions: shfl.sync, vote.sync and bar.warp.sync. A
 // thread that reaches one parks (stWarp); when every live thread of its
 // warp is parked, runBlock computes the results and resumes them. Lanes
@@ -71,7 +76,10 @@ func (d *decoder) decodeWarp(in *inst, base string, m mods) error {
 		}
 		return nil
 	case "vote":
-		if err := mode(map[string]uint8{"all": voteAll, "any": voteAny, "ballot": voteBallot, "uni": voteUni}); err != nil {
+		// .uni is also a branch modifier, which parseMods drops.
+		if slices.Contains(strings.Split(d.ri.opcode, "."), "uni") && len(m.words) == 0 {
+			in.fop = voteUni
+		} else if err := mode(map[string]uint8{"all": voteAll, "any": voteAny, "ballot": voteBallot}); err != nil {
 			return err
 		}
 		if len(m.types) != 1 || (in.fop == voteBallot) != (m.types[0] == tB32) || (in.fop != voteBallot && m.types[0] != tPred) {

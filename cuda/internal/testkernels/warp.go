@@ -86,3 +86,23 @@ func Votes(t cuda.Thread, in []int32, ballot []uint32, anyAll []int32) {
 	}
 	anyAll[i] = r
 }
+
+// EarlyReturn has some threads return before the warp operations: lane 0
+// of every warp and threads whose index is 1 mod 5. The others record
+// their warp's ballot and lane 0's value, which is absent.
+func EarlyReturn(t cuda.Thread, ballot []uint32, fromLane0 []int) {
+	i := t.Grid1()
+	if t.LaneID() == 0 || i%5 == 1 {
+		return
+	}
+	ballot[i] = cuda.BallotSync(t, true)
+	fromLane0[i] = cuda.ShflSync(t, i, 0)
+}
+
+// WarpFault indexes past the end of data in the threads from len(data)
+// on, while the others of their warp wait in a shuffle.
+func WarpFault(t cuda.Thread, data []int) {
+	i := t.Grid1()
+	v := data[i]
+	data[i] = cuda.ShflSync(t, v, 0)
+}
