@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	. "github.com/nugo-dev/nugo/cuda"
@@ -177,6 +178,20 @@ func TestWarpPrimitives(t *testing.T) {
 // warpBackends are the backends TestWarpPrimitives runs on.
 var warpBackends = []Backend{CPU, PTXSim}
 
+// warpPTXWants is what TestWarpPTX counts in each kernel's PTX (in
+// debug mode, at least as many).
+var warpPTXWants = map[string][]struct {
+	text  string
+	count int
+}{
+	// Two reduction loops, one float32 shuffle each, and a block barrier.
+	"WarpSum":       {{"shfl.sync.down.b32", 2}, {"bar.sync", 1}, {"shfl.sync.up", 0}},
+	"WarpBroadcast": {{"shfl.sync.idx.b32", 3}, {"mov.b64 \t{", 1}},     // int64: two halves; uint32: one
+	"XorAllReduce":  {{"shfl.sync.bfly.b32", 2}, {"shfl.sync.down", 0}}, // float64: two halves
+	"UpDown":        {{"shfl.sync.up.b32", 2}, {"shfl.sync.down.b32", 2}, {"bar.warp.sync \t0xffffffff", 1}, {", 0, 0xffffffff", 2}},
+	"Votes":         {{"membar.gl", 1}, {"vote.sync.ballot.b32", 1}, {"vote.sync.any.pred", 2}, {"vote.sync.all.pred", 2}},
+}
+
 // TestWarpPTX: the warp primitives compile to shfl.sync, vote.sync and
 // bar.warp.sync, which ptxas (where installed) accepts for sm_75 and sm_90.
 func TestWarpPTX(t *testing.T) {
@@ -195,6 +210,13 @@ func TestWarpPTX(t *testing.T) {
 				src, err := Jit(k, opts...).PTX(sm)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
+				}
+				for _, want := range warpPTXWants[name] {
+					// Debug mode adds its checks' own membar.gl and
+					// bar.sync; release must match exactly.
+					if n := strings.Count(src, want.text); n != want.count && (!debug || n < want.count || want.count == 0) {
+						t.Errorf("%s debug=%v: %d times %q, want %d", name, debug, n, want.text, want.count)
+					}
 				}
 				if !ptxas.Available() {
 					if os.Getenv("CI") == "true" {
@@ -264,6 +286,33 @@ func TestWarpFault(t *testing.T) {
 			if ke.Thread.X < 40 {
 				t.Errorf("the error names thread %v, which indexes in range", ke.Thread)
 			}
+		})
+	}
+}
+
+// BenchmarkWarpSum reduces 2^16 float32 values in blocks of 1024 with
+// WarpSum (two rounds of ShflDownSync and a SyncThreads per block), on
+// the CPU backend and on ptxsim.
+func BenchmarkWarpSum(b *testing.B) {
+	const n = 1 << 16
+	in, out := make([]float32, n), make([]float32, n/warpBlock)
+	for i := range in {
+		in[i] = float32(i % 7)
+	}
+	for _, be := range warpBackends {
+		b.Run(string(be), func(b *testing.B) {
+			prev, _ := CurrentBackend()
+			if err := SetBackend(be); err != nil {
+				b.Fatal(err)
+			}
+			defer func() { _ = SetBackend(prev) }()
+			k := Jit(testkernels.WarpSum)
+			for b.Loop() {
+				if err := k.Launch(Dim1(n/warpBlock), Dim1(warpBlock), in, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(4 * n)
 		})
 	}
 }
