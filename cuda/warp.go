@@ -21,7 +21,13 @@ type Shuffleable interface {
 // multiple of 32, or threads that have returned) are absent: reading an
 // absent lane returns the reader's own value, and an absent lane's
 // predicate is false for BallotSync and AnySync and does not count for
-// AllSync.
+// AllSync. A warp whose threads wait partly in a warp operation and partly
+// in SyncThreads is deadlocked: the ptxsim backend fails the launch with an
+// error, the cpu backend hangs, as a GPU does.
+//
+// On the cpu backend the first warp operation in a block switches the
+// block to goroutines, as SyncThreads does; each operation is a
+// rendezvous of the warp's live threads.
 
 // SyncWarp waits until every thread of the warp has reached it (CUDA's
 // __syncwarp, PTX bar.warp.sync). Memory written before it by the warp's

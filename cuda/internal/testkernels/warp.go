@@ -44,14 +44,22 @@ func WarpBroadcast(t cuda.Thread, in []int64, out []int64, out32 []uint32) {
 }
 
 // XorAllReduce leaves the sum of its warp's elements in every thread: a
-// butterfly of ShflXorSync.
+// butterfly of ShflXorSync, in a generic device function.
 func XorAllReduce(t cuda.Thread, in, out []float64) {
 	i := t.Grid1()
-	v := in[i]
+	out[i] = allReduce(t, in[i])
+}
+
+// summable is the shuffleable types with +.
+type summable interface {
+	~int32 | ~int64 | ~float32 | ~float64
+}
+
+func allReduce[T summable](t cuda.Thread, v T) T {
 	for m := 16; m > 0; m /= 2 {
 		v += cuda.ShflXorSync(t, v, m)
 	}
-	out[i] = v
+	return v
 }
 
 // UpDown shuffles in[i] up and down by delta, as int, for a block whose
