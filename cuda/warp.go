@@ -73,6 +73,12 @@ func AnySync(t Thread, pred bool) bool { return t.warpOp(opAny, b2u(pred), 0) !=
 // bit i is lane i's pred (CUDA's __ballot_sync, PTX vote.sync.ballot).
 func BallotSync(t Thread, pred bool) uint32 { return uint32(t.warpOp(opBallot, b2u(pred), 0)) }
 
+// ActiveMask returns the mask of the warp's lanes that execute it
+// together (CUDA's __activemask, PTX activemask): bit i is set if lane i
+// takes part. As for the other warp operations, every live thread of the
+// warp must call it; the result is then the warp's live lanes.
+func ActiveMask(t Thread) uint32 { return uint32(t.warpOp(opBallot, 1, 0)) }
+
 // ThreadFence orders the calling thread's memory accesses: every write it
 // made before the fence is visible to all threads of the device before any
 // write it makes after it (CUDA's __threadfence, PTX membar.gl).

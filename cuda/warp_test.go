@@ -189,6 +189,7 @@ var warpPTXWants = map[string][]struct {
 	"WarpBroadcast": {{"shfl.sync.idx.b32", 3}, {"mov.b64 \t{", 1}},     // int64: two halves; uint32: one
 	"XorAllReduce":  {{"shfl.sync.bfly.b32", 2}, {"shfl.sync.down", 0}}, // float64: two halves
 	"UpDown":        {{"shfl.sync.up.b32", 2}, {"shfl.sync.down.b32", 2}, {"bar.warp.sync \t0xffffffff", 1}, {", 0, 0xffffffff", 2}},
+	"EarlyReturn":   {{"activemask.b32", 1}, {"vote.sync.ballot.b32", 1}},
 	"Votes":         {{"membar.gl", 1}, {"vote.sync.ballot.b32", 1}, {"vote.sync.any.pred", 2}, {"vote.sync.all.pred", 2}},
 }
 
@@ -241,17 +242,17 @@ func TestWarpEarlyReturn(t *testing.T) {
 	for _, b := range warpBackends {
 		t.Run(string(b), func(t *testing.T) {
 			onBackend(t, b)
-			ballot, from0 := make([]uint32, n), make([]int, n)
+			ballot, active, from0 := make([]uint32, n), make([]uint32, n), make([]int, n)
 			for i := range from0 {
 				from0[i] = -1
 			}
-			if err := Jit(testkernels.EarlyReturn).Launch(Dim1(1), Dim1(n), ballot, from0); err != nil {
+			if err := Jit(testkernels.EarlyReturn).Launch(Dim1(1), Dim1(n), ballot, active, from0); err != nil {
 				t.Fatal(err)
 			}
 			returned := func(i int) bool { return i%32 == 0 || i%5 == 1 }
 			for i := range n {
 				if returned(i) {
-					if ballot[i] != 0 || from0[i] != -1 {
+					if ballot[i] != 0 || active[i] != 0 || from0[i] != -1 {
 						t.Errorf("thread %d returned but wrote %#x %d", i, ballot[i], from0[i])
 					}
 					continue
@@ -263,8 +264,8 @@ func TestWarpEarlyReturn(t *testing.T) {
 						want |= 1 << l
 					}
 				}
-				if ballot[i] != want || from0[i] != i {
-					t.Errorf("thread %d: ballot %#x, from lane 0 %d; want %#x, %d", i, ballot[i], from0[i], want, i)
+				if ballot[i] != want || active[i] != want || from0[i] != i {
+					t.Errorf("thread %d: ballot %#x, active %#x, from lane 0 %d; want %#x, %#x, %d", i, ballot[i], active[i], from0[i], want, want, i)
 				}
 			}
 		})

@@ -43,6 +43,10 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.shfl(in, name)
 	case "AllSync", "AnySync", "BallotSync":
 		f.vote(in, name)
+	case "ActiveMask":
+		d := f.newReg(sU32)
+		f.p.Emit("activemask.b32", d)
+		f.bind(in, []string{d})
 	case "ThreadFence":
 		f.p.Emit("membar.gl")
 	default:

@@ -62,7 +62,9 @@
 // fixed windows at and above 1<<47; cvta adds or removes the window base.
 //
 // Not supported (a parse error names the instruction and line): warp-level
-// instructions (shfl, vote, match, redux, activemask), textures and
+// instructions other than shfl.sync, vote.sync, activemask and
+// bar.warp.sync (match, redux, shfl and vote without .sync), member masks
+// other than the full warp (a run-time fault), textures and
 // surfaces, .f16/.bf16 arithmetic, carry arithmetic (.cc, addc), brx.idx and
 // indirect calls, bar.arrive/bar.red, vector registers (.reg .v2), and
 // module-scope .local variables.

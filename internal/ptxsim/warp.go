@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// Warp-level instructions: shfl.sync, vote.sync and bar.warp.sync. A
+// Warp-level instructions: shfl.sync, vote.sync, activemask and
+// bar.warp.sync. A
 // thread that reaches one parks (stWarp); when every live thread of its
 // warp is parked, runBlock computes the results and resumes them. Lanes
 // that do not take part (past the end of the block, or exited) are absent:
@@ -28,10 +29,12 @@ const (
 	voteAny
 	voteBallot
 	voteUni
+	voteActive // activemask: a ballot of true
 )
 
 // decodeWarp decodes shfl.sync.mode.b32 d, a, b, c, membermask;
-// vote.sync.mode.{pred,b32} d, {!}a, membermask; and
+// vote.sync.mode.{pred,b32} d, {!}a, membermask; activemask.b32 d, which
+// waits for the warp's live threads like the others; and
 // bar.warp.sync membermask.
 func (d *decoder) decodeWarp(in *inst, base string, m mods) error {
 	ops := d.ri.ops
@@ -48,6 +51,16 @@ func (d *decoder) decodeWarp(in *inst, base string, m mods) error {
 		return nil
 	}
 	switch base {
+	case "activemask":
+		if len(m.types) != 1 || m.types[0] != tB32 {
+			return d.errf("activemask needs type .b32")
+		}
+		if err := d.need(1); err != nil {
+			return err
+		}
+		in.op, in.fop, in.a, in.e = opVote, voteActive, slotTrue, d.constSlot(fullWarp)
+		in.d, err = d.dst(ops[0])
+		return err
 	case "bar.warp":
 		if err := d.need(1); err != nil {
 			return err
@@ -171,7 +184,7 @@ func (w *worker) completeWarp(warp []thread, present uint32) {
 				r = b2u(ballot == present)
 			case voteAny:
 				r = b2u(ballot != 0)
-			case voteBallot:
+			case voteBallot, voteActive:
 				r = uint64(ballot)
 			case voteUni:
 				r = b2u(ballot == 0 || ballot == present)

@@ -9,7 +9,7 @@ import (
 
 // warpKernel stores, for each thread of a block of 40 (a full warp and a
 // warp of 8 lanes), eight results of warp-level instructions on the value
-// tid*10+1 and the predicate tid%3 == 0.
+// tid*10+1 and the predicate tid%3 == 0, and activemask.
 const warpKernel = header + `
 .visible .entry k(.param .u64 out)
 {
@@ -39,13 +39,15 @@ const warpKernel = header + `
 	or.b32 %r9, %r9, %r10;
 	or.b32 %r9, %r9, %r11;
 	membar.gl;
+	activemask.b32 %r12;
 	st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};
-	st.global.v2.u32 [%rd3+16], {%r8, %r9};
+	st.global.v4.u32 [%rd3+16], {%r8, %r9, %r12, %r12};
 	ret;
 }`
 
 // TestWarpInstructions checks shfl.sync's modes with segmented c operands
-// (width 8, as CUDA's width argument encodes them), vote.sync's modes, and
+// (width 8, as CUDA's width argument encodes them), vote.sync's modes,
+// activemask, and
 // that lanes past the end of the block read as the reader's own value.
 func TestWarpInstructions(t *testing.T) {
 	const n = 40
@@ -100,8 +102,9 @@ func TestWarpInstructions(t *testing.T) {
 		if anyP {
 			flags |= 2
 		}
-		got := []uint32{get(0), get(1), get(2), get(3), get(4), get(5)}
-		want := []uint32{wantIdx, wantUp, wantDown, wantBfly, ballot, flags}
+		active := uint32(1<<live - 1)
+		got := []uint32{get(0), get(1), get(2), get(3), get(4), get(5), get(6)}
+		want := []uint32{wantIdx, wantUp, wantDown, wantBfly, ballot, flags, active}
 		for k := range want {
 			if got[k] != want[k] {
 				t.Errorf("thread %d result %d = %#x, want %#x", tid, k, got[k], want[k])

@@ -97,13 +97,14 @@ func Votes(t cuda.Thread, in []int32, ballot []uint32, anyAll []int32) {
 
 // EarlyReturn has some threads return before the warp operations: lane 0
 // of every warp and threads whose index is 1 mod 5. The others record
-// their warp's ballot and lane 0's value, which is absent.
-func EarlyReturn(t cuda.Thread, ballot []uint32, fromLane0 []int) {
+// their warp's ballot, its active mask and lane 0's value, which is absent.
+func EarlyReturn(t cuda.Thread, ballot, active []uint32, fromLane0 []int) {
 	i := t.Grid1()
 	if t.LaneID() == 0 || i%5 == 1 {
 		return
 	}
 	ballot[i] = cuda.BallotSync(t, true)
+	active[i] = cuda.ActiveMask(t)
 	fromLane0[i] = cuda.ShflSync(t, i, 0)
 }
 
