@@ -13,8 +13,8 @@ type Shuffleable interface {
 
 // The warp-level operations below work on the full warp (member mask
 // 0xffffffff, as numba's cuda.shfl_sync(0xffffffff, ...)): every thread of
-// the warp that has not returned from the kernel must call the same
-// operation, or the kernel hangs (on a GPU the result is undefined). A
+// the warp that has not returned from the kernel must reach the
+// operation, or the others wait forever (on a GPU the result is undefined). A
 // warp's threads are the block's threads with linear index
 // x + y*BlockDim.X + z*BlockDim.X*BlockDim.Y from 32*w to 32*w+31. Lanes
 // that do not take part (past the end of a block whose size is not a
