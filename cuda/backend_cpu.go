@@ -114,7 +114,7 @@ func (r *runner) run(bi int) error {
 				inv.CallRow(&r.t, d.X, &b.concurrent)
 				if b.concurrent {
 					returned = true
-					b.barrier.Leave()
+					b.leave(r.t)
 					return
 				}
 			}
@@ -133,6 +133,14 @@ func (r *runner) run(bi int) error {
 func (b *block) goConcurrent(t Thread) {
 	first, total := t.linear()+1, b.dim.Size()
 	b.barrier.Reset(total - first + 1)
+	nw := (total + WarpSize - 1) / WarpSize
+	if len(b.warps) < nw {
+		b.warps = make([]warp, nw)
+	}
+	for w := range b.warps[:nw] {
+		lo := max(w*WarpSize, first-1)
+		b.warps[w].reset(max(0, min(total, (w+1)*WarpSize)-lo))
+	}
 	b.concurrent = true
 	d := b.dim
 	for lin := first; lin < total; lin++ {
@@ -140,6 +148,13 @@ func (b *block) goConcurrent(t Thread) {
 		b.threads.Add(1)
 		go b.runThread(Thread{b, packTid(x, y, z)})
 	}
+}
+
+// leave removes thread t, which has returned, from the block's barrier and
+// its warp's.
+func (b *block) leave(t Thread) {
+	b.barrier.Leave()
+	b.warps[t.linear()/WarpSize].leave()
 }
 
 func (b *block) runThread(t Thread) {
@@ -154,7 +169,7 @@ func (b *block) runThread(t Thread) {
 			b.fail(t.ThreadIdx(), goexitMsg) // runtime.Goexit
 			return
 		}
-		b.barrier.Leave()
+		b.leave(t)
 	}()
 	b.launch.inv.Call(t)
 	returned = true
@@ -179,6 +194,9 @@ func (b *block) fail(tid Dim3, r any) {
 	b.errMu.Unlock()
 	if b.concurrent {
 		b.barrier.Break()
+		for i := range b.warps {
+			b.warps[i].abort()
+		}
 	}
 }
 

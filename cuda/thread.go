@@ -140,6 +140,7 @@ type block struct {
 	// goroutines that meet at barrier.
 	concurrent bool
 	barrier    *cpu.Barrier
+	warps      []warp // the rendezvous of each warp's threads (warp.go)
 	threads    sync.WaitGroup
 	errMu      sync.Mutex
 	err        error

@@ -39,6 +39,16 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.mustView(in, 3)
 	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor":
 		f.atomic(in, name)
+	case "ShflSync", "ShflDownSync", "ShflUpSync", "ShflXorSync":
+		f.shfl(in, name)
+	case "AllSync", "AnySync", "BallotSync":
+		f.vote(in, name)
+	case "ActiveMask":
+		d := f.newReg(sU32)
+		f.p.Emit("activemask.b32", d)
+		f.bind(in, []string{d})
+	case "ThreadFence":
+		f.p.Emit("membar.gl")
 	default:
 		_ = args
 		f.errorf("cuda.%s cannot be called in a kernel", name)
@@ -121,6 +131,8 @@ func (f *fnState) threadCall(in *ssa.Call, name string) {
 		f.bind(in, []string{"32"})
 	case "SyncThreads":
 		f.p.Emit("bar.sync", "0")
+	case "SyncWarp":
+		f.p.Emit("bar.warp.sync", fullWarp)
 	default:
 		f.errorf("cuda.Thread.%s is not supported in kernels", name)
 	}

@@ -1005,10 +1005,11 @@ func (d *decoder) decode() (inst, error) {
 		in.op = opBra
 		return in, nil
 
+	case "shfl", "vote", "activemask":
+		return in, d.decodeWarp(&in, base, m)
 	case "bar", "barrier":
 		if len(parts) > 1 && (parts[1] == "warp") {
-			in.op = opNop
-			return in, nil
+			return in, d.decodeWarp(&in, "bar.warp", m)
 		}
 		for _, w := range m.words {
 			if w != "arrive" && w != "red" {

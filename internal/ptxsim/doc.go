@@ -13,8 +13,13 @@
 // each thread runs until it reaches a barrier (bar.sync, barrier.sync) or
 // exits, then the next one runs; when every thread that has not exited waits
 // at the barrier, all of them resume. Threads that exited no longer count, as
-// on sm_70 and later. Warp-level operations other than %laneid/%warpid are
-// not modelled.
+// on sm_70 and later. A thread that reaches a warp-level instruction
+// (shfl.sync, vote.sync, bar.warp.sync; full member mask only) parks; when
+// every live thread of its warp is parked, the results are computed and
+// they resume. Lanes past the end of the block or exited are absent: a
+// shuffle from one gives the reader's own value. A warp whose threads wait
+// partly at a warp-level instruction and partly at bar.sync is a deadlock
+// and fails the launch.
 //
 // Semantic choices, where PTX leaves freedom:
 //   - Integer division by zero: div.u gives all ones; div.s gives -1 for a
@@ -57,7 +62,9 @@
 // fixed windows at and above 1<<47; cvta adds or removes the window base.
 //
 // Not supported (a parse error names the instruction and line): warp-level
-// instructions (shfl, vote, match, redux, activemask), textures and
+// instructions other than shfl.sync, vote.sync, activemask and
+// bar.warp.sync (match, redux, shfl and vote without .sync), member masks
+// other than the full warp (a run-time fault), textures and
 // surfaces, .f16/.bf16 arithmetic, carry arithmetic (.cc, addc), brx.idx and
 // indirect calls, bar.arrive/bar.red, vector registers (.reg .v2), and
 // module-scope .local variables.

@@ -12,6 +12,7 @@ import (
 const (
 	stRun uint8 = iota
 	stBar
+	stWarp // parked at a warp-level instruction (warp.go)
 	stExit
 	stFault
 )
@@ -55,6 +56,7 @@ type thread struct {
 	tid    [3]int
 	steps  int64
 	err    *ExecError
+	warpIn *inst // the warp-level instruction the thread is parked at
 }
 
 func newWorker(ls *launchState) *worker {
@@ -109,7 +111,7 @@ func (w *worker) runBlock(b int) {
 		t.err = nil
 	}
 	for {
-		waiting := false
+		waiting, warpWaiting := false, false
 		for i := range w.threads {
 			t := &w.threads[i]
 			if t.state == stRun {
@@ -119,11 +121,28 @@ func (w *worker) runBlock(b int) {
 					return
 				}
 			}
-			if t.state == stBar {
+			switch t.state {
+			case stBar:
 				waiting = true
+			case stWarp:
+				warpWaiting = true
 			}
 		}
-		if !waiting || ls.failed.Load() {
+		if ls.failed.Load() {
+			return
+		}
+		if warpWaiting {
+			// Warps whose live threads all wait at a warp-level
+			// instruction go on; if none can, the block is stuck.
+			if w.releaseWarps() {
+				continue
+			}
+			t := w.stuckThread()
+			t.faultKind(FaultOther, t.warpIn, 0, false, "deadlock: a warp-level instruction that not every live thread of the warp reaches (the others wait at bar.sync)")
+			ls.fail(t.err)
+			return
+		}
+		if !waiting {
 			return
 		}
 		// every thread that has not exited waits at the barrier: release them
@@ -697,6 +716,15 @@ func (t *thread) run() {
 		case opBar:
 			t.pc, t.regs, t.code = pc, regs, code
 			t.state = stBar
+			return
+		case opShfl, opVote, opWarpSync:
+			if uint32(regs[in.e]) != fullWarp {
+				t.fault(in, 0, false, "member mask %#x: only the full warp (0xffffffff) is supported", uint32(regs[in.e]))
+				return
+			}
+			t.pc, t.regs, t.code = pc, regs, code
+			t.warpIn = in
+			t.state = stWarp
 			return
 		case opExit:
 			t.state = stExit

@@ -77,6 +77,9 @@ const (
 	opTrap
 	opCall
 	opVprintf
+	opShfl     // shfl.sync: fop is the mode (shfl* in warp.go)
+	opVote     // vote.sync: fop is the mode (vote* in warp.go)
+	opWarpSync // bar.warp.sync
 )
 
 // float sub-operations of opFloat
@@ -192,6 +195,7 @@ const (
 	flF32Src   // slct/set: float comparison source
 	flF64Src   //
 	flOrdered  // ld/st .volatile/.relaxed/.acquire/.release: a host atomic access
+	flNegSrc   // vote: the predicate source is negated (!p)
 )
 
 // inst is one decoded instruction. Register operands are indices into the
