@@ -30,7 +30,7 @@ func All() []Case {
 	for _, group := range [][]Case{
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
-		threadCases, sharedCases, atomicCases, printfCases, miscCases,
+		threadCases, sharedCases, warpCases, atomicCases, printfCases, miscCases,
 		builtinCases, mixedCases,
 	} {
 		all = append(all, group...)
