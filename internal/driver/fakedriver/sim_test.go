@@ -200,10 +200,10 @@ func TestSimChecksLaunchesAndPTX(t *testing.T) {
 		t.Fatalf("rejected launches poisoned the context: %v", err)
 	}
 
-	bad := strings.Replace(simPTX, "mov.u32 %r1, 7;", "shfl.sync.idx.b32 %r1, %r1, 0, 31, -1;", 1)
+	bad := strings.Replace(simPTX, "mov.u32 %r1, 7;", "redux.sync.add.u32 %r1, %r1, -1;", 1)
 	_, log, err := f.ModuleLoadData(bad, driver.JITOptions{})
 	wantCode(t, err, "cuModuleLoadDataEx", driver.ErrorInvalidPTX)
-	if !strings.Contains(log.Error, "shfl") {
+	if !strings.Contains(log.Error, "redux") {
 		t.Fatalf("JIT log %q does not name the instruction", log.Error)
 	}
 	if l := f.Live(); l.Modules != 1 {
