@@ -4,16 +4,17 @@
 #
 #   scripts/gpu-check.sh build   on the build machine (Go; no GPU needed):
 #       cross-builds (GOOS=linux CGO_ENABLED=0, -trimpath, stripped) the test
-#       binaries of cuda, internal/driver, every example and cmd/nugo, the
-#       nugo CLI and bench/gpu, for each of GPU_CHECK_ARCHES (default "amd64
-#       arm64", so that a Grace Hopper host works too), packed into
+#       binaries of cuda, internal/driver, vectorize, every example and
+#       cmd/nugo, the nugo CLI and bench/gpu, for each of GPU_CHECK_ARCHES
+#       (default "amd64 arm64", so that a Grace Hopper host works too), packed into
 #       .build/gpu/bin-ARCH.tar.xz (git ignores .build/; about 20 MB each).
 #       Carry .build/gpu with the tree; run picks the pack of uname -m.
 #   scripts/gpu-check.sh run     on the GPU machine (NVIDIA driver, nvcc,
 #       numba-cuda, python3; no Go toolchain): unpacks the binaries and, with
 #       NUGO_REQUIRE_GPU=1, runs in this order: `nugo info`; the cuda
 #       package's GPU tests (the kernel corpus against the CPU backend) and
-#       launch-overhead benchmark; the driver's tests; every example's test and
+#       launch-overhead benchmark; the driver's tests; vectorize's GPU tests
+#       (ufuncs and gufuncs on the CUDA target); every example's test and
 #       the CLI's, in parallel, on the GPU; `nugo primes -n 10^8`; then the
 #       benchmarks. bench/cuda is compiled with nvcc in the background while
 #       the tests run. Output: log.txt (everything), results.jsonl (one JSON
@@ -102,6 +103,7 @@ build_arch() {
 		flags=(-trimpath -ldflags=-s\ -w)
 		go test -c "${flags[@]}" -o "$bin/cuda.test" ./cuda
 		go test -c "${flags[@]}" -o "$bin/driver.test" ./internal/driver
+		go test -c "${flags[@]}" -o "$bin/vectorize.test" ./vectorize
 		go test -c "${flags[@]}" -o "$bin/cli.test" ./cmd/nugo
 		for d in examples/*/; do
 			name=$(basename "$d")
@@ -292,6 +294,8 @@ run() {
 	step "cuda GPU tests (corpus against the CPU, launch overhead)" 150 cuda env NUGO_BACKEND=cpu \
 		"$bin/cuda.test" -test.v -test.count=1 -test.run GPU -test.bench GPU -test.benchtime 20000x @timeout
 	step "driver tests" 60 internal/driver "$bin/driver.test" -test.v -test.count=1 @timeout
+	step "vectorize on the GPU (ufuncs and gufuncs against the cpu target)" 60 vectorize \
+		"$bin/vectorize.test" -test.v -test.count=1 -test.run OnGPU @timeout
 
 	# The examples and the CLI's tests, in parallel (one process each), unless
 	# the GPU is not in the Default compute mode (then one at a time).

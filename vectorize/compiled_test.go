@@ -116,6 +116,9 @@ func onBackend(t *testing.T, b cuda.Backend) {
 		t.Fatal(err)
 	}
 	if err := cuda.SetBackend(b); err != nil {
+		if b == cuda.GPU && os.Getenv("NUGO_REQUIRE_GPU") == "1" {
+			t.Fatalf("NUGO_REQUIRE_GPU=1 but the GPU backend cannot be used: %v", err)
+		}
 		t.Skipf("SKIP: backend %s is not available here: %v", b, err)
 	}
 	t.Cleanup(func() {
