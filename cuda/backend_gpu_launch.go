@@ -162,23 +162,23 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	var devArgs []*gpuMemory // kept reachable until a stream launch has run
 	hostArgs := false
 	spans, at := hostSpans(args)
-	for _, sp := range spans { // overlapping host arguments share one copy
+	for si, sp := range spans { // overlapping host arguments share one copy
 		// The copy keeps the host address's offset from a 256-byte
 		// boundary, so that every argument in the span is as aligned on
 		// the device as on the host.
 		pad := int(uintptr(unsafe.Pointer(&sp.bytes[0])) % 256)
 		p, err := api.MemAlloc(pad + len(sp.bytes))
-		if err != nil {
-			return fmt.Errorf("%v: copying it to the device: %w", args[firstIn(at, len(temps))].param, err)
+		if err == nil {
+			temps = append(temps, hostTemp{alloc: p, ptr: p + driver.DevicePtr(pad), host: sp.bytes})
+			t := &temps[len(temps)-1]
+			if gs == nil {
+				err = api.MemcpyHtoD(t.ptr, unsafe.Pointer(&sp.bytes[0]), len(sp.bytes))
+			} else {
+				err = stage(api, t, gs.h)
+			}
 		}
-		temps = append(temps, hostTemp{alloc: p, ptr: p + driver.DevicePtr(pad), host: sp.bytes})
-		if gs == nil {
-			err = api.MemcpyHtoD(p+driver.DevicePtr(pad), unsafe.Pointer(&sp.bytes[0]), len(sp.bytes))
-		} else {
-			err = stage(api, &temps[len(temps)-1], gs.h)
-		}
 		if err != nil {
-			return fmt.Errorf("%v: copying it to the device: %w", args[firstIn(at, len(temps)-1)].param, err)
+			return fmt.Errorf("%v: copying it to the device: %w", args[firstIn(at, si)].param, err)
 		}
 	}
 	for i, a := range args {
