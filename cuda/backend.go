@@ -33,6 +33,9 @@ type backend interface {
 	copyToHost(s *Stream, dst []byte, src memory, srcOff int) error
 	copyDevice(s *Stream, dst memory, dstOff int, src memory, srcOff, n int) error
 	launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boundArg) error
+	// forAllBlock is the block size ForAll launches k with, sharedMem
+	// bytes of dynamic shared memory and args on stream s.
+	forAllBlock(s *Stream, k *Kernel, sharedMem int, args []boundArg) (int, error)
 	newStream() (streamImpl, error)
 	newEvent() (eventImpl, error)
 	record(e eventImpl, s *Stream) error

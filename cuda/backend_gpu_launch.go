@@ -22,7 +22,8 @@ type gpuKernel struct {
 	res  kernelResources  // what the driver says the kernel needs, read at load
 
 	mu        sync.Mutex
-	dynShared int // dynamic shared memory the kernel has been opted in to
+	dynShared int         // dynamic shared memory the kernel has been opted in to
+	forAll    map[int]int // ForAll's block size by dynamic shared memory bytes
 }
 
 // gpuKernelKey keys a kernel's loaded form: one per device, target and
@@ -100,14 +101,9 @@ func (d *gpuDevice) load(name string, m *compiler.Module) (*gpuKernel, error) {
 // launch runs k on the stream's device, or the selected one for the nil
 // stream.
 func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boundArg) error {
-	d := g.current()
-	var gs *gpuStream
-	if s != nil {
-		var ok bool
-		if gs, ok = s.impl.(*gpuStream); !ok || gs.be != g {
-			return errors.New("stream does not belong to this GPU backend")
-		}
-		d = gs.dev
+	d, gs, err := g.deviceFor(s)
+	if err != nil {
+		return err
 	}
 	gk, err := d.kernel(k, args)
 	if err != nil {
@@ -122,6 +118,66 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 		}
 	}
 	return d.do(func(api driver.API) error { return gk.launch(api, gs, cfg, args) })
+}
+
+// deviceFor returns the device work on stream s runs on, and s's GPU
+// form (nil for the default stream, which runs on the selected device).
+func (g *gpuBackend) deviceFor(s *Stream) (*gpuDevice, *gpuStream, error) {
+	if s == nil {
+		return g.current(), nil, nil
+	}
+	gs, ok := s.impl.(*gpuStream)
+	if !ok || gs.be != g {
+		return nil, nil, errors.New("stream does not belong to this GPU backend")
+	}
+	return gs.dev, gs, nil
+}
+
+// forAllBlock asks the driver's occupancy calculator for k's block size
+// on the stream's device, once per loaded kernel and shared memory size.
+func (g *gpuBackend) forAllBlock(s *Stream, k *Kernel, sharedMem int, args []boundArg) (int, error) {
+	d, _, err := g.deviceFor(s)
+	if err != nil {
+		return 0, err
+	}
+	gk, err := d.kernel(k, args)
+	if err != nil {
+		return 0, err
+	}
+	return gk.occupancyBlock(sharedMem)
+}
+
+// occupancyBlock is the block size with the most resident threads per
+// multiprocessor for sharedMem bytes of dynamic shared memory, which the
+// kernel is opted in to first when it is over the default 48 KiB.
+func (gk *gpuKernel) occupancyBlock(sharedMem int) (int, error) {
+	gk.mu.Lock()
+	b, ok := gk.forAll[sharedMem]
+	gk.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	err := gk.dev.do(func(api driver.API) error {
+		if err := gk.optIn(api, sharedMem); err != nil {
+			return err
+		}
+		_, block, err := api.OccupancyMaxPotentialBlockSize(gk.fn, sharedMem, 0)
+		b = block
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("choose a block size: %w", err)
+	}
+	if b <= 0 {
+		return 0, fmt.Errorf("choose a block size: %w for %d bytes of dynamic shared memory on device %d (%s), as the occupancy calculator reports", errNoBlockFits, sharedMem, gk.dev.props.Ordinal, gk.dev.props.Arch())
+	}
+	gk.mu.Lock()
+	if gk.forAll == nil {
+		gk.forAll = map[int]int{}
+	}
+	gk.forAll[sharedMem] = b
+	gk.mu.Unlock()
+	return b, nil
 }
 
 // hostTemp is the device copy of a host slice or array argument and, on a

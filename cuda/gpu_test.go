@@ -427,3 +427,18 @@ func debugReportsOutOfRange(t *testing.T) {
 		t.Fatalf("launch after a reported failure: %v", err)
 	}
 }
+
+// On a real GPU, ForAll's block size comes from the driver's occupancy
+// calculator: a whole number of warps, within the device's limit, and the
+// grid covers n.
+func TestGPUForAll(t *testing.T) {
+	realGPU(t)
+	onBackend(t, GPU)
+	const n = 1<<20 + 3
+	hits, block, grid := forAllRun(t, Jit(testkernels.ForAllProbe), n, LaunchConfig{})
+	wantEachOnce(t, hits)
+	if block <= 0 || block%WarpSize != 0 || block > 1024 || grid != (n+block-1)/block {
+		t.Errorf("ForAll(%d): block %d, grid %d", n, block, grid)
+	}
+	t.Logf("ForAll(%d) chose blocks of %d threads, %d blocks", n, block, grid)
+}

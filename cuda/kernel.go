@@ -161,7 +161,15 @@ func (k *Kernel) Launch(grid, block Dim3, args ...any) error {
 
 // LaunchWith runs the kernel with a full launch configuration; with a
 // Stream it is asynchronous.
-func (k *Kernel) LaunchWith(cfg LaunchConfig, args ...any) (err error) {
+func (k *Kernel) LaunchWith(cfg LaunchConfig, args ...any) error {
+	return k.launch(cfg, args, nil)
+}
+
+// launch checks and runs a launch. shape, when not nil, chooses the grid
+// and block once the arguments are bound (ForAll); the shape is checked
+// after it, and before binding otherwise, so that a bad shape is reported
+// first.
+func (k *Kernel) launch(cfg LaunchConfig, args []any, shape func(be backend, cfg *LaunchConfig, bound []boundArg) error) (err error) {
 	if err := k.usable(); err != nil {
 		return fmt.Errorf("launch: %w", err)
 	}
@@ -175,8 +183,10 @@ func (k *Kernel) LaunchWith(cfg LaunchConfig, args ...any) (err error) {
 		return fmt.Errorf("launch %s: %w", k.name, err)
 	}
 	lim := be.limits()
-	if err := lim.checkShape(cfg.Grid, cfg.Block); err != nil {
-		return fmt.Errorf("launch %s: %w", k.name, err)
+	if shape == nil {
+		if err := lim.checkShape(cfg.Grid, cfg.Block); err != nil {
+			return fmt.Errorf("launch %s: %w", k.name, err)
+		}
 	}
 	if cfg.SharedMem < 0 || cfg.SharedMem > lim.MaxSharedMemory {
 		return fmt.Errorf("launch %s: dynamic shared memory of %d bytes; it must be between 0 and %d", k.name, cfg.SharedMem, lim.MaxSharedMemory)
@@ -184,6 +194,17 @@ func (k *Kernel) LaunchWith(cfg LaunchConfig, args ...any) (err error) {
 	bound, err := k.bind(be, args)
 	if err != nil {
 		return fmt.Errorf("launch %s: %w", k.name, err)
+	}
+	if shape != nil {
+		if err := shape(be, &cfg, bound); err != nil {
+			return fmt.Errorf("launch %s: %w", k.name, err)
+		}
+		if cfg.Grid.X == 0 {
+			return nil // no threads: nothing to run
+		}
+		if err := lim.checkShape(cfg.Grid, cfg.Block); err != nil {
+			return fmt.Errorf("launch %s: %w", k.name, err)
+		}
 	}
 	if err := be.launch(cfg.Stream, k, cfg, bound); err != nil {
 		return fmt.Errorf("launch %s: %w", k.name, err)

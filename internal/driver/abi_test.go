@@ -74,6 +74,10 @@ const (
 	fRecordStream
 	fElapsedStart
 	fElapsedEnd
+	fOccFunc
+	fOccCallback
+	fOccDyn
+	fOccLimit
 )
 
 // mockLibrary builds testdata/mockcuda.c into a shared library with the
@@ -265,6 +269,11 @@ func TestLibraryABI(t *testing.T) {
 	}
 	check("cuFuncSetAttribute", l.FuncSetAttribute(fn, FuncMaxDynamicSharedSize, 100<<10),
 		field{fFSetFunc, 0x4006}, field{fFSetAttr, 8}, field{fFSetValue, 100 << 10})
+	grid, block, err := l.OccupancyMaxPotentialBlockSize(fn, 5<<30, 768)
+	check("cuOccupancyMaxPotentialBlockSize", err, field{fOccFunc, 0x4006}, field{fOccCallback, 0}, field{fOccDyn, 5 << 30}, field{fOccLimit, 768})
+	if grid != -264 || block != 640 {
+		t.Errorf("OccupancyMaxPotentialBlockSize = %d, %d; want -264, 640", grid, block)
+	}
 	check("cuModuleUnload", l.ModuleUnload(m), field{fUnloaded, 0x3000})
 
 	// The launch: eleven arguments, the dimensions as unsigned ints, extra

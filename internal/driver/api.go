@@ -78,6 +78,14 @@ type API interface {
 	// with more than 48 KiB of dynamic shared memory) or FuncPreferredCarveout.
 	FuncSetAttribute(f Function, attr FunctionAttribute, value int) error
 
+	// OccupancyMaxPotentialBlockSize is the CUDA occupancy calculator
+	// (cuOccupancyMaxPotentialBlockSize): the block size that lets the most
+	// threads of f be resident on each multiprocessor with dynamicSMem bytes
+	// of dynamic shared memory per block, at most blockSizeLimit threads (0
+	// for the kernel's own limit), and the smallest grid that fills the
+	// device at that size. A blockSize of 0 means no block size fits.
+	OccupancyMaxPotentialBlockSize(f Function, dynamicSMem, blockSizeLimit int) (minGridSize, blockSize int, err error)
+
 	// LaunchKernel queues f on stream s over grid×block threads with
 	// sharedMem bytes of dynamic shared memory; params holds the arguments in
 	// the kernel's parameter order (nil for none).

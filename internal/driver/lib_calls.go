@@ -384,6 +384,24 @@ func (l *Library) FuncSetAttribute(f Function, attr FunctionAttribute, value int
 	return l.call(pFuncSetAttribute, uintptr(f), uintptr(attr), uintptr(value))
 }
 
+// OccupancyMaxPotentialBlockSize implements API. No callback for the
+// dynamic shared memory is passed: every block size gets dynamicSMem bytes.
+func (l *Library) OccupancyMaxPotentialBlockSize(f Function, dynamicSMem, blockSizeLimit int) (minGridSize, blockSize int, err error) {
+	const call = "cuOccupancyMaxPotentialBlockSize"
+	n, err := size(call, dynamicSMem)
+	if err != nil {
+		return 0, 0, err
+	}
+	if blockSizeLimit < 0 || blockSizeLimit > math.MaxInt32 {
+		e := NewError(call, ErrorInvalidValue)
+		e.Message = fmt.Sprintf("block size limit %d out of range", blockSizeLimit)
+		return 0, 0, e
+	}
+	var grid, block int32
+	err = l.call(pOccupancyMaxPotentialBlockSize, uintptr(unsafe.Pointer(&grid)), uintptr(unsafe.Pointer(&block)), uintptr(f), 0, n, uintptr(blockSizeLimit))
+	return int(grid), int(block), err
+}
+
 // dims checks a launch shape and converts it to the driver's unsigned ints.
 func dims(what string, d Dim3) (x, y, z uintptr, err error) {
 	for _, v := range [3]int{d.X, d.Y, d.Z} {

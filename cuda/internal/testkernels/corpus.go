@@ -173,3 +173,17 @@ func SharedBoth(t cuda.Thread, x []float32) {
 	t.SyncThreads()
 	x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
 }
+
+// ForAllProbe counts the threads that reach each index of hits, and
+// thread 0 records the launch's block and grid sizes in shape[0] and
+// shape[1]: what a ForAll launch chose.
+func ForAllProbe(t cuda.Thread, hits []int32, shape []int32) {
+	i := t.Grid1()
+	if i == 0 {
+		shape[0] = int32(t.BlockDim().X)
+		shape[1] = int32(t.GridDim().X)
+	}
+	if i < len(hits) {
+		hits[i]++
+	}
+}

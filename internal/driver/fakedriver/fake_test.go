@@ -154,6 +154,13 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuModuleGetGlobal", func(e *env) error { _, _, err := e.f.ModuleGetGlobal(e.mod, "__rec"); return err }},
 		{"cuFuncGetAttribute", func(e *env) error { _, err := e.f.FuncGetAttribute(e.fn, driver.FuncNumRegs); return err }},
 		{"cuFuncSetAttribute", func(e *env) error { return e.f.FuncSetAttribute(e.fn, driver.FuncMaxDynamicSharedSize, 64<<10) }},
+		{"cuOccupancyMaxPotentialBlockSize", func(e *env) error {
+			_, b, err := e.f.OccupancyMaxPotentialBlockSize(e.fn, 0, 0)
+			if err == nil && (b <= 0 || b%32 != 0) {
+				t.Errorf("OccupancyMaxPotentialBlockSize: block %d", b)
+			}
+			return err
+		}},
 		{"cuLaunchKernel", func(e *env) error {
 			return e.f.LaunchKernel(e.fn, driver.Dim3{X: 2, Y: 1, Z: 1}, driver.Dim3{X: 32, Y: 1, Z: 1}, 0, e.s, &params)
 		}},

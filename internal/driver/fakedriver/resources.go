@@ -134,3 +134,54 @@ func threadsForRegs(regs, regsPerBlock, maxThreads int) int {
 	warps := regsPerBlock / (32 * perThread)
 	return min(warps*32, maxThreads)
 }
+
+// OccupancyMaxPotentialBlockSize implements driver.API with the occupancy
+// calculator's model: for each block size (a multiple of the warp size, up
+// to the kernel's limit and blockSizeLimit), the blocks one multiprocessor
+// holds are bounded by its threads, its registers (allocated per warp in
+// units of 8 per thread), its shared memory (static plus dynamicSMem per
+// block) and 32 blocks; the size with the most resident threads wins, the
+// larger on a tie, and the minimum grid is that many blocks per
+// multiprocessor times the multiprocessors.
+func (f *Fake) OccupancyMaxPotentialBlockSize(fn driver.Function, dynamicSMem, blockSizeLimit int) (minGridSize, blockSize int, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuOccupancyMaxPotentialBlockSize"
+	dev, err := f.enter(call, true, true)
+	if err != nil {
+		return 0, 0, err
+	}
+	k, ok := f.funcs[fn]
+	if !ok {
+		return 0, 0, driver.NewError(call, driver.ErrorInvalidHandle)
+	}
+	if dynamicSMem < 0 || blockSizeLimit < 0 {
+		return 0, 0, invalid(call, "dynamic shared memory %d, block size limit %d", dynamicSMem, blockSizeLimit)
+	}
+	attrs := f.cfg.Devices[dev].Attrs
+	maxT, _ := f.funcAttr(k, driver.FuncMaxThreadsPerBlock)
+	if blockSizeLimit > 0 {
+		maxT = min(maxT, blockSizeLimit)
+	}
+	regs, _ := f.funcAttr(k, driver.FuncNumRegs)
+	static, _ := f.funcAttr(k, driver.FuncSharedSizeBytes)
+	shared := static + dynamicSMem
+	if shared > attrs[driver.AttrMaxSharedMemoryPerBlockOptin] && shared > attrs[driver.AttrMaxSharedMemoryPerBlock] {
+		return 0, 0, nil
+	}
+	perThread := (max(regs, 1) + 7) &^ 7
+	bestThreads, bestBlocks := 0, 0
+	for b := maxT &^ 31; b >= 32; b -= 32 {
+		blocks := min(attrs[driver.AttrMaxThreadsPerMultiprocessor]/b, 32)
+		if r := attrs[driver.AttrMaxRegistersPerSM]; r > 0 {
+			blocks = min(blocks, r/(perThread*b))
+		}
+		if s := attrs[driver.AttrMaxSharedMemoryPerSM]; s > 0 && shared > 0 {
+			blocks = min(blocks, s/shared)
+		}
+		if blocks*b > bestThreads {
+			bestThreads, bestBlocks, blockSize = blocks*b, blocks, b
+		}
+	}
+	return bestBlocks * attrs[driver.AttrMultiprocessorCount], blockSize, nil
+}

@@ -130,3 +130,48 @@ func TestKernelRegistersLimitTheBlock(t *testing.T) {
 		})
 	}
 }
+
+// The fake's occupancy calculator picks the block size with the most
+// resident threads per multiprocessor under its threads, registers and
+// shared memory, the larger on a tie.
+func TestOccupancyMaxPotentialBlockSize(t *testing.T) {
+	cases := []struct {
+		name             string
+		decls            string
+		dyn, limit       int
+		wantGrid, wantBk int
+	}{
+		{"whole block", "", 0, 0, 40, 1024},
+		{"a limit that does not divide the SM: smaller blocks fill it", "", 0, 96, 640, 64},
+		{"registers bound the block", ".reg .b32 %r<800>;", 0, 0, 40, 608},
+		{"limited blocks, no shared memory", "", 0, 256, 160, 256},
+		{"limited blocks, shared memory bounds blocks per SM", "", 20 << 10, 256, 120, 256},
+		{"more shared memory than a block can have", "", 1 << 20, 0, 0, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := ready(t, fakedriver.Config{})
+			m, _, err := f.ModuleLoadData(resourcePTX(c.decls), driver.JITOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn, err := f.ModuleGetFunction(m, "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			grid, block, err := f.OccupancyMaxPotentialBlockSize(fn, c.dyn, c.limit)
+			if err != nil || grid != c.wantGrid || block != c.wantBk {
+				t.Errorf("OccupancyMaxPotentialBlockSize(%d, %d) = %d, %d, %v; want %d, %d", c.dyn, c.limit, grid, block, err, c.wantGrid, c.wantBk)
+			}
+		})
+	}
+	f := ready(t, fakedriver.Config{})
+	m, _, _ := f.ModuleLoadData(resourcePTX(""), driver.JITOptions{})
+	fn, _ := f.ModuleGetFunction(m, "k")
+	if _, _, err := f.OccupancyMaxPotentialBlockSize(fn, -1, 0); driver.Code(err) != driver.ErrorInvalidValue {
+		t.Errorf("negative shared memory: %v", err)
+	}
+	if _, _, err := f.OccupancyMaxPotentialBlockSize(fn+99, 0, 0); driver.Code(err) != driver.ErrorInvalidHandle {
+		t.Errorf("unknown function: %v", err)
+	}
+}

@@ -25,6 +25,7 @@ enum {
 	F_FSET_VALUE, F_LAUNCH_F, F_GX, F_GY, F_GZ, F_BX, F_BY, F_BZ, F_SHM, F_LAUNCH_STREAM,
 	F_EXTRA, F_NPARAMS, F_P0, F_P1, F_P2, F_P3, F_STREAM_FLAGS, F_STREAM_ARG,
 	F_EVENT_FLAGS, F_EVENT_ARG, F_RECORD_STREAM, F_ELAPSED_START, F_ELAPSED_END,
+	F_OCC_FUNC, F_OCC_CALLBACK, F_OCC_DYN, F_OCC_LIMIT,
 	F_COUNT
 };
 static uint64_t rec[F_COUNT];
@@ -190,6 +191,15 @@ CUresult cuFuncGetAttribute(int *pi, int attr, CUfunction f) {
 }
 CUresult cuFuncSetAttribute(CUfunction f, int attr, int value) {
 	rec[F_FSET_FUNC] = (uintptr_t)f; rec[F_FSET_ATTR] = (uint64_t)attr; rec[F_FSET_VALUE] = (uint64_t)(int64_t)value;
+	return 0;
+}
+
+CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction f,
+		void *blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit) {
+	rec[F_OCC_FUNC] = (uintptr_t)f; rec[F_OCC_CALLBACK] = (uintptr_t)blockSizeToDynamicSMemSize;
+	rec[F_OCC_DYN] = (uint64_t)dynamicSMemSize; rec[F_OCC_LIMIT] = (uint64_t)(int64_t)blockSizeLimit;
+	*minGridSize = -264; // negative: the sign must survive
+	*blockSize = 640;
 	return 0;
 }
 
