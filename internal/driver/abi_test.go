@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -78,6 +79,10 @@ const (
 	fOccCallback
 	fOccDyn
 	fOccLimit
+	fRegPtr
+	fRegSize
+	fRegFlags
+	fUnregPtr
 )
 
 // mockLibrary builds testdata/mockcuda.c into a shared library with the
@@ -231,6 +236,11 @@ func TestLibraryABI(t *testing.T) {
 		t.Fatal("MemHostAlloc returned nil")
 	}
 	check("cuMemFreeHost", l.MemFreeHost(hostMem), field{fHostFreed, uint64(uintptr(hostMem))})
+	goMem := make([]byte, 3<<20)
+	check("cuMemHostRegister_v2", l.MemHostRegister(unsafe.Pointer(&goMem[8]), len(goMem)-8, HostRegisterPortable),
+		field{fRegPtr, uint64(uintptr(unsafe.Pointer(&goMem[8])))}, field{fRegSize, 3<<20 - 8}, field{fRegFlags, 1})
+	check("cuMemHostUnregister", l.MemHostUnregister(unsafe.Pointer(&goMem[8])), field{fUnregPtr, uint64(uintptr(unsafe.Pointer(&goMem[8])))})
+	runtime.KeepAlive(goMem)
 
 	// Modules: the image NUL-terminated, the option arrays, the log lengths
 	// and wall time the driver writes back into the value slots.

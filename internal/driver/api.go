@@ -62,6 +62,12 @@ type API interface {
 	// (cuMemHostAlloc); MemFreeHost frees it.
 	MemHostAlloc(bytes int, flags HostAllocFlags) (unsafe.Pointer, error)
 	MemFreeHost(p unsafe.Pointer) error
+	// MemHostRegister page-locks existing host memory, bytes from p
+	// (cuMemHostRegister), so that async copies to and from it go straight
+	// to the device; MemHostUnregister undoes it. Go memory registered must
+	// stay alive and pinned (runtime.Pinner) until unregistered.
+	MemHostRegister(p unsafe.Pointer, bytes int, flags HostRegisterFlags) error
+	MemHostUnregister(p unsafe.Pointer) error
 
 	// ModuleLoadData JIT-compiles PTX text into the current context
 	// (cuModuleLoadDataEx). The log is filled on success and on failure; a

@@ -12,36 +12,38 @@ type Result int
 // The result codes nugo branches on. The full list of names and descriptions
 // lives in the generated resultTable; these are the ones code refers to.
 const (
-	Success                   Result = 0
-	ErrorInvalidValue         Result = 1
-	ErrorOutOfMemory          Result = 2
-	ErrorNotInitialized       Result = 3
-	ErrorDeinitialized        Result = 4
-	ErrorStubLibrary          Result = 34
-	ErrorDeviceUnavailable    Result = 46
-	ErrorNoDevice             Result = 100
-	ErrorInvalidDevice        Result = 101
-	ErrorInvalidImage         Result = 200
-	ErrorInvalidContext       Result = 201
-	ErrorNoBinaryForGPU       Result = 209
-	ErrorInvalidPTX           Result = 218
-	ErrorJITCompilerMissing   Result = 221
-	ErrorUnsupportedPTX       Result = 222
-	ErrorInvalidHandle        Result = 400
-	ErrorNotFound             Result = 500
-	ErrorNotReady             Result = 600
-	ErrorIllegalAddress       Result = 700
-	ErrorLaunchOutOfRes       Result = 701
-	ErrorLaunchTimeout        Result = 702
-	ErrorContextIsDestroyed   Result = 709
-	ErrorAssert               Result = 710
-	ErrorIllegalInstruction   Result = 715
-	ErrorMisalignedAddress    Result = 716
-	ErrorLaunchFailed         Result = 719
-	ErrorNotPermitted         Result = 800
-	ErrorNotSupported         Result = 801
-	ErrorSystemDriverMismatch Result = 803
-	ErrorUnknown              Result = 999
+	Success                          Result = 0
+	ErrorInvalidValue                Result = 1
+	ErrorOutOfMemory                 Result = 2
+	ErrorNotInitialized              Result = 3
+	ErrorDeinitialized               Result = 4
+	ErrorStubLibrary                 Result = 34
+	ErrorDeviceUnavailable           Result = 46
+	ErrorNoDevice                    Result = 100
+	ErrorInvalidDevice               Result = 101
+	ErrorInvalidImage                Result = 200
+	ErrorInvalidContext              Result = 201
+	ErrorNoBinaryForGPU              Result = 209
+	ErrorInvalidPTX                  Result = 218
+	ErrorJITCompilerMissing          Result = 221
+	ErrorUnsupportedPTX              Result = 222
+	ErrorInvalidHandle               Result = 400
+	ErrorNotFound                    Result = 500
+	ErrorNotReady                    Result = 600
+	ErrorIllegalAddress              Result = 700
+	ErrorLaunchOutOfRes              Result = 701
+	ErrorLaunchTimeout               Result = 702
+	ErrorContextIsDestroyed          Result = 709
+	ErrorHostMemoryAlreadyRegistered Result = 712
+	ErrorHostMemoryNotRegistered     Result = 713
+	ErrorAssert                      Result = 710
+	ErrorIllegalInstruction          Result = 715
+	ErrorMisalignedAddress           Result = 716
+	ErrorLaunchFailed                Result = 719
+	ErrorNotPermitted                Result = 800
+	ErrorNotSupported                Result = 801
+	ErrorSystemDriverMismatch        Result = 803
+	ErrorUnknown                     Result = 999
 )
 
 type resultInfo struct{ name, message string }

@@ -56,6 +56,8 @@ const (
 	pMemcpyDtoDAsync
 	pMemHostAlloc
 	pMemFreeHost
+	pMemHostRegister
+	pMemHostUnregister
 	pModuleLoadDataEx
 	pModuleGetFunction
 	pModuleUnload
@@ -111,6 +113,8 @@ var procSpecs = [numProcs]procSpec{
 	pMemcpyDtoDAsync:                {"cuMemcpyDtoDAsync", true},
 	pMemHostAlloc:                   {"cuMemHostAlloc", false},
 	pMemFreeHost:                    {"cuMemFreeHost", false},
+	pMemHostRegister:                {"cuMemHostRegister", true},
+	pMemHostUnregister:              {"cuMemHostUnregister", false},
 	pModuleLoadDataEx:               {"cuModuleLoadDataEx", false},
 	pModuleGetFunction:              {"cuModuleGetFunction", false},
 	pModuleUnload:                   {"cuModuleUnload", false},

@@ -256,6 +256,20 @@ func (l *Library) MemFreeHost(p unsafe.Pointer) error {
 	return l.call(pMemFreeHost, uintptr(p))
 }
 
+// MemHostRegister implements API.
+func (l *Library) MemHostRegister(p unsafe.Pointer, bytes int, flags HostRegisterFlags) error {
+	n, err := size("cuMemHostRegister", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemHostRegister, uintptr(p), n, uintptr(flags))
+}
+
+// MemHostUnregister implements API.
+func (l *Library) MemHostUnregister(p unsafe.Pointer) error {
+	return l.call(pMemHostUnregister, uintptr(p))
+}
+
 // ModuleLoadData implements API. The log buffers live on the Go heap, pinned
 // for the call; the driver writes the lengths it used and the compile time back
 // into the option value slots, which is where the log sizes are read from.

@@ -152,6 +152,15 @@ const (
 	HostAllocWriteCombined HostAllocFlags = 4 // write-combined: fast host→device, slow host reads
 )
 
+// HostRegisterFlags are cuMemHostRegister flags.
+type HostRegisterFlags uint32
+
+// Host memory registration flags.
+const (
+	HostRegisterPortable  HostRegisterFlags = 1 // pinned for every context, not only the current one
+	HostRegisterDeviceMap HostRegisterFlags = 2 // mapped into the device address space
+)
+
 // StreamFlags are cuStreamCreate flags.
 type StreamFlags uint32
 

@@ -125,7 +125,7 @@ type Launch struct {
 
 // Live counts what is allocated and not yet freed, for leak checks.
 type Live struct {
-	Allocs, Bytes, HostAllocs, Modules, Streams, Events int
+	Allocs, Bytes, HostAllocs, Registered, Modules, Streams, Events int
 }
 
 // Fake is a host-memory driver.API. Its methods are safe for concurrent use;
@@ -149,6 +149,7 @@ type Fake struct {
 	nextAddr    driver.DevicePtr
 	used        []int // per device: bytes allocated
 	host        map[unsafe.Pointer][]byte
+	registered  map[uintptr]int // page-locked ranges of caller memory: start → bytes
 	modules     map[driver.Module]*module
 	funcs       map[driver.Function]*function
 	funcAttrs   map[string]map[driver.FunctionAttribute]int
@@ -213,20 +214,21 @@ func New(cfg Config) *Fake {
 		}
 	}
 	return &Fake{
-		sim:       sim,
-		cfg:       cfg,
-		ctxRefs:   make([]int, len(cfg.Devices)),
-		used:      make([]int, len(cfg.Devices)),
-		current:   map[int]driver.Context{},
-		next:      0x1000,
-		allocs:    map[driver.DevicePtr]*alloc{},
-		nextAddr:  0x7f00_0000_0000,
-		host:      map[unsafe.Pointer][]byte{},
-		modules:   map[driver.Module]*module{},
-		funcs:     map[driver.Function]*function{},
-		funcAttrs: map[string]map[driver.FunctionAttribute]int{},
-		streams:   map[driver.Stream]int{},
-		events:    map[driver.Event]*event{},
+		sim:        sim,
+		cfg:        cfg,
+		ctxRefs:    make([]int, len(cfg.Devices)),
+		used:       make([]int, len(cfg.Devices)),
+		current:    map[int]driver.Context{},
+		next:       0x1000,
+		allocs:     map[driver.DevicePtr]*alloc{},
+		nextAddr:   0x7f00_0000_0000,
+		host:       map[unsafe.Pointer][]byte{},
+		registered: map[uintptr]int{},
+		modules:    map[driver.Module]*module{},
+		funcs:      map[driver.Function]*function{},
+		funcAttrs:  map[string]map[driver.FunctionAttribute]int{},
+		streams:    map[driver.Stream]int{},
+		events:     map[driver.Event]*event{},
 	}
 }
 
@@ -294,7 +296,7 @@ func (f *Fake) Launches() []Launch {
 func (f *Fake) Live() Live {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	l := Live{HostAllocs: len(f.host), Modules: len(f.modules),
+	l := Live{HostAllocs: len(f.host), Registered: len(f.registered), Modules: len(f.modules),
 		Streams: len(f.streams), Events: len(f.events)}
 	for _, a := range f.allocs {
 		if !a.global {

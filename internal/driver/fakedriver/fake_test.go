@@ -154,6 +154,15 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuModuleGetGlobal", func(e *env) error { _, _, err := e.f.ModuleGetGlobal(e.mod, "__rec"); return err }},
 		{"cuFuncGetAttribute", func(e *env) error { _, err := e.f.FuncGetAttribute(e.fn, driver.FuncNumRegs); return err }},
 		{"cuFuncSetAttribute", func(e *env) error { return e.f.FuncSetAttribute(e.fn, driver.FuncMaxDynamicSharedSize, 64<<10) }},
+		{"cuMemHostRegister", func(e *env) error {
+			return e.f.MemHostRegister(host(e), len(e.buf), driver.HostRegisterPortable)
+		}},
+		{"cuMemHostUnregister", func(e *env) error {
+			if err := e.f.MemHostRegister(host(e), len(e.buf), 0); err != nil {
+				return err
+			}
+			return e.f.MemHostUnregister(host(e))
+		}},
 		{"cuOccupancyMaxPotentialBlockSize", func(e *env) error {
 			_, b, err := e.f.OccupancyMaxPotentialBlockSize(e.fn, 0, 0)
 			if err == nil && (b <= 0 || b%32 != 0) {
@@ -716,4 +725,36 @@ func TestDevices(t *testing.T) {
 	_, err = f.DeviceAttribute(0, 9999)
 	wantCode(t, err, "cuDeviceGetAttribute", driver.ErrorInvalidValue)
 	wantCode(t, f.PrimaryCtxRelease(0), "cuDevicePrimaryCtxRelease", driver.ErrorInvalidContext)
+}
+
+// Registered host ranges may not overlap, and only a registered start can
+// be unregistered.
+func TestMemHostRegister(t *testing.T) {
+	f := ready(t, fakedriver.Config{})
+	buf := make([]byte, 4096)
+	at := func(i int) unsafe.Pointer { return unsafe.Pointer(&buf[i]) }
+	if err := f.MemHostRegister(at(0), 1024, driver.HostRegisterPortable); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, f.MemHostRegister(at(1000), 100, 0), "cuMemHostRegister", driver.ErrorHostMemoryAlreadyRegistered)
+	if err := f.MemHostRegister(at(1024), 1024, 0); err != nil {
+		t.Fatalf("adjacent range: %v", err)
+	}
+	if !f.Registered(at(100), 900) || f.Registered(at(1000), 100) || f.Registered(at(2048), 1) {
+		t.Error("Registered does not report whole-range containment")
+	}
+	if live := f.Live(); live.Registered != 2 {
+		t.Errorf("Live.Registered = %d, want 2", live.Registered)
+	}
+	wantCode(t, f.MemHostUnregister(at(8)), "cuMemHostUnregister", driver.ErrorHostMemoryNotRegistered)
+	wantCode(t, f.MemHostRegister(at(0), 0, 0), "cuMemHostRegister", driver.ErrorInvalidValue)
+	wantCode(t, f.MemHostRegister(at(3000), 8, 4), "cuMemHostRegister", driver.ErrorInvalidValue)
+	for _, i := range []int{0, 1024} {
+		if err := f.MemHostUnregister(at(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if live := f.Live(); live.Registered != 0 {
+		t.Errorf("Live.Registered = %d after unregistering", live.Registered)
+	}
 }

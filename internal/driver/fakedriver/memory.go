@@ -298,3 +298,56 @@ func (f *Fake) MemFreeHost(p unsafe.Pointer) error {
 	delete(f.host, p)
 	return nil
 }
+
+// MemHostRegister implements driver.API: the range must not overlap one
+// registered before (CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED).
+func (f *Fake) MemHostRegister(p unsafe.Pointer, bytes int, flags driver.HostRegisterFlags) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemHostRegister"
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	if p == nil || bytes <= 0 {
+		return invalid(call, "registration of %d bytes at %p", bytes, p)
+	}
+	if flags&^(driver.HostRegisterPortable|driver.HostRegisterDeviceMap) != 0 {
+		return invalid(call, "unknown flags %#x", uint32(flags))
+	}
+	start := uintptr(p)
+	for s, n := range f.registered {
+		if start < s+uintptr(n) && s < start+uintptr(bytes) {
+			return driver.NewError(call, driver.ErrorHostMemoryAlreadyRegistered)
+		}
+	}
+	f.registered[start] = bytes
+	return nil
+}
+
+// MemHostUnregister implements driver.API: p must start a registered range
+// (CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED otherwise).
+func (f *Fake) MemHostUnregister(p unsafe.Pointer) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemHostUnregister"
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	if _, ok := f.registered[uintptr(p)]; !ok {
+		return driver.NewError(call, driver.ErrorHostMemoryNotRegistered)
+	}
+	delete(f.registered, uintptr(p))
+	return nil
+}
+
+// Registered reports whether n bytes at p lie in one registered range.
+func (f *Fake) Registered(p unsafe.Pointer, n int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for s, size := range f.registered {
+		if uintptr(p) >= s && uintptr(p)+uintptr(n) <= s+uintptr(size) {
+			return true
+		}
+	}
+	return false
+}

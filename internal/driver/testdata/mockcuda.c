@@ -25,7 +25,8 @@ enum {
 	F_FSET_VALUE, F_LAUNCH_F, F_GX, F_GY, F_GZ, F_BX, F_BY, F_BZ, F_SHM, F_LAUNCH_STREAM,
 	F_EXTRA, F_NPARAMS, F_P0, F_P1, F_P2, F_P3, F_STREAM_FLAGS, F_STREAM_ARG,
 	F_EVENT_FLAGS, F_EVENT_ARG, F_RECORD_STREAM, F_ELAPSED_START, F_ELAPSED_END,
-	F_OCC_FUNC, F_OCC_CALLBACK, F_OCC_DYN, F_OCC_LIMIT,
+	F_OCC_FUNC, F_OCC_CALLBACK, F_OCC_DYN, F_OCC_LIMIT, F_REG_PTR, F_REG_SIZE, F_REG_FLAGS,
+	F_UNREG_PTR,
 	F_COUNT
 };
 static uint64_t rec[F_COUNT];
@@ -131,6 +132,11 @@ CUresult cuMemHostAlloc(void **pp, size_t n, unsigned int flags) {
 	return *pp ? 0 : 2;
 }
 CUresult cuMemFreeHost(void *p) { rec[F_HOST_FREED] = (uintptr_t)p; free(p); return 0; }
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned int flags) {
+	rec[F_REG_PTR] = (uintptr_t)p; rec[F_REG_SIZE] = n; rec[F_REG_FLAGS] = flags;
+	return 0;
+}
+CUresult cuMemHostUnregister(void *p) { rec[F_UNREG_PTR] = (uintptr_t)p; return 0; }
 
 // cuModuleLoadDataEx: the image must be NUL-terminated text; "FAIL" in it
 // fails with CUDA_ERROR_INVALID_PTX (218). Both logs are written and their
