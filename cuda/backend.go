@@ -36,6 +36,8 @@ type backend interface {
 	// forAllBlock is the block size ForAll launches k with, sharedMem
 	// bytes of dynamic shared memory and args on stream s.
 	forAllBlock(s *Stream, k *Kernel, sharedMem int, args []boundArg) (int, error)
+	// pin page-locks host memory (Pin) and returns the undo.
+	pin(b []byte) (unpin func() error, err error)
 	newStream() (streamImpl, error)
 	newEvent() (eventImpl, error)
 	record(e eventImpl, s *Stream) error

@@ -181,13 +181,15 @@ func (gk *gpuKernel) occupancyBlock(sharedMem int) (int, error) {
 }
 
 // hostTemp is the device copy of a host slice or array argument and, on a
-// stream, the page-locked buffer it is staged through both ways (the stream
+// stream, the page-locked buffer it is staged through both ways (the host
+// memory itself when it is pinned) (the stream
 // orders the copy in, the kernel and the copy back).
 type hostTemp struct {
 	alloc   driver.DevicePtr // the allocation
 	ptr     driver.DevicePtr // the copy of host, in alloc
 	host    []byte
 	staging unsafe.Pointer // nil on the default stream
+	pinned  bool           // staging is host itself, pinned (Pin)
 }
 
 // launch copies host arguments in, launches, and either (nil stream) copies
@@ -230,7 +232,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			if gs == nil {
 				err = api.MemcpyHtoD(t.ptr, unsafe.Pointer(&sp.bytes[0]), len(sp.bytes))
 			} else {
-				err = stage(api, t, gs.h)
+				err = stage(api, t, gs)
 			}
 		}
 		if err != nil {
@@ -409,16 +411,21 @@ func firstIn(at []spanRef, span int) int {
 	return 0
 }
 
-// stage allocates t's staging buffer, fills it from the host slice and
-// queues its copy to the device on stream h.
-func stage(api driver.API, t *hostTemp, h driver.Stream) error {
+// stage queues the copy of t's host bytes to the device on stream gs:
+// straight from them when they are pinned (Pin), else through a staging
+// buffer it allocates and fills now.
+func stage(api driver.API, t *hostTemp, gs *gpuStream) error {
+	if isPinned(gs.be, t.host) {
+		t.staging, t.pinned = unsafe.Pointer(&t.host[0]), true
+		return api.MemcpyHtoDAsync(t.ptr, t.staging, len(t.host), gs.h)
+	}
 	buf, err := api.MemHostAlloc(len(t.host), 0)
 	if err != nil {
 		return err
 	}
 	t.staging = buf
 	copy(pinnedBytes(buf, len(t.host)), t.host)
-	return api.MemcpyHtoDAsync(t.ptr, buf, len(t.host), h)
+	return api.MemcpyHtoDAsync(t.ptr, buf, len(t.host), gs.h)
 }
 
 // withHostNote says, as the CPU backend does, that host slices may hold part

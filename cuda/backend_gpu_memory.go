@@ -194,11 +194,20 @@ func (g *gpuBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, s
 // pinnedBytes views n bytes of page-locked host memory.
 func pinnedBytes(p unsafe.Pointer, n int) []byte { return unsafe.Slice((*byte)(p), n) }
 
-// copyIn queues a copy of src to device address dst on the stream, through
-// a page-locked staging buffer filled now and freed at the next Synchronize;
+// copyIn queues a copy of src to device address dst on the stream: from
+// src itself when it is pinned (Pin), else through a page-locked staging
+// buffer filled now and freed at the next Synchronize;
 // mem, the device memory holding dst, stays reachable until then (its
 // cleanup must not free it under the copy). It runs inside the device's Do.
 func (s *gpuStream) copyIn(api driver.API, dst driver.DevicePtr, src []byte, mem *gpuMemory) error {
+	if isPinned(s.be, src) {
+		// Straight from the pinned memory, when the stream gets there.
+		if err := api.MemcpyHtoDAsync(dst, unsafe.Pointer(&src[0]), len(src), s.h); err != nil {
+			return err
+		}
+		s.defer_(func(driver.API, bool) error { runtime.KeepAlive(mem); runtime.KeepAlive(src); return nil })
+		return nil
+	}
 	buf, err := api.MemHostAlloc(len(src), 0)
 	if err != nil {
 		return err
@@ -215,10 +224,18 @@ func (s *gpuStream) copyIn(api driver.API, dst driver.DevicePtr, src []byte, mem
 	return nil
 }
 
-// copyOut queues a copy of len(dst) bytes at src into dst: into a staging
-// buffer on the stream, and from there into dst at the next Synchronize;
+// copyOut queues a copy of len(dst) bytes at src into dst: straight into
+// dst when it is pinned (Pin), else into a staging buffer on the stream
+// and from there into dst at the next Synchronize;
 // mem, the device memory holding src, stays reachable until then.
 func (s *gpuStream) copyOut(api driver.API, dst []byte, src driver.DevicePtr, mem *gpuMemory) error {
+	if isPinned(s.be, dst) {
+		if err := api.MemcpyDtoHAsync(unsafe.Pointer(&dst[0]), src, len(dst), s.h); err != nil {
+			return err
+		}
+		s.defer_(func(driver.API, bool) error { runtime.KeepAlive(mem); runtime.KeepAlive(dst); return nil })
+		return nil
+	}
 	buf, err := api.MemHostAlloc(len(dst), 0)
 	if err != nil {
 		return err

@@ -70,7 +70,10 @@ func (s *gpuStream) releaseTemps(temps []hostTemp, copyBack bool) {
 	for _, t := range temps {
 		s.defer_(func(api driver.API, failed bool) error {
 			var err error
-			if t.staging != nil {
+			switch {
+			case t.pinned:
+				runtime.KeepAlive(t.host) // the copies went straight to and from it
+			case t.staging != nil:
 				if copyBack && !failed {
 					copy(t.host, pinnedBytes(t.staging, len(t.host)))
 				}

@@ -54,17 +54,7 @@ func BenchmarkGPULaunchOverheadFake(b *testing.B) {
 // Asynchronous launches of a small kernel on a real GPU: host time per
 // launch, driver included (the kernel itself overlaps with the next launch).
 func BenchmarkGPULaunchAsync(b *testing.B) {
-	if _, err := Gpus(); err != nil {
-		if os.Getenv("NUGO_REQUIRE_GPU") == "1" {
-			b.Fatalf("NUGO_REQUIRE_GPU=1 but no GPU can be used: %v", err)
-		}
-		b.Skipf("SKIP GPU benchmark: %v", err)
-	}
-	prev, _ := CurrentBackend()
-	if err := SetBackend(GPU); err != nil {
-		b.Fatal(err)
-	}
-	defer SetBackend(prev)
+	benchOnGPU(b)
 	d, err := NewDeviceArray[float32](1024)
 	if err != nil {
 		b.Fatal(err)
@@ -92,5 +82,73 @@ func BenchmarkGPULaunchAsync(b *testing.B) {
 	}
 	if err := s.Synchronize(); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// benchOnGPU selects the GPU backend for the benchmark, or skips it
+// without a GPU (fails under NUGO_REQUIRE_GPU=1).
+func benchOnGPU(b *testing.B) {
+	b.Helper()
+	if _, err := Gpus(); err != nil {
+		if os.Getenv("NUGO_REQUIRE_GPU") == "1" {
+			b.Fatalf("NUGO_REQUIRE_GPU=1 but no GPU can be used: %v", err)
+		}
+		b.Skipf("SKIP GPU benchmark: %v", err)
+	}
+	prev, _ := CurrentBackend()
+	if err := SetBackend(GPU); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = SetBackend(prev) })
+}
+
+// Asynchronous copies of 1 MiB to the device and back on a real GPU (its
+// name avoids "GPU": gpu-check runs it with a benchtime of its own), from
+// ordinary Go memory (through nugo's staging buffers) and from memory
+// pinned with Pin (straight): the throughput Pin buys.
+func BenchmarkPinnedCopies(b *testing.B) {
+	for _, pin := range []bool{false, true} {
+		name := "pageable"
+		if pin {
+			name = "pinned"
+		}
+		b.Run(name, func(b *testing.B) {
+			benchOnGPU(b)
+			host := make([]float32, 1<<18)
+			if pin {
+				p, err := Pin(host)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer p.Unpin()
+			}
+			s, err := NewStream()
+			if err != nil {
+				b.Fatal(err)
+			}
+			d, err := DeviceArrayLike(host)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Free()
+			b.SetBytes(2 * int64(d.Bytes()))
+			i := 0
+			for b.Loop() {
+				if err := d.CopyFromHostAsync(host, s); err != nil {
+					b.Fatal(err)
+				}
+				if err := d.CopyToHostAsync(host, s); err != nil {
+					b.Fatal(err)
+				}
+				if i++; i%64 == 0 {
+					if err := s.Synchronize(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			if err := s.Synchronize(); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
 }

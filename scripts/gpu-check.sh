@@ -293,6 +293,8 @@ run() {
 	# only the CPU backend runs; the GPU tests select the GPU themselves.
 	step "cuda GPU tests (corpus against the CPU, launch overhead)" 150 cuda env NUGO_BACKEND=cpu \
 		"$bin/cuda.test" -test.v -test.count=1 -test.run GPU -test.bench GPU -test.benchtime 20000x @timeout
+	step "async copies, pageable vs pinned (Pin)" 40 cuda env NUGO_BACKEND=cpu \
+		"$bin/cuda.test" -test.v -test.count=1 -test.run XXX -test.bench PinnedCopies -test.benchtime 200x @timeout
 	step "driver tests" 60 internal/driver "$bin/driver.test" -test.v -test.count=1 @timeout
 	step "vectorize on the GPU (ufuncs and gufuncs against the cpu target)" 60 vectorize \
 		"$bin/vectorize.test" -test.v -test.count=1 -test.run OnGPU @timeout
