@@ -69,6 +69,7 @@ type modState struct {
 	nlabel    int            // labels are module-unique (inlined bodies share a function)
 	recursion map[*ssa.Function]bool
 	nshared   int
+	shared    []sharedBuf // the static shared buffers, zeroed at block start
 	diags     *diagList
 
 	usesVprintf bool
@@ -105,6 +106,7 @@ func (m *modState) compile() error {
 		m.queue = m.queue[1:]
 		m.lowerFunc(fn, m.funcs[fn], false)
 	}
+	m.zeroShared(kf)
 	if len(m.diags.list) > 0 {
 		sort.SliceStable(m.diags.list, func(i, j int) bool {
 			a, b := m.diags.list[i].Pos, m.diags.list[j].Pos

@@ -160,8 +160,11 @@ func (f *fnState) sharedArray(in *ssa.Call) {
 	}
 	sym := fmt.Sprintf("__shared_%d", len(f.m.names))
 	sym = f.m.symbol(sym)
-	f.m.mod.Globals = append(f.m.mod.Globals, fmt.Sprintf(".shared .align 16 .b8 %s[%d];", sym, size))
-	f.m.nshared = (f.m.nshared+15)/16*16 + int(size)
+	// Whole 16-byte units, so that the block-start zeroing stores vectors.
+	padded := (size + 15) &^ 15
+	f.m.mod.Globals = append(f.m.mod.Globals, fmt.Sprintf(".shared .align 16 .b8 %s[%d];", sym, padded))
+	f.m.shared = append(f.m.shared, sharedBuf{sym, padded})
+	f.m.nshared += int(padded)
 	r := f.p.NewReg(ptx.B64).String()
 	f.p.Emit("mov.u64", r, sym)
 	f.bind(in, []string{r, fmt.Sprint(n), fmt.Sprint(n)})

@@ -103,6 +103,34 @@ func sharedMovingAverage(t cuda.Thread, a, out []float64) {
 	}
 }
 
+// sharedHistogram counts values per bin in shared memory that it never
+// clears: shared arrays start zeroed, as Go memory does, in every block.
+// The 37 bins of bytes and the 3-byte tail are not whole 16-byte units.
+func sharedHistogram(t cuda.Thread, a []uint8, counts []uint32) {
+	bins := cuda.SharedArray[uint32](t, 37)
+	seen := cuda.SharedArray[uint8](t, 37)
+	i := t.Grid1()
+	if i < len(a) {
+		b := int(a[i]) % 37
+		cuda.AtomicAdd(&bins[b], 1)
+		seen[b] = 1
+	}
+	t.SyncThreads()
+	if tid := t.ThreadIdx().X; tid < 37 && seen[tid] == 1 {
+		cuda.AtomicAdd(&counts[tid], bins[tid])
+	}
+}
+
+// sharedDynamicZeroed reads dynamic shared memory it has not written:
+// zero, whatever its size.
+func sharedDynamicZeroed(t cuda.Thread, out []uint8) {
+	sh := cuda.DynamicSharedArray[uint8](t)
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(out) {
+		out[i] = sh[t.ThreadIdx().X%len(sh)] + uint8(len(sh))
+	}
+}
+
 var sharedCases = []Case{
 	c1("shared/reverse", sharedReverse, func() []any { return []any{iotaF64(n1)} }),
 	c1("shared/reduce", sharedReduce, func() []any { return []any{cycleI64(n1), zeros[int64](3)} }),
@@ -111,4 +139,8 @@ var sharedCases = []Case{
 		return []any{cycleF32(n1), zeros[float32](n1)}
 	}},
 	c1("shared/moving_average", sharedMovingAverage, func() []any { return []any{iotaF64(n1), zeros[float64](n1)} }),
+	c1("shared/histogram_zeroed", sharedHistogram, func() []any { return []any{cycleOf[uint8](n1), zeros[uint32](37)} }),
+	{Name: "shared/dynamic_zeroed", Kernel: sharedDynamicZeroed, Grid: grid1(n1, 128), Block: cuda.Dim1(128), SharedMem: 131, Args: func() []any {
+		return []any{zeros[uint8](n1)}
+	}},
 }

@@ -25,6 +25,11 @@ func TestAtomicsUnderContention(t *testing.T) {
 	mov.u32 %r2, %ctaid.x;
 	mov.u32 %r3, %ntid.x;
 	mad.lo.s32 %r4, %r2, %r3, %r1;         // global id
+	// shared memory starts with leftovers: thread 0 clears the counter
+	setp.eq.u32 %p3, %r1, 0;
+	mov.u32 %r15, 0;
+	@%p3 st.shared.u32 [scount], %r15;
+	bar.sync 0;
 	atom.global.add.u32 %r5, [%rd1], 1;     // ticket
 	mul.wide.u32 %rd3, %r5, 4;
 	add.s64 %rd4, %rd2, %rd3;
