@@ -184,8 +184,9 @@ var warpPTXWants = map[string][]struct {
 	text  string
 	count int
 }{
-	// Two reduction loops, one float32 shuffle each, and a block barrier.
-	"WarpSum":       {{"shfl.sync.down.b32", 2}, {"bar.sync", 1}, {"shfl.sync.up", 0}},
+	// Two reduction loops, one float32 shuffle each, and a block barrier
+	// (and the one after the prologue that zeroes its shared array).
+	"WarpSum":       {{"shfl.sync.down.b32", 2}, {"bar.sync", 2}, {"shfl.sync.up", 0}},
 	"WarpBroadcast": {{"shfl.sync.idx.b32", 3}, {"mov.b64 \t{", 1}},     // int64: two halves; uint32: one
 	"XorAllReduce":  {{"shfl.sync.bfly.b32", 2}, {"shfl.sync.down", 0}}, // float64: two halves
 	"UpDown":        {{"shfl.sync.up.b32", 2}, {"shfl.sync.down.b32", 2}, {"bar.warp.sync \t0xffffffff", 1}, {", 0, 0xffffffff", 2}},

@@ -59,6 +59,15 @@ type thread struct {
 	warpIn *inst // the warp-level instruction the thread is parked at
 }
 
+// fillLeftovers fills a thread's fresh local frame with a pattern: on a GPU
+// local memory holds whatever was there, and code that reads it before
+// writing must not pass the tests by finding zeros.
+func fillLeftovers(b []byte) {
+	for i := range b {
+		b[i] = 0xDB
+	}
+}
+
 func newWorker(ls *launchState) *worker {
 	w := &worker{ls: ls}
 	w.threads = make([]thread, ls.nthreads)
@@ -106,7 +115,7 @@ func (w *worker) runBlock(b int) {
 		t.fn, t.code, t.pc, t.fb, t.sp = f, f.code, 0, 0, frameTop
 		if frameTop > 0 {
 			t.growStack(frameTop)
-			clear(t.stack[:frameTop])
+			fillLeftovers(t.stack[:frameTop])
 		}
 		t.frames = t.frames[:0]
 		t.rtop = 0
@@ -763,7 +772,7 @@ func (t *thread) run() {
 			nfb := align(t.sp, 16)
 			nsp := nfb + callee.frameSize
 			t.growStack(nsp)
-			clear(t.stack[nfb:nsp])
+			fillLeftovers(t.stack[nfb:nsp])
 			tmpl := t.w.ls.prog.templates[callee]
 			if t.rtop+len(tmpl) > len(t.rstack) {
 				t.rstack = make([]uint64, max(2*len(t.rstack), t.rtop+len(tmpl), 256))
