@@ -194,6 +194,14 @@ func (p *parser) decodeFunction(fs *fnState) error {
 	f := fs.f
 	f.template = make([]uint64, numFixedSlots+len(fs.regTypes))
 	f.template[slotTrue] = 1
+	// A register read before it is written holds garbage on a GPU; a
+	// pattern (predicates aside, which hold 0 or 1) keeps code that relies
+	// on zeros from passing here.
+	for i, t := range fs.regTypes {
+		if t != tPred {
+			f.template[numFixedSlots+i] = 0xDBDBDBDBDBDBDBDB
+		}
+	}
 	d := &decoder{p: p, fs: fs, f: f, consts: map[uint64]int32{}}
 	f.code = make([]inst, 0, len(fs.raw)+1)
 	for i := range fs.raw {
