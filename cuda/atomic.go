@@ -39,6 +39,40 @@ func AtomicSub[T AtomicNumber](addr *T, val T) (old T) {
 	return AtomicAdd(addr, zero-val)
 }
 
+// AtomicInc counts *addr up from 0 to val and around again: it stores 0
+// if the value there is val or more, else the value plus one, and returns
+// the old value (CUDA's atomicInc, Numba's cuda.atomic.inc; PTX atom.inc
+// for 32 bits).
+func AtomicInc[T AtomicUnsigned](addr *T, val T) (old T) {
+	for {
+		old = atomicLoad(addr)
+		next := old + 1
+		if old >= val {
+			next = 0
+		}
+		if atomicCAS(addr, old, next) {
+			return old
+		}
+	}
+}
+
+// AtomicDec counts *addr down from val to 0 and around again: it stores
+// val if the value there is 0 or more than val, else the value minus one,
+// and returns the old value (CUDA's atomicDec, Numba's cuda.atomic.dec;
+// PTX atom.dec for 32 bits).
+func AtomicDec[T AtomicUnsigned](addr *T, val T) (old T) {
+	for {
+		old = atomicLoad(addr)
+		next := old - 1
+		if old == 0 || old > val {
+			next = val
+		}
+		if atomicCAS(addr, old, next) {
+			return old
+		}
+	}
+}
+
 // AtomicMax stores val in *addr if it is greater than the value there and
 // returns the old value. For floats a NaN val is never stored.
 func AtomicMax[T AtomicNumber](addr *T, val T) (old T) {

@@ -112,3 +112,35 @@ func bitwiseKernel(th Thread, b []uint64) {
 }
 
 func xorKernel(th Thread, x []int32) { AtomicXor(&x[0], 1) }
+
+// AtomicInc and AtomicDec wrap as CUDA's atomicInc and atomicDec do.
+func TestAtomicIncDec(t *testing.T) {
+	cases := []struct {
+		start, val     uint64
+		incNew, decNew uint64
+		what           string
+	}{
+		{0, 5, 1, 5, "from zero"},
+		{3, 5, 4, 2, "inside"},
+		{5, 5, 0, 4, "at the limit"},
+		{9, 5, 0, 5, "above the limit"},
+		{0, 0, 0, 0, "limit zero"},
+		{1<<64 - 1, 1<<64 - 1, 0, 1<<64 - 2, "full range"},
+	}
+	for _, c := range cases {
+		x64 := c.start
+		if old := AtomicInc(&x64, c.val); old != c.start || x64 != c.incNew {
+			t.Errorf("%s: AtomicInc(%d, %d) = %d, leaves %d; want %d, %d", c.what, c.start, c.val, old, x64, c.start, c.incNew)
+		}
+		x64 = c.start
+		if old := AtomicDec(&x64, c.val); old != c.start || x64 != c.decNew {
+			t.Errorf("%s: AtomicDec(%d, %d) = %d, leaves %d; want %d, %d", c.what, c.start, c.val, old, x64, c.start, c.decNew)
+		}
+		if c.start <= 1<<32-1 && c.val <= 1<<32-1 {
+			x32 := uint32(c.start)
+			if AtomicInc(&x32, uint32(c.val)); uint64(x32) != c.incNew {
+				t.Errorf("%s: 32-bit AtomicInc leaves %d, want %d", c.what, x32, c.incNew)
+			}
+		}
+	}
+}

@@ -29,3 +29,9 @@ type AtomicNumber interface {
 type AtomicInteger interface {
 	~int32 | ~int64 | ~int | ~uint32 | ~uint64 | ~uint
 }
+
+// AtomicUnsigned is the set of types the wrapping counters (AtomicInc,
+// AtomicDec) work on.
+type AtomicUnsigned interface {
+	~uint32 | ~uint64 | ~uint
+}

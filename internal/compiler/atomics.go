@@ -53,6 +53,16 @@ func (f *fnState) atomic(in *ssa.Call, name string) {
 		f.p.Emit(atom+".or"+s.bits(), r, a, val)
 	case "AtomicXor":
 		f.p.Emit(atom+".xor"+s.bits(), r, a, val)
+	case "AtomicInc", "AtomicDec":
+		op := ".inc"
+		if name == "AtomicDec" {
+			op = ".dec"
+		}
+		if !s.is64() {
+			f.p.Emit(atom+op+".u32", r, a, val)
+			break
+		}
+		f.atomicWrap64(r, sp, a, regOr(f, val, s), op == ".inc")
 	}
 	f.bind(in, []string{r})
 }
@@ -84,4 +94,32 @@ func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string,
 	f.p.Emit("mov"+s.bits(), r, got)
 	f.p.EmitIf("!"+same, "bra", loop)
 	f.p.Label(done)
+}
+
+// atomicWrap64 is AtomicInc or AtomicDec on 64 bits, which atom.inc and
+// atom.dec lack: a compare-and-swap loop computing the next count.
+func (f *fnState) atomicWrap64(r string, sp space, a, val string, inc bool) {
+	loop := f.newLabel("awrap")
+	f.p.Emit("ld"+sp.suffix()+".volatile.u64", r, a)
+	f.p.Label(loop)
+	wrap, next, got := f.p.NewReg(ptx.Pred).String(), f.p.NewReg(ptx.B64).String(), f.p.NewReg(ptx.B64).String()
+	if inc {
+		// old >= val wraps to 0, else old+1.
+		f.p.Emit("setp.ge.u64", wrap, r, val)
+		f.p.Emit("add.u64", next, r, "1")
+		f.p.Emit("selp.b64", next, "0", next, wrap)
+	} else {
+		// old == 0 or old > val wraps to val, else old-1.
+		zero := f.p.NewReg(ptx.Pred).String()
+		f.p.Emit("setp.gt.u64", wrap, r, val)
+		f.p.Emit("setp.eq.u64", zero, r, "0")
+		f.p.Emit("or.pred", wrap, wrap, zero)
+		f.p.Emit("sub.u64", next, r, "1")
+		f.p.Emit("selp.b64", next, val, next, wrap)
+	}
+	f.p.Emit("atom"+sp.suffix()+".cas.b64", got, a, r, next)
+	same := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.eq.b64", same, got, r)
+	f.p.Emit("mov.b64", r, got)
+	f.p.EmitIf("!"+same, "bra", loop)
 }

@@ -37,7 +37,7 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.mustView(in, 2)
 	case "MustView3":
 		f.mustView(in, 3)
-	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor":
+	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor", "AtomicInc", "AtomicDec":
 		f.atomic(in, name)
 	case "ShflSync", "ShflDownSync", "ShflUpSync", "ShflXorSync":
 		f.shfl(in, name)

@@ -72,6 +72,26 @@ func minusOnes(n int) []int32 {
 	return out
 }
 
+// atomicWrap counts with AtomicInc and AtomicDec, 32 bits (atom.inc,
+// atom.dec) and 64 (a CAS loop), from inside and outside the range and in
+// shared memory. The counters' final values and the sums of the old values
+// do not depend on the order the threads come in.
+func atomicWrap(t cuda.Thread, c32 []uint32, c64 []uint64, sums []uint64) {
+	sh := cuda.SharedArray[uint32](t, 1)
+	if i := t.Grid1(); i < 1000 {
+		cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
+		cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
+		cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
+		cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
+		cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
+		cuda.AtomicInc(&sh[0], 2)
+	}
+	t.SyncThreads()
+	if t.ThreadIdx().X == 0 {
+		cuda.AtomicAdd(&sums[5], uint64(sh[0]))
+	}
+}
+
 var atomicCases = []Case{
 	c1("atomics/histogram", atomicHistogram, func() []any { return []any{cycleOf[int32](n1), zeros[int32](16)} }),
 	c1("atomics/global_ops", atomicGlobalOps, func() []any {
@@ -81,5 +101,8 @@ var atomicCases = []Case{
 		return []any{cycleF64(n1), cycleF32(n1), zeros[float64](1), zeros[float32](1), []float64{-1e308}, []float32{3e38}}
 	}),
 	c1("atomics/shared", atomicShared, func() []any { return []any{cycleOf[int32](n1), zeros[int32](9)} }),
+	c1("atomics/inc_dec", atomicWrap, func() []any {
+		return []any{[]uint32{0, 0, 100}, []uint64{1<<40 - 5, 50}, zeros[uint64](6)}
+	}),
 	c1("atomics/cas_exch", atomicCASExch, func() []any { return []any{minusOnes(8), zeros[int32](8), zeros[uint64](4)} }),
 }
