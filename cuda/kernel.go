@@ -311,7 +311,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 	switch {
 	case isScalarKind(t.Kind()):
 		p.kind = scalarParam
-	case t.Kind() == reflect.Slice && isNumberKind(t.Elem().Kind()):
+	case t.Kind() == reflect.Slice && (isNumberKind(t.Elem().Kind()) || isPlainStruct(t.Elem())):
 		p.kind, p.elem, p.ndim = sliceParam, t.Elem(), 1
 	case t.Implements(ndArrayType):
 		a := reflect.Zero(t).Interface().(ndArray)
@@ -319,9 +319,36 @@ func newParam(i int, t reflect.Type) (param, error) {
 	case isScalarFunc(t):
 		p.kind = funcParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
 	}
 	return p, nil
+}
+
+// isPlainStruct reports whether t is a struct of numbers and bools, arrays
+// of them and such structs: memory a kernel can read and write in place,
+// laid out on the device as Go lays it out on the host.
+func isPlainStruct(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct || t.NumField() == 0 {
+		return false
+	}
+	var plain func(t reflect.Type) bool
+	plain = func(t reflect.Type) bool {
+		switch {
+		case isScalarKind(t.Kind()):
+			return true
+		case t.Kind() == reflect.Array:
+			return plain(t.Elem())
+		case t.Kind() == reflect.Struct:
+			for i := range t.NumField() {
+				if !plain(t.Field(i).Type) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return plain(t)
 }
 
 func isNumberKind(k reflect.Kind) bool {

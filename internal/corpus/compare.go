@@ -81,6 +81,20 @@ func diff(w, g reflect.Value, ulp int) string {
 			return ""
 		}
 		return fmt.Sprintf("got %v (%#x), want %v (%#x)", b, math.Float64bits(b), a, math.Float64bits(a))
+	case reflect.Struct:
+		for i := range w.NumField() {
+			if msg := diff(w.Field(i), g.Field(i), ulp); msg != "" {
+				return "field " + w.Type().Field(i).Name + ": " + msg
+			}
+		}
+		return ""
+	case reflect.Array:
+		for i := range w.Len() {
+			if msg := diff(w.Index(i), g.Index(i), ulp); msg != "" {
+				return fmt.Sprintf("[%d]: %s", i, msg)
+			}
+		}
+		return ""
 	}
 	if !reflect.DeepEqual(w.Interface(), g.Interface()) {
 		return fmt.Sprintf("got %v, want %v", g.Interface(), w.Interface())

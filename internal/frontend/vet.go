@@ -49,7 +49,7 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
 		if !kernelParamOK(p.Type()) {
-			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, slices of numbers, cuda.Array2, cuda.Array3 or a func of numbers and slices of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
+			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers and slices of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
 		}
 	}
 }
@@ -143,7 +143,7 @@ func kernelParamOK(t types.Type) bool {
 	case *types.Basic:
 		return u.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 && u.Info()&types.IsComplex == 0
 	case *types.Slice:
-		return isNumber(u.Elem())
+		return isNumber(u.Elem()) || IsPlainStruct(u.Elem())
 	case *types.TypeParam:
 		return true
 	}
@@ -154,6 +154,35 @@ func kernelParamOK(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// IsPlainStruct reports whether t is a struct whose fields are numbers,
+// bools, arrays of them and such structs (at least one field): memory
+// that kernels read and write in place, laid out on the device exactly as
+// Go lays it out on the host.
+func IsPlainStruct(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || st.NumFields() == 0 {
+		return false
+	}
+	var plain func(t types.Type) bool
+	plain = func(t types.Type) bool {
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			return u.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 && u.Info()&types.IsComplex == 0 && u.Kind() != types.UnsafePointer
+		case *types.Array:
+			return plain(u.Elem())
+		case *types.Struct:
+			for i := range u.NumFields() {
+				if !plain(u.Field(i).Type()) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return plain(st)
 }
 
 func isNumber(t types.Type) bool {
