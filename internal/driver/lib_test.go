@@ -243,6 +243,8 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuMemcpyDtoDAsync", func() error { return l.MemcpyDtoDAsync(0x1000, 0x2000, 64, 0) }},
 		{"cuMemHostAlloc", func() error { _, err := l.MemHostAlloc(64, 0); return err }},
 		{"cuMemFreeHost", func() error { return l.MemFreeHost(hp) }},
+		{"cuMemHostRegister", func() error { return l.MemHostRegister(hp, len(host), HostRegisterPortable) }},
+		{"cuMemHostUnregister", func() error { return l.MemHostUnregister(hp) }},
 		{"cuModuleLoadDataEx", func() error {
 			_, _, err := l.ModuleLoadData(".version 7.8\n.target sm_75\n.address_size 64\n", JITOptions{OptLevel: O3, Verbose: true, LineInfo: true, MaxRegisters: 32})
 			return err
@@ -252,6 +254,7 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuModuleGetGlobal", func() error { _, _, err := l.ModuleGetGlobal(0, "g"); return err }},
 		{"cuFuncGetAttribute", func() error { _, err := l.FuncGetAttribute(0, FuncNumRegs); return err }},
 		{"cuFuncSetAttribute", func() error { return l.FuncSetAttribute(0, FuncMaxDynamicSharedSize, 64<<10) }},
+		{"cuOccupancyMaxPotentialBlockSize", func() error { _, _, err := l.OccupancyMaxPotentialBlockSize(0, 0, 0); return err }},
 		{"cuLaunchKernel", func() error { return l.LaunchKernel(0, one, one, 0, 0, &params) }},
 		{"cuStreamCreate", func() error { _, err := l.StreamCreate(StreamNonBlocking); return err }},
 		{"cuStreamDestroy", func() error { return l.StreamDestroy(0) }},
