@@ -9,13 +9,19 @@ import (
 // its functions, generic functions, methods, constants and tables.
 
 // helper shares its name with functions of devlib and mix; the compiled
-// module must keep the three apart.
-func helper(x int64) int64 { return x - 7 }
+// module must keep the three apart (all three are recursive, so they stay
+// functions of their own in PTX).
+func helper(x int64) int64 {
+	if x <= 0 {
+		return 0
+	}
+	return x&7 + helper(x>>3)
+}
 
 func pkgCalls(t cuda.Thread, a []float64, h []int64, out []float64) {
 	if i := t.Grid1(); i < len(a) {
 		out[i] = devlib.Clamp(a[i]*devlib.Scale, -5, 5) + devlib.Weights[i%len(devlib.Weights)]
-		h[i] = devlib.Hash(int64(i)) + helper(int64(i))
+		h[i] = devlib.Hash(int64(i)*1000003) + helper(int64(i)*12345)
 	}
 }
 
