@@ -44,7 +44,18 @@ var packageCases = []Case{
 	c1("packages/calls", pkgCalls, func() []any { return []any{cycleF64(n1), zeros[int64](n1), zeros[float64](n1)} }),
 	c1("packages/generic_int32", pkgGeneric[int32], func() []any { return []any{cycleOf[int32](n1 + 4), zeros[int32](n1)} }),
 	c1("packages/generic_float64", pkgGeneric[float64], func() []any { return []any{inRange(n1+4, 1e300), zeros[float64](n1)} }),
+	c1("packages/generic_named", pkgGeneric[devlib.Real], func() []any { return []any{reals(inRange(n1+4, 1e300)), zeros[devlib.Real](n1)} }),
 	c1("packages/methods", pkgMethods, func() []any {
 		return []any{cycleF32(n1), cycleF32(n1 + 1)[1:], zeros[float32](n1), cycleF64(n1), zeros[float64](n1)}
 	}),
+}
+
+// reals converts float64s to devlib.Real, the type argument of a kernel
+// instantiated with another package's type.
+func reals(f []float64) []devlib.Real {
+	out := make([]devlib.Real, len(f))
+	for i, x := range f {
+		out[i] = devlib.Real(x)
+	}
+	return out
 }

@@ -106,14 +106,17 @@ func (l *loader) name(path string) string {
 	return defaultImportName(path)
 }
 
-// prune prunes every package of the program from the kernel's root:
+// prune prunes every package of the program from the kernel's roots:
 // names selected from another package become its roots, and method names
 // selected anywhere keep the methods of kept types everywhere. A package
 // is pruned again only when it has new roots or a newly selected name is
 // one of its methods' names, until nothing new is reached; each package's
 // diagnostics are those of its last pruning.
-func (l *loader) prune(root string) {
-	l.roots[l.main.path] = map[string]bool{root: true}
+func (l *loader) prune(roots ...string) {
+	l.roots[l.main.path] = map[string]bool{}
+	for _, r := range roots {
+		l.roots[l.main.path][r] = true
+	}
 	l.main.dirty = true
 	for {
 		pruned := false

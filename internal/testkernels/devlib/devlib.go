@@ -36,6 +36,10 @@ func Sum[T cuda.Number](xs []T) T {
 	return s
 }
 
+// Real is a named number type of this package, a type argument of
+// kernels of other packages.
+type Real float64
+
 // Vec2 is a 2-vector of float32 with methods kernels call.
 type Vec2 struct{ X, Y float32 }
 
