@@ -61,14 +61,22 @@ func loadFound(info funcInfo, rt reflect.Type, device bool) (*Kernel, error) {
 	if device {
 		what = "function"
 	}
-	file, err := findSource(info)
-	if err != nil {
-		return nil, err
-	}
-	file, _ = filepath.Abs(file)
-	files, err := packageFiles(filepath.Dir(file), file, info.name)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
+	var files []*ast.File
+	dir, file := "", info.pkgPath
+	if reg := registeredFiles(info.pkgPath); declOf(reg, info.name) != nil {
+		// The package registered its source (a library embedding it):
+		// that is the text this binary was built from, wherever it runs.
+		files = reg
+	} else {
+		var err error
+		if file, err = findSource(info); err != nil {
+			return nil, err
+		}
+		file, _ = filepath.Abs(file)
+		dir = filepath.Dir(file)
+		if files, err = packageFiles(dir, file, info.name); err != nil {
+			return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
+		}
 	}
 	var typeArgs []string
 	imports := typeArgImports{}
@@ -77,12 +85,13 @@ func loadFound(info funcInfo, rt reflect.Type, device bool) (*Kernel, error) {
 		if fd == nil {
 			return nil, fmt.Errorf("%s %s.%s: no such function in %s", what, info.pkgPath, info.name, file)
 		}
+		var err error
 		typeArgs, err = inferTypeArgs(fd, rt, info.pkgPath, imports)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
 		}
 	}
-	return load(info.pkgPath, filepath.Dir(file), files, info.name, typeArgs, imports, device)
+	return load(info.pkgPath, dir, files, info.name, typeArgs, imports, device)
 }
 
 // LoadDevice loads the function whose func value is fn as a device
