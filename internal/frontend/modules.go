@@ -203,13 +203,18 @@ func within(path, prefix string) (string, bool) {
 	return "", false
 }
 
-// moduleDirs returns the directories that may hold import path p according
-// to mod, in the order to try: vendor/, the module itself, its replace
-// directives (a replacement by another version is found in modCache).
-func (mod *goMod) dirs(p, modCache string) []string {
+// dirs returns the directories that may hold import path p according to
+// mod, in the order to try: the module's own tree for its packages, else
+// (when honorMain, as the go command does for the main module only)
+// vendor/ and the replace directives (a replacement by another version is
+// found in modCache).
+func (mod *goMod) dirs(p, modCache string, honorMain bool) []string {
 	var out []string
 	if rel, ok := within(p, mod.path); ok {
 		return append(out, filepath.Join(mod.root, filepath.FromSlash(rel)))
+	}
+	if !honorMain {
+		return nil
 	}
 	if st, err := os.Stat(filepath.Join(mod.root, "vendor")); err == nil && st.IsDir() {
 		out = append(out, filepath.Join(mod.root, "vendor", filepath.FromSlash(p)))

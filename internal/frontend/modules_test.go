@@ -150,3 +150,29 @@ func TestModuleCacheDir(t *testing.T) {
 		t.Errorf("default: %s, want %s", got, want)
 	}
 }
+
+// TestFindReplaceMainOnly: as with the go command, the replace directives
+// and vendor/ of the main (kernel's) module count, those of a dependency's
+// go.mod do not.
+func TestFindReplaceMainOnly(t *testing.T) {
+	main, dep := t.TempDir(), t.TempDir()
+	writeFile(t, main, "go.mod", "module example.com/mainmod\n\nreplace example.com/x => ./xlocal\n")
+	writeFile(t, main, "xlocal/p/p.go", "package p\n")
+	writeFile(t, main, "vendor/example.com/v/v.go", "package v\n")
+	writeFile(t, dep, "go.mod", "module example.com/dep\n\nreplace example.com/x => ./other\n")
+	writeFile(t, dep, "other/p/p.go", "package p\n")
+	writeFile(t, dep, "vendor/example.com/v/v.go", "package v\n")
+	fd := &finder{mainRoot: main}
+	s, err := fd.find("example.com/x/p", filepath.Join(main, "k"))
+	if err != nil || s.dir != filepath.Join(main, "xlocal", "p") {
+		t.Fatalf("from the main module: got %+v, %v", s, err)
+	}
+	if s, err := fd.find("example.com/v", filepath.Join(main, "k")); err != nil || s.dir != filepath.Join(main, "vendor", "example.com", "v") {
+		t.Fatalf("vendored in the main module: got %+v, %v", s, err)
+	}
+	for _, p := range []string{"example.com/x/p", "example.com/v"} {
+		if s, err := fd.find(p, filepath.Join(dep, "k")); err == nil {
+			t.Errorf("%s from a dependency's module: found %s through its go.mod", p, s.dir)
+		}
+	}
+}
