@@ -305,7 +305,7 @@ func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string
 		if p == l.main && !device {
 			kernel = name
 		}
-		vet(p.kept, p.info, p.tpkg, kernel, srcs, d)
+		vet(p.kept, p.info, kernel, srcs, d)
 	}
 	if err := d.err(display); err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 //
 // srcs holds every package of the kernel's program, so that a read-only
 // table of another package is recognised as one.
-func vet(files []*ast.File, info *types.Info, pkg *types.Package, kernel string, srcs map[*types.Package]source, d *diags) {
+func vet(files []*ast.File, info *types.Info, kernel string, srcs map[*types.Package]source, d *diags) {
 	funcParams := kernelFuncParams(files, info, kernel)
 	for _, f := range files {
 		for _, decl := range f.Decls {
