@@ -21,12 +21,12 @@ type Kernel struct {
 	PkgPath  string         // import path of the kernel's package
 	Dir      string         // directory of the package ("" for in-memory source)
 	Fset     *token.FileSet // positions of every function in Prog
-	Prog     *ssa.Program   // the whole program: user package and supported packages
+	Prog     *ssa.Program   // the whole program: the kernel's package, the packages it calls, stubs
 	Pkg      *ssa.Package   // the kernel's package
 	Func     *ssa.Function  // the kernel; an instantiation when generic
 	TypeArgs []string       // type arguments as written in Go, for generic kernels
 
-	src source // the kernel package's kept files and their types
+	srcs []source // kept files and their types: the kernel's package first, then the packages it calls
 
 	devmathErr error
 }
@@ -61,27 +61,37 @@ func loadFound(info funcInfo, rt reflect.Type, device bool) (*Kernel, error) {
 	if device {
 		what = "function"
 	}
-	file, err := findSource(info)
-	if err != nil {
-		return nil, err
-	}
-	file, _ = filepath.Abs(file)
-	files, err := packageFiles(filepath.Dir(file), file, info.name)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
+	var files []*ast.File
+	dir, file := "", info.pkgPath
+	if reg := registeredFiles(info.pkgPath); declOf(reg, info.name) != nil {
+		// The package registered its source (a library embedding it):
+		// that is the text this binary was built from, wherever it runs.
+		files = reg
+	} else {
+		var err error
+		if file, err = findSource(info); err != nil {
+			return nil, err
+		}
+		file, _ = filepath.Abs(file)
+		dir = filepath.Dir(file)
+		if files, err = packageFiles(dir, file, info.name); err != nil {
+			return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
+		}
 	}
 	var typeArgs []string
+	imports := typeArgImports{}
 	if info.generic {
 		fd := declOf(files, info.name)
 		if fd == nil {
 			return nil, fmt.Errorf("%s %s.%s: no such function in %s", what, info.pkgPath, info.name, file)
 		}
-		typeArgs, err = inferTypeArgs(fd, rt, info.pkgPath)
+		var err error
+		typeArgs, err = inferTypeArgs(fd, rt, info.pkgPath, imports)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
 		}
 	}
-	return load(info.pkgPath, filepath.Dir(file), files, info.name, typeArgs, device)
+	return load(info.pkgPath, dir, files, info.name, typeArgs, imports, device)
 }
 
 // LoadDevice loads the function whose func value is fn as a device
@@ -141,7 +151,7 @@ func loadStubFunc(info funcInfo, t reflect.Type) (*Kernel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("function %s.%s: %w", info.pkgPath, info.name, err)
 	}
-	k, err := load("nugo_bound", "", []*ast.File{f}, info.name, nil, true)
+	k, err := load("nugo_bound", "", []*ast.File{f}, info.name, nil, nil, true)
 	if err != nil {
 		return nil, err
 	}
@@ -234,19 +244,22 @@ const instantiateFunc = "nugo_instantiate__"
 
 // buildKernel prunes, type-checks, vets and converts to SSA.
 func buildKernel(pkgPath, dir string, files []*ast.File, name string, typeArgs []string) (*Kernel, error) {
-	return load(pkgPath, dir, files, name, typeArgs, false)
+	return load(pkgPath, dir, files, name, typeArgs, nil, false)
 }
 
 // load loads a kernel, or with device set a device function bound to a
 // kernel's func parameter.
-func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string, device bool) (*Kernel, error) {
+//
+// A generic kernel is instantiated by a function of an extra file, which
+// imports the packages of type arguments from other packages (imports).
+func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string, imports typeArgImports, device bool) (*Kernel, error) {
 	what := "kernel"
 	if device {
 		what = "function"
 	}
 	display := name
 	if len(typeArgs) > 0 {
-		display = name + "[" + strings.Join(typeArgs, ", ") + "]"
+		display = imports.display(name + "[" + strings.Join(typeArgs, ", ") + "]")
 	}
 	d := &diags{fset: fset}
 	fd := declOf(files, name)
@@ -260,60 +273,51 @@ func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string
 	if !isGeneric && len(typeArgs) > 0 {
 		return nil, fmt.Errorf("%s %s is not generic but type arguments %v were given", what, name, typeArgs)
 	}
-	kept := prune(files, []string{name}, d)
 	if len(typeArgs) > 0 {
-		src := fmt.Sprintf("package %s\n\nfunc %s() any { return %s[%s] }\n", files[0].Name.Name, instantiateFunc, name, strings.Join(typeArgs, ", "))
-		f, err := parser.ParseFile(fset, "nugo-instantiate.go", src, parser.SkipObjectResolution)
+		var imps strings.Builder
+		for _, n := range imports.names() {
+			fmt.Fprintf(&imps, "import %s %q\n", n, imports[n])
+		}
+		src := fmt.Sprintf("package %s\n\n%s\nfunc %s() any { return %s[%s] }\n", files[0].Name.Name, imps.String(), instantiateFunc, name, strings.Join(typeArgs, ", "))
+		f, err := parser.ParseFile(fset, "nugo-instantiate.go", src, 0)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: bad type arguments: %w", what, display, err)
 		}
-		kept = append(kept, f)
+		files = append(files[:len(files):len(files)], f)
 	}
+	l := newLoader(pkgPath, dir, files)
+	roots := []string{name}
+	if len(typeArgs) > 0 {
+		roots = append(roots, instantiateFunc)
+	}
+	l.prune(roots...)
+	d = l.d
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
-	info := &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		FileVersions: map[*ast.File]string{},
-	}
-	conf := types.Config{
-		Importer: stubs,
-		Error: func(err error) {
-			if te, ok := err.(types.Error); ok && !te.Soft {
-				d.add(te.Pos, "%s", te.Msg)
-			} else if ok {
-				d.add(te.Pos, "%s", te.Msg)
-			}
-		},
-		Sizes: types.SizesFor("gc", "amd64"),
-	}
-	tpkg, _ := conf.Check(pkgPath, fset, kept, info)
+	l.main.tpkg, l.main.info = l.check(l.main)
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
-	if device {
-		vet(kept, info, tpkg, "", d)
-	} else {
-		vet(kept, info, tpkg, name, d)
+	srcs := l.sources()
+	for _, p := range l.checked() {
+		kernel := ""
+		if p == l.main && !device {
+			kernel = name
+		}
+		vet(p.kept, p.info, kernel, srcs, d)
 	}
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
 
-	prog := ssa.NewProgram(fset, ssa.InstantiateGenerics)
-	for _, imp := range tpkg.Imports() {
-		createStubPackage(prog, imp)
+	prog, pkg := l.buildSSA()
+	var all []source
+	for _, p := range l.checked() {
+		all = append(all, srcs[p.tpkg])
 	}
-	pkg := prog.CreatePackage(tpkg, kept, info, false)
-	pkg.Build()
 
-	k := &Kernel{Name: display, PkgPath: pkgPath, Dir: dir, Fset: fset, Prog: prog, Pkg: pkg, TypeArgs: typeArgs, src: source{kept, info}}
+	k := &Kernel{Name: display, PkgPath: pkgPath, Dir: dir, Fset: fset, Prog: prog, Pkg: pkg, TypeArgs: imports.displayAll(typeArgs), srcs: all}
 	if len(typeArgs) == 0 {
 		k.Func = pkg.Func(name)
 	} else {
