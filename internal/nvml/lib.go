@@ -86,10 +86,16 @@ func Load() (*Library, error) {
 func Open(path string) (*Library, error) {
 	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cannot load %s (installed with the NVIDIA driver; %s names another path): %v", ErrNoLibrary, path, LibraryEnv, err)
+		return nil, &loadError{fmt.Sprintf("cannot load %s (NVML, installed with the NVIDIA driver; %s names another path): %v", path, LibraryEnv, err)}
 	}
 	return &Library{path: path, handle: h}, nil
 }
+
+// loadError is a library that cannot be loaded; it is ErrNoLibrary.
+type loadError struct{ msg string }
+
+func (e *loadError) Error() string        { return e.msg }
+func (e *loadError) Is(target error) bool { return target == ErrNoLibrary }
 
 // Path is the name the library was opened by.
 func (l *Library) Path() string { return l.path }

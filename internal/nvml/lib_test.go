@@ -31,7 +31,7 @@ func TestLoadMissing(t *testing.T) {
 	if l != nil || !errors.Is(err, ErrNoLibrary) {
 		t.Fatalf("Load = %v, %v; want ErrNoLibrary", l, err)
 	}
-	for _, want := range []string{"/nonexistent/libnvidia-ml.so.1", LibraryEnv, "NVIDIA driver"} {
+	for _, want := range []string{"cannot load /nonexistent/libnvidia-ml.so.1", LibraryEnv, "NVIDIA driver"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}
