@@ -23,7 +23,7 @@ func twoGPUs() *fakenvml.NVML {
 			Utilization: nvml.Utilization{GPU: 97, Memory: 41},
 			Memory:      nvml.Memory{Total: 141 << 30, Used: 35 << 29, Free: 141<<30 - 35<<29},
 			Temperature: 63, Power: 512_400,
-			Clocks:      map[nvml.Clock]int{nvml.ClockSM: 1980, nvml.ClockMem: 2619},
+			Clocks: map[nvml.Clock]int{nvml.ClockSM: 1980, nvml.ClockMem: 2619},
 			Processes: []nvml.Process{
 				{PID: 4242, UsedMemory: 3 << 30},
 				{PID: 77, UsedMemory: nvml.NotAvailable},
