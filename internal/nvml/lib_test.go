@@ -9,14 +9,17 @@ import (
 )
 
 // realLibrary loads libnvidia-ml.so.1. Without it the test fails under CI
-// (which installs it with scripts/install-libcuda.sh) and is skipped,
-// visibly, elsewhere.
+// (which installs it with scripts/install-libcuda.sh) and on the GPU
+// machine (NUGO_REQUIRE_GPU=1), and is skipped, visibly, elsewhere.
 func realLibrary(t *testing.T) *Library {
 	t.Helper()
 	l, err := Load()
 	if err != nil {
 		if inCI() {
 			t.Fatalf("CI requires the real NVML library: %v (install it with scripts/install-libcuda.sh)", err)
+		}
+		if os.Getenv("NUGO_REQUIRE_GPU") == "1" {
+			t.Fatalf("NUGO_REQUIRE_GPU=1 but NVML cannot be loaded: %v", err)
 		}
 		t.Skipf("SKIP real-library test: %v; run scripts/install-libcuda.sh as root to enable it", err)
 	}
@@ -115,7 +118,7 @@ func TestRealLibraryRequiredInCI(t *testing.T) {
 	}
 	run := func(ci string) (string, error) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRealLibraryRequiredInCI$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), "NUGO_NVML_CHILD=1", "CI="+ci, LibraryEnv+"=/nonexistent/libnvidia-ml.so.1")
+		cmd.Env = append(os.Environ(), "NUGO_NVML_CHILD=1", "CI="+ci, "NUGO_REQUIRE_GPU=", LibraryEnv+"=/nonexistent/libnvidia-ml.so.1")
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
