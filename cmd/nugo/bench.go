@@ -120,10 +120,20 @@ func bench(w io.Writer, args []string) error {
 			return err
 		}
 	}
-	if len(failed) > 0 {
-		return errors.New(strings.Join(failed, "; "))
+	return benchError(failed, len(names))
+}
+
+// benchError is nugo bench's result when some of total workloads failed:
+// the table or the JSON lines already show each failure, so it names the
+// first.
+func benchError(failed []string, total int) error {
+	switch len(failed) {
+	case 0:
+		return nil
+	case 1:
+		return errors.New(failed[0])
 	}
-	return nil
+	return fmt.Errorf("%d of %d workloads failed; the first: %s", len(failed), total, failed[0])
 }
 
 // benchRow is one workload's outcome: its result, or the error that stopped it.

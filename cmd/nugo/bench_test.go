@@ -196,3 +196,19 @@ func TestBenchSizes(t *testing.T) {
 		}
 	}
 }
+
+func TestBenchError(t *testing.T) {
+	for _, c := range []struct {
+		failed []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{"logs: out of memory"}, "logs: out of memory"},
+		{[]string{"logs: a", "d2d: b"}, "2 of 7 workloads failed; the first: logs: a"},
+	} {
+		err := benchError(c.failed, 7)
+		if (err == nil) != (c.want == "") || err != nil && err.Error() != c.want {
+			t.Errorf("benchError(%q) = %v, want %q", c.failed, err, c.want)
+		}
+	}
+}
