@@ -4,8 +4,8 @@
 #
 #   scripts/gpu-check.sh build   on the build machine (Go; no GPU needed):
 #       cross-builds (GOOS=linux CGO_ENABLED=0, -trimpath, stripped) the test
-#       binaries of cuda, internal/driver, vectorize, every example and
-#       cmd/nugo, the nugo CLI and bench/gpu, for each of GPU_CHECK_ARCHES
+#       binaries of cuda, internal/driver, internal/nvml, vectorize, every
+#       example and cmd/nugo, the nugo CLI and bench/gpu, for each of GPU_CHECK_ARCHES
 #       (default "amd64 arm64", so that a Grace Hopper host works too), packed into
 #       .build/gpu/bin-ARCH.tar.xz (git ignores .build/; about 20 MB each).
 #       Carry .build/gpu with the tree; run picks the pack of uname -m.
@@ -13,9 +13,11 @@
 #       numba-cuda, python3; no Go toolchain): unpacks the binaries and, with
 #       NUGO_REQUIRE_GPU=1, runs in this order: `nugo info`; the cuda
 #       package's GPU tests (the kernel corpus against the CPU backend) and
-#       launch-overhead benchmark; the driver's tests; vectorize's GPU tests
+#       launch-overhead benchmark; the driver's tests; NVML's tests and
+#       `nugo top -n 1`; vectorize's GPU tests
 #       (ufuncs and gufuncs on the CUDA target); every example's test and
-#       the CLI's, in parallel, on the GPU; `nugo primes -n 10^8`; then the
+#       the CLI's, in parallel, on the GPU; `nugo primes -n 10^8`; `nugo
+#       bench -n 10^7` (every workload in one process); then the
 #       benchmarks. bench/cuda is compiled with nvcc in the background while
 #       the tests run. Output: log.txt (everything), results.jsonl (one JSON
 #       line per benchmark run, or its error) and table.md (the steps, what
@@ -103,6 +105,7 @@ build_arch() {
 		flags=(-trimpath -ldflags=-s\ -w)
 		go test -c "${flags[@]}" -o "$bin/cuda.test" ./cuda
 		go test -c "${flags[@]}" -o "$bin/driver.test" ./internal/driver
+		go test -c "${flags[@]}" -o "$bin/nvml.test" ./internal/nvml
 		go test -c "${flags[@]}" -o "$bin/vectorize.test" ./vectorize
 		go test -c "${flags[@]}" -o "$bin/cli.test" ./cmd/nugo
 		for d in examples/*/; do
@@ -121,19 +124,21 @@ build_arch() {
 	echo "gpu-check build: $(du -h "$pack" | cut -f1) in ${pack#"$ROOT"/}; carry .build/gpu to the GPU machine and run scripts/gpu-check.sh run"
 }
 
-# findlib points NUGO_LIBCUDA at the driver library when the loader does not
-# know it (containers often mount the driver under /usr/local/nvidia).
+# findlib SONAME VAR points VAR (NUGO_LIBCUDA, NUGO_LIBNVML) at the library
+# when the loader does not know it (containers often mount the driver under
+# /usr/local/nvidia).
 findlib() {
-	[[ -n ${NUGO_LIBCUDA:-} ]] && return
+	local so=$1 var=$2
+	[[ -n ${!var:-} ]] && return
 	local cache d
 	cache=$(ldconfig -p 2>/dev/null) # captured: grep -q closing a pipe would trip pipefail
-	if grep -q 'libcuda\.so\.1 ' <<<"$cache"; then
+	if grep -qF "$so " <<<"$cache"; then
 		return
 	fi
 	local path=${LD_LIBRARY_PATH:-}
 	for d in ${path//:/ } /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/local/cuda/compat; do
-		if [[ -e $d/libcuda.so.1 ]]; then
-			export NUGO_LIBCUDA=$d/libcuda.so.1
+		if [[ -e $d/$so ]]; then
+			export "$var=$d/$so"
 			return
 		fi
 	done
@@ -255,7 +260,8 @@ run() {
 	# for nugo and Numba alike, in every fresh process.
 	export CUDA_CACHE_DISABLE=1
 	unset NUGO_BACKEND NUGO_DEBUG
-	findlib
+	findlib libcuda.so.1 NUGO_LIBCUDA
+	findlib libnvidia-ml.so.1 NUGO_LIBNVML
 	cat "$bin/BUILD-INFO"
 	echo "$(nproc) CPUs, $(free -g 2>/dev/null | awk '/^Mem:/ {print $2 " GiB"}') memory, $(uname -sr)"
 	local gpu
@@ -296,6 +302,8 @@ run() {
 	step "async copies, pageable vs pinned (Pin)" 40 cuda env NUGO_BACKEND=cpu \
 		"$bin/cuda.test" -test.v -test.count=1 -test.run XXX -test.bench PinnedCopies -test.benchtime 200x @timeout
 	step "driver tests" 60 internal/driver "$bin/driver.test" -test.v -test.count=1 @timeout
+	step "NVML tests" 30 internal/nvml "$bin/nvml.test" -test.v -test.count=1 @timeout
+	step "nugo top -n 1" 15 . "$bin/nugo" top -n 1
 	step "vectorize on the GPU (ufuncs and gufuncs against the cpu target)" 60 vectorize \
 		"$bin/vectorize.test" -test.v -test.count=1 -test.run OnGPU @timeout
 
@@ -354,6 +362,7 @@ run() {
 	local pn
 	pn=$(size 100000000 20000)
 	step "nugo primes -n $pn" 60 . "$bin/nugo" primes -n "$pn" -backend "$nb"
+	step "nugo bench -n $(size 10000000 3000)" 60 . "$bin/nugo" bench -backend "$nb" -n "$(size 10000000 3000)" -reps 5
 
 	# 4. The benchmarks.
 	if [[ -n $nvcc_pid ]]; then

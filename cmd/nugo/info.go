@@ -34,6 +34,7 @@ func runInfo(args []string) error {
 	} else {
 		fmt.Printf("selected    %s (NUGO_BACKEND chooses; auto picks the GPU when one can be used)\n", be)
 	}
+	fmt.Printf("nvml        %s\n", nvmlStatus())
 	gpus, err := cuda.Gpus()
 	if err != nil {
 		fmt.Printf("devices     none: %v\n", err)
@@ -45,4 +46,25 @@ func runInfo(args []string) error {
 			float64(d.TotalMemory)/(1<<30), d.MaxThreadsPerBlock, d.SharedMemPerBlock>>10)
 	}
 	return nil
+}
+
+// nvmlStatus is nugo info's line on NVML, which nugo top reads.
+func nvmlStatus() string {
+	api, err := openNVML()
+	if err != nil {
+		return fmt.Sprintf("not available (nugo top needs it): %v", err)
+	}
+	if err := api.Init(); err != nil {
+		return fmt.Sprintf("not available (nugo top needs it): %v", err)
+	}
+	defer api.Shutdown()
+	v, err := api.DriverVersion()
+	if err != nil {
+		return fmt.Sprintf("started, but: %v", err)
+	}
+	n, err := api.DeviceCount()
+	if err != nil {
+		return fmt.Sprintf("driver %s, but: %v", v, err)
+	}
+	return fmt.Sprintf("driver %s, %d GPU%s (nugo top monitors them)", v, n, plural(n))
 }

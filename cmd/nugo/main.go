@@ -1,11 +1,17 @@
 // Command nugo runs nugo's jobs and tools: the prime-factorization capstone
-// (primes), a report of backends and devices (info), and the compiler's
-// tools where they are built in (ptx).
+// (primes), a report of backends and devices (info), the compiler's tools
+// where they are built in (ptx), the benchmark workloads (bench) and a GPU
+// monitor over NVML (top).
 //
 // Usage:
 //
 //	nugo primes -n N [-backend auto|cpu|gpu|ptxsim] [-block 256] [-out FILE]
 //	nugo info
+//	nugo ptx [-arch sm_90] [-sass] [-debug] [-fastmath] PKGDIR FUNC
+//	nugo bench [-backend auto|cpu|gpu|ptxsim] [-workload LIST] [-n N] [-reps 20] [-width 101] [-json]
+//	nugo top [-interval 1s] [-n COUNT]
+//
+// `nugo COMMAND -h` describes a command's flags.
 package main
 
 import (
@@ -59,4 +65,5 @@ func usage() {
 	for _, n := range names {
 		fmt.Fprintf(os.Stderr, "  %-8s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintln(os.Stderr, "\n'nugo COMMAND -h' describes a command's flags.")
 }

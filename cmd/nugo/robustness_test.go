@@ -35,6 +35,23 @@ func TestCLIBadArguments(t *testing.T) {
 		{"primes out dir", runPrimes, []string{"-n", "10", "-out", filepath.Join(dir, "missing", "f")}, "no such file"},
 		{"info extra", runInfo, []string{"extra"}, "unexpected arguments"},
 		{"info flag", runInfo, []string{"-x"}, "-x"},
+		{"bench workload", runBench, []string{"-workload", "vecadd,matmul"}, `unknown workload "matmul"`},
+		{"bench workload twice", runBench, []string{"-workload", "d2d,d2d"}, "listed twice"},
+		{"bench workload empty", runBench, []string{"-workload", ","}, `unknown workload ""`},
+		{"bench n negative", runBench, []string{"-n", "-1"}, "-n -1"},
+		{"bench n 1 primes", runBench, []string{"-n", "1"}, "-n 1: at least 2"},
+		{"bench n word", runBench, []string{"-n", "many"}, "invalid value"},
+		{"bench reps 0", runBench, []string{"-reps", "0"}, "-reps 0"},
+		{"bench width 0", runBench, []string{"-width", "0"}, "-width 0"},
+		{"bench backend", runBench, []string{"-backend", "tpu"}, "unknown backend"},
+		{"bench extra", runBench, []string{"vecadd"}, "unexpected arguments"},
+		{"bench flag", runBench, []string{"-bogus"}, "-bogus"},
+		{"top interval 0", runTop, []string{"-interval", "0s"}, "-interval 0s: at least 10ms"},
+		{"top interval tiny", runTop, []string{"-interval", "1ms"}, "at least 10ms"},
+		{"top interval number", runTop, []string{"-interval", "5"}, "invalid value"},
+		{"top n negative", runTop, []string{"-n", "-2"}, "-n -2"},
+		{"top extra", runTop, []string{"gpu0"}, "unexpected arguments"},
+		{"top flag", runTop, []string{"-bogus"}, "-bogus"},
 		{"ptx no args", runPTX, nil, "want PKGDIR FUNC"},
 		{"ptx one arg", runPTX, []string{"."}, "want PKGDIR FUNC"},
 		{"ptx arch word", runPTX, []string{"-arch", "ampere", ".", "K"}, "want sm_XX"},
@@ -108,10 +125,14 @@ func TestCLIExitCodes(t *testing.T) {
 		{"primes -n 1", 1, "nugo primes: primes: N must be at least 2"},
 		{"primes -h", 0, "-block int"},
 		{"info extra", 1, "unexpected arguments"},
+		{"bench -workload nope", 1, `nugo bench: -workload: unknown workload "nope"`},
+		{"bench -h", 0, "Workloads: primes"},
+		{"top -n 1", 1, "nugo top: cannot monitor GPUs: cannot load /nonexistent/libnvidia-ml.so.1"},
+		{"top -h", 0, "-interval duration"},
 	} {
 		t.Run(c.args, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestCLIExitCodes$")
-			cmd.Env = append(os.Environ(), "NUGO_CLI_ARGS="+c.args, "NUGO_BACKEND=cpu")
+			cmd.Env = append(os.Environ(), "NUGO_CLI_ARGS="+c.args, "NUGO_BACKEND=cpu", "NUGO_LIBNVML=/nonexistent/libnvidia-ml.so.1")
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			err := cmd.Run()
