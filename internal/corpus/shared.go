@@ -108,16 +108,18 @@ func sharedMovingAverage(t cuda.Thread, a, out []float64) {
 // The 37 bins of bytes and the 3-byte tail are not whole 16-byte units.
 func sharedHistogram(t cuda.Thread, a []uint8, counts []uint32) {
 	bins := cuda.SharedArray[uint32](t, 37)
-	seen := cuda.SharedArray[uint8](t, 37)
-	i := t.Grid1()
+	low := cuda.SharedArray[uint8](t, 37)
+	i, tid := t.Grid1(), t.ThreadIdx().X
 	if i < len(a) {
-		b := int(a[i]) % 37
-		cuda.AtomicAdd(&bins[b], 1)
-		seen[b] = 1
+		cuda.AtomicAdd(&bins[int(a[i])%37], 1)
 	}
 	t.SyncThreads()
-	if tid := t.ThreadIdx().X; tid < 37 && seen[tid] == 1 {
-		cuda.AtomicAdd(&counts[tid], bins[tid])
+	if tid < 37 {
+		low[tid] += uint8(bins[tid]) // += : what was there must be 0
+	}
+	t.SyncThreads()
+	if tid < 37 {
+		cuda.AtomicAdd(&counts[tid], bins[tid]+uint32(low[(tid+1)%37])<<16)
 	}
 }
 

@@ -17,14 +17,20 @@ type WithPointer struct {
 }
 
 // CountCells spreads values over cells round-robin: counts and sums with
-// atomics on the fields, flags and histogram bins by plain stores.
+// atomics on the fields; flags and histogram bins by plain stores, one
+// thread for each.
 func CountCells(t cuda.Thread, cells []Cell, values []float64) {
-	if i := t.Grid1(); i < len(values) {
+	i := t.Grid1()
+	if i < len(values) {
 		c := &cells[i%len(cells)]
 		cuda.AtomicAdd(&c.Count, 1)
 		cuda.AtomicAdd(&c.Sum, values[i])
-		c.Seen = true
-		c.Hist[i%4] = 1
+	}
+	if i < len(cells) {
+		cells[i].Seen = true
+	}
+	if i < 4*len(cells) {
+		cells[i/4].Hist[i%4] = 1
 	}
 }
 
