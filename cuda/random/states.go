@@ -2,6 +2,8 @@ package random
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/nugo-dev/nugo/cuda"
 )
@@ -31,12 +33,47 @@ func Init(states []uint64, seed, subsequence uint64) error {
 	}
 	InitState(states, 0, seed)
 	jumpN(states, 0, subsequence)
-	for i := 1; i < n; i++ {
-		states[2*i] = states[2*i-2]
-		states[2*i+1] = states[2*i-1]
-		Jump(states, i)
-	}
+	fillJumps(states)
 	return nil
+}
+
+// chunkGenerators is the least number of generators a goroutine of
+// fillJumps takes on: below it, starting one costs more than it saves.
+const chunkGenerators = 1 << 13
+
+// fillJumps sets every generator of states after the first to its
+// predecessor jumped once. Jump's matrix lets a chunk of generators start
+// anywhere (generator g is the first jumped g times), so chunks fill in
+// parallel on GOMAXPROCS goroutines, all finished before it returns.
+func fillJumps(states []uint64) {
+	n := len(states) / 2
+	workers := min(runtime.GOMAXPROCS(0), n/chunkGenerators)
+	if workers <= 1 {
+		fillRange(states, 1, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += per {
+		hi := min(lo+per, n)
+		wg.Go(func() {
+			if lo > 0 {
+				states[2*lo], states[2*lo+1] = states[0], states[1]
+				jumpN(states, lo, uint64(lo))
+			}
+			fillRange(states, lo+1, hi)
+		})
+	}
+	wg.Wait()
+}
+
+// fillRange sets generators lo..hi-1 to their predecessors jumped once.
+func fillRange(states []uint64, lo, hi int) {
+	j := jumpTable()
+	for i := lo; i < hi; i++ {
+		v := j.apply(state{states[2*i-2], states[2*i-1]})
+		states[2*i], states[2*i+1] = v[0], v[1]
+	}
 }
 
 // HostStates returns n generators' states in host memory, initialised by

@@ -166,3 +166,39 @@ func TestDeviceStates(t *testing.T) {
 		t.Errorf("InitDevice after Free: no error")
 	}
 }
+
+// Init's parallel chunks and table-driven jumps give what a plain chain
+// of Jump calls gives, for every generator (the chunk boundaries included).
+func TestInitParallelEqualsJumpChain(t *testing.T) {
+	const n = 3*chunkGenerators + 5
+	got, err := HostStates(n, 99, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]uint64, 2*n)
+	InitState(want, 0, 99)
+	Jump(want, 0)
+	Jump(want, 0)
+	for i := 1; i < n; i++ {
+		want[2*i], want[2*i+1] = want[2*i-2], want[2*i-1]
+		Jump(want, i)
+	}
+	for i := range n {
+		if got[2*i] != want[2*i] || got[2*i+1] != want[2*i+1] {
+			t.Fatalf("generator %d = %#x, a chain of Jumps gives %#x", i, got[2*i:2*i+2], want[2*i:2*i+2])
+		}
+	}
+}
+
+// The byte table applies the same map as the matrix it tabulates.
+func TestByteTableEqualsMatrix(t *testing.T) {
+	m := jumpPowers()[5]
+	tab := newByteTable(m)
+	v := state{1, 0}
+	for range 1000 {
+		if got, want := tab.apply(v), m.apply(v); got != want {
+			t.Fatalf("table·%#x = %#x, matrix·%#x = %#x", v, got, v, want)
+		}
+		v = state{v[0]*6364136223846793005 + 1442695040888963407, v[1] ^ v[0]<<7 ^ v[0]>>3}
+	}
+}

@@ -110,7 +110,7 @@ func Uniform32(states []uint64, i int) float32 {
 // xoroshiro128p_normal_float32, and advances generator i by two steps.
 // It computes in float32 throughout: sqrt(-2 log u1) cos(2π u2) from two
 // Uniform32 draws, the sine half of the pair discarded. A first draw of 0
-// (probability 2^-54) gives ±Inf, as in Numba.
+// (probability 2^-53) gives an infinity, as in Numba.
 func Normal32(states []uint64, i int) float32 {
 	u1 := Uniform32(states, i)
 	u2 := Uniform32(states, i)
