@@ -75,7 +75,7 @@ func (f *fnState) intrinsic(in *ssa.Call, fn *ssa.Function) {
 	case frontend.BitsPath:
 		f.bitsCall(in, name)
 	default:
-		f.errorf("cannot call %s.%s in a kernel: kernels may call only their own package's functions, cuda, math, math/bits and math32", pkg, name)
+		f.errorf("cannot call %s.%s in a kernel: it has no Go body the GPU can run (kernels call Go functions compiled from source, and cuda, math, math/bits and math32 as intrinsics)", pkg, name)
 	}
 }
 

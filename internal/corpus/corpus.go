@@ -31,7 +31,7 @@ func All() []Case {
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
 		threadCases, sharedCases, warpCases, atomicCases, printfCases, miscCases,
-		builtinCases, mixedCases,
+		builtinCases, mixedCases, packageCases,
 	} {
 		all = append(all, group...)
 	}

@@ -19,7 +19,7 @@ type source struct {
 // constants. The result has one constant per array element (zero where the
 // literal leaves an element out); ok is false for any other initializer.
 func (k *Kernel) TableInit(v *types.Var) (vals []constant.Value, ok bool) {
-	srcs := []source{k.src}
+	srcs := append([]source(nil), k.srcs...)
 	if devmathChecked.pkg != nil {
 		srcs = append(srcs, source{devmathChecked.files, devmathChecked.info})
 	}

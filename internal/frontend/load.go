@@ -21,12 +21,12 @@ type Kernel struct {
 	PkgPath  string         // import path of the kernel's package
 	Dir      string         // directory of the package ("" for in-memory source)
 	Fset     *token.FileSet // positions of every function in Prog
-	Prog     *ssa.Program   // the whole program: user package and supported packages
+	Prog     *ssa.Program   // the whole program: the kernel's package, the packages it calls, stubs
 	Pkg      *ssa.Package   // the kernel's package
 	Func     *ssa.Function  // the kernel; an instantiation when generic
 	TypeArgs []string       // type arguments as written in Go, for generic kernels
 
-	src source // the kernel package's kept files and their types
+	srcs []source // kept files and their types: the kernel's package first, then the packages it calls
 
 	devmathErr error
 }
@@ -260,7 +260,10 @@ func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string
 	if !isGeneric && len(typeArgs) > 0 {
 		return nil, fmt.Errorf("%s %s is not generic but type arguments %v were given", what, name, typeArgs)
 	}
-	kept := prune(files, []string{name}, d)
+	l := newLoader(pkgPath, dir, files)
+	l.prune(name)
+	d = l.d
+	kept := l.main.kept
 	if len(typeArgs) > 0 {
 		src := fmt.Sprintf("package %s\n\nfunc %s() any { return %s[%s] }\n", files[0].Name.Name, instantiateFunc, name, strings.Join(typeArgs, ", "))
 		f, err := parser.ParseFile(fset, "nugo-instantiate.go", src, parser.SkipObjectResolution)
@@ -268,52 +271,34 @@ func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string
 			return nil, fmt.Errorf("%s %s: bad type arguments: %w", what, display, err)
 		}
 		kept = append(kept, f)
+		l.main.kept = kept
 	}
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
-	info := &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		FileVersions: map[*ast.File]string{},
-	}
-	conf := types.Config{
-		Importer: stubs,
-		Error: func(err error) {
-			if te, ok := err.(types.Error); ok && !te.Soft {
-				d.add(te.Pos, "%s", te.Msg)
-			} else if ok {
-				d.add(te.Pos, "%s", te.Msg)
-			}
-		},
-		Sizes: types.SizesFor("gc", "amd64"),
-	}
-	tpkg, _ := conf.Check(pkgPath, fset, kept, info)
+	l.main.tpkg, l.main.info = l.check(l.main)
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
-	if device {
-		vet(kept, info, tpkg, "", d)
-	} else {
-		vet(kept, info, tpkg, name, d)
+	srcs := l.sources()
+	for _, p := range l.checked() {
+		kernel := ""
+		if p == l.main && !device {
+			kernel = name
+		}
+		vet(p.kept, p.info, p.tpkg, kernel, srcs, d)
 	}
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
 
-	prog := ssa.NewProgram(fset, ssa.InstantiateGenerics)
-	for _, imp := range tpkg.Imports() {
-		createStubPackage(prog, imp)
+	prog, pkg := l.buildSSA()
+	var all []source
+	for _, p := range l.checked() {
+		all = append(all, srcs[p.tpkg])
 	}
-	pkg := prog.CreatePackage(tpkg, kept, info, false)
-	pkg.Build()
 
-	k := &Kernel{Name: display, PkgPath: pkgPath, Dir: dir, Fset: fset, Prog: prog, Pkg: pkg, TypeArgs: typeArgs, src: source{kept, info}}
+	k := &Kernel{Name: display, PkgPath: pkgPath, Dir: dir, Fset: fset, Prog: prog, Pkg: pkg, TypeArgs: typeArgs, srcs: all}
 	if len(typeArgs) == 0 {
 		k.Func = pkg.Func(name)
 	} else {

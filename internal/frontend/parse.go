@@ -10,15 +10,24 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 )
 
 // parsedFile is one parsed source file and the file state it was parsed from.
 type parsedFile struct {
-	path    string
-	modTime time.Time
+	path  string
+	ident fileIdent
+	ast   *ast.File
+}
+
+// fileIdent is the state of a file that caches revalidate against: a file
+// whose size or modification time changed is read again.
+type fileIdent struct {
+	modTime int64 // nanoseconds since the epoch
 	size    int64
-	ast     *ast.File
+}
+
+func identOf(st os.FileInfo) fileIdent {
+	return fileIdent{modTime: st.ModTime().UnixNano(), size: st.Size()}
 }
 
 // parseCache keeps parsed files so that a second kernel of the same package
@@ -37,7 +46,7 @@ func parseCached(path string) (*ast.File, error) {
 	parseCache.Lock()
 	pf := parseCache.files[path]
 	parseCache.Unlock()
-	if pf != nil && pf.modTime.Equal(st.ModTime()) && pf.size == st.Size() {
+	if pf != nil && pf.ident == identOf(st) {
 		return pf.ast, nil
 	}
 	src, err := os.ReadFile(path)
@@ -49,7 +58,7 @@ func parseCached(path string) (*ast.File, error) {
 		return nil, err
 	}
 	parseCache.Lock()
-	parseCache.files[path] = &parsedFile{path: path, modTime: st.ModTime(), size: st.Size(), ast: f}
+	parseCache.files[path] = &parsedFile{path: path, ident: identOf(st), ast: f}
 	parseCache.Unlock()
 	return f, nil
 }
@@ -153,4 +162,33 @@ func findFunc(f *ast.File, name string) *ast.FuncDecl {
 		}
 	}
 	return nil
+}
+
+// dirPackage parses the non-test Go files of dir that the build would
+// compile for this platform: the source of an imported package. It
+// returns nil files, no error, when dir holds none.
+func dirPackage(dir string) ([]*ast.File, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil
+	}
+	var files []*ast.File
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
+			continue
+		}
+		f, err := parseCached(filepath.Join(dir, n))
+		if err != nil {
+			return nil, err
+		}
+		if len(files) > 0 && f.Name.Name != files[0].Name.Name {
+			return nil, fmt.Errorf("%s: files of packages %s and %s", dir, files[0].Name.Name, f.Name.Name)
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }

@@ -12,18 +12,43 @@ type declRef struct {
 	decl ast.Decl
 }
 
+// pruned is what prune keeps of one package.
+type pruned struct {
+	files []*ast.File // the kept declarations and the imports they use
+	// selected holds, per imported package (other than those nugo serves
+	// as stubs), the names kept code selects from it: that package's roots.
+	selected map[string]map[string]bool
+	// selectors holds every name kept code selects with x.Name: methods
+	// and fields, of this package's types or of other packages' types.
+	selectors map[string]bool
+}
+
+// importResolver says whether kernel code may use the package at path,
+// selecting sel from it: "" when it may, else the sentence to report. name
+// gives the package name an import without an explicit name binds.
+type importResolver interface {
+	resolve(path, sel string) string
+	name(path string) string
+}
+
 // prune keeps the declarations the kernel reaches, so that host code in the
 // same package (which may use any package) is never type-checked. The reach is
 // computed by name, an over-approximation that is cheap and safe: a kept
 // declaration that is not really used costs only its type-checking.
 //
-// It returns new files holding the kept declarations and the imports they use,
-// and diagnostics for imports of unsupported packages that kept code uses.
-func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
+// roots are the names to start from; methods of kept types are kept when
+// their name is selected in kept code of this package or is in selectors
+// (names selected by other packages, which may call methods of this
+// package's types). The result holds new files with the kept declarations
+// and the imports they use; uses of packages kernels cannot call are
+// reported to d at their position.
+func prune(files []*ast.File, roots []string, selectors map[string]bool, res importResolver, d *diags) pruned {
 	byName := map[string][]declRef{}
 	top := map[any]bool{}             // top-level declaring nodes, as the parser's objects record them
 	methods := map[string][]declRef{} // method name → declarations
+	imports := map[*ast.File]map[string]string{}
 	for _, f := range files {
+		imports[f] = importNames(f, res)
 		for _, decl := range f.Decls {
 			switch decl := decl.(type) {
 			case *ast.FuncDecl:
@@ -56,15 +81,16 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 		}
 	}
 
+	out := pruned{selected: map[string]map[string]bool{}, selectors: map[string]bool{}}
 	kept := map[ast.Decl]bool{}
 	keptTypes := map[string]bool{}
-	referenced := map[string]bool{}
+	added := map[string]bool{}
 	var work []declRef
 	addName := func(name string) {
-		if referenced[name] {
+		if added[name] {
 			return
 		}
-		referenced[name] = true
+		added[name] = true
 		for _, r := range byName[name] {
 			if !kept[r.decl] {
 				kept[r.decl] = true
@@ -84,6 +110,7 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 					keptTypes[s.(*ast.TypeSpec).Name.Name] = true
 				}
 			}
+			fileImports := imports[r.file]
 			var visit func(n ast.Node) bool
 			visit = func(n ast.Node) bool {
 				switch n := n.(type) {
@@ -94,9 +121,19 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 						addName(n.Name)
 					}
 				case *ast.SelectorExpr:
-					// The selected name is a method, a field or a package
-					// member, never a top-level name of this package.
-					referenced[n.Sel.Name] = true
+					// pkg.Name selects a root of an imported package;
+					// any other x.Name is a method or a field, never a
+					// top-level name of this package.
+					if x, ok := n.X.(*ast.Ident); ok && x.Obj == nil {
+						if path, ok := fileImports[x.Name]; ok {
+							if out.selected[path] == nil {
+								out.selected[path] = map[string]bool{}
+							}
+							out.selected[path][n.Sel.Name] = true
+							return false
+						}
+					}
+					out.selectors[n.Sel.Name] = true
 					ast.Inspect(n.X, visit)
 					return false
 				}
@@ -104,9 +141,9 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 			}
 			ast.Inspect(r.decl, visit)
 		}
-		// Methods of kept types whose names are referenced somewhere.
+		// Methods of kept types whose names are selected somewhere.
 		for name, refs := range methods {
-			if !referenced[name] {
+			if !out.selectors[name] && !selectors[name] {
 				continue
 			}
 			for _, r := range refs {
@@ -122,7 +159,6 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 		}
 	}
 
-	var out []*ast.File
 	for _, f := range files {
 		var decls []ast.Decl
 		for _, decl := range f.Decls {
@@ -133,7 +169,7 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 		if len(decls) == 0 {
 			continue
 		}
-		imports := usedImports(f, decls, d)
+		imports := usedImports(f, decls, res, d)
 		nf := &ast.File{
 			Package:   f.Package,
 			Name:      f.Name,
@@ -148,9 +184,31 @@ func prune(files []*ast.File, roots []string, d *diags) []*ast.File {
 			}
 		}
 		nf.Decls = append(nf.Decls, decls...)
-		out = append(out, nf)
+		out.files = append(out.files, nf)
 	}
 	return out
+}
+
+// importNames maps the names f's imports bind to their paths (dot and
+// blank imports bind none).
+func importNames(f *ast.File, res importResolver) map[string]string {
+	m := map[string]string{}
+	for _, s := range f.Imports {
+		path, err := strconv.Unquote(s.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := ""
+		if s.Name != nil {
+			name = s.Name.Name
+		} else {
+			name = res.name(path)
+		}
+		if name != "_" && name != "." {
+			m[name] = path
+		}
+	}
+	return m
 }
 
 func recvTypeName(fd *ast.FuncDecl) string {
@@ -178,7 +236,7 @@ func recvTypeName(fd *ast.FuncDecl) string {
 
 // usedImports returns the import specs of f that decls use, and reports uses
 // of packages a kernel cannot call.
-func usedImports(f *ast.File, decls []ast.Decl, d *diags) []ast.Spec {
+func usedImports(f *ast.File, decls []ast.Decl, res importResolver, d *diags) []ast.Spec {
 	type imp struct {
 		spec *ast.ImportSpec
 		path string
@@ -189,9 +247,11 @@ func usedImports(f *ast.File, decls []ast.Decl, d *diags) []ast.Spec {
 		if err != nil {
 			continue
 		}
-		name := defaultImportName(path)
+		name := ""
 		if s.Name != nil {
 			name = s.Name.Name
+		} else {
+			name = res.name(path)
 		}
 		if name == "_" {
 			continue
@@ -215,8 +275,8 @@ func usedImports(f *ast.File, decls []ast.Decl, d *diags) []ast.Spec {
 				return true
 			}
 			used[x.Name] = true
-			if !Supported(im.path) {
-				d.add(sel.Pos(), "%s", unsupportedPackageMsg(im.path, sel.Sel.Name))
+			if msg := res.resolve(im.path, sel.Sel.Name); msg != "" {
+				d.add(sel.Pos(), "%s", msg)
 				return true
 			}
 			specs = append(specs, im.spec)
@@ -243,7 +303,12 @@ func unsupportedPackageMsg(path, sel string) string {
 	case "unsafe":
 		return "package unsafe cannot be used in a kernel; index slices instead of computing addresses"
 	}
-	return "cannot use " + path + "." + sel + " in a kernel: kernels may call only their own package's functions, cuda, math, math/bits and nugo's math32; copy the function you need into your package"
+	return "cannot use " + path + "." + sel + " in a kernel: " + path + " is a standard-library package, and of those kernels may use only math and math/bits (besides nugo's cuda and math32) because the GPU has no runtime for the others; compute what you need on the host and pass it as a parameter"
+}
+
+// unloadableMsg refuses a use of a package whose source could not be loaded.
+func unloadableMsg(path, sel string, err error) string {
+	return "cannot use " + path + "." + sel + " in a kernel: " + err.Error()
 }
 
 func defaultImportName(path string) string {

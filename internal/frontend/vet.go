@@ -8,7 +8,10 @@ import (
 
 // vet refuses, at the exact position, what a GPU thread cannot do, with a
 // sentence that says what to write instead (the section 3).
-func vet(files []*ast.File, info *types.Info, pkg *types.Package, kernel string, d *diags) {
+//
+// srcs holds every package of the kernel's program, so that a read-only
+// table of another package is recognised as one.
+func vet(files []*ast.File, info *types.Info, pkg *types.Package, kernel string, srcs map[*types.Package]source, d *diags) {
 	funcParams := kernelFuncParams(files, info, kernel)
 	for _, f := range files {
 		for _, decl := range f.Decls {
@@ -20,7 +23,7 @@ func vet(files []*ast.File, info *types.Info, pkg *types.Package, kernel string,
 				vetKernelSignature(fd, info, d)
 			}
 			if fd.Body != nil {
-				vetBody(fd.Body, files, info, pkg, funcParams, d)
+				vetBody(fd.Body, info, srcs, funcParams, d)
 			}
 			vetSignature(fd.Type, info, funcParams, d)
 		}
@@ -241,8 +244,18 @@ func badType(t types.Type) string {
 	return walk(t)
 }
 
+// packageVar reports whether v is a package-level variable of one of the
+// program's packages (the kernel's, or one it calls).
+func packageVar(v *types.Var, srcs map[*types.Package]source) bool {
+	if v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return false
+	}
+	_, ok := srcs[v.Pkg()]
+	return ok
+}
+
 // vetGlobalWrite refuses writes to (and addresses of) package-level variables.
-func vetGlobalWrite(e ast.Expr, info *types.Info, pkg *types.Package, d *diags) {
+func vetGlobalWrite(e ast.Expr, info *types.Info, srcs map[*types.Package]source, d *diags) {
 	for {
 		switch x := e.(type) {
 		case *ast.ParenExpr:
@@ -255,10 +268,14 @@ func vetGlobalWrite(e ast.Expr, info *types.Info, pkg *types.Package, d *diags) 
 			e = x.X
 			continue
 		case *ast.SelectorExpr:
+			if v, ok := info.Uses[x.Sel].(*types.Var); ok && packageVar(v, srcs) {
+				e = x.Sel // pkg.Var: another package's variable
+				continue
+			}
 			e = x.X
 			continue
 		case *ast.Ident:
-			if v, ok := info.Uses[x].(*types.Var); ok && v.Parent() == pkg.Scope() {
+			if v, ok := info.Uses[x].(*types.Var); ok && packageVar(v, srcs) {
 				d.add(x.Pos(), "cannot write to package-level variable %s in a kernel: every thread would share it and the host would not see it; write into a slice parameter instead", x.Name)
 			}
 		}
@@ -268,12 +285,12 @@ func vetGlobalWrite(e ast.Expr, info *types.Info, pkg *types.Package, d *diags) 
 
 // isTable reports whether a package-level variable is a read-only table the
 // compiler can place in global memory.
-func isTable(v *types.Var, files []*ast.File, info *types.Info) bool {
-	_, found, ok := tableInit(source{files, info}, v)
+func isTable(v *types.Var, srcs map[*types.Package]source) bool {
+	_, found, ok := tableInit(srcs[v.Pkg()], v)
 	return found && ok
 }
 
-func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *types.Package, funcParams map[types.Object]bool, d *diags) {
+func vetBody(body *ast.BlockStmt, info *types.Info, srcs map[*types.Package]source, funcParams map[types.Object]bool, d *diags) {
 	callOnly := callOnlyFuncs(body, info)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -306,18 +323,18 @@ func vetBody(body *ast.BlockStmt, files []*ast.File, info *types.Info, pkg *type
 			}
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
-				vetGlobalWrite(l, info, pkg, d)
+				vetGlobalWrite(l, info, srcs, d)
 			}
 		case *ast.IncDecStmt:
-			vetGlobalWrite(n.X, info, pkg, d)
+			vetGlobalWrite(n.X, info, srcs, d)
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
-				vetGlobalWrite(n.X, info, pkg, d)
+				vetGlobalWrite(n.X, info, srcs, d)
 			}
 		case *ast.Ident:
 			obj := info.Uses[n]
-			if v, ok := obj.(*types.Var); ok && v.Parent() == pkg.Scope() {
-				if !isTable(v, files, info) {
+			if v, ok := obj.(*types.Var); ok && packageVar(v, srcs) {
+				if !isTable(v, srcs) {
 					d.add(n.Pos(), "cannot use package-level variable %s in a kernel: the GPU does not see it; pass it as a parameter, or declare it as a constant (a variable initialized with an array literal of constants is allowed as a read-only table)", n.Name)
 				}
 				return true
