@@ -13,7 +13,7 @@ import (
 // (shared parse cache, stub packages and file set) and checks that the
 // cache hands every caller of a key the same module.
 func TestConcurrentCompile(t *testing.T) {
-	names := []string{"slices/increment", "funcs/generic_int16", "arrays/add2d", "shared/reduce", "atomics/float", "printf/values"}
+	names := []string{"slices/increment", "funcs/generic_int16", "arrays/add2d", "shared/reduce", "atomics/float", "printf/values", "packages/calls", "packages/generic_named"}
 	var wg sync.WaitGroup
 	mods := make([][]*compiler.Module, len(names))
 	for i, n := range names {

@@ -52,7 +52,7 @@ func TestInferTypeArgsFuncTypes(t *testing.T) {
 			t.Fatal(err)
 		}
 		fd := findFunc(f, "k")
-		got, err := inferTypeArgs(fd, reflect.TypeOf(tc.fn), "p")
+		got, err := inferTypeArgs(fd, reflect.TypeOf(tc.fn), "p", typeArgImports{})
 		if err != nil {
 			t.Errorf("%s: %v", tc.decl, err)
 			continue

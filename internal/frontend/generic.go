@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"go/ast"
 	"reflect"
+	"sort"
+	"strings"
 )
 
 // inferTypeArgs finds a generic function's type arguments from its func
 // value's type by matching the declared parameter and result types (func
-// types among them) against the instantiated ones.
-func inferTypeArgs(fd *ast.FuncDecl, rt reflect.Type, pkgPath string) ([]string, error) {
+// types among them) against the instantiated ones. A type argument of
+// another package is spelled with that package's name, which imports
+// binds (name → import path) for the instantiation.
+func inferTypeArgs(fd *ast.FuncDecl, rt reflect.Type, pkgPath string, imports typeArgImports) ([]string, error) {
 	var tparams []string
 	for _, f := range fd.Type.TypeParams.List {
 		for _, n := range f.Names {
@@ -31,7 +35,7 @@ func inferTypeArgs(fd *ast.FuncDecl, rt reflect.Type, pkgPath string) ([]string,
 			if !isParam[e.Name] {
 				return nil
 			}
-			s, err := typeArgString(t, pkgPath)
+			s, err := typeArgString(t, pkgPath, imports)
 			if err != nil {
 				return err
 			}
@@ -103,21 +107,85 @@ func inferTypeArgs(fd *ast.FuncDecl, rt reflect.Type, pkgPath string) ([]string,
 	return args, nil
 }
 
-// typeArgString spells a type argument in the kernel package's source.
-func typeArgString(t reflect.Type, pkgPath string) (string, error) {
+// typeArgImports names the packages that type arguments of other packages
+// come from: the name each is spelled with → its import path.
+type typeArgImports map[string]string
+
+// typeArgString spells a type argument in the kernel package's source,
+// adding the packages of named types of other packages to imports.
+func typeArgString(t reflect.Type, pkgPath string, imports typeArgImports) (string, error) {
 	if t.Name() == "" {
 		switch t.Kind() {
 		case reflect.Slice:
-			s, err := typeArgString(t.Elem(), pkgPath)
+			s, err := typeArgString(t.Elem(), pkgPath, imports)
 			return "[]" + s, err
 		case reflect.Pointer:
-			s, err := typeArgString(t.Elem(), pkgPath)
+			s, err := typeArgString(t.Elem(), pkgPath, imports)
 			return "*" + s, err
 		}
-		return "", fmt.Errorf("type argument %s cannot be spelled in the kernel's package; use a basic type or a named type of that package", t)
+		return "", fmt.Errorf("type argument %s cannot be spelled in the kernel's package; use a basic type or a named type", t)
 	}
 	if t.PkgPath() == "" || t.PkgPath() == pkgPath {
 		return t.Name(), nil
 	}
-	return "", fmt.Errorf("type argument %s comes from package %s; kernels can be instantiated with basic types or types of their own package", t, t.PkgPath())
+	if strings.ContainsAny(t.Name(), "[]") || Supported(t.PkgPath()) || isStdlib(t.PkgPath()) {
+		return "", fmt.Errorf("type argument %s comes from package %s; kernels can be instantiated with basic types and named types of Go packages outside the standard library that are not generic", t, t.PkgPath())
+	}
+	return imports.name(t.PkgPath()) + "." + t.Name(), nil
+}
+
+// name returns the name type arguments of package path are spelled with:
+// the last element of the path, made unique.
+func (im typeArgImports) name(path string) string {
+	base := "nugo_" + sanitizeIdent(defaultImportName(path))
+	name := base
+	for i := 2; ; i++ {
+		if p, ok := im[name]; !ok || p == path {
+			break
+		}
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	im[name] = path
+	return name
+}
+
+// sanitizeIdent turns an import path element into an identifier.
+func sanitizeIdent(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// names returns the names the imports bind, sorted.
+func (im typeArgImports) names() []string {
+	out := make([]string, 0, len(im))
+	for n := range im {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// display spells type arguments for people: with the package's own name
+// rather than the name the instantiation imports it under.
+func (im typeArgImports) display(s string) string {
+	for n := range im {
+		s = strings.ReplaceAll(s, n+".", strings.TrimPrefix(n, "nugo_")+".")
+	}
+	return s
+}
+
+func (im typeArgImports) displayAll(args []string) []string {
+	if len(im) == 0 {
+		return args
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = im.display(a)
+	}
+	return out
 }

@@ -61,27 +61,37 @@ func loadFound(info funcInfo, rt reflect.Type, device bool) (*Kernel, error) {
 	if device {
 		what = "function"
 	}
-	file, err := findSource(info)
-	if err != nil {
-		return nil, err
-	}
-	file, _ = filepath.Abs(file)
-	files, err := packageFiles(filepath.Dir(file), file, info.name)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
+	var files []*ast.File
+	dir, file := "", info.pkgPath
+	if reg := registeredFiles(info.pkgPath); declOf(reg, info.name) != nil {
+		// The package registered its source (a library embedding it):
+		// that is the text this binary was built from, wherever it runs.
+		files = reg
+	} else {
+		var err error
+		if file, err = findSource(info); err != nil {
+			return nil, err
+		}
+		file, _ = filepath.Abs(file)
+		dir = filepath.Dir(file)
+		if files, err = packageFiles(dir, file, info.name); err != nil {
+			return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
+		}
 	}
 	var typeArgs []string
+	imports := typeArgImports{}
 	if info.generic {
 		fd := declOf(files, info.name)
 		if fd == nil {
 			return nil, fmt.Errorf("%s %s.%s: no such function in %s", what, info.pkgPath, info.name, file)
 		}
-		typeArgs, err = inferTypeArgs(fd, rt, info.pkgPath)
+		var err error
+		typeArgs, err = inferTypeArgs(fd, rt, info.pkgPath, imports)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
 		}
 	}
-	return load(info.pkgPath, filepath.Dir(file), files, info.name, typeArgs, device)
+	return load(info.pkgPath, dir, files, info.name, typeArgs, imports, device)
 }
 
 // LoadDevice loads the function whose func value is fn as a device
@@ -141,7 +151,7 @@ func loadStubFunc(info funcInfo, t reflect.Type) (*Kernel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("function %s.%s: %w", info.pkgPath, info.name, err)
 	}
-	k, err := load("nugo_bound", "", []*ast.File{f}, info.name, nil, true)
+	k, err := load("nugo_bound", "", []*ast.File{f}, info.name, nil, nil, true)
 	if err != nil {
 		return nil, err
 	}
@@ -234,19 +244,22 @@ const instantiateFunc = "nugo_instantiate__"
 
 // buildKernel prunes, type-checks, vets and converts to SSA.
 func buildKernel(pkgPath, dir string, files []*ast.File, name string, typeArgs []string) (*Kernel, error) {
-	return load(pkgPath, dir, files, name, typeArgs, false)
+	return load(pkgPath, dir, files, name, typeArgs, nil, false)
 }
 
 // load loads a kernel, or with device set a device function bound to a
 // kernel's func parameter.
-func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string, device bool) (*Kernel, error) {
+//
+// A generic kernel is instantiated by a function of an extra file, which
+// imports the packages of type arguments from other packages (imports).
+func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string, imports typeArgImports, device bool) (*Kernel, error) {
 	what := "kernel"
 	if device {
 		what = "function"
 	}
 	display := name
 	if len(typeArgs) > 0 {
-		display = name + "[" + strings.Join(typeArgs, ", ") + "]"
+		display = imports.display(name + "[" + strings.Join(typeArgs, ", ") + "]")
 	}
 	d := &diags{fset: fset}
 	fd := declOf(files, name)
@@ -260,19 +273,25 @@ func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string
 	if !isGeneric && len(typeArgs) > 0 {
 		return nil, fmt.Errorf("%s %s is not generic but type arguments %v were given", what, name, typeArgs)
 	}
-	l := newLoader(pkgPath, dir, files)
-	l.prune(name)
-	d = l.d
-	kept := l.main.kept
 	if len(typeArgs) > 0 {
-		src := fmt.Sprintf("package %s\n\nfunc %s() any { return %s[%s] }\n", files[0].Name.Name, instantiateFunc, name, strings.Join(typeArgs, ", "))
-		f, err := parser.ParseFile(fset, "nugo-instantiate.go", src, parser.SkipObjectResolution)
+		var imps strings.Builder
+		for _, n := range imports.names() {
+			fmt.Fprintf(&imps, "import %s %q\n", n, imports[n])
+		}
+		src := fmt.Sprintf("package %s\n\n%s\nfunc %s() any { return %s[%s] }\n", files[0].Name.Name, imps.String(), instantiateFunc, name, strings.Join(typeArgs, ", "))
+		f, err := parser.ParseFile(fset, "nugo-instantiate.go", src, 0)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: bad type arguments: %w", what, display, err)
 		}
-		kept = append(kept, f)
-		l.main.kept = kept
+		files = append(files[:len(files):len(files)], f)
 	}
+	l := newLoader(pkgPath, dir, files)
+	roots := []string{name}
+	if len(typeArgs) > 0 {
+		roots = append(roots, instantiateFunc)
+	}
+	l.prune(roots...)
+	d = l.d
 	if err := d.err(display); err != nil {
 		return nil, err
 	}
@@ -298,7 +317,7 @@ func load(pkgPath, dir string, files []*ast.File, name string, typeArgs []string
 		all = append(all, srcs[p.tpkg])
 	}
 
-	k := &Kernel{Name: display, PkgPath: pkgPath, Dir: dir, Fset: fset, Prog: prog, Pkg: pkg, TypeArgs: typeArgs, srcs: all}
+	k := &Kernel{Name: display, PkgPath: pkgPath, Dir: dir, Fset: fset, Prog: prog, Pkg: pkg, TypeArgs: imports.displayAll(typeArgs), srcs: all}
 	if len(typeArgs) == 0 {
 		k.Func = pkg.Func(name)
 	} else {

@@ -17,6 +17,8 @@ func TestLoadFunc(t *testing.T) {
 		{"funcs/generic_int16", "funcGeneric[int16]"},
 		{"types/arith_float32", "typesArith[float32]"},
 		{"arrays/add2d", "array2Add"},
+		{"packages/calls", "pkgCalls"},
+		{"packages/generic_named", "pkgGeneric[devlib.Real]"},
 	}
 	for _, c := range cases {
 		cs, ok := corpus.Lookup(c.corpus)

@@ -24,16 +24,20 @@ type pkgSource struct {
 // binary's dependencies in the module cache, and NUGO_SOURCE_ROOT.
 type finder struct {
 	deps     []*debug.Module // the binary's dependencies (runtime/debug)
+	mainPath string          // the binary's main module path (runtime/debug)
 	modCache string          // module cache directory, "" if unknown
 	srcRoot  string          // NUGO_SOURCE_ROOT
-	mainRoot string          // root of the main module, for local replacements
+	// mainRoot is the root of the kernel's module, taken for the main
+	// module's (a binary does not record that): local replacements resolve
+	// against it, and its vendor/ and replace directives count.
+	mainRoot string
 }
 
 // newFinder is a finder for the running binary, for a kernel whose package
 // lives in dir ("" for source given as text).
 func newFinder(dir string) *finder {
-	deps, _ := buildDeps()
-	f := &finder{deps: deps, modCache: moduleCache(), srcRoot: os.Getenv("NUGO_SOURCE_ROOT")}
+	deps, mainPath := buildDeps()
+	f := &finder{deps: deps, mainPath: mainPath, modCache: moduleCache(), srcRoot: os.Getenv("NUGO_SOURCE_ROOT")}
 	if dir != "" {
 		if m, err := findGoMod(dir); err == nil && m != nil {
 			f.mainRoot = m.root
@@ -83,7 +87,8 @@ func (fd *finder) find(path, fromDir string) (*pkgSource, error) {
 		}
 		if mod != nil {
 			_, inModule = within(path, mod.path)
-			for _, dir := range mod.dirs(path, fd.modCache) {
+			honorMain := mod.root == fd.mainRoot || (fd.mainPath != "" && mod.path == fd.mainPath)
+			for _, dir := range mod.dirs(path, fd.modCache, honorMain) {
 				if s, err := try(dir); s != nil || err != nil {
 					return s, err
 				}

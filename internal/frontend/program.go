@@ -36,6 +36,10 @@ type loadPkg struct {
 	tpkg     *types.Package
 	info     *types.Info
 	checking bool
+
+	dirty       bool            // to be pruned (again)
+	diags       *diags          // of the last pruning
+	methodNames map[string]bool // names of the package's methods
 }
 
 func newLoader(pkgPath, dir string, files []*ast.File) *loader {
@@ -102,53 +106,72 @@ func (l *loader) name(path string) string {
 	return defaultImportName(path)
 }
 
-// prune prunes every package of the program from the kernel's root:
+// prune prunes every package of the program from the kernel's roots:
 // names selected from another package become its roots, and method names
-// selected anywhere keep the methods of kept types everywhere. It repeats
-// until nothing new is reached, reporting only the last round's
-// diagnostics.
-func (l *loader) prune(root string) {
-	l.roots[l.main.path] = map[string]bool{root: true}
+// selected anywhere keep the methods of kept types everywhere. A package
+// is pruned again only when it has new roots or a newly selected name is
+// one of its methods' names, until nothing new is reached; each package's
+// diagnostics are those of its last pruning.
+func (l *loader) prune(roots ...string) {
+	l.roots[l.main.path] = map[string]bool{}
+	for _, r := range roots {
+		l.roots[l.main.path][r] = true
+	}
+	l.main.dirty = true
 	for {
-		changed := false
-		l.d = &diags{fset: fset}
+		pruned := false
 		for i := 0; i < len(l.order); i++ {
 			p := l.order[i]
+			if !p.dirty {
+				continue
+			}
+			p.dirty, pruned = false, true
 			l.cur = p
-			r := prune(p.files, sortedKeys(l.roots[p.path]), l.selectors, l, l.d)
+			p.diags = &diags{fset: fset}
+			r := prune(p.files, sortedKeys(l.roots[p.path]), l.selectors, l, p.diags)
 			p.kept = r.files
 			for n := range r.selectors {
-				if !l.selectors[n] {
-					l.selectors[n] = true
-					changed = true
+				if l.selectors[n] {
+					continue
+				}
+				l.selectors[n] = true
+				for _, q := range l.order {
+					if q != p && q.methods()[n] {
+						q.dirty = true
+					}
 				}
 			}
 			for path, names := range r.selected {
 				if Supported(path) || l.failed[path] != nil || l.found[path] == nil {
 					continue
 				}
-				if l.pkgs[path] == nil {
+				q := l.pkgs[path]
+				if q == nil {
 					s := l.found[path]
-					q := &loadPkg{path: path, dir: s.dir, files: s.files}
+					q = &loadPkg{path: path, dir: s.dir, files: s.files}
 					l.pkgs[path] = q
 					l.order = append(l.order, q)
-				}
-				if l.roots[path] == nil {
 					l.roots[path] = map[string]bool{}
 				}
 				for n := range names {
 					if !l.roots[path][n] {
 						l.roots[path][n] = true
-						changed = true
+						q.dirty = true
 					}
 				}
 			}
 		}
-		if !changed {
+		if !pruned {
 			break
 		}
 	}
 	l.cur = nil
+	l.d = &diags{fset: fset}
+	for _, p := range l.order {
+		if p.diags != nil {
+			l.d.list = append(l.d.list, p.diags.list...)
+		}
+	}
 	for _, p := range l.order[1:] {
 		if len(p.kept) == 0 {
 			// Only missing names were selected: keep the package clause
@@ -157,6 +180,21 @@ func (l *loader) prune(root string) {
 			p.kept = []*ast.File{{Package: f.Package, Name: f.Name, FileStart: f.FileStart, FileEnd: f.FileEnd, GoVersion: f.GoVersion}}
 		}
 	}
+}
+
+// methods returns the names of the package's methods.
+func (p *loadPkg) methods() map[string]bool {
+	if p.methodNames == nil {
+		p.methodNames = map[string]bool{}
+		for _, f := range p.files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
+					p.methodNames[fd.Name.Name] = true
+				}
+			}
+		}
+	}
+	return p.methodNames
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -46,9 +46,9 @@ func prune(files []*ast.File, roots []string, selectors map[string]bool, res imp
 	byName := map[string][]declRef{}
 	top := map[any]bool{}             // top-level declaring nodes, as the parser's objects record them
 	methods := map[string][]declRef{} // method name → declarations
-	imports := map[*ast.File]map[string]string{}
+	imports := map[*ast.File]*fileImports{}
 	for _, f := range files {
-		imports[f] = importNames(f, res)
+		imports[f] = newFileImports(f, res)
 		for _, decl := range f.Decls {
 			switch decl := decl.(type) {
 			case *ast.FuncDecl:
@@ -124,8 +124,8 @@ func prune(files []*ast.File, roots []string, selectors map[string]bool, res imp
 					// pkg.Name selects a root of an imported package;
 					// any other x.Name is a method or a field, never a
 					// top-level name of this package.
-					if x, ok := n.X.(*ast.Ident); ok && x.Obj == nil {
-						if path, ok := fileImports[x.Name]; ok {
+					if x, ok := n.X.(*ast.Ident); ok && x.Obj == nil && byName[x.Name] == nil {
+						if _, path, ok := fileImports.lookup(x.Name); ok {
 							if out.selected[path] == nil {
 								out.selected[path] = map[string]bool{}
 							}
@@ -169,7 +169,7 @@ func prune(files []*ast.File, roots []string, selectors map[string]bool, res imp
 		if len(decls) == 0 {
 			continue
 		}
-		imports := usedImports(f, decls, res, d)
+		specs := usedImports(f, imports[f], decls, res, d)
 		nf := &ast.File{
 			Package:   f.Package,
 			Name:      f.Name,
@@ -177,9 +177,9 @@ func prune(files []*ast.File, roots []string, selectors map[string]bool, res imp
 			FileEnd:   f.FileEnd,
 			GoVersion: f.GoVersion,
 		}
-		if len(imports) > 0 {
-			nf.Decls = append(nf.Decls, &ast.GenDecl{Tok: token.IMPORT, Specs: imports})
-			for _, s := range imports {
+		if len(specs) > 0 {
+			nf.Decls = append(nf.Decls, &ast.GenDecl{Tok: token.IMPORT, Specs: specs})
+			for _, s := range specs {
 				nf.Imports = append(nf.Imports, s.(*ast.ImportSpec))
 			}
 		}
@@ -189,26 +189,64 @@ func prune(files []*ast.File, roots []string, selectors map[string]bool, res imp
 	return out
 }
 
-// importNames maps the names f's imports bind to their paths (dot and
-// blank imports bind none).
-func importNames(f *ast.File, res importResolver) map[string]string {
-	m := map[string]string{}
+// fileImports maps the names a file's imports bind to the imports. An
+// import without a name binds its package's name, which is usually the
+// last element of its path; the real name, which needs the package's
+// source, is looked up only when a selected name matches no import.
+type fileImports struct {
+	res     importResolver
+	specs   map[string]*ast.ImportSpec
+	paths   map[string]string
+	pending []*ast.ImportSpec // unnamed imports of other packages
+}
+
+func newFileImports(f *ast.File, res importResolver) *fileImports {
+	fi := &fileImports{res: res, specs: map[string]*ast.ImportSpec{}, paths: map[string]string{}}
 	for _, s := range f.Imports {
 		path, err := strconv.Unquote(s.Path.Value)
 		if err != nil {
 			continue
 		}
-		name := ""
-		if s.Name != nil {
-			name = s.Name.Name
-		} else {
-			name = res.name(path)
-		}
-		if name != "_" && name != "." {
-			m[name] = path
+		switch {
+		case s.Name != nil:
+			fi.bind(s.Name.Name, s, path)
+		case Supported(path) || isStdlib(path):
+			fi.bind(defaultImportName(path), s, path)
+		default:
+			fi.pending = append(fi.pending, s)
 		}
 	}
-	return m
+	return fi
+}
+
+func (fi *fileImports) bind(name string, s *ast.ImportSpec, path string) {
+	if name != "_" && name != "." {
+		fi.specs[name], fi.paths[name] = s, path
+	}
+}
+
+// lookup returns the import that binds name, if any.
+func (fi *fileImports) lookup(name string) (*ast.ImportSpec, string, bool) {
+	if s, ok := fi.specs[name]; ok {
+		return s, fi.paths[name], true
+	}
+	if len(fi.pending) == 0 {
+		return nil, "", false
+	}
+	for i, s := range fi.pending {
+		if path, _ := strconv.Unquote(s.Path.Value); defaultImportName(path) == name {
+			fi.pending = append(fi.pending[:i:i], fi.pending[i+1:]...)
+			fi.bind(name, s, path)
+			return s, path, true
+		}
+	}
+	for _, s := range fi.pending {
+		path, _ := strconv.Unquote(s.Path.Value)
+		fi.bind(fi.res.name(path), s, path)
+	}
+	fi.pending = nil
+	s, ok := fi.specs[name]
+	return s, fi.paths[name], ok
 }
 
 func recvTypeName(fd *ast.FuncDecl) string {
@@ -236,28 +274,7 @@ func recvTypeName(fd *ast.FuncDecl) string {
 
 // usedImports returns the import specs of f that decls use, and reports uses
 // of packages a kernel cannot call.
-func usedImports(f *ast.File, decls []ast.Decl, res importResolver, d *diags) []ast.Spec {
-	type imp struct {
-		spec *ast.ImportSpec
-		path string
-	}
-	byName := map[string]imp{}
-	for _, s := range f.Imports {
-		path, err := strconv.Unquote(s.Path.Value)
-		if err != nil {
-			continue
-		}
-		name := ""
-		if s.Name != nil {
-			name = s.Name.Name
-		} else {
-			name = res.name(path)
-		}
-		if name == "_" {
-			continue
-		}
-		byName[name] = imp{s, path}
-	}
+func usedImports(f *ast.File, fi *fileImports, decls []ast.Decl, res importResolver, d *diags) []ast.Spec {
 	used := map[string]bool{}
 	var specs []ast.Spec
 	for _, decl := range decls {
@@ -267,26 +284,26 @@ func usedImports(f *ast.File, decls []ast.Decl, res importResolver, d *diags) []
 				return true
 			}
 			x, ok := sel.X.(*ast.Ident)
-			if !ok {
+			if !ok || x.Obj != nil {
 				return true
 			}
-			im, ok := byName[x.Name]
+			spec, path, ok := fi.lookup(x.Name)
 			if !ok || used[x.Name] {
 				return true
 			}
 			used[x.Name] = true
-			if msg := res.resolve(im.path, sel.Sel.Name); msg != "" {
+			if msg := res.resolve(path, sel.Sel.Name); msg != "" {
 				d.add(sel.Pos(), "%s", msg)
 				return true
 			}
-			specs = append(specs, im.spec)
+			specs = append(specs, spec)
 			return true
 		})
 	}
 	// Dot imports and type-only uses through them are not supported.
-	for name, im := range byName {
-		if name == "." {
-			d.add(im.spec.Pos(), "dot imports cannot be used in files that hold kernels; import %q with a name", im.path)
+	for _, s := range f.Imports {
+		if s.Name != nil && s.Name.Name == "." {
+			d.add(s.Pos(), "dot imports cannot be used in files that hold kernels; import %s with a name", s.Path.Value)
 		}
 	}
 	return specs

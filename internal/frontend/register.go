@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"io/fs"
 	"sort"
 	"strings"
 	"sync"
@@ -26,7 +27,9 @@ type registeredPkg struct {
 // available to kernels that call it (file name → Go text), ahead of any
 // source on disk: a library package whose functions kernels call embeds
 // its own source and registers it in an init func, so that a deployed
-// binary compiles such kernels without a source tree. Files ending in
+// binary compiles such kernels without a source tree. Kernels and bound
+// functions declared in the package itself are loaded from the registered
+// source too (those of its test files from disk). Files ending in
 // _test.go are ignored. Registering the same path again with the same
 // text is harmless; with different text it is an error, as is text that
 // does not parse or whose files declare different packages.
@@ -95,4 +98,35 @@ func registeredFiles(path string) []*ast.File {
 		return p.files
 	}
 	return nil
+}
+
+// RegisterPackageFS registers the Go files at the root of fsys as the
+// source of package path (see RegisterPackage); a library calls it from an
+// init func with the embed.FS of its own files:
+//
+//	//go:embed *.go
+//	var source embed.FS
+//
+//	func init() {
+//		if err := frontend.RegisterPackageFS("github.com/nugo-dev/nugo/cuda/random", source); err != nil {
+//			panic(err) // the embedded source is the package's own: a build error
+//		}
+//	}
+func RegisterPackageFS(path string, fsys fs.FS) error {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return fmt.Errorf("register package %s: %w", path, err)
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, e.Name())
+		if err != nil {
+			return fmt.Errorf("register package %s: %w", path, err)
+		}
+		files[e.Name()] = b
+	}
+	return RegisterPackage(path, files)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nugo-dev/nugo/internal/frontend"
+	"github.com/nugo-dev/nugo/internal/testkernels/embedded"
 )
 
 func TestRegisterPackage(t *testing.T) {
@@ -59,5 +60,49 @@ func k(t cuda.Thread, a []int32) {
 	}
 	if k.Prog.ImportedPackage("example.com/nugotest/reglib") == nil {
 		t.Fatal("the program lacks the registered package")
+	}
+}
+
+// TestImportCycleRefused: Go forbids import cycles, but registered source
+// can hold one; loading must end with an error, not recurse forever.
+func TestImportCycleRefused(t *testing.T) {
+	for path, src := range map[string]string{
+		"example.com/nugotest/cyca": "package cyca\n\nimport \"example.com/nugotest/cycb\"\n\nfunc F(x int32) int32 { return cycb.G(x) }\n\nfunc H(x int32) int32 { return x }\n",
+		"example.com/nugotest/cycb": "package cycb\n\nimport \"example.com/nugotest/cyca\"\n\nfunc G(x int32) int32 { return cyca.H(x) + 1 }\n",
+	} {
+		if err := frontend.RegisterPackage(path, map[string][]byte{"x.go": []byte(src)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := `package main
+
+import (
+	"example.com/nugotest/cyca"
+	"github.com/nugo-dev/nugo/cuda"
+)
+
+func k(t cuda.Thread, a []int32) { a[0] = cyca.F(a[0]) }
+`
+	_, err := frontend.LoadSource("cyc.go", []byte(src), "k")
+	if err == nil || !strings.Contains(err.Error(), "import cycle") {
+		t.Fatalf("got %v, want an import cycle error", err)
+	}
+}
+
+// TestLoadRegisteredKernel: a package that registers its own source has its
+// kernels and device functions loaded from that text, not from disk.
+func TestLoadRegisteredKernel(t *testing.T) {
+	for _, load := range []func() (*frontend.Kernel, error){
+		func() (*frontend.Kernel, error) { return frontend.LoadFunc(embedded.Kernel) },
+		func() (*frontend.Kernel, error) { return frontend.LoadDevice(embedded.Square) },
+	} {
+		k, err := load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos := k.Fset.Position(k.Func.Pos())
+		if k.Dir != "" || pos.Filename != embedded.Path+"/embedded.go" {
+			t.Errorf("%s loaded from dir %q, file %s; want the registered source", k.Name, k.Dir, pos.Filename)
+		}
 	}
 }

@@ -36,6 +36,10 @@ func Sum[T cuda.Number](xs []T) T {
 	return s
 }
 
+// Real is a named number type of this package, a type argument of
+// kernels of other packages.
+type Real float64
+
 // Vec2 is a 2-vector of float32 with methods kernels call.
 type Vec2 struct{ X, Y float32 }
 
@@ -49,8 +53,14 @@ func (v Vec2) Scaled(k float32) Vec2 { return Vec2{v.X * k, v.Y * k} }
 func Hash(x int64) int64 { return mix.Hash(helper(x)) }
 
 // helper has the same name as a function of package mix and of the
-// kernels' package, so that PTX names must be told apart.
-func helper(x int64) int64 { return x*Scale + 1 }
+// kernels' package, so that PTX names must be told apart; it is recursive,
+// so that the compiler calls it rather than inlining it.
+func helper(x int64) int64 {
+	if x < 10 {
+		return x*Scale + 1
+	}
+	return helper(x/10) + x%10
+}
 
 // Weighted returns the weighted sum of the first len(Weights) values of xs.
 func Weighted(xs []float64) float64 {

@@ -1,0 +1,3 @@
+module example.com/replaced
+
+go 1.26
