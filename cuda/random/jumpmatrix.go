@@ -6,9 +6,10 @@ import (
 )
 
 // xoroshiro128+'s state transition is linear over GF(2), and so is Jump:
-// a 128×128 bit matrix. Jumping k times is applying its k-th power, which
-// repeated squaring computes in at most 64 squarings, so Init takes the
-// same time for subsequence 10^18 as for 1 (Numba loops k times).
+// a 128×128 bit matrix J. Jumping k times is applying J^k, the product of
+// the powers J^(2^b) for the set bits b of k; those 64 powers are squared
+// once, so Init takes the same time for subsequence 10^18 as for 1 (Numba
+// loops k times).
 
 // state is a generator's 128 bits: s0, s1.
 type state [2]uint64
