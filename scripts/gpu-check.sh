@@ -4,8 +4,9 @@
 #
 #   scripts/gpu-check.sh build   on the build machine (Go; no GPU needed):
 #       cross-builds (GOOS=linux CGO_ENABLED=0, -trimpath, stripped) the test
-#       binaries of cuda, internal/driver, internal/nvml, vectorize, every
-#       example and cmd/nugo, the nugo CLI and bench/gpu, for each of GPU_CHECK_ARCHES
+#       binaries of cuda, cuda/random, internal/driver, internal/nvml,
+#       vectorize, every example and cmd/nugo, the nugo CLI and bench/gpu, for
+#       each of GPU_CHECK_ARCHES
 #       (default "amd64 arm64", so that a Grace Hopper host works too), packed into
 #       .build/gpu/bin-ARCH.tar.xz (git ignores .build/; about 20 MB each).
 #       Carry .build/gpu with the tree; run picks the pack of uname -m.
@@ -14,10 +15,10 @@
 #       NUGO_REQUIRE_GPU=1, runs in this order: `nugo info`; the cuda
 #       package's GPU tests (the kernel corpus against the CPU backend) and
 #       launch-overhead benchmark; the driver's tests; NVML's tests and
-#       `nugo top -n 1`; vectorize's GPU tests
-#       (ufuncs and gufuncs on the CUDA target); every example's test and
-#       the CLI's, in parallel, on the GPU; `nugo primes -n 10^8`; `nugo
-#       bench -n 10^7` (every workload in one process); then the
+#       `nugo top -n 1`; vectorize's GPU tests (ufuncs and gufuncs on the
+#       CUDA target); cuda/random's GPU test; every example's test and the
+#       CLI's, in parallel, on the GPU; `nugo primes -n 10^8`; `nugo bench
+#       -n 10^7` (every workload in one process); then the
 #       benchmarks. bench/cuda is compiled with nvcc in the background while
 #       the tests run. Output: log.txt (everything), results.jsonl (one JSON
 #       line per benchmark run, or its error) and table.md (the steps, what
@@ -107,6 +108,7 @@ build_arch() {
 		go test -c "${flags[@]}" -o "$bin/driver.test" ./internal/driver
 		go test -c "${flags[@]}" -o "$bin/nvml.test" ./internal/nvml
 		go test -c "${flags[@]}" -o "$bin/vectorize.test" ./vectorize
+		go test -c "${flags[@]}" -o "$bin/random.test" ./cuda/random
 		go test -c "${flags[@]}" -o "$bin/cli.test" ./cmd/nugo
 		for d in examples/*/; do
 			name=$(basename "$d")
@@ -306,6 +308,8 @@ run() {
 	step "nugo top -n 1" 15 . "$bin/nugo" top -n 1
 	step "vectorize on the GPU (ufuncs and gufuncs against the cpu target)" 60 vectorize \
 		"$bin/vectorize.test" -test.v -test.count=1 -test.run OnGPU @timeout
+	step "cuda/random on the GPU (generators against the CPU backend)" 60 cuda/random \
+		"$bin/random.test" -test.v -test.count=1 -test.run OnGPU @timeout
 
 	# The examples and the CLI's tests, in parallel (one process each), unless
 	# the GPU is not in the Default compute mode (then one at a time).
