@@ -195,7 +195,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			if m.dev != gk.dev {
 				return fmt.Errorf("%v: device array is on device %d, the launch on device %d", a.param, m.dev.props.Ordinal, gk.dev.props.Ordinal)
 			}
-			addrs[i] = uint64(m.ptr)
+			addrs[i] = uint64(m.ptr) + uint64(a.dev.offset()) // a view's offset in its array
 			if gs != nil {
 				devArgs = append(devArgs, m)
 			}

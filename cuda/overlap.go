@@ -77,17 +77,30 @@ func hostSpans(args []boundArg) (spans []hostSpan, at []spanRef) {
 }
 
 // argsOverlap reports whether two of a launch's slice or array arguments
-// share memory: the same device array twice, or host memory in common.
+// share memory: device arrays (an array and its views, or views of one
+// array) whose byte ranges in one allocation intersect, or host memory in
+// common. Empty arguments share nothing.
 func argsOverlap(args []boundArg) bool {
-	var devs []deviceArg
+	type devRange struct {
+		m        memory
+		off, len int
+	}
+	var devs []devRange
 	for _, a := range args {
 		if a.dev == nil {
 			continue
 		}
-		if slices.Contains(devs, a.dev) {
-			return true
+		m, err := a.dev.mem()
+		if err != nil {
+			continue // the launch fails on it anyway
 		}
-		devs = append(devs, a.dev)
+		r := devRange{m, a.dev.offset(), deviceBytes(a.dev)}
+		for _, o := range devs {
+			if o.m == r.m && rangesOverlap(o.off, o.len, r.off, r.len) {
+				return true
+			}
+		}
+		devs = append(devs, r)
 	}
 	spans, _ := hostSpans(args)
 	for _, s := range spans {
@@ -96,4 +109,19 @@ func argsOverlap(args []boundArg) bool {
 		}
 	}
 	return false
+}
+
+// rangesOverlap reports whether the byte ranges [a, a+an) and [b, b+bn)
+// have a byte in common.
+func rangesOverlap(a, an, b, bn int) bool {
+	return an > 0 && bn > 0 && a < b+bn && b < a+an
+}
+
+// deviceBytes is the size in bytes of a device array argument.
+func deviceBytes(d deviceArg) int {
+	n := int(d.elemType().Size())
+	for _, x := range d.dims() {
+		n *= x
+	}
+	return n
 }
