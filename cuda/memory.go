@@ -28,7 +28,7 @@ type DeviceArray[T Number] struct {
 	be    backend
 	shape []int
 	n     int
-	off   int          // byte offset of the first element in buf's memory
+	off   int           // byte offset of the first element in buf's memory
 	buf   *deviceBuffer // shared by an array and its views; nil in a zero DeviceArray
 	view  bool          // made by Slice or Reshape: Free detaches, not releases
 
