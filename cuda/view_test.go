@@ -7,12 +7,15 @@ package cuda_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
+	"github.com/nugo-dev/nugo/internal/driver/fakedriver"
 )
 
 // iota32 is 0, 1, ..., n-1 plus base.
@@ -602,6 +605,290 @@ func TestDeviceArrayViewKernelsMatchCPU(t *testing.T) {
 						}
 					}
 				})
+			}
+		})
+	}
+}
+
+// Views whose byte ranges overlap, or a view and its parent, are
+// overlapping arguments: the launch runs the variant compiled without the
+// read-only cache. Views that share an array but no bytes are not.
+func TestDeviceArrayViewsOverlapAsArguments(t *testing.T) {
+	fakeGPU(t, fakedriver.Config{})
+	k := Jit(testkernels.Relay)
+	d := mustDevice(t, iota32(4*relayN, 0))
+	other := mustDevice(t, iota32(4*relayN, 0))
+	res := make([]float32, relayN)
+	for _, c := range []struct {
+		name    string
+		in, out *DeviceArray[float32]
+		overlap bool
+	}{
+		{"disjoint views", slice(t, d, 0, relayN), slice(t, d, relayN, 2*relayN), false},
+		{"adjacent views", slice(t, d, relayN, 2*relayN), slice(t, d, 2*relayN, 3*relayN), false},
+		{"views of two arrays at one offset", slice(t, d, 0, relayN), slice(t, other, 0, relayN), false},
+		{"one element in common", slice(t, d, 0, relayN), slice(t, d, relayN-1, 2*relayN-1), true},
+		{"shifted by one", slice(t, d, 1, relayN+1), slice(t, d, 0, relayN), true},
+		{"equal views", slice(t, d, 5, relayN+5), slice(t, d, 5, relayN+5), true},
+		{"the same view twice", d, d, true},
+		{"view and its parent", d, slice(t, d, 3*relayN, 4*relayN), true},
+		{"view of a reshaped view", slice(t, reshape(t, d, 4, relayN), 2*relayN, 3*relayN), slice(t, d, 3*relayN-1, 4*relayN-1), true},
+		{"empty views", slice(t, d, 3, 3), slice(t, d, 3, 3), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ptx, err := LaunchPTX(k, 90, c.in, c.out, res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nc := strings.Contains(ptx, "ld.global.nc"); nc == c.overlap {
+				t.Errorf("ld.global.nc in the PTX is %v, want %v", nc, !c.overlap)
+			}
+		})
+	}
+}
+
+// On the GPU a view is passed as its array's address plus its offset, in
+// launches on the default stream and on streams.
+func TestGPUViewArgumentIsBasePlusOffset(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{})
+	k := Jit(testkernels.Scale)
+	parent, err := NewDeviceArray[float32](60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := reshape(t, parent, 6, 10)
+	lastPtr := func() uint64 { return u64(f.Launches()[len(f.Launches())-1].Args[0]) }
+	lastLen := func() uint64 { return u64(f.Launches()[len(f.Launches())-1].Args[1]) }
+	if err := k.Launch(Dim1(1), Dim1(64), d, float32(1)); err != nil {
+		t.Fatal(err)
+	}
+	base := lastPtr()
+	s, err := NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		v      *DeviceArray[float32]
+		off, n uint64
+	}{
+		{"slice", slice(t, d, 7, 19), 7 * 4, 12},
+		{"row of the 2-D array", slice(t, d, 30, 40), 30 * 4, 10},
+		{"slice of a slice", slice(t, slice(t, d, 10, 50), 5, 6), 15 * 4, 1},
+		{"reshape keeps the offset", reshape(t, slice(t, d, 20, 44), 4, 6), 20 * 4, 24},
+		{"whole", reshape(t, d, -1), 0, 60},
+	} {
+		for _, stream := range []*Stream{nil, s} {
+			if err := k.LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(64), Stream: stream}, c.v, float32(2)); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if got := lastPtr(); got != base+c.off {
+				t.Errorf("%s (stream %v): pointer %#x, want %#x + %d", c.name, stream != nil, got, base, c.off)
+			}
+			if got := lastLen(); got != c.n {
+				t.Errorf("%s (stream %v): length %d, want %d", c.name, stream != nil, got, c.n)
+			}
+		}
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	// Copies between overlapping views go through a temporary: the
+	// driver's copy is undefined for overlapping ranges.
+	before := f.Count("cuMemcpyDtoD")
+	if err := slice(t, d, 0, 20).CopyFrom(slice(t, d, 10, 30)); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Count("cuMemcpyDtoD") - before; n != 2 {
+		t.Errorf("an overlapping CopyFrom made %d device-to-device copies, want 2 (through a temporary)", n)
+	}
+	before = f.Count("cuMemcpyDtoD")
+	if err := slice(t, d, 0, 20).CopyFrom(slice(t, d, 20, 40)); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Count("cuMemcpyDtoD") - before; n != 1 {
+		t.Errorf("a CopyFrom between disjoint views made %d device-to-device copies, want 1", n)
+	}
+	if err := d.Free(); err != nil { // a view: detached, the memory stays
+		t.Fatal(err)
+	}
+	wantLive(t, f, 1, 0)
+	if err := parent.Free(); err != nil {
+		t.Fatal(err)
+	}
+	wantLive(t, f, 0, 0)
+}
+
+// Free of an array makes all its views fail with ErrFreed; Free of a view
+// detaches only the view.
+func TestDeviceArrayViewLifetime(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		noLeak(t)
+		k := Jit(testkernels.Scale)
+		s, err := NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// uses are the operations a view allows, each of which must fail
+		// with ErrFreed once the view's memory is gone.
+		uses := func(v, live *DeviceArray[float32]) map[string]func() error {
+			buf := make([]float32, v.Len())
+			return map[string]func() error{
+				"CopyToHost":        func() error { return v.CopyToHost(buf) },
+				"CopyFromHost":      func() error { return v.CopyFromHost(buf) },
+				"CopyToHostAsync":   func() error { return v.CopyToHostAsync(buf, s) },
+				"CopyFromHostAsync": func() error { return v.CopyFromHostAsync(buf, s) },
+				"ToHost":            func() error { _, err := v.ToHost(); return err },
+				"CopyFrom(live)":    func() error { return v.CopyFrom(live) },
+				"live.CopyFrom":     func() error { return live.CopyFrom(v) },
+				"Slice":             func() error { _, err := v.Slice(0, 1); return err },
+				"Reshape":           func() error { _, err := v.Reshape(-1); return err },
+				"Launch":            func() error { return k.Launch(Dim1(1), Dim1(8), v, float32(2)) },
+				"LaunchWith stream": func() error { return k.LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(8), Stream: s}, v, float32(2)) },
+			}
+		}
+		live, err := NewDeviceArray[float32](4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer live.Free()
+
+		t.Run("free the parent", func(t *testing.T) {
+			d := mustDevice(t, iota32(16, 0))
+			flat, square := slice(t, d, 0, 4), reshape(t, slice(t, d, 8, 12), 2, 2)
+			if err := d.Free(); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range []*DeviceArray[float32]{flat, square} {
+				for name, f := range uses(v, live) {
+					if len(v.Shape()) > 1 && strings.HasPrefix(name, "Launch") {
+						continue // a 2-D array is no argument for Scale's slice
+					}
+					err := call(t, name, f)
+					if !errors.Is(err, ErrFreed) {
+						t.Errorf("%s on a %d-D view of a freed array = %v, want ErrFreed", name, len(v.Shape()), err)
+					} else if !strings.Contains(err.Error(), "view was made from was freed") {
+						t.Errorf("%s: %q does not say the view's array was freed", name, err)
+					}
+				}
+			}
+			if flat.Len() != 4 || !slices.Equal(square.Shape(), []int{2, 2}) {
+				t.Errorf("views of a freed array forgot their shapes: %v, %v", flat.Shape(), square.Shape())
+			}
+			if err := call(t, "Free of a view of a freed array", flat.Free); err != nil {
+				t.Error(err)
+			}
+			if err := call(t, "Free again", d.Free); err != nil {
+				t.Error(err)
+			}
+		})
+
+		t.Run("free a view", func(t *testing.T) {
+			d := mustDevice(t, iota32(16, 0))
+			a, b := slice(t, d, 0, 4), slice(t, d, 2, 10) // overlapping
+			aa := slice(t, a, 1, 3)
+			for range 2 { // idempotent
+				if err := call(t, "Free of a view", a.Free); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for name, f := range uses(a, live) {
+				if err := call(t, name, f); !errors.Is(err, ErrFreed) || !strings.Contains(err.Error(), "Free was called on this view") {
+					t.Errorf("%s on a freed view = %v, want ErrFreed saying so", name, err)
+				}
+			}
+			// The parent, other views and views of the freed view still work:
+			// Free detached a only.
+			if err := k.Launch(Dim1(1), Dim1(8), b, float32(10)); err != nil {
+				t.Fatal(err)
+			}
+			want := iota32(16, 0)
+			for i := 2; i < 10 && backend != "gpu-fake"; i++ { // the fake runs no kernel
+				want[i] *= 10
+			}
+			if got := toHost(t, d); !slices.Equal(got, want) {
+				t.Errorf("after freeing a view and scaling another, the array holds %v, want %v", got, want)
+			}
+			if got := toHost(t, aa); !slices.Equal(got, want[1:3]) {
+				t.Errorf("a view of a freed view holds %v, want %v", got, want[1:3])
+			}
+		})
+
+		if err := s.Synchronize(); err != nil {
+			t.Fatalf("Synchronize: %v", err)
+		}
+	})
+}
+
+// A view keeps its memory alive when the array it was made from becomes
+// unreachable: the memory is released only once the view is unreachable
+// too.
+func TestDeviceArrayViewOutlivesItsParent(t *testing.T) {
+	for _, b := range []struct {
+		name  string
+		setup func(t *testing.T) *fakedriver.Fake // nil: no allocations to count
+	}{
+		{"cpu", func(t *testing.T) *fakedriver.Fake { onBackend(t, CPU); return nil }},
+		{"ptxsim", func(t *testing.T) *fakedriver.Fake { onBackend(t, PTXSim); return nil }},
+		{"gpu-fake", func(t *testing.T) *fakedriver.Fake { return fakeGPU(t, fakedriver.Config{}) }},
+		{"gpu-sim", simGPU},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			f := b.setup(t)
+			gc := func(done func() bool) {
+				for i := 0; i < 100 && !done(); i++ {
+					runtime.GC()
+					time.Sleep(time.Millisecond)
+				}
+			}
+			collected := make(chan struct{})
+			v := func() *DeviceArray[float32] {
+				d, err := ToDevice(iota32(1000, 0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				runtime.AddCleanup(d, func(c chan struct{}) { close(c) }, collected)
+				return reshape(t, slice(t, d, 100, 400), 3, 100)
+			}()
+			isCollected := func() bool {
+				select {
+				case <-collected:
+					return true
+				default:
+					return false
+				}
+			}
+			gc(isCollected)
+			if !isCollected() {
+				t.Fatal("the parent array was not collected") // the test proves nothing then
+			}
+			if f != nil && f.Live().Allocs != 1 {
+				t.Fatalf("%d live allocations with the parent unreachable and a view alive, want 1", f.Live().Allocs)
+			}
+			if got := toHost(t, v); !slices.Equal(got, iota32(1000, 0)[100:400]) {
+				t.Fatalf("the view of an unreachable array holds %v", got)
+			}
+			row := slice(t, v, 100, 200)
+			v = nil
+			for range 5 {
+				runtime.GC()
+			}
+			if err := Jit(testkernels.Scale).Launch(Dim1(1), Dim1(128), row, float32(2)); err != nil {
+				t.Fatal(err)
+			}
+			want := iota32(1000, 0)[200:300]
+			for i := range want {
+				if b.name != "gpu-fake" { // the fake runs no kernel
+					want[i] *= 2
+				}
+			}
+			if got := toHost(t, row); !slices.Equal(got, want) {
+				t.Fatalf("a view of a view of an unreachable array holds %v, want %v", got, want)
+			}
+			row = nil
+			if f != nil {
+				gc(func() bool { return f.Live().Allocs == 0 })
+				wantLive(t, f, 0, 0)
 			}
 		})
 	}
