@@ -744,7 +744,9 @@ func TestDeviceArrayViewLifetime(t *testing.T) {
 				"Slice":             func() error { _, err := v.Slice(0, 1); return err },
 				"Reshape":           func() error { _, err := v.Reshape(-1); return err },
 				"Launch":            func() error { return k.Launch(Dim1(1), Dim1(8), v, float32(2)) },
-				"LaunchWith stream": func() error { return k.LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(8), Stream: s}, v, float32(2)) },
+				"LaunchWith stream": func() error {
+					return k.LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(8), Stream: s}, v, float32(2))
+				},
 			}
 		}
 		live, err := NewDeviceArray[float32](4)
