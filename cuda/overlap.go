@@ -12,7 +12,9 @@ import (
 // one span, and each gets its address inside it. And since the compiler
 // loads slices a kernel never writes through the non-coherent read-only
 // cache (ld.global.nc, like CUDA's const __restrict__), a launch whose
-// arguments overlap runs a variant compiled without it.
+// arguments overlap runs a variant compiled without it. Device arrays need
+// no copy, but views of one array (DeviceArray.Slice, Reshape) overlap when
+// their byte ranges in its memory do, and count the same way.
 
 // hostSpan is a range of host memory holding one or more of a launch's host
 // arguments.
@@ -85,7 +87,8 @@ func argsOverlap(args []boundArg) bool {
 		m        memory
 		off, len int
 	}
-	var devs []devRange
+	var buf [4]devRange
+	devs := buf[:0]
 	for _, a := range args {
 		if a.dev == nil {
 			continue

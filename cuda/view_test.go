@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -893,5 +894,203 @@ func TestDeviceArrayViewOutlivesItsParent(t *testing.T) {
 				wantLive(t, f, 0, 0)
 			}
 		})
+	}
+}
+
+// Copies and launches queued on streams through views, then Free of the
+// array (and of the views) before the streams get to them: no crash, no
+// leak, and the streams drain.
+func TestDeviceArrayViewFreeWhileQueued(t *testing.T) {
+	eachBackend(t, func(t *testing.T, _ string) {
+		noLeak(t)
+		var streams [2]*Stream
+		for i := range streams {
+			s, err := NewStream()
+			if err != nil {
+				t.Fatal(err)
+			}
+			streams[i] = s
+		}
+		d, err := NewDeviceArray[float32](1 << 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, dst := iota32(1<<10, 0), make([]float32, 1<<10)
+		var errs []error
+		for i, s := range streams {
+			lo, hi := i<<9, (i+1)<<9
+			v := slice(t, d, lo, hi)
+			errs = append(errs,
+				call(t, "CopyFromHostAsync", func() error { return v.CopyFromHostAsync(src[lo:hi], s) }),
+				call(t, "LaunchWith", func() error {
+					return Jit(testkernels.Scale).LaunchWith(LaunchConfig{Grid: Dim1(2), Block: Dim1(256), Stream: s}, v, float32(2))
+				}),
+				call(t, "CopyToHostAsync", func() error { return v.CopyToHostAsync(dst[lo:hi], s) }))
+			if i == 0 {
+				if err := call(t, "Free of a view", v.Free); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := call(t, "Free", d.Free); err != nil {
+			t.Fatalf("Free with queued copies through views: %v", err)
+		}
+		for _, s := range streams {
+			if err := call(t, "Synchronize", s.Synchronize); err != nil && errors.Join(errs...) == nil {
+				t.Logf("Synchronize after the free: %v", err)
+			}
+		}
+	})
+}
+
+// On the GPU, a view dropped, with its array, right after an asynchronous
+// launch and copy keeps the memory allocated until the stream has been
+// synchronized; then the cleanup frees it.
+func TestGPUViewOfQueuedWorkOutlivesItsLastReference(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{})
+	s, err := NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, 128)
+	func() {
+		d, err := NewDeviceArray[float32](256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := slice(t, d, 128, 256)
+		if err := Jit(testkernels.Scale).LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(128), Stream: s}, v, 2); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.CopyToHostAsync(out, s); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	for range 5 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if l := f.Live(); l.Allocs != 1 {
+		t.Fatalf("%d device allocations with work queued on a dropped view, want 1", l.Allocs)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100 && f.Live().Allocs != 0; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	wantLive(t, f, 0, 0)
+}
+
+// Views made, used and freed from many goroutines while the array is
+// freed: every call returns, with ErrFreed or success, never a crash (the
+// race detector runs this in scripts/test.sh).
+func TestDeviceArrayViewConcurrentFree(t *testing.T) {
+	eachBackend(t, func(t *testing.T, _ string) {
+		noLeak(t)
+		d, err := ToDevice(iota32(1<<10, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := Jit(testkernels.Scale)
+		const workers = 8
+		var wg sync.WaitGroup
+		errs := make(chan error, 4*workers)
+		for w := range workers {
+			wg.Go(func() {
+				ok := func(err error) {
+					if err != nil && !errors.Is(err, ErrFreed) {
+						errs <- err
+					}
+				}
+				lo := w * 128
+				v, err := d.Slice(lo, lo+128)
+				ok(err)
+				if err != nil {
+					return
+				}
+				ok(k.Launch(Dim1(1), Dim1(128), v, float32(2)))
+				ok(v.CopyFromHost(iota32(128, 0)))
+				_, err = v.ToHost()
+				ok(err)
+				if w == workers/2 {
+					ok(d.Free())
+				}
+				ok(v.Free())
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		if err := d.Free(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// Copies in, a kernel and copies back of one device array, whole on one
+// stream or in halves through two views on two streams, on the backend
+// NUGO_BACKEND selects (the CPU backend by default; on a GPU the halves
+// overlap one's copies with the other's kernel).
+func BenchmarkViewHalvesOnTwoStreams(b *testing.B) {
+	const n = 1 << 22
+	host := iota32(n, 0)
+	for _, parts := range []int{1, 2} {
+		b.Run(fmt.Sprintf("streams=%d", parts), func(b *testing.B) {
+			d, err := NewDeviceArray[float32](n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Free()
+			k := Jit(testkernels.Scale)
+			streams := make([]*Stream, parts)
+			views := make([]*DeviceArray[float32], parts)
+			for i := range parts {
+				if streams[i], err = NewStream(); err != nil {
+					b.Fatal(err)
+				}
+				if views[i], err = d.Slice(i*n/parts, (i+1)*n/parts); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(2 * 4 * n)
+			for b.Loop() {
+				for i, s := range streams {
+					part := host[i*n/parts : (i+1)*n/parts]
+					if err := views[i].CopyFromHostAsync(part, s); err != nil {
+						b.Fatal(err)
+					}
+					if err := k.LaunchWith(LaunchConfig{Grid: Dim1(len(part) / 256), Block: Dim1(256), Stream: s}, views[i], float32(1)); err != nil {
+						b.Fatal(err)
+					}
+					if err := views[i].CopyToHostAsync(part, s); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for _, s := range streams {
+					if err := s.Synchronize(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Making a view: what d[lo:hi] costs.
+func BenchmarkViewSlice(b *testing.B) {
+	d, err := NewDeviceArray[float32](1 << 10)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Free()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Slice(100, 900); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
