@@ -527,6 +527,25 @@ func viewScenarios() []viewScenario {
 	}
 }
 
+// On a real GPU (skipped without one, failed with NUGO_REQUIRE_GPU=1),
+// kernels on views, overlapping ones included, give the CPU backend's
+// results.
+func TestGPUDeviceArrayViewKernelsMatchCPU(t *testing.T) {
+	realGPU(t)
+	for _, c := range viewScenarios() {
+		t.Run(c.name, func(t *testing.T) {
+			var want [][]float32
+			withBackend(t, CPU, func() { want = c.run(t) })
+			got := c.run(t)
+			for i := range want {
+				if !slices.Equal(got[i], want[i]) {
+					t.Errorf("array %d on the GPU\n%v\nCPU\n%v", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
 // relay is testkernels.Relay on a block of len(out) threads, in plain Go.
 func relay(in, out, res []float32) {
 	for i := range out {
