@@ -25,6 +25,7 @@ func (a boundArg) isHost() bool {
 type deviceArg interface {
 	owner() backend
 	mem() (memory, error)
+	offset() int // bytes from the start of mem to the first element
 	dims() []int
 	elemType() reflect.Type
 }

@@ -218,6 +218,13 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	}
 	addrs := make([]uint64, len(args))
 	var devArgs []*gpuMemory // kept reachable until a stream launch has run
+	var inUseBuf [4]*gpuMemory
+	inUse := inUseBuf[:0] // device arrays acquired, done when launch returns
+	defer func() {
+		for _, m := range inUse {
+			m.done()
+		}
+	}()
 	hostArgs := false
 	spans, at := hostSpans(args)
 	for si, sp := range spans { // overlapping host arguments share one copy
@@ -253,7 +260,13 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			if m.dev != gk.dev {
 				return fmt.Errorf("%v: device array is on device %d, the launch on device %d", a.param, m.dev.props.Ordinal, gk.dev.props.Ordinal)
 			}
-			addrs[i] = uint64(m.ptr)
+			// Held until the launch is queued (stream) or done: a Free
+			// from another goroutine waits for it.
+			if err := m.acquire(); err != nil {
+				return fmt.Errorf("%v: %w", a.param, err)
+			}
+			inUse = append(inUse, m)
+			addrs[i] = uint64(m.ptr) + uint64(a.dev.offset()) // a view's offset in its array
 			if gs != nil {
 				devArgs = append(devArgs, m)
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -19,21 +20,69 @@ type gpuMemory struct {
 
 // gpuAlloc is the allocation itself, apart from gpuMemory so that the
 // cleanup's argument does not keep the gpuMemory reachable.
+//
+// Calls that hand its address to the driver hold a use (acquire, done)
+// while they do, so that a Free from another goroutine (of the array, or
+// of the array a view was made from) cannot release the memory between
+// their check and their driver call: release then leaves the cuMemFree to
+// the last such call. (Work queued on streams is not a use; cuMemFree
+// waits for the device, as CUDA documents for cudaFree.)
 type gpuAlloc struct {
 	dev   *gpuDevice
 	ptr   driver.DevicePtr // 0 for an empty allocation
 	freed atomic.Bool
+
+	mu       sync.Mutex
+	users    int  // calls using the memory now
+	deferred bool // released while in use: the last user frees it
 }
 
 func (m *gpuMemory) size() int   { return m.n }
 func (m *gpuMemory) free() error { return m.release() }
 
-// release frees the allocation once; later calls do nothing.
+// release frees the allocation once, or has its last user free it; later
+// calls do nothing.
 func (a *gpuAlloc) release() error {
 	if a.ptr == 0 || !a.freed.CompareAndSwap(false, true) {
 		return nil
 	}
+	a.mu.Lock()
+	if a.users > 0 {
+		a.deferred = true
+		a.mu.Unlock()
+		return nil
+	}
+	a.mu.Unlock()
+	return a.memFree()
+}
+
+func (a *gpuAlloc) memFree() error {
 	return a.dev.do(func(api driver.API) error { return api.MemFree(a.ptr) })
+}
+
+// acquire starts a use of the allocation, or reports ErrFreed.
+func (a *gpuAlloc) acquire() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.freed.Load() {
+		return ErrFreed
+	}
+	a.users++
+	return nil
+}
+
+// done ends a use begun by acquire, freeing the allocation if it was
+// released meanwhile. A failure of that cuMemFree has no one to report
+// to: the Free that asked for it has returned.
+func (a *gpuAlloc) done() {
+	a.mu.Lock()
+	a.users--
+	last := a.users == 0 && a.deferred
+	a.deferred = a.deferred && !last
+	a.mu.Unlock()
+	if last {
+		_ = a.memFree()
+	}
 }
 
 func (g *gpuBackend) alloc(bytes int) (memory, error) {
@@ -75,14 +124,16 @@ func (d *gpuDevice) alloc(bytes int) (*gpuMemory, error) {
 	return m, nil
 }
 
-// gpuMem checks that m is live memory of this backend.
-func (g *gpuBackend) gpuMem(m memory) (*gpuMemory, error) {
+// useMem checks that m is live memory of this backend and acquires a use
+// of it; the caller calls done on the result when its driver calls have
+// been made.
+func (g *gpuBackend) useMem(m memory) (*gpuMemory, error) {
 	gm, ok := m.(*gpuMemory)
 	if !ok || gm.dev.be != g {
 		return nil, errors.New("memory does not belong to this GPU backend")
 	}
-	if gm.freed.Load() {
-		return nil, ErrFreed
+	if err := gm.acquire(); err != nil {
+		return nil, err
 	}
 	return gm, nil
 }
@@ -100,10 +151,11 @@ func (g *gpuBackend) gpuStreamOn(s *Stream, d *gpuDevice) (*gpuStream, error) {
 }
 
 func (g *gpuBackend) copyToDevice(s *Stream, dst memory, off int, src []byte) error {
-	m, err := g.gpuMem(dst)
+	m, err := g.useMem(dst)
 	if err != nil {
 		return err
 	}
+	defer m.done()
 	if len(src) == 0 {
 		return nil
 	}
@@ -125,10 +177,11 @@ func (g *gpuBackend) copyToDevice(s *Stream, dst memory, off int, src []byte) er
 }
 
 func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) error {
-	m, err := g.gpuMem(src)
+	m, err := g.useMem(src)
 	if err != nil {
 		return err
 	}
+	defer m.done()
 	if len(dst) == 0 {
 		return nil
 	}
@@ -150,14 +203,16 @@ func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) erro
 }
 
 func (g *gpuBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, srcOff, n int) error {
-	dm, err := g.gpuMem(dst)
+	dm, err := g.useMem(dst)
 	if err != nil {
 		return err
 	}
-	sm, err := g.gpuMem(src)
+	defer dm.done()
+	sm, err := g.useMem(src)
 	if err != nil {
 		return err
 	}
+	defer sm.done()
 	if dm.dev != sm.dev {
 		return fmt.Errorf("copy from device %d to device %d: copies between devices are not supported", sm.dev.props.Ordinal, dm.dev.props.Ordinal)
 	}

@@ -130,7 +130,7 @@ func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boun
 			if err != nil {
 				return fmt.Errorf("%v: %w", a.param, err)
 			}
-			vals[i] = hostView(a.param, m.(*hostMemory), a.dev.dims())
+			vals[i] = hostView(a.param, m.(*hostMemory), a.dev.offset(), a.dev.dims())
 		default:
 			vals[i] = a.value
 			hostArgs = hostArgs || a.isHost()
@@ -151,16 +151,22 @@ func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boun
 }
 
 // hostView makes the Go value a kernel parameter receives for a device
-// array of a host backend.
-func hostView(p *param, m *hostMemory, dims []int) reflect.Value {
+// array of a host backend: the dims-shaped elements off bytes into m.
+func hostView(p *param, m *hostMemory, off int, dims []int) reflect.Value {
 	n := 1
 	for _, d := range dims {
 		n *= d
 	}
-	if p.kind == arrayParam {
-		return reflect.Zero(p.typ).Interface().(ndArray).view(m.ptr(), dims)
+	ptr := m.ptr()
+	if n > 0 {
+		// An empty view keeps the memory's start: its own may lie just past
+		// the end of the allocation, where no Go pointer may point.
+		ptr = unsafe.Add(ptr, off)
 	}
-	return reflect.SliceAt(p.elem, m.ptr(), n).Convert(p.typ)
+	if p.kind == arrayParam {
+		return reflect.Zero(p.typ).Interface().(ndArray).view(ptr, dims)
+	}
+	return reflect.SliceAt(p.elem, ptr, n).Convert(p.typ)
 }
 
 func (h *hostBackend) newStream() (streamImpl, error) {

@@ -17,7 +17,8 @@ func BenchmarkGPULaunchOverheadFake(b *testing.B) {
 		name   string
 		stream bool
 		host   bool
-	}{{"device-array", false, false}, {"device-array-stream", true, false}, {"host-slice", false, true}} {
+		view   bool
+	}{{"device-array", false, false, false}, {"device-array-stream", true, false, false}, {"host-slice", false, true, false}, {"view", false, false, true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			fakeGPU(b, fakedriver.Config{})
 			d, err := NewDeviceArray[float32](1024)
@@ -27,6 +28,11 @@ func BenchmarkGPULaunchOverheadFake(b *testing.B) {
 			var arg any = d
 			if bc.host {
 				arg = make([]float32, 1024)
+			}
+			if bc.view {
+				if arg, err = d.Slice(256, 768); err != nil {
+					b.Fatal(err)
+				}
 			}
 			cfg := LaunchConfig{Grid: Dim1(4), Block: Dim1(256)}
 			if bc.stream {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -17,13 +18,28 @@ import (
 // and an n-D one as a slice (flat) or as an Array2/Array3 parameter of the
 // same rank.
 //
+// Slice and Reshape make views: arrays over part or all of the same
+// memory, usable wherever an array is (kernel arguments, partial copies).
+// A view keeps the memory alive while it is reachable; it does not own it.
+//
 // Free releases the memory; it is idempotent, and using an array after
 // Free is an error, never a crash. A DeviceArray is safe for concurrent use.
 type DeviceArray[T Number] struct {
 	be    backend
 	shape []int
 	n     int
+	off   int           // byte offset of the first element in buf's memory
+	buf   *deviceBuffer // shared by an array and its views; nil in a zero DeviceArray
+	view  bool          // made by Slice or Reshape: Free detaches, not releases
 
+	detached atomic.Bool // Free was called on this view
+}
+
+// deviceBuffer is the device memory of an array and of all its views. A
+// view refers to it, not to the array it was made from, so that the
+// memory stays reachable (and is not released by a GC cleanup) while any
+// of them is, and Free of the owning array is seen by every view.
+type deviceBuffer struct {
 	mu     sync.Mutex
 	memory memory // nil once freed
 }
@@ -58,7 +74,7 @@ func NewDeviceArray[T Number](shape ...int) (*DeviceArray[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("NewDeviceArray(%v of %T): %w", shape, zero, err)
 	}
-	return &DeviceArray[T]{be: be, shape: append([]int(nil), shape...), n: n, memory: m}, nil
+	return &DeviceArray[T]{be: be, shape: append([]int(nil), shape...), n: n, buf: &deviceBuffer{memory: m}}, nil
 }
 
 // DeviceArrayLike allocates a zeroed 1-D device array as long as host.
@@ -148,7 +164,8 @@ func (d *DeviceArray[T]) Bytes() int {
 	return d.n * int(unsafe.Sizeof(zero))
 }
 
-// CopyToHost copies the array into dst, which must have Len elements.
+// CopyToHost copies the array into dst, which must have Len elements. On
+// a view it copies the view's part of the memory only.
 func (d *DeviceArray[T]) CopyToHost(dst []T) error { return d.copyTo(dst, nil) }
 
 // CopyToHostAsync queues a copy into dst on stream s; dst holds the data
@@ -156,13 +173,17 @@ func (d *DeviceArray[T]) CopyToHost(dst []T) error { return d.copyTo(dst, nil) }
 func (d *DeviceArray[T]) CopyToHostAsync(dst []T, s *Stream) error { return d.copyTo(dst, s) }
 
 // CopyFromHost copies src, which must have Len elements, into the array.
+// On a view it writes the view's part of the memory only.
 func (d *DeviceArray[T]) CopyFromHost(src []T) error { return d.copyFrom(src, nil) }
 
 // CopyFromHostAsync queues a copy of src into the array on stream s; src
 // must not change until the stream has reached the copy.
 func (d *DeviceArray[T]) CopyFromHostAsync(src []T, s *Stream) error { return d.copyFrom(src, s) }
 
-// CopyFrom copies another device array of the same length into this one.
+// CopyFrom copies another device array of the same length into this one,
+// element by element in row-major order whatever the two shapes. Views of
+// one array may overlap: the copy then behaves as Go's copy does, as if the
+// source were read in full before the destination is written.
 func (d *DeviceArray[T]) CopyFrom(src *DeviceArray[T]) error {
 	if d == nil || src == nil {
 		return fmt.Errorf("CopyFrom: %w", errNilArray)
@@ -181,7 +202,25 @@ func (d *DeviceArray[T]) CopyFrom(src *DeviceArray[T]) error {
 	if src.be != d.be {
 		return fmt.Errorf("CopyFrom: arrays belong to different backends")
 	}
-	return d.be.copyDevice(nil, dm, 0, sm, 0, d.Bytes())
+	n := d.Bytes()
+	if dm != sm || !rangesOverlap(d.off, n, src.off, n) {
+		return d.be.copyDevice(nil, dm, d.off, sm, src.off, n)
+	}
+	// cuMemcpyDtoD leaves overlapping copies undefined: go through a
+	// temporary, as memmove would.
+	tmp, err := d.be.alloc(n)
+	if err != nil {
+		return fmt.Errorf("CopyFrom: the source and destination overlap, and the temporary copy failed: %w", err)
+	}
+	if err := d.be.copyDevice(nil, tmp, 0, sm, src.off, n); err != nil {
+		_ = tmp.free()
+		return err
+	}
+	if err := d.be.copyDevice(nil, dm, d.off, tmp, 0, n); err != nil {
+		_ = tmp.free()
+		return err
+	}
+	return tmp.free()
 }
 
 // ToHost copies the array into a new slice.
@@ -197,18 +236,29 @@ func (d *DeviceArray[T]) ToHost() ([]T, error) {
 }
 
 // Free releases the device memory. Calling it again, or on a nil array,
-// does nothing.
+// does nothing. Every view of the array fails with ErrFreed from then on.
+//
+// On a view (made by Slice or Reshape), which does not own its memory,
+// Free only detaches the view: the view fails with ErrFreed from then on,
+// while the array it was made from and its other views are untouched. The
+// memory is released by Free of the array that allocated it, or once it
+// and all its views are unreachable.
 func (d *DeviceArray[T]) Free() error {
-	if d == nil {
+	if d == nil || d.buf == nil {
 		return nil
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.memory == nil {
+	if d.view {
+		d.detached.Store(true)
 		return nil
 	}
-	m := d.memory
-	d.memory = nil
+	b := d.buf
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.memory == nil {
+		return nil
+	}
+	m := b.memory
+	b.memory = nil
 	return m.free()
 }
 
@@ -226,7 +276,7 @@ func (d *DeviceArray[T]) copyTo(dst []T, s *Stream) error {
 	if err := d.checkStream(s); err != nil {
 		return err
 	}
-	return d.be.copyToHost(s, bytesOf(dst), m, 0)
+	return d.be.copyToHost(s, bytesOf(dst), m, d.off)
 }
 
 func (d *DeviceArray[T]) copyFrom(src []T, s *Stream) error {
@@ -243,7 +293,7 @@ func (d *DeviceArray[T]) copyFrom(src []T, s *Stream) error {
 	if err := d.checkStream(s); err != nil {
 		return err
 	}
-	return d.be.copyToDevice(s, m, 0, bytesOf(src))
+	return d.be.copyToDevice(s, m, d.off, bytesOf(src))
 }
 
 func (d *DeviceArray[T]) checkStream(s *Stream) error {
@@ -259,17 +309,31 @@ func (d *DeviceArray[T]) checkStream(s *Stream) error {
 
 func (d *DeviceArray[T]) owner() backend { return d.be }
 
+// errZeroArray is the error of a zero DeviceArray's methods.
+var errZeroArray = errors.New("device array was not made by NewDeviceArray or ToDevice (a zero DeviceArray)")
+
+// mem is the memory the array lies in (at offset d.off), or why it cannot
+// be used.
 func (d *DeviceArray[T]) mem() (memory, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.be == nil {
-		return nil, errors.New("device array was not made by NewDeviceArray or ToDevice (a zero DeviceArray)")
+	if d.be == nil || d.buf == nil {
+		return nil, errZeroArray
 	}
-	if d.memory == nil {
+	if d.detached.Load() {
+		return nil, fmt.Errorf("%w (Free was called on this view)", ErrFreed)
+	}
+	d.buf.mu.Lock()
+	defer d.buf.mu.Unlock()
+	if d.buf.memory == nil {
+		if d.view {
+			return nil, fmt.Errorf("%w (the array this view was made from was freed)", ErrFreed)
+		}
 		return nil, ErrFreed
 	}
-	return d.memory, nil
+	return d.buf.memory, nil
 }
+
+// offset is the byte offset of the array's first element in its memory.
+func (d *DeviceArray[T]) offset() int { return d.off }
 
 func (d *DeviceArray[T]) dims() []int { return d.shape }
 

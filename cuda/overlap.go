@@ -12,7 +12,9 @@ import (
 // one span, and each gets its address inside it. And since the compiler
 // loads slices a kernel never writes through the non-coherent read-only
 // cache (ld.global.nc, like CUDA's const __restrict__), a launch whose
-// arguments overlap runs a variant compiled without it.
+// arguments overlap runs a variant compiled without it. Device arrays need
+// no copy, but views of one array (DeviceArray.Slice, Reshape) overlap when
+// their byte ranges in its memory do, and count the same way.
 
 // hostSpan is a range of host memory holding one or more of a launch's host
 // arguments.
@@ -77,17 +79,31 @@ func hostSpans(args []boundArg) (spans []hostSpan, at []spanRef) {
 }
 
 // argsOverlap reports whether two of a launch's slice or array arguments
-// share memory: the same device array twice, or host memory in common.
+// share memory: device arrays (an array and its views, or views of one
+// array) whose byte ranges in one allocation intersect, or host memory in
+// common. Empty arguments share nothing.
 func argsOverlap(args []boundArg) bool {
-	var devs []deviceArg
+	type devRange struct {
+		m        memory
+		off, len int
+	}
+	var buf [4]devRange
+	devs := buf[:0]
 	for _, a := range args {
 		if a.dev == nil {
 			continue
 		}
-		if slices.Contains(devs, a.dev) {
-			return true
+		m, err := a.dev.mem()
+		if err != nil {
+			continue // the launch fails on it anyway
 		}
-		devs = append(devs, a.dev)
+		r := devRange{m, a.dev.offset(), deviceBytes(a.dev)}
+		for _, o := range devs {
+			if o.m == r.m && rangesOverlap(o.off, o.len, r.off, r.len) {
+				return true
+			}
+		}
+		devs = append(devs, r)
 	}
 	spans, _ := hostSpans(args)
 	for _, s := range spans {
@@ -96,4 +112,19 @@ func argsOverlap(args []boundArg) bool {
 		}
 	}
 	return false
+}
+
+// rangesOverlap reports whether the byte ranges [a, a+an) and [b, b+bn)
+// have a byte in common.
+func rangesOverlap(a, an, b, bn int) bool {
+	return an > 0 && bn > 0 && a < b+bn && b < a+an
+}
+
+// deviceBytes is the size in bytes of a device array argument.
+func deviceBytes(d deviceArg) int {
+	n := int(d.elemType().Size())
+	for _, x := range d.dims() {
+		n *= x
+	}
+	return n
 }
