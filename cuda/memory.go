@@ -18,13 +18,18 @@ import (
 // and an n-D one as a slice (flat) or as an Array2/Array3 parameter of the
 // same rank.
 //
+// Its elements are numbers, or structs of numbers (fields that are
+// numbers, bools, arrays and structs of them, as kernel parameters take
+// them); any other element type is refused by the functions that make
+// arrays. Go's generics cannot say "struct of numbers", hence T any.
+//
 // Slice and Reshape make views: arrays over part or all of the same
 // memory, usable wherever an array is (kernel arguments, partial copies).
 // A view keeps the memory alive while it is reachable; it does not own it.
 //
 // Free releases the memory; it is idempotent, and using an array after
 // Free is an error, never a crash. A DeviceArray is safe for concurrent use.
-type DeviceArray[T Number] struct {
+type DeviceArray[T any] struct {
 	be    backend
 	shape []int
 	n     int
@@ -49,7 +54,10 @@ var ErrFreed = errors.New("device array used after Free")
 
 // NewDeviceArray allocates a zeroed device array with the given shape (one
 // to three dimensions; none means an empty 1-D array).
-func NewDeviceArray[T Number](shape ...int) (*DeviceArray[T], error) {
+func NewDeviceArray[T any](shape ...int) (*DeviceArray[T], error) {
+	if err := checkElem[T](); err != nil {
+		return nil, fmt.Errorf("NewDeviceArray: %w", err)
+	}
 	if len(shape) == 0 {
 		shape = []int{0}
 	}
@@ -78,18 +86,18 @@ func NewDeviceArray[T Number](shape ...int) (*DeviceArray[T], error) {
 }
 
 // DeviceArrayLike allocates a zeroed 1-D device array as long as host.
-func DeviceArrayLike[T Number](host []T) (*DeviceArray[T], error) {
+func DeviceArrayLike[T any](host []T) (*DeviceArray[T], error) {
 	return NewDeviceArray[T](len(host))
 }
 
 // ToDevice copies host into a new 1-D device array.
-func ToDevice[T Number](host []T) (*DeviceArray[T], error) {
+func ToDevice[T any](host []T) (*DeviceArray[T], error) {
 	return toDevice(host, nil, len(host))
 }
 
 // ToDeviceAsync copies host into a new 1-D device array on stream s; host
 // must not change until the stream has reached the copy.
-func ToDeviceAsync[T Number](host []T, s *Stream) (*DeviceArray[T], error) {
+func ToDeviceAsync[T any](host []T, s *Stream) (*DeviceArray[T], error) {
 	return toDevice(host, s, len(host))
 }
 
@@ -103,7 +111,7 @@ func ToDevice3[T Number](host Array3[T]) (*DeviceArray[T], error) {
 	return toDevice(host.data, nil, host.d0, host.d1, host.d2)
 }
 
-func toDevice[T Number](host []T, s *Stream, shape ...int) (*DeviceArray[T], error) {
+func toDevice[T any](host []T, s *Stream, shape ...int) (*DeviceArray[T], error) {
 	d, err := NewDeviceArray[T](shape...)
 	if err != nil {
 		return nil, err
@@ -113,6 +121,16 @@ func toDevice[T Number](host []T, s *Stream, shape ...int) (*DeviceArray[T], err
 		return nil, err
 	}
 	return d, nil
+}
+
+// checkElem refuses element types other than numbers and structs of
+// numbers.
+func checkElem[T any]() error {
+	t := reflect.TypeFor[T]()
+	if isNumberKind(t.Kind()) || isPlainStruct(t) {
+		return nil
+	}
+	return fmt.Errorf("elements of type %s; device arrays hold numbers or structs of numbers (fields that are numbers, bools, arrays and structs of them)", t)
 }
 
 // elements is the number of elements of a shape whose elements are size
@@ -340,7 +358,7 @@ func (d *DeviceArray[T]) dims() []int { return d.shape }
 func (d *DeviceArray[T]) elemType() reflect.Type { return reflect.TypeFor[T]() }
 
 // bytesOf views a slice of numbers as bytes.
-func bytesOf[T Number](s []T) []byte {
+func bytesOf[T any](s []T) []byte {
 	var zero T
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
 }

@@ -41,11 +41,15 @@ var pinned struct {
 // errOverlapsPinned reports a Pin of memory that is pinned already.
 var errOverlapsPinned = errors.New("the memory overlaps memory pinned before; unpin that first")
 
-// Pin page-locks host, which must stay referenced while pinned (the Pinned
-// keeps it so), for the current backend; Unpin undoes it. On the GPU this
+// Pin page-locks host, a slice of numbers or of structs of numbers, which
+// must stay referenced while pinned (the Pinned keeps it so), for the
+// current backend; Unpin undoes it. On the GPU this
 // is cuMemHostRegister, valid in every device's context. An empty host
 // pins nothing.
-func Pin[T Number](host []T) (*Pinned, error) {
+func Pin[T any](host []T) (*Pinned, error) {
+	if err := checkElem[T](); err != nil {
+		return nil, fmt.Errorf("Pin: %w", err)
+	}
 	be, err := current()
 	if err != nil {
 		return nil, fmt.Errorf("Pin: %w", err)
