@@ -129,22 +129,17 @@ func Run(c Config) (Result, error) {
 	if err := c.validate(); err != nil {
 		return r, err
 	}
-	var frees []func() error
-	defer func() {
-		for _, f := range frees {
-			_ = f() // the results are in; a failed free changes none of them
-		}
-	}()
+	var mem devMem
+	defer mem.free()
 	n := c.N
 	block := cuda.Dim1(256)
 	grid := func(m int) cuda.Dim3 { return cuda.Dim1((m + 255) / 256) }
 	switch c.Workload {
 	case "primes":
-		out, err := cuda.NewDeviceArray[int64](n - 1)
+		out, err := alloc[int64](&mem, n-1)
 		if err != nil {
 			return r, err
 		}
-		frees = append(frees, out.Free)
 		r.Elements = float64(n - 1)
 		k := cuda.Jit(primes.Kernel)
 		err = measure(&r, c.Reps, func(s *cuda.Stream) error {
@@ -167,44 +162,31 @@ func Run(c Config) (Result, error) {
 		for i := range a {
 			a[i], b[i] = float32(i%1024), float32(2*(i%512))
 		}
-		da, err := cuda.ToDevice(a)
-		if err != nil {
+		da, err1 := upload(&mem, a)
+		db, err2 := upload(&mem, b)
+		dc, err3 := alloc[float32](&mem, n)
+		if err := errors.Join(err1, err2, err3); err != nil {
 			return r, err
 		}
-		frees = append(frees, da.Free)
-		db, err := cuda.ToDevice(b)
-		if err != nil {
-			return r, err
-		}
-		frees = append(frees, db.Free)
-		dc, err := cuda.NewDeviceArray[float32](n)
-		if err != nil {
-			return r, err
-		}
-		frees = append(frees, dc.Free)
 		r.Bytes, r.Elements = 12*float64(n), float64(n)
 		k := cuda.Jit(kernels.VecAdd)
-		err = measure(&r, c.Reps, func(s *cuda.Stream) error {
+		err := measure(&r, c.Reps, func(s *cuda.Stream) error {
 			return k.LaunchWith(cuda.LaunchConfig{Grid: grid(n), Block: block, Stream: s}, da, db, dc)
 		})
 		if err != nil {
 			return r, err
 		}
-		h, err := dc.ToHost()
+		h, err := readBack(&r, dc)
 		if err != nil {
-			return r, err
-		}
-		if r.Check, err = checkFloat(h); err != nil {
 			return r, err
 		}
 		verify(&r, len(h), func(i int) (float64, float64) { return float64(h[i]), float64(a[i] + b[i]) }, 0)
 		return r, nil
 	case "logs":
-		d, err := cuda.NewDeviceArray[float64](n, n)
+		d, err := alloc[float64](&mem, n, n)
 		if err != nil {
 			return r, err
 		}
-		frees = append(frees, d.Free)
 		r.Bytes, r.Elements = 8*float64(n)*float64(n), float64(n)*float64(n)
 		k := cuda.Jit(kernels.Logs)
 		g := cuda.Dim2((n+15)/16, (n+15)/16)
@@ -214,21 +196,17 @@ func Run(c Config) (Result, error) {
 		if err != nil {
 			return r, err
 		}
-		h, err := d.ToHost()
+		h, err := readBack(&r, d)
 		if err != nil {
-			return r, err
-		}
-		if r.Check, err = checkFloat(h); err != nil {
 			return r, err
 		}
 		verify(&r, len(h), func(i int) (float64, float64) { return h[i], log10(i/n + i%n + 1) }, mathTolerance)
 		return r, nil
 	case "coalesced", "permuted":
-		out, err := cuda.NewDeviceArray[float64](n)
+		out, err := alloc[float64](&mem, n)
 		if err != nil {
 			return r, err
 		}
-		frees = append(frees, out.Free)
 		r.Bytes, r.Elements = 8*float64(n), float64(n)
 		inOrder := cuda.Jit(kernels.InOrder)
 		launch := func(s *cuda.Stream) error {
@@ -239,11 +217,10 @@ func Run(c Config) (Result, error) {
 			for i, p := range rand.New(rand.NewPCG(1, 2)).Perm(n) {
 				perm[i] = int32(p)
 			}
-			dp, err := cuda.ToDevice(perm)
+			dp, err := upload(&mem, perm)
 			if err != nil {
 				return r, err
 			}
-			frees = append(frees, dp.Free)
 			r.Bytes += 4 * float64(n)
 			k := cuda.Jit(kernels.Permuted)
 			launch = func(s *cuda.Stream) error {
@@ -253,11 +230,8 @@ func Run(c Config) (Result, error) {
 		if err := measure(&r, c.Reps, launch); err != nil {
 			return r, err
 		}
-		h, err := out.ToHost()
+		h, err := readBack(&r, out)
 		if err != nil {
-			return r, err
-		}
-		if r.Check, err = checkFloat(h); err != nil {
 			return r, err
 		}
 		// perm is a permutation: both kernels write every element once.
@@ -268,49 +242,74 @@ func Run(c Config) (Result, error) {
 		for i := range x {
 			x[i] = float64(i % 1000)
 		}
-		dx, err := cuda.ToDevice(x)
-		if err != nil {
+		dx, err1 := upload(&mem, x)
+		out, err2 := alloc[float64](&mem, n)
+		if err := errors.Join(err1, err2); err != nil {
 			return r, err
 		}
-		frees = append(frees, dx.Free)
-		out, err := cuda.NewDeviceArray[float64](n)
-		if err != nil {
-			return r, err
-		}
-		frees = append(frees, out.Free)
 		r.Bytes, r.Elements = 16*float64(n), float64(n)
 		k := cuda.Jit(kernels.MovingAverage)
 		width := c.Width
-		err = measure(&r, c.Reps, func(s *cuda.Stream) error {
+		err := measure(&r, c.Reps, func(s *cuda.Stream) error {
 			return k.LaunchWith(cuda.LaunchConfig{Grid: grid(n), Block: block, Stream: s}, dx, width, out)
 		})
 		if err != nil {
 			return r, err
 		}
-		h, err := out.ToHost()
+		h, err := readBack(&r, out)
 		if err != nil {
-			return r, err
-		}
-		if r.Check, err = checkFloat(h); err != nil {
 			return r, err
 		}
 		verify(&r, len(h), func(i int) (float64, float64) { return h[i], movingAverage(x, width, i) }, 0)
 		return r, nil
 	case "d2d":
-		src, err := cuda.NewDeviceArray[float64](n)
-		if err != nil {
+		src, err1 := alloc[float64](&mem, n)
+		dst, err2 := alloc[float64](&mem, n)
+		if err := errors.Join(err1, err2); err != nil {
 			return r, err
 		}
-		frees = append(frees, src.Free)
-		dst, err := cuda.NewDeviceArray[float64](n)
-		if err != nil {
-			return r, err
-		}
-		frees = append(frees, dst.Free)
 		r.Bytes, r.Elements = 16*float64(n), float64(n)
+		var err error
 		r.KernelMS, err = eventMedian(c.Reps, nil, func(*cuda.Stream) error { return dst.CopyFrom(src) })
 		r.Check = "-"
 		return r, err
 	}
 	return r, errors.New("unreachable: validate accepted an unknown workload")
+}
+
+// devMem frees, when a workload ends, the device arrays it made.
+type devMem struct{ frees []func() error }
+
+func (m *devMem) free() {
+	for _, f := range m.frees {
+		_ = f() // the results are in; a failed free changes none of them
+	}
+}
+
+// upload copies host to a new device array that m frees.
+func upload[T cuda.Number](m *devMem, host []T) (*cuda.DeviceArray[T], error) {
+	d, err := cuda.ToDevice(host)
+	if err == nil {
+		m.frees = append(m.frees, d.Free)
+	}
+	return d, err
+}
+
+// alloc makes a zeroed device array that m frees.
+func alloc[T cuda.Number](m *devMem, shape ...int) (*cuda.DeviceArray[T], error) {
+	d, err := cuda.NewDeviceArray[T](shape...)
+	if err == nil {
+		m.frees = append(m.frees, d.Free)
+	}
+	return d, err
+}
+
+// readBack copies a float result to the host and puts its checksum in r.
+func readBack[T float32 | float64](r *Result, d *cuda.DeviceArray[T]) ([]T, error) {
+	h, err := d.ToHost()
+	if err != nil {
+		return nil, err
+	}
+	r.Check, err = checkFloat(h)
+	return h, err
 }
