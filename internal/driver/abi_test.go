@@ -3,15 +3,14 @@ package driver
 import (
 	"errors"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/nugo-dev/nugo/internal/dynlib/dynlibtest"
 )
 
 // Fields of the mock's record (testdata/mockcuda.c), in its enum's order.
@@ -90,26 +89,7 @@ const (
 // fails under CI and is skipped, visibly, elsewhere.
 func mockLibrary(t *testing.T) (l *Library, get func(field int) uint64, setParams func(sizes ...int)) {
 	t.Helper()
-	cc := ""
-	for _, name := range []string{os.Getenv("CC"), "cc", "gcc", "clang"} {
-		if name == "" {
-			continue
-		}
-		if p, err := exec.LookPath(name); err == nil {
-			cc = p
-			break
-		}
-	}
-	if cc == "" {
-		if inCI() {
-			t.Fatal("CI requires a C compiler (cc) to build the mock driver library for the ABI test")
-		}
-		t.Skip("SKIP ABI test: no C compiler (cc) to build testdata/mockcuda.c")
-	}
-	so := filepath.Join(t.TempDir(), "libmockcuda.so")
-	if out, err := exec.Command(cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", so, "testdata/mockcuda.c").CombinedOutput(); err != nil {
-		t.Fatalf("building the mock driver: %v\n%s", err, out)
-	}
+	so := dynlibtest.BuildMock(t, "testdata/mockcuda.c", "libmockcuda.so", inCI())
 	l, err := Open(so)
 	if err != nil {
 		t.Fatal(err)

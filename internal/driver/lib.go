@@ -3,9 +3,10 @@ package driver
 import (
 	"fmt"
 	"os"
-	"sync"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/nugo-dev/nugo/internal/dynlib"
 )
 
 // DefaultLibrary is the soname Load opens: the driver's user-space library, as
@@ -19,13 +20,7 @@ const DefaultLibrary = "libcuda.so.1"
 type Library struct {
 	path   string
 	handle uintptr
-	procs  [numProcs]proc
-}
-
-type proc struct {
-	once sync.Once
-	addr uintptr
-	err  error
+	procs  [numProcs]dynlib.Proc
 }
 
 // procID names one driver entry point nugo calls.
@@ -156,9 +151,9 @@ func Load() (*Library, error) {
 // that cannot be opened is an error wrapping ErrNoDevice with the loader's
 // reason.
 func Open(path string) (*Library, error) {
-	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	h, err := dynlib.Open(path)
 	if err != nil {
-		return nil, NoDevice(fmt.Errorf("cannot load %s: %v", path, err))
+		return nil, NoDevice(err)
 	}
 	return &Library{path: path, handle: h}, nil
 }
@@ -183,7 +178,7 @@ func (l *Library) Symbol(name string) (string, error) {
 func (l *Library) symbolName(id procID) string {
 	spec := procSpecs[id]
 	if spec.v2 {
-		if _, err := purego.Dlsym(l.handle, spec.name+"_v2"); err == nil {
+		if _, err := dynlib.Lookup(l.handle, spec.name+"_v2"); err == nil {
 			return spec.name + "_v2"
 		}
 	}
@@ -192,23 +187,19 @@ func (l *Library) symbolName(id procID) string {
 
 // sym resolves an entry point once; later calls return the cached address.
 func (l *Library) sym(id procID) (uintptr, error) {
-	p := &l.procs[id]
-	p.once.Do(func() {
+	return l.procs[id].Resolve(func() (uintptr, error) {
 		spec := procSpecs[id]
 		if spec.v2 {
-			if addr, err := purego.Dlsym(l.handle, spec.name+"_v2"); err == nil {
-				p.addr = addr
-				return
+			if addr, err := dynlib.Lookup(l.handle, spec.name+"_v2"); err == nil {
+				return addr, nil
 			}
 		}
-		addr, err := purego.Dlsym(l.handle, spec.name)
+		addr, err := dynlib.Lookup(l.handle, spec.name)
 		if err != nil {
-			p.err = fmt.Errorf("%s: %s does not export it: %w", spec.name, l.path, ErrSymbol)
-			return
+			return 0, fmt.Errorf("%s: %s does not export it: %w", spec.name, l.path, ErrSymbol)
 		}
-		p.addr = addr
+		return addr, nil
 	})
-	return p.addr, p.err
 }
 
 // call invokes an entry point and maps its CUresult to an *Error.

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/dynlib"
 )
 
 // Compile-time check: the real binding is an API.
@@ -17,10 +19,10 @@ func (l *Library) newError(id procID, code Result) *Error {
 	e := NewError(procSpecs[id].name, code)
 	var name, msg *byte
 	if res, err := l.result(pGetErrorName, uintptr(code), uintptr(unsafe.Pointer(&name))); err == nil && res == Success && name != nil {
-		e.Name = cString(name)
+		e.Name = dynlib.CString(name)
 	}
 	if res, err := l.result(pGetErrorString, uintptr(code), uintptr(unsafe.Pointer(&msg))); err == nil && res == Success && msg != nil {
-		e.Message = cString(msg)
+		e.Message = dynlib.CString(msg)
 	}
 	return e
 }
@@ -32,7 +34,7 @@ func (l *Library) ErrorName(code Result) (string, error) {
 	if err := l.call(pGetErrorName, uintptr(code), uintptr(unsafe.Pointer(&s))); err != nil {
 		return "", err
 	}
-	return cString(s), nil
+	return dynlib.CString(s), nil
 }
 
 // ErrorString asks the driver for a result code's description
@@ -42,19 +44,7 @@ func (l *Library) ErrorString(code Result) (string, error) {
 	if err := l.call(pGetErrorString, uintptr(code), uintptr(unsafe.Pointer(&s))); err != nil {
 		return "", err
 	}
-	return cString(s), nil
-}
-
-// cString copies a NUL-terminated string the driver owns (static storage).
-func cString(p *byte) string {
-	if p == nil {
-		return ""
-	}
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice(p, n))
+	return dynlib.CString(s), nil
 }
 
 // size converts a byte count, refusing negatives before the driver sees a

@@ -3,13 +3,13 @@ package nvml
 import (
 	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/nugo-dev/nugo/internal/dynlib/dynlibtest"
 )
 
 // Fields of the mock's record (testdata/mocknvml.c), in its enum's order.
@@ -37,26 +37,7 @@ func inCI() bool {
 // under CI and is skipped, visibly, elsewhere.
 func mockLibrary(t *testing.T) (*Library, func(field int) uint64) {
 	t.Helper()
-	cc := ""
-	for _, name := range []string{os.Getenv("CC"), "cc", "gcc", "clang"} {
-		if name == "" {
-			continue
-		}
-		if p, err := exec.LookPath(name); err == nil {
-			cc = p
-			break
-		}
-	}
-	if cc == "" {
-		if inCI() {
-			t.Fatal("CI requires a C compiler (cc) to build the mock NVML library for the ABI test")
-		}
-		t.Skip("SKIP ABI test: no C compiler (cc) to build testdata/mocknvml.c")
-	}
-	so := filepath.Join(t.TempDir(), "libmocknvml.so")
-	if out, err := exec.Command(cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", so, "testdata/mocknvml.c").CombinedOutput(); err != nil {
-		t.Fatalf("building the mock NVML: %v\n%s", err, out)
-	}
+	so := dynlibtest.BuildMock(t, "testdata/mocknvml.c", "libmocknvml.so", inCI())
 	l, err := Open(so)
 	if err != nil {
 		t.Fatal(err)

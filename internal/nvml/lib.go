@@ -3,10 +3,11 @@ package nvml
 import (
 	"fmt"
 	"os"
-	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/nugo-dev/nugo/internal/dynlib"
 )
 
 // DefaultLibrary is the soname Load opens, installed with the NVIDIA driver
@@ -22,13 +23,7 @@ const LibraryEnv = "NUGO_LIBNVML"
 type Library struct {
 	path   string
 	handle uintptr
-	procs  [numProcs]proc
-}
-
-type proc struct {
-	once sync.Once
-	addr uintptr
-	err  error
+	procs  [numProcs]dynlib.Proc
 }
 
 // procID names one entry point nugo calls.
@@ -84,9 +79,9 @@ func Load() (*Library, error) {
 // that cannot be opened is an error wrapping ErrNoLibrary with the loader's
 // reason.
 func Open(path string) (*Library, error) {
-	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	h, err := dynlib.Open(path)
 	if err != nil {
-		return nil, &loadError{fmt.Sprintf("cannot load %s (NVML, installed with the NVIDIA driver; %s names another path): %v", path, LibraryEnv, err)}
+		return nil, &loadError{fmt.Sprintf("%v (NVML is installed with the NVIDIA driver; %s names another path)", err, LibraryEnv)}
 	}
 	return &Library{path: path, handle: h}, nil
 }
@@ -102,16 +97,13 @@ func (l *Library) Path() string { return l.path }
 
 // sym resolves an entry point once; later calls return the cached address.
 func (l *Library) sym(id procID) (uintptr, error) {
-	p := &l.procs[id]
-	p.once.Do(func() {
-		addr, err := purego.Dlsym(l.handle, procNames[id])
+	return l.procs[id].Resolve(func() (uintptr, error) {
+		addr, err := dynlib.Lookup(l.handle, procNames[id])
 		if err != nil {
-			p.err = fmt.Errorf("%s: %s does not export it (a driver older than nugo needs): %w", procNames[id], l.path, ErrSymbol)
-			return
+			return 0, fmt.Errorf("%s: %s does not export it (a driver older than nugo needs): %w", procNames[id], l.path, ErrSymbol)
 		}
-		p.addr = addr
+		return addr, nil
 	})
-	return p.addr, p.err
 }
 
 // call invokes an entry point and maps its nvmlReturn_t to an *Error.
@@ -142,21 +134,9 @@ func (l *Library) newError(id procID, code Return) *Error {
 		// r is a const char* into the library's static storage; reading the
 		// word as a pointer keeps vet's uintptr check quiet for what is
 		// not Go memory.
-		e.Message = cString(*(**byte)(unsafe.Pointer(&r)))
+		e.Message = dynlib.CString(*(**byte)(unsafe.Pointer(&r)))
 	}
 	return e
-}
-
-// cString copies a NUL-terminated C string.
-func cString(p *byte) string {
-	if p == nil {
-		return ""
-	}
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice(p, n))
 }
 
 // bufString is the text of a NUL-terminated string NVML wrote into buf.
