@@ -92,6 +92,16 @@ build() {
 	for arch in ${GPU_CHECK_ARCHES:-amd64 arm64}; do
 		build_arch "$arch" || return 1
 	done
+	# The device tool carries at most 64 MiB: the packs and the tracked
+	# files (a rough count of what travels with the working tree).
+	local packs tree total
+	packs=$(du -cb "$BUILD"/bin-*.tar.xz | tail -n1 | cut -f1)
+	tree=$(cd "$ROOT" && git ls-files -z | xargs -0 du -cb 2>/dev/null | awk '$2 == "total" { s += $1 } END { print s + 0 }')
+	total=$((packs + tree))
+	echo "gpu-check build: carry about $((total >> 20)) MiB of the device tool's 64 MiB (packs $((packs >> 20)) MiB, tree $((tree >> 20)) MiB)"
+	if ((total > 62 << 20)); then
+		echo "gpu-check build: WARNING: too close to 64 MiB; rebuild with GPU_CHECK_ARCHES=amd64 (or the GPU host's arch) to carry one pack" >&2
+	fi
 }
 
 # build_arch GOARCH: one architecture's pack.
