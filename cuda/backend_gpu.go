@@ -294,7 +294,7 @@ func (g *gpuBackend) prepare(k *Kernel) error {
 	if k.hasFuncParams() {
 		return k.checkSource()
 	}
-	_, err := g.current().kernel(k, nil)
+	_, err := g.current().kernel(k, nil, false)
 	return err
 }
 

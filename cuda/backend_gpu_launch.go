@@ -39,10 +39,11 @@ type gpuKernelKey struct {
 const defaultDynamicShared = 48 << 10
 
 // kernel returns k compiled for d's target and the functions of args' func
-// arguments, and loaded on d, doing either on first use.
-func (d *gpuDevice) kernel(k *Kernel, args []boundArg) (*gpuKernel, error) {
+// arguments, and loaded on d, doing either on first use; overlap says
+// whether args share memory (argsOverlap).
+func (d *gpuDevice) kernel(k *Kernel, args []boundArg, overlap bool) (*gpuKernel, error) {
 	target := k.target(d.sm)
-	target.NoReadOnlyCache = argsOverlap(args)
+	target.NoReadOnlyCache = overlap
 	m, err := k.module(target, args)
 	if err != nil {
 		return nil, err
@@ -105,7 +106,8 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 	if err != nil {
 		return err
 	}
-	gk, err := d.kernel(k, args)
+	spans, at := hostSpans(args)
+	gk, err := d.kernel(k, args, argsOverlapIn(args, spans))
 	if err != nil {
 		return err
 	}
@@ -117,7 +119,7 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 			return err
 		}
 	}
-	return d.do(func(api driver.API) error { return gk.launch(api, gs, cfg, args) })
+	return d.do(func(api driver.API) error { return gk.launch(api, gs, cfg, args, spans, at) })
 }
 
 // deviceFor returns the device work on stream s runs on, and s's GPU
@@ -140,7 +142,7 @@ func (g *gpuBackend) forAllBlock(s *Stream, k *Kernel, sharedMem int, args []bou
 	if err != nil {
 		return 0, err
 	}
-	gk, err := d.kernel(k, args)
+	gk, err := d.kernel(k, args, argsOverlap(args))
 	if err != nil {
 		return 0, err
 	}
@@ -192,12 +194,13 @@ type hostTemp struct {
 	pinned  bool           // staging is host itself, pinned (Pin)
 }
 
-// launch copies host arguments in, launches, and either (nil stream) copies
-// them back, waits and checks the debug record, or (stream) queues the copies
-// back and leaves the rest to the stream's Synchronize. Everything it
+// launch copies host arguments in (in spans, placed as at says: see
+// hostSpans), launches, and either (nil stream) copies them back, waits and
+// checks the debug record, or (stream) queues the copies back and leaves
+// the rest to the stream's Synchronize. Everything it
 // allocated is freed on every failure (on a stream, once the stream has
 // finished with it). It runs inside the device's Do.
-func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, args []boundArg) (err error) {
+func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, args []boundArg, spans []hostSpan, at []spanRef) (err error) {
 	var temps []hostTemp
 	queued := false
 	defer func() {
@@ -226,7 +229,6 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		}
 	}()
 	hostArgs := false
-	spans, at := hostSpans(args)
 	for si, sp := range spans { // overlapping host arguments share one copy
 		// The copy keeps the host address's offset from a 256-byte
 		// boundary, so that every argument in the span is as aligned on

@@ -83,6 +83,13 @@ func hostSpans(args []boundArg) (spans []hostSpan, at []spanRef) {
 // array) whose byte ranges in one allocation intersect, or host memory in
 // common. Empty arguments share nothing.
 func argsOverlap(args []boundArg) bool {
+	spans, _ := hostSpans(args)
+	return argsOverlapIn(args, spans)
+}
+
+// argsOverlapIn is argsOverlap for a launch whose host spans (hostSpans)
+// are already known.
+func argsOverlapIn(args []boundArg, spans []hostSpan) bool {
 	type devRange struct {
 		m        memory
 		off, len int
@@ -105,7 +112,6 @@ func argsOverlap(args []boundArg) bool {
 		}
 		devs = append(devs, r)
 	}
-	spans, _ := hostSpans(args)
 	for _, s := range spans {
 		if s.args > 1 {
 			return true
