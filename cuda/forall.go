@@ -37,16 +37,15 @@ func (k *Kernel) ForAllWith(n int, cfg LaunchConfig, args ...any) error {
 		if cfg.Block.Y > 1 || cfg.Block.Z > 1 || cfg.Block.X < 0 || cfg.Block.Y < 0 || cfg.Block.Z < 0 {
 			return fmt.Errorf("ForAll runs one-dimensional blocks, but the configuration gives block %v; give only Block.X (or none)", cfg.Block)
 		}
+		if n == 0 {
+			return nil // Grid stays zero: nothing runs, nothing to choose
+		}
 		block := cfg.Block.X
 		if block == 0 {
 			var err error
 			if block, err = be.forAllBlock(cfg.Stream, k, cfg.SharedMem, bound); err != nil {
 				return err
 			}
-		}
-		if n == 0 {
-			cfg.Grid = Dim3{}
-			return nil
 		}
 		cfg.Grid, cfg.Block = Dim1((n-1)/block+1), Dim1(block)
 		return nil

@@ -311,7 +311,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 	switch {
 	case isScalarKind(t.Kind()):
 		p.kind = scalarParam
-	case t.Kind() == reflect.Slice && (isNumberKind(t.Elem().Kind()) || isPlainStruct(t.Elem())):
+	case t.Kind() == reflect.Slice && isElemType(t.Elem()):
 		p.kind, p.elem, p.ndim = sliceParam, t.Elem(), 1
 	case t.Implements(ndArrayType):
 		a := reflect.Zero(t).Interface().(ndArray)
@@ -322,6 +322,12 @@ func newParam(i int, t reflect.Type) (param, error) {
 		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
 	}
 	return p, nil
+}
+
+// isElemType reports whether t may be the element type of a slice
+// parameter or a device array: a number or a struct of numbers.
+func isElemType(t reflect.Type) bool {
+	return isNumberKind(t.Kind()) || isPlainStruct(t)
 }
 
 // isPlainStruct reports whether t is a struct of numbers and bools, arrays

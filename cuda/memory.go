@@ -127,7 +127,7 @@ func toDevice[T any](host []T, s *Stream, shape ...int) (*DeviceArray[T], error)
 // numbers.
 func checkElem[T any]() error {
 	t := reflect.TypeFor[T]()
-	if isNumberKind(t.Kind()) || isPlainStruct(t) {
+	if isElemType(t) {
 		return nil
 	}
 	return fmt.Errorf("elements of type %s; device arrays hold numbers or structs of numbers (fields that are numbers, bools, arrays and structs of them)", t)
