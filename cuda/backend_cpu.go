@@ -28,6 +28,9 @@ type hostLaunch struct {
 	kernel *Kernel
 	cfg    LaunchConfig
 	inv    *cpu.Invoker[Thread]
+	// rows, when the kernel has a generated row loop, runs rows of threads
+	// in place of inv.CallRow; inv still runs concurrent threads.
+	rows RowLoop
 	// goexit is the error of the first block whose thread called
 	// runtime.Goexit on its worker (cpu.Run then returns ErrGoexit).
 	goexit atomic.Pointer[KernelError]
@@ -38,7 +41,11 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 	if err != nil {
 		return err
 	}
-	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv}
+	rows, err := rowLoopFor(k.fn, args)
+	if err != nil {
+		return err
+	}
+	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv, rows: rows}
 	err = cpu.Run(cfg.Grid.Size(), 0, func() func(int) error {
 		return (&runner{block: newBlock(l)}).run
 	})
@@ -54,11 +61,11 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 // runtime.Goexit, which ends a goroutine, not a GPU thread.
 const goexitMsg = "kernel thread called runtime.Goexit"
 
-// runner is one worker's block, with the thread it is calling while the
-// block is not concurrent.
+// runner is one worker's block, with the row of threads it is calling
+// while the block is not concurrent (row.t is the thread being called).
 type runner struct {
 	*block
-	t Thread
+	row Row
 }
 
 func newBlock(l *hostLaunch) *block {
@@ -95,26 +102,32 @@ func (r *runner) run(bi int) error {
 		returned := false
 		defer func() {
 			if e := recover(); e != nil {
-				b.fail(r.t.ThreadIdx(), e)
+				b.fail(r.row.t.ThreadIdx(), e)
 			} else if !returned {
 				// runtime.Goexit: the worker ends after this; cpu.Run
 				// reports it, and the launch returns this error.
-				b.fail(r.t.ThreadIdx(), goexitMsg)
+				b.fail(r.row.t.ThreadIdx(), goexitMsg)
 				if ke, ok := b.err.(*KernelError); ok {
 					b.launch.goexit.CompareAndSwap(nil, ke)
 				}
 			}
 		}()
 
-		// Each row of threads (x from 0 to d.X-1) is one loop in the
-		// invoker; it stops after a thread that called SyncThreads.
+		// Each row of threads (x from 0 to d.X-1) is one loop, generated
+		// or the invoker's; it stops after a thread that called
+		// SyncThreads.
+		rows := b.launch.rows
 		for z := range d.Z {
 			for y := range d.Y {
-				r.t = Thread{b, packTid(0, y, z)}
-				inv.CallRow(&r.t, d.X, &b.concurrent)
+				r.row = Row{t: Thread{b, packTid(0, y, z)}, n: d.X, stop: &b.concurrent}
+				if rows != nil {
+					rows(&r.row)
+				} else {
+					inv.CallRow(&r.row.t, d.X, &b.concurrent)
+				}
 				if b.concurrent {
 					returned = true
-					b.leave(r.t)
+					b.leave(r.row.t)
 					return
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nugo-dev/nugo/internal/cpu"
 )
 
 // panicAt panics in the thread at (px, py, pz) of block bx; the other
@@ -39,13 +41,12 @@ func TestKernelErrorNamesThreadInRow(t *testing.T) {
 		{"row start 3-D", Dim3{4, 3, 2}, Dim3{0, 1, 1}},
 		{"mid-row 3-D", Dim3{4, 3, 2}, Dim3{2, 2, 1}},
 	}
-	for _, fast := range []bool{true, false} {
+	for _, mode := range []string{"row loop", "invoker", "reflect"} {
 		for _, tc := range tests {
-			name := tc.name
-			if !fast {
-				name += " reflect"
-			}
-			t.Run(name, func(t *testing.T) {
+			fast := mode != "reflect"
+			t.Run(tc.name+" "+mode, func(t *testing.T) {
+				was := cpu.SetRowsDisabled(mode != "row loop")
+				defer cpu.SetRowsDisabled(was)
 				calls := make([]int32, 1)
 				var err error
 				if fast {
@@ -100,30 +101,32 @@ func TestSyncThreadsMidRow(t *testing.T) {
 		{"2-D last of row", Dim2(8, 8), 7, 4},
 		{"2-D first of row", Dim2(8, 8), 0, 5},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			const blocks = 3
-			n := blocks * tc.block.Size()
-			out, calls := make([]int32, n), make([]int32, n)
-			if err := Jit(syncMidRow).Launch(Dim1(blocks), tc.block, out, calls, tc.sx, tc.sy); err != nil {
-				t.Fatal(err)
-			}
-			size, first := tc.block.Size(), tc.sx+tc.block.X*tc.sy
-			for i := range n {
-				if calls[i] != 1 {
-					t.Fatalf("thread %d of the grid ran %d times", i, calls[i])
+	bothPaths(t, func(t *testing.T) {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				const blocks = 3
+				n := blocks * tc.block.Size()
+				out, calls := make([]int32, n), make([]int32, n)
+				if err := Jit(syncMidRow).Launch(Dim1(blocks), tc.block, out, calls, tc.sx, tc.sy); err != nil {
+					t.Fatal(err)
 				}
-				b, lin := i/size, i%size
-				var want int32
-				if lin >= first {
-					want = int32(size - 1 - (lin - first) + 1000*b)
+				size, first := tc.block.Size(), tc.sx+tc.block.X*tc.sy
+				for i := range n {
+					if calls[i] != 1 {
+						t.Fatalf("thread %d of the grid ran %d times", i, calls[i])
+					}
+					b, lin := i/size, i%size
+					var want int32
+					if lin >= first {
+						want = int32(size - 1 - (lin - first) + 1000*b)
+					}
+					if out[i] != want {
+						t.Fatalf("out[%d] = %d, want %d", i, out[i], want)
+					}
 				}
-				if out[i] != want {
-					t.Fatalf("out[%d] = %d, want %d", i, out[i], want)
-				}
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 // goexitAt calls runtime.Goexit in thread (gx) of the grid, before or after
@@ -155,28 +158,30 @@ func TestGoexitInKernelIsAnError(t *testing.T) {
 		{"after SyncThreads", 2, 32, 40, true},
 		{"after SyncThreads, first thread", 1, 32, 0, true},
 	}
-	for _, c := range tests {
-		t.Run(c.name, func(t *testing.T) {
-			before := goroutines()
-			done := make(chan error, 1)
-			go func() {
-				done <- Jit(goexitAt).Launch(Dim1(c.grid), Dim1(c.block), make([]int32, c.grid*c.block), c.gx, c.afterBarrier)
-			}()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(20 * time.Second):
-				t.Fatal("Launch did not return")
-			}
-			var ke *KernelError
-			if !errors.As(err, &ke) {
-				t.Fatalf("got %v, want a *KernelError", err)
-			}
-			want := Dim3{c.gx % c.block, 0, 0}
-			if ke.Msg != goexitMsg || ke.Block != (Dim3{c.gx / c.block, 0, 0}) || ke.Thread != want || !strings.Contains(ke.Pos, "backend_cpu_test.go") {
-				t.Errorf("got %+v, want %q in block %d thread %v at backend_cpu_test.go", ke, goexitMsg, c.gx/c.block, want)
-			}
-			checkNoLeak(t, before)
-		})
-	}
+	bothPaths(t, func(t *testing.T) {
+		for _, c := range tests {
+			t.Run(c.name, func(t *testing.T) {
+				before := goroutines()
+				done := make(chan error, 1)
+				go func() {
+					done <- Jit(goexitAt).Launch(Dim1(c.grid), Dim1(c.block), make([]int32, c.grid*c.block), c.gx, c.afterBarrier)
+				}()
+				var err error
+				select {
+				case err = <-done:
+				case <-time.After(20 * time.Second):
+					t.Fatal("Launch did not return")
+				}
+				var ke *KernelError
+				if !errors.As(err, &ke) {
+					t.Fatalf("got %v, want a *KernelError", err)
+				}
+				want := Dim3{c.gx % c.block, 0, 0}
+				if ke.Msg != goexitMsg || ke.Block != (Dim3{c.gx / c.block, 0, 0}) || ke.Thread != want || !strings.Contains(ke.Pos, "backend_cpu_test.go") {
+					t.Errorf("got %+v, want %q in block %d thread %v at backend_cpu_test.go", ke, goexitMsg, c.gx/c.block, want)
+				}
+				checkNoLeak(t, before)
+			})
+		}
+	})
 }

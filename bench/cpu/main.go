@@ -8,6 +8,8 @@
 // neither side's compilation is counted.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"bytes"
 	"flag"

@@ -2,6 +2,8 @@
 // grid over a 2-D array.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"fmt"
 	"log"

@@ -2,6 +2,8 @@
 // it: the time the device spent, not the time the host waited.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"fmt"
 	"log"

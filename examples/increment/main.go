@@ -2,6 +2,8 @@
 // threads per block: the first kernel of the tutorial.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"fmt"
 	"log"

@@ -2,6 +2,8 @@
 // package.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"fmt"
 	"log"

@@ -3,6 +3,8 @@
 // random number documentation, with package cuda/random.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"flag"
 	"fmt"

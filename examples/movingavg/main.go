@@ -2,6 +2,8 @@
 // averages the window around its element, truncated at the ends.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"fmt"
 	"log"

@@ -4,6 +4,8 @@
 // from cuda/random, and ForAll choosing the launch shape.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"flag"
 	"fmt"

@@ -2,6 +2,8 @@
 // function called from a kernel; `nugo primes` is the full-size job.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"flag"
 	"fmt"

@@ -4,6 +4,8 @@
 // that the copies go straight between it and the device.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"fmt"
 	"log"

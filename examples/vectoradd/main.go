@@ -2,6 +2,8 @@
 // arrays: copy in once, launch, copy the result out.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"fmt"
 	"log"

@@ -2,10 +2,13 @@ package corpus
 
 import (
 	"math"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/internal/cpu"
 )
 
 func TestCorpusShape(t *testing.T) {
@@ -82,5 +85,43 @@ func TestCompare(t *testing.T) {
 		case c.errPart != "" && (err == nil || !strings.Contains(err.Error(), c.errPart)):
 			t.Errorf("case %d: got %v, want an error with %q", i, err, c.errPart)
 		}
+	}
+}
+
+// TestCorpusRowLoops runs every case on the CPU backend through the row
+// loops nugo gen wrote (nugo_loops.go) and through per-thread calls: the
+// results must be identical, and every kernel that is not generic must
+// have its loop, or the file is stale.
+func TestCorpusRowLoops(t *testing.T) {
+	if err := cuda.SetBackend(cuda.CPU); err != nil {
+		t.Fatal(err)
+	}
+	defer cpu.SetRowsDisabled(false)
+	for _, c := range All() {
+		t.Run(c.Name, func(t *testing.T) {
+			cpu.SetRowsDisabled(false)
+			fn := reflect.ValueOf(c.Kernel)
+			_, has := cpu.Rows(fn)
+			generic := strings.Contains(runtime.FuncForPC(fn.Pointer()).Name(), "[")
+			if has == generic {
+				t.Fatalf("kernel %s: has a row loop: %v, generic: %v (run go generate ./internal/corpus)", runtime.FuncForPC(fn.Pointer()).Name(), has, generic)
+			}
+			run := func(off bool) []any {
+				cpu.SetRowsDisabled(off)
+				args := c.Args()
+				err := cuda.Jit(c.Kernel).LaunchWith(cuda.LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem}, args...)
+				if err != nil {
+					t.Fatalf("launch (row loops off: %v): %v", off, err)
+				}
+				return args
+			}
+			loops, calls := run(false), run(true)
+			if c.Printf {
+				return
+			}
+			if err := Compare(loops, calls, 0); err != nil {
+				t.Fatalf("row loop and per-thread calls differ: %v", err)
+			}
+		})
 	}
 }

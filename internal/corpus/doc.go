@@ -6,3 +6,5 @@
 // the native run's, bit for bit unless MathULP allows an error in ulps. No
 // golden numbers are kept.
 package corpus
+
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen

@@ -7,3 +7,5 @@
 // file of little-endian int64s. A sample of every chunk is checked against
 // the serial reference, FactorSum.
 package primes
+
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen

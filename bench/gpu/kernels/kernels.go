@@ -3,6 +3,8 @@
 // package imports only what kernels use.
 package kernels
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"math"
 

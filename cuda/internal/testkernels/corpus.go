@@ -1,5 +1,7 @@
 package testkernels
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"math"
 

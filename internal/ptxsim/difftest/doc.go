@@ -9,3 +9,5 @@
 // A mismatch is reported with the kernel, its inputs, both outputs and the
 // command that dumps its PTX.
 package difftest
+
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nugo-dev/nugo/internal/loopgen"
+)
+
+func init() {
+	commands["gen"] = command{summary: "write the CPU loops of a package's kernels and vectorized functions (for go generate)", run: runGen}
+}
+
+// runGen implements `nugo gen [-check] [-v] [DIR ...]`.
+func runGen(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	check := fs.Bool("check", false, "write nothing; fail if a generated file is missing or out of date")
+	verbose := fs.Bool("v", false, "list the functions that get loops and those skipped, with the reason")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `usage: nugo gen [-check] [-v] [DIR ...]
+
+Writes %s in each package directory (default: the current one, as
+go generate runs it). The file registers, for every kernel, a loop that
+the CPU backend runs a block's threads with, and for every named function
+passed to vectorize.New1..New4, a loop over elements; each calls the
+function directly, so that the Go compiler inlines it. Without the file
+the CPU backend calls the function through a func value each time.
+Put this line in one file of the package and run go generate:
+
+	//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
+`, loopgen.FileName)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dirs := fs.Args()
+	if len(dirs) == 0 {
+		dirs = []string{"."}
+	}
+	var stale []string
+	for _, dir := range dirs {
+		res, err := loopgen.Generate(dir)
+		if err != nil {
+			return err
+		}
+		if *verbose {
+			report(os.Stderr, res)
+		}
+		if *check {
+			if ok, err := upToDate(res); err != nil {
+				return err
+			} else if !ok {
+				stale = append(stale, dir)
+			}
+			continue
+		}
+		if _, err := loopgen.Write(res); err != nil {
+			return err
+		}
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("%s is out of date in %s; run go generate (or nugo gen) there", loopgen.FileName, strings.Join(stale, ", "))
+	}
+	return nil
+}
+
+// upToDate reports whether the file in res's directory is what Generate
+// made (absent when nothing is generated).
+func upToDate(res *loopgen.Result) (bool, error) {
+	old, err := os.ReadFile(filepath.Join(res.Dir, loopgen.FileName))
+	if os.IsNotExist(err) {
+		return res.Source == nil, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return string(old) == string(res.Source), nil
+}
+
+func report(w io.Writer, res *loopgen.Result) {
+	fmt.Fprintf(w, "%s: %d kernels, %d vectorized functions\n", res.Package, len(res.Kernels), len(res.Ufuncs))
+	for _, k := range res.Kernels {
+		fmt.Fprintf(w, "\tkernel %s\n", k)
+	}
+	for _, u := range res.Ufuncs {
+		fmt.Fprintf(w, "\tvectorized %s\n", u)
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(w, "\tskipped %s: %s\n", s.Name, s.Reason)
+	}
+}

@@ -1,0 +1,100 @@
+package cuda
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/nugo-dev/nugo/internal/cpu"
+)
+
+// RowLoop calls a kernel for a row of consecutive threads of one block (x
+// increasing, y and z fixed), with the kernel's arguments bound. The CPU
+// backend calls a kernel's RowLoop, when it has one, instead of calling the
+// kernel through a func value once per thread: in a row loop the kernel is
+// a direct call, which the Go compiler inlines, so a short kernel costs
+// about what the same body costs in a plain Go loop.
+//
+// Row loops are written by `nugo gen` (see RegisterRowLoop); a RowLoop
+// follows this shape exactly:
+//
+//	func(r *cuda.Row) {
+//		t, n, stop := r.Begin()
+//		for {
+//			kernel(t, a0, a1)
+//			if n--; n == 0 || *stop {
+//				return
+//			}
+//			t = r.Next(t)
+//		}
+//	}
+type RowLoop func(r *Row)
+
+// Row is the run of threads a RowLoop is called for. It records the thread
+// being run, so that a panic is reported for the right thread, and tells
+// the loop to stop after a thread that made the block's threads concurrent
+// (SyncThreads and the warp operations do).
+type Row struct {
+	t    Thread
+	n    int
+	stop *bool
+}
+
+// Begin returns the row's first thread, the number of threads in the row
+// (at least 1) and the flag the loop must read after each thread: when it
+// is true, the remaining threads of the block are already running on
+// their own and the loop returns.
+func (r *Row) Begin() (t Thread, n int, stop *bool) { return r.t, r.n, r.stop }
+
+// Next returns the thread after t in the row and records it as the
+// thread being run.
+func (r *Row) Next(t Thread) Thread {
+	t.tid++
+	r.t.tid = t.tid
+	return t
+}
+
+// RegisterRowLoop registers how to make kernel's RowLoop: bind receives
+// the launch's arguments after the Thread, each with exactly the type of
+// its parameter, and returns the loop, which the CPU backend may call from
+// several goroutines at once. kernel must be a top-level function (not a
+// closure or a method value), because it is recognised by its code
+// pointer; other func values, nil arguments and generic instantiations are
+// ignored, and their launches keep the per-thread call. A later
+// registration for the same kernel replaces an earlier one.
+//
+// It is called from the init functions that `nugo gen` writes
+// (`//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen`): a
+// stale generated file does not compile, since its loops call the kernels
+// with their parameter types.
+func RegisterRowLoop(kernel any, bind func(args []any) RowLoop) {
+	v := reflect.ValueOf(kernel)
+	if kernel == nil || bind == nil || v.Kind() != reflect.Func || v.IsNil() {
+		return
+	}
+	cpu.RegisterRows(v.Pointer(), cpu.RowBinder{Type: v.Type(), Bind: bind})
+}
+
+// rowLoopFor binds fn's registered RowLoop to args, or returns nil when fn
+// has none. args are converted to the parameter types first, so the
+// generated type assertions hold for arguments that are only assignable.
+func rowLoopFor(fn reflect.Value, args []reflect.Value) (loop RowLoop, err error) {
+	rb, ok := cpu.Rows(fn)
+	bind, _ := rb.Bind.(func([]any) RowLoop)
+	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() {
+		return nil, nil
+	}
+	vals := make([]any, len(args))
+	for i, a := range args {
+		v := reflect.New(fn.Type().In(i + 1)).Elem()
+		v.Set(a)
+		vals[i] = v.Interface()
+	}
+	defer func() {
+		// A generated binder only asserts types, which the conversion
+		// above guarantees; a hand-written one may do more.
+		if r := recover(); r != nil {
+			loop, err = nil, fmt.Errorf("row loop of %s: binding the arguments panicked: %v", fn.Type(), r)
+		}
+	}()
+	return bind(vals), nil
+}

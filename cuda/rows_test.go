@@ -1,0 +1,174 @@
+package cuda
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/nugo-dev/nugo/internal/cpu"
+)
+
+// Row loops for this package's test kernels, written as nugo gen writes
+// them (nugo gen reads no test files), so that the CPU backend's tests of
+// panics, Goexit and mid-row SyncThreads run through generated loops too.
+func init() {
+	RegisterRowLoop(panicAt, func(args []any) RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].(int)
+		return func(r *Row) {
+			t, n, stop := r.Begin()
+			for {
+				panicAt(t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	RegisterRowLoop(syncMidRow, func(args []any) RowLoop {
+		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].(int), args[3].(int)
+		return func(r *Row) {
+			t, n, stop := r.Begin()
+			for {
+				syncMidRow(t, a0, a1, a2, a3)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	RegisterRowLoop(goexitAt, func(args []any) RowLoop {
+		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].(bool)
+		return func(r *Row) {
+			t, n, stop := r.Begin()
+			for {
+				goexitAt(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+}
+
+// bothPaths runs test once through the registered row loops and once with
+// them turned off, through the invoker's per-thread calls.
+func bothPaths(t *testing.T, test func(t *testing.T)) {
+	t.Helper()
+	for _, off := range []bool{false, true} {
+		name := "row loop"
+		if off {
+			name = "per-thread calls"
+		}
+		t.Run(name, func(t *testing.T) {
+			was := cpu.SetRowsDisabled(off)
+			defer cpu.SetRowsDisabled(was)
+			test(t)
+		})
+	}
+}
+
+func rowScale(t Thread, d []float32, k float32) {
+	if i := t.Grid1(); i < len(d) {
+		d[i] *= k
+	}
+}
+
+func TestRowLoopFor(t *testing.T) {
+	bind := func(args []any) RowLoop { return func(*Row) {} }
+	closure := func(t Thread, d []float32, k float32) {}
+	RegisterRowLoop(rowScale, bind)
+	// Registrations that must be ignored, without a panic.
+	RegisterRowLoop(nil, bind)
+	RegisterRowLoop(rowScale, nil)
+	RegisterRowLoop(42, bind)
+	RegisterRowLoop((func(Thread))(nil), bind)
+
+	args := []reflect.Value{reflect.ValueOf([]float32{1}), reflect.ValueOf(float32(2))}
+	tests := []struct {
+		name     string
+		fn       any
+		disabled bool
+		want     bool
+	}{
+		{"registered", rowScale, false, true},
+		{"registered, row loops off", rowScale, true, false},
+		{"closure of the same type", closure, false, false},
+		{"not registered", vectorAddCPU, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			was := cpu.SetRowsDisabled(tc.disabled)
+			defer cpu.SetRowsDisabled(was)
+			loop, err := rowLoopFor(reflect.ValueOf(tc.fn), args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := loop != nil; got != tc.want {
+				t.Errorf("has a row loop: %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func vectorAddCPU(t Thread, a, b, c []float32) {}
+
+// A binder that panics (only a hand-written one can) fails the launch
+// with an error naming the kernel's type, and nothing runs.
+func TestRowLoopBinderPanics(t *testing.T) {
+	RegisterRowLoop(rowPanicBind, func(args []any) RowLoop { panic("bad binder") })
+	d := []int32{0}
+	err := Jit(rowPanicBind).Launch(Dim1(1), Dim1(1), d)
+	if err == nil || d[0] != 0 {
+		t.Fatalf("got %v with d = %v, want an error and d untouched", err, d)
+	}
+	for _, s := range []string{"row loop of", "bad binder"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not say %q", err, s)
+		}
+	}
+}
+
+func rowPanicBind(t Thread, d []int32) { d[0] = 1 }
+
+// Every row of a 3-D block goes through the generated loop exactly once
+// per thread, with the thread's own index.
+func TestRowLoopCoversBlock(t *testing.T) {
+	block, grid := Dim3{5, 3, 2}, Dim3{3, 2, 1}
+	n := block.Size() * grid.Size()
+	bothPaths(t, func(t *testing.T) {
+		calls := make([]int32, n)
+		if err := Jit(rowIndex).Launch(grid, block, calls); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range calls {
+			if c != 1 {
+				t.Fatalf("linear thread %d ran %d times", i, c)
+			}
+		}
+	})
+}
+
+func rowIndex(t Thread, calls []int32) {
+	tid, b, d, g := t.ThreadIdx(), t.BlockIdx(), t.BlockDim(), t.GridDim()
+	block := b.X + g.X*(b.Y+g.Y*b.Z)
+	AtomicAdd(&calls[block*d.Size()+tid.X+d.X*(tid.Y+d.Y*tid.Z)], 1)
+}
+
+func init() {
+	RegisterRowLoop(rowIndex, func(args []any) RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *Row) {
+			t, n, stop := r.Begin()
+			for {
+				rowIndex(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+}
