@@ -12,6 +12,19 @@ const benchN = 10_000_000
 
 func addF32(x, y float32) float32 { return x + y }
 
+// addF32Looped is addF32 with a compiled loop, registered below exactly as
+// `nugo gen` writes it (less the package qualifier, inside the package).
+func addF32Looped(x, y float32) float32 { return x + y }
+
+func init() {
+	RegisterLoop2(addF32Looped, func(out []float32, a []float32, b []float32) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = addF32Looped(a[i], b[i])
+		}
+	})
+}
+
 func benchInputs() (a, b, out []float32) {
 	a, b, out = make([]float32, benchN), make([]float32, benchN), make([]float32, benchN)
 	for i := range a {
@@ -22,12 +35,25 @@ func benchInputs() (a, b, out []float32) {
 
 // BenchmarkAddFloat32 is the issue's figure: c = a + b on 10^7 float32
 // with the ufunc's targets, against a hand-written loop on GOMAXPROCS
-// goroutines (BenchmarkAddFloat32/goroutines).
+// goroutines (BenchmarkAddFloat32/goroutines). The registered-* runs are
+// the CPU and Parallel targets of a function with a compiled loop (see
+// RegisterLoop2), whose call of the function is inlined.
 func BenchmarkAddFloat32(b *testing.B) {
 	x, y, out := benchInputs()
 	for _, t := range targets { // cuda: through package cuda's cpu backend
 		add := New2(addF32, t)
 		b.Run(string(t), func(b *testing.B) {
+			b.SetBytes(3 * 4 * benchN)
+			for b.Loop() {
+				if err := add.Into(out, x, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	for _, t := range []Target{CPU, Parallel} {
+		add := New2(addF32Looped, t)
+		b.Run("registered-"+string(t), func(b *testing.B) {
 			b.SetBytes(3 * 4 * benchN)
 			for b.Loop() {
 				if err := add.Into(out, x, y); err != nil {

@@ -54,8 +54,9 @@
 //
 //   - CPU: one goroutine.
 //   - Parallel: all cores (GOMAXPROCS); the output is split in chunks, and
-//     the inner loop calls the scalar function directly on typed slices, with
-//     no allocation or interface call per element.
+//     the inner loop calls the scalar function on typed slices, with no
+//     allocation or interface call per element (and, with a compiled loop,
+//     inlined; see below).
 //   - CUDA: a kernel of this package (map2Kernel and friends, ordinary
 //     generic Go kernels that take the scalar function as a func
 //     parameter and call it) launched through package cuda: host slices
@@ -77,6 +78,22 @@
 // The default (Auto) is CUDA when package cuda's backend is a GPU (gpu)
 // and the function can run there as above, and Parallel otherwise; a call
 // with a Device operand always runs on the CUDA target.
+//
+// # Compiled loops
+//
+// On the CPU and Parallel targets the plain inner loop calls the scalar
+// function through a func value, once per element, which the Go compiler
+// cannot inline. A package that runs `go generate` with
+//
+//	//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//
+// gets, for each named top-level function it uses with vectorize, a
+// compiled loop: a loop in the package itself, registered with
+// RegisterLoop1 to RegisterLoop4 from an init function, where the call is
+// direct and inlined. The ufuncs of that function use it wherever every
+// operand is contiguous along the last dimension; broadcast operands,
+// function literals and functions without generated code use the
+// func-value loop, with the same results.
 //
 // # Generalized ufuncs
 //

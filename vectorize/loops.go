@@ -3,7 +3,9 @@ package vectorize
 // The inner loops of the CPU and Parallel targets: n elements of out from
 // offset o, operand k from offset ok stepping by sk (0 or 1). The common
 // cases (every operand contiguous; some broadcast) are separate loops so
-// that the compiler sees plain indexing and hoists broadcast values.
+// that the compiler sees plain indexing and hoists broadcast values. A
+// function with a compiled loop (registry.go) runs the contiguous case
+// there instead, with its call inlined.
 
 func loop1[T, R any](f func(T) R, out []R, a []T, o, oa, sa, n int) {
 	out = out[o : o+n]

@@ -9,6 +9,7 @@ import "github.com/nugo-dev/nugo/cuda"
 // by element. Make one with New1; it is safe for concurrent use.
 type Ufunc1[T, R cuda.Number] struct {
 	f   func(T) R
+	key loopKey // f's key in the compiled-loop registry
 	cfg config
 	k   mapKernels
 }
@@ -20,7 +21,7 @@ type Ufunc1[T, R cuda.Number] struct {
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
 func New1[T, R cuda.Number](f func(T) R, opts ...Option) *Ufunc1[T, R] {
-	return &Ufunc1[T, R]{f: f, cfg: newConfig(f, opts)}
+	return &Ufunc1[T, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
 }
 
 // Name is the name errors use for the function.
@@ -86,6 +87,11 @@ func (u *Ufunc1[T, R]) run(out opnd[R], a opnd[T]) error {
 	}
 	p := newPlan(out.shape, a.shape)
 	f, o, da := u.f, out.data, a.data
+	if loop := compiledLoop[func([]R, []T)](u.key); loop != nil && p.contiguous() {
+		return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
+			loop(span(o, off, n), span(da, offs[0], n))
+		})
+	}
 	return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
 		loop1(f, o, da, off, offs[0], p.inc[0], n)
 	})

@@ -9,6 +9,7 @@ import "github.com/nugo-dev/nugo/cuda"
 // by element. Make one with New2; it is safe for concurrent use.
 type Ufunc2[T, U, R cuda.Number] struct {
 	f   func(T, U) R
+	key loopKey // f's key in the compiled-loop registry
 	cfg config
 	k   mapKernels
 	id  identity[R]
@@ -22,7 +23,7 @@ type Ufunc2[T, U, R cuda.Number] struct {
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
 func New2[T, U, R cuda.Number](f func(T, U) R, opts ...Option) *Ufunc2[T, U, R] {
-	return &Ufunc2[T, U, R]{f: f, cfg: newConfig(f, opts)}
+	return &Ufunc2[T, U, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
 }
 
 // Name is the name errors use for the function.
@@ -89,6 +90,11 @@ func (u *Ufunc2[T, U, R]) run(out opnd[R], a opnd[T], b opnd[U]) error {
 	}
 	p := newPlan(out.shape, a.shape, b.shape)
 	f, o, da, db := u.f, out.data, a.data, b.data
+	if loop := compiledLoop[func([]R, []T, []U)](u.key); loop != nil && p.contiguous() {
+		return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
+			loop(span(o, off, n), span(da, offs[0], n), span(db, offs[1], n))
+		})
+	}
 	return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
 		loop2(f, o, da, db, off, offs[0], offs[1], p.inc[0], p.inc[1], n)
 	})

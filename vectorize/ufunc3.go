@@ -9,6 +9,7 @@ import "github.com/nugo-dev/nugo/cuda"
 // by element. Make one with New3; it is safe for concurrent use.
 type Ufunc3[T, U, V, R cuda.Number] struct {
 	f   func(T, U, V) R
+	key loopKey // f's key in the compiled-loop registry
 	cfg config
 	k   mapKernels
 }
@@ -20,7 +21,7 @@ type Ufunc3[T, U, V, R cuda.Number] struct {
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
 func New3[T, U, V, R cuda.Number](f func(T, U, V) R, opts ...Option) *Ufunc3[T, U, V, R] {
-	return &Ufunc3[T, U, V, R]{f: f, cfg: newConfig(f, opts)}
+	return &Ufunc3[T, U, V, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
 }
 
 // Name is the name errors use for the function.
@@ -88,6 +89,11 @@ func (u *Ufunc3[T, U, V, R]) run(out opnd[R], a opnd[T], b opnd[U], c opnd[V]) e
 	}
 	p := newPlan(out.shape, a.shape, b.shape, c.shape)
 	f, o, da, db, dc := u.f, out.data, a.data, b.data, c.data
+	if loop := compiledLoop[func([]R, []T, []U, []V)](u.key); loop != nil && p.contiguous() {
+		return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
+			loop(span(o, off, n), span(da, offs[0], n), span(db, offs[1], n), span(dc, offs[2], n))
+		})
+	}
 	return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
 		loop3(f, o, da, db, dc, off, offs[0], offs[1], offs[2], p.inc[0], p.inc[1], p.inc[2], n)
 	})

@@ -9,6 +9,7 @@ import "github.com/nugo-dev/nugo/cuda"
 // by element. Make one with New4; it is safe for concurrent use.
 type Ufunc4[T, U, V, W, R cuda.Number] struct {
 	f   func(T, U, V, W) R
+	key loopKey // f's key in the compiled-loop registry
 	cfg config
 	k   mapKernels
 }
@@ -20,7 +21,7 @@ type Ufunc4[T, U, V, W, R cuda.Number] struct {
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
 func New4[T, U, V, W, R cuda.Number](f func(T, U, V, W) R, opts ...Option) *Ufunc4[T, U, V, W, R] {
-	return &Ufunc4[T, U, V, W, R]{f: f, cfg: newConfig(f, opts)}
+	return &Ufunc4[T, U, V, W, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
 }
 
 // Name is the name errors use for the function.
@@ -89,6 +90,11 @@ func (u *Ufunc4[T, U, V, W, R]) run(out opnd[R], a opnd[T], b opnd[U], c opnd[V]
 	}
 	p := newPlan(out.shape, a.shape, b.shape, c.shape, d.shape)
 	f, o, da, db, dc, dd := u.f, out.data, a.data, b.data, c.data, d.data
+	if loop := compiledLoop[func([]R, []T, []U, []V, []W)](u.key); loop != nil && p.contiguous() {
+		return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
+			loop(span(o, off, n), span(da, offs[0], n), span(db, offs[1], n), span(dc, offs[2], n), span(dd, offs[3], n))
+		})
+	}
 	return u.cfg.exec(t, &p, func(off int, offs *[maxArity]int, n int) {
 		loop4(f, o, da, db, dc, dd, off, offs[0], offs[1], offs[2], offs[3], p.inc[0], p.inc[1], p.inc[2], p.inc[3], n)
 	})
