@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nugo-dev/nugo/internal/baseline"
+	"github.com/nugo-dev/nugo/internal/cpu"
 )
 
 func empty(t Thread, data []float32) {}
@@ -39,19 +40,46 @@ func vectors() (a, b, c []float32) {
 	return a, b, c
 }
 
-// BenchmarkVectorAdd compares the CPU backend with a plain Go loop split
-// over the same number of goroutines, on 2^24 float32 elements.
-func BenchmarkVectorAdd(b *testing.B) {
-	x, y, z := vectors()
-	b.Run("kernel", func(b *testing.B) {
-		k := Jit(vectorAdd)
-		for b.Loop() {
-			if err := k.Launch(Dim1(vecN/256), Dim1(256), x, y, z); err != nil {
-				b.Fatal(err)
+// vectorAdd's row loop, as nugo gen writes it for a kernel of a non-test
+// file.
+func init() {
+	RegisterRowLoop(vectorAdd, func(args []any) RowLoop {
+		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
+		return func(r *Row) {
+			t, n, stop := r.Begin()
+			for {
+				vectorAdd(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
 			}
 		}
-		b.SetBytes(3 * 4 * vecN)
 	})
+}
+
+// BenchmarkVectorAdd compares the CPU backend with a plain Go loop split
+// over the same number of goroutines, on 2^24 float32 elements: "kernel"
+// runs the kernel's generated row loop (nugo gen), "kernel-percall" calls
+// it through its func value once per thread, as without nugo gen.
+func BenchmarkVectorAdd(b *testing.B) {
+	x, y, z := vectors()
+	for _, percall := range []bool{false, true} {
+		name := "kernel"
+		if percall {
+			name = "kernel-percall"
+		}
+		b.Run(name, func(b *testing.B) {
+			defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(percall))
+			k := Jit(vectorAdd)
+			for b.Loop() {
+				if err := k.Launch(Dim1(vecN/256), Dim1(256), x, y, z); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(3 * 4 * vecN)
+		})
+	}
 	b.Run("goroutines", func(b *testing.B) {
 		for b.Loop() {
 			baseline.AddFloat32(z, x, y, runtime.GOMAXPROCS(0))

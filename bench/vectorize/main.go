@@ -10,6 +10,8 @@
 // the same in both, and outputs are preallocated in both.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"bufio"
 	_ "embed"

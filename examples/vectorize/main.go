@@ -4,6 +4,8 @@
 // reduction and an outer product, on the parallel and cuda targets.
 package main
 
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
 import (
 	"fmt"
 	"log"

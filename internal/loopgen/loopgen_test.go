@@ -1,0 +1,243 @@
+package loopgen
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const kernDir = "testdata/kern"
+
+// TestGenerate checks what nugo gen finds in its test package and that
+// the file it writes is the committed one, which go vet and go test
+// compile with the package (see testdata/kern).
+func TestGenerate(t *testing.T) {
+	res, err := Generate(kernDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Scale", "Mixed", "a1"}; !slices.Equal(res.Kernels, want) {
+		t.Errorf("kernels %v, want %v", res.Kernels, want)
+	}
+	if want := []string{"Hypot", "Cube", "Square"}; !slices.Equal(res.Ufuncs, want) {
+		t.Errorf("vectorized functions %v, want %v", res.Ufuncs, want)
+	}
+	wantSkips := map[string]string{
+		"Generic":  "generic kernels",
+		"Device":   "returns results",
+		"Variadic": "variadic",
+		"OnLinux":  "build constraints",
+	}
+	if len(res.Skipped) != len(wantSkips) {
+		t.Errorf("skipped %v, want %d functions", res.Skipped, len(wantSkips))
+	}
+	for _, s := range res.Skipped {
+		if w, ok := wantSkips[s.Name]; !ok || !strings.Contains(s.Reason, w) {
+			t.Errorf("skipped %s (%s), want a reason with %q", s.Name, s.Reason, w)
+		}
+	}
+	committed, err := os.ReadFile(filepath.Join(kernDir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(res.Source, committed) {
+		t.Errorf("generated file differs from %s/%s (run go generate there):\n%s", kernDir, FileName, res.Source)
+	}
+	// Names the package already uses are not reused by the file.
+	for _, s := range []string{"cuda2 \"github.com/nugo-dev/nugo/cuda\"", "args2 []any", "a02, a12", "t2, n2, stop2 := r2.Begin()",
+		"other \"github.com/nugo-dev/nugo/internal/loopgen/testdata/kern/otherdir\""} {
+		if !bytes.Contains(res.Source, []byte(s)) {
+			t.Errorf("generated file lacks %q", s)
+		}
+	}
+}
+
+// A stale generated file (calling a kernel that is gone) does not stop
+// its own regeneration.
+func TestGenerateReplacesStaleFile(t *testing.T) {
+	dir, err := os.MkdirTemp(filepath.Join("testdata"), "stale-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, f := range []string{"kern.go", "linux.go"} {
+		src, err := os.ReadFile(filepath.Join(kernDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stale := Header + "\n\npackage kern\n\nfunc init() { Gone(1, 2) }\n"
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(stale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Kernels) != 3 || res.Source == nil {
+		t.Fatalf("got kernels %v and %d bytes", res.Kernels, len(res.Source))
+	}
+	changed, err := Write(res)
+	if err != nil || !changed {
+		t.Fatalf("Write: changed %v, %v", changed, err)
+	}
+	if again, err := Generate(dir); err != nil || !bytes.Equal(again.Source, res.Source) {
+		t.Fatalf("regenerating over the new file: %v", err)
+	}
+}
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	src := []byte(Header + "\n\npackage p\n")
+	steps := []struct {
+		name    string
+		source  []byte
+		changed bool
+		exists  bool
+	}{
+		{"new file", src, true, true},
+		{"same file", src, false, true},
+		{"nothing to generate removes it", nil, true, false},
+		{"nothing to generate, no file", nil, false, false},
+	}
+	for _, s := range steps {
+		changed, err := Write(&Result{Dir: dir, Source: s.source})
+		if err != nil || changed != s.changed {
+			t.Fatalf("%s: changed %v, %v; want %v", s.name, changed, err, s.changed)
+		}
+		if _, err := os.Stat(path); (err == nil) != s.exists {
+			t.Fatalf("%s: file exists: %v, want %v", s.name, err == nil, s.exists)
+		}
+	}
+	// A file of that name that nugo gen did not write is never touched.
+	mine := []byte("package p // mine\n")
+	if err := os.WriteFile(path, mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, source := range [][]byte{src, nil} {
+		if _, err := Write(&Result{Dir: dir, Source: source}); err == nil || !strings.Contains(err.Error(), "not written by nugo gen") {
+			t.Errorf("overwriting a hand-written file: %v", err)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, mine) {
+			t.Errorf("the hand-written file changed to %q", got)
+		}
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	broken, err := os.MkdirTemp("testdata", "broken-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(broken) })
+	if err := os.WriteFile(filepath.Join(broken, "b.go"), []byte("package b\n\nvar x int = \"s\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, dir, want string
+	}{
+		{"does not build", broken, "does not build"},
+		{"package cuda", "../../cuda", "package cuda itself"},
+		{"no directory", "testdata/none", "nugo gen"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Generate(tc.dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+	// A package without kernels gets no file.
+	res, err := Generate("../baseline")
+	if err != nil || res.Source != nil {
+		t.Fatalf("package without kernels: %v, %d bytes", err, len(res.Source))
+	}
+}
+
+// TestCommittedFilesUpToDate regenerates every nugo_loops.go of the
+// module: each must be what nugo gen writes now, from a package that says
+// how to regenerate it.
+func TestCommittedFilesUpToDate(t *testing.T) {
+	root := moduleRoot(t)
+	var dirs []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.Name() == FileName {
+			dirs = append(dirs, filepath.Dir(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 10 {
+		t.Fatalf("found %d generated files, want the corpus's, the examples' and the benchmarks'", len(dirs))
+	}
+	for _, dir := range dirs {
+		rel, _ := filepath.Rel(root, dir)
+		t.Run(rel, func(t *testing.T) {
+			res, err := Generate(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old, err := os.ReadFile(filepath.Join(dir, FileName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(old, res.Source) {
+				t.Errorf("%s/%s is out of date: run go generate ./%s", rel, FileName, rel)
+			}
+			if !hasGenerateLine(t, dir) {
+				t.Errorf("no file of %s has the //go:generate line for nugo gen", rel)
+			}
+		})
+	}
+}
+
+func hasGenerateLine(t *testing.T, dir string) bool {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(src, []byte("//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen\n")) {
+			return true
+		}
+	}
+	return false
+}
+
+func moduleRoot(t *testing.T) string {
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,68 @@
+// Package kern is nugo gen's test input: kernels, functions that are not
+// kernels, and scalar functions passed to vectorize, with names that
+// collide with the ones the generated code would use.
+package kern
+
+import (
+	"math"
+
+	nc "github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/internal/loopgen/testdata/kern/otherdir"
+	"github.com/nugo-dev/nugo/vectorize"
+)
+
+//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+
+// Package-level names that the generated file must not shadow or reuse.
+var (
+	cuda          = 1
+	t, r, n, stop = 1, 2, 3, 4
+	args, a0      = 5, 6
+)
+
+// Point is a struct element type of this package.
+type Point struct{ X, Y float64 }
+
+// Scale is a plain kernel.
+func Scale(th nc.Thread, d []float32, k float32) {
+	if i := th.Grid1(); i < len(d) {
+		d[i] *= k
+	}
+}
+
+// Mixed takes views, structs, a func and a type of another package.
+func Mixed(th nc.Thread, a nc.Array2[float64], p []Point, f func(float64) float64, w []other.Weight) {
+	if i := th.Grid1(); i < len(p) {
+		p[i].X = f(a.At(i, 0)) * float64(w[i])
+	}
+}
+
+// a1 is a kernel whose name is one the generated code would pick.
+func a1(th nc.Thread) {}
+
+// Generic kernels are instantiated at launch.
+func Generic[T nc.Number](th nc.Thread, d []T) {}
+
+// Device returns a value: a device function.
+func Device(th nc.Thread) int { return th.Grid1() }
+
+// Variadic is not a kernel.
+func Variadic(th nc.Thread, d ...int) {}
+
+// NoThread is not a kernel.
+func NoThread(d []float32) {}
+
+// Hypot, Square and Cube are passed to vectorize: here, in the package's
+// test file and in its external test file.
+func Hypot(x, y float64) float64 { return math.Sqrt(x*x + y*y) }
+func Square(x float64) float64   { return x * x }
+func Cube(x float32) float32     { return x * x * x }
+
+// Twice is generic: vectorize instantiates it where it is used.
+func Twice[T nc.Number](x T) T { return 2 * x }
+
+var (
+	hyp   = vectorize.New2(Hypot)
+	twice = vectorize.New1(Twice[float64])
+	lit   = vectorize.New1(func(x float64) float64 { return x })
+)
