@@ -1,7 +1,7 @@
 // Command nugo runs nugo's jobs and tools: the prime-factorization capstone
 // (primes), a report of backends and devices (info), the compiler's tools
-// where they are built in (ptx), the benchmark workloads (bench) and a GPU
-// monitor over NVML (top).
+// where they are built in (ptx), the benchmark workloads (bench), a GPU
+// monitor over NVML (top) and the CPU loop generator (gen).
 //
 // Usage:
 //
@@ -10,6 +10,7 @@
 //	nugo ptx [-arch sm_90] [-sass] [-debug] [-fastmath] PKGDIR FUNC
 //	nugo bench [-backend auto|cpu|gpu|ptxsim] [-workload LIST] [-n N] [-reps 20] [-width 101] [-json]
 //	nugo top [-interval 1s] [-n COUNT]
+//	nugo gen [-check] [-v] [DIR ...]
 //
 // `nugo COMMAND -h` describes a command's flags.
 package main

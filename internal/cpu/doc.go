@@ -24,4 +24,12 @@
 // first argument's counter field (a block's row of threads) in one loop
 // inside the shape's closure, so each call costs one indirect call instead
 // of two; it stops early after a call that sets the caller's stop flag.
+//
+// # Generated row loops
+//
+// Faster still is no indirect call at all: `nugo gen` writes Go loops that
+// call a kernel directly, so the compiler inlines it, and registers them
+// under the kernel's code pointer (RegisterRows, Rows). The registry is
+// here rather than in package cuda so that tests of other packages can run
+// kernels both ways (SetRowsDisabled) and compare.
 package cpu

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nugo-dev/nugo/internal/loopgen"
+)
+
+// nugo gen -check passes on the committed files and fails, naming the
+// directory, when one is stale; nugo gen then rewrites it.
+func TestGenCommand(t *testing.T) {
+	const kern = "../../internal/loopgen/testdata/kern"
+	if err := runGen([]string{"-check", "-v", kern, "../../examples/vectoradd"}); err != nil {
+		t.Fatalf("nugo gen -check on committed files: %v", err)
+	}
+
+	// A copy of an example, inside the module, with a stale file.
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "gen-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	src, err := os.ReadFile("../../examples/vectoradd/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stale := loopgen.Header + "\n\npackage main\n"
+	gen := filepath.Join(dir, loopgen.FileName)
+	if err := os.WriteFile(gen, []byte(stale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = runGen([]string{"-check", dir})
+	if err == nil || !strings.Contains(err.Error(), "out of date in "+dir) {
+		t.Fatalf("nugo gen -check on a stale file: %v", err)
+	}
+	if err := runGen([]string{dir}); err != nil {
+		t.Fatal(err)
+	}
+	if err := runGen([]string{"-check", dir}); err != nil {
+		t.Fatalf("after nugo gen: %v", err)
+	}
+	got, _ := os.ReadFile(gen)
+	if !strings.Contains(string(got), "cuda.RegisterRowLoop(add, ") {
+		t.Fatalf("regenerated file registers no row loop:\n%s", got)
+	}
+}
+
+func TestGenCommandErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-bogus"},
+		{"testdata/none"},
+		{"../../cuda"},
+	} {
+		if err := runGen(args); err == nil {
+			t.Errorf("nugo gen %q succeeded", args)
+		}
+	}
+}
