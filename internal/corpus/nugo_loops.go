@@ -4,6 +4,7 @@ package corpus
 
 import (
 	"github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/internal/testkernels/devlib"
 )
 
 // The CPU backend's loops for this package's kernels and vectorized
@@ -750,6 +751,32 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(funcGeneric[int16], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				funcGeneric[int16](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(funcGeneric[float64], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				funcGeneric[float64](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(funcRecursive, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]uint8)
 		return func(r *cuda.Row) {
@@ -1179,6 +1206,45 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(pkgGeneric[int32], func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				pkgGeneric[int32](t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(pkgGeneric[float64], func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]float64), args[1].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				pkgGeneric[float64](t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(pkgGeneric[devlib.Real], func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]devlib.Real), args[1].([]devlib.Real)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				pkgGeneric[devlib.Real](t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(pkgMethods, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
@@ -1497,6 +1563,214 @@ func init() {
 			t, n, stop := r.Begin()
 			for {
 				threadLane(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[int], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int), args[1].([]int), args[2].([]int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[int](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[int8], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int8), args[1].([]int8), args[2].([]int8)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[int8](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[int16], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[int16](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[int32], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[int32](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[int64], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[int64](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[uint], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]uint), args[1].([]uint), args[2].([]uint)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[uint](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[uint8], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]uint8), args[1].([]uint8), args[2].([]uint8)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[uint8](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[uint16], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]uint16), args[1].([]uint16), args[2].([]uint16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[uint16](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[uint32], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[uint32](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[uint64], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[uint64](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[uintptr], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]uintptr), args[1].([]uintptr), args[2].([]uintptr)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[uintptr](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[float32], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[float32](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesArith[float64], func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesArith[float64](t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesCompare[int8], func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]uint8), args[3].([]uint8)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesCompare[int8](t, a0, a1, a2, a3)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesCompare[uint32], func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint8), args[3].([]uint8)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesCompare[uint32](t, a0, a1, a2, a3)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(typesCompare[float64], func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]uint8), args[3].([]uint8)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				typesCompare[float64](t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}

@@ -87,13 +87,21 @@ func Generate(dir string) (*Result, error) {
 				continue
 			}
 			name := fd.Name.Name
-			switch reason := g.kernelProblem(fd, constrained); reason {
-			case "":
-				g.kernel(fd)
-				res.Kernels = append(res.Kernels, name)
-			default:
+			if reason := g.kernelProblem(fd, constrained); reason != "" {
 				res.Skipped = append(res.Skipped, Skip{name, reason})
+				continue
 			}
+			if g.signature(fd).TypeParams().Len() == 0 {
+				g.kernel(name, g.signature(fd))
+				res.Kernels = append(res.Kernels, name)
+				continue
+			}
+			insts, skips := g.instances(fd)
+			for _, in := range insts {
+				g.kernel(in.expr, in.sig)
+				res.Kernels = append(res.Kernels, in.expr)
+			}
+			res.Skipped = append(res.Skipped, skips...)
 		}
 	}
 	ufuncs, err := ufuncUses(pkg, abs)
@@ -292,8 +300,6 @@ func (g *generator) kernelProblem(fd *ast.FuncDecl, constrained bool) string {
 	switch {
 	case fd.Name.Name == "_":
 		return "a blank function cannot be referred to"
-	case sig.TypeParams().Len() > 0:
-		return "generic kernels are instantiated at launch; they keep the per-thread call"
 	case sig.Results().Len() > 0:
 		return "it returns results, so it is a device function, not a kernel"
 	case sig.Variadic():
@@ -301,12 +307,79 @@ func (g *generator) kernelProblem(fd *ast.FuncDecl, constrained bool) string {
 	case constrained:
 		return "its file has build constraints, which the generated file would not share"
 	}
+	if sig.TypeParams().Len() > 0 {
+		return "" // each instantiation is checked by instances
+	}
+	return g.paramsProblem(sig)
+}
+
+// paramsProblem says why a kernel of signature sig cannot be called from
+// the generated file, or "" if it can.
+func (g *generator) paramsProblem(sig *types.Signature) string {
 	for i := 1; i < sig.Params().Len(); i++ {
 		if why := g.unwritable(sig.Params().At(i).Type()); why != "" {
 			return fmt.Sprintf("parameter %d: %s", i, why)
 		}
 	}
 	return ""
+}
+
+// instance is one instantiation of a generic kernel: how the generated
+// file writes it and its signature.
+type instance struct {
+	expr string
+	sig  *types.Signature
+}
+
+// instances returns the instantiations of the generic kernel fd that the
+// package's non-test files write with concrete type arguments
+// (k[float32]), in source order, and why the others cannot be generated.
+// A launch of an instantiation made elsewhere keeps the per-thread call.
+func (g *generator) instances(fd *ast.FuncDecl) ([]instance, []Skip) {
+	obj := g.pkg.TypesInfo.Defs[fd.Name]
+	type use struct {
+		pos  token.Pos
+		inst types.Instance
+	}
+	var uses []use
+	for id, inst := range g.pkg.TypesInfo.Instances {
+		if g.pkg.TypesInfo.Uses[id] == obj {
+			uses = append(uses, use{id.Pos(), inst})
+		}
+	}
+	slices.SortFunc(uses, func(a, b use) int { return int(a.pos - b.pos) })
+	var out []instance
+	var skips []Skip
+	seen := map[string]bool{}
+	for _, u := range uses {
+		args := make([]string, u.inst.TypeArgs.Len())
+		why := ""
+		for i := range args {
+			t := u.inst.TypeArgs.At(i)
+			if w := g.unwritable(t); w != "" && why == "" {
+				why = w
+			}
+			args[i] = types.TypeString(t, g.qualifier)
+		}
+		expr := fd.Name.Name + "[" + strings.Join(args, ", ") + "]"
+		if seen[expr] {
+			continue
+		}
+		seen[expr] = true
+		sig := u.inst.Type.(*types.Signature)
+		if why == "" {
+			why = g.paramsProblem(sig)
+		}
+		if why != "" {
+			skips = append(skips, Skip{expr, why})
+			continue
+		}
+		out = append(out, instance{expr, sig})
+	}
+	if len(uses) == 0 {
+		skips = append(skips, Skip{fd.Name.Name, "generic, and the package's non-test files instantiate it nowhere; its launches keep the per-thread call"})
+	}
+	return out, skips
 }
 
 // unwritable says why t cannot be written in another file of the package,
@@ -332,6 +405,8 @@ func (g *generator) unwritable(t types.Type) string {
 			for a := range t.TypeArgs().Types() {
 				visit(a)
 			}
+		case *types.TypeParam:
+			why = fmt.Sprintf("type parameter %s is not a concrete type", t.Obj().Name())
 		case *types.Alias:
 			visit(types.Unalias(t))
 		case *types.Slice:
@@ -362,9 +437,9 @@ func (g *generator) unwritable(t types.Type) string {
 	return why
 }
 
-// kernel adds fd's row loop registration.
-func (g *generator) kernel(fd *ast.FuncDecl) {
-	sig := g.signature(fd)
+// kernel adds the row loop registration of the kernel that expr (its name,
+// with type arguments for an instantiation) denotes.
+func (g *generator) kernel(expr string, sig *types.Signature) {
 	cuda := g.importName(cudaPath, "cuda")
 	args, r, t, n, stop := g.local("args"), g.local("r"), g.local("t"), g.local("n"), g.local("stop")
 	var vars, asserts []string
@@ -374,7 +449,7 @@ func (g *generator) kernel(fd *ast.FuncDecl) {
 		asserts = append(asserts, fmt.Sprintf("%s[%d].(%s)", args, i-1, types.TypeString(sig.Params().At(i).Type(), g.qualifier)))
 	}
 	w := &g.body
-	fmt.Fprintf(w, "%s.RegisterRowLoop(%s, func(%s []any) %s.RowLoop {\n", cuda, fd.Name.Name, args, cuda)
+	fmt.Fprintf(w, "%s.RegisterRowLoop(%s, func(%s []any) %s.RowLoop {\n", cuda, expr, args, cuda)
 	if len(vars) > 0 {
 		fmt.Fprintf(w, "%s := %s\n", strings.Join(vars, ", "), strings.Join(asserts, ", "))
 	} else {
@@ -382,7 +457,7 @@ func (g *generator) kernel(fd *ast.FuncDecl) {
 	}
 	fmt.Fprintf(w, "return func(%s *%s.Row) {\n", r, cuda)
 	fmt.Fprintf(w, "%s, %s, %s := %s.Begin()\n", t, n, stop, r)
-	fmt.Fprintf(w, "for {\n%s(%s)\n", fd.Name.Name, strings.Join(append([]string{t}, vars...), ", "))
+	fmt.Fprintf(w, "for {\n%s(%s)\n", expr, strings.Join(append([]string{t}, vars...), ", "))
 	fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nreturn\n}\n", n, n, stop)
 	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n})\n", t, r, t)
 }

@@ -20,17 +20,18 @@ func TestGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Scale", "Mixed", "a1"}; !slices.Equal(res.Kernels, want) {
+	if want := []string{"Scale", "Mixed", "a1", "Generic[float32]", "Generic[other.Weight]"}; !slices.Equal(res.Kernels, want) {
 		t.Errorf("kernels %v, want %v", res.Kernels, want)
 	}
 	if want := []string{"Hypot", "Cube", "Square"}; !slices.Equal(res.Ufuncs, want) {
 		t.Errorf("vectorized functions %v, want %v", res.Ufuncs, want)
 	}
 	wantSkips := map[string]string{
-		"Generic":  "generic kernels",
-		"Device":   "returns results",
-		"Variadic": "variadic",
-		"OnLinux":  "build constraints",
+		"Unused":     "instantiate it nowhere",
+		"Generic[T]": "type parameter T is not a concrete type",
+		"Device":     "returns results",
+		"Variadic":   "variadic",
+		"OnLinux":    "build constraints",
 	}
 	if len(res.Skipped) != len(wantSkips) {
 		t.Errorf("skipped %v, want %d functions", res.Skipped, len(wantSkips))
@@ -81,7 +82,7 @@ func TestGenerateReplacesStaleFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Kernels) != 3 || res.Source == nil {
+	if len(res.Kernels) != 5 || res.Source == nil {
 		t.Fatalf("got kernels %v and %d bytes", res.Kernels, len(res.Source))
 	}
 	changed, err := Write(res)

@@ -40,8 +40,20 @@ func Mixed(th nc.Thread, a nc.Array2[float64], p []Point, f func(float64) float6
 // a1 is a kernel whose name is one the generated code would pick.
 func a1(th nc.Thread) {}
 
-// Generic kernels are instantiated at launch.
+// Generic kernels get a loop per instantiation the package writes.
 func Generic[T nc.Number](th nc.Thread, d []T) {}
+
+// Unused is generic and never instantiated.
+func Unused[T nc.Number](th nc.Thread, d []T) {}
+
+var (
+	genericF32    = nc.Jit(Generic[float32])
+	genericWeight = nc.Jit(Generic[other.Weight])
+	genericAgain  = nc.Jit(Generic[float32])
+)
+
+// jitAny instantiates Generic with a type parameter: no loop for that.
+func jitAny[T nc.Number]() *nc.Kernel { return nc.Jit(Generic[T]) }
 
 // Device returns a value: a device function.
 func Device(th nc.Thread) int { return th.Grid1() }

@@ -50,6 +50,32 @@ func init() {
 			}
 		}
 	})
+	cuda2.RegisterRowLoop(Generic[float32], func(args2 []any) cuda2.RowLoop {
+		a02 := args2[0].([]float32)
+		return func(r2 *cuda2.Row) {
+			t2, n2, stop2 := r2.Begin()
+			for {
+				Generic[float32](t2, a02)
+				if n2--; n2 == 0 || *stop2 {
+					return
+				}
+				t2 = r2.Next(t2)
+			}
+		}
+	})
+	cuda2.RegisterRowLoop(Generic[other.Weight], func(args2 []any) cuda2.RowLoop {
+		a02 := args2[0].([]other.Weight)
+		return func(r2 *cuda2.Row) {
+			t2, n2, stop2 := r2.Begin()
+			for {
+				Generic[other.Weight](t2, a02)
+				if n2--; n2 == 0 || *stop2 {
+					return
+				}
+				t2 = r2.Next(t2)
+			}
+		}
+	})
 	vectorize.RegisterLoop2(Hypot, func(out []float64, a []float64, b []float64) {
 		a, b = a[:len(out)], b[:len(out)]
 		for i := range out {
