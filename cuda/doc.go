@@ -17,9 +17,12 @@
 // NewDeviceArray) stays on the device between launches. Streams order work
 // and let it overlap; events time it. Inside kernels, Thread gives the
 // thread's position (ThreadIdx, BlockIdx, Grid1, ...) and block operations
-// (SyncThreads, SharedArray); warp operations (SyncWarp, ShflSync and its
-// Down/Up/Xor variants, AllSync, AnySync, BallotSync) exchange values
-// within a warp; the Atomic* functions, ThreadFence and Printf work from
+// (SyncThreads; SyncThreadsCount, SyncThreadsAnd and SyncThreadsOr, which
+// also count or combine a predicate over the block; SharedArray); warp
+// operations (SyncWarp, ShflSync and its Down/Up/Xor variants, AllSync,
+// AnySync, BallotSync) exchange values within a warp; the Atomic*
+// functions, the fences ThreadFenceBlock, ThreadFence and
+// ThreadFenceSystem (block, device and system scope) and Printf work from
 // any thread.
 //
 // A kernel may take a function, as a parameter of func type whose
@@ -58,8 +61,9 @@
 //
 //   - cpu: the kernel runs as compiled Go. Blocks are spread over
 //     GOMAXPROCS workers; a block's threads are called one after another
-//     until one calls SyncThreads or a warp operation, then the rest run as
-//     goroutines meeting at a barrier (and at one per warp). A panicking thread (index out of range, division by zero)
+//     until one calls SyncThreads (or SyncThreadsCount, And, Or) or a warp
+//     operation, then the rest run as goroutines meeting at a barrier (and
+//     at one per warp). A panicking thread (index out of range, division by zero)
 //     stops the launch, which returns a *KernelError naming the block, the
 //     thread and the source position.
 //   - gpu: the kernel's source is compiled to PTX and run through the CUDA

@@ -32,7 +32,7 @@ type RowLoop func(r *Row)
 // Row is the run of threads a RowLoop is called for. It records the thread
 // being run, so that a panic is reported for the right thread, and tells
 // the loop to stop after a thread that made the block's threads concurrent
-// (SyncThreads and the warp operations do).
+// (SyncThreads, its reducing forms and the warp operations do).
 type Row struct {
 	t    Thread
 	n    int

@@ -90,6 +90,48 @@ func (t Thread) SyncThreads() {
 	}
 }
 
+// SyncThreadsCount is SyncThreads that also returns how many of the
+// block's threads passed pred true (CUDA's __syncthreads_count, numba's
+// cuda.syncthreads_count, PTX bar.red.popc). Every thread gets the same
+// count. Threads that have returned from the kernel neither count nor
+// block, as for SyncThreads.
+func (t Thread) SyncThreadsCount(pred bool) int {
+	trues, _ := t.syncReduce(pred)
+	return trues
+}
+
+// SyncThreadsAnd is SyncThreads that also reports whether every thread of
+// the block passed pred true (CUDA's __syncthreads_and, numba's
+// cuda.syncthreads_and, PTX bar.red.and). Threads that have returned from
+// the kernel do not take part.
+func (t Thread) SyncThreadsAnd(pred bool) bool {
+	trues, arrived := t.syncReduce(pred)
+	return trues == arrived
+}
+
+// SyncThreadsOr is SyncThreads that also reports whether any thread of the
+// block passed pred true (CUDA's __syncthreads_or, numba's
+// cuda.syncthreads_or, PTX bar.red.or). Threads that have returned from
+// the kernel do not take part.
+func (t Thread) SyncThreadsOr(pred bool) bool {
+	trues, _ := t.syncReduce(pred)
+	return trues > 0
+}
+
+// syncReduce waits at the block's barrier with pred and returns how many of
+// the arriving threads passed true, and how many arrived.
+func (t Thread) syncReduce(pred bool) (trues, arrived int) {
+	b := t.b
+	if !b.concurrent {
+		b.goConcurrent(t)
+	}
+	trues, arrived, ok := b.barrier.WaitCount(pred)
+	if !ok {
+		panic(errBlockAborted)
+	}
+	return trues, arrived
+}
+
 // SharedArray returns the block's shared array of n elements of type T for
 // this call site: every thread of the block that executes the same call gets
 // the same memory, zeroed when the block starts. On a GPU it lives in the

@@ -82,13 +82,28 @@ func ActiveMask(t Thread) uint32 { return uint32(t.warpOp(opBallot, 1, 0)) }
 // ThreadFence orders the calling thread's memory accesses: every write it
 // made before the fence is visible to all threads of the device before any
 // write it makes after it (CUDA's __threadfence, PTX membar.gl).
-func ThreadFence() {
+func ThreadFence() { fence() }
+
+// ThreadFenceBlock is ThreadFence for the threads of the caller's block
+// only (CUDA's __threadfence_block, numba's cuda.threadfence_block, PTX
+// membar.cta): the cheapest fence, enough when only the block reads what
+// the thread wrote.
+func ThreadFenceBlock() { fence() }
+
+// ThreadFenceSystem is ThreadFence for every observer of the memory: the
+// device's threads, the host and other devices (CUDA's
+// __threadfence_system, numba's cuda.threadfence_system, PTX membar.sys),
+// for writes to mapped host memory that the host polls.
+func ThreadFenceSystem() { fence() }
+
+// fence is every ThreadFence* on the cpu backend, where all threads share
+// one memory: a lock and unlock order the accesses around them in Go's
+// memory model, which is at least as strong as any of the scopes.
+func fence() {
 	threadFence.Lock()
 	threadFence.Unlock()
 }
 
-// threadFence gives ThreadFence the memory ordering of a lock: in Go's
-// memory model a lock and unlock order the accesses around them.
 var threadFence sync.Mutex
 
 func b2u(b bool) uint64 {

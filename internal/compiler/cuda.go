@@ -49,6 +49,10 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.bind(in, []string{d})
 	case "ThreadFence":
 		f.p.Emit("membar.gl")
+	case "ThreadFenceBlock":
+		f.p.Emit("membar.cta")
+	case "ThreadFenceSystem":
+		f.p.Emit("membar.sys")
 	default:
 		_ = args
 		f.errorf("cuda.%s cannot be called in a kernel", name)
@@ -131,11 +135,35 @@ func (f *fnState) threadCall(in *ssa.Call, name string) {
 		f.bind(in, []string{"32"})
 	case "SyncThreads":
 		f.p.Emit("bar.sync", "0")
+	case "SyncThreadsCount", "SyncThreadsAnd", "SyncThreadsOr":
+		f.syncReduce(in, name)
 	case "SyncWarp":
 		f.p.Emit("bar.warp.sync", fullWarp)
 	default:
 		f.errorf("cuda.Thread.%s is not supported in kernels", name)
 	}
+}
+
+// syncReduce lowers t.SyncThreadsCount, And and Or to bar.red on barrier 0,
+// the barrier bar.sync uses: with no thread count, every non-exited thread
+// of the block takes part, as in SyncThreads.
+func (f *fnState) syncReduce(in *ssa.Call, name string) {
+	p := regOr(f, f.pred(in.Call.Args[1]), sBool)
+	if name == "SyncThreadsCount" {
+		n := f.p.NewReg(ptx.B32).String()
+		f.p.Emit("bar.red.popc.u32", n, "0", p)
+		w := f.p.NewReg(ptx.B64).String()
+		f.p.Emit("cvt.u64.u32", w, n)
+		f.bind(in, []string{w})
+		return
+	}
+	op := "and"
+	if name == "SyncThreadsOr" {
+		op = "or"
+	}
+	d := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("bar.red."+op+".pred", d, "0", p)
+	f.bind(in, []string{d})
 }
 
 // elemType is the type argument of a generic cuda call's result slice.

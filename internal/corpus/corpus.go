@@ -30,7 +30,7 @@ func All() []Case {
 	for _, group := range [][]Case{
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
-		threadCases, sharedCases, warpCases, atomicCases, printfCases, miscCases,
+		threadCases, sharedCases, syncReduceCases, warpCases, atomicCases, printfCases, miscCases,
 		builtinCases, mixedCases, structCases, packageCases,
 	} {
 		all = append(all, group...)

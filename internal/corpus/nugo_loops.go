@@ -1531,6 +1531,71 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(syncCountParity, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int64), args[1].([]int32), args[2].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				syncCountParity(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(syncCountEarlyReturn, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				syncCountEarlyReturn(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(syncReduce2D, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				syncReduce2D(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(syncOrLoop, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				syncOrLoop(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(fenceScopes, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				fenceScopes(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(threadIndices, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {

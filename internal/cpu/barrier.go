@@ -7,6 +7,10 @@ import "sync"
 // thread that has not yet exited has arrived. A thread that returns from the
 // kernel calls Leave, so threads that exit early never deadlock the others.
 //
+// WaitCount is the reducing form (bar.red): besides waiting, it counts the
+// true predicates of the threads that arrive, for CUDA's
+// __syncthreads_count, _and and _or.
+//
 // Break releases all waiters with a false result; a block uses it when one
 // of its threads fails, so the rest can unwind instead of waiting forever.
 type Barrier struct {
@@ -16,6 +20,14 @@ type Barrier struct {
 	waiting int
 	gen     uint64
 	broken  bool
+
+	// trues and counted accumulate this generation's WaitCount calls;
+	// release moves them to lastTrues and lastCounted, where the waiters
+	// of the generation just released read them. The next generation
+	// cannot release, and so cannot overwrite them, before every one of
+	// those waiters has woken and arrived again (or left).
+	trues, counted         int
+	lastTrues, lastCounted int
 }
 
 // NewBarrier returns a barrier for parties threads.
@@ -29,6 +41,7 @@ func NewBarrier(parties int) *Barrier {
 func (b *Barrier) Reset(parties int) {
 	b.mu.Lock()
 	b.parties, b.waiting, b.broken = parties, 0, false
+	b.trues, b.counted = 0, 0
 	b.gen++
 	b.mu.Unlock()
 }
@@ -53,6 +66,37 @@ func (b *Barrier) Wait() bool {
 	return !b.broken
 }
 
+// WaitCount is Wait for a thread that brings a predicate: it blocks until
+// all live threads have arrived and returns how many of the threads that
+// arrived through WaitCount in this round passed true, and how many
+// arrived through WaitCount. Threads that left (returned from the kernel)
+// count for neither. ok is false if the barrier was broken, in which case
+// the caller must stop running.
+func (b *Barrier) WaitCount(pred bool) (trues, arrived int, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.broken {
+		return 0, 0, false
+	}
+	b.counted++
+	if pred {
+		b.trues++
+	}
+	b.waiting++
+	if b.waiting >= b.parties {
+		b.release()
+		return b.lastTrues, b.lastCounted, true
+	}
+	gen := b.gen
+	for gen == b.gen && !b.broken {
+		b.cond.Wait()
+	}
+	if b.broken {
+		return 0, 0, false
+	}
+	return b.lastTrues, b.lastCounted, true
+}
+
 // Leave removes an exiting thread from the barrier, releasing the others if
 // they were only waiting for it.
 func (b *Barrier) Leave() {
@@ -74,6 +118,12 @@ func (b *Barrier) Break() {
 }
 
 func (b *Barrier) release() {
+	if b.counted > 0 {
+		// Only a reducing round pays for publishing its result; the
+		// waiters of a plain Wait never read it.
+		b.lastTrues, b.lastCounted = b.trues, b.counted
+		b.trues, b.counted = 0, 0
+	}
 	b.waiting = 0
 	b.gen++
 	b.cond.Broadcast()

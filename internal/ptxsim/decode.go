@@ -1,6 +1,7 @@
 package ptxsim
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -1019,11 +1020,11 @@ func (d *decoder) decode() (inst, error) {
 		if len(parts) > 1 && (parts[1] == "warp") {
 			return in, d.decodeWarp(&in, "bar.warp", m)
 		}
-		for _, w := range m.words {
-			if w != "arrive" && w != "red" {
-				continue
-			}
-			return in, d.errf("%s.%s is not supported", base, w)
+		if slices.Contains(m.words, "red") {
+			return in, d.decodeBarRed(&in, base, m)
+		}
+		if len(m.words) > 0 {
+			return in, d.errf("%s.%s is not supported", base, m.words[0])
 		}
 		if len(ops) < 1 || len(ops) > 2 {
 			return in, d.errf("%s needs a barrier number", base)
@@ -1059,6 +1060,59 @@ func (d *decoder) decode() (inst, error) {
 		return in, d.decodeCall(&in)
 	}
 	return in, d.errf("unsupported instruction %s", d.ri.opcode)
+}
+
+// decodeBarRed decodes bar.red.popc.u32 d, a{, b}, {!}c and
+// bar.red.{and,or}.pred p, a{, b}, {!}c: a barrier that also reduces the
+// predicate c over the threads that arrive.
+func (d *decoder) decodeBarRed(in *inst, base string, m mods) error {
+	ops := d.ri.ops
+	var mode []string
+	for _, w := range m.words {
+		if w != "red" {
+			mode = append(mode, w)
+		}
+	}
+	modes := map[string]uint8{"popc": redPopc, "and": redAnd, "or": redOr}
+	op, ok := modes[strings.Join(mode, ".")]
+	if !ok {
+		return d.errf("%s.red needs one of .popc, .and, .or", base)
+	}
+	in.fop = op
+	want := tPred
+	if in.fop == redPopc {
+		want = tU32
+	}
+	if len(m.types) != 1 || m.types[0] != want {
+		return d.errf("%s.red.popc needs type .u32, .and and .or type .pred", base)
+	}
+	if len(ops) != 3 && len(ops) != 4 {
+		return d.errf("%s takes 3 or 4 operands, found %d", d.ri.opcode, len(ops))
+	}
+	var err error
+	if in.d, err = d.dst(ops[0]); err != nil {
+		return err
+	}
+	if in.a, err = d.src(ops[1], tU32); err != nil {
+		return err
+	}
+	in.b = -1
+	if len(ops) == 4 {
+		if in.b, err = d.src(ops[2], tU32); err != nil {
+			return err
+		}
+	}
+	c := ops[len(ops)-1]
+	if c.kind == okReg && c.not {
+		c.not = false
+		in.flags |= flNegSrc
+	}
+	if in.c, err = d.src(c, tPred); err != nil {
+		return err
+	}
+	d.f.usesBar = true
+	in.op = opBarRed
+	return nil
 }
 
 func wideType(t ptype) ptype {

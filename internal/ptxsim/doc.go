@@ -10,10 +10,13 @@
 //
 // Execution model. The blocks of a grid run in parallel over worker
 // goroutines; the threads of a block run one after another on their worker:
-// each thread runs until it reaches a barrier (bar.sync, barrier.sync) or
-// exits, then the next one runs; when every thread that has not exited waits
-// at the barrier, all of them resume. Threads that exited no longer count, as
-// on sm_70 and later. A thread that reaches a warp-level instruction
+// each thread runs until it reaches a barrier (bar.sync, barrier.sync,
+// bar.red) or exits, then the next one runs; when every thread that has not
+// exited waits at the barrier, all of them resume. Threads that exited no
+// longer count, as on sm_70 and later: bar.red.popc gives the number of
+// true predicates among the threads that wait at a bar.red, .and and .or
+// whether all or any of them are true. The barrier number and thread count
+// operands are read but not used: every barrier is the whole block's. A thread that reaches a warp-level instruction
 // (shfl.sync, vote.sync, bar.warp.sync; full member mask only) parks; when
 // every live thread of its warp is parked, the results are computed and
 // they resume. Lanes past the end of the block or exited are absent: a
@@ -66,7 +69,7 @@
 // bar.warp.sync (match, redux, shfl and vote without .sync), member masks
 // other than the full warp (a run-time fault), textures and
 // surfaces, .f16/.bf16 arithmetic, carry arithmetic (.cc, addc), brx.idx and
-// indirect calls, bar.arrive/bar.red, vector registers (.reg .v2), and
+// indirect calls, bar.arrive, vector registers (.reg .v2), and
 // module-scope .local variables.
 //
 // Errors: a parse error names the line and the instruction; a run-time fault

@@ -57,6 +57,7 @@ type thread struct {
 	steps  int64
 	err    *ExecError
 	warpIn *inst // the warp-level instruction the thread is parked at
+	barIn  *inst // the bar.sync or bar.red the thread waits at
 }
 
 // fillLeftovers fills a thread's fresh local frame with a pattern: on a GPU
@@ -158,12 +159,44 @@ func (w *worker) runBlock(b int) {
 		if !waiting {
 			return
 		}
-		// every thread that has not exited waits at the barrier: release them
-		for i := range w.threads {
-			if w.threads[i].state == stBar {
-				w.threads[i].state = stRun
+		w.releaseBarrier()
+	}
+}
+
+// releaseBarrier resumes the threads that wait at a barrier, which are then
+// every thread that has not exited. Those at a bar.red get the reduction of
+// the predicates of all threads at a bar.red: the count of true ones, or
+// whether all or any are true.
+func (w *worker) releaseBarrier() {
+	var trues, arrived int
+	for i := range w.threads {
+		t := &w.threads[i]
+		if t.state == stBar && t.barIn.op == opBarRed {
+			arrived++
+			if (t.regs[t.barIn.c]&1 != 0) != (t.barIn.flags&flNegSrc != 0) {
+				trues++
 			}
 		}
+	}
+	for i := range w.threads {
+		t := &w.threads[i]
+		if t.state != stBar {
+			continue
+		}
+		if in := t.barIn; in.op == opBarRed && in.d >= 0 {
+			var r uint64
+			switch in.fop {
+			case redPopc:
+				r = uint64(trues)
+			case redAnd:
+				r = b2u(trues == arrived)
+			case redOr:
+				r = b2u(trues > 0)
+			}
+			t.regs[in.d] = r
+		}
+		t.barIn = nil
+		t.state = stRun
 	}
 }
 
@@ -726,8 +759,9 @@ func (t *thread) run() {
 				t.faultKind(FaultLimit, in, 0, false, "more than %d branches taken; infinite loop?", limit)
 				return
 			}
-		case opBar:
+		case opBar, opBarRed:
 			t.pc, t.regs, t.code = pc, regs, code
+			t.barIn = in
 			t.state = stBar
 			return
 		case opShfl, opVote, opWarpSync:

@@ -72,6 +72,7 @@ const (
 	opAtom
 	opBra
 	opBar
+	opBarRed // bar.red: fop is the reduction (red* below)
 	opExit
 	opRet
 	opTrap
@@ -80,6 +81,13 @@ const (
 	opShfl     // shfl.sync: fop is the mode (shfl* in warp.go)
 	opVote     // vote.sync: fop is the mode (vote* in warp.go)
 	opWarpSync // bar.warp.sync
+)
+
+// reductions of opBarRed
+const (
+	redPopc uint8 = iota
+	redAnd
+	redOr
 )
 
 // float sub-operations of opFloat
@@ -195,7 +203,7 @@ const (
 	flF32Src   // slct/set: float comparison source
 	flF64Src   //
 	flOrdered  // ld/st .volatile/.relaxed/.acquire/.release: a host atomic access
-	flNegSrc   // vote: the predicate source is negated (!p)
+	flNegSrc   // vote, bar.red: the predicate source is negated (!p)
 )
 
 // inst is one decoded instruction. Register operands are indices into the

@@ -763,6 +763,45 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(BlockVotes, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				BlockVotes(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(SyncCountFault, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				SyncCountFault(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(Fences, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Fences(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(WarpSum, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
