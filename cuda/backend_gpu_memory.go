@@ -31,6 +31,9 @@ type gpuAlloc struct {
 	dev   *gpuDevice
 	ptr   driver.DevicePtr // 0 for an empty allocation
 	freed atomic.Bool
+	// host is the host address of mapped memory (cuMemHostAlloc, freed
+	// with cuMemFreeHost); nil for device and managed memory.
+	host unsafe.Pointer
 
 	mu       sync.Mutex
 	users    int  // calls using the memory now
@@ -57,7 +60,12 @@ func (a *gpuAlloc) release() error {
 }
 
 func (a *gpuAlloc) memFree() error {
-	return a.dev.do(func(api driver.API) error { return api.MemFree(a.ptr) })
+	return a.dev.do(func(api driver.API) error {
+		if a.host != nil {
+			return api.MemFreeHost(a.host)
+		}
+		return api.MemFree(a.ptr) // device or managed memory
+	})
 }
 
 // acquire starts a use of the allocation, or reports ErrFreed.
