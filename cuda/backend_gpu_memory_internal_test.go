@@ -55,9 +55,8 @@ func TestGPUAllocFreeWaitsForItsUsers(t *testing.T) {
 	}
 }
 
-// Mapped memory in use when freed is released with cuMemFreeHost by its
-// last user, as device memory is with cuMemFree; managed memory with
-// cuMemFree.
+// Mapped memory in use when freed is unregistered by its last user, as
+// device memory is freed; managed memory is freed with cuMemFree.
 func TestGPUSharedFreeWaitsForItsUsers(t *testing.T) {
 	f := fakedriver.New(fakedriver.Config{})
 	g, err := newGPUBackend(f)
@@ -70,7 +69,7 @@ func TestGPUSharedFreeWaitsForItsUsers(t *testing.T) {
 		live func(fakedriver.Live) int
 		call string
 	}{
-		{sharedMapped, func(l fakedriver.Live) int { return l.HostAllocs }, "cuMemFreeHost"},
+		{sharedMapped, func(l fakedriver.Live) int { return l.Registered }, "cuMemHostUnregister"},
 		{sharedManaged, func(l fakedriver.Live) int { return l.Allocs }, "cuMemFree"},
 	} {
 		t.Run(c.kind.String(), func(t *testing.T) {

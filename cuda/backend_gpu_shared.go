@@ -3,9 +3,12 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"os"
+	"runtime"
 	"unsafe"
 
 	"github.com/nugo-dev/nugo/internal/driver"
+	"github.com/nugo-dev/nugo/internal/hostmem"
 )
 
 // Mapped and managed memory on the GPU backend, and the context-wide
@@ -13,11 +16,18 @@ import (
 //
 // Both kinds are a gpuMemory like device memory, whose ptr is the address
 // kernels use (so launches, copies and views need nothing new), with a
-// host address the MappedArray or ManagedArray keeps as a Go slice. Unlike
-// device memory they get no cleanup: that slice is not Go memory, so the
-// garbage collector cannot tell that it is still in use once the array
-// is unreachable, and freeing the memory then would leave the program a
-// dangling slice. They are released by Free only.
+// host address the MappedArray or ManagedArray keeps as a Go slice.
+//
+// Mapped memory is Go memory that cuMemHostRegister page-locks and maps
+// (CU_MEMHOSTREGISTER_DEVICEMAP), not cuMemHostAlloc's, for the reason
+// Pin registers Go memory (RATIONALE.md): the host's slice then stays
+// valid memory whatever happens to the array, and a MappedArray dropped
+// without Free is released by a cleanup like device memory. The range
+// registered is whole pages of its own, so that no other registration
+// shares a page with it. Managed memory has no such choice
+// (cuMemAllocManaged's memory is the only kind the driver migrates): it
+// gets no cleanup, since the garbage collector cannot see that the host's
+// slice of it is still in use; Free alone releases it.
 
 // allocShared allocates mapped or managed memory on the selected device.
 func (g *gpuBackend) allocShared(kind sharedKind, bytes int) (memory, unsafe.Pointer, bool, error) {
@@ -65,27 +75,42 @@ func (d *gpuDevice) allocShared(kind sharedKind, bytes int) (memory, unsafe.Poin
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("device %d: %w", d.props.Ordinal, err)
 	}
-	if kind == sharedMapped {
+	m := &gpuMemory{gpuAlloc: a, n: bytes}
+	if kind == sharedMapped && a.host != nil {
 		host = a.host
+		runtime.AddCleanup(m, func(a *gpuAlloc) { _ = a.release() }, a)
 	}
-	return &gpuMemory{gpuAlloc: a, n: bytes}, host, concurrent, nil
+	return m, host, concurrent, nil
 }
 
-// allocMapped allocates bytes of page-locked host memory mapped into the
-// device's address space, portable to every context, cleared by the host,
-// and records both addresses in a. It runs inside the device's Do.
+// allocMapped allocates bytes of Go memory, rounded up to whole pages
+// that no other Go object shares, pins it for the runtime, and page-locks
+// and maps it for every context; it records both addresses in a. It runs
+// inside the device's Do.
 func (d *gpuDevice) allocMapped(api driver.API, a *gpuAlloc, bytes int) error {
-	h, err := api.MemHostAlloc(bytes, driver.HostAllocDeviceMap|driver.HostAllocPortable)
+	page := os.Getpagesize()
+	size := (bytes + page - 1) / page * page
+	if err := hostmem.Check("mapped memory", size+page); err != nil {
+		return err
+	}
+	words, err := allocWords((size + page) / 8)
 	if err != nil {
+		return err
+	}
+	base := unsafe.Pointer(unsafe.SliceData(words))
+	h := unsafe.Add(base, (page-int(uintptr(base)%uintptr(page)))%page)
+	a.pinner.Pin(base)
+	if err := api.MemHostRegister(h, size, driver.HostRegisterDeviceMap|driver.HostRegisterPortable); err != nil {
+		a.pinner.Unpin()
 		return err
 	}
 	p, err := api.MemHostGetDevicePointer(h)
 	if err != nil {
-		_ = api.MemFreeHost(h)
+		_ = api.MemHostUnregister(h)
+		a.pinner.Unpin()
 		return err
 	}
-	clear(pinnedBytes(h, bytes))
-	a.host, a.ptr = h, p
+	a.host, a.words, a.ptr = h, words, p
 	return nil
 }
 

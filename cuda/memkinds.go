@@ -41,20 +41,25 @@ func (k sharedKind) String() string {
 // Synchronize. On the CPU and ptxsim backends it is ordinary memory of
 // the host, which kernels use in place just the same.
 //
-// Free releases the memory. Unlike a DeviceArray's, it is never released
-// behind the program's back (Go cannot see that the slice Host returned
-// is still in use), so every MappedArray must be freed; Host and every
-// slice it returned must not be used after Free, as with memory freed in
-// C. Elements are numbers or structs of numbers, as in a DeviceArray.
+// Free releases the memory: on the GPU it is unmapped and unlocked once
+// the device has finished the work queued before (Free waits for it). As
+// with a DeviceArray, Free is idempotent, using the array after Free is an
+// error, and an array dropped without Free is released once it and its
+// views are unreachable. The slice Host returned stays valid Go memory
+// after Free (the host may keep it), but kernels no longer see it; Host
+// itself returns nil from then on. Elements are numbers or structs of
+// numbers, as in a DeviceArray.
 type MappedArray[T any] struct {
 	DeviceArray[T]
 	host []T
 }
 
 // NewMappedArray allocates n zeroed elements of mapped host memory. On the
-// GPU this is cuMemHostAlloc with CU_MEMHOSTALLOC_DEVICEMAP and
-// CU_MEMHOSTALLOC_PORTABLE, and the kernels' address is
-// cuMemHostGetDevicePointer's.
+// GPU it is Go memory, whole pages of its own, page-locked and mapped for
+// every context with cuMemHostRegister (CU_MEMHOSTREGISTER_DEVICEMAP and
+// PORTABLE) — not cuMemHostAlloc's C memory, as Numba's mapped_array has,
+// so that no slice of it can outlive its memory (see Pin) — and the
+// kernels' address is cuMemHostGetDevicePointer's.
 func NewMappedArray[T any](n int) (*MappedArray[T], error) {
 	d, host, _, err := newShared[T]("NewMappedArray", sharedMapped, n)
 	if err != nil {
@@ -82,8 +87,11 @@ func (m *MappedArray[T]) Host() []T {
 // and data larger than the device's memory.
 //
 // Like MappedArray it embeds a DeviceArray, for launches, views and
-// copies; and like MappedArray it is released only by Free, after which
-// Host and every slice it returned must not be used.
+// copies. Unlike it, it is released by Free only, never by the garbage
+// collector: the memory is the driver's, and Go cannot see that a slice
+// Host returned is still in use. Every ManagedArray must therefore be
+// freed, and neither Host nor any slice it returned may be used after
+// Free, as with memory freed in C.
 //
 // The host must not touch the memory while a kernel may be running on
 // the device, unless ConcurrentAccess reports that the device allows it

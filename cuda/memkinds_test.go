@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	. "github.com/nugo-dev/nugo/cuda"
@@ -168,17 +171,22 @@ func TestSharedArrayMisuse(t *testing.T) {
 	})
 }
 
-// On the GPU, a mapped array is one cuMemHostAlloc (mapped, portable), and
-// a launch passes its device address without allocating or copying;
-// Free returns it with cuMemFreeHost.
+// On the GPU, a mapped array is Go memory registered with the driver
+// (mapped, portable), whole pages of it, and a launch passes its device
+// address without allocating or copying; Free unregisters it.
 func TestSimGPUMappedArrayIsZeroCopy(t *testing.T) {
 	f := simGPU(t)
 	a, err := NewMappedArray[float64](1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantLive(t, f, 0, 1)
 	h := a.Host()
+	if l := f.Live(); l.Registered != 1 || l.HostAllocs != 0 || l.Allocs != 0 {
+		t.Fatalf("live %+v; want one registration and no allocation", l)
+	}
+	if page := uintptr(os.Getpagesize()); !f.Registered(unsafe.Pointer(&h[0]), len(h)*8) || uintptr(unsafe.Pointer(&h[0]))%page != 0 {
+		t.Errorf("the host slice at %p is not the start of a registered page-aligned range", &h[0])
+	}
 	h[999] = 41
 	allocs, htod, dtoh := f.Count("cuMemAlloc"), f.Count("cuMemcpyHtoD"), f.Count("cuMemcpyDtoH")
 	if err := Jit(testkernels.Increment).Launch(Dim1(8), Dim1(128), a); err != nil {
@@ -196,13 +204,41 @@ func TestSimGPUMappedArrayIsZeroCopy(t *testing.T) {
 	if err != nil || math.Float64frombits(u64(b)) != 42 {
 		t.Errorf("the kernel's pointer does not address the mapped memory: %v, %v", b, err)
 	}
+	syncs := f.Count("cuCtxSynchronize")
 	if err := a.Free(); err != nil {
 		t.Fatal(err)
 	}
-	wantLive(t, f, 0, 0)
-	if n := f.Count("cuMemFreeHost"); n != 1 {
-		t.Errorf("%d cuMemFreeHost calls, want 1", n)
+	if l := f.Live(); l.Registered != 0 {
+		t.Errorf("live after Free: %+v", l)
 	}
+	if f.Count("cuMemHostUnregister") != 1 || f.Count("cuCtxSynchronize") != syncs+1 {
+		t.Errorf("Free made %d unregistrations after %d context synchronizations; want 1 after 1",
+			f.Count("cuMemHostUnregister"), f.Count("cuCtxSynchronize")-syncs)
+	}
+	if h[999] != 42 {
+		t.Error("the host slice changed at Free")
+	}
+}
+
+// A mapped array dropped without Free is unregistered by the garbage
+// collector, as device memory is freed.
+func TestSimGPUMappedArrayCleanup(t *testing.T) {
+	f := simGPU(t)
+	func() {
+		a, err := NewMappedArray[int32](100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Host()[0] = 1
+	}()
+	for range 20 {
+		runtime.GC()
+		if f.Live().Registered == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("an unreachable mapped array is still registered: %+v", f.Live())
 }
 
 // On the GPU, a managed array is cuMemAllocManaged memory whose address is
@@ -251,7 +287,7 @@ func TestSharedArrayDriverFailures(t *testing.T) {
 		make  func() error
 		want  []string
 	}{
-		{"mapped out of memory", "cuMemHostAlloc", driver.ErrorOutOfMemory,
+		{"mapped out of memory", "cuMemHostRegister", driver.ErrorOutOfMemory,
 			func() error { _, err := NewMappedArray[int64](64); return err }, []string{"NewMappedArray(64 of int64)", "CUDA_ERROR_OUT_OF_MEMORY"}},
 		{"no device pointer", "cuMemHostGetDevicePointer", driver.ErrorInvalidValue,
 			func() error { _, err := NewMappedArray[int64](64); return err }, []string{"cuMemHostGetDevicePointer"}},
@@ -271,7 +307,9 @@ func TestSharedArrayDriverFailures(t *testing.T) {
 				t.Fatalf("got %v, want a *DriverError %s", err, c.code.Name())
 			}
 			wantErr(t, c.name, err, c.want...)
-			wantLive(t, f, 0, 0)
+			if l := f.Live(); l != (fakedriver.Live{}) {
+				t.Errorf("live after the failure: %+v; want nothing", l)
+			}
 		})
 	}
 

@@ -172,8 +172,11 @@ type alloc struct {
 	mem    []byte
 	global bool // a module's global variable: not counted by Live, freed by unload
 	// host is the host address of mapped page-locked memory (MemHostAlloc
-	// with HostAllocDeviceMap), which MemFreeHost unmaps; nil otherwise.
-	host unsafe.Pointer
+	// with HostAllocDeviceMap, which MemFreeHost unmaps, or MemHostRegister
+	// with HostRegisterDeviceMap, registered, which MemHostUnregister
+	// unmaps); nil otherwise.
+	host       unsafe.Pointer
+	registered bool
 	// managed marks managed memory (MemAllocManaged): its device address
 	// is its host address.
 	managed bool

@@ -9,51 +9,70 @@ import (
 	"github.com/nugo-dev/nugo/internal/driver/fakedriver"
 )
 
-// Mapped memory: one set of bytes with a host and a device address; a
-// kernel in the interpreter writes them and the host sees the store
-// without a copy; cuMemFreeHost unmaps them.
+// Mapped memory, allocated (cuMemHostAlloc) or registered Go memory
+// (cuMemHostRegister): one set of bytes with a host and a device address;
+// a kernel in the interpreter writes them and the host sees the store
+// without a copy; freeing or unregistering unmaps them.
 func TestMappedMemory(t *testing.T) {
-	f := ready(t, fakedriver.Config{Sim: &fakedriver.SimConfig{}})
-	h, err := f.MemHostAlloc(64, driver.HostAllocDeviceMap|driver.HostAllocPortable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := f.MemHostGetDevicePointer(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if inner, err := f.MemHostGetDevicePointer(unsafe.Add(h, 12)); err != nil || inner != d+12 {
-		t.Errorf("device pointer of an interior address = %#x, %v; want %#x", inner, err, d+12)
-	}
-	if l := f.Live(); l.HostAllocs != 1 || l.Allocs != 0 || l.Bytes != 0 {
-		t.Errorf("live with one mapped allocation: %+v; want it counted as a host allocation only", l)
-	}
-	m, _, err := f.ModuleLoadData(simPTX, driver.JITOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	poke, _ := f.ModuleGetFunction(m, "poke")
-	var pr driver.Params
-	pr.AddPtr(d + 8)
-	one := driver.Dim3{X: 1, Y: 1, Z: 1}
-	if err := f.LaunchKernel(poke, one, one, 0, 0, &pr); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.CtxSynchronize(); err != nil {
-		t.Fatal(err)
-	}
-	if got := *(*uint32)(unsafe.Add(h, 8)); got != 7 {
-		t.Fatalf("host sees %d at the kernel's store, want 7", got)
-	}
-	wantCode(t, f.MemFree(d), "cuMemFree", driver.ErrorInvalidValue)
-	if err := f.MemFreeHost(h); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.MemHostGetDevicePointer(h); err == nil {
-		t.Fatal("device pointer of freed mapped memory")
-	}
-	if _, err := f.Read(d, 4); err == nil {
-		t.Fatal("the device address of freed mapped memory is still readable")
+	goMem := make([]uint64, 8)
+	for _, c := range []struct {
+		name   string
+		mapped func(f *fakedriver.Fake) (unsafe.Pointer, error)
+		live   fakedriver.Live
+		undo   func(f *fakedriver.Fake, p unsafe.Pointer) error
+	}{
+		{"allocated", func(f *fakedriver.Fake) (unsafe.Pointer, error) {
+			return f.MemHostAlloc(64, driver.HostAllocDeviceMap|driver.HostAllocPortable)
+		}, fakedriver.Live{HostAllocs: 1, Modules: 1}, (*fakedriver.Fake).MemFreeHost},
+		{"registered", func(f *fakedriver.Fake) (unsafe.Pointer, error) {
+			p := unsafe.Pointer(&goMem[0])
+			return p, f.MemHostRegister(p, 64, driver.HostRegisterDeviceMap|driver.HostRegisterPortable)
+		}, fakedriver.Live{Registered: 1, Modules: 1}, (*fakedriver.Fake).MemHostUnregister},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := ready(t, fakedriver.Config{Sim: &fakedriver.SimConfig{}})
+			h, err := c.mapped(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := f.MemHostGetDevicePointer(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if inner, err := f.MemHostGetDevicePointer(unsafe.Add(h, 12)); err != nil || inner != d+12 {
+				t.Errorf("device pointer of an interior address = %#x, %v; want %#x", inner, err, d+12)
+			}
+			m, _, err := f.ModuleLoadData(simPTX, driver.JITOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l := f.Live(); l != c.live {
+				t.Errorf("live with one mapped range: %+v; want %+v", l, c.live)
+			}
+			poke, _ := f.ModuleGetFunction(m, "poke")
+			var pr driver.Params
+			pr.AddPtr(d + 8)
+			one := driver.Dim3{X: 1, Y: 1, Z: 1}
+			if err := f.LaunchKernel(poke, one, one, 0, 0, &pr); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.CtxSynchronize(); err != nil {
+				t.Fatal(err)
+			}
+			if got := *(*uint32)(unsafe.Add(h, 8)); got != 7 {
+				t.Fatalf("host sees %d at the kernel's store, want 7", got)
+			}
+			wantCode(t, f.MemFree(d), "cuMemFree", driver.ErrorInvalidValue)
+			if err := c.undo(f, h); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.MemHostGetDevicePointer(h); err == nil {
+				t.Fatal("device pointer of unmapped memory")
+			}
+			if _, err := f.Read(d, 4); err == nil {
+				t.Fatal("the device address of unmapped memory is still readable")
+			}
+		})
 	}
 }
 
@@ -64,8 +83,12 @@ func TestMemHostGetDevicePointerRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goMem := make([]byte, 64)
-	for name, p := range map[string]unsafe.Pointer{"unmapped page-locked": plain, "Go memory": unsafe.Pointer(&goMem[0]), "nil": nil} {
+	goMem, registered := make([]byte, 64), make([]byte, 64)
+	if err := f.MemHostRegister(unsafe.Pointer(&registered[0]), 64, driver.HostRegisterPortable); err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range map[string]unsafe.Pointer{"unmapped page-locked": plain, "registered unmapped": unsafe.Pointer(&registered[0]),
+		"Go memory": unsafe.Pointer(&goMem[0]), "nil": nil} {
 		_, err := f.MemHostGetDevicePointer(p)
 		if driver.Code(err) != driver.ErrorInvalidValue || !strings.Contains(err.Error(), "DEVICEMAP") {
 			t.Errorf("%s: %v, want CUDA_ERROR_INVALID_VALUE naming the flag", name, err)

@@ -120,7 +120,7 @@ func (f *Fake) MemFree(p driver.DevicePtr) error {
 		return invalid(call, "%#x is not the start of an allocation", uint64(p))
 	}
 	if a.host != nil {
-		return invalid(call, "%#x is mapped host memory; free it with cuMemFreeHost", uint64(p))
+		return invalid(call, "%#x is mapped host memory; free it with cuMemFreeHost or cuMemHostUnregister", uint64(p))
 	}
 	f.used[a.dev] -= len(a.mem)
 	delete(f.allocs, p)
@@ -331,19 +331,13 @@ func (f *Fake) MemFreeHost(p unsafe.Pointer) error {
 		return invalid(call, "%p was not allocated by cuMemHostAlloc", p)
 	}
 	delete(f.host, p)
-	for d, a := range f.allocs {
-		if a.host == p {
-			delete(f.allocs, d)
-			if f.sim != nil {
-				_ = f.sim[a.dev].Free(uint64(d))
-			}
-		}
-	}
+	f.unmap(p, false)
 	return nil
 }
 
 // MemHostGetDevicePointer implements driver.API: p must lie in memory
-// allocated by MemHostAlloc with HostAllocDeviceMap.
+// allocated by MemHostAlloc with HostAllocDeviceMap or registered by
+// MemHostRegister with HostRegisterDeviceMap.
 func (f *Fake) MemHostGetDevicePointer(p unsafe.Pointer) (driver.DevicePtr, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -359,7 +353,7 @@ func (f *Fake) MemHostGetDevicePointer(p unsafe.Pointer) (driver.DevicePtr, erro
 			return d + driver.DevicePtr(off), nil
 		}
 	}
-	return 0, invalid(call, "%p is not in mapped memory allocated by cuMemHostAlloc with CU_MEMHOSTALLOC_DEVICEMAP", p)
+	return 0, invalid(call, "%p is not in mapped memory (cuMemHostAlloc with CU_MEMHOSTALLOC_DEVICEMAP, cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP)", p)
 }
 
 // MemAllocManaged implements driver.API with Go memory whose address is
@@ -405,7 +399,8 @@ func (f *Fake) MemHostRegister(p unsafe.Pointer, bytes int, flags driver.HostReg
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	const call = "cuMemHostRegister"
-	if _, err := f.enter(call, true, true); err != nil {
+	dev, err := f.enter(call, true, true)
+	if err != nil {
 		return err
 	}
 	if p == nil || bytes <= 0 {
@@ -419,6 +414,19 @@ func (f *Fake) MemHostRegister(p unsafe.Pointer, bytes int, flags driver.HostReg
 		if start < s+uintptr(n) && s < start+uintptr(bytes) {
 			return driver.NewError(call, driver.ErrorHostMemoryAlreadyRegistered)
 		}
+	}
+	if flags&driver.HostRegisterDeviceMap != 0 {
+		// Mapped: the caller's bytes get a device address, which kernels
+		// in the interpreter (Config.Sim) read and write.
+		b := unsafe.Slice((*byte)(p), bytes)
+		d := f.nextAddr
+		if f.sim != nil {
+			if err := f.sim[dev].Register(uint64(d), b); err != nil {
+				return invalid(call, "%v", err)
+			}
+		}
+		f.nextAddr += driver.DevicePtr((bytes + allocAlign - 1) &^ (allocAlign - 1))
+		f.allocs[d] = &alloc{dev: dev, mem: b, host: p, registered: true}
 	}
 	f.registered[start] = bytes
 	return nil
@@ -437,7 +445,21 @@ func (f *Fake) MemHostUnregister(p unsafe.Pointer) error {
 		return driver.NewError(call, driver.ErrorHostMemoryNotRegistered)
 	}
 	delete(f.registered, uintptr(p))
+	f.unmap(p, true)
 	return nil
+}
+
+// unmap removes the device mapping of host memory at p, allocated
+// (registered false) or registered; called with f.mu held.
+func (f *Fake) unmap(p unsafe.Pointer, registered bool) {
+	for d, a := range f.allocs {
+		if a.host == p && a.registered == registered {
+			delete(f.allocs, d)
+			if f.sim != nil {
+				_ = f.sim[a.dev].Free(uint64(d))
+			}
+		}
+	}
 }
 
 // Registered reports whether n bytes at p lie in one registered range.
