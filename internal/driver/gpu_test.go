@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -437,6 +438,35 @@ func TestGPUMappedManagedAndLimits(t *testing.T) {
 		for i, b := range back {
 			if b != byte(i*5) {
 				return fmt.Errorf("mapped memory: device address reads %d at %d, want %d", b, i, byte(i*5))
+			}
+		}
+
+		// Registered Go memory, mapped, as cuda.NewMappedArray makes it.
+		goMem := make([]byte, 2*n)
+		reg := goMem[n-int(uintptr(unsafe.Pointer(&goMem[0]))%n):][:n] // n-aligned
+		for i := range reg {
+			reg[i] = byte(i * 3)
+		}
+		rp := unsafe.Pointer(&reg[0])
+		var pin runtime.Pinner
+		pin.Pin(rp)
+		defer pin.Unpin()
+		if err := api.MemHostRegister(rp, n, HostRegisterDeviceMap|HostRegisterPortable); err != nil {
+			return err
+		}
+		rd, err := api.MemHostGetDevicePointer(rp)
+		if err != nil {
+			return err
+		}
+		if err := api.MemcpyDtoH(unsafe.Pointer(&back[0]), rd, n); err != nil {
+			return err
+		}
+		if err := api.MemHostUnregister(rp); err != nil {
+			return err
+		}
+		for i, b := range back {
+			if b != byte(i*3) {
+				return fmt.Errorf("registered mapped memory: device address reads %d at %d, want %d", b, i, byte(i*3))
 			}
 		}
 
