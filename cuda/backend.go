@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Backend names a way of running kernels.
@@ -38,6 +39,15 @@ type backend interface {
 	forAllBlock(s *Stream, k *Kernel, sharedMem int, args []boundArg) (int, error)
 	// pin page-locks host memory (Pin) and returns the undo.
 	pin(b []byte) (unpin func() error, err error)
+	// allocShared allocates zeroed mapped or managed memory of bytes:
+	// memory kernels use, which the host reads and writes at host (nil for
+	// none); concurrent says whether the host may while kernels run.
+	allocShared(kind sharedKind, bytes int) (m memory, host unsafe.Pointer, concurrent bool, err error)
+	// memInfo is the free and total memory that device arrays come from.
+	memInfo() (free, total int64, err error)
+	// setLimit and getLimit set and read a context limit (SetLimit).
+	setLimit(l Limit, value int) error
+	getLimit(l Limit) (int, error)
 	newStream() (streamImpl, error)
 	newEvent() (eventImpl, error)
 	record(e eventImpl, s *Stream) error

@@ -31,6 +31,13 @@ type gpuAlloc struct {
 	dev   *gpuDevice
 	ptr   driver.DevicePtr // 0 for an empty allocation
 	freed atomic.Bool
+	// host is the start of the registered range of mapped memory: Go
+	// memory (words) page-locked and mapped with cuMemHostRegister and
+	// pinned for the runtime until cuMemHostUnregister; nil for device and
+	// managed memory.
+	host   unsafe.Pointer
+	words  []uint64
+	pinner runtime.Pinner
 
 	mu       sync.Mutex
 	users    int  // calls using the memory now
@@ -57,7 +64,21 @@ func (a *gpuAlloc) release() error {
 }
 
 func (a *gpuAlloc) memFree() error {
-	return a.dev.do(func(api driver.API) error { return api.MemFree(a.ptr) })
+	if a.host == nil {
+		return a.dev.do(func(api driver.API) error { return api.MemFree(a.ptr) }) // device or managed memory
+	}
+	// cuMemFree waits for the device; unregistering is not documented to,
+	// and kernels queued on streams may still use the mapping.
+	err := a.dev.do(func(api driver.API) error {
+		err := api.CtxSynchronize()
+		if uerr := api.MemHostUnregister(a.host); err == nil {
+			err = uerr
+		}
+		return err
+	})
+	// Even when the context is gone: a Pinner left pinning panics.
+	a.pinner.Unpin()
+	return err
 }
 
 // acquire starts a use of the allocation, or reports ErrFreed.

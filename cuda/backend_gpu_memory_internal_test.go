@@ -54,3 +54,47 @@ func TestGPUAllocFreeWaitsForItsUsers(t *testing.T) {
 		})
 	}
 }
+
+// Mapped memory in use when freed is unregistered by its last user, as
+// device memory is freed; managed memory is freed with cuMemFree.
+func TestGPUSharedFreeWaitsForItsUsers(t *testing.T) {
+	f := fakedriver.New(fakedriver.Config{})
+	g, err := newGPUBackend(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.close()
+	for _, c := range []struct {
+		kind sharedKind
+		live func(fakedriver.Live) int
+		call string
+	}{
+		{sharedMapped, func(l fakedriver.Live) int { return l.Registered }, "cuMemHostUnregister"},
+		{sharedManaged, func(l fakedriver.Live) int { return l.Allocs }, "cuMemFree"},
+	} {
+		t.Run(c.kind.String(), func(t *testing.T) {
+			mm, host, _, err := g.allocShared(c.kind, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if host == nil {
+				t.Fatal("no host address")
+			}
+			m := mm.(*gpuMemory)
+			if _, err := g.useMem(m); err != nil {
+				t.Fatal(err)
+			}
+			before := f.Count(c.call)
+			if err := m.free(); err != nil {
+				t.Fatal(err)
+			}
+			if c.live(f.Live()) != 1 || f.Count(c.call) != before {
+				t.Fatalf("freed under its user: %+v", f.Live())
+			}
+			m.done()
+			if c.live(f.Live()) != 0 || f.Count(c.call) != before+1 {
+				t.Errorf("after the last user: %+v, %d %s calls", f.Live(), f.Count(c.call)-before, c.call)
+			}
+		})
+	}
+}

@@ -27,8 +27,9 @@ type executor interface {
 type hostBackend struct {
 	exec executor
 
-	mu   sync.Mutex
-	busy map[*hostStream]struct{} // streams with queued or running work
+	mu        sync.Mutex
+	busy      map[*hostStream]struct{} // streams with queued or running work
+	limitVals map[Limit]int            // values given to SetLimit
 }
 
 func newHostBackend(exec executor) *hostBackend {

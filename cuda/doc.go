@@ -14,7 +14,14 @@
 //	err := k.Launch(cuda.Dim1(blocks), cuda.Dim1(256), data)
 //
 // Launch copies host slices to the device and back; a DeviceArray (ToDevice,
-// NewDeviceArray) stays on the device between launches. Streams order work
+// NewDeviceArray) stays on the device between launches. A MappedArray
+// (NewMappedArray: page-locked host memory that kernels access over the
+// bus) and a ManagedArray (NewManagedArray: unified memory the driver
+// migrates) are used in place by both the host, as the slice Host
+// returns, and kernels, without copies; MemInfo tells how much memory is
+// free, and SetLimit and GetLimit adjust the context's limits (stack
+// size, printf buffer, device heap). Pin page-locks a host slice for
+// asynchronous copies. Streams order work
 // and let it overlap; events time it. Inside kernels, Thread gives the
 // thread's position (ThreadIdx, BlockIdx, Grid1, ...) and block operations
 // (SyncThreads; SyncThreadsCount, SyncThreadsAnd and SyncThreadsOr, which

@@ -82,6 +82,13 @@ const (
 	fRegSize
 	fRegFlags
 	fUnregPtr
+	fMappedPtr
+	fMappedFlags
+	fManagedSize
+	fManagedFlags
+	fSetLimit
+	fSetLimitValue
+	fGetLimit
 )
 
 // mockLibrary builds testdata/mockcuda.c into a shared library with the
@@ -221,6 +228,32 @@ func TestLibraryABI(t *testing.T) {
 		field{fRegPtr, uint64(uintptr(unsafe.Pointer(&goMem[8])))}, field{fRegSize, 3<<20 - 8}, field{fRegFlags, 1})
 	check("cuMemHostUnregister", l.MemHostUnregister(unsafe.Pointer(&goMem[8])), field{fUnregPtr, uint64(uintptr(unsafe.Pointer(&goMem[8])))})
 	runtime.KeepAlive(goMem)
+	dp, err := l.MemHostGetDevicePointer(unsafe.Pointer(&goMem[16]))
+	check("cuMemHostGetDevicePointer_v2", err, field{fMappedPtr, uint64(uintptr(unsafe.Pointer(&goMem[16])))}, field{fMappedFlags, 0})
+	if want := DevicePtr(uintptr(unsafe.Pointer(&goMem[16]))) + 1<<44; dp != want {
+		t.Errorf("MemHostGetDevicePointer = %#x, want %#x", dp, want)
+	}
+	runtime.KeepAlive(goMem)
+	mp, err := l.MemAllocManaged(3<<10+5, MemAttachGlobal)
+	check("cuMemAllocManaged", err, field{fManagedSize, 3<<10 + 5}, field{fManagedFlags, 1})
+	if mp == nil || unsafe.Slice((*byte)(mp), 3<<10+5)[3<<10+4] != 0x5a {
+		t.Errorf("MemAllocManaged = %p: want host-readable memory filled by the mock", mp)
+	}
+	if _, err := l.MemAllocManaged(1<<41, MemAttachHost); Code(err) != ErrorOutOfMemory || get(fManagedSize) != 1<<41 || get(fManagedFlags) != 2 {
+		t.Errorf("MemAllocManaged(2 TiB) = %v (mock saw %#x bytes, flags %d)", err, get(fManagedSize), get(fManagedFlags))
+	}
+	check("cuCtxSetLimit", l.CtxSetLimit(LimitMallocHeapSize, 5<<32+3), field{fSetLimit, 2}, field{fSetLimitValue, 5<<32 + 3})
+	lim, err := l.CtxGetLimit(LimitPrintfFIFOSize)
+	check("cuCtxGetLimit", err, field{fGetLimit, 1})
+	if lim != 1000+1<<33 {
+		t.Errorf("CtxGetLimit = %#x, want %#x", lim, 1000+1<<33)
+	}
+	if err := l.CtxSetLimit(7, 1); Code(err) != ErrorUnsupportedLimit {
+		t.Errorf("CtxSetLimit(7) = %v, want CUDA_ERROR_UNSUPPORTED_LIMIT", err)
+	}
+	if _, err := l.CtxGetLimit(7); Code(err) != ErrorUnsupportedLimit {
+		t.Errorf("CtxGetLimit(7) = %v, want CUDA_ERROR_UNSUPPORTED_LIMIT", err)
+	}
 
 	// Modules: the image NUL-terminated, the option arrays, the log lengths
 	// and wall time the driver writes back into the value slots.

@@ -68,6 +68,23 @@ type API interface {
 	// stay alive and pinned (runtime.Pinner) until unregistered.
 	MemHostRegister(p unsafe.Pointer, bytes int, flags HostRegisterFlags) error
 	MemHostUnregister(p unsafe.Pointer) error
+	// MemHostGetDevicePointer is the device address of page-locked host
+	// memory allocated by MemHostAlloc with HostAllocDeviceMap
+	// (cuMemHostGetDevicePointer): kernels read and write p's bytes through
+	// it, without copies. p may point anywhere inside the allocation.
+	MemHostGetDevicePointer(p unsafe.Pointer) (DevicePtr, error)
+	// MemAllocManaged allocates managed (unified) memory
+	// (cuMemAllocManaged), not cleared: one address, valid on the host and
+	// on every device that supports managed memory, and returned as a host
+	// pointer (DevicePtr(uintptr(p)) is its device address). MemFree frees
+	// it. flags is MemAttachGlobal or MemAttachHost.
+	MemAllocManaged(bytes int, flags MemAttachFlags) (unsafe.Pointer, error)
+
+	// CtxSetLimit requests a resource limit of the current context
+	// (cuCtxSetLimit): the driver may round or clamp the value, which
+	// CtxGetLimit then reports (cuCtxGetLimit).
+	CtxSetLimit(limit Limit, value int) error
+	CtxGetLimit(limit Limit) (int, error)
 
 	// ModuleLoadData JIT-compiles PTX text into the current context
 	// (cuModuleLoadDataEx). The log is filled on success and on failure; a

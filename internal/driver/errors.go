@@ -24,6 +24,7 @@ const (
 	ErrorInvalidImage                Result = 200
 	ErrorInvalidContext              Result = 201
 	ErrorNoBinaryForGPU              Result = 209
+	ErrorUnsupportedLimit            Result = 215
 	ErrorInvalidPTX                  Result = 218
 	ErrorJITCompilerMissing          Result = 221
 	ErrorUnsupportedPTX              Result = 222

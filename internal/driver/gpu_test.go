@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -404,6 +405,103 @@ func TestGPUModuleGlobal(t *testing.T) {
 			}
 		}
 		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Mapped memory written by the host is what the device reads at its device
+// address; managed memory set by the device is what the host reads at the
+// same address; a limit set is read back (the driver may round it up).
+func TestGPUMappedManagedAndLimits(t *testing.T) {
+	dc := gpu(t)
+	const n = 1 << 16
+	err := dc.Do(func(api API) error {
+		h, err := api.MemHostAlloc(n, HostAllocDeviceMap|HostAllocPortable)
+		if err != nil {
+			return err
+		}
+		defer api.MemFreeHost(h)
+		host := unsafe.Slice((*byte)(h), n)
+		for i := range host {
+			host[i] = byte(i * 5)
+		}
+		d, err := api.MemHostGetDevicePointer(h)
+		if err != nil {
+			return err
+		}
+		back := make([]byte, n)
+		if err := api.MemcpyDtoH(unsafe.Pointer(&back[0]), d, n); err != nil {
+			return err
+		}
+		for i, b := range back {
+			if b != byte(i*5) {
+				return fmt.Errorf("mapped memory: device address reads %d at %d, want %d", b, i, byte(i*5))
+			}
+		}
+
+		// Registered Go memory, mapped, as cuda.NewMappedArray makes it.
+		goMem := make([]byte, 2*n)
+		reg := goMem[n-int(uintptr(unsafe.Pointer(&goMem[0]))%n):][:n] // n-aligned
+		for i := range reg {
+			reg[i] = byte(i * 3)
+		}
+		rp := unsafe.Pointer(&reg[0])
+		var pin runtime.Pinner
+		pin.Pin(rp)
+		defer pin.Unpin()
+		if err := api.MemHostRegister(rp, n, HostRegisterDeviceMap|HostRegisterPortable); err != nil {
+			return err
+		}
+		rd, err := api.MemHostGetDevicePointer(rp)
+		if err != nil {
+			return err
+		}
+		if err := api.MemcpyDtoH(unsafe.Pointer(&back[0]), rd, n); err != nil {
+			return err
+		}
+		if err := api.MemHostUnregister(rp); err != nil {
+			return err
+		}
+		for i, b := range back {
+			if b != byte(i*3) {
+				return fmt.Errorf("registered mapped memory: device address reads %d at %d, want %d", b, i, byte(i*3))
+			}
+		}
+
+		m, err := api.MemAllocManaged(n, MemAttachGlobal)
+		if err != nil {
+			return err
+		}
+		defer api.MemFree(DevicePtr(uintptr(m)))
+		if err := api.MemsetD8(DevicePtr(uintptr(m)), 0x3C, n); err != nil {
+			return err
+		}
+		if err := api.CtxSynchronize(); err != nil {
+			return err
+		}
+		for i, b := range unsafe.Slice((*byte)(m), n) {
+			if b != 0x3C {
+				return fmt.Errorf("managed memory: host reads %#x at %d, want 0x3c", b, i)
+			}
+		}
+
+		old, err := api.CtxGetLimit(LimitStackSize)
+		if err != nil {
+			return err
+		}
+		if err := api.CtxSetLimit(LimitStackSize, 4000); err != nil {
+			return err
+		}
+		v, err := api.CtxGetLimit(LimitStackSize)
+		if err != nil {
+			return err
+		}
+		if v < 4000 {
+			return fmt.Errorf("stack size %d after setting 4000", v)
+		}
+		return api.CtxSetLimit(LimitStackSize, old)
 	})
 	if err != nil {
 		t.Fatal(err)

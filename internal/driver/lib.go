@@ -53,6 +53,10 @@ const (
 	pMemFreeHost
 	pMemHostRegister
 	pMemHostUnregister
+	pMemHostGetDevicePointer
+	pMemAllocManaged
+	pCtxSetLimit
+	pCtxGetLimit
 	pModuleLoadDataEx
 	pModuleGetFunction
 	pModuleUnload
@@ -110,6 +114,10 @@ var procSpecs = [numProcs]procSpec{
 	pMemFreeHost:                    {"cuMemFreeHost", false},
 	pMemHostRegister:                {"cuMemHostRegister", true},
 	pMemHostUnregister:              {"cuMemHostUnregister", false},
+	pMemHostGetDevicePointer:        {"cuMemHostGetDevicePointer", true},
+	pMemAllocManaged:                {"cuMemAllocManaged", false},
+	pCtxSetLimit:                    {"cuCtxSetLimit", false},
+	pCtxGetLimit:                    {"cuCtxGetLimit", false},
 	pModuleLoadDataEx:               {"cuModuleLoadDataEx", false},
 	pModuleGetFunction:              {"cuModuleGetFunction", false},
 	pModuleUnload:                   {"cuModuleUnload", false},

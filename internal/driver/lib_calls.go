@@ -260,6 +260,42 @@ func (l *Library) MemHostUnregister(p unsafe.Pointer) error {
 	return l.call(pMemHostUnregister, uintptr(p))
 }
 
+// MemHostGetDevicePointer implements API. The flags argument, reserved by
+// CUDA, is 0.
+func (l *Library) MemHostGetDevicePointer(p unsafe.Pointer) (DevicePtr, error) {
+	var d uint64 // CUdeviceptr
+	err := l.call(pMemHostGetDevicePointer, uintptr(unsafe.Pointer(&d)), uintptr(p), 0)
+	return DevicePtr(d), err
+}
+
+// MemAllocManaged implements API. The driver writes a CUdeviceptr, a 64-bit
+// address valid on the host too, into a pointer-sized slot.
+func (l *Library) MemAllocManaged(bytes int, flags MemAttachFlags) (unsafe.Pointer, error) {
+	n, err := size("cuMemAllocManaged", bytes)
+	if err != nil {
+		return nil, err
+	}
+	var p unsafe.Pointer // written by the driver; points outside the Go heap
+	err = l.call(pMemAllocManaged, uintptr(unsafe.Pointer(&p)), n, uintptr(flags))
+	return p, err
+}
+
+// CtxSetLimit implements API.
+func (l *Library) CtxSetLimit(limit Limit, value int) error {
+	n, err := size("cuCtxSetLimit", value)
+	if err != nil {
+		return err
+	}
+	return l.call(pCtxSetLimit, uintptr(limit), n)
+}
+
+// CtxGetLimit implements API.
+func (l *Library) CtxGetLimit(limit Limit) (int, error) {
+	var v uint64 // size_t
+	err := l.call(pCtxGetLimit, uintptr(unsafe.Pointer(&v)), uintptr(limit))
+	return int(v), err
+}
+
 // ModuleLoadData implements API. The log buffers live on the Go heap, pinned
 // for the call; the driver writes the lengths it used and the compile time back
 // into the option value slots, which is where the log sizes are read from.

@@ -245,6 +245,10 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuMemFreeHost", func() error { return l.MemFreeHost(hp) }},
 		{"cuMemHostRegister", func() error { return l.MemHostRegister(hp, len(host), HostRegisterPortable) }},
 		{"cuMemHostUnregister", func() error { return l.MemHostUnregister(hp) }},
+		{"cuMemHostGetDevicePointer", func() error { _, err := l.MemHostGetDevicePointer(hp); return err }},
+		{"cuMemAllocManaged", func() error { _, err := l.MemAllocManaged(64, MemAttachGlobal); return err }},
+		{"cuCtxSetLimit", func() error { return l.CtxSetLimit(LimitPrintfFIFOSize, 1<<20) }},
+		{"cuCtxGetLimit", func() error { _, err := l.CtxGetLimit(LimitStackSize); return err }},
 		{"cuModuleLoadDataEx", func() error {
 			_, _, err := l.ModuleLoadData(".version 7.8\n.target sm_75\n.address_size 64\n", JITOptions{OptLevel: O3, Verbose: true, LineInfo: true, MaxRegisters: 32})
 			return err
@@ -295,6 +299,8 @@ func TestLibraryRejectsBadSizes(t *testing.T) {
 		{"cuMemsetD8", l.MemsetD8(0, 0, -5)},
 		{"cuMemcpyDtoD", l.MemcpyDtoD(0, 0, -1)},
 		{"cuMemHostAlloc", func() error { _, err := l.MemHostAlloc(-1, 0); return err }()},
+		{"cuMemAllocManaged", func() error { _, err := l.MemAllocManaged(-1, MemAttachGlobal); return err }()},
+		{"cuCtxSetLimit", l.CtxSetLimit(LimitStackSize, -1)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{-1, 1, 1}, Dim3{1, 1, 1}, 0, 0, nil)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1 << 33, 1, 1}, 0, 0, nil)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1, 1, 1}, -1, 0, nil)},

@@ -53,6 +53,7 @@ const (
 	AttrMultiprocessorCount          DeviceAttribute = 16
 	AttrKernelExecTimeout            DeviceAttribute = 17
 	AttrIntegrated                   DeviceAttribute = 18
+	AttrCanMapHostMemory             DeviceAttribute = 19
 	AttrConcurrentKernels            DeviceAttribute = 31
 	AttrPCIBusID                     DeviceAttribute = 33
 	AttrPCIDeviceID                  DeviceAttribute = 34
@@ -68,6 +69,7 @@ const (
 	AttrMaxSharedMemoryPerSM         DeviceAttribute = 81
 	AttrMaxRegistersPerSM            DeviceAttribute = 82
 	AttrManagedMemory                DeviceAttribute = 83
+	AttrConcurrentManagedAccess      DeviceAttribute = 89 // the host may touch managed memory while kernels run
 	AttrMaxSharedMemoryPerBlockOptin DeviceAttribute = 97
 )
 
@@ -159,6 +161,27 @@ type HostRegisterFlags uint32
 const (
 	HostRegisterPortable  HostRegisterFlags = 1 // pinned for every context, not only the current one
 	HostRegisterDeviceMap HostRegisterFlags = 2 // mapped into the device address space
+)
+
+// MemAttachFlags are cuMemAllocManaged flags: which streams may use the
+// memory at first.
+type MemAttachFlags uint32
+
+// Managed memory attachment flags.
+const (
+	MemAttachGlobal MemAttachFlags = 1 // any stream on any device
+	MemAttachHost   MemAttachFlags = 2 // the host only, until attached to a stream
+)
+
+// Limit selects a context resource limit for CtxSetLimit and CtxGetLimit
+// (CUlimit). The values are the driver's.
+type Limit int
+
+// Context limits nugo sets and reads.
+const (
+	LimitStackSize      Limit = 0 // bytes of stack per GPU thread
+	LimitPrintfFIFOSize Limit = 1 // bytes of the FIFO that device printf (vprintf) writes to
+	LimitMallocHeapSize Limit = 2 // bytes of the heap of device malloc and free
 )
 
 // StreamFlags are cuStreamCreate flags.

@@ -153,6 +153,7 @@ func (f *Fake) destroyContext(dev int) {
 		}
 	}
 	f.used[dev] = 0
+	f.limits[dev] = nil
 	for m, mod := range f.modules {
 		if mod.dev == dev {
 			f.unload(m)
@@ -218,4 +219,57 @@ func (f *Fake) CtxSynchronize() error {
 	defer f.mu.Unlock()
 	_, err := f.enter("cuCtxSynchronize", true, true)
 	return err
+}
+
+// defaultLimits are the context limits before CtxSetLimit, CUDA's usual
+// defaults.
+var defaultLimits = map[driver.Limit]int{
+	driver.LimitStackSize:      1024,
+	driver.LimitPrintfFIFOSize: 1 << 20,
+	driver.LimitMallocHeapSize: 8 << 20,
+}
+
+// CtxSetLimit implements driver.API. Like the real driver it may change
+// the value: the stack size is rounded up to a multiple of 16 bytes.
+func (f *Fake) CtxSetLimit(limit driver.Limit, value int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuCtxSetLimit"
+	dev, err := f.enter(call, true, true)
+	if err != nil {
+		return err
+	}
+	if _, ok := defaultLimits[limit]; !ok {
+		return driver.NewError(call, driver.ErrorUnsupportedLimit)
+	}
+	if value < 0 {
+		return invalid(call, "negative value %d", value)
+	}
+	if limit == driver.LimitStackSize {
+		value = (value + 15) &^ 15
+	}
+	if f.limits[dev] == nil {
+		f.limits[dev] = map[driver.Limit]int{}
+	}
+	f.limits[dev][limit] = value
+	return nil
+}
+
+// CtxGetLimit implements driver.API.
+func (f *Fake) CtxGetLimit(limit driver.Limit) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuCtxGetLimit"
+	dev, err := f.enter(call, true, true)
+	if err != nil {
+		return 0, err
+	}
+	def, ok := defaultLimits[limit]
+	if !ok {
+		return 0, driver.NewError(call, driver.ErrorUnsupportedLimit)
+	}
+	if v, ok := f.limits[dev][limit]; ok {
+		return v, nil
+	}
+	return def, nil
 }

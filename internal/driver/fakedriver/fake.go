@@ -40,6 +40,7 @@ func DefaultDevice() DeviceSpec {
 			driver.AttrMultiprocessorCount:          40,
 			driver.AttrKernelExecTimeout:            0,
 			driver.AttrIntegrated:                   0,
+			driver.AttrCanMapHostMemory:             1,
 			driver.AttrConcurrentKernels:            1,
 			driver.AttrPCIBusID:                     1,
 			driver.AttrPCIDeviceID:                  0,
@@ -55,6 +56,7 @@ func DefaultDevice() DeviceSpec {
 			driver.AttrMaxSharedMemoryPerSM:         64 << 10,
 			driver.AttrMaxRegistersPerSM:            65536,
 			driver.AttrManagedMemory:                1,
+			driver.AttrConcurrentManagedAccess:      1,
 			driver.AttrMaxSharedMemoryPerBlockOptin: 64 << 10,
 		},
 	}
@@ -159,16 +161,31 @@ type Fake struct {
 	launches    []Launch
 	calls       []string
 	faults      []*faultState
-	sim         []*ptxsim.Memory // per device, with Config.Sim: every allocation at its address
-	pending     []pendingOp      // with Config.Sim: queued device work
-	kernelFault error            // the interpreter's account of the poisoning fault
+	sim         []*ptxsim.Memory       // per device, with Config.Sim: every allocation at its address
+	pending     []pendingOp            // with Config.Sim: queued device work
+	kernelFault error                  // the interpreter's account of the poisoning fault
+	limits      []map[driver.Limit]int // per device: context limits set by CtxSetLimit
 }
 
 type alloc struct {
 	dev    int
 	mem    []byte
 	global bool // a module's global variable: not counted by Live, freed by unload
+	// host is the host address of mapped page-locked memory (MemHostAlloc
+	// with HostAllocDeviceMap, which MemFreeHost unmaps, or MemHostRegister
+	// with HostRegisterDeviceMap, registered, which MemHostUnregister
+	// unmaps); nil otherwise.
+	host       unsafe.Pointer
+	registered bool
+	// managed marks managed memory (MemAllocManaged): its device address
+	// is its host address.
+	managed bool
 }
+
+// hostVisible reports whether the host reads and writes the allocation's
+// bytes directly (mapped or managed memory), which makes a memset of it
+// synchronous, as CUDA documents.
+func (a *alloc) hostVisible() bool { return a.host != nil || a.managed }
 
 type module struct {
 	dev     int
@@ -229,6 +246,7 @@ func New(cfg Config) *Fake {
 		funcAttrs:  map[string]map[driver.FunctionAttribute]int{},
 		streams:    map[driver.Stream]int{},
 		events:     map[driver.Event]*event{},
+		limits:     make([]map[driver.Limit]int, len(cfg.Devices)),
 	}
 }
 
@@ -299,7 +317,7 @@ func (f *Fake) Live() Live {
 	l := Live{HostAllocs: len(f.host), Registered: len(f.registered), Modules: len(f.modules),
 		Streams: len(f.streams), Events: len(f.events)}
 	for _, a := range f.allocs {
-		if !a.global {
+		if !a.global && a.host == nil { // mapped memory counts in HostAllocs
 			l.Allocs++
 			l.Bytes += len(a.mem)
 		}

@@ -163,6 +163,17 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 			}
 			return e.f.MemHostUnregister(host(e))
 		}},
+		{"cuMemHostGetDevicePointer", func(e *env) error {
+			p, err := e.f.MemHostAlloc(64, driver.HostAllocDeviceMap)
+			if err != nil {
+				return err
+			}
+			_, err = e.f.MemHostGetDevicePointer(p)
+			return err
+		}},
+		{"cuMemAllocManaged", func(e *env) error { _, err := e.f.MemAllocManaged(64, driver.MemAttachGlobal); return err }},
+		{"cuCtxSetLimit", func(e *env) error { return e.f.CtxSetLimit(driver.LimitPrintfFIFOSize, 4<<20) }},
+		{"cuCtxGetLimit", func(e *env) error { _, err := e.f.CtxGetLimit(driver.LimitStackSize); return err }},
 		{"cuOccupancyMaxPotentialBlockSize", func(e *env) error {
 			_, b, err := e.f.OccupancyMaxPotentialBlockSize(e.fn, 0, 0)
 			if err == nil && (b <= 0 || b%32 != 0) {

@@ -119,6 +119,9 @@ func (f *Fake) MemFree(p driver.DevicePtr) error {
 	if !ok {
 		return invalid(call, "%#x is not the start of an allocation", uint64(p))
 	}
+	if a.host != nil {
+		return invalid(call, "%#x is mapped host memory; free it with cuMemFreeHost or cuMemHostUnregister", uint64(p))
+	}
 	f.used[a.dev] -= len(a.mem)
 	delete(f.allocs, p)
 	if f.sim != nil {
@@ -140,11 +143,30 @@ func (f *Fake) MemsetD8(p driver.DevicePtr, value byte, n int) error {
 	if err != nil {
 		return err
 	}
-	f.run(dev, func() {
+	set := func() {
 		for i := range b {
 			b[i] = value
 		}
-	})
+	}
+	if a := f.allocAt(p); a != nil && a.hostVisible() {
+		// CUDA: a memset of pinned host or managed memory is synchronous
+		// with the host, so it waits for the queued work too.
+		f.flush()
+		set()
+		return nil
+	}
+	f.run(dev, set)
+	return nil
+}
+
+// allocAt is the allocation holding device address p, or nil; called with
+// f.mu held.
+func (f *Fake) allocAt(p driver.DevicePtr) *alloc {
+	for base, a := range f.allocs {
+		if p >= base && p < base+driver.DevicePtr(len(a.mem)) {
+			return a
+		}
+	}
 	return nil
 }
 
@@ -268,7 +290,8 @@ func (f *Fake) MemHostAlloc(bytes int, flags driver.HostAllocFlags) (unsafe.Poin
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	const call = "cuMemHostAlloc"
-	if _, err := f.enter(call, true, true); err != nil {
+	dev, err := f.enter(call, true, true)
+	if err != nil {
 		return nil, err
 	}
 	if bytes <= 0 {
@@ -277,9 +300,21 @@ func (f *Fake) MemHostAlloc(bytes int, flags driver.HostAllocFlags) (unsafe.Poin
 	if flags&^(driver.HostAllocPortable|driver.HostAllocDeviceMap|driver.HostAllocWriteCombined) != 0 {
 		return nil, invalid(call, "unknown flags %#x", uint32(flags))
 	}
-	b := make([]byte, bytes)
+	b := deviceBytes(bytes)
 	fillGarbage(b)
 	p := unsafe.Pointer(&b[0])
+	if flags&driver.HostAllocDeviceMap != 0 {
+		// Mapped: the same bytes get a device address, which kernels in
+		// the interpreter (Config.Sim) read and write.
+		d := f.nextAddr
+		if f.sim != nil {
+			if err := f.sim[dev].Register(uint64(d), b); err != nil {
+				return nil, invalid(call, "%v", err)
+			}
+		}
+		f.nextAddr += driver.DevicePtr((bytes + allocAlign - 1) &^ (allocAlign - 1))
+		f.allocs[d] = &alloc{dev: dev, mem: b, host: p}
+	}
 	f.host[p] = b
 	return p, nil
 }
@@ -296,7 +331,66 @@ func (f *Fake) MemFreeHost(p unsafe.Pointer) error {
 		return invalid(call, "%p was not allocated by cuMemHostAlloc", p)
 	}
 	delete(f.host, p)
+	f.unmap(p, false)
 	return nil
+}
+
+// MemHostGetDevicePointer implements driver.API: p must lie in memory
+// allocated by MemHostAlloc with HostAllocDeviceMap or registered by
+// MemHostRegister with HostRegisterDeviceMap.
+func (f *Fake) MemHostGetDevicePointer(p unsafe.Pointer) (driver.DevicePtr, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemHostGetDevicePointer"
+	if _, err := f.enter(call, true, true); err != nil {
+		return 0, err
+	}
+	for d, a := range f.allocs {
+		if a.host == nil {
+			continue
+		}
+		if off := uintptr(p) - uintptr(a.host); uintptr(p) >= uintptr(a.host) && off < uintptr(len(a.mem)) {
+			return d + driver.DevicePtr(off), nil
+		}
+	}
+	return 0, invalid(call, "%p is not in mapped memory (cuMemHostAlloc with CU_MEMHOSTALLOC_DEVICEMAP, cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP)", p)
+}
+
+// MemAllocManaged implements driver.API with Go memory whose address is
+// both the host and the device address, counted against the device's
+// memory like MemAlloc and freed by MemFree.
+func (f *Fake) MemAllocManaged(bytes int, flags driver.MemAttachFlags) (unsafe.Pointer, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuMemAllocManaged"
+	dev, err := f.enter(call, true, true)
+	if err != nil {
+		return nil, err
+	}
+	if bytes <= 0 {
+		return nil, invalid(call, "allocation of %d bytes", bytes)
+	}
+	if flags != driver.MemAttachGlobal && flags != driver.MemAttachHost {
+		return nil, invalid(call, "flags %#x: want CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST", uint32(flags))
+	}
+	if f.cfg.Devices[dev].Attrs[driver.AttrManagedMemory] == 0 {
+		return nil, driver.NewError(call, driver.ErrorNotSupported)
+	}
+	if f.used[dev]+bytes > f.cfg.Devices[dev].TotalMem {
+		return nil, driver.NewError(call, driver.ErrorOutOfMemory)
+	}
+	mem := deviceBytes(bytes)
+	fillGarbage(mem)
+	p := unsafe.Pointer(&mem[0])
+	d := driver.DevicePtr(uintptr(p))
+	if f.sim != nil {
+		if err := f.sim[dev].Register(uint64(d), mem); err != nil {
+			return nil, invalid(call, "%v", err)
+		}
+	}
+	f.allocs[d] = &alloc{dev: dev, mem: mem, managed: true}
+	f.used[dev] += bytes
+	return p, nil
 }
 
 // MemHostRegister implements driver.API: the range must not overlap one
@@ -305,7 +399,8 @@ func (f *Fake) MemHostRegister(p unsafe.Pointer, bytes int, flags driver.HostReg
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	const call = "cuMemHostRegister"
-	if _, err := f.enter(call, true, true); err != nil {
+	dev, err := f.enter(call, true, true)
+	if err != nil {
 		return err
 	}
 	if p == nil || bytes <= 0 {
@@ -319,6 +414,19 @@ func (f *Fake) MemHostRegister(p unsafe.Pointer, bytes int, flags driver.HostReg
 		if start < s+uintptr(n) && s < start+uintptr(bytes) {
 			return driver.NewError(call, driver.ErrorHostMemoryAlreadyRegistered)
 		}
+	}
+	if flags&driver.HostRegisterDeviceMap != 0 {
+		// Mapped: the caller's bytes get a device address, which kernels
+		// in the interpreter (Config.Sim) read and write.
+		b := unsafe.Slice((*byte)(p), bytes)
+		d := f.nextAddr
+		if f.sim != nil {
+			if err := f.sim[dev].Register(uint64(d), b); err != nil {
+				return invalid(call, "%v", err)
+			}
+		}
+		f.nextAddr += driver.DevicePtr((bytes + allocAlign - 1) &^ (allocAlign - 1))
+		f.allocs[d] = &alloc{dev: dev, mem: b, host: p, registered: true}
 	}
 	f.registered[start] = bytes
 	return nil
@@ -337,7 +445,21 @@ func (f *Fake) MemHostUnregister(p unsafe.Pointer) error {
 		return driver.NewError(call, driver.ErrorHostMemoryNotRegistered)
 	}
 	delete(f.registered, uintptr(p))
+	f.unmap(p, true)
 	return nil
+}
+
+// unmap removes the device mapping of host memory at p, allocated
+// (registered false) or registered; called with f.mu held.
+func (f *Fake) unmap(p unsafe.Pointer, registered bool) {
+	for d, a := range f.allocs {
+		if a.host == p && a.registered == registered {
+			delete(f.allocs, d)
+			if f.sim != nil {
+				_ = f.sim[a.dev].Free(uint64(d))
+			}
+		}
+	}
 }
 
 // Registered reports whether n bytes at p lie in one registered range.

@@ -26,7 +26,8 @@ enum {
 	F_EXTRA, F_NPARAMS, F_P0, F_P1, F_P2, F_P3, F_STREAM_FLAGS, F_STREAM_ARG,
 	F_EVENT_FLAGS, F_EVENT_ARG, F_RECORD_STREAM, F_ELAPSED_START, F_ELAPSED_END,
 	F_OCC_FUNC, F_OCC_CALLBACK, F_OCC_DYN, F_OCC_LIMIT, F_REG_PTR, F_REG_SIZE, F_REG_FLAGS,
-	F_UNREG_PTR,
+	F_UNREG_PTR, F_MAPPED_PTR, F_MAPPED_FLAGS, F_MANAGED_SIZE, F_MANAGED_FLAGS,
+	F_SET_LIMIT, F_SET_LIMIT_VALUE, F_GET_LIMIT,
 	F_COUNT
 };
 static uint64_t rec[F_COUNT];
@@ -137,6 +138,35 @@ CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned int flags) {
 	return 0;
 }
 CUresult cuMemHostUnregister(void *p) { rec[F_UNREG_PTR] = (uintptr_t)p; return 0; }
+// The device address of mapped memory is its host address plus 1<<44, so
+// that the test can tell the two apart.
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned int flags) {
+	rec[F_MAPPED_PTR] = (uintptr_t)p; rec[F_MAPPED_FLAGS] = flags;
+	*d = (CUdeviceptr)(uintptr_t)p + (1ull << 44);
+	return 0;
+}
+// Managed memory: a 64-bit address that is also valid on the host (malloc,
+// never freed: the test only reads it); sizes above 1<<40 are out of memory.
+CUresult cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned int flags) {
+	rec[F_MANAGED_SIZE] = n; rec[F_MANAGED_FLAGS] = flags;
+	if (n > (1ull << 40)) return 2; // CUDA_ERROR_OUT_OF_MEMORY
+	void *p = malloc(n);
+	memset(p, 0x5a, n);
+	*d = (CUdeviceptr)(uintptr_t)p;
+	return 0;
+}
+// Limits: the value set is recorded; a get answers limit*1000 + 2^33, a
+// size_t beyond 32 bits; limit 7 is CUDA_ERROR_UNSUPPORTED_LIMIT.
+CUresult cuCtxSetLimit(int limit, size_t value) {
+	rec[F_SET_LIMIT] = (uint64_t)(int64_t)limit; rec[F_SET_LIMIT_VALUE] = value;
+	return limit == 7 ? 215 : 0;
+}
+CUresult cuCtxGetLimit(size_t *v, int limit) {
+	rec[F_GET_LIMIT] = (uint64_t)(int64_t)limit;
+	if (limit == 7) return 215;
+	*v = (size_t)limit * 1000 + (1ull << 33);
+	return 0;
+}
 
 // cuModuleLoadDataEx: the image must be NUL-terminated text; "FAIL" in it
 // fails with CUDA_ERROR_INVALID_PTX (218). Both logs are written and their
