@@ -27,7 +27,9 @@
 // (SyncThreads; SyncThreadsCount, SyncThreadsAnd and SyncThreadsOr, which
 // also count or combine a predicate over the block; SharedArray); warp
 // operations (SyncWarp, ShflSync and its Down/Up/Xor variants, AllSync,
-// AnySync, BallotSync) exchange values within a warp; the Atomic*
+// AnySync, BallotSync, MatchAnySync and MatchAllSync) exchange values
+// within a warp, and the lane masks (LanemaskLt, Le, Eq, Ge, Gt) locate
+// the thread in it; the Atomic*
 // functions, the fences ThreadFenceBlock, ThreadFence and
 // ThreadFenceSystem (block, device and system scope) and Printf work from
 // any thread.

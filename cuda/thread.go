@@ -71,6 +71,31 @@ func (t Thread) LaneID() int { return t.linear() % WarpSize }
 // WarpSize is the number of threads in a warp, 32.
 func (t Thread) WarpSize() int { return WarpSize }
 
+// LanemaskLt is the mask of the warp's lanes below the caller's (PTX
+// %lanemask_lt, numba's cuda.lanemask_lt()): bits 0 to LaneID()-1. With
+// BallotSync it ranks a lane among those whose predicate holds:
+// bits.OnesCount32(BallotSync(t, p) & t.LanemaskLt()). Like the other lane
+// masks it depends on the lane only, so it needs no other thread and
+// includes the bits of absent lanes; combine it with ActiveMask to keep
+// only the live ones.
+func (t Thread) LanemaskLt() uint32 { return 1<<t.LaneID() - 1 }
+
+// LanemaskLe is the mask of the caller's lane and those below it (PTX
+// %lanemask_le): bits 0 to LaneID().
+func (t Thread) LanemaskLe() uint32 { return 2<<t.LaneID() - 1 }
+
+// LanemaskEq is the mask of the caller's lane alone (PTX %lanemask_eq):
+// bit LaneID().
+func (t Thread) LanemaskEq() uint32 { return 1 << t.LaneID() }
+
+// LanemaskGe is the mask of the caller's lane and those above it (PTX
+// %lanemask_ge): bits LaneID() to 31.
+func (t Thread) LanemaskGe() uint32 { return ^t.LanemaskLt() }
+
+// LanemaskGt is the mask of the warp's lanes above the caller's (PTX
+// %lanemask_gt): bits LaneID()+1 to 31.
+func (t Thread) LanemaskGt() uint32 { return ^t.LanemaskLe() }
+
 func (t Thread) linear() int {
 	d := t.b.dim
 	return int(t.tid&tidMask) + d.X*(int(t.tid>>tidBits&tidMask)+d.Y*int(t.tid>>(2*tidBits)))

@@ -6,7 +6,8 @@ import (
 )
 
 // Shuffleable is the set of types the warp shuffles (ShflSync and its
-// variants) exchange. A 64-bit value is shuffled as its two 32-bit halves.
+// variants) exchange and MatchAnySync and MatchAllSync compare. A 64-bit
+// value is shuffled as its two 32-bit halves.
 type Shuffleable interface {
 	~int32 | ~uint32 | ~float32 | ~int64 | ~uint64 | ~float64 | ~int | ~uint
 }
@@ -21,9 +22,12 @@ type Shuffleable interface {
 // multiple of 32, or threads that have returned) are absent: reading an
 // absent lane returns the reader's own value, and an absent lane's
 // predicate is false for BallotSync and AnySync and does not count for
-// AllSync. A warp whose threads wait partly in a warp operation and partly
-// in SyncThreads is deadlocked: the ptxsim backend fails the launch with an
-// error, the cpu backend hangs, as a GPU does.
+// AllSync, and an absent lane is never in a mask of MatchAnySync or
+// MatchAllSync (its value does not count). The lane masks (LanemaskLt and
+// the others) need no rendezvous: they depend on the lane only and include
+// the bits of absent lanes. A warp whose threads wait partly in a warp
+// operation and partly in SyncThreads is deadlocked: the ptxsim backend
+// fails the launch with an error, the cpu backend hangs, as a GPU does.
 //
 // On the cpu backend the first warp operation in a block switches the
 // block to goroutines, as SyncThreads does; each operation is a
@@ -72,6 +76,28 @@ func AnySync(t Thread, pred bool) bool { return t.warpOp(opAny, b2u(pred), 0) !=
 // BallotSync returns the mask of the warp's lanes in which pred is true:
 // bit i is lane i's pred (CUDA's __ballot_sync, PTX vote.sync.ballot).
 func BallotSync(t Thread, pred bool) uint32 { return uint32(t.warpOp(opBallot, b2u(pred), 0)) }
+
+// MatchAnySync returns the mask of the warp's live lanes whose v equals
+// the caller's (CUDA's __match_any_sync(0xffffffff, v), numba's
+// cuda.match_any_sync, PTX match.any.sync): bit i is set if lane i holds
+// the same v. The caller's own bit is always set. Values are compared as
+// bits, as PTX does: a float -0.0 does not match +0.0, and a NaN matches a
+// NaN with the same bits. On a GPU it needs compute capability 7.0
+// (sm_70) or later; compiling it for an older target is a *CompileError.
+func MatchAnySync[T Shuffleable](t Thread, v T) uint32 {
+	return uint32(t.warpOp(opMatchAny, toBits(v), 0))
+}
+
+// MatchAllSync reports whether every live lane of the warp holds the same
+// v (CUDA's __match_all_sync(0xffffffff, v, &pred), numba's
+// cuda.match_all_sync, PTX match.all.sync): if so, mask is the warp's
+// live lanes and all is true; else mask is 0 and all is false. Values are
+// compared as bits, as for MatchAnySync. On a GPU it needs compute
+// capability 7.0 (sm_70) or later.
+func MatchAllSync[T Shuffleable](t Thread, v T) (mask uint32, all bool) {
+	m := uint32(t.warpOp(opMatchAll, toBits(v), 0))
+	return m, m != 0
+}
 
 // ActiveMask returns the mask of the warp's lanes that execute it
 // together (CUDA's __activemask, PTX activemask): bit i is set if lane i
@@ -142,6 +168,8 @@ const (
 	opAll
 	opAny
 	opBallot
+	opMatchAny
+	opMatchAll
 )
 
 // warpOp runs one warp-level operation: it makes the block concurrent
@@ -266,6 +294,15 @@ func (w *warp) release() {
 		case opBallot:
 			w.out[l] = ballot
 			continue
+		case opMatchAny:
+			w.out[l] = uint64(w.matching(l))
+			continue
+		case opMatchAll:
+			w.out[l] = 0
+			if m := w.matching(l); m == w.present {
+				w.out[l] = uint64(m)
+			}
+			continue
 		default:
 			w.out[l] = 0
 			continue
@@ -278,4 +315,16 @@ func (w *warp) release() {
 	w.waiting, w.present = 0, 0
 	w.gen++
 	w.cond.Broadcast()
+}
+
+// matching is the mask of the present lanes whose value has the same bits
+// as lane l's.
+func (w *warp) matching(l int) uint32 {
+	var m uint32
+	for j := range WarpSize {
+		if w.present&(1<<j) != 0 && w.val[j] == w.val[l] {
+			m |= 1 << j
+		}
+	}
+	return m
 }

@@ -43,6 +43,8 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.shfl(in, name)
 	case "AllSync", "AnySync", "BallotSync":
 		f.vote(in, name)
+	case "MatchAnySync", "MatchAllSync":
+		f.match(in, name)
 	case "ActiveMask":
 		d := f.newReg(sU32)
 		f.p.Emit("activemask.b32", d)
@@ -133,6 +135,10 @@ func (f *fnState) threadCall(in *ssa.Call, name string) {
 		f.bind(in, []string{f.special("%laneid")})
 	case "WarpSize":
 		f.bind(in, []string{"32"})
+	case "LanemaskLt", "LanemaskLe", "LanemaskEq", "LanemaskGe", "LanemaskGt":
+		d := f.newReg(sU32)
+		f.p.Emit("mov.u32", d, "%lanemask_"+strings.ToLower(name[len("Lanemask"):]))
+		f.bind(in, []string{d})
 	case "SyncThreads":
 		f.p.Emit("bar.sync", "0")
 	case "SyncThreadsCount", "SyncThreadsAnd", "SyncThreadsOr":

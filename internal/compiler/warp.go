@@ -78,3 +78,31 @@ func (f *fnState) vote(in *ssa.Call, name string) {
 		f.bind(in, []string{d})
 	}
 }
+
+// matchMinSM is the oldest compute capability with match.sync.
+const matchMinSM = 70
+
+// match lowers cuda.MatchAnySync and MatchAllSync to match.sync, which
+// compares the bits of 32- or 64-bit values (so a float's -0 and +0
+// differ, as on the cpu backend).
+func (f *fnState) match(in *ssa.Call, name string) {
+	if sm := f.m.target.sm(); sm < matchMinSM {
+		f.errorf("cuda.%s needs compute capability 7.0 (sm_70) or later (PTX match.sync), but the target is sm_%d; on older GPUs compare with ShflSync and BallotSync instead", name, sm)
+	}
+	v := in.Call.Args[1]
+	s := f.scalar(v.Type())
+	a := regOr(f, f.one(v), s)
+	ty := ".b32"
+	if s.is64() {
+		ty = ".b64"
+	}
+	d := f.newReg(sU32)
+	if name == "MatchAnySync" {
+		f.p.Emit("match.any.sync"+ty, d, a, fullWarp)
+		f.bind(in, []string{d})
+		return
+	}
+	p := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("match.all.sync"+ty, d+"|"+p, a, fullWarp)
+	f.bind(in, []string{d, p})
+}

@@ -1921,4 +1921,56 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(matchAnyFew, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				matchAnyFew(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(matchFloats, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]uint32), args[3].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				matchFloats(t, a0, a1, a2, a3)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(matchAll, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int64), args[1].([]uint32), args[2].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				matchAll(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(warpLanemasks, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				warpLanemasks(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 }

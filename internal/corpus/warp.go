@@ -1,9 +1,16 @@
 package corpus
 
-import "github.com/nugo-dev/nugo/cuda"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
 
 // Warp primitives over full warps (blocks of 128 threads, every lane
-// present), whose results CUDA defines exactly.
+// present), whose results CUDA defines exactly, and the match and lane
+// mask operations, also over partial warps and returned lanes (absent
+// lanes are in no match mask).
 
 // warpSum sums each block's elements with a ShflDownSync tree per warp and
 // the warps' partial sums through shared memory.
@@ -80,6 +87,113 @@ func warpVotes(t cuda.Thread, in []int32, ballot []uint32, anyAll []int32) {
 	}
 }
 
+// matchAnyFew: in blocks of 70 threads (each with a partial third warp),
+// threads past the data and those whose value is 1 mod 5 return first;
+// the others group their warp's live lanes by the value's low two bits, as
+// int32, and as int64 whose high halves split each group in two.
+func matchAnyFew(t cuda.Thread, a []int32, m32, m64 []uint32) {
+	i := t.Grid1()
+	if i >= len(a) || a[i]%5 == 1 {
+		return
+	}
+	v := a[i] & 3
+	m32[i] = cuda.MatchAnySync(t, v)
+	m64[i] = cuda.MatchAnySync(t, uint64(i&1)<<32|uint64(v))
+}
+
+// matchFloats groups lanes by float bits: -0 and +0 differ, a NaN matches
+// the same NaN but not one with another payload. Threads past the data
+// take part with +0.
+func matchFloats(t cuda.Thread, f []float64, g []float32, m64, m32 []uint32) {
+	i := t.Grid1()
+	var x float64
+	var y float32
+	if i < len(f) {
+		x, y = f[i], g[i]
+	}
+	a := cuda.MatchAnySync(t, x)
+	b := cuda.MatchAnySync(t, y)
+	if i < len(m64) {
+		m64[i], m32[i] = a, b
+	}
+}
+
+// matchAll runs MatchAllSync on int64 values and on their low halves, in
+// blocks of 96 whose warps are uniform, uniform but for one lane (whose
+// value differs in the high half only), or uniform among the lanes that
+// did not return (negative values return first).
+func matchAll(t cuda.Thread, a []int64, masks []uint32, flags []int32) {
+	i := t.Grid1()
+	if i >= len(a) || a[i] < 0 {
+		return
+	}
+	m, ok := cuda.MatchAllSync(t, a[i])
+	m32, ok32 := cuda.MatchAllSync(t, uint32(a[i]))
+	var f int32
+	if ok {
+		f |= 1
+	}
+	if ok32 {
+		f |= 2
+	}
+	masks[2*i], masks[2*i+1], flags[i] = m, m32, f
+}
+
+// warpLanemasks stores the five lane masks of every thread of 10x7 blocks
+// and its rank among its warp's lanes whose value is positive (a ballot
+// masked with LanemaskLt), or -1.
+func warpLanemasks(t cuda.Thread, a []int32, out []uint32, rank []int32) {
+	tid, d := t.ThreadIdx(), t.BlockDim()
+	i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+	o := out[5*i : 5*i+5]
+	o[0], o[1], o[2], o[3], o[4] = t.LanemaskLt(), t.LanemaskLe(), t.LanemaskEq(), t.LanemaskGe(), t.LanemaskGt()
+	b := cuda.BallotSync(t, a[i] > 0)
+	r := int32(-1)
+	if a[i] > 0 {
+		r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+	}
+	rank[i] = r
+}
+
+// matchFloatPalette is matchFloats' values: zeros of both signs, two NaNs
+// of different payloads, and ordinary numbers.
+func matchFloatPalette(n int) ([]float64, []float32) {
+	nan64, nan32 := math.NaN(), float32(math.NaN())
+	p64 := []float64{0, math.Copysign(0, -1), nan64, math.Float64frombits(math.Float64bits(nan64) ^ 3), 1, math.Inf(1)}
+	p32 := []float32{0, float32(math.Copysign(0, -1)), nan32, math.Float32frombits(math.Float32bits(nan32) ^ 3), 1, float32(math.Inf(1))}
+	f, g := make([]float64, n), make([]float32, n)
+	for i := range f {
+		f[i], g[i] = p64[i*7%11%6], p32[i*5%13%6]
+	}
+	return f, g
+}
+
+// matchAllInputs gives each warp of a 96-thread block (three warps) one
+// of matchAll's patterns.
+func matchAllInputs(n int) []int64 {
+	a := make([]int64, n)
+	for i := range a {
+		blk, lane := i/96, i%32
+		switch i % 96 / 32 {
+		case 0:
+			a[i] = 1<<40 + int64(blk)
+		case 1:
+			a[i] = 5
+			if lane == 7+blk {
+				a[i] = 5 + 1<<32
+			}
+		default:
+			a[i] = 9
+			if lane%4 == 1 {
+				a[i] = -1
+			} else if lane == 30 && blk == 2 {
+				a[i] = 10
+			}
+		}
+	}
+	return a
+}
+
 var warpCases = []Case{
 	c1("warp/sum", warpSum, func() []any { return []any{cycleF32(n1), zeros[float32](3)} }),
 	c1("warp/shuffles", warpShuffles, func() []any {
@@ -87,4 +201,17 @@ var warpCases = []Case{
 	}),
 	c1("warp/xor_sum", warpXorSum, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
 	c1("warp/votes", warpVotes, func() []any { return []any{cycleOf[int32](n1), zeros[uint32](n1), zeros[int32](n1)} }),
+	{Name: "warp/match_any_few", Kernel: matchAnyFew, Grid: grid1(n1, 70), Block: cuda.Dim1(70), Args: func() []any {
+		return []any{cycleOf[int32](n1), zeros[uint32](n1), zeros[uint32](n1)}
+	}},
+	c1("warp/match_floats", matchFloats, func() []any {
+		f, g := matchFloatPalette(n1)
+		return []any{f, g, zeros[uint32](n1), zeros[uint32](n1)}
+	}),
+	{Name: "warp/match_all", Kernel: matchAll, Grid: grid1(n1, 96), Block: cuda.Dim1(96), Args: func() []any {
+		return []any{matchAllInputs(n1), zeros[uint32](2 * n1), zeros[int32](n1)}
+	}},
+	{Name: "warp/lanemasks", Kernel: warpLanemasks, Grid: cuda.Dim1(3), Block: cuda.Dim2(10, 7), Args: func() []any {
+		return []any{cycleOf[int32](3 * 70), zeros[uint32](5 * 3 * 70), zeros[int32](3 * 70)}
+	}},
 }

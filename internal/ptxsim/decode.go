@@ -1014,7 +1014,7 @@ func (d *decoder) decode() (inst, error) {
 		in.op = opBra
 		return in, nil
 
-	case "shfl", "vote", "activemask":
+	case "shfl", "vote", "activemask", "match":
 		return in, d.decodeWarp(&in, base, m)
 	case "bar", "barrier":
 		if len(parts) > 1 && (parts[1] == "warp") {

@@ -17,10 +17,13 @@
 // true predicates among the threads that wait at a bar.red, .and and .or
 // whether all or any of them are true. The barrier number and thread count
 // operands are read but not used: every barrier is the whole block's. A thread that reaches a warp-level instruction
-// (shfl.sync, vote.sync, bar.warp.sync; full member mask only) parks; when
-// every live thread of its warp is parked, the results are computed and
-// they resume. Lanes past the end of the block or exited are absent: a
-// shuffle from one gives the reader's own value. A warp whose threads wait
+// (shfl.sync, vote.sync, match.sync, bar.warp.sync; full member mask only)
+// parks; when every live thread of its warp is parked, the results are
+// computed and they resume. Lanes past the end of the block or exited are
+// absent: a shuffle from one gives the reader's own value, and match.sync
+// leaves it out of its masks (match.all compares the live lanes only).
+// match.sync compares the bits of its .b32 or .b64 operand. The lane mask
+// registers (%lanemask_eq, _lt, _le, _gt, _ge) depend on %laneid alone. A warp whose threads wait
 // partly at a warp-level instruction and partly at bar.sync is a deadlock
 // and fails the launch.
 //
@@ -65,8 +68,8 @@
 // fixed windows at and above 1<<47; cvta adds or removes the window base.
 //
 // Not supported (a parse error names the instruction and line): warp-level
-// instructions other than shfl.sync, vote.sync, activemask and
-// bar.warp.sync (match, redux, shfl and vote without .sync), member masks
+// instructions other than shfl.sync, vote.sync, match.sync, activemask and
+// bar.warp.sync (redux, shfl and vote without .sync), member masks
 // other than the full warp (a run-time fault), textures and
 // surfaces, .f16/.bf16 arithmetic, carry arithmetic (.cc, addc), brx.idx and
 // indirect calls, bar.arrive, vector registers (.reg .v2), and

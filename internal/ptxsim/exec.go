@@ -113,6 +113,9 @@ func (w *worker) runBlock(b int) {
 		r[slotNctaidX], r[slotNctaidY], r[slotNctaidZ] = uint64(g[0]), uint64(g[1]), uint64(g[2])
 		r[slotLaneid], r[slotWarpid], r[slotNwarpid] = uint64(i%32), uint64(i/32), uint64(nwarps)
 		r[slotDynSmem], r[slotTotalSmem] = uint64(ls.dynShared), uint64(ls.shared)
+		eq := uint32(1) << (i % 32)
+		r[slotLanemaskEq], r[slotLanemaskLt], r[slotLanemaskLe] = uint64(eq), uint64(eq-1), uint64(eq|(eq-1))
+		r[slotLanemaskGt], r[slotLanemaskGe] = uint64(^(eq | (eq - 1))), uint64(^(eq - 1))
 		t.fn, t.code, t.pc, t.fb, t.sp = f, f.code, 0, 0, frameTop
 		if frameTop > 0 {
 			t.growStack(frameTop)
@@ -764,7 +767,7 @@ func (t *thread) run() {
 			t.barIn = in
 			t.state = stBar
 			return
-		case opShfl, opVote, opWarpSync:
+		case opShfl, opVote, opMatch, opWarpSync:
 			if uint32(regs[in.e]) != fullWarp {
 				t.fault(in, 0, false, "member mask %#x: only the full warp (0xffffffff) is supported", uint32(regs[in.e]))
 				return

@@ -81,6 +81,7 @@ const (
 	opShfl     // shfl.sync: fop is the mode (shfl* in warp.go)
 	opVote     // vote.sync: fop is the mode (vote* in warp.go)
 	opWarpSync // bar.warp.sync
+	opMatch    // match.sync: fop is the mode (match* in warp.go), ty .b32 or .b64
 )
 
 // reductions of opBarRed

@@ -153,6 +153,11 @@ const (
 	slotSmid
 	slotDynSmem
 	slotTotalSmem
+	slotLanemaskEq
+	slotLanemaskLt
+	slotLanemaskLe
+	slotLanemaskGt
+	slotLanemaskGe
 	numFixedSlots
 )
 
@@ -164,4 +169,6 @@ var specialRegs = map[string]int32{
 	"%laneid": slotLaneid, "%warpid": slotWarpid, "%nwarpid": slotNwarpid,
 	"%smid": slotSmid, "%gridid": slotFalse, "%nsmid": slotTrue,
 	"%dynamic_smem_size": slotDynSmem, "%total_smem_size": slotTotalSmem,
+	"%lanemask_eq": slotLanemaskEq, "%lanemask_lt": slotLanemaskLt, "%lanemask_le": slotLanemaskLe,
+	"%lanemask_gt": slotLanemaskGt, "%lanemask_ge": slotLanemaskGe,
 }

@@ -5,12 +5,13 @@ import (
 	"strings"
 )
 
-// Warp-level instructions: shfl.sync, vote.sync, activemask and
-// bar.warp.sync. A
-// thread that reaches one parks (stWarp); when every live thread of its
-// warp is parked, runBlock computes the results and resumes them. Lanes
-// that do not take part (past the end of the block, or exited) are absent:
-// reading one gives the reader's own value, as the CUDA backends document.
+// Warp-level instructions: shfl.sync, vote.sync, match.sync, activemask
+// and bar.warp.sync. A thread that reaches one parks (stWarp); when every
+// live thread of its warp is parked, runBlock computes the results and
+// resumes them. Lanes that do not take part (past the end of the block, or
+// exited) are absent: reading one gives the reader's own value, and
+// match.sync neither compares with one nor sets its bit, as the CUDA
+// backends document.
 
 // fullWarp is the only member mask supported.
 const fullWarp = 0xffffffff
@@ -32,9 +33,16 @@ const (
 	voteActive // activemask: a ballot of true
 )
 
+// match modes (inst.fop of opMatch)
+const (
+	matchAny uint8 = iota
+	matchAll
+)
+
 // decodeWarp decodes shfl.sync.mode.b32 d, a, b, c, membermask;
 // vote.sync.mode.{pred,b32} d, {!}a, membermask; activemask.b32 d, which
 // waits for the warp's live threads like the others; and
+// match.sync.{any,all}.{b32,b64} d[|p], a, membermask; and
 // bar.warp.sync membermask.
 func (d *decoder) decodeWarp(in *inst, base string, m mods) error {
 	ops := d.ri.ops
@@ -88,6 +96,36 @@ func (d *decoder) decodeWarp(in *inst, base string, m mods) error {
 			}
 		}
 		return nil
+	case "match":
+		if err := mode(map[string]uint8{"any": matchAny, "all": matchAll}); err != nil {
+			return err
+		}
+		if len(m.types) != 1 || (m.types[0] != tB32 && m.types[0] != tB64) {
+			return d.errf("match needs type .b32 or .b64")
+		}
+		in.op, in.ty = opMatch, m.types[0]
+		if d.ri.pipe {
+			if in.fop != matchAll {
+				return d.errf("match.any has no predicate destination")
+			}
+			if err := d.need(4); err != nil {
+				return err
+			}
+			if in.d2, err = d.dst(ops[1]); err != nil {
+				return err
+			}
+			ops = append(ops[:1:1], ops[2:]...)
+		} else if err := d.need(3); err != nil {
+			return err
+		}
+		if in.d, err = d.dst(ops[0]); err != nil {
+			return err
+		}
+		if in.a, err = d.src(ops[1], in.ty); err != nil {
+			return err
+		}
+		in.e, err = d.src(ops[2], tU32)
+		return err
 	case "vote":
 		// .uni is also a branch modifier, which parseMods drops.
 		if slices.Contains(strings.Split(d.ri.opcode, "."), "uni") && len(m.words) == 0 {
@@ -158,6 +196,9 @@ func (w *worker) completeWarp(warp []thread, present uint32) {
 		}
 		in := t.warpIn
 		vals[l] = t.regs[in.a]
+		if in.op == opMatch && in.ty == tB32 {
+			vals[l] &= 0xffffffff
+		}
 		if in.op == opVote && (vals[l]&1 != 0) != (in.flags&flNegSrc != 0) {
 			ballot |= 1 << l
 		}
@@ -191,6 +232,23 @@ func (w *worker) completeWarp(warp []thread, present uint32) {
 			}
 			if in.d >= 0 {
 				t.regs[in.d] = r
+			}
+		case opMatch:
+			var same uint32
+			for j := range warp {
+				if present&(1<<j) != 0 && vals[j] == vals[l] {
+					same |= 1 << j
+				}
+			}
+			all := same == present
+			if in.fop == matchAll && !all {
+				same = 0
+			}
+			if in.d >= 0 {
+				t.regs[in.d] = uint64(same)
+			}
+			if in.d2 >= 0 {
+				t.regs[in.d2] = b2u(all)
 			}
 		}
 		t.warpIn = nil

@@ -724,6 +724,58 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(Match[float32], func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Match[float32](t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(MatchFloat32, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				MatchFloat32(t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(Lanemasks, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Lanemasks(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(RankAmongTrue, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				RankAmongTrue(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(CountCells, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {
