@@ -342,7 +342,10 @@ run() {
 		for t in "$bin"/example-*.test "$bin/cli.test"; do
 			name=${t##*/}
 			name=${name%.test}
-			if [[ $name == cli ]]; then dir=cmd/nugo; else dir=examples/${name#example-}; fi
+			# nugo gen's tests need the go command, which the GPU machine
+			# lacks; CI runs them.
+			local skip=()
+			if [[ $name == cli ]]; then dir=cmd/nugo skip=(-test.skip '^TestGen'); else dir=examples/${name#example-}; fi
 			names+=("$name")
 			local lim=$limit
 			[[ -n $serial ]] && lim=$(budget 30 "$tests_end")
@@ -352,7 +355,7 @@ run() {
 				continue
 			fi
 			(cd "$ROOT/$dir" && timeout -k 5 "$lim" env NUGO_BACKEND="$nb" "$t" -test.v -test.count=1 \
-				-test.timeout=$((lim - 5))s >"$WORK/$name.log" 2>&1
+				-test.timeout=$((lim - 5))s "${skip[@]}" >"$WORK/$name.log" 2>&1
 			echo $? >"$WORK/$name.rc") &
 			pids+=($!)
 			[[ -n $serial ]] && wait $!
