@@ -67,7 +67,10 @@ type Skip struct {
 func Generate(dir string) (*Result, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("nugo gen: %w", err)
+		return nil, err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a package directory", dir)
 	}
 	pkg, err := load(abs)
 	if err != nil {
@@ -121,7 +124,7 @@ func Generate(dir string) (*Result, error) {
 	}
 	res.Source, err = g.file()
 	if err != nil {
-		return nil, fmt.Errorf("nugo gen: formatting the file for %s: %w", pkg.PkgPath, err)
+		return nil, fmt.Errorf("formatting the file for %s: %w", pkg.PkgPath, err)
 	}
 	return res, nil
 }
@@ -137,16 +140,16 @@ func Write(res *Result) (changed bool, err error) {
 	case errors.Is(err, os.ErrNotExist):
 		old = nil
 	case err != nil:
-		return false, fmt.Errorf("nugo gen: %w", err)
+		return false, err
 	case !bytes.HasPrefix(old, []byte(Header)):
-		return false, fmt.Errorf("nugo gen: %s exists and was not written by nugo gen; rename it", path)
+		return false, fmt.Errorf("%s exists and was not written by nugo gen; rename it", path)
 	}
 	if res.Source == nil {
 		if old == nil {
 			return false, nil
 		}
 		if err := os.Remove(path); err != nil {
-			return false, fmt.Errorf("nugo gen: removing the file no kernel needs: %w", err)
+			return false, fmt.Errorf("removing the file no kernel needs: %w", err)
 		}
 		return true, nil
 	}
@@ -154,7 +157,7 @@ func Write(res *Result) (changed bool, err error) {
 		return false, nil
 	}
 	if err := os.WriteFile(path, res.Source, 0o644); err != nil {
-		return false, fmt.Errorf("nugo gen: %w", err)
+		return false, err
 	}
 	return true, nil
 }
@@ -178,10 +181,10 @@ func load(dir string) (*packages.Package, error) {
 	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
-		return nil, fmt.Errorf("nugo gen: loading the package in %s: %w", dir, err)
+		return nil, fmt.Errorf("loading the package in %s: %w", dir, err)
 	}
 	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("nugo gen: %s holds %d packages, want one", dir, len(pkgs))
+		return nil, fmt.Errorf("%s holds %d packages, want one", dir, len(pkgs))
 	}
 	pkg := pkgs[0]
 	if len(pkg.Errors) > 0 {
@@ -189,10 +192,10 @@ func load(dir string) (*packages.Package, error) {
 		for _, e := range pkg.Errors {
 			msgs = append(msgs, e.Error())
 		}
-		return nil, fmt.Errorf("nugo gen: package in %s does not build:\n\t%s", dir, strings.Join(msgs, "\n\t"))
+		return nil, fmt.Errorf("package in %s does not build:\n\t%s", dir, strings.Join(msgs, "\n\t"))
 	}
 	if pkg.PkgPath == cudaPath {
-		return nil, fmt.Errorf("nugo gen: package cuda itself gets no generated loops")
+		return nil, fmt.Errorf("package cuda itself gets no generated loops")
 	}
 	return pkg, nil
 }
@@ -200,7 +203,7 @@ func load(dir string) (*packages.Package, error) {
 func packageClause(filename string, src []byte) (string, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), filename, src, parser.PackageClauseOnly)
 	if err != nil {
-		return "", fmt.Errorf("nugo gen: reading the old generated file: %w", err)
+		return "", fmt.Errorf("reading the old generated file: %w", err)
 	}
 	return f.Name.Name, nil
 }

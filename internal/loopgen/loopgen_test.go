@@ -147,7 +147,8 @@ func TestGenerateErrors(t *testing.T) {
 	}{
 		{"does not build", broken, "does not build"},
 		{"package cuda", "../../cuda", "package cuda itself"},
-		{"no directory", "testdata/none", "nugo gen"},
+		{"no directory", "testdata/none", "testdata/none is not a package directory"},
+		{"a file", "loopgen.go", "loopgen.go is not a package directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -75,18 +75,18 @@ func ufuncUses(pkg *packages.Package, dir string) ([]ufuncUse, error) {
 func testFiles(dir string) ([]*ast.File, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
-		return nil, fmt.Errorf("nugo gen: %w", err)
+		return nil, err
 	}
 	fset := token.NewFileSet()
 	var files []*ast.File
 	for _, n := range names {
 		src, err := os.ReadFile(n)
 		if err != nil {
-			return nil, fmt.Errorf("nugo gen: %w", err)
+			return nil, err
 		}
 		f, err := parser.ParseFile(fset, n, src, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, fmt.Errorf("nugo gen: %w", err)
+			return nil, fmt.Errorf("reading the test files for vectorize uses: %w", err)
 		}
 		files = append(files, f)
 	}
