@@ -118,6 +118,8 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 		if err := g.drainAll(); err != nil {
 			return err
 		}
+	} else {
+		gs.holdForCallbacks()
 	}
 	return d.do(func(api driver.API) error { return gk.launch(api, gs, cfg, args, spans, at) })
 }

@@ -159,7 +159,8 @@ func (g *gpuBackend) useMem(m memory) (*gpuMemory, error) {
 	return gm, nil
 }
 
-// gpuStreamOn returns s's GPU stream, which must be on device d.
+// gpuStreamOn returns s's GPU stream, which must be on device d, once the
+// stream's callbacks have returned (work queued after them waits for them).
 func (g *gpuBackend) gpuStreamOn(s *Stream, d *gpuDevice) (*gpuStream, error) {
 	gs, ok := s.impl.(*gpuStream)
 	if !ok || gs.be != g {
@@ -168,6 +169,7 @@ func (g *gpuBackend) gpuStreamOn(s *Stream, d *gpuDevice) (*gpuStream, error) {
 	if gs.dev != d {
 		return nil, fmt.Errorf("stream is on device %d, memory on device %d", gs.dev.props.Ordinal, d.props.Ordinal)
 	}
+	gs.holdForCallbacks()
 	return gs, nil
 }
 

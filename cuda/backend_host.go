@@ -258,47 +258,122 @@ func (s *hostStream) synchronize() error {
 	return err
 }
 
-// hostEvent completes when its stream reaches it.
+// done reports whether the stream has nothing queued or running.
+func (s *hostStream) done() (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.running, nil
+}
+
+// waitEvent queues a wait for e's latest record: the queue's goroutine
+// blocks until the record's stream reaches it. A record can only be waited
+// for once queued, and each queue runs in order, so waits form no cycle.
+func (s *hostStream) waitEvent(ei eventImpl) error {
+	e, ok := ei.(*hostEvent)
+	if !ok {
+		return errors.New("event does not belong to this backend")
+	}
+	e.mu.Lock()
+	r := e.last
+	e.mu.Unlock()
+	if r == nil || r.reached() {
+		return nil // never recorded, or nothing left to wait for
+	}
+	s.enqueue(func() error { <-r.done; return nil })
+	return nil
+}
+
+// addCallback runs fn in the queue, which holds back later work until fn
+// returns, with the first error of the work before it.
+func (s *hostStream) addCallback(fn func(error)) error {
+	s.enqueue(func() error {
+		s.mu.Lock()
+		err := s.err
+		s.mu.Unlock()
+		if perr := callback(fn, err); perr != nil {
+			s.mu.Lock()
+			s.err = withPanic(s.err, perr)
+			s.mu.Unlock()
+		}
+		return nil
+	})
+	return nil
+}
+
+// hostEvent completes when its stream reaches its latest record.
 type hostEvent struct {
-	mu       sync.Mutex
-	cond     sync.Cond
-	recorded bool
-	pending  int // records queued but not reached
-	at       time.Time
+	mu   sync.Mutex
+	last *hostRecord // nil until the first Record
+}
+
+// hostRecord is one Record of a hostEvent: done is closed, after at is
+// set, when the stream reaches it.
+type hostRecord struct {
+	done chan struct{}
+	at   time.Time
+}
+
+func (r *hostRecord) reached() bool {
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
 }
 
 func (h *hostBackend) newEvent() (eventImpl, error) {
-	e := &hostEvent{}
-	e.cond.L = &e.mu
-	return e, nil
+	return &hostEvent{}, nil
 }
 
 func (h *hostBackend) record(ei eventImpl, s *Stream) error {
 	e := ei.(*hostEvent)
+	r := &hostRecord{done: make(chan struct{})}
 	e.mu.Lock()
-	e.recorded = true
-	e.pending++
+	prev := e.last
+	e.last = r // before it is queued: a WaitEvent after Record returns must see it
 	e.mu.Unlock()
-	return h.run(s, func() error {
-		e.mu.Lock()
-		e.at = time.Now()
-		e.pending--
-		e.cond.Broadcast()
-		e.mu.Unlock()
+	err := h.run(s, func() error {
+		r.at = time.Now()
+		close(r.done)
 		return nil
 	})
+	if err != nil {
+		// Not queued: it would never complete, and waiting for it would hang.
+		e.mu.Lock()
+		if e.last == r {
+			e.last = prev
+		}
+		e.mu.Unlock()
+	}
+	return err
+}
+
+// latest is the event's latest record, or an error if it has none.
+func (e *hostEvent) latest() (*hostRecord, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.last == nil {
+		return nil, errors.New("event was never recorded")
+	}
+	return e.last, nil
 }
 
 func (e *hostEvent) synchronize() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if !e.recorded {
-		return errors.New("event was never recorded")
+	r, err := e.latest()
+	if err != nil {
+		return err
 	}
-	for e.pending > 0 {
-		e.cond.Wait()
-	}
+	<-r.done
 	return nil
+}
+
+func (e *hostEvent) query() (bool, error) {
+	r, err := e.latest()
+	if err != nil {
+		return false, err
+	}
+	return r.reached(), nil
 }
 
 func (e *hostEvent) elapsedSince(start eventImpl) (time.Duration, error) {
@@ -306,16 +381,15 @@ func (e *hostEvent) elapsedSince(start eventImpl) (time.Duration, error) {
 	if !ok {
 		return 0, errors.New("events belong to different backends")
 	}
-	if err := s.synchronize(); err != nil {
+	r0, err := s.latest()
+	if err != nil {
 		return 0, fmt.Errorf("start %w", err)
 	}
-	if err := e.synchronize(); err != nil {
+	r1, err := e.latest()
+	if err != nil {
 		return 0, fmt.Errorf("end %w", err)
 	}
-	s.mu.Lock()
-	t0 := s.at
-	s.mu.Unlock()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.at.Sub(t0), nil
+	<-r0.done
+	<-r1.done
+	return r1.at.Sub(r0.at), nil
 }

@@ -22,7 +22,9 @@
 // free, and SetLimit and GetLimit adjust the context's limits (stack
 // size, printf buffer, device heap). Pin page-locks a host slice for
 // asynchronous copies. Streams order work
-// and let it overlap; events time it. Inside kernels, Thread gives the
+// and let it overlap; events time it and order streams among themselves
+// (Stream.WaitEvent); Stream.Query and Event.Query poll without waiting,
+// and Stream.AddCallback runs Go code when a stream reaches it. Inside kernels, Thread gives the
 // thread's position (ThreadIdx, BlockIdx, Grid1, ...) and block operations
 // (SyncThreads; SyncThreadsCount, SyncThreadsAnd and SyncThreadsOr, which
 // also count or combine a predicate over the block; SharedArray); warp

@@ -146,6 +146,51 @@ func TestSimGPUFaultIsStickyDriverError(t *testing.T) {
 			}
 			return s.Synchronize()
 		}, "cuStreamSynchronize", "cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700)"},
+		{"callback on a stream", func() error {
+			s, err := NewStream()
+			if err != nil {
+				return err
+			}
+			d, err := NewDeviceArray[int32](1000)
+			if err != nil {
+				return err
+			}
+			err = Jit(testkernels.OutOfRange).LaunchWith(LaunchConfig{Grid: Dim1(4), Block: Dim1(256), Stream: s}, d)
+			if err != nil {
+				return fmt.Errorf("queuing: %w", err)
+			}
+			var got error
+			if err := s.AddCallback(func(err error) { got = err }); err != nil {
+				return fmt.Errorf("AddCallback: %w", err)
+			}
+			// The callback's wait meets the fault; Synchronize reports it.
+			err = s.Synchronize()
+			if got == nil || err == nil || got.Error() != err.Error() {
+				return fmt.Errorf("the callback was given %v, Synchronize returned %v; want the same fault", got, err)
+			}
+			return err
+		}, "cuEventSynchronize", "cuEventSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700)"},
+		{"Query of a stream", func() error {
+			s, err := NewStream()
+			if err != nil {
+				return err
+			}
+			d, err := NewDeviceArray[int32](1000)
+			if err != nil {
+				return err
+			}
+			err = Jit(testkernels.OutOfRange).LaunchWith(LaunchConfig{Grid: Dim1(4), Block: Dim1(256), Stream: s}, d)
+			if err != nil {
+				return fmt.Errorf("queuing: %w", err)
+			}
+			// cuStreamQuery meets the fault; the stream counts as done, and
+			// the Synchronize inside Query reports it, blamed on the kernel.
+			done, err := s.Query()
+			if !done {
+				return fmt.Errorf("Query of a faulted stream = false, %v", err)
+			}
+			return err
+		}, "cuStreamSynchronize", "cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -124,3 +124,31 @@ func TestEventsTimeStreamWork(t *testing.T) {
 		t.Fatal("recording a zero Event succeeded")
 	}
 }
+
+// A Record that fails (here: the default stream reports another stream's
+// failure before it queues anything) leaves the event at its previous
+// record, so that waiting for the event does not hang on a record that
+// will never complete.
+func TestFailedRecordKeepsThePreviousOne(t *testing.T) {
+	s, _ := NewStream()
+	e, _ := NewEvent()
+	if err := e.Record(s); err != nil {
+		t.Fatal(err)
+	}
+	bad := Jit(func(t Thread, d []int32) { d[t.Grid1()+1] = 1 })
+	if err := bad.LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(4), Stream: s}, make([]int32, 4)); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Record(nil); err == nil {
+		t.Fatal("Record on the default stream did not report the stream's failure")
+	}
+	if done, err := e.Query(); !done || err != nil { // asked first: it cannot hang
+		t.Fatalf("Query = %v, %v; want the earlier record, done", done, err)
+	}
+	if err := e.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatalf("the failure was reported twice: %v", err)
+	}
+}

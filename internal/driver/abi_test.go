@@ -89,6 +89,7 @@ const (
 	fSetLimit
 	fSetLimitValue
 	fGetLimit
+	fWaitFlags
 )
 
 // mockLibrary builds testdata/mockcuda.c into a shared library with the
@@ -329,10 +330,11 @@ func TestLibraryABI(t *testing.T) {
 	if done, err := l.StreamQuery(0); err != nil || !done {
 		t.Errorf("StreamQuery of an idle stream = %v, %v; want true, nil", done, err)
 	}
-	check("cuStreamDestroy_v2", l.StreamDestroy(s), field{fStreamArg, 0x5000})
 	start, err := l.EventCreate(EventDisableTiming)
 	check("cuEventCreate", err, field{fEventFlags, 2})
 	end, _ := l.EventCreate(EventBlockingSync)
+	check("cuStreamWaitEvent", l.StreamWaitEvent(s, end), field{fStreamArg, 0x5000}, field{fEventArg, uint64(end)}, field{fWaitFlags, 0})
+	check("cuStreamDestroy_v2", l.StreamDestroy(s), field{fStreamArg, 0x5000})
 	check("cuEventRecord", l.EventRecord(end, s), field{fEventArg, uint64(end)}, field{fRecordStream, 0x5000})
 	check("cuEventSynchronize", l.EventSynchronize(start), field{fEventArg, uint64(start)})
 	if done, err := l.EventQuery(end); err != nil || !done {

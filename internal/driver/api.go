@@ -120,6 +120,10 @@ type API interface {
 	StreamDestroy(s Stream) error
 	StreamSynchronize(s Stream) error
 	StreamQuery(s Stream) (done bool, err error)
+	// StreamWaitEvent makes work queued on s after the call wait until the
+	// work before e's most recent record has completed (cuStreamWaitEvent),
+	// without blocking the host. An event never recorded is no wait at all.
+	StreamWaitEvent(s Stream, e Event) error
 
 	// Events: markers in a stream, for ordering and timing.
 	EventCreate(flags EventFlags) (Event, error)

@@ -69,6 +69,7 @@ const (
 	pStreamDestroy
 	pStreamSynchronize
 	pStreamQuery
+	pStreamWaitEvent
 	pEventCreate
 	pEventRecord
 	pEventSynchronize
@@ -130,6 +131,7 @@ var procSpecs = [numProcs]procSpec{
 	pStreamDestroy:                  {"cuStreamDestroy", true},
 	pStreamSynchronize:              {"cuStreamSynchronize", false},
 	pStreamQuery:                    {"cuStreamQuery", false},
+	pStreamWaitEvent:                {"cuStreamWaitEvent", false},
 	pEventCreate:                    {"cuEventCreate", false},
 	pEventRecord:                    {"cuEventRecord", false},
 	pEventSynchronize:               {"cuEventSynchronize", false},

@@ -515,6 +515,12 @@ func (l *Library) StreamQuery(s Stream) (bool, error) {
 	return false, l.newError(pStreamQuery, res)
 }
 
+// StreamWaitEvent implements API. The flags argument must be 0 (CUDA
+// defines none but CU_EVENT_WAIT_DEFAULT).
+func (l *Library) StreamWaitEvent(s Stream, e Event) error {
+	return l.call(pStreamWaitEvent, uintptr(s), uintptr(e), 0)
+}
+
 // EventCreate implements API.
 func (l *Library) EventCreate(flags EventFlags) (Event, error) {
 	var e uintptr

@@ -264,6 +264,7 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuStreamDestroy", func() error { return l.StreamDestroy(0) }},
 		{"cuStreamSynchronize", func() error { return l.StreamSynchronize(0) }},
 		{"cuStreamQuery", func() error { _, err := l.StreamQuery(0); return err }},
+		{"cuStreamWaitEvent", func() error { return l.StreamWaitEvent(0, 0) }},
 		{"cuEventCreate", func() error { _, err := l.EventCreate(0); return err }},
 		{"cuEventRecord", func() error { return l.EventRecord(0, 0) }},
 		{"cuEventSynchronize", func() error { return l.EventSynchronize(0) }},

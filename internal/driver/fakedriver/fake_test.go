@@ -194,6 +194,7 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 			}
 			return err
 		}},
+		{"cuStreamWaitEvent", func(e *env) error { return e.f.StreamWaitEvent(e.s, e.ev[1]) }},
 		{"cuEventCreate", func(e *env) error { _, err := e.f.EventCreate(driver.EventDisableTiming); return err }},
 		{"cuEventRecord", func(e *env) error { return e.f.EventRecord(e.ev[0], 0) }},
 		{"cuEventSynchronize", func(e *env) error { return e.f.EventSynchronize(e.ev[1]) }},

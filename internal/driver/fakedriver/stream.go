@@ -63,6 +63,24 @@ func (f *Fake) StreamQuery(s driver.Stream) (bool, error) {
 	return true, f.stream(call, s)
 }
 
+// StreamWaitEvent implements driver.API. Work completes in order at once in
+// the fake, so there is nothing to wait for; the handles are checked as the
+// driver checks them, and the wait is counted (Count) for tests of who
+// waits on what. An event never recorded is accepted, as in CUDA.
+func (f *Fake) StreamWaitEvent(s driver.Stream, e driver.Event) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuStreamWaitEvent"
+	if _, err := f.enter(call, true, true); err != nil {
+		return err
+	}
+	if err := f.stream(call, s); err != nil {
+		return err
+	}
+	_, err := f.event(call, e)
+	return err
+}
+
 // EventCreate implements driver.API.
 func (f *Fake) EventCreate(flags driver.EventFlags) (driver.Event, error) {
 	f.mu.Lock()

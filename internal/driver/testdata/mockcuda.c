@@ -27,7 +27,7 @@ enum {
 	F_EVENT_FLAGS, F_EVENT_ARG, F_RECORD_STREAM, F_ELAPSED_START, F_ELAPSED_END,
 	F_OCC_FUNC, F_OCC_CALLBACK, F_OCC_DYN, F_OCC_LIMIT, F_REG_PTR, F_REG_SIZE, F_REG_FLAGS,
 	F_UNREG_PTR, F_MAPPED_PTR, F_MAPPED_FLAGS, F_MANAGED_SIZE, F_MANAGED_FLAGS,
-	F_SET_LIMIT, F_SET_LIMIT_VALUE, F_GET_LIMIT,
+	F_SET_LIMIT, F_SET_LIMIT_VALUE, F_GET_LIMIT, F_WAIT_FLAGS,
 	F_COUNT
 };
 static uint64_t rec[F_COUNT];
@@ -264,6 +264,10 @@ CUresult cuStreamCreate(CUstream *s, unsigned int flags) {
 CUresult cuStreamDestroy_v2(CUstream s) { rec[F_STREAM_ARG] = (uintptr_t)s; return 0; }
 CUresult cuStreamSynchronize(CUstream s) { rec[F_STREAM_ARG] = (uintptr_t)s; return 0; }
 CUresult cuStreamQuery(CUstream s) { rec[F_STREAM_ARG] = (uintptr_t)s; return s ? 600 : 0; } // not ready
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
+	rec[F_STREAM_ARG] = (uintptr_t)s; rec[F_EVENT_ARG] = (uintptr_t)e; rec[F_WAIT_FLAGS] = flags;
+	return 0;
+}
 CUresult cuEventCreate(CUevent *e, unsigned int flags) {
 	rec[F_EVENT_FLAGS] = flags;
 	*e = (CUevent)(uintptr_t)(0x6000 + flags);
