@@ -85,6 +85,18 @@
 // else the CPU); SetBackend changes it at run time; NUGO_VERBOSE=1 says on
 // stderr why auto did not pick the GPU.
 //
+// # Faster kernels on the CPU: nugo gen
+//
+// The CPU backend calls a kernel through its func value once per thread,
+// which costs a few nanoseconds: most of the time of a short kernel. With
+//
+//	//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//
+// in one file of the package, go generate writes nugo_loops.go: a loop per
+// kernel that calls it directly, so the Go compiler inlines it, registered
+// with RegisterRowLoop. Results, errors and SyncThreads behave exactly as
+// without it; kernels without a loop keep the per-thread call.
+//
 // # Semantics
 //
 // Kernels compute with Go's semantics on every backend: int is 64 bits,
