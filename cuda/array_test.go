@@ -3,7 +3,6 @@ package cuda_test
 import (
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
 	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 // TestMustViewOnHost: MustView2 and MustView3 view a slice of the right
@@ -229,11 +229,7 @@ func TestMustViewPTX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ptxas.Available() {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
-		}
-		t.Logf("SKIP ptxas check: %v", ptxas.ErrNotFound)
+	if !ptxastest.Available(t) {
 		return
 	}
 	constant, err := Jit(testkernels.RowSums23, Debug).PTX(75)

@@ -2,13 +2,13 @@ package cuda_test
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
 	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 // debugMessagesMatchCPU launches each of testkernels.DebugFailures in debug
@@ -55,12 +55,7 @@ func TestGPUDebugMessagesMatchCPU(t *testing.T) {
 // The debug-mode PTX of every failing kernel, error paths included, is
 // what ptxas accepts (where installed; CI=true requires it).
 func TestDebugFailuresAssemble(t *testing.T) {
-	if !ptxas.Available() {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
-		}
-		t.Skipf("SKIP ptxas check: %v", ptxas.ErrNotFound)
-	}
+	ptxastest.Need(t)
 	seen := map[string]bool{}
 	for _, c := range testkernels.DebugFailures() {
 		k := Jit(c.Kernel, Debug)

@@ -4,14 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
-	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 // matchCase is one launch of testkernels.Match: n values in blocks of
@@ -264,16 +263,7 @@ func TestMatchPTX(t *testing.T) {
 					t.Errorf("%s sm_%d: PTX lacks %q", k.name, sm, w)
 				}
 			}
-			if !ptxas.Available() {
-				if os.Getenv("CI") == "true" {
-					t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
-				}
-				t.Logf("SKIP ptxas check: %v", ptxas.ErrNotFound)
-				continue
-			}
-			if _, err := ptxas.Assemble(src, fmt.Sprintf("sm_%d", sm), false); err != nil {
-				t.Errorf("ptxas sm_%d, %s: %v\n%s", sm, k.name, err, src)
-			}
+			ptxastest.Assemble(t, k.name, src, sm)
 		}
 	}
 	for _, sm := range []int{60, 61} {

@@ -4,14 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
-	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 // warpResults is everything the warp test kernels produce on one backend.
@@ -220,16 +219,7 @@ func TestWarpPTX(t *testing.T) {
 						t.Errorf("%s debug=%v: %d times %q, want %d", name, debug, n, want.text, want.count)
 					}
 				}
-				if !ptxas.Available() {
-					if os.Getenv("CI") == "true" {
-						t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
-					}
-					t.Logf("SKIP ptxas check: %v", ptxas.ErrNotFound)
-					return
-				}
-				if _, err := ptxas.Assemble(src, fmt.Sprintf("sm_%d", sm), false); err != nil {
-					t.Errorf("ptxas sm_%d, %s debug=%v: %v\n%s", sm, name, debug, err, src)
-				}
+				ptxastest.Assemble(t, fmt.Sprintf("%s debug=%v", name, debug), src, sm)
 			}
 		}
 	}

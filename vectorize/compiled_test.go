@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/nugo-dev/nugo/cuda"
-	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 	"github.com/nugo-dev/nugo/math32"
 )
 
@@ -83,16 +83,7 @@ func TestCompiledKernelsPTX(t *testing.T) {
 // absent, but not under CI=true.
 func assemble(t *testing.T, ptx string, sm int) {
 	t.Helper()
-	if !ptxas.Available() {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
-		}
-		t.Logf("SKIP ptxas check: %v", ptxas.ErrNotFound)
-		return
-	}
-	if _, err := ptxas.Assemble(ptx, fmt.Sprintf("sm_%d", sm), false); err != nil {
-		t.Errorf("ptxas sm_%d: %v", sm, err)
-	}
+	ptxastest.Assemble(t, t.Name(), ptx, sm)
 }
 
 // TestCompiledKernelsRefuseClosures: the compiled forms of the kernels

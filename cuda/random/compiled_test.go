@@ -1,7 +1,6 @@
 package random_test
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -11,7 +10,7 @@ import (
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/random"
 	"github.com/nugo-dev/nugo/internal/frontend"
-	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 // drawAll draws per values of every kind from generator i, interleaved,
@@ -148,18 +147,7 @@ func TestKernelPTXAssembles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ptxas.Available() {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
-		}
-		t.Logf("SKIP ptxas check: %v", ptxas.ErrNotFound)
-		return
-	}
-	for _, sm := range []int{75, 90} {
-		if _, err := ptxas.Assemble(ptx, fmt.Sprintf("sm_%d", sm), false); err != nil {
-			t.Errorf("ptxas sm_%d: %v", sm, err)
-		}
-	}
+	ptxastest.Assemble(t, "drawAll", ptx, 75, 90)
 }
 
 // TestSourceRegistered: the package registered its kernel-side source, so

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nugo-dev/nugo/internal/frontend"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 // Functions bound to kernels' func parameters in the tests below. They live
@@ -125,7 +126,7 @@ func TestCompileBound(t *testing.T) {
 				}
 				for _, re := range tc.want {
 					if !regexp.MustCompile(re).MatchString(m.PTX) {
-						t.Errorf("sm_%d: PTX does not match %s:\n%s", sm, re, numbered(m.PTX))
+						t.Errorf("sm_%d: PTX does not match %s:\n%s", sm, re, ptxastest.Numbered(m.PTX))
 					}
 				}
 				var args []int

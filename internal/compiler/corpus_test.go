@@ -1,21 +1,20 @@
 package compiler_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
 	"github.com/nugo-dev/nugo/internal/frontend"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 
 	"github.com/nugo-dev/nugo/internal/corpus"
-	"github.com/nugo-dev/nugo/internal/ptxas"
 )
 
 // TestCorpusAssembles compiles every corpus kernel, in release and debug
 // mode, and assembles each module with ptxas for sm_75 and sm_90.
 func TestCorpusAssembles(t *testing.T) {
-	have := ptxasOrSkip(t)
+	have := ptxastest.Available(t)
 	n := 0
 	for _, c := range corpus.All() {
 		for _, debug := range []bool{false, true} {
@@ -38,26 +37,9 @@ func TestCorpusAssembles(t *testing.T) {
 				if !have {
 					return
 				}
-				for _, arch := range []string{"sm_75", "sm_90"} {
-					if _, err := ptxas.Assemble(m.PTX, arch, false); err != nil {
-						t.Errorf("%s: %v\n%s", arch, err, m.PTX)
-					}
-				}
+				ptxastest.Assemble(t, name, m.PTX, 75, 90)
 			})
 		}
 	}
 	t.Logf("%d corpus modules compiled", n)
-}
-
-// ptxasOrSkip reports whether ptxas can run; it logs a visible skip when it
-// is absent, and fails under CI=true.
-func ptxasOrSkip(t *testing.T) bool {
-	if ptxas.Available() {
-		return true
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
-	}
-	t.Logf("SKIP ptxas check (ptxas absent): %v", ptxas.ErrNotFound)
-	return false
 }

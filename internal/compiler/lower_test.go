@@ -3,6 +3,7 @@ package compiler
 import (
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -190,7 +191,7 @@ func bytesOf(s string) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(itoa(int(s[i])))
+		b.WriteString(strconv.Itoa(int(s[i])))
 	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -33,7 +34,7 @@ func TestMatchLowering(t *testing.T) {
 			if err == nil {
 				t.Fatalf("sm_%d: compiled, want an error", sm)
 			}
-			for _, want := range []string{"kernel.go:7:", "kernel.go:8:", "kernel.go:15:", "cuda.MatchAnySync needs compute capability 7.0 (sm_70)", "cuda.MatchAllSync needs", "target is sm_" + itoa(sm)} {
+			for _, want := range []string{"kernel.go:7:", "kernel.go:8:", "kernel.go:15:", "cuda.MatchAnySync needs compute capability 7.0 (sm_70)", "cuda.MatchAllSync needs", "target is sm_" + strconv.Itoa(sm)} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("sm_%d: error %q lacks %q", sm, err, want)
 				}

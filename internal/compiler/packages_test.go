@@ -7,6 +7,7 @@ import (
 	"github.com/nugo-dev/nugo/internal/compiler"
 	"github.com/nugo-dev/nugo/internal/corpus"
 	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 // TestSameNamedFunctionsOfPackages: the corpus kernel packages/calls
@@ -33,7 +34,7 @@ func TestSameNamedFunctionsOfPackages(t *testing.T) {
 	if len(names) != 3 {
 		t.Fatalf("PTX declares helper functions under %d names, want 3:\n%s", len(names), m.PTX)
 	}
-	if ptxasOrSkip(t) {
+	if ptxastest.Available(t) {
 		for _, arch := range []string{"sm_75", "sm_90"} {
 			if _, err := ptxas.Assemble(m.PTX, arch, false); err != nil {
 				t.Errorf("%s: %v", arch, err)
