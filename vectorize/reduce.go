@@ -92,6 +92,9 @@ func Reduce[T cuda.Number](u *Ufunc2[T, T, T], x []T) (T, error) {
 		}
 		return acc
 	}
+	if cf := compiled[func(T, []T) T](foldLoop, u.key); cf != nil {
+		fold = func(s []T) T { return cf(s[0], span(s, 1, len(s)-1)) }
+	}
 	var partial []T
 	switch {
 	case t == CUDA:
@@ -158,7 +161,7 @@ func ReduceAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Arra
 		return out, nil
 	}
 	f, xs, o := u.f, ox.data, out.Data
-	err = u.sweep(t, outer, inner, func(p, i0, i1 int) {
+	body := func(p, i0, i1 int) {
 		base := p * n * inner
 		acc := o[p*inner+i0 : p*inner+i1]
 		copy(acc, xs[base+i0:base+i1])
@@ -168,7 +171,28 @@ func ReduceAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Arra
 				acc[i] = f(acc[i], row[i])
 			}
 		}
-	})
+	}
+	// With compiled code for f, the same calls of f in the same order:
+	// a fold of each run when the axis is contiguous, else the element
+	// loop on each row, acc[i] = f(acc[i], row[i]) in place.
+	fold := compiled[func(T, []T) T](foldLoop, u.key)
+	loop := compiledLoop[func([]T, []T, []T)](u.key)
+	switch {
+	case inner == 1 && fold != nil:
+		body = func(p, _, _ int) {
+			o[p] = fold(xs[p*n], span(xs, p*n+1, n-1))
+		}
+	case inner > 1 && loop != nil:
+		body = func(p, i0, i1 int) {
+			base, w := p*n*inner, i1-i0
+			acc := span(o, p*inner+i0, w)
+			copy(acc, xs[base+i0:base+i1])
+			for j := 1; j < n; j++ {
+				loop(acc, acc, span(xs, base+j*inner+i0, w))
+			}
+		}
+	}
+	err = u.sweep(t, outer, inner, body)
 	if err != nil {
 		return Array[T]{}, err
 	}
@@ -210,7 +234,7 @@ func AccumulateAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (
 		return out, nil
 	}
 	f, xs, o := u.f, ox.data, out.Data
-	err = u.sweep(t, outer, inner, func(p, i0, i1 int) {
+	body := func(p, i0, i1 int) {
 		base := p * n * inner
 		copy(o[base+i0:base+i1], xs[base+i0:base+i1])
 		for j := 1; j < n; j++ {
@@ -221,7 +245,29 @@ func AccumulateAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (
 				acc[i] = f(prev[i], row[i])
 			}
 		}
-	})
+	}
+	// With compiled code for f, the same calls in the same order (see
+	// ReduceAxis).
+	scan := compiled[func(T, []T, []T) T](scanLoop, u.key)
+	loop := compiledLoop[func([]T, []T, []T)](u.key)
+	switch {
+	case inner == 1 && scan != nil:
+		body = func(p, _, _ int) {
+			base := p * n
+			o[base] = xs[base]
+			scan(xs[base], span(xs, base+1, n-1), span(o, base+1, n-1))
+		}
+	case inner > 1 && loop != nil:
+		body = func(p, i0, i1 int) {
+			base, w := p*n*inner, i1-i0
+			copy(o[base+i0:base+i1], xs[base+i0:base+i1])
+			for j := 1; j < n; j++ {
+				row := base + j*inner + i0
+				loop(span(o, row, w), span(o, row-inner, w), span(xs, row, w))
+			}
+		}
+	}
+	err = u.sweep(t, outer, inner, body)
 	if err != nil {
 		return Array[T]{}, err
 	}
