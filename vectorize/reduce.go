@@ -71,7 +71,9 @@ func ones(n int) []int {
 // separately and then fold the chunks' results, which gives the same
 // result when f is associative (as it must be for any parallel reduction;
 // floating-point sums may differ in the last bits): use a ufunc with
-// target CPU for a strict left fold.
+// target CPU for a strict left fold. On the CPU and Parallel targets a
+// compiled fold of f (RegisterFold, written by `nugo gen`) folds the same
+// chunks in the same order, faster.
 func Reduce[T cuda.Number](u *Ufunc2[T, T, T], x []T) (T, error) {
 	var zero T
 	t, err := u.cfg.resolve(false)

@@ -16,7 +16,9 @@ import (
 // inlines. `nugo gen` writes one for each named top-level function the
 // package uses with vectorize and registers it here from an init function;
 // a ufunc looks its function's loop up at every call (package-level ufuncs
-// are made before init functions run, so New* is too early to look).
+// are made before init functions run, so New* is too early to look). The
+// reductions' folds and scans (RegisterFold, RegisterScan) are compiled
+// loops of other shapes, kept in the same registry under their own kind.
 //
 // The registry is keyed by the function's code pointer and type. That
 // identifies a top-level function (each instantiation of a generic one
