@@ -129,3 +129,144 @@ func BenchmarkMovingAverage(b *testing.B) {
 		}
 	})
 }
+
+// sumF64 and sumF64Folded are the same sum; sumF64Folded has a compiled
+// fold and scan, registered below exactly as `nugo gen` writes them (less
+// the package qualifier).
+func sumF64(x, y float64) float64       { return x + y }
+func sumF64Folded(x, y float64) float64 { return x + y }
+
+func init() {
+	RegisterFold(sumF64Folded, func(acc float64, x []float64) float64 {
+		for _, v := range x {
+			acc = sumF64Folded(acc, v)
+		}
+		return acc
+	})
+	RegisterScan(sumF64Folded, func(acc float64, x []float64, out []float64) float64 {
+		x = x[:len(out)]
+		for i, v := range x {
+			acc = sumF64Folded(acc, v)
+			out[i] = acc
+		}
+		return acc
+	})
+}
+
+// benchFloats is benchN float64 for the reductions.
+func benchFloats() []float64 {
+	x := make([]float64, benchN)
+	for i := range x {
+		x[i] = float64(i%1000) * 0.5
+	}
+	return x
+}
+
+// sink keeps reduction results alive.
+var sink float64
+
+// BenchmarkReduce sums 10^7 float64 with Reduce on the CPU and Parallel
+// targets, without a compiled fold (the function called through a func
+// value per element) and with one (registered-*), against a hand-written
+// loop (loop: the same strict left sum as the CPU target) and the same
+// loop on GOMAXPROCS goroutines (goroutines).
+func BenchmarkReduce(b *testing.B) {
+	x := benchFloats()
+	for _, c := range []struct {
+		name string
+		u    *Ufunc2[float64, float64, float64]
+	}{
+		{"cpu", New2(sumF64, CPU)},
+		{"registered-cpu", New2(sumF64Folded, CPU)},
+		{"parallel", New2(sumF64, Parallel)},
+		{"registered-parallel", New2(sumF64Folded, Parallel)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(8 * benchN)
+			for b.Loop() {
+				r, err := Reduce(c.u, x)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink = r
+			}
+		})
+	}
+	b.Run("loop", func(b *testing.B) {
+		b.SetBytes(8 * benchN)
+		for b.Loop() {
+			sink = handSum(x)
+		}
+	})
+	b.Run("goroutines", func(b *testing.B) {
+		b.SetBytes(8 * benchN)
+		w := runtime.GOMAXPROCS(0)
+		partial := make([]float64, w)
+		for b.Loop() {
+			var wg sync.WaitGroup
+			for i := range w {
+				wg.Go(func() { partial[i] = handSum(x[i*len(x)/w : (i+1)*len(x)/w]) })
+			}
+			wg.Wait()
+			sink = handSum(partial)
+		}
+	})
+}
+
+// handSum and handScan are the hand-written loops of the reductions. They
+// are not inlined into the benchmarks' b.Loop bodies, where the compiler
+// keeps values alive in ways that slow a loop down.
+//
+//go:noinline
+func handSum(x []float64) float64 {
+	acc := x[0]
+	for _, v := range x[1:] {
+		acc += v
+	}
+	return acc
+}
+
+//go:noinline
+func handScan(x []float64) []float64 {
+	out := make([]float64, len(x))
+	acc := x[0]
+	out[0] = acc
+	for i, v := range x[1:] {
+		acc += v
+		out[i+1] = acc
+	}
+	return out
+}
+
+// BenchmarkAccumulate is the running sum of 10^7 float64 (a new slice per
+// call, as Accumulate returns) on the CPU target without and with a
+// compiled scan, against a hand-written loop that allocates its output
+// too. Accumulate of a 1-D slice is sequential on every host target.
+func BenchmarkAccumulate(b *testing.B) {
+	x := benchFloats()
+	for _, c := range []struct {
+		name string
+		u    *Ufunc2[float64, float64, float64]
+	}{
+		{"cpu", New2(sumF64, CPU)},
+		{"registered-cpu", New2(sumF64Folded, CPU)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(16 * benchN)
+			for b.Loop() {
+				r, err := Accumulate(c.u, x)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink = r[len(r)-1]
+			}
+		})
+	}
+	b.Run("loop", func(b *testing.B) {
+		b.SetBytes(16 * benchN)
+		for b.Loop() {
+			out := handScan(x)
+			sink = out[len(out)-1]
+		}
+	})
+}

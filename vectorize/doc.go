@@ -95,6 +95,26 @@
 // function literals and functions without generated code use the
 // func-value loop, with the same results.
 //
+// A function passed to New2 whose operands and result are one number type
+// (func(x, y float64) float64, not func(x float32, k int32) float32) also
+// gets a compiled fold and scan, registered with RegisterFold and
+// RegisterScan:
+//
+//	vectorize.RegisterFold(add, func(acc float64, x []float64) float64 {
+//		for _, v := range x {
+//			acc = add(acc, v)
+//		}
+//		return acc
+//	})
+//
+// On the CPU and Parallel targets, Reduce folds its chunks with it and
+// ReduceAxis, Accumulate and AccumulateAxis fold or scan every run along
+// an axis after which all dimensions have size 1 (a 1-D array, the last
+// axis); along other axes they combine whole rows with the element loop
+// of RegisterLoop2. The calls of the function and their order are those
+// of the func-value path, in the same chunks, so floating-point results
+// are equal bit for bit. The CUDA target uses none of them.
+//
 // # Generalized ufuncs
 //
 // GU wraps a function over array slices with a layout such as

@@ -33,3 +33,45 @@ func ExampleRegisterLoop2() {
 	// [11 22 33] <nil>
 	// [101 102 103] <nil>
 }
+
+func maxI64(x, y int64) int64 { return max(x, y) }
+
+// What `nugo gen` writes for maxI64, whose operands and result are one
+// type: its element loop (not shown) and its fold and scan, which call
+// maxI64 directly.
+func init() {
+	vectorize.RegisterFold(maxI64, func(acc int64, x []int64) int64 {
+		for _, v := range x {
+			acc = maxI64(acc, v)
+		}
+		return acc
+	})
+	vectorize.RegisterScan(maxI64, func(acc int64, x []int64, out []int64) int64 {
+		x = x[:len(out)]
+		for i, v := range x {
+			acc = maxI64(acc, v)
+			out[i] = acc
+		}
+		return acc
+	})
+}
+
+func ExampleRegisterFold() {
+	u := vectorize.New2(maxI64, vectorize.CPU)
+	x := []int64{3, 1, 4, 1, 5, 9, 2, 6}
+
+	// The compiled fold and scan: the same calls of maxI64, in the same
+	// order, as without them.
+	m, err := vectorize.Reduce(u, x)
+	fmt.Println(m, err)
+	run, err := vectorize.Accumulate(u, x)
+	fmt.Println(run, err)
+
+	// Along the last axis, each row is one run of the fold.
+	rows, err := vectorize.ReduceAxis(u, vectorize.Of(x, 2, 4), 1)
+	fmt.Println(rows.Data, err)
+	// Output:
+	// 9 <nil>
+	// [3 3 4 4 5 9 9 9] <nil>
+	// [4 9] <nil>
+}

@@ -15,6 +15,20 @@ func init() {
 			out[i] = add(a[i], b[i])
 		}
 	})
+	vectorize.RegisterFold(add, func(acc float32, x []float32) float32 {
+		for _, v := range x {
+			acc = add(acc, v)
+		}
+		return acc
+	})
+	vectorize.RegisterScan(add, func(acc float32, x []float32, out []float32) float32 {
+		x = x[:len(out)]
+		for i, v := range x {
+			acc = add(acc, v)
+			out[i] = acc
+		}
+		return acc
+	})
 	vectorize.RegisterLoop1(gauss, func(out []float64, a []float64) {
 		a = a[:len(out)]
 		for i := range out {

@@ -26,9 +26,11 @@ func runGen(args []string) error {
 Writes %s in each package directory (default: the current one, as
 go generate runs it). The file registers, for every kernel, a loop that
 the CPU backend runs a block's threads with, and for every named function
-passed to vectorize.New1..New4, a loop over elements; each calls the
-function directly, so that the Go compiler inlines it. Without the file
-the CPU backend calls the function through a func value each time.
+passed to vectorize.New1..New4, a loop over elements (and for a function
+of one number type passed to vectorize.New2, a fold and a scan, which
+Reduce and Accumulate use); each calls the function directly, so that
+the Go compiler inlines it. Without the file the CPU backend calls the
+function through a func value each time.
 Put this line in one file of the package and run go generate:
 
 	//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
@@ -83,13 +85,17 @@ func upToDate(res *loopgen.Result) (bool, error) {
 	return string(old) == string(res.Source), nil
 }
 
+// report writes what -v prints: what got a loop, and why the rest did not.
 func report(w io.Writer, res *loopgen.Result) {
-	fmt.Fprintf(w, "%s: %d kernels, %d vectorized functions\n", res.Package, len(res.Kernels), len(res.Ufuncs))
+	fmt.Fprintf(w, "%s: %d kernels, %d vectorized functions, %d folds\n", res.Package, len(res.Kernels), len(res.Ufuncs), len(res.Folds))
 	for _, k := range res.Kernels {
 		fmt.Fprintf(w, "\tkernel %s\n", k)
 	}
 	for _, u := range res.Ufuncs {
 		fmt.Fprintf(w, "\tvectorized %s\n", u)
+	}
+	for _, f := range res.Folds {
+		fmt.Fprintf(w, "\tfold and scan %s (Reduce, Accumulate)\n", f)
 	}
 	for _, s := range res.Skipped {
 		fmt.Fprintf(w, "\tskipped %s: %s\n", s.Name, s.Reason)

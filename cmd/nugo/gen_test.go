@@ -17,6 +17,23 @@ func TestGenCommand(t *testing.T) {
 		t.Fatalf("nugo gen -check on committed files: %v", err)
 	}
 
+	// -v lists the folds with the kernels and vectorized functions.
+	res, err := loopgen.Generate(kern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v strings.Builder
+	report(&v, res)
+	for _, want := range []string{"5 kernels, 6 vectorized functions, 2 folds\n", "\tvectorized Scaled\n",
+		"\tfold and scan Hypot (Reduce, Accumulate)\n", "\tfold and scan Heavier (Reduce, Accumulate)\n"} {
+		if !strings.Contains(v.String(), want) {
+			t.Errorf("nugo gen -v output lacks %q:\n%s", want, v.String())
+		}
+	}
+	if strings.Contains(v.String(), "fold and scan Scaled") {
+		t.Errorf("nugo gen -v lists a fold of Scaled, whose operand types differ:\n%s", v.String())
+	}
+
 	// A copy of an example, inside the module, with a stale file.
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)

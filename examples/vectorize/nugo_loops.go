@@ -15,4 +15,18 @@ func init() {
 			out[i] = hypot(a[i], b[i])
 		}
 	})
+	vectorize.RegisterFold(hypot, func(acc float64, x []float64) float64 {
+		for _, v := range x {
+			acc = hypot(acc, v)
+		}
+		return acc
+	})
+	vectorize.RegisterScan(hypot, func(acc float64, x []float64, out []float64) float64 {
+		x = x[:len(out)]
+		for i, v := range x {
+			acc = hypot(acc, v)
+			out[i] = acc
+		}
+		return acc
+	})
 }

@@ -7,7 +7,10 @@
 // call, not the work, then dominates a short body. The file registers, in an
 // init function, a cuda.RowLoop for every kernel (a top-level function whose
 // first parameter is a cuda.Thread) and a vectorize loop for every named
-// function the package (its tests included) passes to vectorize.New1..New4.
+// function the package (its tests included) passes to vectorize.New1..New4;
+// a function passed to vectorize.New2 whose operands and result are one
+// number type also gets a fold and a scan (vectorize.RegisterFold,
+// vectorize.RegisterScan), which vectorize's reductions use.
 //
 // The file is plain Go that calls the functions with their own parameter
 // types, so a stale file fails to compile, naming the function, rather
@@ -51,6 +54,7 @@ type Result struct {
 	Source  []byte   // the formatted file; nil when there is nothing to register
 	Kernels []string // kernels that get a row loop, in source order
 	Ufuncs  []string // scalar functions that get a vectorize loop
+	Folds   []string // binary functions of one number type that also get a fold and a scan
 	Skipped []Skip   // kernels and scalar functions left to the per-call path
 }
 
@@ -118,6 +122,10 @@ func Generate(dir string) (*Result, error) {
 		}
 		g.ufunc(u.decl, u.arity)
 		res.Ufuncs = append(res.Ufuncs, u.decl.Name.Name)
+		if u.arity == 2 && foldable(g.signature(u.decl)) {
+			g.fold(u.decl)
+			res.Folds = append(res.Folds, u.decl.Name.Name)
+		}
 	}
 	if len(res.Kernels)+len(res.Ufuncs) == 0 {
 		return res, nil
@@ -504,6 +512,31 @@ func (g *generator) ufunc(fd *ast.FuncDecl, arity int) {
 	fmt.Fprintf(w, "%s.RegisterLoop%d(%s, func(%s) {\n", vec, arity, fd.Name.Name, strings.Join(params, ", "))
 	fmt.Fprintf(w, "%s = %s\n", strings.Join(ops, ", "), strings.Join(cut, ", "))
 	fmt.Fprintf(w, "for %s := range %s {\n%s[%s] = %s(%s)\n}\n})\n", i, out, out, i, fd.Name.Name, strings.Join(elems, ", "))
+}
+
+// foldable reports whether a binary function of signature sig can be
+// reduced (vectorize.Reduce and friends take a Ufunc2[T, T, T]): its
+// operands and result are one number type.
+func foldable(sig *types.Signature) bool {
+	r := sig.Results().At(0).Type()
+	b, ok := r.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat) != 0 &&
+		types.Identical(sig.Params().At(0).Type(), r) && types.Identical(sig.Params().At(1).Type(), r)
+}
+
+// fold adds the registrations of the binary function fd's fold and scan,
+// used by vectorize's reductions: plain left folds that call fd directly.
+func (g *generator) fold(fd *ast.FuncDecl) {
+	vec := g.importName(vectorizePath, "vectorize")
+	elem := types.TypeString(g.signature(fd).Results().At(0).Type(), g.qualifier)
+	acc, x, v, out, i := g.local("acc"), g.local("x"), g.local("v"), g.local("out"), g.local("i")
+	name := fd.Name.Name
+	w := &g.body
+	fmt.Fprintf(w, "%s.RegisterFold(%s, func(%s %s, %s []%s) %s {\n", vec, name, acc, elem, x, elem, elem)
+	fmt.Fprintf(w, "for _, %s := range %s {\n%s = %s(%s, %s)\n}\nreturn %s\n})\n", v, x, acc, name, acc, v, acc)
+	fmt.Fprintf(w, "%s.RegisterScan(%s, func(%s %s, %s []%s, %s []%s) %s {\n", vec, name, acc, elem, x, elem, out, elem, elem)
+	fmt.Fprintf(w, "%s = %s[:len(%s)]\n", x, x, out)
+	fmt.Fprintf(w, "for %s, %s := range %s {\n%s = %s(%s, %s)\n%s[%s] = %s\n}\nreturn %s\n})\n", i, v, x, acc, name, acc, v, out, i, acc, acc)
 }
 
 // file assembles and formats the generated file.

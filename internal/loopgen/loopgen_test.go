@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,8 +24,18 @@ func TestGenerate(t *testing.T) {
 	if want := []string{"Scale", "Mixed", "a1", "Generic[float32]", "Generic[other.Weight]"}; !slices.Equal(res.Kernels, want) {
 		t.Errorf("kernels %v, want %v", res.Kernels, want)
 	}
-	if want := []string{"Hypot", "Cube", "Square"}; !slices.Equal(res.Ufuncs, want) {
+	if want := []string{"Hypot", "Heavier", "Scaled", "Ratio", "Cube", "Square"}; !slices.Equal(res.Ufuncs, want) {
 		t.Errorf("vectorized functions %v, want %v", res.Ufuncs, want)
+	}
+	// Scaled's operands differ and Ratio's result is not its operands'
+	// type: no reduction can take them.
+	if want := []string{"Hypot", "Heavier"}; !slices.Equal(res.Folds, want) {
+		t.Errorf("folds %v, want %v", res.Folds, want)
+	}
+	for _, s := range []string{"RegisterFold(Scaled", "RegisterScan(Scaled", "RegisterFold(Ratio", "RegisterScan(Ratio"} {
+		if bytes.Contains(res.Source, []byte(s)) {
+			t.Errorf("generated file has %q", s)
+		}
 	}
 	wantSkips := map[string]string{
 		"Unused":     "instantiate it nowhere",
@@ -50,10 +61,28 @@ func TestGenerate(t *testing.T) {
 	}
 	// Names the package already uses are not reused by the file.
 	for _, s := range []string{"cuda2 \"github.com/nugo-dev/nugo/cuda\"", "args2 []any", "a02, a12", "t2, n2, stop2 := r2.Begin()",
+		"func(acc2 other.Weight, x []other.Weight) other.Weight", "acc2 = Heavier(acc2, v2)\n\t\t\tout[i] = acc2",
 		"other \"github.com/nugo-dev/nugo/internal/loopgen/testdata/kern/otherdir\""} {
 		if !bytes.Contains(res.Source, []byte(s)) {
 			t.Errorf("generated file lacks %q", s)
 		}
+	}
+}
+
+// TestGeneratedFileRuns compiles the committed file with its package and
+// runs the package's tests, which reduce through the generated fold and
+// scan: the go command skips testdata in ./..., so nothing else does.
+func TestGeneratedFileRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs another package's tests")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goCmd, "test", "-count=1", "./"+kernDir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test ./%s: %v\n%s", kernDir, err, out)
 	}
 }
 
@@ -142,10 +171,32 @@ func TestGenerateErrors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(broken, "b.go"), []byte("package b\n\nvar x int = \"s\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A fold registered for a function of other types is refused by the
+	// compiler, naming the function: a stale nugo_loops.go cannot run the
+	// wrong code.
+	wrongFold, err := os.MkdirTemp("testdata", "wrongfold-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(wrongFold) })
+	src := `package w
+
+import "github.com/nugo-dev/nugo/vectorize"
+
+func mixed(x float32, y float64) float64 { return float64(x) + y }
+
+func init() {
+	vectorize.RegisterFold(mixed, func(acc float64, x []float64) float64 { return acc })
+}
+`
+	if err := os.WriteFile(filepath.Join(wrongFold, "w.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, dir, want string
 	}{
 		{"does not build", broken, "does not build"},
+		{"fold of another type", wrongFold, "in call to vectorize.RegisterFold, type func(x float32, y float64) float64 of mixed does not match"},
 		{"package cuda", "../../cuda", "package cuda itself"},
 		{"no directory", "testdata/none", "testdata/none is not a package directory"},
 		{"a file", "loopgen.go", "loopgen.go is not a package directory"},

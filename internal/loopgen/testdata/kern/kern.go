@@ -18,6 +18,7 @@ var (
 	cuda          = 1
 	t, r, n, stop = 1, 2, 3, 4
 	args, a0      = 5, 6
+	acc, v        = 7, 8
 )
 
 // Point is a struct element type of this package.
@@ -70,11 +71,21 @@ func Hypot(x, y float64) float64 { return math.Sqrt(x*x + y*y) }
 func Square(x float64) float64   { return x * x }
 func Cube(x float32) float32     { return x * x * x }
 
+// Heavier, Scaled and Ratio are passed to vectorize.New2. Only Heavier,
+// whose operands and result are one number type, can be reduced and gets
+// a fold and a scan.
+func Heavier(a, b other.Weight) other.Weight { return max(a, b) }
+func Scaled(x float32, k int32) float32      { return x * float32(k) }
+func Ratio(x, y int32) float64               { return float64(x) / float64(y) }
+
 // Twice is generic: vectorize instantiates it where it is used.
 func Twice[T nc.Number](x T) T { return 2 * x }
 
 var (
 	hyp   = vectorize.New2(Hypot)
+	heavy = vectorize.New2(Heavier)
+	scl   = vectorize.New2(Scaled)
+	ratio = vectorize.New2(Ratio)
 	twice = vectorize.New1(Twice[float64])
 	lit   = vectorize.New1(func(x float64) float64 { return x })
 )

@@ -82,6 +82,52 @@ func init() {
 			out[i] = Hypot(a[i], b[i])
 		}
 	})
+	vectorize.RegisterFold(Hypot, func(acc2 float64, x []float64) float64 {
+		for _, v2 := range x {
+			acc2 = Hypot(acc2, v2)
+		}
+		return acc2
+	})
+	vectorize.RegisterScan(Hypot, func(acc2 float64, x []float64, out []float64) float64 {
+		x = x[:len(out)]
+		for i, v2 := range x {
+			acc2 = Hypot(acc2, v2)
+			out[i] = acc2
+		}
+		return acc2
+	})
+	vectorize.RegisterLoop2(Heavier, func(out []other.Weight, a []other.Weight, b []other.Weight) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = Heavier(a[i], b[i])
+		}
+	})
+	vectorize.RegisterFold(Heavier, func(acc2 other.Weight, x []other.Weight) other.Weight {
+		for _, v2 := range x {
+			acc2 = Heavier(acc2, v2)
+		}
+		return acc2
+	})
+	vectorize.RegisterScan(Heavier, func(acc2 other.Weight, x []other.Weight, out []other.Weight) other.Weight {
+		x = x[:len(out)]
+		for i, v2 := range x {
+			acc2 = Heavier(acc2, v2)
+			out[i] = acc2
+		}
+		return acc2
+	})
+	vectorize.RegisterLoop2(Scaled, func(out []float32, a []float32, b []int32) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = Scaled(a[i], b[i])
+		}
+	})
+	vectorize.RegisterLoop2(Ratio, func(out []float64, a []int32, b []int32) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = Ratio(a[i], b[i])
+		}
+	})
 	vectorize.RegisterLoop1(Cube, func(out []float32, a []float32) {
 		a = a[:len(out)]
 		for i := range out {
