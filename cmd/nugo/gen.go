@@ -87,7 +87,8 @@ func upToDate(res *loopgen.Result) (bool, error) {
 
 // report writes what -v prints: what got a loop, and why the rest did not.
 func report(w io.Writer, res *loopgen.Result) {
-	fmt.Fprintf(w, "%s: %d kernels, %d vectorized functions, %d folds\n", res.Package, len(res.Kernels), len(res.Ufuncs), len(res.Folds))
+	fmt.Fprintf(w, "%s: %s, %s, %s\n", res.Package, count(len(res.Kernels), "kernel", "kernels"),
+		count(len(res.Ufuncs), "vectorized function", "vectorized functions"), count(len(res.Folds), "fold", "folds"))
 	for _, k := range res.Kernels {
 		fmt.Fprintf(w, "\tkernel %s\n", k)
 	}
@@ -100,4 +101,12 @@ func report(w io.Writer, res *loopgen.Result) {
 	for _, s := range res.Skipped {
 		fmt.Fprintf(w, "\tskipped %s: %s\n", s.Name, s.Reason)
 	}
+}
+
+// count writes n with the noun in the number it takes: "1 fold", "2 folds".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -82,3 +82,14 @@ func TestGenCommandErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCountAgreesInNumber(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 folds"}, {1, "1 fold"}, {2, "2 folds"}} {
+		if got := count(c.n, "fold", "folds"); got != c.want {
+			t.Errorf("count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
