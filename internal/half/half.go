@@ -13,10 +13,10 @@ import "math"
 
 // Bit patterns of special values.
 const (
-	NaN    uint16 = 0x7FFF // canonical NaN
-	PosInf uint16 = 0x7C00
-	NegInf uint16 = 0xFC00
-	signBit       = 0x8000
+	NaN     uint16 = 0x7FFF // canonical NaN
+	PosInf  uint16 = 0x7C00
+	NegInf  uint16 = 0xFC00
+	signBit        = 0x8000
 )
 
 // NaN32 is the float32 that a NaN half converts to.

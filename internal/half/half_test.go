@@ -110,8 +110,8 @@ func TestFromFloat32Edges(t *testing.T) {
 		{1e10, 0x7C00},
 		{float32(math.Inf(-1)), 0xFC00},
 		{0x1p-24, 0x0001},
-		{0x1p-25, 0x0000},                     // tie to even: 0
-		{0x1.8p-24, 0x0002},                   // tie to even: 2
+		{0x1p-25, 0x0000},                      // tie to even: 0
+		{0x1.8p-24, 0x0002},                    // tie to even: 2
 		{math.Nextafter32(0x1p-25, 1), 0x0001}, // just above the tie
 		{-0x1p-26, 0x8000},
 		{0x1p-14, 0x0400},
