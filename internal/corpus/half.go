@@ -94,6 +94,23 @@ func halfDot(t cuda.Thread, alpha cuda.Float16, ws []halfWeighted, a []cuda.Floa
 	out32[i] = cuda.HAdd(window[i%4], cuda.F16(float32(ws[i].N))).Float32() + ws[i].X
 }
 
+// halfTile stages an Array2 of Float16 through a shared array and adds
+// each element to its neighbour in the block.
+func halfTile(t cuda.Thread, m cuda.Array2[cuda.Float16], out []cuda.Float16) {
+	tile := cuda.SharedArray[cuda.Float16](t, 128)
+	tx := t.ThreadIdx().X
+	rows, cols := m.Shape()
+	i := t.Grid1()
+	if i < rows*cols {
+		tile[tx] = m.At(i/cols, i%cols)
+	}
+	t.SyncThreads()
+	if i < len(out) {
+		out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
+		m.Set(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+	}
+}
+
 // halfEdge is the bit patterns every half case starts with.
 var halfEdge = []uint16{
 	0x0000, 0x8000, 0x3C00, 0xBC00, 0x3800, 0x3E00, 0x4100, 0xC100, 0x7BFF, 0xFBFF, // 0, -0, 1, -1, 0.5, 1.5, 2.5, -2.5, ±max
@@ -160,6 +177,9 @@ var halfCases = []Case{
 	{Name: "half/math", Kernel: halfMath, Grid: grid1(n1, 128), Block: cuda.Dim1(128), Devmath: true, Args: func() []any {
 		return append([]any{cycleF16(n1, 5)}, halfs(n1, 15)...)
 	}},
+	c1("half/shared_array2", halfTile, func() []any {
+		return []any{cuda.MustView2(cycleF16(n1, 17), 20, 15), make([]cuda.Float16, n1)}
+	}),
 	c1("half/dot_phi_call_struct", halfDot, func() []any {
 		return []any{cuda.F16(0.75), halfWeights(n1), cycleF16(n1, 11), make([]cuda.Float16, n1), make([]float32, n1)}
 	}),

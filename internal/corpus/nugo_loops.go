@@ -907,6 +907,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(halfTile, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(cuda.Array2[cuda.Float16]), args[1].([]cuda.Float16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				halfTile(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(localArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
