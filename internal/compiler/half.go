@@ -148,15 +148,27 @@ func (f *fnState) halfCall(in *ssa.Call, name string) {
 		}
 		f.bind(in, []string{r})
 	case "HMax", "HMin":
-		// max.f16 needs sm_80; max.f32 of the exact float32 values has the
-		// same semantics and is exact
-		op := "max.f32"
+		// max.f16 needs sm_80; max.f32 of the exact float32 values picks
+		// the same operand (a NaN gives the other one), and the cvt back is
+		// exact. Two zeros are ordered -0 < +0 explicitly, as __hmax does,
+		// whatever the instruction makes of them.
+		a, b := x(0), x(1)
+		op, zop := "max.f32", "and.b16" // +0 unless both are -0
 		if name == "HMin" {
-			op = "min.f32"
+			op, zop = "min.f32", "or.b16" // -0 if either is -0
 		}
 		t := f.newReg(sF32)
-		f.p.Emit(op, t, x32(0), x32(1))
-		f.bind(in, []string{f.f32ToHalf(t)})
+		f.p.Emit(op, t, f.halfToF32(a), f.halfToF32(b))
+		r := f.f32ToHalf(t)
+		both := f.newReg(sF16)
+		f.p.Emit("or.b16", both, a, b)
+		f.p.Emit("and.b16", both, both, "0x7FFF")
+		zeros := f.p.NewReg(ptx.Pred).String()
+		f.p.Emit("setp.eq.b16", zeros, both, "0")
+		z := f.newReg(sF16)
+		f.p.Emit(zop, z, a, b)
+		f.p.EmitIf(zeros, "mov.b16", r, z)
+		f.bind(in, []string{r})
 	case "HEq", "HNe", "HLt", "HLe", "HGt", "HGe":
 		// ordered comparisons, as CUDA's __heq ... __hne: NaN makes them false
 		p := f.p.NewReg(ptx.Pred).String()

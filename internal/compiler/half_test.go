@@ -57,6 +57,10 @@ func half(t cuda.Thread, out []cuda.Float16) {
 	out[0] = cuda.HAdd(out[1], out[2])
 }
 
+func printHalf(t cuda.Thread, a []cuda.Float16) {
+	cuda.Printf("%v\n", a[0])
+}
+
 func compare(t cuda.Thread, a []cuda.Float16, out []int32) {
 	if a[0] != a[1] {
 		out[0] = 1
@@ -99,6 +103,7 @@ func TestHalfRefused(t *testing.T) {
 	}{
 		{"half", Target{SM: 52}, []string{"cuda.HAdd needs half-precision instructions", "compute capability 5.3", "sm_52"}},
 		{"compare", Target{}, []string{"cannot compare cuda.Float16 values with !=", "cuda.HEq", "Bits()"}},
+		{"printHalf", Target{}, []string{"cuda.Printf argument 1 is a cuda.Float16", "h.Float32()"}},
 	}
 	for _, c := range cases {
 		_, err := compileSrc(t, halfSrc, c.kernel, c.target)
