@@ -27,6 +27,9 @@ func IsNaN(h uint16) bool { return h&0x7FFF > 0x7C00 }
 
 // ToFloat32 converts h to float32 exactly (cvt.f32.f16).
 func ToFloat32(h uint16) float32 {
+	if e := h & 0x7C00; e != 0 && e != 0x7C00 { // normal: rebias 15 → 127
+		return math.Float32frombits(uint32(h&signBit)<<16 | (uint32(h&0x7FFF)<<13 + 112<<23))
+	}
 	exp := int(h>>10) & 0x1F
 	man := uint32(h & 0x3FF)
 	sign := uint32(h&signBit) << 16
@@ -44,34 +47,58 @@ func ToFloat32(h uint16) float32 {
 	return math.Float32frombits(sign | uint32(exp-15+127)<<23 | man<<13)
 }
 
-// FromFloat32 rounds x to the nearest half, ties to even (cvt.rn.f16.f32).
-func FromFloat32(x float32) uint16 { return FromFloat64(float64(x)) }
-
-// FromFloat64 rounds x to the nearest half, ties to even (cvt.rn.f16.f64):
+// FromFloat32 rounds x to the nearest half, ties to even (cvt.rn.f16.f32):
 // magnitudes from 65520 up overflow to infinity, those below 2^-14 become
 // subnormals, NaNs become the canonical NaN.
-func FromFloat64(x float64) uint16 {
-	if x != x {
-		return NaN
-	}
-	var sign uint16
-	if math.Signbit(x) {
-		sign = signBit
-		x = -x
-	}
+func FromFloat32(x float32) uint16 {
+	b := math.Float32bits(x)
+	sign := uint16(b>>16) & signBit
+	b &^= 1 << 31
 	switch {
-	case x >= 65520: // halfway between 65504 (odd) and 2^16: rounds up
+	case b > 0x7F800000:
+		return NaN
+	case b >= 0x477FF000: // 65520, halfway between 65504 (odd) and 2^16: up
 		return sign | PosInf
-	case x < 0x1p-14:
-		// subnormal: a multiple of 2^-24; 1024 is the smallest normal,
-		// whose encoding is the same integer
-		return sign | uint16(math.RoundToEven(x*0x1p24))
+	case b < 0x33000000: // below 2^-25, or the tie at 2^-25: to zero
+		return sign
+	case b < 0x38800000: // below 2^-14: a subnormal, in units of 2^-24
+		e := b >> 23
+		return sign | roundShift(uint64(b&0x7FFFFF|0x800000), uint(126-e))
 	}
-	_, e := math.Frexp(x) // x = f × 2^e, f in [0.5, 1)
-	e--                   // x in [2^e, 2^(e+1)), e in [-14, 15]
-	m := uint16(math.RoundToEven(math.Ldexp(x, 10-e)))
-	// m in [1024, 2048]; 2048 carries into the exponent, as it should
-	return sign | (uint16(e+15)<<10 + m - 1024)
+	// rebias the exponent (127 → 15) and drop 13 fraction bits; a carry out
+	// of the fraction increments the exponent, as it should
+	return sign | roundShift(uint64(b-112<<23), 13)
+}
+
+// FromFloat64 rounds x to the nearest half directly, ties to even
+// (cvt.rn.f16.f64), as FromFloat32 does.
+func FromFloat64(x float64) uint16 {
+	b := math.Float64bits(x)
+	sign := uint16(b>>48) & signBit
+	b &^= 1 << 63
+	switch {
+	case b > 0x7FF0000000000000:
+		return NaN
+	case b >= 0x40EFFE0000000000: // 65520
+		return sign | PosInf
+	case b < 0x3E60000000000000: // 2^-25
+		return sign
+	case b < 0x3F10000000000000: // 2^-14
+		e := b >> 52
+		return sign | roundShift(b&(1<<52-1)|1<<52, uint(1051-e))
+	}
+	return sign | roundShift(b-1008<<52, 42)
+}
+
+// roundShift is v >> s rounded to nearest, ties to even.
+func roundShift(v uint64, s uint) uint16 {
+	q := v >> s
+	rem := v & (1<<s - 1)
+	half := uint64(1) << (s - 1)
+	if rem > half || rem == half && q&1 != 0 {
+		q++
+	}
+	return uint16(q)
 }
 
 // Neg flips the sign bit (a NaN keeps its payload).
