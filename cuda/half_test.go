@@ -246,3 +246,71 @@ func TestFloat16PTX(t *testing.T) {
 	_, err := Jit(testkernels.HalfCompareOp).PTX(75)
 	wantErr(t, "== on Float16", err, "half.go", "cannot compare cuda.Float16 values with ==", "cuda.HEq")
 }
+
+// The math functions are within 1 half ulp of the exact result (float64
+// math rounded to half) over all finite inputs, as documented; the exact
+// ones (HSqrt, HRcp, the roundings) are correctly rounded.
+func TestFloat16MathAccuracy(t *testing.T) {
+	ulps := func(a, b Float16) int {
+		x, y := int(a.Bits()), int(b.Bits())
+		if x >= 1<<15 {
+			x = 1<<15 - x
+		}
+		if y >= 1<<15 {
+			y = 1<<15 - y
+		}
+		if x > y {
+			return x - y
+		}
+		return y - x
+	}
+	fns := []struct {
+		name  string
+		h     func(Float16) Float16
+		exact func(float64) float64
+		ulp   int
+	}{
+		{"HSqrt", HSqrt, math.Sqrt, 0},
+		{"HRcp", HRcp, func(x float64) float64 { return 1 / x }, 0},
+		{"HFloor", HFloor, math.Floor, 0},
+		{"HRint", HRint, math.RoundToEven, 0},
+		{"HRsqrt", HRsqrt, func(x float64) float64 { return 1 / math.Sqrt(x) }, 1},
+		{"HExp", HExp, math.Exp, 1},
+		{"HExp2", HExp2, math.Exp2, 1},
+		{"HExp10", HExp10, func(x float64) float64 { return math.Pow(10, x) }, 1},
+		{"HLog", HLog, math.Log, 1},
+		{"HLog2", HLog2, math.Log2, 1},
+		{"HLog10", HLog10, math.Log10, 1},
+		{"HSin", HSin, math.Sin, 1},
+		{"HCos", HCos, math.Cos, 1},
+	}
+	for _, fn := range fns {
+		worst, off := 0, 0
+		for i := 0; i < 1<<16; i++ {
+			x := Float16FromBits(uint16(i))
+			if x.Float32() != x.Float32() {
+				continue
+			}
+			want := F16FromFloat64(fn.exact(x.Float64()))
+			got := fn.h(x)
+			if want.Float32() != want.Float32() {
+				if got.Float32() == got.Float32() {
+					t.Errorf("%s(%v) = %v, want NaN", fn.name, x, got)
+				}
+				continue
+			}
+			if got.Float32() != got.Float32() {
+				t.Errorf("%s(%v) = NaN, want %v", fn.name, x, want)
+				continue
+			}
+			if d := ulps(got, want); d > 0 {
+				off++
+				worst = max(worst, d)
+				if d > fn.ulp {
+					t.Errorf("%s(%v) = %v, want %v (%d ulp)", fn.name, x, got, want, d)
+				}
+			}
+		}
+		t.Logf("%s: %d of 63488 finite inputs off by up to %d ulp", fn.name, off, worst)
+	}
+}
