@@ -121,6 +121,9 @@ func convertScalar(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 	if from == to {
 		return v, nil
 	}
+	if to == float16Type || from == float16Type {
+		return reflect.Value{}, fmt.Errorf("got %s for a %s parameter; convert with cuda.F16 or Float32", from, to)
+	}
 	if to.Kind() == reflect.Bool || from.Kind() == reflect.Bool {
 		if to.Kind() == from.Kind() {
 			return v.Convert(to), nil

@@ -13,14 +13,14 @@ import (
 // Kernels take it as a parameter; on the host it wraps a slice. Launch
 // copies a host Array2 to the device and back as it does a slice; a 2-D
 // DeviceArray passed for an Array2 parameter stays on the device.
-type Array2[T Number] struct {
+type Array2[T Element] struct {
 	data       []T
 	rows, cols int
 }
 
 // NewArray2 returns a zeroed rows×cols array. Like make, it panics if a
 // dimension is negative or the array is too large for memory.
-func NewArray2[T Number](rows, cols int) Array2[T] {
+func NewArray2[T Element](rows, cols int) Array2[T] {
 	return Array2[T]{data: makeArray[T]("NewArray2", rows, cols), rows: rows, cols: cols}
 }
 
@@ -28,7 +28,7 @@ func NewArray2[T Number](rows, cols int) Array2[T] {
 // as make does, but with the shape in the message, where the shape is
 // negative or too large (where make could be given a wrapped-around
 // product that fits).
-func makeArray[T Number](fn string, shape ...int) []T {
+func makeArray[T Element](fn string, shape ...int) []T {
 	var zero T
 	n, ok := elements(int(unsafe.Sizeof(zero)), shape...)
 	if !ok {
@@ -59,7 +59,7 @@ func viewFits(n int, shape ...int) bool {
 
 // View2 views data as a rows×cols row-major array; len(data) must be
 // rows*cols.
-func View2[T Number](data []T, rows, cols int) (Array2[T], error) {
+func View2[T Element](data []T, rows, cols int) (Array2[T], error) {
 	if !viewFits(len(data), rows, cols) {
 		return Array2[T]{}, fmt.Errorf("View2: %d elements cannot be viewed as %d×%d", len(data), rows, cols)
 	}
@@ -77,7 +77,7 @@ func View2[T Number](data []T, rows, cols int) (Array2[T], error) {
 // panic stops the launch with a *KernelError. The compiled backends check
 // the shape in debug mode (Debug) only, as they check indexing: there a
 // mismatch is a *KernelError too, and without Debug it is not detected.
-func MustView2[T Number](data []T, rows, cols int) Array2[T] {
+func MustView2[T Element](data []T, rows, cols int) Array2[T] {
 	if !viewFits(len(data), rows, cols) {
 		panic(shapeError(fmt.Sprintf("MustView2: %d elements cannot be viewed as %d×%d", len(data), rows, cols)))
 	}
@@ -111,20 +111,20 @@ func (a Array2[T]) Data() []T { return a.data }
 
 // Array3 is a row-major 3-D array view: element (i, j, k) is
 // Data()[(i*d1+j)*d2+k].
-type Array3[T Number] struct {
+type Array3[T Element] struct {
 	data       []T
 	d0, d1, d2 int
 }
 
 // NewArray3 returns a zeroed d0×d1×d2 array. Like make, it panics if a
 // dimension is negative or the array is too large for memory.
-func NewArray3[T Number](d0, d1, d2 int) Array3[T] {
+func NewArray3[T Element](d0, d1, d2 int) Array3[T] {
 	return Array3[T]{data: makeArray[T]("NewArray3", d0, d1, d2), d0: d0, d1: d1, d2: d2}
 }
 
 // View3 views data as a d0×d1×d2 row-major array; len(data) must be
 // d0*d1*d2.
-func View3[T Number](data []T, d0, d1, d2 int) (Array3[T], error) {
+func View3[T Element](data []T, d0, d1, d2 int) (Array3[T], error) {
 	if !viewFits(len(data), d0, d1, d2) {
 		return Array3[T]{}, fmt.Errorf("View3: %d elements cannot be viewed as %d×%d×%d", len(data), d0, d1, d2)
 	}
@@ -135,7 +135,7 @@ func View3[T Number](data []T, d0, d1, d2 int) (Array3[T], error) {
 // array and panics if len(data) is not d0*d1*d2 or a dimension is
 // negative. It is checked as MustView2 is: always on the cpu backend, in
 // debug mode (Debug) on the compiled backends.
-func MustView3[T Number](data []T, d0, d1, d2 int) Array3[T] {
+func MustView3[T Element](data []T, d0, d1, d2 int) Array3[T] {
 	if !viewFits(len(data), d0, d1, d2) {
 		panic(shapeError(fmt.Sprintf("MustView3: %d elements cannot be viewed as %d×%d×%d", len(data), d0, d1, d2)))
 	}

@@ -249,6 +249,8 @@ func hostBytes(a boundArg) []byte {
 // scalarBits is a scalar argument's value as the bits of its PTX parameter.
 func scalarBits(v reflect.Value) (uint64, error) {
 	switch {
+	case v.Type() == float16Type:
+		return uint64(v.Interface().(Float16).bits), nil
 	case v.Kind() == reflect.Bool:
 		if v.Bool() {
 			return 1, nil

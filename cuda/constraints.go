@@ -17,6 +17,14 @@ type Number interface {
 	Integer | Float
 }
 
+// Element is the set of element types of Array2, Array3 and shared
+// arrays: the numbers and Float16. (Float16 is not a Number: it has no Go
+// operators, so generic code that computes with a Number's +, < ... could
+// not take it.)
+type Element interface {
+	Number | Float16
+}
+
 // AtomicNumber is the set of types the arithmetic atomics (AtomicAdd,
 // AtomicMax, AtomicCAS, ...) work on: the 32- and 64-bit types that CUDA's
 // atomic instructions support.

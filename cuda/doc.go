@@ -66,6 +66,29 @@
 // math, math32 and math/bits too) that follows the kernel rules; a closure or method value is a *CompileError. The cpu
 // backend calls any function.
 //
+// # Half precision
+//
+// Float16 is IEEE 754 binary16, Numba's float16: kernels take []Float16,
+// *DeviceArray[Float16], Array2[Float16] and Float16 scalars, keep Float16
+// in shared arrays and struct fields, and compute with the functions of
+// Numba's cuda.fp16 under Go names: HAdd, HSub, HMul, HDiv, HFma, HNeg,
+// HAbs, HMax, HMin, the ordered comparisons HEq, HNe, HLt, HLe, HGt, HGe,
+// and HSqrt, HRsqrt, HRcp, HExp, HExp2, HExp10, HLog, HLog2, HLog10, HSin,
+// HCos, HFloor, HCeil, HTrunc, HRint. F16 and F16FromFloat64 round to
+// half; Float32, Float64 and Bits convert back.
+//
+//	func axpy(t cuda.Thread, a cuda.Float16, x, y []cuda.Float16) {
+//		if i := t.Grid1(); i < len(x) {
+//			y[i] = cuda.HFma(a, x[i], y[i])
+//		}
+//	}
+//
+// Float16 is a struct, so Go's + and < do not compile on it. On the GPU
+// it is a .b16 register and HAdd is add.rn.f16 (sm_53 and later; older
+// targets are a CompileError). Each operation is correctly rounded to
+// nearest even on every backend, NaN results are the canonical 0x7FFF,
+// and the CPU backend computes the GPU's bits.
+//
 // # Backends
 //
 // The same kernel runs on every backend with the same results:

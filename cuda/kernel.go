@@ -268,7 +268,10 @@ type param struct {
 
 func (p param) String() string { return fmt.Sprintf("argument %d (%s)", p.index, p.typ) }
 
-var threadType = reflect.TypeFor[Thread]()
+var (
+	threadType  = reflect.TypeFor[Thread]()
+	float16Type = reflect.TypeFor[Float16]()
+)
 
 // inspect checks that fn is a kernel and records its parameters.
 func (k *Kernel) inspect(fn any) error {
@@ -309,7 +312,7 @@ func (k *Kernel) inspect(fn any) error {
 func newParam(i int, t reflect.Type) (param, error) {
 	p := param{index: i, typ: t}
 	switch {
-	case isScalarKind(t.Kind()):
+	case isScalarKind(t.Kind()) || t == float16Type:
 		p.kind = scalarParam
 	case t.Kind() == reflect.Slice && isElemType(t.Elem()):
 		p.kind, p.elem, p.ndim = sliceParam, t.Elem(), 1
@@ -319,7 +322,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 	case isScalarFunc(t):
 		p.kind = funcParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, cuda.Float16, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
 	}
 	return p, nil
 }

@@ -102,12 +102,12 @@ func ToDeviceAsync[T any](host []T, s *Stream) (*DeviceArray[T], error) {
 }
 
 // ToDevice2 copies a host 2-D array into a new 2-D device array.
-func ToDevice2[T Number](host Array2[T]) (*DeviceArray[T], error) {
+func ToDevice2[T Element](host Array2[T]) (*DeviceArray[T], error) {
 	return toDevice(host.data, nil, host.rows, host.cols)
 }
 
 // ToDevice3 copies a host 3-D array into a new 3-D device array.
-func ToDevice3[T Number](host Array3[T]) (*DeviceArray[T], error) {
+func ToDevice3[T Element](host Array3[T]) (*DeviceArray[T], error) {
 	return toDevice(host.data, nil, host.d0, host.d1, host.d2)
 }
 

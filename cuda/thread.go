@@ -161,7 +161,7 @@ func (t Thread) syncReduce(pred bool) (trues, arrived int) {
 // this call site: every thread of the block that executes the same call gets
 // the same memory, zeroed when the block starts. On a GPU it lives in the
 // multiprocessor's fast shared memory, so n must be a constant there.
-func SharedArray[T Number](t Thread, n int) []T {
+func SharedArray[T Element](t Thread, n int) []T {
 	var pc [1]uintptr
 	runtime.Callers(2, pc[:])
 	b := t.b
@@ -180,7 +180,7 @@ func SharedArray[T Number](t Thread, n int) []T {
 // DynamicSharedArray returns the block's dynamic shared memory, whose size
 // in bytes is LaunchConfig.SharedMem, as a slice of T. Every call in a block
 // returns the same memory; slices of different element types alias it.
-func DynamicSharedArray[T Number](t Thread) []T {
+func DynamicSharedArray[T Element](t Thread) []T {
 	b := t.b
 	var zero T
 	n := b.launch.cfg.SharedMem / int(unsafe.Sizeof(zero))

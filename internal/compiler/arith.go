@@ -160,6 +160,9 @@ func (f *fnState) compare(op token.Token, cmp string, xv, yv ssa.Value) string {
 	case *types.Basic, *types.Pointer:
 		_ = u
 	default:
+		if isFloat16(t) {
+			f.errorf("cannot compare cuda.Float16 values with %s in a kernel; use cuda.HEq, cuda.HNe, cuda.HLt ... (IEEE comparisons), or compare a.Bits() and b.Bits()", op)
+		}
 		f.errorf("comparison of %s values is not supported in kernels; compare their fields", t)
 	}
 	s := f.scalar(t)

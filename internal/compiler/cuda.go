@@ -21,9 +21,15 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 			f.arrayCall(in, name, 2)
 		case isNamed(recv.Type(), "Array3"):
 			f.arrayCall(in, name, 3)
+		case isFloat16(recv.Type()):
+			f.halfMethod(in, name)
 		default:
 			f.errorf("cuda method %s is not supported in kernels", name)
 		}
+		return
+	}
+	if halfFuncs[name] {
+		f.halfCall(in, name)
 		return
 	}
 	switch name {

@@ -230,6 +230,8 @@ func paramType(s scalar) string {
 		return ".f32"
 	case ptx.F64:
 		return ".f64"
+	case ptx.B16:
+		return ".b16"
 	}
 	return ".b64"
 }

@@ -79,7 +79,7 @@ func (m *modState) recursive(fn *ssa.Function) bool {
 }
 
 // inlineCall lowers the body of callee in place of the call.
-func (f *fnState) inlineCall(in *ssa.Call, callee *ssa.Function, args []ssa.Value) {
+func (f *fnState) inlineCall(in ssa.Value, callee *ssa.Function, args []ssa.Value) {
 	g := &fnState{
 		m: f.m, fn: callee, p: f.p, kernel: false,
 		vals:   map[ssa.Value][]string{},

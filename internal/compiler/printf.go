@@ -98,6 +98,9 @@ func (f *fnState) printfCall(in *ssa.Call) {
 			pargs[i] = printfArg{v: a, isConst: true, str: constant.StringVal(c.Value)}
 			continue
 		}
+		if isFloat16(a.Type()) {
+			f.errorf("cuda.Printf argument %d is a cuda.Float16; print its value as h.Float32()", i+1)
+		}
 		b, ok := a.Type().Underlying().(*types.Basic)
 		if !ok {
 			f.errorf("cuda.Printf argument %d has type %s; print numbers, bools or constant strings", i+1, a.Type())

@@ -23,6 +23,7 @@ const (
 	sF32
 	sF64
 	sPtr
+	sF16 // cuda.Float16: IEEE binary16 bits in a .b16 register
 )
 
 var scalarInfo = [...]struct {
@@ -45,6 +46,7 @@ var scalarInfo = [...]struct {
 	sF32:  {ptx.F32, ".f32", ".f32", 4, false, "float32"},
 	sF64:  {ptx.F64, ".f64", ".f64", 8, false, "float64"},
 	sPtr:  {ptx.B64, ".u64", ".u64", 8, false, "pointer"},
+	sF16:  {ptx.B16, ".b16", ".f16", 2, false, "cuda.Float16"},
 }
 
 func (s scalar) class() ptx.RegClass { return scalarInfo[s].class }
@@ -76,6 +78,8 @@ func (s scalar) movType() string {
 		return ".f64"
 	case ptx.B64:
 		return ".b64"
+	case ptx.B16:
+		return ".b16"
 	}
 	return ".b32"
 }
@@ -111,6 +115,9 @@ func basicScalar(b *types.Basic) (scalar, bool) {
 
 // scalarOf returns the scalar kind of a type with one leaf.
 func scalarOf(t types.Type) (scalar, error) {
+	if isFloat16(t) {
+		return sF16, nil
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		if s, ok := basicScalar(u); ok {
@@ -127,6 +134,10 @@ func leaves(t types.Type) ([]scalar, error) {
 	var out []scalar
 	var walk func(t types.Type) error
 	walk = func(t types.Type) error {
+		if isFloat16(t) {
+			out = append(out, sF16)
+			return nil
+		}
 		switch u := t.Underlying().(type) {
 		case *types.Basic:
 			s, ok := basicScalar(u)

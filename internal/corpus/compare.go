@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+
+	"github.com/nugo-dev/nugo/cuda"
 )
 
 // Compare checks an engine's arguments after a launch (got) against the
@@ -61,7 +63,20 @@ func flat(x any) reflect.Value {
 	return reflect.Value{}
 }
 
+var float16Type = reflect.TypeFor[cuda.Float16]()
+
 func diff(w, g reflect.Value, ulp int) string {
+	if w.Type() == float16Type {
+		a, b := w.Interface().(cuda.Float16), g.Interface().(cuda.Float16)
+		an, bn := a.Float32() != a.Float32(), b.Float32() != b.Float32()
+		if a == b || an && bn {
+			return ""
+		}
+		if ulp > 0 && !an && !bn && ulpDiff16(a.Bits(), b.Bits()) <= uint64(ulp) {
+			return ""
+		}
+		return fmt.Sprintf("got %v (%#04x), want %v (%#04x)", b, b.Bits(), a, a.Bits())
+	}
 	switch w.Kind() {
 	case reflect.Float32:
 		a, b := float32(w.Float()), float32(g.Float())
@@ -132,6 +147,20 @@ func ulpDiff32(a, b float32) uint64 {
 	}
 	if y >= 1<<31 {
 		y = 1<<31 - y
+	}
+	if x > y {
+		return uint64(x - y)
+	}
+	return uint64(y - x)
+}
+
+func ulpDiff16(a, b uint16) uint64 {
+	x, y := int64(a), int64(b)
+	if x >= 1<<15 {
+		x = 1<<15 - x
+	}
+	if y >= 1<<15 {
+		y = 1<<15 - y
 	}
 	if x > y {
 		return uint64(x - y)

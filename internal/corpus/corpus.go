@@ -31,7 +31,7 @@ func All() []Case {
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
 		threadCases, sharedCases, syncReduceCases, warpCases, atomicCases, printfCases, miscCases,
-		builtinCases, mixedCases, structCases, packageCases,
+		builtinCases, mixedCases, structCases, packageCases, halfCases,
 	} {
 		all = append(all, group...)
 	}

@@ -76,6 +76,14 @@ func TestCompare(t *testing.T) {
 		{[]any{[]float32{0}}, []any{[]float32{float32(math.Copysign(0, -1))}}, 0, "element 0"},
 		{[]any{[]int8{1, 2}}, []any{[]int8{1, 3}}, 0, "element 1"},
 		{[]any{3, []bool{true}}, []any{3, []bool{true}}, 0, ""},
+		{[]any{[]cuda.Float16{cuda.F16(1)}}, []any{[]cuda.Float16{cuda.F16(1)}}, 0, ""},
+		{[]any{[]cuda.Float16{cuda.F16(1)}}, []any{[]cuda.Float16{cuda.HNeg(cuda.F16(1))}}, 0, "element 0"},
+		{[]any{[]cuda.Float16{cuda.F16(0)}}, []any{[]cuda.Float16{cuda.HNeg(cuda.F16(0))}}, 0, "element 0"},
+		{[]any{[]cuda.Float16{cuda.Float16FromBits(0x7FFF)}}, []any{[]cuda.Float16{cuda.Float16FromBits(0xFE01)}}, 0, ""},
+		{[]any{[]cuda.Float16{cuda.Float16FromBits(0x3C00)}}, []any{[]cuda.Float16{cuda.Float16FromBits(0x3C01)}}, 0, "element 0"},
+		{[]any{[]cuda.Float16{cuda.Float16FromBits(0x3C00)}}, []any{[]cuda.Float16{cuda.Float16FromBits(0x3C01)}}, 1, ""},
+		{[]any{[]cuda.Float16{cuda.Float16FromBits(0x0001)}}, []any{[]cuda.Float16{cuda.Float16FromBits(0x8001)}}, 1, "element 0"},
+		{[]any{[]cuda.Float16{cuda.Float16FromBits(0x7FFF)}}, []any{[]cuda.Float16{cuda.F16(1)}}, 5, "element 0"},
 	}
 	for i, c := range cases {
 		err := Compare(c.want, c.got, c.ulp)

@@ -52,7 +52,7 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
 		if !kernelParamOK(p.Type()) {
-			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers and slices of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
+			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers and slices of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
 		}
 	}
 }
@@ -152,7 +152,7 @@ func kernelParamOK(t types.Type) bool {
 	}
 	if n, ok := types.Unalias(t).(*types.Named); ok {
 		o := n.Obj()
-		if o.Pkg() != nil && o.Pkg().Path() == CudaPath && (o.Name() == "Array2" || o.Name() == "Array3") {
+		if o.Pkg() != nil && o.Pkg().Path() == CudaPath && (o.Name() == "Array2" || o.Name() == "Array3" || o.Name() == "Float16") {
 			return true
 		}
 	}

@@ -16,6 +16,7 @@ const (
 	B64                  // .b64, %rd (64-bit integers and addresses)
 	F32                  // .f32, %f
 	F64                  // .f64, %fd
+	B16                  // .b16, %h (half-precision floats)
 	numClasses
 )
 
@@ -25,6 +26,7 @@ var classInfo = [numClasses]struct{ prefix, typ string }{
 	B64:  {"%rd", ".b64"},
 	F32:  {"%f", ".f32"},
 	F64:  {"%fd", ".f64"},
+	B16:  {"%h", ".b16"},
 }
 
 // Type returns the class's PTX type, e.g. ".b64".

@@ -405,7 +405,7 @@ func (d *decoder) decode() (inst, error) {
 		}
 		if ty.isFloat() {
 			if ty == tF16 {
-				return in, d.errf("%s: .f16 is not supported", base)
+				return in, d.decodeHalf(&in, base, m)
 			}
 			switch base {
 			case "add":
@@ -683,7 +683,10 @@ func (d *decoder) decode() (inst, error) {
 			case tF64:
 				in.op = opSetpF64
 			case tF16:
-				return in, d.errf("setp: .f16 is not supported")
+				if in.cmp > cmpGE || in.bop != bopNone || m.ftz {
+					return in, d.errf("setp: only the ordered comparisons eq, ne, lt, le, gt, ge of .f16 are supported")
+				}
+				in.op = opSetpF16
 			default:
 				in.op = opSetp
 			}
@@ -792,7 +795,10 @@ func (d *decoder) decode() (inst, error) {
 			return in, err
 		}
 		dt, st := m.types[0], m.types[1]
-		if dt == tF16 || st == tF16 || dt == tPred || st == tPred {
+		if dt == tF16 || st == tF16 {
+			return in, d.decodeCvtHalf(&in, dt, st, m)
+		}
+		if dt == tPred || st == tPred {
 			return in, d.errf("cvt between %s and %s is not supported", dt, st)
 		}
 		setType(dt)
@@ -1270,4 +1276,65 @@ func (d *decoder) decodeCall(in *inst) error {
 	in.tgt = int32(len(d.f.calls))
 	d.f.calls = append(d.f.calls, ci)
 	return nil
+}
+
+// decodeHalf decodes the .f16 arithmetic nugo emits: add, sub, mul and fma
+// with round to nearest even, computed by internal/half exactly as the CPU
+// backend computes it.
+func (d *decoder) decodeHalf(in *inst, base string, m mods) error {
+	fops := map[string]uint8{"add": fAdd, "sub": fSub, "mul": fMul, "fma": fFma}
+	fop, ok := fops[base]
+	if !ok || m.ftz || m.sat || (m.rnd != rnDefault && m.rnd != rnRN) {
+		return d.errf("%s: only add, sub, mul and fma of .f16, rounding to nearest, are supported", d.ri.opcode)
+	}
+	in.op, in.fop, in.ty = opHalf, fop, tF16
+	in.mask = 0xFFFF
+	n := 2
+	if fop == fFma {
+		n = 3
+	}
+	if err := d.need(n + 1); err != nil {
+		return err
+	}
+	var err error
+	if in.d, err = d.dst(d.ri.ops[0]); err != nil {
+		return err
+	}
+	srcs := [...]*int32{&in.a, &in.b, &in.c}
+	for i := 0; i < n; i++ {
+		if *srcs[i], err = d.src(d.ri.ops[i+1], tB16); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeCvtHalf decodes conversions between .f16 and .f32 or .f64.
+func (d *decoder) decodeCvtHalf(in *inst, dt, st ptype, m mods) error {
+	if m.ftz || m.sat {
+		return d.errf("cvt: modifiers on .f16 conversions are not supported")
+	}
+	switch {
+	case dt == tF32 && st == tF16 && m.rnd == rnDefault:
+		in.fop = cvtHToF32
+	case dt == tF64 && st == tF16 && m.rnd == rnDefault:
+		in.fop = cvtHToF64
+	case dt == tF16 && st == tF32 && m.rnd == rnRN:
+		in.fop = cvtF32ToH
+	case dt == tF16 && st == tF64 && m.rnd == rnRN:
+		in.fop = cvtF64ToH
+	default:
+		return d.errf("cvt%s.%s.%s is not supported (nugo converts .f16 to and from .f32 and .f64, rounding to nearest)", map[bool]string{true: ".rn", false: ""}[m.rnd == rnRN], dt.String()[1:], st.String()[1:])
+	}
+	in.op, in.ty, in.ty2 = opCvtHalf, dt, st
+	in.mask = maskOf(dt.bits())
+	if err := d.need(2); err != nil {
+		return err
+	}
+	var err error
+	if in.d, err = d.dst(d.ri.ops[0]); err != nil {
+		return err
+	}
+	in.a, err = d.src(d.ri.ops[1], st)
+	return err
 }

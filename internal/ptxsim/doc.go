@@ -61,6 +61,11 @@
 //     with C's output, including inf/nan spellings, and writes each call
 //     in one Write to the launch's io.Writer.
 //
+// Half precision: .f16 values live in .b16 registers; add, sub, mul and
+// fma .rn.f16, setp.{eq,ne,lt,le,gt,ge}.f16 and cvt between .f16 and
+// .f32/.f64 run internal/half's code, the CPU backend's, so they match
+// cuda.Float16 bit for bit (NaN results are the canonical 0x7FFF).
+//
 // Memory: state spaces global (host buffers registered in a Memory at
 // device address ranges), shared (per block), local (per thread: a stack
 // that holds .local variables and the .param frames of .func calls), const
@@ -71,7 +76,7 @@
 // instructions other than shfl.sync, vote.sync, match.sync, activemask and
 // bar.warp.sync (redux, shfl and vote without .sync), member masks
 // other than the full warp (a run-time fault), textures and
-// surfaces, .f16/.bf16 arithmetic, carry arithmetic (.cc, addc), brx.idx and
+// surfaces, other .f16 instructions, .f16x2 and .bf16, carry arithmetic (.cc, addc), brx.idx and
 // indirect calls, bar.arrive, vector registers (.reg .v2), and
 // module-scope .local variables.
 //

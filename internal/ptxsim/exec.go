@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/half"
 )
 
 const (
@@ -646,6 +648,12 @@ func (t *thread) run() {
 			t.setp(in, regs, cmpFloat(in.cmp, float64(x), float64(y)))
 		case opSetpF64:
 			t.setp(in, regs, cmpFloat(in.cmp, f64(regs[in.a]), f64(regs[in.b])))
+		case opSetpF16:
+			t.setp(in, regs, half.Compare(int(in.cmp-cmpEQ), uint16(regs[in.a]), uint16(regs[in.b])))
+		case opHalf:
+			regs[in.d] = uint64(halfOp(in.fop, uint16(regs[in.a]), uint16(regs[in.b]), uint16(regs[in.c])))
+		case opCvtHalf:
+			regs[in.d] = cvtHalf(in.fop, regs[in.a])
 		case opSet:
 			regs[in.d] = setOp(in, regs)
 		case opSelp:

@@ -82,6 +82,17 @@ const (
 	opVote     // vote.sync: fop is the mode (vote* in warp.go)
 	opWarpSync // bar.warp.sync
 	opMatch    // match.sync: fop is the mode (match* in warp.go), ty .b32 or .b64
+	opHalf     // add/sub/mul/fma .rn.f16: fop is fAdd, fSub, fMul or fFma (internal/half)
+	opSetpF16  // setp.<cmp>.f16
+	opCvtHalf  // cvt between .f16 and .f32/.f64: fop is a cvtH* below
+)
+
+// conversions of opCvtHalf
+const (
+	cvtHToF32 uint8 = iota // cvt.f32.f16
+	cvtHToF64              // cvt.f64.f16
+	cvtF32ToH              // cvt.rn.f16.f32
+	cvtF64ToH              // cvt.rn.f16.f64
 )
 
 // reductions of opBarRed

@@ -555,6 +555,71 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(HalfUnary, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				HalfUnary(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HalfBinary, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]uint8)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				HalfBinary(t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HalfConvert, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				HalfConvert(t, a0, a1, a2, a3, a4, a5, a6)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HalfAxpy, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				HalfAxpy(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HalfCompareOp, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]cuda.Float16), args[1].([]uint8)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				HalfCompareOp(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(Scale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {

@@ -196,6 +196,12 @@ func putScalar(buf []byte, pp compiler.PTXParam, v reflect.Value) error {
 		x = uint64(math.Float32bits(float32(v.Float())))
 	case reflect.Float64:
 		x = math.Float64bits(v.Float())
+	case reflect.Struct:
+		// cuda.Float16: a struct of its uint16 bits, a .b16 parameter
+		if pp.Type != ".b16" || v.NumField() != 1 || v.Field(0).Kind() != reflect.Uint16 {
+			return fmt.Errorf("cannot pass a %s", v.Type())
+		}
+		x = v.Field(0).Uint()
 	default:
 		return fmt.Errorf("cannot pass a %s", v.Type())
 	}

@@ -1,0 +1,82 @@
+package testkernels
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// HalfOps is the number of results HalfUnary writes per input.
+const HalfOps = 18
+
+// HalfUnary applies every unary Float16 operation to a[i]: result k of
+// element i lands in out[k*len(a)+i]. Bits, conversions and the math
+// functions all appear, so that every backend can be checked bit for bit
+// over all 65536 patterns.
+func HalfUnary(t cuda.Thread, a []cuda.Float16, out []cuda.Float16) {
+	i := t.Grid1()
+	n := len(a)
+	if i >= n {
+		return
+	}
+	x := a[i]
+	r := [HalfOps]cuda.Float16{
+		cuda.HNeg(x), cuda.HAbs(x), cuda.HSqrt(x), cuda.HRsqrt(x), cuda.HRcp(x),
+		cuda.HExp(x), cuda.HExp2(x), cuda.HExp10(x), cuda.HLog(x), cuda.HLog2(x), cuda.HLog10(x),
+		cuda.HSin(x), cuda.HCos(x), cuda.HFloor(x), cuda.HCeil(x), cuda.HTrunc(x), cuda.HRint(x),
+		cuda.F16(x.Float32() * 3),
+	}
+	for k, v := range r {
+		out[k*n+i] = v
+	}
+}
+
+// HalfBinary computes every binary Float16 operation of a[i] and b[i] and
+// fma(a[i], b[i], c[i]); out has 7 results per element, cmp 6 comparisons
+// as bits.
+func HalfBinary(t cuda.Thread, a, b, c []cuda.Float16, out []cuda.Float16, cmp []uint8) {
+	i := t.Grid1()
+	n := len(a)
+	if i >= n {
+		return
+	}
+	x, y := a[i], b[i]
+	out[i] = cuda.HAdd(x, y)
+	out[n+i] = cuda.HSub(x, y)
+	out[2*n+i] = cuda.HMul(x, y)
+	out[3*n+i] = cuda.HDiv(x, y)
+	out[4*n+i] = cuda.HFma(x, y, c[i])
+	out[5*n+i] = cuda.HMax(x, y)
+	out[6*n+i] = cuda.HMin(x, y)
+	var m uint8
+	for k, p := range [6]bool{cuda.HEq(x, y), cuda.HNe(x, y), cuda.HLt(x, y), cuda.HLe(x, y), cuda.HGt(x, y), cuda.HGe(x, y)} {
+		if p {
+			m |= 1 << k
+		}
+	}
+	cmp[i] = m
+}
+
+// HalfConvert converts float32 and float64 inputs to Float16 and back, and
+// reads and writes bit patterns.
+func HalfConvert(t cuda.Thread, f []float32, d []float64, h, hd []cuda.Float16, f32 []float32, f64 []float64, bits []uint16) {
+	if i := t.Grid1(); i < len(f) {
+		h[i] = cuda.F16(f[i])
+		hd[i] = cuda.F16FromFloat64(d[i])
+		f32[i] = h[i].Float32()
+		f64[i] = hd[i].Float64()
+		bits[i] = cuda.HAdd(cuda.Float16FromBits(bits[i]), cuda.F16(1)).Bits()
+	}
+}
+
+// HalfAxpy computes y = a×x + y in half precision with a scalar Float16.
+func HalfAxpy(t cuda.Thread, a cuda.Float16, x, y []cuda.Float16) {
+	if i := t.Grid1(); i < len(x) {
+		y[i] = cuda.HFma(a, x[i], y[i])
+	}
+}
+
+// HalfCompareOp compares Float16 values with ==, which kernels refuse.
+func HalfCompareOp(t cuda.Thread, x []cuda.Float16, out []uint8) {
+	if i := t.Grid1(); i < len(x) {
+		if x[i] == cuda.F16(1) {
+			out[i] = 1
+		}
+	}
+}
