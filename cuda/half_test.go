@@ -1,16 +1,14 @@
 package cuda_test
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
-	"github.com/nugo-dev/nugo/internal/ptxas"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 // Float16's conversions and formatting on the host.
@@ -233,15 +231,7 @@ func TestFloat16PTX(t *testing.T) {
 					t.Errorf("%s sm_%d: PTX lacks %q", k.Name(), sm, w)
 				}
 			}
-			if !ptxas.Available() {
-				if os.Getenv("CI") == "true" {
-					t.Fatalf("CI=true but %v", ptxas.ErrNotFound)
-				}
-				continue
-			}
-			if _, err := ptxas.Assemble(src, fmt.Sprintf("sm_%d", sm), false); err != nil {
-				t.Errorf("%s sm_%d: ptxas: %v", k.Name(), sm, err)
-			}
+			ptxastest.Assemble(t, k.Name(), src, sm)
 		}
 	}
 	_, err := Jit(testkernels.HalfCompareOp).PTX(75)

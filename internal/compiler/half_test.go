@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nugo-dev/nugo/internal/frontend"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 const halfSrc = `package k
@@ -86,7 +87,7 @@ func TestHalfLowering(t *testing.T) {
 		}
 		for _, w := range c.want {
 			if !strings.Contains(m.PTX, w) {
-				t.Errorf("%s: PTX lacks %q\n%s", c.kernel, w, numbered(m.PTX))
+				t.Errorf("%s: PTX lacks %q\n%s", c.kernel, w, ptxastest.Numbered(m.PTX))
 			}
 		}
 		assembleAll(t, c.kernel, m)
