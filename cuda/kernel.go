@@ -14,8 +14,9 @@ import (
 )
 
 // Option changes how a kernel is compiled and run: a set of Flags (Debug,
-// FastMath, LineInfo, combined with |) or MaxRegisters(n). Later options
-// override earlier ones; a nil Option is ignored.
+// FastMath, LineInfo, combined with |) or MaxRegisters(n). Flags add up
+// over the options given; of several MaxRegisters the last counts. A nil
+// Option is ignored.
 type Option interface {
 	apply(o *Options)
 }

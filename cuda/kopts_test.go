@@ -266,3 +266,42 @@ func TestProfileStartStop(t *testing.T) {
 		}
 	})
 }
+
+// TestGPUOptionsRun: on the simulated GPU and a real one, a kernel
+// compiled with line information, debug checks and a register cap computes
+// what it computes without them, and the profiler calls succeed with no
+// profiler attached.
+func TestGPUOptionsRun(t *testing.T) {
+	noEnvOptions(t)
+	for _, b := range []struct {
+		name  string
+		setup func(t *testing.T)
+	}{
+		{"gpu-sim", func(t *testing.T) { simGPU(t) }},
+		{"gpu", realGPU},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			b.setup(t)
+			if err := ProfileStart(); err != nil {
+				t.Fatalf("ProfileStart: %v", err)
+			}
+			for _, opts := range [][]Option{nil, {LineInfo}, {LineInfo | Debug, MaxRegisters(24)}, {MaxRegisters(255)}} {
+				data := make([]float32, 1000)
+				for i := range data {
+					data[i] = float32(i)
+				}
+				if err := Jit(testkernels.Scale, opts...).Launch(Dim1(4), Dim1(256), data, float32(3)); err != nil {
+					t.Fatalf("%v: %v", opts, err)
+				}
+				for i, v := range data {
+					if v != 3*float32(i) {
+						t.Fatalf("%v: data[%d] = %v, want %v", opts, i, v, 3*float32(i))
+					}
+				}
+			}
+			if err := ProfileStop(); err != nil {
+				t.Fatalf("ProfileStop: %v", err)
+			}
+		})
+	}
+}
