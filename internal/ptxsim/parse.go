@@ -95,6 +95,7 @@ func (p *parser) peek() token { return p.toks[p.pos] }
 
 // peekAt is the token i places ahead (EOF past the end).
 func (p *parser) peekAt(i int) token { return p.toks[min(p.pos+i, len(p.toks)-1)] }
+
 func (p *parser) next() token {
 	t := p.toks[p.pos]
 	if t.kind != tkEOF {
