@@ -48,6 +48,8 @@ type backend interface {
 	// setLimit and getLimit set and read a context limit (SetLimit).
 	setLimit(l Limit, value int) error
 	getLimit(l Limit) (int, error)
+	// profile starts or stops the profiler's collection (ProfileStart).
+	profile(start bool) error
 	newStream() (streamImpl, error)
 	newEvent() (eventImpl, error)
 	record(e eventImpl, s *Stream) error

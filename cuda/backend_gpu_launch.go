@@ -60,7 +60,7 @@ func (d *gpuDevice) kernel(k *Kernel, args []boundArg, overlap bool) (*gpuKernel
 func (d *gpuDevice) load(name string, m *compiler.Module) (*gpuKernel, error) {
 	gk := &gpuKernel{dev: d, name: name, m: m, dynShared: defaultDynamicShared - m.SharedBytes}
 	err := d.do(func(api driver.API) error {
-		mod, _, err := api.ModuleLoadData(m.PTX, driver.JITOptions{})
+		mod, _, err := api.ModuleLoadData(m.PTX, driver.JITOptions{LineInfo: m.Target.LineInfo})
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"reflect"
 
-	"github.com/nugo-dev/nugo/internal/compiler"
 	"github.com/nugo-dev/nugo/internal/ptxsim"
 	"github.com/nugo-dev/nugo/internal/ptxsim/golaunch"
 )
@@ -48,7 +47,8 @@ func (ptxsimExecutor) kind() Backend { return PTXSim }
 // compile compiles k for the functions of bound's func arguments (the
 // module is cached by Kernel.module, its parsed form here).
 func (ptxsimExecutor) compile(k *Kernel, bound []boundArg) (*golaunch.Kernel, error) {
-	target := compiler.Target{Debug: k.opts&Debug != 0, FastMath: k.opts&FastMath != 0, NoReadOnlyCache: argsOverlap(bound)}
+	target := k.target(0)
+	target.NoReadOnlyCache = argsOverlap(bound)
 	m, err := k.module(target, bound)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func (e ptxsimExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Valu
 	switch {
 	case errors.As(err, &ee):
 		return &KernelError{Kernel: k.name, Block: Dim3{ee.Block[0], ee.Block[1], ee.Block[2]},
-			Thread: Dim3{ee.Thread[0], ee.Thread[1], ee.Thread[2]}, Msg: ee.Detail()}
+			Thread: Dim3{ee.Thread[0], ee.Thread[1], ee.Thread[2]}, Pos: ee.Source, Msg: ee.Detail()}
 	case errors.As(err, &ce):
 		return &KernelError{Kernel: k.name, Block: Dim3{ce.Block[0], ce.Block[1], ce.Block[2]},
 			Thread: Dim3{ce.Thread[0], ce.Thread[1], ce.Thread[2]}, Pos: ce.Pos, Msg: ce.Msg}

@@ -16,7 +16,8 @@ import (
 // target is the compiler target for this kernel on a device of compute
 // capability sm (75, 90, ...).
 func (k *Kernel) target(sm int) compiler.Target {
-	return compiler.Target{SM: sm, Debug: k.opts&Debug != 0, FastMath: k.opts&FastMath != 0}
+	f := k.opts.Flags
+	return compiler.Target{SM: sm, Debug: f&Debug != 0, FastMath: f&FastMath != 0, LineInfo: f&LineInfo != 0, MaxRegisters: k.opts.MaxRegisters}
 }
 
 // minSM is the oldest compute capability PTX's .target can name for the

@@ -33,8 +33,24 @@
 // within a warp, and the lane masks (LanemaskLt, Le, Eq, Ge, Gt) locate
 // the thread in it; the Atomic*
 // functions, the fences ThreadFenceBlock, ThreadFence and
-// ThreadFenceSystem (block, device and system scope) and Printf work from
-// any thread.
+// ThreadFenceSystem (block, device and system scope), Nanosleep and Printf
+// work from any thread.
+//
+// # Options
+//
+// Jit and Compile take options, Numba's @cuda.jit keywords: the Flags
+// Debug (checked indexing and division, reported with the Go line),
+// FastMath (FMA contraction, approximate float32 division and square
+// roots) and LineInfo (line information that maps the GPU code to Go
+// lines for Nsight Compute, Nsight Systems and cuda-gdb, and Go lines in
+// ptxsim's fault reports), which combine with |, and MaxRegisters(n),
+// which caps the registers per thread:
+//
+//	k := cuda.Jit(step, cuda.LineInfo|cuda.FastMath, cuda.MaxRegisters(64))
+//
+// NUGO_DEBUG=1 and NUGO_LINEINFO=1 turn Debug and LineInfo on for every
+// kernel. ProfileStart and ProfileStop bound what an attached profiler
+// records (nsys profile --capture-range=cudaProfilerApi).
 //
 // A kernel may take a function, as a parameter of func type whose
 // parameters and results are numbers or bools:

@@ -9,21 +9,65 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nugo-dev/nugo/internal/compiler"
 	"github.com/nugo-dev/nugo/internal/frontend"
 )
 
-// Option changes how a kernel is compiled and run.
-type Option uint
+// Option changes how a kernel is compiled and run: a set of Flags (Debug,
+// FastMath, LineInfo, combined with |) or MaxRegisters(n). Flags add up
+// over the options given; of several MaxRegisters the last counts. A nil
+// Option is ignored.
+type Option interface {
+	apply(o *Options)
+}
+
+// Flags are the options that are on or off. Each is an Option; several
+// combine with |, as in cuda.Jit(fn, cuda.Debug|cuda.LineInfo).
+type Flags uint
 
 const (
 	// Debug checks indexing and integer division in compiled kernels and
 	// reports the failing thread with its Go source position, as the CPU
 	// backend always does. NUGO_DEBUG=1 turns it on for every kernel.
-	Debug Option = 1 << iota
+	Debug Flags = 1 << iota
 	// FastMath lets the GPU compiler contract multiplies and adds into FMA
 	// and use approximate division and square roots.
 	FastMath
+	// LineInfo maps the compiled code to Go source lines (Numba's
+	// lineinfo=True): the PTX carries .file and .loc directives and the
+	// GPU backend has the driver keep them
+	// (CU_JIT_GENERATE_LINE_INFO), so that Nsight Compute, Nsight Systems
+	// and cuda-gdb show the Go line of each instruction; the ptxsim
+	// backend names the Go line of a faulting instruction. The code is
+	// the same as without it. NUGO_LINEINFO=1 turns it on for every
+	// kernel.
+	LineInfo
 )
+
+func (f Flags) apply(o *Options) { o.Flags |= f }
+
+// Options are the settings a kernel is compiled with (Kernel.Options).
+type Options struct {
+	Flags Flags
+	// MaxRegisters caps the registers per thread of the compiled kernel
+	// (see the MaxRegisters option); 0 means no cap.
+	MaxRegisters int
+}
+
+type maxRegisters int
+
+func (n maxRegisters) apply(o *Options) { o.MaxRegisters = int(n) }
+
+// MaxRegisters caps the registers each thread of the kernel may use
+// (Numba's max_registers, PTX's .maxnreg), n between 16 and 255, or 0 for
+// the compiler's own choice. Fewer registers per thread let more threads
+// run at once on a multiprocessor, at the cost of spilling values to local
+// memory; the GPU's compiler raises a cap below its architecture's minimum
+// (24 from sm_70 on) to that minimum. A value out of range makes the
+// kernel fail to compile with an error that says so. The cpu and ptxsim
+// backends ignore it; `nugo ptx -maxregs n -sass` shows the registers
+// ptxas allots with the cap.
+func MaxRegisters(n int) Option { return maxRegisters(n) }
 
 // Kernel is a Go function prepared for launching over a grid of threads.
 // Make one with Jit or Compile; it is safe for concurrent use.
@@ -31,7 +75,7 @@ type Kernel struct {
 	fn     reflect.Value
 	name   string
 	params []param
-	opts   Option
+	opts   Options
 	err    error // why fn is not a kernel; Jit defers it to Launch
 
 	mu       sync.Mutex
@@ -68,9 +112,14 @@ type LaunchConfig struct {
 func Jit(fn any, opts ...Option) *Kernel {
 	k := &Kernel{opts: envOptions()}
 	for _, o := range opts {
-		k.opts |= o
+		if o != nil {
+			o.apply(&k.opts)
+		}
 	}
 	k.err = k.inspect(fn)
+	if r := k.opts.MaxRegisters; k.err == nil && r != 0 && (r < compiler.MinMaxRegisters || r > compiler.MaxMaxRegisters) {
+		k.err = fmt.Errorf("kernel %s: MaxRegisters(%d): a thread's register cap must be between %d and %d (or 0 for none)", k.name, r, compiler.MinMaxRegisters, compiler.MaxMaxRegisters)
+	}
 	return k
 }
 
@@ -98,11 +147,17 @@ type preparer interface {
 	prepare(k *Kernel) error
 }
 
-func envOptions() Option {
+// envOptions are the options the environment turns on for every kernel:
+// NUGO_DEBUG=1 (Debug) and NUGO_LINEINFO=1 (LineInfo).
+func envOptions() Options {
+	var o Options
 	if os.Getenv("NUGO_DEBUG") == "1" {
-		return Debug
+		o.Flags |= Debug
 	}
-	return 0
+	if os.Getenv("NUGO_LINEINFO") == "1" {
+		o.Flags |= LineInfo
+	}
+	return o
 }
 
 // usable says why k cannot be launched or compiled: nil, not made by Jit
@@ -128,10 +183,11 @@ func (k *Kernel) Name() string {
 	return k.name
 }
 
-// Options returns the options the kernel was made with.
-func (k *Kernel) Options() Option {
+// Options returns the options the kernel was made with, those the
+// environment turns on (NUGO_DEBUG, NUGO_LINEINFO) included.
+func (k *Kernel) Options() Options {
 	if k == nil {
-		return 0
+		return Options{}
 	}
 	return k.opts
 }

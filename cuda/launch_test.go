@@ -146,7 +146,7 @@ func TestCompileReportsBadKernelAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k.Func() == nil || k.Options() != 0 {
+	if k.Func() == nil || k.Options() != (Options{}) {
 		t.Fatal("Compile lost the function or options")
 	}
 }

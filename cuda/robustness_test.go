@@ -172,7 +172,7 @@ func TestRobustNilAndZeroKernel(t *testing.T) {
 					if k.Name() == "" && c.k == nil {
 						return nil
 					}
-					if k.Func() != nil || k.Options() != 0 {
+					if k.Func() != nil || k.Options() != (Options{}) {
 						t.Errorf("zero kernel has Func %v, Options %v", k.Func(), k.Options())
 					}
 					return nil

@@ -27,6 +27,9 @@ func Compile(k *frontend.Kernel, target Target) (*Module, error) {
 // PTX parameter (see Module.FuncParams). Every func parameter must be
 // bound.
 func CompileBound(k *frontend.Kernel, target Target, bound map[int]*frontend.Kernel) (*Module, error) {
+	if err := target.check(); err != nil {
+		return nil, fmt.Errorf("compile %s: %w", k.Name, err)
+	}
 	m := &modState{
 		k:      k,
 		target: target,
@@ -97,7 +100,7 @@ func (m *modState) compile() error {
 	kernel := m.k.Func
 	entry := m.symbol(kernelSymbol(m.k))
 	m.out.Entry = entry
-	kf := &ptx.Func{Name: entry, Entry: true}
+	kf := &ptx.Func{Name: entry, Entry: true, MaxNReg: m.target.MaxRegisters}
 	m.mod.Funcs = append(m.mod.Funcs, kf)
 	m.funcs[kernel] = kf
 	m.lowerFunc(kernel, kf, true)

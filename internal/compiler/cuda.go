@@ -61,10 +61,25 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.p.Emit("membar.cta")
 	case "ThreadFenceSystem":
 		f.p.Emit("membar.sys")
+	case "Nanosleep":
+		f.nanosleep(in)
 	default:
 		_ = args
 		f.errorf("cuda.%s cannot be called in a kernel", name)
 	}
+}
+
+// nanosleepMinSM is the oldest compute capability with nanosleep.
+const nanosleepMinSM = 70
+
+// nanosleep lowers cuda.Nanosleep to nanosleep.u32, which suspends the
+// thread for about ns nanoseconds (PTX allows anything from 0 to 2·ns, at
+// most a millisecond).
+func (f *fnState) nanosleep(in *ssa.Call) {
+	if sm := f.m.target.sm(); sm < nanosleepMinSM {
+		f.errorf("cuda.Nanosleep needs compute capability 7.0 (sm_70) or later (PTX nanosleep), but the target is sm_%d; leave it out for older GPUs (a sleep is only a hint: it may last anything from 0 to twice the time asked)", sm)
+	}
+	f.p.Emit("nanosleep.u32", f.one(in.Call.Args[0]))
 }
 
 func isNamed(t types.Type, name string) bool {

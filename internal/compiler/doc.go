@@ -47,3 +47,7 @@ package compiler
 // code and values and exits, and Module.DecodeRecord turns the record into
 // the message Go (or, for Array2/3 and MustView, the CPU backend) prints.
 // Without it there are no checks, as in CUDA C.
+//
+// Target.LineInfo adds .file and .loc directives (the Go position of the
+// code after each) and nothing else; Target.MaxRegisters writes the entry's
+// .maxnreg. cuda.Nanosleep needs sm_70 (nanosleep.u32).

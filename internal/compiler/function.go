@@ -471,10 +471,12 @@ func (f *fnState) ret(in *ssa.Return) {
 	f.p.Emit("ret")
 }
 
-// lineInfo writes a .loc directive when the Go source line changes, so that
-// profilers and debuggers (ptxas -lineinfo) map the GPU code to Go lines.
+// lineInfo writes a .loc directive when the Go source position changes,
+// with Target.LineInfo, so that profilers and debuggers (ptxas -lineinfo)
+// map the GPU code to Go lines. It adds directives only: the instructions
+// are those of a compile without it.
 func (f *fnState) lineInfo() {
-	if !f.pos.IsValid() {
+	if !f.m.target.LineInfo || !f.pos.IsValid() {
 		return
 	}
 	p := f.m.k.Fset.Position(f.pos)

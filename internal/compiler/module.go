@@ -7,9 +7,34 @@ type Target struct {
 	SM       int  // compute capability as 75, 80, 90; 0 means 75
 	Debug    bool // bounds and division checks that fill the device error record
 	FastMath bool // allow FMA contraction and approximate float32 division and sqrt
+	// LineInfo writes .file and .loc directives that map the PTX to the
+	// Go source lines it came from, for profilers and debuggers (ptxas
+	// and the driver's JIT then need -lineinfo, CU_JIT_GENERATE_LINE_INFO,
+	// to keep them). The instructions are the same with or without it.
+	LineInfo bool
+	// MaxRegisters, when not 0, caps the registers per thread of the
+	// kernel: the entry's .maxnreg. It must be between MinMaxRegisters and
+	// MaxMaxRegisters.
+	MaxRegisters int
 	// NoReadOnlyCache disables ld.global.nc for slices the kernel never
 	// writes; a backend sets it for a launch whose slice arguments overlap.
 	NoReadOnlyCache bool
+}
+
+// The range of Target.MaxRegisters: ptxas's smallest register budget
+// (sm_5x and sm_6x; it raises anything below 24 to 24 from sm_70 on) and
+// the most registers a thread can address.
+const (
+	MinMaxRegisters = 16
+	MaxMaxRegisters = 255
+)
+
+// check reports a target the compiler cannot honour.
+func (t Target) check() error {
+	if r := t.MaxRegisters; r != 0 && (r < MinMaxRegisters || r > MaxMaxRegisters) {
+		return fmt.Errorf("a limit of %d registers per thread; it must be between %d and %d (or 0 for none)", r, MinMaxRegisters, MaxMaxRegisters)
+	}
+	return nil
 }
 
 func (t Target) sm() int {

@@ -1674,6 +1674,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(sleepBackoff, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				sleepBackoff(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(threadIndices, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {

@@ -120,6 +120,31 @@ func fenceScopes(t cuda.Thread, a []int64, out []int64, done []int32) {
 	}
 }
 
+// sleepBackoff adds each element into a total with a compare-and-swap
+// loop that backs off with Nanosleep after a lost race, doubling the sleep
+// up to a cap (a lock's backoff idiom), and sleeps for a time taken from
+// the data; the results do not depend on how long the sleeps last.
+func sleepBackoff(t cuda.Thread, a []int64, out []int64, total []int64) {
+	i := t.Grid1()
+	if i >= len(a) {
+		return
+	}
+	ns := uint32(32)
+	tries := int64(1)
+	for {
+		old := cuda.AtomicAdd(&total[0], 0)
+		if cuda.AtomicCAS(&total[0], old, old+a[i]) == old {
+			break
+		}
+		cuda.Nanosleep(ns)
+		ns = min(ns*2, 1024)
+		tries++
+	}
+	cuda.Nanosleep(uint32(a[i]) % 200)
+	cuda.Nanosleep(0)
+	out[i] = a[i]*3 + min(tries, 1)
+}
+
 var syncReduceCases = []Case{
 	{Name: "syncreduce/count_parity", Kernel: syncCountParity, Grid: grid1(n1, 70), Block: cuda.Dim1(70), Args: func() []any {
 		return []any{cycleI64(n1), zeros[int32](n1), zeros[int32](n1)}
@@ -141,4 +166,5 @@ var syncReduceCases = []Case{
 	}},
 	c1("syncreduce/or_loop", syncOrLoop, func() []any { return []any{cycleOf[int32](n1), zeros[int32](n1)} }),
 	c1("syncreduce/fence_scopes", fenceScopes, func() []any { return []any{cycleI64(n1), zeros[int64](n1), zeros[int32](1)} }),
+	c1("syncreduce/nanosleep_backoff", sleepBackoff, func() []any { return []any{cycleI64(n1), zeros[int64](n1), zeros[int64](1)} }),
 }

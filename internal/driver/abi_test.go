@@ -90,6 +90,7 @@ const (
 	fSetLimitValue
 	fGetLimit
 	fWaitFlags
+	fProfiler
 )
 
 // mockLibrary builds testdata/mockcuda.c into a shared library with the
@@ -191,6 +192,8 @@ func TestLibraryABI(t *testing.T) {
 		t.Errorf("CtxGetCurrent = %#x, %v", cur, err)
 	}
 	check("cuCtxSynchronize", l.CtxSynchronize())
+	check("cuProfilerStart", l.ProfilerStart(), field{fProfiler, 1})
+	check("cuProfilerStop", l.ProfilerStop(), field{fProfiler, 2})
 	check("cuDevicePrimaryCtxRelease_v2", l.PrimaryCtxRelease(d), field{fReleaseDev, 102})
 
 	// Memory: 64-bit sizes and addresses both ways.

@@ -86,6 +86,13 @@ type API interface {
 	CtxSetLimit(limit Limit, value int) error
 	CtxGetLimit(limit Limit) (int, error)
 
+	// ProfilerStart and ProfilerStop enable and disable the collection of
+	// profile data for the current context by an attached profiling tool
+	// (cuProfilerStart, cuProfilerStop): without one they do nothing, and
+	// starting twice is no error.
+	ProfilerStart() error
+	ProfilerStop() error
+
 	// ModuleLoadData JIT-compiles PTX text into the current context
 	// (cuModuleLoadDataEx). The log is filled on success and on failure; a
 	// compile failure's *Error carries the error log in its Log field.

@@ -507,3 +507,54 @@ func TestGPUMappedManagedAndLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The profiler calls succeed in a context without a profiler attached
+// (the driver then does nothing), twice in a row too, and a module loaded
+// with line information and a .maxnreg entry reports at most that many
+// registers.
+func TestGPUProfilerAndRegisterCap(t *testing.T) {
+	dc := gpu(t)
+	const ptx = `.version 7.8
+.target sm_75
+.address_size 64
+.file 1 "capped.go"
+.visible .entry capped(.param .u64 p)
+.maxnreg 32
+{
+	.reg .b64 %rd<3>;
+	.loc 1 3 2
+	ld.param.u64 %rd1, [p];
+	cvta.to.global.u64 %rd2, %rd1;
+	.loc 1 4 2
+	st.global.u64 [%rd2], %rd1;
+	ret;
+}
+`
+	err := dc.Do(func(api API) error {
+		for _, f := range []func() error{api.ProfilerStart, api.ProfilerStart, api.ProfilerStop, api.ProfilerStop} {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+		m, _, err := api.ModuleLoadData(ptx, JITOptions{LineInfo: true})
+		if err != nil {
+			return err
+		}
+		defer api.ModuleUnload(m)
+		fn, err := api.ModuleGetFunction(m, "capped")
+		if err != nil {
+			return err
+		}
+		regs, err := api.FuncGetAttribute(fn, FuncNumRegs)
+		if err != nil {
+			return err
+		}
+		if regs < 1 || regs > 32 {
+			return fmt.Errorf("capped kernel uses %d registers; .maxnreg is 32", regs)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

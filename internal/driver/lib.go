@@ -57,6 +57,8 @@ const (
 	pMemAllocManaged
 	pCtxSetLimit
 	pCtxGetLimit
+	pProfilerStart
+	pProfilerStop
 	pModuleLoadDataEx
 	pModuleGetFunction
 	pModuleUnload
@@ -119,6 +121,8 @@ var procSpecs = [numProcs]procSpec{
 	pMemAllocManaged:                {"cuMemAllocManaged", false},
 	pCtxSetLimit:                    {"cuCtxSetLimit", false},
 	pCtxGetLimit:                    {"cuCtxGetLimit", false},
+	pProfilerStart:                  {"cuProfilerStart", false},
+	pProfilerStop:                   {"cuProfilerStop", false},
 	pModuleLoadDataEx:               {"cuModuleLoadDataEx", false},
 	pModuleGetFunction:              {"cuModuleGetFunction", false},
 	pModuleUnload:                   {"cuModuleUnload", false},

@@ -296,6 +296,12 @@ func (l *Library) CtxGetLimit(limit Limit) (int, error) {
 	return int(v), err
 }
 
+// ProfilerStart implements API.
+func (l *Library) ProfilerStart() error { return l.call(pProfilerStart) }
+
+// ProfilerStop implements API.
+func (l *Library) ProfilerStop() error { return l.call(pProfilerStop) }
+
 // ModuleLoadData implements API. The log buffers live on the Go heap, pinned
 // for the call; the driver writes the lengths it used and the compile time back
 // into the option value slots, which is where the log sizes are read from.

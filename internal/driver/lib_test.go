@@ -249,6 +249,8 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuMemAllocManaged", func() error { _, err := l.MemAllocManaged(64, MemAttachGlobal); return err }},
 		{"cuCtxSetLimit", func() error { return l.CtxSetLimit(LimitPrintfFIFOSize, 1<<20) }},
 		{"cuCtxGetLimit", func() error { _, err := l.CtxGetLimit(LimitStackSize); return err }},
+		{"cuProfilerStart", l.ProfilerStart},
+		{"cuProfilerStop", l.ProfilerStop},
 		{"cuModuleLoadDataEx", func() error {
 			_, _, err := l.ModuleLoadData(".version 7.8\n.target sm_75\n.address_size 64\n", JITOptions{OptLevel: O3, Verbose: true, LineInfo: true, MaxRegisters: 32})
 			return err

@@ -72,6 +72,8 @@ type Func struct {
 	Results []Param // outputs of a .func
 	Locals  []string
 	Body    []string // instructions, labels, raw lines
+	// MaxNReg, when not 0, caps an entry's registers per thread (.maxnreg).
+	MaxNReg int
 	nregs   [numClasses]int
 }
 
@@ -132,6 +134,9 @@ func (f *Func) header(w io.Writer) {
 		fmt.Fprintf(w, "\n\t%s", p)
 	}
 	fmt.Fprintf(w, "\n)")
+	if f.Entry && f.MaxNReg > 0 {
+		fmt.Fprintf(w, "\n.maxnreg %d", f.MaxNReg)
+	}
 }
 
 // Module is a PTX module.

@@ -59,17 +59,19 @@ func (e *Error) Error() string {
 
 // Assemble assembles ptx for arch (e.g. "sm_75") and discards the output.
 // With verbose, ptxas's register and spill report is in the returned log.
-func Assemble(ptx, arch string, verbose bool) (string, error) {
-	_, log, err := run(ptx, arch, verbose, false)
+// flags are further ptxas options, such as -lineinfo.
+func Assemble(ptx, arch string, verbose bool, flags ...string) (string, error) {
+	_, log, err := run(ptx, arch, verbose, false, flags)
 	return log, err
 }
 
 // Cubin assembles ptx for arch and returns the cubin bytes and ptxas's log.
-func Cubin(ptx, arch string, verbose bool) ([]byte, string, error) {
-	return run(ptx, arch, verbose, true)
+// flags are further ptxas options, such as -lineinfo.
+func Cubin(ptx, arch string, verbose bool, flags ...string) ([]byte, string, error) {
+	return run(ptx, arch, verbose, true, flags)
 }
 
-func run(ptx, arch string, verbose, keep bool) ([]byte, string, error) {
+func run(ptx, arch string, verbose, keep bool, flags []string) ([]byte, string, error) {
 	p, err := Path()
 	if err != nil {
 		return nil, "", err
@@ -91,6 +93,7 @@ func run(ptx, arch string, verbose, keep bool) ([]byte, string, error) {
 	if verbose {
 		args = append(args, "-v")
 	}
+	args = append(args, flags...)
 	args = append(args, in)
 	var buf bytes.Buffer
 	cmd := exec.Command(p, args...)
@@ -110,9 +113,9 @@ func run(ptx, arch string, verbose, keep bool) ([]byte, string, error) {
 }
 
 // SASS disassembles ptx for arch with cuobjdump -sass and returns the
-// listing and ptxas's register report.
-func SASS(ptx, arch string) (sass, report string, err error) {
-	cubin, report, err := Cubin(ptx, arch, true)
+// listing and ptxas's register report; flags are further ptxas options.
+func SASS(ptx, arch string, flags ...string) (sass, report string, err error) {
+	cubin, report, err := Cubin(ptx, arch, true, flags...)
 	if err != nil {
 		return "", report, err
 	}

@@ -60,6 +60,8 @@
 //     the length modifiers h hh l ll z j t, flags, width, precision, '*')
 //     with C's output, including inf/nan spellings, and writes each call
 //     in one Write to the launch's io.Writer.
+//   - nanosleep is a no-op: PTX allows any sleep from 0 to twice the time
+//     asked, and the interpreter has no scheduler to give the time to.
 //
 // Half precision: .f16 values live in .b16 registers; add, sub, mul and
 // fma .rn.f16, setp.{eq,ne,lt,le,gt,ge}.f16 and cvt between .f16 and
@@ -84,6 +86,8 @@
 // (an access outside any registered allocation, a misaligned atomic, trap,
 // too many steps) is an *ExecError naming the kernel, the instruction, its
 // PTX line, the block and thread, and the address, with a Kind that tells
-// which CUDA error a GPU would report. Faults never panic out of
+// which CUDA error a GPU would report; when the PTX has .file and .loc
+// directives (nugo's LineInfo option) it also names the source line of the
+// faulting instruction (ExecError.Source). Faults never panic out of
 // the API.
 package ptxsim

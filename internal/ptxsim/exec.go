@@ -226,7 +226,8 @@ func (t *thread) fault(in *inst, addr uint64, hasAddr bool, format string, args 
 
 func (t *thread) faultKind(kind FaultKind, in *inst, addr uint64, hasAddr bool, format string, args ...any) {
 	t.err = &ExecError{Kernel: t.w.ls.fn.name, Func: t.fn.name, Line: int(in.line), Inst: in.text,
-		Block: t.w.block, Thread: t.tid, Addr: addr, HasAddr: hasAddr, Kind: kind, Msg: fmt.Sprintf(format, args...)}
+		Block: t.w.block, Thread: t.tid, Addr: addr, HasAddr: hasAddr, Kind: kind, Msg: fmt.Sprintf(format, args...),
+		Source: t.fn.sourceAt(int(in.line))}
 	t.state = stFault
 }
 

@@ -119,6 +119,10 @@ type ExecError struct {
 	HasAddr bool
 	Kind    FaultKind
 	Msg     string
+	// Source is the source position (file:line:col) of the instruction
+	// from the module's .loc directives (nugo writes them with its
+	// LineInfo option); "" when the PTX has none.
+	Source string
 }
 
 // FaultKind classifies a fault the way a GPU's driver reports it (see
@@ -136,10 +140,15 @@ const (
 	FaultLimit                       // Config.MaxSteps or the call depth exceeded
 )
 
-// Error names the kernel, block and thread, then the Detail.
+// Error names the kernel, block and thread, then the Detail and the
+// Source position when known.
 func (e *ExecError) Error() string {
-	return fmt.Sprintf("ptxsim: kernel %s, block (%d,%d,%d) thread (%d,%d,%d): %s", e.Kernel,
+	s := fmt.Sprintf("ptxsim: kernel %s, block (%d,%d,%d) thread (%d,%d,%d): %s", e.Kernel,
 		e.Block[0], e.Block[1], e.Block[2], e.Thread[0], e.Thread[1], e.Thread[2], e.Detail())
+	if e.Source != "" {
+		s += " at " + e.Source
+	}
+	return s
 }
 
 // Detail describes the fault without the kernel, block and thread: the

@@ -1,6 +1,9 @@
 package ptxsim
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // Module is parsed, pre-decoded PTX: immutable, safe to launch concurrently.
 type Module struct {
@@ -18,6 +21,8 @@ type Module struct {
 	constSize    int // bytes of the module's .const image
 	globalInit   []byte
 	constInit    []byte
+
+	files map[int]string // .file directives: number → source file name
 }
 
 // Kernels lists the .entry functions of the module in source order.
@@ -106,6 +111,28 @@ type function struct {
 	relocs    []reloc
 	line      int
 	usesBar   bool
+	// locs are the function's .loc directives in PTX line order: the
+	// source position of the instructions after each (see sourceAt).
+	locs []srcLoc
+}
+
+// srcLoc is one .loc directive: from PTX line ptxLine on, the code is that
+// of source position pos ("file.go:12:5").
+type srcLoc struct {
+	ptxLine    int
+	file, line int
+	col        int
+	pos        string
+}
+
+// sourceAt is the source position of the instruction on PTX line line,
+// from the last .loc before it in f; "" when there is none.
+func (f *function) sourceAt(line int) string {
+	i := sort.Search(len(f.locs), func(i int) bool { return f.locs[i].ptxLine > line })
+	if i == 0 || line <= 0 {
+		return ""
+	}
+	return f.locs[i-1].pos
 }
 
 // reloc patches a constant slot with a variable's address at load time.

@@ -92,6 +92,10 @@ func (p *parser) errf(line int, format string, args ...any) error {
 }
 
 func (p *parser) peek() token { return p.toks[p.pos] }
+
+// peekAt is the token i places ahead (EOF past the end).
+func (p *parser) peekAt(i int) token { return p.toks[min(p.pos+i, len(p.toks)-1)] }
+
 func (p *parser) next() token {
 	t := p.toks[p.pos]
 	if t.kind != tkEOF {
@@ -124,6 +128,64 @@ func (p *parser) skipLine(line int) {
 	}
 }
 
+// parseFileDirective records `.file N "name"` (and skips a timestamp and
+// size after it): the file that .loc directives call N.
+func (p *parser) parseFileDirective(line int) {
+	defer p.skipLine(line)
+	n, name := p.peek(), p.peekAt(1)
+	if n.kind != tkNum || n.line != line || name.kind != tkStr || name.line != line {
+		return
+	}
+	id, err := strconv.Atoi(n.text)
+	if err != nil {
+		return
+	}
+	if p.m.files == nil {
+		p.m.files = map[int]string{}
+	}
+	if s, err := strconv.Unquote(`"` + name.text + `"`); err == nil {
+		p.m.files[id] = s
+	} else {
+		p.m.files[id] = name.text
+	}
+}
+
+// parseLoc records `.loc file line col` (and skips the inlining
+// information PTX allows after it) as the source of the code after it.
+func (p *parser) parseLoc(fs *fnState, line int) {
+	defer p.skipLine(line)
+	var nums [3]int
+	for i := range nums {
+		t := p.peekAt(i)
+		if t.kind != tkNum || t.line != line {
+			if i < 2 {
+				return // no file and line: not a position
+			}
+			break
+		}
+		nums[i], _ = strconv.Atoi(t.text)
+	}
+	fs.f.locs = append(fs.f.locs, srcLoc{ptxLine: line, file: nums[0], line: nums[1], col: nums[2]})
+}
+
+// resolveLocs names the files of the .loc directives, once every .file
+// has been read.
+func (p *parser) resolveLocs() {
+	for _, fs := range p.fs {
+		for i := range fs.f.locs {
+			l := &fs.f.locs[i]
+			name, ok := p.m.files[l.file]
+			if !ok || l.line <= 0 {
+				continue
+			}
+			l.pos = fmt.Sprintf("%s:%d", name, l.line)
+			if l.col > 0 {
+				l.pos += fmt.Sprintf(":%d", l.col)
+			}
+		}
+	}
+}
+
 func (p *parser) skipTo(s string) {
 	for p.peek().kind != tkEOF && !p.is(s) {
 		p.pos++
@@ -147,6 +209,7 @@ func Parse(src string) (m *Module, err error) {
 		return nil, err
 	}
 	p.layoutModule()
+	p.resolveLocs()
 	for _, fs := range p.fs {
 		if err := p.decodeFunction(fs); err != nil {
 			return nil, err
@@ -193,7 +256,9 @@ func (p *parser) parseModule() error {
 			if err := p.parseVarDecl(spaceNames[t.text[1:]], nil, extern, t.line); err != nil {
 				return err
 			}
-		case ".file", ".loc":
+		case ".file":
+			p.parseFileDirective(t.line)
+		case ".loc":
 			p.skipLine(t.line)
 		case ".pragma":
 			p.skipTo(";")
@@ -468,7 +533,9 @@ func (p *parser) parseBody(fs *fnState) error {
 				if err := p.parseVarDecl(spaceNames[t.text[1:]], fs, false, t.line); err != nil {
 					return err
 				}
-			case ".loc", ".file":
+			case ".loc":
+				p.parseLoc(fs, t.line)
+			case ".file":
 				p.skipLine(t.line)
 			case ".pragma":
 				p.skipTo(";")

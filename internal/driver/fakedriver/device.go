@@ -154,6 +154,7 @@ func (f *Fake) destroyContext(dev int) {
 	}
 	f.used[dev] = 0
 	f.limits[dev] = nil
+	f.profiling[dev] = false
 	for m, mod := range f.modules {
 		if mod.dev == dev {
 			f.unload(m)
@@ -272,4 +273,32 @@ func (f *Fake) CtxGetLimit(limit driver.Limit) (int, error) {
 		return v, nil
 	}
 	return def, nil
+}
+
+// ProfilerStart implements driver.API: it needs a current context, as
+// the driver does, and marks the context's device as profiling
+// (Profiling); starting twice is no error.
+func (f *Fake) ProfilerStart() error { return f.setProfiling("cuProfilerStart", true) }
+
+// ProfilerStop implements driver.API, undoing ProfilerStart.
+func (f *Fake) ProfilerStop() error { return f.setProfiling("cuProfilerStop", false) }
+
+func (f *Fake) setProfiling(call string, on bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	dev, err := f.enter(call, true, true)
+	if err != nil {
+		return err
+	}
+	f.profiling[dev] = on
+	return nil
+}
+
+// Profiling reports whether profile collection is on for device dev's
+// context: ProfilerStart called since the context was made, and no
+// ProfilerStop after it.
+func (f *Fake) Profiling(dev int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return dev >= 0 && dev < len(f.profiling) && f.profiling[dev]
 }

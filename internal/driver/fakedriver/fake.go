@@ -165,6 +165,7 @@ type Fake struct {
 	pending     []pendingOp            // with Config.Sim: queued device work
 	kernelFault error                  // the interpreter's account of the poisoning fault
 	limits      []map[driver.Limit]int // per device: context limits set by CtxSetLimit
+	profiling   []bool                 // per device: profile collection on (ProfilerStart)
 }
 
 type alloc struct {
@@ -247,6 +248,7 @@ func New(cfg Config) *Fake {
 		streams:    map[driver.Stream]int{},
 		events:     map[driver.Event]*event{},
 		limits:     make([]map[driver.Limit]int, len(cfg.Devices)),
+		profiling:  make([]bool, len(cfg.Devices)),
 	}
 }
 

@@ -174,6 +174,8 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuMemAllocManaged", func(e *env) error { _, err := e.f.MemAllocManaged(64, driver.MemAttachGlobal); return err }},
 		{"cuCtxSetLimit", func(e *env) error { return e.f.CtxSetLimit(driver.LimitPrintfFIFOSize, 4<<20) }},
 		{"cuCtxGetLimit", func(e *env) error { _, err := e.f.CtxGetLimit(driver.LimitStackSize); return err }},
+		{"cuProfilerStart", func(e *env) error { return e.f.ProfilerStart() }},
+		{"cuProfilerStop", func(e *env) error { return e.f.ProfilerStop() }},
 		{"cuOccupancyMaxPotentialBlockSize", func(e *env) error {
 			_, b, err := e.f.OccupancyMaxPotentialBlockSize(e.fn, 0, 0)
 			if err == nil && (b <= 0 || b%32 != 0) {
@@ -234,6 +236,53 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 	}
 	if got, want := len(calls), reflect.TypeFor[driver.API]().NumMethod(); got != want {
 		t.Fatalf("%d calls covered; driver.API has %d methods", got, want)
+	}
+}
+
+// TestProfiler: ProfilerStart and ProfilerStop turn the current context's
+// profiling on and off (twice is no error), need a current context as the
+// driver's do, and a new context starts with profiling off.
+func TestProfiler(t *testing.T) {
+	f := ready(t, fakedriver.Config{})
+	steps := []struct {
+		name string
+		do   func() error
+		want bool
+	}{
+		{"start", f.ProfilerStart, true},
+		{"start again", f.ProfilerStart, true},
+		{"stop", f.ProfilerStop, false},
+		{"stop again", f.ProfilerStop, false},
+		{"restart", f.ProfilerStart, true},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if got := f.Profiling(0); got != s.want {
+			t.Fatalf("after %s: Profiling(0) = %v, want %v", s.name, got, s.want)
+		}
+	}
+	if f.Profiling(1) || f.Profiling(-1) {
+		t.Error("devices without a context report profiling")
+	}
+	if err := f.CtxSetCurrent(0); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, f.ProfilerStart(), "cuProfilerStart", driver.ErrorInvalidContext)
+	wantCode(t, f.ProfilerStop(), "cuProfilerStop", driver.ErrorInvalidContext)
+	if err := f.PrimaryCtxRelease(0); err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.PrimaryCtxRetain(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.CtxSetCurrent(c); err != nil {
+		t.Fatal(err)
+	}
+	if f.Profiling(0) {
+		t.Error("a new context starts with profiling on")
 	}
 }
 

@@ -29,7 +29,9 @@ import (
 //     units of 8 per thread, so a block holds
 //     MaxRegistersPerBlock / (32 · NumRegs rounded up to 8) warps, at most
 //     the device's MaxThreadsPerBlock threads. 16 registers allow 1024
-//     threads, 72 allow 896, 255 allow 256.
+//     threads, 72 allow 896, 255 allow 256. An entry's .maxnreg caps the
+//     count, as ptxas honours it (raised to minRegs, as ptxas raises it to
+//     its architecture's minimum).
 //
 // SetFuncAttr overrides any of them by kernel name; a FuncNumRegs set there
 // changes the derived FuncMaxThreadsPerBlock too.
@@ -47,6 +49,8 @@ var (
 	regDeclRE = regexp.MustCompile(`\.reg\s+\.([a-z]+)(\d*)(?:x(\d+))?\s+([^;]+);`)
 	// arrayDeclRE matches a .local or .shared array of fixed size.
 	arrayDeclRE = regexp.MustCompile(`\.(local|shared)\s+(?:\.align\s+\d+\s+)?\.[bsuf](8|16|32|64)\s+[\w$%]+\s*\[(\d+)\]`)
+	// maxnregRE matches an entry's .maxnreg directive, before its body.
+	maxnregRE = regexp.MustCompile(`\)\s*(?:\.\w+\s+[\d, ]+\s*)*\.maxnreg\s+(\d+)`)
 	// funcStartRE matches the start of the next function after an .entry.
 	funcStartRE = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.(?:entry|func)\b`)
 )
@@ -118,8 +122,16 @@ func estimateRegs(slots int) int {
 // above); static is the module's static shared memory.
 func entryResources(ptx, name string, static int) map[driver.FunctionAttribute]int {
 	body := entryBody(ptx, name)
+	regs := estimateRegs(regSlots(body))
+	if head, _, ok := strings.Cut(body, "{"); ok {
+		if m := maxnregRE.FindStringSubmatch(head); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				regs = min(regs, max(n, minRegs))
+			}
+		}
+	}
 	return map[driver.FunctionAttribute]int{
-		driver.FuncNumRegs:              estimateRegs(regSlots(body)),
+		driver.FuncNumRegs:              regs,
 		driver.FuncLocalSizeBytes:       arrayBytes(body, "local"),
 		driver.FuncSharedSizeBytes:      static,
 		driver.FuncMaxDynamicSharedSize: max(defaultDynamicShared-static, 0),

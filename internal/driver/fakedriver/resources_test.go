@@ -9,10 +9,14 @@ import (
 )
 
 // resourcePTX is a module with one kernel, k, whose body declares decls.
-func resourcePTX(decls string) string {
+func resourcePTX(decls string) string { return resourcePTXHead("", decls) }
+
+// resourcePTXHead is resourcePTX with head (performance directives such as
+// .maxnreg) between the entry's parameters and its body.
+func resourcePTXHead(head, decls string) string {
 	return fmt.Sprintf(".version 7.8\n.target sm_75\n.address_size 64\n.shared .align 4 .b32 tile[64];\n"+
-		".visible .entry k(.param .u64 p)\n{\n%s\n\tret;\n}\n"+
-		".visible .func (.param .b32 r) other()\n{\n\t.reg .b64 %%big<4000>;\n\tret;\n}\n", decls)
+		".visible .entry k(.param .u64 p)%s\n{\n%s\n\tret;\n}\n"+
+		".visible .func (.param .b32 r) other()\n{\n\t.reg .b64 %%big<4000>;\n\tret;\n}\n", head, decls)
 }
 
 // The fake estimates a kernel's registers, local and shared memory from its
@@ -22,20 +26,24 @@ func TestKernelResourcesFromPTX(t *testing.T) {
 	small.Attrs[driver.AttrMaxRegistersPerBlock] = 32768
 	cases := []struct {
 		name    string
+		head    string
 		decls   string
 		dev     *fakedriver.DeviceSpec
 		regs    int
 		local   int
 		threads int
 	}{
-		{"no registers", "", nil, 16, 0, 1024},
-		{"predicates do not count", ".reg .pred %p<400>;", nil, 16, 0, 1024},
-		{"an eighth of the 32-bit slots", ".reg .b32 %r<400>;\n.reg .f32 %f<112>;", nil, 64, 0, 1024},
-		{"64-bit registers take two slots", ".reg .b64 %rd<288>;", nil, 72, 0, 896},
-		{"single names and packed halves", ".reg .b32 %a, %b, %c;\n.reg .f16x2 %h<509>;", nil, 64, 0, 1024},
-		{"capped at 255", ".reg .b64 %rd<5000>;", nil, 255, 0, 256},
-		{"fewer registers per block", ".reg .b32 %r<800>;", &small, 100, 0, 288},
-		{"local arrays", ".local .align 8 .b8 depot[24];\n.local .align 4 .b32 x[4];\n.reg .b32 %r<4>;", nil, 16, 40, 1024},
+		{"no registers", "", "", nil, 16, 0, 1024},
+		{"predicates do not count", "", ".reg .pred %p<400>;", nil, 16, 0, 1024},
+		{"an eighth of the 32-bit slots", "", ".reg .b32 %r<400>;\n.reg .f32 %f<112>;", nil, 64, 0, 1024},
+		{"64-bit registers take two slots", "", ".reg .b64 %rd<288>;", nil, 72, 0, 896},
+		{"single names and packed halves", "", ".reg .b32 %a, %b, %c;\n.reg .f16x2 %h<509>;", nil, 64, 0, 1024},
+		{"capped at 255", "", ".reg .b64 %rd<5000>;", nil, 255, 0, 256},
+		{"fewer registers per block", "", ".reg .b32 %r<800>;", &small, 100, 0, 288},
+		{".maxnreg caps the estimate", "\n.maxnreg 40", ".reg .b64 %rd<288>;", nil, 40, 0, 1024},
+		{".maxnreg above the estimate", " .maxntid 256, 1, 1 .maxnreg 200", ".reg .b64 %rd<288>;", nil, 72, 0, 896},
+		{".maxnreg below the minimum", " .maxnreg 8", ".reg .b64 %rd<288>;", nil, 16, 0, 1024},
+		{"local arrays", "", ".local .align 8 .b8 depot[24];\n.local .align 4 .b32 x[4];\n.reg .b32 %r<4>;", nil, 16, 40, 1024},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -44,7 +52,7 @@ func TestKernelResourcesFromPTX(t *testing.T) {
 				cfg.Devices = []fakedriver.DeviceSpec{*c.dev}
 			}
 			f := ready(t, cfg)
-			m, _, err := f.ModuleLoadData(resourcePTX(c.decls), driver.JITOptions{})
+			m, _, err := f.ModuleLoadData(resourcePTXHead(c.head, c.decls), driver.JITOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
