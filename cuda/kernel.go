@@ -46,6 +46,27 @@ const (
 
 func (f Flags) apply(o *Options) { o.Flags |= f }
 
+// String names the flags that are set, as "Debug|LineInfo"; no flags is "0".
+func (f Flags) String() string {
+	var names []string
+	for _, n := range []struct {
+		flag Flags
+		name string
+	}{{Debug, "Debug"}, {FastMath, "FastMath"}, {LineInfo, "LineInfo"}} {
+		if f&n.flag != 0 {
+			names = append(names, n.name)
+			f &^= n.flag
+		}
+	}
+	if f != 0 {
+		names = append(names, fmt.Sprintf("%#x", uint(f)))
+	}
+	if len(names) == 0 {
+		return "0"
+	}
+	return strings.Join(names, "|")
+}
+
 // Options are the settings a kernel is compiled with (Kernel.Options).
 type Options struct {
 	Flags Flags

@@ -305,3 +305,14 @@ func TestGPUOptionsRun(t *testing.T) {
 		})
 	}
 }
+
+func TestFlagsString(t *testing.T) {
+	for _, c := range []struct {
+		f    Flags
+		want string
+	}{{0, "0"}, {Debug, "Debug"}, {Debug | LineInfo, "Debug|LineInfo"}, {FastMath | 1<<7, "FastMath|0x80"}} {
+		if got := c.f.String(); got != c.want {
+			t.Errorf("Flags(%d).String() = %q, want %q", uint(c.f), got, c.want)
+		}
+	}
+}
