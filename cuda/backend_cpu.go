@@ -34,6 +34,9 @@ type hostLaunch struct {
 	// goexit is the error of the first block whose thread called
 	// runtime.Goexit on its worker (cpu.Run then returns ErrGoexit).
 	goexit atomic.Pointer[KernelError]
+	// grid, in a cooperative launch, is the barrier of SyncGrid: one
+	// party per thread of the grid, which every block runs at once.
+	grid *cpu.Barrier
 }
 
 func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
@@ -46,7 +49,14 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		return err
 	}
 	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv, rows: rows}
-	err = cpu.Run(cfg.Grid.Size(), 0, func() func(int) error {
+	workers := 0
+	if cfg.Cooperative {
+		// Every block at once, each on a worker of its own, so that all
+		// can meet at the grid's barrier.
+		workers = cfg.Grid.Size()
+		l.grid = cpu.NewBarrier(workers * cfg.Block.Size())
+	}
+	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
 		return (&runner{block: newBlock(l)}).run
 	})
 	if errors.Is(err, cpu.ErrGoexit) {
@@ -133,6 +143,9 @@ func (r *runner) run(bi int) error {
 			}
 		}
 		returned = true
+		if g := b.launch.grid; g != nil {
+			g.LeaveN(d.Size()) // every thread returned without SyncGrid
+		}
 	}()
 	if b.concurrent {
 		b.threads.Wait()
@@ -146,6 +159,9 @@ func (r *runner) run(bi int) error {
 func (b *block) goConcurrent(t Thread) {
 	first, total := t.linear()+1, b.dim.Size()
 	b.barrier.Reset(total - first + 1)
+	if g := b.launch.grid; g != nil {
+		g.LeaveN(first - 1) // the threads before t have returned
+	}
 	nw := (total + WarpSize - 1) / WarpSize
 	if len(b.warps) < nw {
 		b.warps = make([]warp, nw)
@@ -168,6 +184,9 @@ func (b *block) goConcurrent(t Thread) {
 func (b *block) leave(t Thread) {
 	b.barrier.Leave()
 	b.warps[t.linear()/WarpSize].leave()
+	if g := b.launch.grid; g != nil {
+		g.Leave()
+	}
 }
 
 func (b *block) runThread(t Thread) {
@@ -205,11 +224,9 @@ func (b *block) fail(tid Dim3, r any) {
 		b.err = e
 	}
 	b.errMu.Unlock()
-	if b.concurrent {
-		b.barrier.Break()
-		for i := range b.warps {
-			b.warps[i].abort()
-		}
+	b.abort()
+	if g := b.launch.grid; g != nil {
+		g.Break() // the other blocks stop at their next SyncGrid
 	}
 }
 
@@ -237,14 +254,15 @@ func panicSite() string {
 }
 
 // inArrayAPI reports whether a function, as the runtime names it, is one
-// of Array2's or Array3's methods or MustView2 or MustView3.
+// of Array2's or Array3's methods, MustView2, MustView3 or Thread.SyncGrid,
+// which panic for their caller.
 func inArrayAPI(fn string) bool {
 	const pkg = "github.com/nugo-dev/nugo/cuda."
 	rest, ok := strings.CutPrefix(fn, pkg)
 	if !ok {
 		return false
 	}
-	for _, p := range []string{"Array2[", "Array3[", "MustView2[", "MustView3["} {
+	for _, p := range []string{"Array2[", "Array3[", "MustView2[", "MustView3[", "Thread.SyncGrid"} {
 		if strings.HasPrefix(rest, p) {
 			return true
 		}

@@ -122,6 +122,11 @@ func (h *hostBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, 
 }
 
 func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boundArg) error {
+	if c, ok := h.exec.(launchChecker); ok {
+		if err := c.check(k, cfg, args); err != nil {
+			return err
+		}
+	}
 	vals := make([]reflect.Value, len(args))
 	hostArgs := false
 	for i, a := range args {

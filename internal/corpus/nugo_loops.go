@@ -842,6 +842,45 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(gridReduce, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				gridReduce(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(sequentialRows, func(args []any) cuda.RowLoop {
+		a0 := args[0].(cuda.Array2[int32])
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				sequentialRows(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(gridSyncEarlyReturn, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				gridSyncEarlyReturn(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(localArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {

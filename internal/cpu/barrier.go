@@ -108,6 +108,19 @@ func (b *Barrier) Leave() {
 	}
 }
 
+// LeaveN is Leave for n threads at once.
+func (b *Barrier) LeaveN(n int) {
+	if n <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.parties -= n
+	if b.waiting > 0 && b.waiting >= b.parties {
+		b.release()
+	}
+}
+
 // Break wakes every waiter with a false result and makes later waits fail
 // at once.
 func (b *Barrier) Break() {

@@ -99,6 +99,13 @@ type Config struct {
 	Stdout    io.Writer // vprintf output; nil discards it
 	Workers   int       // goroutines running blocks; 0 means GOMAXPROCS
 	MaxSteps  int64     // per thread limit on taken branches and calls; 0 means no limit
+	// Cooperative runs every block of the grid at once, each on a
+	// goroutine of its own (Workers is ignored), as a cooperative launch
+	// on a GPU keeps them all resident: blocks can then wait for each
+	// other, as nugo's grid barrier does, spinning on memory with
+	// nanosleep, which yields to the other blocks here. A block that
+	// keeps spinning after another has exited is reported as a deadlock.
+	Cooperative bool
 }
 
 // Stats reports what a launch executed.
@@ -186,6 +193,13 @@ type launchState struct {
 	errMu     sync.Mutex
 	err       error
 	instrs    atomic.Int64
+
+	// Cooperative launches: blocks that have finished, and blocks whose
+	// spinning thread is yielding (see worker.yield).
+	coop     bool
+	nblocks  int
+	finished atomic.Int64
+	spinning atomic.Int64
 }
 
 // Run launches a kernel and waits for it; it returns the first fault.
@@ -221,9 +235,13 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 	ls := &launchState{prog: p, fn: f, grid: grid, block: block, nthreads: n, params: cfg.Params,
 		regions: p.mem.snapshot(), shared: shared, dynShared: cfg.SharedMem, out: cfg.Stdout, maxSteps: cfg.MaxSteps}
 	nblocks := grid[0] * grid[1] * grid[2]
+	ls.coop, ls.nblocks = cfg.Cooperative, nblocks
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Cooperative {
+		workers = nblocks
 	}
 	if workers > nblocks {
 		workers = nblocks
@@ -241,12 +259,56 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 					break
 				}
 				wk.runBlock(b)
+				ls.finished.Add(1)
 			}
 			ls.instrs.Add(wk.instrs)
 		}()
 	}
 	wg.Wait()
 	return Stats{Instructions: ls.instrs.Load()}, ls.err
+}
+
+// spinLimit is how many yields in a row a thread may spend waiting while
+// another block of its cooperative launch has exited and every other block
+// waits too, before the launch is reported as deadlocked.
+const spinLimit = 10000
+
+// yield is a nanosleep of one of the worker's threads: a thread spinning on
+// memory that another block is to change. In a cooperative launch it lets
+// the other blocks' goroutines run, and it reports (as a message for the
+// thread's fault) a launch that cannot go on: one whose other blocks have
+// all exited or wait as well, with at least one exited, for spinLimit
+// yields. Outside cooperative launches blocks run a few at a time, and it
+// only yields.
+func (w *worker) yield() string {
+	ls := w.ls
+	if ls.failed.Load() {
+		return "launch stopped by another block's fault"
+	}
+	if !ls.coop {
+		runtime.Gosched()
+		return ""
+	}
+	if w.spins == 0 {
+		ls.spinning.Add(1)
+	}
+	w.spins++
+	if w.spins > spinLimit {
+		if done := ls.finished.Load(); done > 0 && int(done+ls.spinning.Load()) >= ls.nblocks {
+			return fmt.Sprintf("deadlock: the block waits at a grid barrier (t.SyncGrid) that %d block(s) of the grid will never reach, having exited; every block must reach every SyncGrid", done)
+		}
+	}
+	runtime.Gosched()
+	return ""
+}
+
+// stopSpinning ends the block's count as waiting, at a block barrier or
+// when it ends.
+func (w *worker) stopSpinning() {
+	if w.spins > 0 {
+		w.ls.spinning.Add(-1)
+		w.spins = 0
+	}
 }
 
 func (ls *launchState) fail(err error) {
