@@ -108,10 +108,10 @@ func RunModule(m *compiler.Module, c Case, opt Options) Outcome {
 	}
 	var sb strings.Builder
 	err = gk.Run(golaunch.Launch{
-		Grid:      [3]int{c.Grid.X, c.Grid.Y, c.Grid.Z},
-		Block:     [3]int{c.Block.X, c.Block.Y, c.Block.Z},
-		SharedMem: c.SharedMem,
-		Stdout:    &sb,
+		Grid:        [3]int{c.Grid.X, c.Grid.Y, c.Grid.Z},
+		Block:       [3]int{c.Block.X, c.Block.Y, c.Block.Z},
+		SharedMem:   c.SharedMem,
+		Stdout:      &sb,
 		MaxSteps:    1 << 26,
 		Workers:     workers,
 		Cooperative: c.Cooperative,
