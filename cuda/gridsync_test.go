@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
@@ -393,4 +394,36 @@ func TestGPUGridSync(t *testing.T) {
 	if err := k.Launch(Dim1(2), Dim1(32), make([]int64, 64), 1); !errors.Is(err, ErrNotCooperative) {
 		t.Errorf("launch without Cooperative: %v; want ErrNotCooperative", err)
 	}
+}
+
+// BenchmarkSyncGrid times rounds of grid barriers (GridRotate: two
+// SyncGrid per round) over 8 blocks of 64 threads on the cpu backend and
+// on ptxsim, and reports each one's time per barrier and their ratio.
+func BenchmarkSyncGrid(b *testing.B) {
+	const blocks, block, rounds = 8, 64, 50
+	k := Jit(testkernels.GridRotate)
+	data := make([]int64, blocks*block)
+	cfg := LaunchConfig{Grid: Dim1(blocks), Block: Dim1(block), Cooperative: true}
+	prev, err := CurrentBackend()
+	if err != nil {
+		prev = CPU
+	}
+	defer func() { _ = SetBackend(prev) }()
+	var spent [2]time.Duration
+	for b.Loop() {
+		for i, be := range []Backend{CPU, PTXSim} {
+			if err := SetBackend(be); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			if err := k.LaunchWith(cfg, data, rounds); err != nil {
+				b.Fatal(err)
+			}
+			spent[i] += time.Since(start)
+		}
+	}
+	barriers := float64(b.N * rounds * 2)
+	b.ReportMetric(float64(spent[0].Nanoseconds())/barriers, "cpu-ns/barrier")
+	b.ReportMetric(float64(spent[1].Nanoseconds())/barriers, "ptxsim-ns/barrier")
+	b.ReportMetric(float64(spent[1])/float64(spent[0]), "ptxsim/cpu")
 }

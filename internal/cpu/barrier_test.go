@@ -125,6 +125,42 @@ func TestBarrierBreakWakesWaitCount(t *testing.T) {
 	}
 }
 
+// TestBarrierLeaveN: threads that leave in a group (a block that returned
+// without waiting, for a grid's barrier) release the waiters when they were
+// all that was missing, and reduce the parties of later rounds.
+func TestBarrierLeaveN(t *testing.T) {
+	cases := []struct {
+		name           string
+		parties, waits int
+		leave          []int // LeaveN calls, made while the waiters wait
+	}{
+		{"the rest leave at once", 10, 4, []int{6}},
+		{"in two groups", 10, 3, []int{5, 2}},
+		{"leaving none changes nothing", 4, 4, []int{0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := NewBarrier(c.parties)
+			var wg sync.WaitGroup
+			for range c.waits {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range 2 { // the second round has only the waiters
+						if !b.Wait() {
+							t.Error("Wait returned false")
+						}
+					}
+				}()
+			}
+			for _, n := range c.leave {
+				b.LeaveN(n)
+			}
+			wg.Wait()
+		})
+	}
+}
+
 // BenchmarkBarrier measures one round of a block of 128 goroutines, plain
 // and reducing, so that adding the reduction can be seen not to slow the
 // plain barrier down.
