@@ -72,7 +72,8 @@
 // as for SyncThreads), but a block all of whose threads have returned
 // never arrives: a GPU then waits forever, ptxsim reports the deadlock as
 // a *KernelError, and the cpu backend, whose barrier counts live threads,
-// goes on without it.
+// goes on without it. In debug mode a failed check, which ends its thread,
+// also ends the grid's wait, so the launch reports the check.
 //
 // A kernel may take a function, as a parameter of func type whose
 // parameters and results are numbers or bools:

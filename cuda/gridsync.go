@@ -41,7 +41,9 @@ const fixCooperative = "launch it with LaunchWith and LaunchConfig{Cooperative: 
 // arrives, and the rest of the grid waits for it forever (ptxsim reports
 // the deadlock; a GPU hangs until the watchdog, if any, ends the kernel).
 // The cpu backend lets such a block leave the grid's barrier. Portable
-// kernels keep every block running up to the last SyncGrid.
+// kernels keep every block running up to the last SyncGrid. In debug mode
+// (Debug, NUGO_DEBUG=1) a failed check ends the grid's wait on every
+// backend, so that the launch reports it even when it ended a whole block.
 func (t Thread) SyncGrid() {
 	b := t.b
 	g := b.launch.grid

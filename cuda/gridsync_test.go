@@ -427,3 +427,21 @@ func BenchmarkSyncGrid(b *testing.B) {
 	b.ReportMetric(float64(spent[1].Nanoseconds())/barriers, "ptxsim-ns/barrier")
 	b.ReportMetric(float64(spent[1])/float64(spent[0]), "ptxsim/cpu")
 }
+
+// In debug mode a failed check ends its thread; when it ends a whole
+// block, the grid barrier the others wait at lets them go, so the launch
+// reports the check on the compiled backends, as the cpu backend reports
+// the panic, instead of hanging.
+func TestSyncGridDebugCheckEndsBlock(t *testing.T) {
+	for _, be := range gridSyncBackends {
+		t.Run(be.name, func(t *testing.T) {
+			be.use(t)
+			data := make([]int32, 3*32)
+			err := Jit(testkernels.GridSyncBlockFails, Debug).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(32), Cooperative: true}, data)
+			var ke *KernelError
+			if !errors.As(err, &ke) || ke.Block != (Dim3{X: 1}) || !strings.Contains(ke.Msg, "index out of range") {
+				t.Fatalf("error %v; want block 1's *KernelError for the index", err)
+			}
+		})
+	}
+}

@@ -29,7 +29,11 @@ import (
 //
 // Every block must be resident at once (a cooperative launch), and every
 // block must reach every round: a block whose threads have all returned
-// never arrives, and the others wait for it forever.
+// never arrives, and the others wait for it forever. In debug mode a failed
+// check ends its thread, which could leave a block that never arrives; so
+// there the spinning leader also watches the error record, and once a
+// check has failed every thread leaves the barrier and exits: the launch
+// ends, and reports the failure.
 
 // GridSyncMinSM is the oldest architecture whose launches can be
 // cooperative (compute capability 6.0), so the oldest SyncGrid compiles
@@ -111,6 +115,17 @@ func (f *fnState) gridSync() {
 	flipped := pred()
 	p.Emit("setp.ne.u32", flipped, flip, "0")
 	p.EmitIf(flipped, "bra", arrived)
+	debug := m.target.Debug
+	var rec string
+	if debug {
+		m.errorRecord = true // watched here even if no check is emitted
+		rec = p.NewReg(ptx.B64).String()
+		p.Emit("mov.u64", rec, ErrorSymbol)
+		failed, w := pred(), r32()
+		p.Emit("ld.volatile.global.u32", w, "["+rec+"]")
+		p.Emit("setp.ne.u32", failed, w, "0")
+		p.EmitIf(failed, "bra", done)
+	}
 	if newer {
 		// Leaves the multiprocessor's issue slots to the blocks still
 		// computing; ptxsim lets the other blocks run here.
@@ -125,6 +140,16 @@ func (f *fnState) gridSync() {
 	}
 	p.Label(done)
 	p.Emit("bar.sync", "0")
+	if debug {
+		if rec == "" {
+			rec = p.NewReg(ptx.B64).String()
+		}
+		p.Emit("mov.u64", rec, ErrorSymbol)
+		failed, w := pred(), r32()
+		p.Emit("ld.volatile.global.u32", w, "["+rec+"]")
+		p.Emit("setp.ne.u32", failed, w, "0")
+		p.EmitIf(failed, "exit")
+	}
 }
 
 // gridSyncPrologue declares the hidden counter parameter and puts, at the

@@ -42,23 +42,31 @@ func TestGridSyncLowering(t *testing.T) {
 		arch       string
 		want, not  []string
 		paramBytes int
+		debug      bool
 	}{
 		{"phases", 60, "sm_60", []string{"membar.gl", "ld.volatile.global.u32", "atom.global.add.u32", "atom.shared.add.u32"},
-			[]string{"nanosleep", "ld.acquire", "fence.acq_rel"}, 40},
+			[]string{"nanosleep", "ld.acquire", "fence.acq_rel"}, 40, false},
 		{"phases", 75, "sm_75", []string{"fence.acq_rel.gpu", "ld.acquire.gpu.global.u32", "nanosleep.u32", "atom.global.add.u32"},
-			[]string{"ld.volatile"}, 40},
-		{"phases", 90, "sm_90", []string{"fence.acq_rel.gpu", "nanosleep.u32"}, nil, 40},
-		{"viaFunc", 75, "sm_75", []string{"atom.global.add.u32", GridSyncPtr}, nil, 32},
+			[]string{"ld.volatile"}, 40, false},
+		{"phases", 90, "sm_90", []string{"fence.acq_rel.gpu", "nanosleep.u32"}, nil, 40, false},
+		{"viaFunc", 75, "sm_75", []string{"atom.global.add.u32", GridSyncPtr}, nil, 32, false},
+		// Debug mode: the barrier watches the error record, so that a check
+		// that ends a whole block does not leave the grid waiting.
+		{"phases", 75, "sm_75", []string{"ld.volatile.global.u32", ErrorSymbol, "@%p"}, nil, 40, true},
 	}
 	have := needPTXAS(t)
 	for _, c := range cases {
-		t.Run(c.kernel+"/"+c.arch, func(t *testing.T) {
-			m, err := compileSrc(t, gridSyncSrc, c.kernel, Target{SM: c.sm})
+		name := c.kernel + "/" + c.arch
+		if c.debug {
+			name += "/debug"
+		}
+		t.Run(name, func(t *testing.T) {
+			m, err := compileSrc(t, gridSyncSrc, c.kernel, Target{SM: c.sm, Debug: c.debug})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !m.UsesGridSync {
-				t.Fatal("UsesGridSync is false")
+			if !m.UsesGridSync || m.UsesErrorRecord != c.debug {
+				t.Fatalf("UsesGridSync %v, UsesErrorRecord %v", m.UsesGridSync, m.UsesErrorRecord)
 			}
 			p := m.GridSyncParam
 			if p.Size != 8 || p.Offset != c.paramBytes-8 || m.ParamBytes != c.paramBytes || p.Role != "gridsync" {

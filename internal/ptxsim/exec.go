@@ -29,8 +29,8 @@ type worker struct {
 	block   [3]int
 	clock   uint64
 	// spins counts the yields (nanosleep) of the block's spinning thread
-	// since the block last met at a barrier; a cooperative launch counts
-	// the block as waiting on the others meanwhile (launchState.spinning).
+	// since the block last met at a barrier, from when another block of a
+	// cooperative launch had finished (see yield).
 	spins int
 }
 

@@ -194,12 +194,10 @@ type launchState struct {
 	err       error
 	instrs    atomic.Int64
 
-	// Cooperative launches: blocks that have finished, and blocks whose
-	// spinning thread is yielding (see worker.yield).
+	// Cooperative launches: the blocks that have finished (see
+	// worker.yield).
 	coop     bool
-	nblocks  int
 	finished atomic.Int64
-	spinning atomic.Int64
 }
 
 // Run launches a kernel and waits for it; it returns the first fault.
@@ -235,7 +233,7 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 	ls := &launchState{prog: p, fn: f, grid: grid, block: block, nthreads: n, params: cfg.Params,
 		regions: p.mem.snapshot(), shared: shared, dynShared: cfg.SharedMem, out: cfg.Stdout, maxSteps: cfg.MaxSteps}
 	nblocks := grid[0] * grid[1] * grid[2]
-	ls.coop, ls.nblocks = cfg.Cooperative, nblocks
+	ls.coop = cfg.Cooperative
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -268,18 +266,25 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 	return Stats{Instructions: ls.instrs.Load()}, ls.err
 }
 
-// spinLimit is how many yields in a row a thread may spend waiting while
-// another block of its cooperative launch has exited and every other block
-// waits too, before the launch is reported as deadlocked.
-const spinLimit = 10000
+// spinAfterExit is how many times in a row a thread of a cooperative launch
+// may yield, spinning on memory, after another block has exited, before the
+// launch is reported as deadlocked (see worker.yield).
+const spinAfterExit = 64
 
 // yield is a nanosleep of one of the worker's threads: a thread spinning on
-// memory that another block is to change. In a cooperative launch it lets
-// the other blocks' goroutines run, and it reports (as a message for the
-// thread's fault) a launch that cannot go on: one whose other blocks have
-// all exited or wait as well, with at least one exited, for spinLimit
-// yields. Outside cooperative launches blocks run a few at a time, and it
-// only yields.
+// memory that another block is to change, as nugo's grid barrier does. In a
+// cooperative launch it lets the other blocks' goroutines run, and it
+// reports, as a message for the thread's fault, a grid barrier that cannot
+// complete. A block that has finished has passed every grid barrier, which
+// needed every block's arrival at each: so once a block has finished, the
+// barrier a spinning thread waits at has either completed, and its next
+// load sees so, or never will, because blocks exited without reaching it.
+// A thread that still spins several yields (and loads) after it first saw
+// a finished block is therefore deadlocked. (The count starts only once a
+// block has finished: a thread descheduled between its load and its yield
+// may see blocks that finished meanwhile, whose release its next load
+// sees.) Outside cooperative launches blocks run a few at a time, and
+// yield only yields.
 func (w *worker) yield() string {
 	ls := w.ls
 	if ls.failed.Load() {
@@ -289,12 +294,9 @@ func (w *worker) yield() string {
 		runtime.Gosched()
 		return ""
 	}
-	if w.spins == 0 {
-		ls.spinning.Add(1)
-	}
-	w.spins++
-	if w.spins > spinLimit {
-		if done := ls.finished.Load(); done > 0 && int(done+ls.spinning.Load()) >= ls.nblocks {
+	if done := ls.finished.Load(); done > 0 {
+		w.spins++
+		if w.spins > spinAfterExit {
 			return fmt.Sprintf("deadlock: the block waits at a grid barrier (t.SyncGrid) that %d block(s) of the grid will never reach, having exited; every block must reach every SyncGrid", done)
 		}
 	}
@@ -302,14 +304,9 @@ func (w *worker) yield() string {
 	return ""
 }
 
-// stopSpinning ends the block's count as waiting, at a block barrier or
-// when it ends.
-func (w *worker) stopSpinning() {
-	if w.spins > 0 {
-		w.ls.spinning.Add(-1)
-		w.spins = 0
-	}
-}
+// stopSpinning ends a wait of the block's threads, at a block barrier or
+// when the block ends.
+func (w *worker) stopSpinning() { w.spins = 0 }
 
 func (ls *launchState) fail(err error) {
 	ls.errMu.Lock()

@@ -51,3 +51,14 @@ func GridSyncBlockExits(t cuda.Thread, data []int32) {
 	t.SyncGrid()
 	data[i] += data[(i+t.BlockDim().X)%len(data)]
 }
+
+// GridSyncBlockFails: every thread of block 1 indexes past data before the
+// grid barrier that the other blocks wait at.
+func GridSyncBlockFails(t cuda.Thread, data []int32) {
+	i := t.Grid1()
+	if t.BlockIdx().X == 1 {
+		data[len(data)+i]++
+	}
+	t.SyncGrid()
+	data[i]++
+}

@@ -607,6 +607,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(GridSyncBlockFails, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				GridSyncBlockFails(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(Scale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {
