@@ -35,7 +35,8 @@ type hostLaunch struct {
 	// runtime.Goexit on its worker (cpu.Run then returns ErrGoexit).
 	goexit atomic.Pointer[KernelError]
 	// grid, in a cooperative launch, is the barrier of SyncGrid: one
-	// party per thread of the grid, which every block runs at once.
+	// party per block, every block running at once; a block leaves it when
+	// its last thread returns.
 	grid *cpu.Barrier
 }
 
@@ -54,7 +55,7 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		// Every block at once, each on a worker of its own, so that all
 		// can meet at the grid's barrier.
 		workers = cfg.Grid.Size()
-		l.grid = cpu.NewBarrier(workers * cfg.Block.Size())
+		l.grid = cpu.NewBarrier(workers)
 	}
 	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
 		return (&runner{block: newBlock(l)}).run
@@ -144,7 +145,7 @@ func (r *runner) run(bi int) error {
 		}
 		returned = true
 		if g := b.launch.grid; g != nil {
-			g.LeaveN(d.Size()) // every thread returned without SyncGrid
+			g.Leave() // every thread returned without SyncGrid
 		}
 	}()
 	if b.concurrent {
@@ -159,9 +160,7 @@ func (r *runner) run(bi int) error {
 func (b *block) goConcurrent(t Thread) {
 	first, total := t.linear()+1, b.dim.Size()
 	b.barrier.Reset(total - first + 1)
-	if g := b.launch.grid; g != nil {
-		g.LeaveN(first - 1) // the threads before t have returned
-	}
+	b.live.Store(int32(total - first + 1))
 	nw := (total + WarpSize - 1) / WarpSize
 	if len(b.warps) < nw {
 		b.warps = make([]warp, nw)
@@ -184,8 +183,8 @@ func (b *block) goConcurrent(t Thread) {
 func (b *block) leave(t Thread) {
 	b.barrier.Leave()
 	b.warps[t.linear()/WarpSize].leave()
-	if g := b.launch.grid; g != nil {
-		g.Leave()
+	if g := b.launch.grid; g != nil && b.live.Add(-1) == 0 {
+		g.Leave() // the block's last thread: the grid no longer waits for it
 	}
 }
 

@@ -53,8 +53,18 @@ func (t Thread) SyncGrid() {
 	if !b.concurrent {
 		b.goConcurrent(t)
 	}
-	if !g.Wait() {
-		b.abort() // threads of the block waiting in SyncThreads unwind too
+	// As on a GPU: the block meets, one of its threads waits for the
+	// other blocks, the block meets again. The grid's barrier has one
+	// party per block, which leaves when the block's last thread returns.
+	lead, ok := b.barrier.WaitLead()
+	if !ok {
+		panic(errBlockAborted)
+	}
+	if lead && !g.Wait() {
+		b.abort() // the block's other threads, waiting for this one, unwind
+		panic(errBlockAborted)
+	}
+	if !b.barrier.Wait() {
 		panic(errBlockAborted)
 	}
 }

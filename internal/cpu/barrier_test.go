@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -125,39 +126,56 @@ func TestBarrierBreakWakesWaitCount(t *testing.T) {
 	}
 }
 
-// TestBarrierLeaveN: threads that leave in a group (a block that returned
-// without waiting, for a grid's barrier) release the waiters when they were
-// all that was missing, and reduce the parties of later rounds.
-func TestBarrierLeaveN(t *testing.T) {
+// TestBarrierWaitLead: in every round exactly one of the threads that
+// wait is told it arrived first, including rounds that a leaving thread
+// releases and rounds of a single thread.
+func TestBarrierWaitLead(t *testing.T) {
 	cases := []struct {
-		name           string
-		parties, waits int
-		leave          []int // LeaveN calls, made while the waiters wait
+		name    string
+		threads int
+		leave   int // threads that leave (before the first round) instead of waiting
 	}{
-		{"the rest leave at once", 10, 4, []int{6}},
-		{"in two groups", 10, 3, []int{5, 2}},
-		{"leaving none changes nothing", 4, 4, []int{0}},
+		{"eight", 8, 0},
+		{"one", 1, 0},
+		{"released by leaving threads", 6, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := NewBarrier(c.parties)
+			const rounds = 50
+			b := NewBarrier(c.threads)
+			var leads [rounds]atomic.Int32
 			var wg sync.WaitGroup
-			for range c.waits {
+			for range c.threads - c.leave {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					for range 2 { // the second round has only the waiters
-						if !b.Wait() {
-							t.Error("Wait returned false")
+					for r := range rounds {
+						lead, ok := b.WaitLead()
+						if !ok {
+							t.Error("WaitLead returned false")
+							return
+						}
+						if lead {
+							leads[r].Add(1)
 						}
 					}
 				}()
 			}
-			for _, n := range c.leave {
-				b.LeaveN(n)
+			for range c.leave {
+				b.Leave()
 			}
 			wg.Wait()
+			for r := range leads {
+				if n := leads[r].Load(); n != 1 {
+					t.Fatalf("round %d had %d leads, want 1", r, n)
+				}
+			}
 		})
+	}
+	b := NewBarrier(2)
+	b.Break()
+	if lead, ok := b.WaitLead(); lead || ok {
+		t.Errorf("WaitLead on a broken barrier = %v, %v", lead, ok)
 	}
 }
 
