@@ -302,15 +302,15 @@ func TestSyncGridBlockExits(t *testing.T) {
 	for _, be := range []Backend{CPU, PTXSim} {
 		t.Run(string(be), func(t *testing.T) {
 			onBackend(t, be)
-			data := make([]int32, 3*32)
-			err := Jit(testkernels.GridSyncBlockExits).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(32), Cooperative: true}, data)
+			data, out := make([]int32, 3*32), make([]int32, 3*32)
+			err := Jit(testkernels.GridSyncBlockExits).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(32), Cooperative: true}, data, out)
 			if be == CPU {
 				if err != nil {
 					t.Fatal(err)
 				}
 				// Block 0 adds block 1's zeros, block 2 block 0's ones.
-				if data[0] != 1 || data[32] != 0 || data[64] != 2 {
-					t.Errorf("data[0], [32], [64] = %d, %d, %d; want 1, 0, 2", data[0], data[32], data[64])
+				if out[0] != 1 || out[32] != 0 || out[64] != 2 {
+					t.Errorf("out[0], [32], [64] = %d, %d, %d; want 1, 0, 2", out[0], out[32], out[64])
 				}
 				return
 			}

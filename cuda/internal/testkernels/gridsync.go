@@ -41,15 +41,16 @@ func GridSyncFault(t cuda.Thread, data []int32) {
 }
 
 // GridSyncBlockExits: every thread of block 1 returns before the grid
-// barrier that the other blocks wait at.
-func GridSyncBlockExits(t cuda.Thread, data []int32) {
+// barrier that the other blocks wait at; the others store one in data,
+// meet, and store in out their one plus the next block's.
+func GridSyncBlockExits(t cuda.Thread, data, out []int32) {
 	if t.BlockIdx().X == 1 {
 		return
 	}
 	i := t.Grid1()
 	data[i] = 1
 	t.SyncGrid()
-	data[i] += data[(i+t.BlockDim().X)%len(data)]
+	out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
 }
 
 // GridSyncBlockFails: every thread of block 1 indexes past data before the

@@ -595,11 +595,11 @@ func init() {
 		}
 	})
 	cuda.RegisterRowLoop(GridSyncBlockExits, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
+		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
 			for {
-				GridSyncBlockExits(t, a0)
+				GridSyncBlockExits(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
