@@ -445,3 +445,40 @@ func TestSyncGridDebugCheckEndsBlock(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkGPUSyncGrid times grid barriers on a real GPU at the device's
+// full cooperative grid of 256-thread blocks: launches of GridRotate with
+// 20 rounds (40 barriers) and with none, on a device array, each waited
+// for; it reports the time per barrier and its ratio to a whole launch.
+func BenchmarkGPUSyncGrid(b *testing.B) {
+	benchOnGPU(b)
+	k := Jit(testkernels.GridRotate)
+	blocks, err := k.MaxCooperativeBlocks(Dim1(256), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := NewDeviceArray[int64](blocks * 256)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Free()
+	cfg := LaunchConfig{Grid: Dim1(blocks), Block: Dim1(256), Cooperative: true}
+	const rounds = 20
+	if err := k.LaunchWith(cfg, d, rounds); err != nil { // compiles and loads
+		b.Fatal(err)
+	}
+	var spent [2]time.Duration // without barriers, with
+	for b.Loop() {
+		for i, r := range []int{0, rounds} {
+			start := time.Now()
+			if err := k.LaunchWith(cfg, d, r); err != nil {
+				b.Fatal(err)
+			}
+			spent[i] += time.Since(start)
+		}
+	}
+	perBarrier := float64((spent[1] - spent[0]).Nanoseconds()) / float64(b.N*2*rounds)
+	b.ReportMetric(perBarrier, "ns/barrier")
+	b.ReportMetric(perBarrier*float64(b.N)/float64(spent[0].Nanoseconds()), "barrier/launch")
+	b.ReportMetric(float64(blocks), "blocks")
+}
