@@ -58,10 +58,10 @@ func (f *fnState) gridSync() {
 	if !m.gridSync {
 		m.gridSync = true
 		m.mod.Globals = append(m.mod.Globals,
-			fmt.Sprintf(".shared .align 8 .u64 %s;", GridSyncPtr),
+			fmt.Sprintf(".shared .align 16 .u64 %s;", GridSyncPtr),
 			fmt.Sprintf(".shared .align 16 .b8 %s[16];", gridSyncFlag))
 		m.shared = append(m.shared, sharedBuf{gridSyncFlag, 16})
-		m.nshared += 8 + 16
+		m.nshared += 16 + 16 // the pointer, padded as the 16-aligned buffers around it may need
 	}
 	p := f.p
 	r32 := func() string { return p.NewReg(ptx.B32).String() }
