@@ -218,6 +218,9 @@ type Device struct {
 	TotalMemory        int64 // bytes
 	WarpSize           int
 	MaxBlock, MaxGrid  Dim3
+	// Cooperative says whether the device runs cooperative launches
+	// (LaunchConfig.Cooperative, for kernels that call SyncGrid).
+	Cooperative bool
 }
 
 // Gpus lists the CUDA GPUs nugo can use. Without one it returns an error

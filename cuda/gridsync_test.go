@@ -158,6 +158,9 @@ func TestCooperativeGridTooLarge(t *testing.T) {
 // a launch, and a device without cooperative launches refuses them all.
 func TestGPUCooperativeLimit(t *testing.T) {
 	f := fakeGPU(t, fakedriver.Config{})
+	if gpus, err := Gpus(); err != nil || !gpus[0].Cooperative {
+		t.Fatalf("Gpus() = %+v, %v; want a device with cooperative launches", gpus, err)
+	}
 	k := Jit(testkernels.GridRotate)
 	n, err := k.MaxCooperativeBlocks(Dim1(256), 0)
 	if err != nil || n != 160 {
@@ -181,6 +184,9 @@ func TestGPUCooperativeLimit(t *testing.T) {
 	dev := fakedriver.DefaultDevice()
 	dev.Attrs[driver.AttrCooperativeLaunch] = 0
 	fakeGPU(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{dev}})
+	if gpus, err := Gpus(); err != nil || gpus[0].Cooperative {
+		t.Fatalf("Gpus() = %+v, %v; want a device without cooperative launches", gpus, err)
+	}
 	if _, err := k.MaxCooperativeBlocks(Dim1(32), 0); err == nil || !strings.Contains(err.Error(), "does not support cooperative launches") {
 		t.Errorf("MaxCooperativeBlocks on a device without cooperative launches: %v", err)
 	}
