@@ -37,6 +37,11 @@ type backend interface {
 	// forAllBlock is the block size ForAll launches k with, sharedMem
 	// bytes of dynamic shared memory and args on stream s.
 	forAllBlock(s *Stream, k *Kernel, sharedMem int, args []boundArg) (int, error)
+	// cooperativeBlocks is the most blocks of block threads with
+	// sharedMem bytes of dynamic shared memory that a cooperative launch
+	// of k on stream s may have (args nil: the kernel as it is, for
+	// MaxCooperativeBlocks), and where that limit comes from, for errors.
+	cooperativeBlocks(s *Stream, k *Kernel, block Dim3, sharedMem int, args []boundArg) (int, string, error)
 	// pin page-locks host memory (Pin) and returns the undo.
 	pin(b []byte) (unpin func() error, err error)
 	// allocShared allocates zeroed mapped or managed memory of bytes:
@@ -215,6 +220,9 @@ type Device struct {
 	TotalMemory        int64 // bytes
 	WarpSize           int
 	MaxBlock, MaxGrid  Dim3
+	// Cooperative says whether the device runs cooperative launches
+	// (LaunchConfig.Cooperative, for kernels that call SyncGrid).
+	Cooperative bool
 }
 
 // Gpus lists the CUDA GPUs nugo can use. Without one it returns an error

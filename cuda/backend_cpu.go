@@ -34,6 +34,10 @@ type hostLaunch struct {
 	// goexit is the error of the first block whose thread called
 	// runtime.Goexit on its worker (cpu.Run then returns ErrGoexit).
 	goexit atomic.Pointer[KernelError]
+	// grid, in a cooperative launch, is the barrier of SyncGrid: one
+	// party per block, every block running at once; a block leaves it when
+	// its last thread returns.
+	grid *cpu.Barrier
 }
 
 func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
@@ -46,7 +50,14 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		return err
 	}
 	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv, rows: rows}
-	err = cpu.Run(cfg.Grid.Size(), 0, func() func(int) error {
+	workers := 0
+	if cfg.Cooperative {
+		// Every block at once, each on a worker of its own, so that all
+		// can meet at the grid's barrier.
+		workers = cfg.Grid.Size()
+		l.grid = cpu.NewBarrier(workers)
+	}
+	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
 		return (&runner{block: newBlock(l)}).run
 	})
 	if errors.Is(err, cpu.ErrGoexit) {
@@ -133,6 +144,9 @@ func (r *runner) run(bi int) error {
 			}
 		}
 		returned = true
+		if g := b.launch.grid; g != nil {
+			g.Leave() // every thread returned without SyncGrid
+		}
 	}()
 	if b.concurrent {
 		b.threads.Wait()
@@ -146,6 +160,7 @@ func (r *runner) run(bi int) error {
 func (b *block) goConcurrent(t Thread) {
 	first, total := t.linear()+1, b.dim.Size()
 	b.barrier.Reset(total - first + 1)
+	b.live.Store(int32(total - first + 1))
 	nw := (total + WarpSize - 1) / WarpSize
 	if len(b.warps) < nw {
 		b.warps = make([]warp, nw)
@@ -168,6 +183,9 @@ func (b *block) goConcurrent(t Thread) {
 func (b *block) leave(t Thread) {
 	b.barrier.Leave()
 	b.warps[t.linear()/WarpSize].leave()
+	if g := b.launch.grid; g != nil && b.live.Add(-1) == 0 {
+		g.Leave() // the block's last thread: the grid no longer waits for it
+	}
 }
 
 func (b *block) runThread(t Thread) {
@@ -205,11 +223,9 @@ func (b *block) fail(tid Dim3, r any) {
 		b.err = e
 	}
 	b.errMu.Unlock()
-	if b.concurrent {
-		b.barrier.Break()
-		for i := range b.warps {
-			b.warps[i].abort()
-		}
+	b.abort()
+	if g := b.launch.grid; g != nil {
+		g.Break() // the other blocks stop at their next SyncGrid
 	}
 }
 
@@ -237,14 +253,15 @@ func panicSite() string {
 }
 
 // inArrayAPI reports whether a function, as the runtime names it, is one
-// of Array2's or Array3's methods or MustView2 or MustView3.
+// of Array2's or Array3's methods, MustView2, MustView3 or Thread.SyncGrid,
+// which panic for their caller.
 func inArrayAPI(fn string) bool {
 	const pkg = "github.com/nugo-dev/nugo/cuda."
 	rest, ok := strings.CutPrefix(fn, pkg)
 	if !ok {
 		return false
 	}
-	for _, p := range []string{"Array2[", "Array3[", "MustView2[", "MustView3["} {
+	for _, p := range []string{"Array2[", "Array3[", "MustView2[", "MustView3[", "Thread.SyncGrid"} {
 		if strings.HasPrefix(rest, p) {
 			return true
 		}

@@ -209,6 +209,7 @@ func (g *gpuBackend) devices() ([]Device, error) {
 			WarpSize:           p.WarpSize,
 			MaxBlock:           Dim3(p.MaxBlock),
 			MaxGrid:            Dim3(p.MaxGrid),
+			Cooperative:        p.Cooperative,
 		}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
@@ -114,6 +115,9 @@ func (g *gpuBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []bound
 	if err := gk.checkBlock(cfg.Block); err != nil {
 		return err
 	}
+	if gk.m.UsesGridSync && !cfg.Cooperative {
+		return fmt.Errorf("%w; %s", ErrNotCooperative, fixCooperative)
+	}
 	if gs == nil {
 		if err := g.drainAll(); err != nil {
 			return err
@@ -149,6 +153,36 @@ func (g *gpuBackend) forAllBlock(s *Stream, k *Kernel, sharedMem int, args []bou
 		return 0, err
 	}
 	return gk.occupancyBlock(sharedMem)
+}
+
+// cooperativeBlocks is the GPU's cooperative limit for k on the stream's
+// device: the blocks the occupancy calculator lets one multiprocessor hold
+// at once, times the multiprocessors.
+func (g *gpuBackend) cooperativeBlocks(s *Stream, k *Kernel, block Dim3, sharedMem int, args []boundArg) (int, string, error) {
+	d, _, err := g.deviceFor(s)
+	if err != nil {
+		return 0, "", err
+	}
+	p := d.props
+	if !p.Cooperative {
+		return 0, "", fmt.Errorf("device %d (%s, %s) does not support cooperative launches", p.Ordinal, p.Name, p.Arch())
+	}
+	gk, err := d.kernel(k, args, argsOverlap(args))
+	if err != nil {
+		return 0, "", err
+	}
+	var perSM int
+	err = d.do(func(api driver.API) error {
+		if err := gk.optIn(api, sharedMem); err != nil {
+			return err
+		}
+		perSM, err = api.OccupancyMaxActiveBlocksPerMultiprocessor(gk.fn, block.Size(), sharedMem)
+		return err
+	})
+	if err != nil {
+		return 0, "", fmt.Errorf("blocks per multiprocessor: %w", err)
+	}
+	return perSM * p.SMs, fmt.Sprintf("on device %d (%s): %d multiprocessors with %d such blocks each, as the occupancy calculator reports for this kernel", p.Ordinal, p.Arch(), p.SMs, perSM), nil
 }
 
 // occupancyBlock is the block size with the most resident threads per
@@ -204,6 +238,7 @@ type hostTemp struct {
 // finished with it). It runs inside the device's Do.
 func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, args []boundArg, spans []hostSpan, at []spanRef) (err error) {
 	var temps []hostTemp
+	var counter driver.DevicePtr // the grid barrier's, for a kernel that syncs the grid
 	queued := false
 	defer func() {
 		if err == nil || queued {
@@ -211,10 +246,14 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		}
 		if gs != nil {
 			gs.releaseTemps(temps, false)
+			gs.releaseCounter(counter)
 			return
 		}
 		for _, t := range temps {
 			_ = api.MemFree(t.alloc)
+		}
+		if counter != 0 {
+			_ = api.MemFree(counter)
 		}
 	}()
 	var stream driver.Stream
@@ -285,6 +324,22 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	if err != nil {
 		return err
 	}
+	if gk.m.UsesGridSync {
+		// The grid barrier's counter: the launch's own, zeroed in launch
+		// order, so that launches on other streams never share one.
+		if counter, err = api.MemAlloc(4); err != nil {
+			return fmt.Errorf("grid barrier counter: %w", err)
+		}
+		if gs != nil {
+			err = api.MemsetD8Async(counter, 0, 4, stream)
+		} else {
+			err = api.MemsetD8(counter, 0, 4)
+		}
+		if err != nil {
+			return fmt.Errorf("grid barrier counter: %w", err)
+		}
+		binary.LittleEndian.PutUint64(buf[gk.m.GridSyncParam.Offset:], uint64(counter))
+	}
 	if err := gk.optIn(api, cfg.SharedMem); err != nil {
 		return err
 	}
@@ -295,7 +350,15 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			params.Add(buf[pp.Offset:pp.Offset+pp.Size], pp.Size)
 		}
 	}
-	err = api.LaunchKernel(gk.fn, driver.Dim3(cfg.Grid), driver.Dim3(cfg.Block), cfg.SharedMem, stream, params)
+	if gk.m.UsesGridSync {
+		pp := gk.m.GridSyncParam
+		params.Add(buf[pp.Offset:pp.Offset+pp.Size], pp.Size)
+	}
+	if cfg.Cooperative {
+		err = api.LaunchCooperativeKernel(gk.fn, driver.Dim3(cfg.Grid), driver.Dim3(cfg.Block), cfg.SharedMem, stream, params)
+	} else {
+		err = api.LaunchKernel(gk.fn, driver.Dim3(cfg.Grid), driver.Dim3(cfg.Block), cfg.SharedMem, stream, params)
+	}
 	gk.dev.params.Put(params)
 	if driver.Code(err) == driver.ErrorLaunchOutOfRes {
 		return fmt.Errorf("%w: %s", err, gk.outOfResources(cfg))
@@ -319,6 +382,7 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		}
 		gs.launched(gk)
 		gs.releaseTemps(temps, true)
+		gs.releaseCounter(counter)
 		if len(devArgs) > 0 {
 			// A device array dropped right after an asynchronous launch
 			// must not be freed by its cleanup while the kernel runs.
@@ -355,6 +419,13 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		}
 	}
 	temps = nil
+	if counter != 0 {
+		err := api.MemFree(counter)
+		counter = 0
+		if err != nil {
+			return awaiting(gk, err)
+		}
+	}
 	if gk.rec != 0 {
 		return awaiting(gk, withHostNote(gk.checkRecord(api), hostArgs))
 	}

@@ -95,6 +95,14 @@ func (s *gpuStream) releaseTemps(temps []hostTemp, copyBack bool) {
 	}
 }
 
+// releaseCounter queues, for the next Synchronize, the release of a grid
+// barrier's counter (none when 0).
+func (s *gpuStream) releaseCounter(counter driver.DevicePtr) {
+	if counter != 0 {
+		s.defer_(func(api driver.API, _ bool) error { return api.MemFree(counter) })
+	}
+}
+
 // synchronize waits for the stream's callbacks and the stream, then runs
 // the finishers queued since, and returns the first error.
 func (s *gpuStream) synchronize() error {

@@ -122,6 +122,11 @@ func (h *hostBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, 
 }
 
 func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boundArg) error {
+	if c, ok := h.exec.(launchChecker); ok {
+		if err := c.check(k, cfg, args); err != nil {
+			return err
+		}
+	}
 	vals := make([]reflect.Value, len(args))
 	hostArgs := false
 	for i, a := range args {
@@ -225,9 +230,14 @@ func (s *hostStream) drain() {
 		s.mu.Lock()
 		if len(s.queue) == 0 {
 			s.running = false
-			s.be.mu.Lock()
-			delete(s.be.busy, s)
-			s.be.mu.Unlock()
+			if s.err == nil {
+				// A stream that failed stays busy until its error is
+				// collected, so that the default stream's next operation
+				// reports it even when the stream has finished first.
+				s.be.mu.Lock()
+				delete(s.be.busy, s)
+				s.be.mu.Unlock()
+			}
 			s.cond.Broadcast()
 			s.mu.Unlock()
 			return
@@ -255,6 +265,11 @@ func (s *hostStream) synchronize() error {
 	}
 	err := s.err
 	s.err = nil
+	if err != nil {
+		s.be.mu.Lock()
+		delete(s.be.busy, s) // kept busy for its error (see drain)
+		s.be.mu.Unlock()
+	}
 	return err
 }
 

@@ -77,10 +77,11 @@ func (e ptxsimExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Valu
 	}
 	args = ptxArgs(gk.Mod, args)
 	err = gk.Run(golaunch.Launch{
-		Grid:      [3]int{cfg.Grid.X, cfg.Grid.Y, cfg.Grid.Z},
-		Block:     [3]int{cfg.Block.X, cfg.Block.Y, cfg.Block.Z},
-		SharedMem: cfg.SharedMem,
-		Stdout:    printerWriter{},
+		Grid:        [3]int{cfg.Grid.X, cfg.Grid.Y, cfg.Grid.Z},
+		Block:       [3]int{cfg.Block.X, cfg.Block.Y, cfg.Block.Z},
+		SharedMem:   cfg.SharedMem,
+		Stdout:      printerWriter{},
+		Cooperative: cfg.Cooperative,
 	}, args)
 	var ee *ptxsim.ExecError
 	var ce *golaunch.CheckError

@@ -52,6 +52,45 @@
 // kernel. ProfileStart and ProfileStop bound what an attached profiler
 // records (nsys profile --capture-range=cudaProfilerApi).
 //
+// # Grid synchronization
+//
+// SyncGrid waits for every thread of the grid (Numba's
+// cuda.cg.this_grid().sync()), so that a kernel can run in phases that
+// read what other blocks wrote in the phase before:
+//
+//	func sequentialRows(t cuda.Thread, m cuda.Array2[int32]) {
+//		col := t.Grid1()
+//		rows, cols := m.Shape()
+//		for row := 1; row < rows; row++ {
+//			m.Set(row, col, m.At(row-1, cols-col-1)+1)
+//			t.SyncGrid()
+//		}
+//	}
+//
+//	blocks, err := k.MaxCooperativeBlocks(cuda.Dim1(256), 0)
+//	err = k.LaunchWith(cuda.LaunchConfig{Grid: cuda.Dim1(blocks), Block: cuda.Dim1(256), Cooperative: true}, m)
+//
+// It needs a cooperative launch (LaunchConfig.Cooperative), whose blocks
+// are all resident at once: at most MaxCooperativeBlocks of them, which on
+// a GPU is what the occupancy calculator lets each multiprocessor hold
+// times the multiprocessors, and on cpu and ptxsim HostCooperativeThreads
+// threads (each cpu thread of a cooperative grid runs as a goroutine of
+// its own). A larger grid is refused before anything runs, and so, on gpu
+// and ptxsim, is a launch of a kernel that calls SyncGrid without
+// Cooperative (ErrNotCooperative); the cpu backend reports that case as a
+// *KernelError at the SyncGrid call. The GPU needs compute capability 6.0
+// for it. nugo writes the barrier in PTX itself, as no cudadevrt is at
+// hand without the CUDA toolkit: a counter in device memory that each
+// launch allocates and zeroes.
+//
+// Every block must reach every SyncGrid. Threads that return early are
+// fine while their block has others that go on (they leave the barrier,
+// as for SyncThreads), but a block all of whose threads have returned
+// never arrives: a GPU then waits forever, ptxsim reports the deadlock as
+// a *KernelError, and the cpu backend, whose barrier counts live threads,
+// goes on without it. In debug mode a failed check, which ends its thread,
+// also ends the grid's wait, so the launch reports the check.
+//
 // A kernel may take a function, as a parameter of func type whose
 // parameters and results are numbers or bools:
 //

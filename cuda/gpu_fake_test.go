@@ -821,7 +821,7 @@ func TestGPUSharedCorpusLaunchPathOnFake(t *testing.T) {
 	for _, c := range corpus.All() {
 		args, snapshot := c.Args(), c.Args()
 		k := Jit(c.Kernel)
-		if err := k.LaunchWith(LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem}, args...); err != nil {
+		if err := k.LaunchWith(c.Config(), args...); err != nil {
 			t.Errorf("%s: %v", c.Name, err)
 			continue
 		}

@@ -301,7 +301,7 @@ func corpusMatchesCPU(t *testing.T, cases []corpus.Case, afterCase func(t *testi
 			launch := func(opts []Option, s *Stream) ([]any, string, error) {
 				args := c.Args()
 				out, err := captureStdout(func() error {
-					err := Jit(c.Kernel, opts...).LaunchWith(LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem, Stream: s}, args...)
+					err := Jit(c.Kernel, opts...).LaunchWith(LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem, Cooperative: c.Cooperative, Stream: s}, args...)
 					if err == nil {
 						err = Synchronize()
 					}

@@ -114,6 +114,14 @@ type LaunchConfig struct {
 	// SharedMem is the size in bytes of the block's dynamic shared memory
 	// (DynamicSharedArray).
 	SharedMem int
+	// Cooperative makes the launch cooperative, as Numba makes the launch
+	// of a kernel that uses cuda.cg.this_grid() (cuLaunchCooperativeKernel
+	// on the GPU): every block of the grid is resident at once, so that
+	// the threads can wait for each other with SyncGrid. The grid may then
+	// have at most MaxCooperativeBlocks blocks; a larger one is refused
+	// before anything runs. A kernel that calls SyncGrid must be launched
+	// so.
+	Cooperative bool
 }
 
 // Jit prepares fn for launching. fn must be a function whose first
@@ -280,6 +288,11 @@ func (k *Kernel) launch(cfg LaunchConfig, args []any, shape func(be backend, cfg
 			return nil // no threads: nothing to run
 		}
 		if err := lim.checkShape(cfg.Grid, cfg.Block); err != nil {
+			return fmt.Errorf("launch %s: %w", k.name, err)
+		}
+	}
+	if cfg.Cooperative {
+		if err := checkCooperative(be, k, cfg, bound); err != nil {
 			return fmt.Errorf("launch %s: %w", k.name, err)
 		}
 	}

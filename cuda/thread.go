@@ -3,6 +3,7 @@ package cuda
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/nugo-dev/nugo/internal/cpu"
@@ -207,7 +208,8 @@ type block struct {
 	// goroutines that meet at barrier.
 	concurrent bool
 	barrier    *cpu.Barrier
-	warps      []warp // the rendezvous of each warp's threads (warp.go)
+	live       atomic.Int32 // threads not yet returned, once concurrent
+	warps      []warp       // the rendezvous of each warp's threads (warp.go)
 	threads    sync.WaitGroup
 	errMu      sync.Mutex
 	err        error

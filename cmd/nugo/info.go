@@ -41,9 +41,13 @@ func runInfo(args []string) error {
 		return nil
 	}
 	for _, d := range gpus {
-		fmt.Printf("device %d    %s, compute capability %d.%d, %d SMs, %.1f GiB, %d threads/block, %d KiB shared/block\n",
+		coop := ""
+		if d.Cooperative {
+			coop = ", cooperative launches"
+		}
+		fmt.Printf("device %d    %s, compute capability %d.%d, %d SMs, %.1f GiB, %d threads/block, %d KiB shared/block%s\n",
 			d.ID, d.Name, d.ComputeCapability[0], d.ComputeCapability[1], d.Multiprocessors,
-			float64(d.TotalMemory)/(1<<30), d.MaxThreadsPerBlock, d.SharedMemPerBlock>>10)
+			float64(d.TotalMemory)/(1<<30), d.MaxThreadsPerBlock, d.SharedMemPerBlock>>10, coop)
 	}
 	return nil
 }

@@ -78,6 +78,7 @@ type modState struct {
 	usesVprintf bool
 	errorRecord bool
 	dynShared   bool
+	gridSync    bool // calls cuda.Thread.SyncGrid (gridsync.go)
 
 	// bound maps the kernel's func parameters to their functions; owners
 	// are the loaded programs whose functions the module holds, the
@@ -110,6 +111,9 @@ func (m *modState) compile() error {
 		m.lowerFunc(fn, m.funcs[fn], false)
 	}
 	m.zeroShared(kf)
+	if m.gridSync {
+		m.gridSyncPrologue(kf)
+	}
 	if len(m.diags.list) > 0 {
 		sort.SliceStable(m.diags.list, func(i, j int) bool {
 			a, b := m.diags.list[i].Pos, m.diags.list[j].Pos

@@ -164,6 +164,8 @@ func (f *fnState) threadCall(in *ssa.Call, name string) {
 		f.p.Emit("bar.sync", "0")
 	case "SyncThreadsCount", "SyncThreadsAnd", "SyncThreadsOr":
 		f.syncReduce(in, name)
+	case "SyncGrid":
+		f.gridSync()
 	case "SyncWarp":
 		f.p.Emit("bar.warp.sync", fullWarp)
 	default:

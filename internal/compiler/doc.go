@@ -8,7 +8,8 @@
 // copy and clear), calls.go
 // (device functions and dispatch of intrinsics), cuda.go (thread indices,
 // shared memory, Array2/Array3), atomics.go, printf.go, math.go, bits.go,
-// debug.go (bounds and division checks), function.go (blocks, phis, control
+// debug.go (bounds and division checks), gridsync.go (the grid barrier of
+// cuda.Thread.SyncGrid, in PTX), function.go (blocks, phis, control
 // flow), ranges.go (interval analysis of integers) and narrow.go (32-bit
 // arithmetic for the 64-bit integers it proves small).
 //

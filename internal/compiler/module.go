@@ -131,7 +131,16 @@ type Module struct {
 	UsesPrintf        bool        // calls vprintf
 	UsesErrorRecord   bool        // has debug checks: the module defines ErrorSymbol
 	Sites             []Site      // debug sites, indexed by the record's site field
-	Target            Target
+	// UsesGridSync says that the kernel calls cuda.Thread.SyncGrid: it
+	// must be launched cooperatively, and it takes the hidden parameter
+	// GridSyncParam, the device address of a zeroed 32-bit counter of the
+	// launch's own (see gridsync.go).
+	UsesGridSync bool
+	// GridSyncParam is the hidden parameter of a grid-syncing kernel, last
+	// in the entry and in the parameter buffer (ParamBytes counts it);
+	// Role "gridsync". Zero when UsesGridSync is false.
+	GridSyncParam PTXParam
+	Target        Target
 }
 
 // ErrorSymbol is the global that debug-mode modules define: a 64-byte record

@@ -22,6 +22,15 @@ type Case struct {
 	// Devmath marks kernels that call transcendental math functions, which
 	// compiled engines take from nugo's device math library.
 	Devmath bool
+	// Cooperative marks kernels that sync the grid (t.SyncGrid): they are
+	// launched with LaunchConfig.Cooperative, on grids small enough for
+	// every backend.
+	Cooperative bool
+}
+
+// Config is the case's launch configuration (on the default stream).
+func (c Case) Config() cuda.LaunchConfig {
+	return cuda.LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem, Cooperative: c.Cooperative}
 }
 
 // All returns every case, in a stable order.
@@ -31,7 +40,7 @@ func All() []Case {
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
 		threadCases, sharedCases, syncReduceCases, warpCases, atomicCases, printfCases, miscCases,
-		builtinCases, mixedCases, structCases, packageCases, halfCases,
+		builtinCases, mixedCases, structCases, packageCases, halfCases, gridSyncCases,
 	} {
 		all = append(all, group...)
 	}

@@ -43,7 +43,7 @@ func TestCorpusNative(t *testing.T) {
 			run := func() []any {
 				args := c.Args()
 				k := cuda.Jit(c.Kernel)
-				err := k.LaunchWith(cuda.LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem}, args...)
+				err := k.LaunchWith(c.Config(), args...)
 				if err != nil {
 					t.Fatalf("launch: %v", err)
 				}
@@ -115,7 +115,7 @@ func TestCorpusRowLoops(t *testing.T) {
 			run := func(off bool) []any {
 				cpu.SetRowsDisabled(off)
 				args := c.Args()
-				err := cuda.Jit(c.Kernel).LaunchWith(cuda.LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem}, args...)
+				err := cuda.Jit(c.Kernel).LaunchWith(c.Config(), args...)
 				if err != nil {
 					t.Fatalf("launch (row loops off: %v): %v", off, err)
 				}

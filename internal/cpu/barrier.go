@@ -66,6 +66,29 @@ func (b *Barrier) Wait() bool {
 	return !b.broken
 }
 
+// WaitLead is Wait that also reports whether the caller was the first of
+// this round to arrive: one waiter of every round that releases, which a
+// block uses to elect the thread that acts for it (the grid barrier's
+// arrival, SyncGrid).
+func (b *Barrier) WaitLead() (lead, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.broken {
+		return false, false
+	}
+	lead = b.waiting == 0
+	b.waiting++
+	if b.waiting >= b.parties {
+		b.release()
+		return lead, true
+	}
+	gen := b.gen
+	for gen == b.gen && !b.broken {
+		b.cond.Wait()
+	}
+	return lead, !b.broken
+}
+
 // WaitCount is Wait for a thread that brings a predicate: it blocks until
 // all live threads have arrived and returns how many of the threads that
 // arrived through WaitCount in this round passed true, and how many

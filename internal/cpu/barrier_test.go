@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -122,6 +123,59 @@ func TestBarrierBreakWakesWaitCount(t *testing.T) {
 	b.Reset(1)
 	if trues, arrived, ok := b.WaitCount(true); !ok || trues != 1 || arrived != 1 {
 		t.Fatalf("WaitCount after Reset: (%d, %d, %v), want (1, 1, true)", trues, arrived, ok)
+	}
+}
+
+// TestBarrierWaitLead: in every round exactly one of the threads that
+// wait is told it arrived first, including rounds that a leaving thread
+// releases and rounds of a single thread.
+func TestBarrierWaitLead(t *testing.T) {
+	cases := []struct {
+		name    string
+		threads int
+		leave   int // threads that leave (before the first round) instead of waiting
+	}{
+		{"eight", 8, 0},
+		{"one", 1, 0},
+		{"released by leaving threads", 6, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			const rounds = 50
+			b := NewBarrier(c.threads)
+			var leads [rounds]atomic.Int32
+			var wg sync.WaitGroup
+			for range c.threads - c.leave {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for r := range rounds {
+						lead, ok := b.WaitLead()
+						if !ok {
+							t.Error("WaitLead returned false")
+							return
+						}
+						if lead {
+							leads[r].Add(1)
+						}
+					}
+				}()
+			}
+			for range c.leave {
+				b.Leave()
+			}
+			wg.Wait()
+			for r := range leads {
+				if n := leads[r].Load(); n != 1 {
+					t.Fatalf("round %d had %d leads, want 1", r, n)
+				}
+			}
+		})
+	}
+	b := NewBarrier(2)
+	b.Break()
+	if lead, ok := b.WaitLead(); lead || ok {
+		t.Errorf("WaitLead on a broken barrier = %v, %v", lead, ok)
 	}
 }
 

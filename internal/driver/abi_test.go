@@ -91,6 +91,9 @@ const (
 	fGetLimit
 	fWaitFlags
 	fProfiler
+	fMemsetStream
+	fCoop
+	fOccBlock
 )
 
 // mockLibrary builds testdata/mockcuda.c into a shared library with the
@@ -205,6 +208,7 @@ func TestLibraryABI(t *testing.T) {
 	}
 	check("cuMemFree_v2", l.MemFree(p), field{fFreed, uint64(p)})
 	check("cuMemsetD8_v2", l.MemsetD8(p+8, 0xAB, big), field{fMemsetPtr, uint64(p + 8)}, field{fMemsetValue, 0xAB}, field{fMemsetN, big})
+	check("cuMemsetD8Async", l.MemsetD8Async(p+4, 0xCD, 12, 0x5005), field{fMemsetPtr, uint64(p + 4)}, field{fMemsetValue, 0xCD}, field{fMemsetN, 12}, field{fMemsetStream, 0x5005})
 	free, tot, err := l.MemGetInfo()
 	check("cuMemGetInfo_v2", err)
 	if free != 3<<33 || tot != 7<<33 {
@@ -318,7 +322,29 @@ func TestLibraryABI(t *testing.T) {
 		field{fP3, math.MaxUint64 - 1})
 	setParams()
 	check("cuLaunchKernel without parameters", l.LaunchKernel(fn, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, 0, nil),
-		field{fNParams, 0}, field{fShm, 0}, field{fLaunchStream, 0})
+		field{fNParams, 0}, field{fShm, 0}, field{fLaunchStream, 0}, field{fCoop, 0})
+
+	// The cooperative launch: cuLaunchKernel's arguments but extra.
+	setParams(8, 1)
+	var cp Params
+	cp.AddPtr(0x7F00CAFE0000)
+	cp.AddU8(0x5A)
+	err = l.LaunchCooperativeKernel(fn, Dim3{132, 1, 1}, Dim3{256, 2, 1}, 1<<10, 0x5004, &cp)
+	check("cuLaunchCooperativeKernel", err, field{fCoop, 1}, field{fLaunchF, 0x4006}, field{fGX, 132}, field{fGY, 1}, field{fGZ, 1},
+		field{fBX, 256}, field{fBY, 2}, field{fBZ, 1}, field{fShm, 1 << 10}, field{fLaunchStream, 0x5004},
+		field{fNParams, 2}, field{fP0, 0x7F00CAFE0000}, field{fP1, 0x5A})
+	setParams()
+	if err := l.LaunchCooperativeKernel(fn, Dim3{-1, 1, 1}, Dim3{1, 1, 1}, 0, 0, nil); Code(err) != ErrorInvalidValue || !strings.Contains(err.Error(), "cuLaunchCooperativeKernel") {
+		t.Errorf("cooperative launch of a negative grid: %v", err)
+	}
+	nb, err := l.OccupancyMaxActiveBlocksPerMultiprocessor(fn, 768, 3<<30)
+	check("cuOccupancyMaxActiveBlocksPerMultiprocessor", err, field{fOccFunc, 0x4006}, field{fOccBlock, 768}, field{fOccDyn, 3 << 30})
+	if nb != -6 {
+		t.Errorf("OccupancyMaxActiveBlocksPerMultiprocessor = %d, want -6", nb)
+	}
+	if _, err := l.OccupancyMaxActiveBlocksPerMultiprocessor(fn, 0, 0); Code(err) != ErrorInvalidValue {
+		t.Errorf("OccupancyMaxActiveBlocksPerMultiprocessor of a block of 0 threads: %v", err)
+	}
 
 	// Streams and events.
 	s, err := l.StreamCreate(StreamNonBlocking)

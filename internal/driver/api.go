@@ -46,6 +46,8 @@ type API interface {
 	MemAlloc(bytes int) (DevicePtr, error)
 	MemFree(p DevicePtr) error
 	MemsetD8(p DevicePtr, value byte, n int) error
+	// MemsetD8Async is MemsetD8 queued on stream s (cuMemsetD8Async).
+	MemsetD8Async(p DevicePtr, value byte, n int, s Stream) error
 	// MemGetInfo is the free and total device memory of the current context.
 	MemGetInfo() (free, total int, err error)
 
@@ -120,6 +122,18 @@ type API interface {
 	// sharedMem bytes of dynamic shared memory; params holds the arguments in
 	// the kernel's parameter order (nil for none).
 	LaunchKernel(f Function, grid, block Dim3, sharedMem int, s Stream, params *Params) error
+	// LaunchCooperativeKernel is LaunchKernel for a cooperative launch
+	// (cuLaunchCooperativeKernel): every block of the grid is resident at
+	// once, so that they can synchronise with each other. A grid of more
+	// blocks than OccupancyMaxActiveBlocksPerMultiprocessor times the
+	// multiprocessors fails with ErrorCooperativeLaunchTooLarge; a device
+	// without AttrCooperativeLaunch refuses it with ErrorNotSupported.
+	LaunchCooperativeKernel(f Function, grid, block Dim3, sharedMem int, s Stream, params *Params) error
+	// OccupancyMaxActiveBlocksPerMultiprocessor is how many blocks of
+	// blockSize threads of f, each with dynamicSMem bytes of dynamic shared
+	// memory, one multiprocessor holds at once
+	// (cuOccupancyMaxActiveBlocksPerMultiprocessor); 0 when none fits.
+	OccupancyMaxActiveBlocksPerMultiprocessor(f Function, blockSize, dynamicSMem int) (int, error)
 
 	// Streams: created, destroyed, waited for, or polled (Query reports
 	// whether all work queued so far has completed).

@@ -47,6 +47,7 @@ type DeviceProps struct {
 	TotalMem          int
 	MaxThreadsPerSM   int
 	AsyncEngines      int
+	Cooperative       bool // supports cooperative launches (AttrCooperativeLaunch)
 }
 
 // Arch is the PTX target for the device, e.g. "sm_90".
@@ -98,6 +99,11 @@ func QueryDevice(api API, ordinal int) (DeviceProps, error) {
 		}
 		*a.dst = v
 	}
+	coop, err := api.DeviceAttribute(d, AttrCooperativeLaunch)
+	if err != nil {
+		return p, err
+	}
+	p.Cooperative = coop != 0
 	return p, nil
 }
 

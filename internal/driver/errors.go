@@ -41,6 +41,7 @@ const (
 	ErrorIllegalInstruction          Result = 715
 	ErrorMisalignedAddress           Result = 716
 	ErrorLaunchFailed                Result = 719
+	ErrorCooperativeLaunchTooLarge   Result = 720
 	ErrorNotPermitted                Result = 800
 	ErrorNotSupported                Result = 801
 	ErrorSystemDriverMismatch        Result = 803

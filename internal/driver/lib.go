@@ -42,6 +42,7 @@ const (
 	pMemAlloc
 	pMemFree
 	pMemsetD8
+	pMemsetD8Async
 	pMemGetInfo
 	pMemcpyHtoD
 	pMemcpyDtoH
@@ -67,6 +68,8 @@ const (
 	pFuncSetAttribute
 	pOccupancyMaxPotentialBlockSize
 	pLaunchKernel
+	pLaunchCooperativeKernel
+	pOccupancyMaxActiveBlocksPerMultiprocessor
 	pStreamCreate
 	pStreamDestroy
 	pStreamSynchronize
@@ -106,6 +109,7 @@ var procSpecs = [numProcs]procSpec{
 	pMemAlloc:                       {"cuMemAlloc", true},
 	pMemFree:                        {"cuMemFree", true},
 	pMemsetD8:                       {"cuMemsetD8", true},
+	pMemsetD8Async:                  {"cuMemsetD8Async", false},
 	pMemGetInfo:                     {"cuMemGetInfo", true},
 	pMemcpyHtoD:                     {"cuMemcpyHtoD", true},
 	pMemcpyDtoH:                     {"cuMemcpyDtoH", true},
@@ -131,19 +135,21 @@ var procSpecs = [numProcs]procSpec{
 	pFuncSetAttribute:               {"cuFuncSetAttribute", false},
 	pOccupancyMaxPotentialBlockSize: {"cuOccupancyMaxPotentialBlockSize", false},
 	pLaunchKernel:                   {"cuLaunchKernel", false},
-	pStreamCreate:                   {"cuStreamCreate", false},
-	pStreamDestroy:                  {"cuStreamDestroy", true},
-	pStreamSynchronize:              {"cuStreamSynchronize", false},
-	pStreamQuery:                    {"cuStreamQuery", false},
-	pStreamWaitEvent:                {"cuStreamWaitEvent", false},
-	pEventCreate:                    {"cuEventCreate", false},
-	pEventRecord:                    {"cuEventRecord", false},
-	pEventSynchronize:               {"cuEventSynchronize", false},
-	pEventQuery:                     {"cuEventQuery", false},
-	pEventElapsedTime:               {"cuEventElapsedTime", false},
-	pEventDestroy:                   {"cuEventDestroy", true},
-	pGetErrorName:                   {"cuGetErrorName", false},
-	pGetErrorString:                 {"cuGetErrorString", false},
+	pLaunchCooperativeKernel:        {"cuLaunchCooperativeKernel", false},
+	pOccupancyMaxActiveBlocksPerMultiprocessor: {"cuOccupancyMaxActiveBlocksPerMultiprocessor", false},
+	pStreamCreate:      {"cuStreamCreate", false},
+	pStreamDestroy:     {"cuStreamDestroy", true},
+	pStreamSynchronize: {"cuStreamSynchronize", false},
+	pStreamQuery:       {"cuStreamQuery", false},
+	pStreamWaitEvent:   {"cuStreamWaitEvent", false},
+	pEventCreate:       {"cuEventCreate", false},
+	pEventRecord:       {"cuEventRecord", false},
+	pEventSynchronize:  {"cuEventSynchronize", false},
+	pEventQuery:        {"cuEventQuery", false},
+	pEventElapsedTime:  {"cuEventElapsedTime", false},
+	pEventDestroy:      {"cuEventDestroy", true},
+	pGetErrorName:      {"cuGetErrorName", false},
+	pGetErrorString:    {"cuGetErrorString", false},
 }
 
 // LibraryEnv names the environment variable that, when set, replaces

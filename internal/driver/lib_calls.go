@@ -160,6 +160,15 @@ func (l *Library) MemAlloc(bytes int) (DevicePtr, error) {
 // MemFree implements API.
 func (l *Library) MemFree(p DevicePtr) error { return l.call(pMemFree, uintptr(p)) }
 
+// MemsetD8Async implements API.
+func (l *Library) MemsetD8Async(p DevicePtr, value byte, n int, s Stream) error {
+	sz, err := size("cuMemsetD8Async", n)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemsetD8Async, uintptr(p), uintptr(value), sz, uintptr(s))
+}
+
 // MemsetD8 implements API.
 func (l *Library) MemsetD8(p DevicePtr, value byte, n int) error {
 	sz, err := size("cuMemsetD8", n)
@@ -449,10 +458,10 @@ func (l *Library) OccupancyMaxPotentialBlockSize(f Function, dynamicSMem, blockS
 }
 
 // dims checks a launch shape and converts it to the driver's unsigned ints.
-func dims(what string, d Dim3) (x, y, z uintptr, err error) {
+func dims(call, what string, d Dim3) (x, y, z uintptr, err error) {
 	for _, v := range [3]int{d.X, d.Y, d.Z} {
 		if v < 0 || uint64(v) > math.MaxUint32 {
-			e := NewError("cuLaunchKernel", ErrorInvalidValue)
+			e := NewError(call, ErrorInvalidValue)
 			e.Message = fmt.Sprintf("%s %v out of range", what, d)
 			return 0, 0, 0, e
 		}
@@ -465,22 +474,52 @@ func dims(what string, d Dim3) (x, y, z uintptr, err error) {
 // call with the Pinner the Params keeps for reuse (the driver copies the
 // values before cuLaunchKernel returns).
 func (l *Library) LaunchKernel(f Function, grid, block Dim3, sharedMem int, s Stream, params *Params) error {
-	gx, gy, gz, err := dims("grid", grid)
+	return l.launch(pLaunchKernel, f, grid, block, sharedMem, s, params)
+}
+
+// LaunchCooperativeKernel implements API: cuLaunchCooperativeKernel takes
+// cuLaunchKernel's arguments but extra.
+func (l *Library) LaunchCooperativeKernel(f Function, grid, block Dim3, sharedMem int, s Stream, params *Params) error {
+	return l.launch(pLaunchCooperativeKernel, f, grid, block, sharedMem, s, params)
+}
+
+// OccupancyMaxActiveBlocksPerMultiprocessor implements API.
+func (l *Library) OccupancyMaxActiveBlocksPerMultiprocessor(f Function, blockSize, dynamicSMem int) (int, error) {
+	const call = "cuOccupancyMaxActiveBlocksPerMultiprocessor"
+	n, err := size(call, dynamicSMem)
+	if err != nil {
+		return 0, err
+	}
+	if blockSize <= 0 || blockSize > math.MaxInt32 {
+		e := NewError(call, ErrorInvalidValue)
+		e.Message = fmt.Sprintf("block size %d out of range", blockSize)
+		return 0, e
+	}
+	var blocks int32
+	err = l.call(pOccupancyMaxActiveBlocksPerMultiprocessor, uintptr(unsafe.Pointer(&blocks)), uintptr(f), uintptr(blockSize), n)
+	return int(blocks), err
+}
+
+// launch calls cuLaunchKernel or cuLaunchCooperativeKernel (proc), whose
+// arguments are the same up to extra, which only the first has.
+func (l *Library) launch(proc procID, f Function, grid, block Dim3, sharedMem int, s Stream, params *Params) error {
+	call := procSpecs[proc].name
+	gx, gy, gz, err := dims(call, "grid", grid)
 	if err != nil {
 		return err
 	}
-	bx, by, bz, err := dims("block", block)
+	bx, by, bz, err := dims(call, "block", block)
 	if err != nil {
 		return err
 	}
 	// sharedMemBytes is an unsigned int: a larger count would reach the
 	// driver cut to its low 32 bits.
-	shm, err := size("cuLaunchKernel", sharedMem)
+	shm, err := size(call, sharedMem)
 	if err != nil {
 		return err
 	}
 	if uint64(shm) > math.MaxUint32 {
-		e := NewError("cuLaunchKernel", ErrorInvalidValue)
+		e := NewError(call, ErrorInvalidValue)
 		e.Message = fmt.Sprintf("%d bytes of dynamic shared memory out of range", sharedMem)
 		return e
 	}
@@ -489,7 +528,11 @@ func (l *Library) LaunchKernel(f Function, grid, block Dim3, sharedMem int, s St
 		kernelParams = params.pinnedPointers()
 		defer params.pin.Unpin()
 	}
-	err = l.call(pLaunchKernel, uintptr(f), gx, gy, gz, bx, by, bz, shm, uintptr(s), kernelParams, 0)
+	if proc == pLaunchKernel {
+		err = l.call(proc, uintptr(f), gx, gy, gz, bx, by, bz, shm, uintptr(s), kernelParams, 0)
+	} else {
+		err = l.call(proc, uintptr(f), gx, gy, gz, bx, by, bz, shm, uintptr(s), kernelParams)
+	}
 	runtime.KeepAlive(params)
 	return err
 }

@@ -234,6 +234,7 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuMemAlloc", func() error { _, err := l.MemAlloc(64); return err }},
 		{"cuMemFree", func() error { return l.MemFree(0x1000) }},
 		{"cuMemsetD8", func() error { return l.MemsetD8(0x1000, 1, 64) }},
+		{"cuMemsetD8Async", func() error { return l.MemsetD8Async(0x1000, 1, 64, 0) }},
 		{"cuMemGetInfo", func() error { _, _, err := l.MemGetInfo(); return err }},
 		{"cuMemcpyHtoD", func() error { return l.MemcpyHtoD(0x1000, hp, 64) }},
 		{"cuMemcpyDtoH", func() error { return l.MemcpyDtoH(hp, 0x1000, 64) }},
@@ -262,6 +263,11 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuFuncSetAttribute", func() error { return l.FuncSetAttribute(0, FuncMaxDynamicSharedSize, 64<<10) }},
 		{"cuOccupancyMaxPotentialBlockSize", func() error { _, _, err := l.OccupancyMaxPotentialBlockSize(0, 0, 0); return err }},
 		{"cuLaunchKernel", func() error { return l.LaunchKernel(0, one, one, 0, 0, &params) }},
+		{"cuLaunchCooperativeKernel", func() error { return l.LaunchCooperativeKernel(0, one, one, 0, 0, &params) }},
+		{"cuOccupancyMaxActiveBlocksPerMultiprocessor", func() error {
+			_, err := l.OccupancyMaxActiveBlocksPerMultiprocessor(0, 32, 0)
+			return err
+		}},
 		{"cuStreamCreate", func() error { _, err := l.StreamCreate(StreamNonBlocking); return err }},
 		{"cuStreamDestroy", func() error { return l.StreamDestroy(0) }},
 		{"cuStreamSynchronize", func() error { return l.StreamSynchronize(0) }},

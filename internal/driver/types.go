@@ -70,6 +70,7 @@ const (
 	AttrMaxRegistersPerSM            DeviceAttribute = 82
 	AttrManagedMemory                DeviceAttribute = 83
 	AttrConcurrentManagedAccess      DeviceAttribute = 89 // the host may touch managed memory while kernels run
+	AttrCooperativeLaunch            DeviceAttribute = 95 // cuLaunchCooperativeKernel is supported
 	AttrMaxSharedMemoryPerBlockOptin DeviceAttribute = 97
 )
 

@@ -1048,7 +1048,10 @@ func (d *decoder) decode() (inst, error) {
 		in.op = opBar
 		return in, nil
 
-	case "membar", "fence", "nanosleep", "pmevent", "prefetch", "prefetchu", "discard":
+	case "nanosleep":
+		in.op = opYield
+		return in, nil
+	case "membar", "fence", "pmevent", "prefetch", "prefetchu", "discard":
 		in.op = opNop
 		return in, nil
 

@@ -27,6 +27,14 @@
 // partly at a warp-level instruction and partly at bar.sync is a deadlock
 // and fails the launch.
 //
+// A cooperative launch (Config.Cooperative) runs every block at once, each
+// on a goroutine of its own, so that blocks can wait for each other: nugo's
+// grid barrier spins on a counter in global memory, and nanosleep yields
+// the spinning block's goroutine to the others. A thread that keeps
+// spinning after a block of the grid has finished is reported as a
+// deadlock (a finished block has passed every grid barrier, so one still
+// awaited never completes).
+//
 // Semantic choices, where PTX leaves freedom:
 //   - Integer division by zero: div.u gives all ones; div.s gives -1 for a
 //     non-negative dividend and 1 for a negative one; rem gives the dividend.

@@ -30,6 +30,10 @@ type worker struct {
 	instrs  int64
 	block   [3]int
 	clock   uint64
+	// spins counts the yields (nanosleep) of the block's spinning thread
+	// since the block last met at a barrier, from when another block of a
+	// cooperative launch had finished (see yield).
+	spins int
 }
 
 type frame struct {
@@ -93,6 +97,7 @@ func (w *worker) runBlock(b int) {
 	}()
 	g := ls.grid
 	w.block = [3]int{b % g[0], (b / g[0]) % g[1], b / (g[0] * g[1])}
+	w.spins = 0
 	// Shared memory starts with leftovers on a GPU, not zeros: a pattern
 	// that varies by block makes code that reads it before writing show.
 	for i := range w.shared {
@@ -162,8 +167,10 @@ func (w *worker) runBlock(b int) {
 			return
 		}
 		if !waiting {
+			w.stopSpinning()
 			return
 		}
+		w.stopSpinning()
 		w.releaseBarrier()
 	}
 }
@@ -785,6 +792,12 @@ func (t *thread) run() {
 			t.warpIn = in
 			t.state = stWarp
 			return
+		case opYield:
+			if msg := t.w.yield(); msg != "" {
+				t.pc = pc
+				t.faultKind(FaultOther, in, 0, false, "%s", msg)
+				return
+			}
 		case opExit:
 			t.state = stExit
 			return

@@ -73,6 +73,7 @@ const (
 	opBra
 	opBar
 	opBarRed // bar.red: fop is the reduction (red* below)
+	opYield  // nanosleep: lets other blocks run (see launchState.yield)
 	opExit
 	opRet
 	opTrap

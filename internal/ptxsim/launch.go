@@ -99,6 +99,13 @@ type Config struct {
 	Stdout    io.Writer // vprintf output; nil discards it
 	Workers   int       // goroutines running blocks; 0 means GOMAXPROCS
 	MaxSteps  int64     // per thread limit on taken branches and calls; 0 means no limit
+	// Cooperative runs every block of the grid at once, each on a
+	// goroutine of its own (Workers is ignored), as a cooperative launch
+	// on a GPU keeps them all resident: blocks can then wait for each
+	// other, as nugo's grid barrier does, spinning on memory with
+	// nanosleep, which yields to the other blocks here. A block that
+	// keeps spinning after another has exited is reported as a deadlock.
+	Cooperative bool
 }
 
 // Stats reports what a launch executed.
@@ -195,6 +202,11 @@ type launchState struct {
 	errMu     sync.Mutex
 	err       error
 	instrs    atomic.Int64
+
+	// Cooperative launches: the blocks that have finished (see
+	// worker.yield).
+	coop     bool
+	finished atomic.Int64
 }
 
 // Run launches a kernel and waits for it; it returns the first fault.
@@ -230,9 +242,13 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 	ls := &launchState{prog: p, fn: f, grid: grid, block: block, nthreads: n, params: cfg.Params,
 		regions: p.mem.snapshot(), shared: shared, dynShared: cfg.SharedMem, out: cfg.Stdout, maxSteps: cfg.MaxSteps}
 	nblocks := grid[0] * grid[1] * grid[2]
+	ls.coop = cfg.Cooperative
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Cooperative {
+		workers = nblocks
 	}
 	if workers > nblocks {
 		workers = nblocks
@@ -250,6 +266,7 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 					break
 				}
 				wk.runBlock(b)
+				ls.finished.Add(1)
 			}
 			ls.instrs.Add(wk.instrs)
 		}()
@@ -257,6 +274,48 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 	wg.Wait()
 	return Stats{Instructions: ls.instrs.Load()}, ls.err
 }
+
+// spinAfterExit is how many times in a row a thread of a cooperative launch
+// may yield, spinning on memory, after another block has exited, before the
+// launch is reported as deadlocked (see worker.yield).
+const spinAfterExit = 64
+
+// yield is a nanosleep of one of the worker's threads: a thread spinning on
+// memory that another block is to change, as nugo's grid barrier does. In a
+// cooperative launch it lets the other blocks' goroutines run, and it
+// reports, as a message for the thread's fault, a grid barrier that cannot
+// complete. A block that has finished has passed every grid barrier, which
+// needed every block's arrival at each: so once a block has finished, the
+// barrier a spinning thread waits at has either completed, and its next
+// load sees so, or never will, because blocks exited without reaching it.
+// A thread that still spins several yields (and loads) after it first saw
+// a finished block is therefore deadlocked. (The count starts only once a
+// block has finished: a thread descheduled between its load and its yield
+// may see blocks that finished meanwhile, whose release its next load
+// sees.) Outside cooperative launches blocks run a few at a time, and
+// yield only yields.
+func (w *worker) yield() string {
+	ls := w.ls
+	if ls.failed.Load() {
+		return "launch stopped by another block's fault"
+	}
+	if !ls.coop {
+		runtime.Gosched()
+		return ""
+	}
+	if done := ls.finished.Load(); done > 0 {
+		w.spins++
+		if w.spins > spinAfterExit {
+			return fmt.Sprintf("deadlock: the block waits at a grid barrier (t.SyncGrid) that %d block(s) of the grid will never reach, having exited; every block must reach every SyncGrid", done)
+		}
+	}
+	runtime.Gosched()
+	return ""
+}
+
+// stopSpinning ends a wait of the block's threads, at a block barrier or
+// when the block ends.
+func (w *worker) stopSpinning() { w.spins = 0 }
 
 func (ls *launchState) fail(err error) {
 	ls.errMu.Lock()

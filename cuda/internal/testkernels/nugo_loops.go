@@ -555,6 +555,71 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(GridRotate, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int64), args[1].(int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				GridRotate(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(GridSyncAfterSyncThreads, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				GridSyncAfterSyncThreads(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(GridSyncFault, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				GridSyncFault(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(GridSyncBlockExits, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				GridSyncBlockExits(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(GridSyncBlockFails, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				GridSyncBlockFails(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(HalfUnary, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {

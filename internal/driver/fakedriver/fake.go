@@ -58,6 +58,7 @@ func DefaultDevice() DeviceSpec {
 			driver.AttrManagedMemory:                1,
 			driver.AttrConcurrentManagedAccess:      1,
 			driver.AttrMaxSharedMemoryPerBlockOptin: 64 << 10,
+			driver.AttrCooperativeLaunch:            1,
 		},
 	}
 }
@@ -123,6 +124,8 @@ type Launch struct {
 	Stream    driver.Stream
 	Args      [][]byte // each argument's bytes, in order (copies)
 	Params    []byte   // the packed buffer, padding included (a copy)
+	// Cooperative: launched with LaunchCooperativeKernel.
+	Cooperative bool
 }
 
 // Live counts what is allocated and not yet freed, for leak checks.

@@ -133,6 +133,7 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuMemAlloc", func(e *env) error { _, err := e.f.MemAlloc(16); return err }},
 		{"cuMemFree", func(e *env) error { return e.f.MemFree(e.ptr) }},
 		{"cuMemsetD8", func(e *env) error { return e.f.MemsetD8(e.ptr, 7, 64) }},
+		{"cuMemsetD8Async", func(e *env) error { return e.f.MemsetD8Async(e.ptr, 7, 64, e.s) }},
 		{"cuMemGetInfo", func(e *env) error { _, _, err := e.f.MemGetInfo(); return err }},
 		{"cuMemcpyHtoD", func(e *env) error { return e.f.MemcpyHtoD(e.ptr, host(e), 64) }},
 		{"cuMemcpyDtoH", func(e *env) error { return e.f.MemcpyDtoH(host(e), e.ptr, 64) }},
@@ -185,6 +186,16 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		}},
 		{"cuLaunchKernel", func(e *env) error {
 			return e.f.LaunchKernel(e.fn, driver.Dim3{X: 2, Y: 1, Z: 1}, driver.Dim3{X: 32, Y: 1, Z: 1}, 0, e.s, &params)
+		}},
+		{"cuLaunchCooperativeKernel", func(e *env) error {
+			return e.f.LaunchCooperativeKernel(e.fn, driver.Dim3{X: 2, Y: 1, Z: 1}, driver.Dim3{X: 32, Y: 1, Z: 1}, 0, e.s, &params)
+		}},
+		{"cuOccupancyMaxActiveBlocksPerMultiprocessor", func(e *env) error {
+			n, err := e.f.OccupancyMaxActiveBlocksPerMultiprocessor(e.fn, 256, 0)
+			if err == nil && n <= 0 {
+				t.Errorf("OccupancyMaxActiveBlocksPerMultiprocessor: %d blocks", n)
+			}
+			return err
 		}},
 		{"cuStreamCreate", func(e *env) error { _, err := e.f.StreamCreate(driver.StreamDefault); return err }},
 		{"cuStreamDestroy", func(e *env) error { return e.f.StreamDestroy(e.s) }},

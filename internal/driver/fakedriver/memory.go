@@ -132,12 +132,26 @@ func (f *Fake) MemFree(p driver.DevicePtr) error {
 
 // MemsetD8 implements driver.API.
 func (f *Fake) MemsetD8(p driver.DevicePtr, value byte, n int) error {
+	return f.memset("cuMemsetD8", p, value, n, 0, false)
+}
+
+// MemsetD8Async implements driver.API: MemsetD8 on stream s (with
+// Config.Sim, queued as the stream's other work is).
+func (f *Fake) MemsetD8Async(p driver.DevicePtr, value byte, n int, s driver.Stream) error {
+	return f.memset("cuMemsetD8Async", p, value, n, s, true)
+}
+
+func (f *Fake) memset(call string, p driver.DevicePtr, value byte, n int, s driver.Stream, async bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	const call = "cuMemsetD8"
 	dev, err := f.enter(call, true, true)
 	if err != nil {
 		return err
+	}
+	if async {
+		if err := f.stream(call, s); err != nil {
+			return err
+		}
 	}
 	b, err := f.span(call, p, n)
 	if err != nil {

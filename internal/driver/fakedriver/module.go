@@ -266,7 +266,20 @@ func (f *Fake) FuncSetAttribute(fn driver.Function, attr driver.FunctionAttribut
 // would, records it, advances the event clock, runs the kernel (with
 // Config.Sim) and calls OnLaunch.
 func (f *Fake) LaunchKernel(fn driver.Function, grid, block driver.Dim3, sharedMem int, s driver.Stream, params *driver.Params) error {
-	l, err := f.launch(fn, grid, block, sharedMem, s, params)
+	return f.launchKernel(fn, grid, block, sharedMem, s, params, false)
+}
+
+// LaunchCooperativeKernel implements driver.API: LaunchKernel, refused with
+// CUDA_ERROR_NOT_SUPPORTED on a device without AttrCooperativeLaunch and
+// with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE for a grid of more blocks
+// than OccupancyMaxActiveBlocksPerMultiprocessor times the
+// multiprocessors. The executing fake runs every block at once.
+func (f *Fake) LaunchCooperativeKernel(fn driver.Function, grid, block driver.Dim3, sharedMem int, s driver.Stream, params *driver.Params) error {
+	return f.launchKernel(fn, grid, block, sharedMem, s, params, true)
+}
+
+func (f *Fake) launchKernel(fn driver.Function, grid, block driver.Dim3, sharedMem int, s driver.Stream, params *driver.Params, coop bool) error {
+	l, err := f.launch(fn, grid, block, sharedMem, s, params, coop)
 	if err == nil && f.sim != nil {
 		err = f.simQueue(l)
 	}
@@ -285,10 +298,13 @@ func (f *Fake) LaunchKernel(fn driver.Function, grid, block driver.Dim3, sharedM
 	return nil
 }
 
-func (f *Fake) launch(fn driver.Function, grid, block driver.Dim3, sharedMem int, s driver.Stream, params *driver.Params) (Launch, error) {
+func (f *Fake) launch(fn driver.Function, grid, block driver.Dim3, sharedMem int, s driver.Stream, params *driver.Params, coop bool) (Launch, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	const call = "cuLaunchKernel"
+	call := "cuLaunchKernel"
+	if coop {
+		call = "cuLaunchCooperativeKernel"
+	}
 	dev, err := f.enter(call, true, true)
 	if err != nil {
 		return Launch{}, err
@@ -332,7 +348,18 @@ func (f *Fake) launch(fn driver.Function, grid, block driver.Dim3, sharedMem int
 	if err := checkParams(call, k, params); err != nil {
 		return Launch{}, err
 	}
-	l := Launch{Function: k.name, Module: k.mod, Grid: grid, Block: block, SharedMem: sharedMem, Stream: s}
+	if coop {
+		if attrs[driver.AttrCooperativeLaunch] == 0 {
+			return Launch{}, driver.NewError(call, driver.ErrorNotSupported)
+		}
+		resident := f.activeBlocks(dev, k, threads, sharedMem) * attrs[driver.AttrMultiprocessorCount]
+		if n := grid.X * grid.Y * grid.Z; n > resident {
+			e := driver.NewError(call, driver.ErrorCooperativeLaunchTooLarge)
+			e.Message = fmt.Sprintf("grid of %d blocks; %d can be resident", n, resident)
+			return Launch{}, e
+		}
+	}
+	l := Launch{Function: k.name, Module: k.mod, Grid: grid, Block: block, SharedMem: sharedMem, Stream: s, Cooperative: coop}
 	if params != nil {
 		l.Params = append([]byte(nil), params.Bytes()...)
 		for i := 0; i < params.Len(); i++ {

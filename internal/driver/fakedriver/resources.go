@@ -147,6 +147,60 @@ func threadsForRegs(regs, regsPerBlock, maxThreads int) int {
 	return min(warps*32, maxThreads)
 }
 
+// residentBlocks is how many blocks of threads threads (rounded up to
+// whole warps), each using regs registers per thread and shared bytes of
+// shared memory, one multiprocessor with attrs holds: bounded by its
+// threads, its registers (allocated per warp in units of 8 per thread),
+// its shared memory and 32 blocks.
+func residentBlocks(attrs map[driver.DeviceAttribute]int, regs, shared, threads int) int {
+	b := (threads + 31) &^ 31
+	perThread := (max(regs, 1) + 7) &^ 7
+	blocks := min(attrs[driver.AttrMaxThreadsPerMultiprocessor]/b, 32)
+	if r := attrs[driver.AttrMaxRegistersPerSM]; r > 0 {
+		blocks = min(blocks, r/(perThread*b))
+	}
+	if s := attrs[driver.AttrMaxSharedMemoryPerSM]; s > 0 && shared > 0 {
+		blocks = min(blocks, s/shared)
+	}
+	return blocks
+}
+
+// OccupancyMaxActiveBlocksPerMultiprocessor implements driver.API with the
+// model of OccupancyMaxPotentialBlockSize for one block size: 0 when the
+// block has more threads than the kernel allows or its shared memory does
+// not fit in a block.
+func (f *Fake) OccupancyMaxActiveBlocksPerMultiprocessor(fn driver.Function, blockSize, dynamicSMem int) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	const call = "cuOccupancyMaxActiveBlocksPerMultiprocessor"
+	dev, err := f.enter(call, true, true)
+	if err != nil {
+		return 0, err
+	}
+	k, ok := f.funcs[fn]
+	if !ok {
+		return 0, driver.NewError(call, driver.ErrorInvalidHandle)
+	}
+	if dynamicSMem < 0 || blockSize <= 0 {
+		return 0, invalid(call, "block size %d, dynamic shared memory %d", blockSize, dynamicSMem)
+	}
+	return f.activeBlocks(dev, k, blockSize, dynamicSMem), nil
+}
+
+// activeBlocks is OccupancyMaxActiveBlocksPerMultiprocessor's answer for
+// kernel k on device dev; called with f.mu held.
+func (f *Fake) activeBlocks(dev int, k *function, blockSize, dynamicSMem int) int {
+	attrs := f.cfg.Devices[dev].Attrs
+	maxT, _ := f.funcAttr(k, driver.FuncMaxThreadsPerBlock)
+	regs, _ := f.funcAttr(k, driver.FuncNumRegs)
+	static, _ := f.funcAttr(k, driver.FuncSharedSizeBytes)
+	shared := static + dynamicSMem
+	if blockSize > maxT || shared > attrs[driver.AttrMaxSharedMemoryPerBlockOptin] && shared > attrs[driver.AttrMaxSharedMemoryPerBlock] {
+		return 0
+	}
+	return residentBlocks(attrs, regs, shared, blockSize)
+}
+
 // OccupancyMaxPotentialBlockSize implements driver.API with the occupancy
 // calculator's model: for each block size (a multiple of the warp size, up
 // to the kernel's limit and blockSizeLimit), the blocks one multiprocessor
@@ -181,16 +235,9 @@ func (f *Fake) OccupancyMaxPotentialBlockSize(fn driver.Function, dynamicSMem, b
 	if shared > attrs[driver.AttrMaxSharedMemoryPerBlockOptin] && shared > attrs[driver.AttrMaxSharedMemoryPerBlock] {
 		return 0, 0, nil
 	}
-	perThread := (max(regs, 1) + 7) &^ 7
 	bestThreads, bestBlocks := 0, 0
 	for b := maxT &^ 31; b >= 32; b -= 32 {
-		blocks := min(attrs[driver.AttrMaxThreadsPerMultiprocessor]/b, 32)
-		if r := attrs[driver.AttrMaxRegistersPerSM]; r > 0 {
-			blocks = min(blocks, r/(perThread*b))
-		}
-		if s := attrs[driver.AttrMaxSharedMemoryPerSM]; s > 0 && shared > 0 {
-			blocks = min(blocks, s/shared)
-		}
+		blocks := residentBlocks(attrs, regs, shared, b)
 		if blocks*b > bestThreads {
 			bestThreads, bestBlocks, blockSize = blocks*b, blocks, b
 		}

@@ -2,6 +2,7 @@ package fakedriver_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nugo-dev/nugo/internal/driver"
@@ -181,5 +182,103 @@ func TestOccupancyMaxPotentialBlockSize(t *testing.T) {
 	}
 	if _, _, err := f.OccupancyMaxPotentialBlockSize(fn+99, 0, 0); driver.Code(err) != driver.ErrorInvalidHandle {
 		t.Errorf("unknown function: %v", err)
+	}
+}
+
+// The fake's blocks per multiprocessor follow the occupancy model for one
+// block size: threads (in whole warps), registers and shared memory.
+func TestOccupancyMaxActiveBlocksPerMultiprocessor(t *testing.T) {
+	cases := []struct {
+		name       string
+		decls      string
+		block, dyn int
+		want       int
+	}{
+		{"threads bound the blocks", "", 256, 0, 4},
+		{"a partial warp counts whole", "", 100, 0, 8},
+		{"registers bound the blocks", ".reg .b32 %r<800>;", 256, 0, 2},
+		{"shared memory bounds the blocks", "", 256, 20 << 10, 3},
+		{"more threads than the kernel allows", ".reg .b32 %r<800>;", 640, 0, 0},
+		{"more shared memory than a block can have", "", 32, 1 << 20, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := ready(t, fakedriver.Config{})
+			m, _, err := f.ModuleLoadData(resourcePTX(c.decls), driver.JITOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn, err := f.ModuleGetFunction(m, "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := f.OccupancyMaxActiveBlocksPerMultiprocessor(fn, c.block, c.dyn); err != nil || n != c.want {
+				t.Errorf("OccupancyMaxActiveBlocksPerMultiprocessor(%d, %d) = %d, %v; want %d", c.block, c.dyn, n, err, c.want)
+			}
+		})
+	}
+	f := ready(t, fakedriver.Config{})
+	m, _, _ := f.ModuleLoadData(resourcePTX(""), driver.JITOptions{})
+	fn, _ := f.ModuleGetFunction(m, "k")
+	if _, err := f.OccupancyMaxActiveBlocksPerMultiprocessor(fn, 0, 0); driver.Code(err) != driver.ErrorInvalidValue {
+		t.Errorf("block of 0 threads: %v", err)
+	}
+	if _, err := f.OccupancyMaxActiveBlocksPerMultiprocessor(fn+99, 32, 0); driver.Code(err) != driver.ErrorInvalidHandle {
+		t.Errorf("unknown function: %v", err)
+	}
+}
+
+// A cooperative launch is recorded as such, refused on a device without
+// cooperative launches, and refused for a grid over the resident limit
+// (4 blocks of 256 threads on each of the 40 multiprocessors).
+func TestLaunchCooperativeKernel(t *testing.T) {
+	noCoop := fakedriver.DefaultDevice()
+	noCoop.Attrs[driver.AttrCooperativeLaunch] = 0
+	block := driver.Dim3{X: 256, Y: 1, Z: 1}
+	var params driver.Params
+	params.AddPtr(0x1000)
+	cases := []struct {
+		name string
+		dev  *fakedriver.DeviceSpec
+		grid int
+		want driver.Result
+	}{
+		{"every block resident", nil, 160, driver.Success},
+		{"one block too many", nil, 161, driver.ErrorCooperativeLaunchTooLarge},
+		{"a device without cooperative launches", &noCoop, 1, driver.ErrorNotSupported},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := fakedriver.Config{}
+			if c.dev != nil {
+				cfg.Devices = []fakedriver.DeviceSpec{*c.dev}
+			}
+			f := ready(t, cfg)
+			m, _, err := f.ModuleLoadData(resourcePTX(""), driver.JITOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn, err := f.ModuleGetFunction(m, "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = f.LaunchCooperativeKernel(fn, driver.Dim3{X: c.grid, Y: 1, Z: 1}, block, 0, 0, &params)
+			if driver.Code(err) != c.want {
+				t.Fatalf("LaunchCooperativeKernel over %d blocks: %v, want %v", c.grid, err, c.want)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), "cuLaunchCooperativeKernel") {
+					t.Errorf("error %q does not name cuLaunchCooperativeKernel", err)
+				}
+				return
+			}
+			if err := f.LaunchKernel(fn, driver.Dim3{X: 1, Y: 1, Z: 1}, block, 0, 0, &params); err != nil {
+				t.Fatal(err)
+			}
+			ls := f.Launches()
+			if len(ls) != 2 || !ls[0].Cooperative || ls[1].Cooperative {
+				t.Errorf("launches recorded: %+v; want the first cooperative, the second not", ls)
+			}
+		})
 	}
 }

@@ -192,6 +192,8 @@ func (f *Fake) simExec(prog *ptxsim.Program, l Launch, params []byte) {
 		Stdout:    out,
 		Workers:   sc.Workers,
 		MaxSteps:  sc.MaxSteps,
+		// All blocks at once, so that a grid barrier completes.
+		Cooperative: l.Cooperative,
 	})
 	if err == nil {
 		return

@@ -28,6 +28,7 @@ enum {
 	F_OCC_FUNC, F_OCC_CALLBACK, F_OCC_DYN, F_OCC_LIMIT, F_REG_PTR, F_REG_SIZE, F_REG_FLAGS,
 	F_UNREG_PTR, F_MAPPED_PTR, F_MAPPED_FLAGS, F_MANAGED_SIZE, F_MANAGED_FLAGS,
 	F_SET_LIMIT, F_SET_LIMIT_VALUE, F_GET_LIMIT, F_WAIT_FLAGS, F_PROFILER,
+	F_MEMSET_STREAM, F_COOP, F_OCC_BLOCK,
 	F_COUNT
 };
 static uint64_t rec[F_COUNT];
@@ -84,6 +85,10 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
 	return 0;
 }
 CUresult cuMemFree_v2(CUdeviceptr p) { rec[F_FREED] = p; return 0; }
+CUresult cuMemsetD8Async(CUdeviceptr p, unsigned char v, size_t n, CUstream s) {
+	rec[F_MEMSET_PTR] = p; rec[F_MEMSET_VALUE] = v; rec[F_MEMSET_N] = n; rec[F_MEMSET_STREAM] = (uintptr_t)s;
+	return 0;
+}
 CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
 	rec[F_MEMSET_PTR] = p; rec[F_MEMSET_VALUE] = v; rec[F_MEMSET_N] = n;
 	return 0;
@@ -242,6 +247,13 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfu
 	return 0;
 }
 
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction f, int blockSize, size_t dynamicSMemSize) {
+	rec[F_OCC_FUNC] = (uintptr_t)f; rec[F_OCC_BLOCK] = (uint64_t)(int64_t)blockSize;
+	rec[F_OCC_DYN] = (uint64_t)dynamicSMemSize;
+	*numBlocks = -6; // negative: the sign must survive
+	return 0;
+}
+
 // cuLaunchKernel reads each parameter through kernelParams with the size
 // mock_set_params gave, as the driver does with the sizes in the image.
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
@@ -251,12 +263,23 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	rec[F_GX] = gx; rec[F_GY] = gy; rec[F_GZ] = gz; rec[F_BX] = bx; rec[F_BY] = by; rec[F_BZ] = bz;
 	rec[F_SHM] = shm; rec[F_LAUNCH_STREAM] = (uintptr_t)s; rec[F_EXTRA] = (uintptr_t)extra;
 	rec[F_NPARAMS] = params ? (uint64_t)nparams : 0;
+	rec[F_COOP] = 0;
 	for (int i = 0; i < nparams && i < 4 && params; i++) {
 		uint64_t v = 0;
 		memcpy(&v, params[i], (size_t)param_sizes[i]);
 		rec[F_P0 + i] = v;
 	}
 	return 0;
+}
+
+// cuLaunchCooperativeKernel is cuLaunchKernel without extra.
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+		unsigned int bx, unsigned int by, unsigned int bz, unsigned int shm,
+		CUstream s, void **params) {
+	CUresult r = cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shm, s, params, (void **)(uintptr_t)0xE);
+	rec[F_EXTRA] = 0;
+	rec[F_COOP] = 1;
+	return r;
 }
 
 CUresult cuStreamCreate(CUstream *s, unsigned int flags) {

@@ -19,7 +19,7 @@ func skipDevmath(t *testing.T, c corpus.Case) {
 
 func fromCorpus(c corpus.Case) Case {
 	return Case{Name: c.Name, Kernel: c.Kernel, Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem,
-		Args: c.Args, MathULP: c.MathULP, Printf: c.Printf}
+		Args: c.Args, MathULP: c.MathULP, Printf: c.Printf, Cooperative: c.Cooperative}
 }
 
 // TestCorpus runs every corpus kernel natively and through compiler +
@@ -58,7 +58,9 @@ func TestCorpusCatchesInjectedBug(t *testing.T) {
 	for _, cc := range corpus.All() {
 		c := fromCorpus(cc)
 		m, err := CompileCase(c, Options{})
-		if err != nil || !strings.Contains(m.PTX, "setp.lt.s") || c.Printf {
+		// A mutated grid-syncing kernel may leave blocks waiting at
+		// different barriers, which no engine can run to an end.
+		if err != nil || !strings.Contains(m.PTX, "setp.lt.s") || c.Printf || c.Cooperative {
 			continue
 		}
 		mutated++

@@ -26,6 +26,8 @@ type Case struct {
 	MathULP   int          // float results may differ by this many ulps (0: bit-exact)
 	Printf    bool         // compare the printed text too (as sorted lines)
 	Test      string       // the test that runs it, for the rerun command; "TestCorpus" if empty
+	// Cooperative launches the kernel cooperatively (it syncs the grid).
+	Cooperative bool
 }
 
 // Options change how the compiled side runs.
@@ -52,7 +54,7 @@ func Native(c Case) Outcome {
 		if err := cuda.SetBackend(cuda.CPU); err != nil {
 			return err
 		}
-		return cuda.Jit(c.Kernel).LaunchWith(cuda.LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem}, args...)
+		return cuda.Jit(c.Kernel).LaunchWith(cuda.LaunchConfig{Grid: c.Grid, Block: c.Block, SharedMem: c.SharedMem, Cooperative: c.Cooperative}, args...)
 	}
 	if c.Printf {
 		out.Stdout, out.Err = captureStdout(run)
@@ -106,12 +108,13 @@ func RunModule(m *compiler.Module, c Case, opt Options) Outcome {
 	}
 	var sb strings.Builder
 	err = gk.Run(golaunch.Launch{
-		Grid:      [3]int{c.Grid.X, c.Grid.Y, c.Grid.Z},
-		Block:     [3]int{c.Block.X, c.Block.Y, c.Block.Z},
-		SharedMem: c.SharedMem,
-		Stdout:    &sb,
-		MaxSteps:  1 << 26,
-		Workers:   workers,
+		Grid:        [3]int{c.Grid.X, c.Grid.Y, c.Grid.Z},
+		Block:       [3]int{c.Block.X, c.Block.Y, c.Block.Z},
+		SharedMem:   c.SharedMem,
+		Stdout:      &sb,
+		MaxSteps:    1 << 26,
+		Workers:     workers,
+		Cooperative: c.Cooperative,
 	}, vals)
 	return Outcome{Args: args, Stdout: sb.String(), Err: err}
 }

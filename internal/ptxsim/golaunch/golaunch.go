@@ -41,6 +41,10 @@ type Launch struct {
 	Stdout      io.Writer // vprintf output
 	Workers     int       // 0: GOMAXPROCS
 	MaxSteps    int64     // 0: unlimited
+	// Cooperative runs every block at once (ptxsim.Config.Cooperative);
+	// a kernel that syncs the grid (compiler.Module.UsesGridSync) needs
+	// it.
+	Cooperative bool
 }
 
 // CheckError is a failed debug-mode check read from the module's error
@@ -82,6 +86,16 @@ func (k *Kernel) RunStats(l Launch, args []reflect.Value) (ptxsim.Stats, error) 
 			return ptxsim.Stats{}, fmt.Errorf("argument %d (%s): %w", i+1, p.Name, err)
 		}
 	}
+	if m.UsesGridSync {
+		if !l.Cooperative {
+			return ptxsim.Stats{}, fmt.Errorf("kernel %s syncs the grid (t.SyncGrid); launch it cooperatively", m.Kernel)
+		}
+		// The grid barrier's counter, zeroed, this launch's own.
+		counter := new(uint64)
+		spans = append(spans, span{unsafe.Pointer(counter), 8})
+		putBits(params[m.GridSyncParam.Offset:], 8, uint64(uintptr(unsafe.Pointer(counter))))
+		defer runtime.KeepAlive(counter)
+	}
 	mem := ptxsim.NewMemory()
 	for _, s := range mergeSpans(spans) {
 		if err := mem.Register(uint64(uintptr(s.p)), unsafe.Slice((*byte)(s.p), s.n)); err != nil {
@@ -93,7 +107,7 @@ func (k *Kernel) RunStats(l Launch, args []reflect.Value) (ptxsim.Stats, error) 
 		return ptxsim.Stats{}, err
 	}
 	st, err := prog.RunStats(ptxsim.Config{Kernel: m.Entry, Grid: l.Grid, Block: l.Block, SharedMem: l.SharedMem,
-		Params: params, Stdout: l.Stdout, Workers: l.Workers, MaxSteps: l.MaxSteps})
+		Params: params, Stdout: l.Stdout, Workers: l.Workers, MaxSteps: l.MaxSteps, Cooperative: l.Cooperative})
 	runtime.KeepAlive(args) // the kernel reached their memory through raw addresses
 	if err != nil {
 		return st, err

@@ -1,0 +1,490 @@
+package cuda_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
+	"github.com/nugo-dev/nugo/internal/driver"
+	"github.com/nugo-dev/nugo/internal/driver/fakedriver"
+)
+
+// gridSyncBackend is a backend the grid-sync tests run on: cpu, ptxsim, or
+// the simulated GPU (the fake driver executing the PTX).
+type gridSyncBackend struct {
+	name string
+	use  func(t *testing.T)
+}
+
+var gridSyncBackends = []gridSyncBackend{
+	{"cpu", func(t *testing.T) { onBackend(t, CPU) }},
+	{"ptxsim", func(t *testing.T) { onBackend(t, PTXSim) }},
+	{"simgpu", func(t *testing.T) { simGPU(t) }},
+}
+
+// rotated is GridRotate's result on the host: rounds rotations by one
+// place, each adding one.
+func rotated(data []int64, rounds int) []int64 {
+	out := append([]int64(nil), data...)
+	for range rounds {
+		next := make([]int64, len(out))
+		for i := range out {
+			next[i] = out[(i+1)%len(out)] + 1
+		}
+		out = next
+	}
+	return out
+}
+
+// Every backend runs a cooperative grid to the end through many grid
+// barriers, each round's reads of other blocks' data seeing the writes of
+// the round before.
+func TestSyncGridRounds(t *testing.T) {
+	cases := []struct {
+		grid, block Dim3
+		n, rounds   int
+	}{
+		{Dim1(4), Dim1(64), 256, 10},
+		{Dim1(7), Dim1(33), 200, 6}, // a partial block, threads past the data
+		{Dim1(1), Dim1(128), 128, 5},
+		{Dim1(24), Dim1(32), 768, 3},
+	}
+	for _, be := range gridSyncBackends {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s/%vx%v", be.name, c.grid, c.block), func(t *testing.T) {
+				be.use(t)
+				data := make([]int64, c.n)
+				for i := range data {
+					data[i] = int64(i * i)
+				}
+				want := rotated(data, c.rounds)
+				cfg := LaunchConfig{Grid: c.grid, Block: c.block, Cooperative: true}
+				if err := Jit(testkernels.GridRotate).LaunchWith(cfg, data, c.rounds); err != nil {
+					t.Fatal(err)
+				}
+				for i := range want {
+					if data[i] != want[i] {
+						t.Fatalf("data[%d] = %d, want %d", i, data[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// A kernel that syncs the grid, launched without Cooperative, is an error
+// on every backend: before anything runs on the compiled ones (which know
+// it from the compiled kernel), as a KernelError at the SyncGrid call on
+// the cpu backend, whose threads then all end.
+func TestSyncGridNotCooperative(t *testing.T) {
+	for _, be := range gridSyncBackends {
+		for _, kernel := range []any{testkernels.GridRotate, testkernels.GridSyncAfterSyncThreads} {
+			k := Jit(kernel)
+			t.Run(be.name+"/"+k.Name(), func(t *testing.T) {
+				noLeak(t)
+				be.use(t)
+				var err error
+				if k.Name() == "GridRotate" {
+					data := []int64{1, 2, 3}
+					err = k.Launch(Dim1(2), Dim1(32), data, 1)
+				} else {
+					err = k.Launch(Dim1(3), Dim1(64), make([]int32, 3*64))
+				}
+				if err == nil {
+					t.Fatal("launch without Cooperative succeeded")
+				}
+				if !strings.Contains(err.Error(), "Cooperative: true") {
+					t.Errorf("error %q does not name the fix", err)
+				}
+				var ke *KernelError
+				if be.name == "cpu" {
+					if !errors.As(err, &ke) || !strings.Contains(ke.Pos, "gridsync.go") {
+						t.Fatalf("cpu: %v; want a *KernelError at the SyncGrid call", err)
+					}
+					return
+				}
+				if !errors.Is(err, ErrNotCooperative) || errors.As(err, &ke) {
+					t.Fatalf("%s: %v; want ErrNotCooperative before running", be.name, err)
+				}
+			})
+		}
+	}
+}
+
+// A cooperative grid over the limit is refused with the figures before
+// anything runs; the host backends' limit is HostCooperativeThreads.
+func TestCooperativeGridTooLarge(t *testing.T) {
+	for _, be := range []Backend{CPU, PTXSim} {
+		t.Run(string(be), func(t *testing.T) {
+			onBackend(t, be)
+			k := Jit(testkernels.GridRotate)
+			for _, c := range []struct {
+				block Dim3
+				want  int
+			}{{Dim1(256), HostCooperativeThreads / 256}, {Dim2(32, 3), HostCooperativeThreads / 96}, {Dim1(1024), 64}} {
+				n, err := k.MaxCooperativeBlocks(c.block, 0)
+				if err != nil || n != c.want {
+					t.Errorf("MaxCooperativeBlocks(%v) = %d, %v; want %d", c.block, n, err, c.want)
+				}
+			}
+			if _, err := k.MaxCooperativeBlocks(Dim1(2048), 0); err == nil || !strings.Contains(err.Error(), "block (2048,1,1)") {
+				t.Errorf("MaxCooperativeBlocks of a block of 2048 threads: %v", err)
+			}
+			if _, err := k.MaxCooperativeBlocks(Dim1(32), -1); err == nil {
+				t.Error("MaxCooperativeBlocks with negative shared memory: no error")
+			}
+			limit := HostCooperativeThreads / 256
+			data := []int64{7}
+			err := k.LaunchWith(LaunchConfig{Grid: Dim1(limit + 1), Block: Dim1(256), Cooperative: true}, data, 1)
+			for _, part := range []string{fmt.Sprintf("has %d blocks", limit+1), fmt.Sprintf("at most %d blocks of 256 threads", limit), "HostCooperativeThreads"} {
+				if err == nil || !strings.Contains(err.Error(), part) {
+					t.Errorf("grid of %d blocks: %v; want an error with %q", limit+1, err, part)
+				}
+			}
+			if data[0] != 7 {
+				t.Errorf("the refused kernel ran: data %v", data)
+			}
+		})
+	}
+}
+
+// On the GPU backend the limit is the occupancy calculator's blocks per
+// multiprocessor times the multiprocessors (the fake: 4 blocks of 256
+// threads on each of 40); a grid over it is refused before the driver sees
+// a launch, and a device without cooperative launches refuses them all.
+func TestGPUCooperativeLimit(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{})
+	if gpus, err := Gpus(); err != nil || !gpus[0].Cooperative {
+		t.Fatalf("Gpus() = %+v, %v; want a device with cooperative launches", gpus, err)
+	}
+	k := Jit(testkernels.GridRotate)
+	n, err := k.MaxCooperativeBlocks(Dim1(256), 0)
+	if err != nil || n != 160 {
+		t.Fatalf("MaxCooperativeBlocks = %d, %v; want 160", n, err)
+	}
+	if n, err := k.MaxCooperativeBlocks(Dim1(256), 20<<10); err != nil || n != 120 {
+		t.Errorf("MaxCooperativeBlocks with 20 KiB of shared memory = %d, %v; want 120 (3 per multiprocessor)", n, err)
+	}
+	data := make([]int64, 161*256)
+	err = k.LaunchWith(LaunchConfig{Grid: Dim1(161), Block: Dim1(256), Cooperative: true}, data, 1)
+	for _, part := range []string{"has 161 blocks", "at most 160 blocks", "40 multiprocessors with 4 such blocks"} {
+		if err == nil || !strings.Contains(err.Error(), part) {
+			t.Errorf("grid of 161 blocks: %v; want an error with %q", err, part)
+		}
+	}
+	if c := f.Count("cuLaunchCooperativeKernel") + f.Count("cuLaunchKernel"); c != 0 {
+		t.Errorf("%d launches reached the driver", c)
+	}
+	wantLive(t, f, 0, 0)
+
+	dev := fakedriver.DefaultDevice()
+	dev.Attrs[driver.AttrCooperativeLaunch] = 0
+	fakeGPU(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{dev}})
+	if gpus, err := Gpus(); err != nil || gpus[0].Cooperative {
+		t.Fatalf("Gpus() = %+v, %v; want a device without cooperative launches", gpus, err)
+	}
+	if _, err := k.MaxCooperativeBlocks(Dim1(32), 0); err == nil || !strings.Contains(err.Error(), "does not support cooperative launches") {
+		t.Errorf("MaxCooperativeBlocks on a device without cooperative launches: %v", err)
+	}
+	err = k.LaunchWith(LaunchConfig{Grid: Dim1(1), Block: Dim1(32), Cooperative: true}, make([]int64, 32), 1)
+	if err == nil || !strings.Contains(err.Error(), "does not support cooperative launches") {
+		t.Errorf("cooperative launch on a device without them: %v", err)
+	}
+}
+
+// The GPU launch path of a grid-syncing kernel: the cooperative entry
+// point, one more argument than the Go parameters make, pointing at a
+// zeroed counter of its own, freed after the kernel (on the default stream
+// and on a stream).
+func TestGPUCooperativeLaunchPath(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{})
+	var counters []driver.DevicePtr
+	f.OnLaunch = func(f *fakedriver.Fake, l fakedriver.Launch) error {
+		if !l.Cooperative {
+			return fmt.Errorf("launch of %s is not cooperative", l.Function)
+		}
+		if len(l.Args) != 5 { // data (pointer, length, capacity), rounds, the counter
+			return fmt.Errorf("%d arguments, want 5", len(l.Args))
+		}
+		p := driver.DevicePtr(u64(l.Args[4]))
+		b, err := f.Read(p, 4)
+		if err != nil {
+			return fmt.Errorf("counter %#x: %w", p, err)
+		}
+		if b[0]|b[1]|b[2]|b[3] != 0 {
+			return fmt.Errorf("counter %#x holds % x, want zeros", p, b)
+		}
+		counters = append(counters, p)
+		return nil
+	}
+	k := Jit(testkernels.GridRotate)
+	cfg := LaunchConfig{Grid: Dim1(2), Block: Dim1(64), Cooperative: true}
+	if err := k.LaunchWith(cfg, make([]int64, 128), 3); err != nil {
+		t.Fatal(err)
+	}
+	wantLive(t, f, 0, 0)
+	s, err := NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Stream = s
+	for range 2 {
+		if err := k.LaunchWith(cfg, make([]int64, 128), 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	wantLive(t, f, 0, 0)
+	if len(counters) != 3 || counters[1] == counters[2] {
+		t.Errorf("counters %#x; want three, the two queued on the stream distinct", counters)
+	}
+	if f.Count("cuLaunchCooperativeKernel") != 3 || f.Count("cuLaunchKernel") != 0 || f.Count("cuMemsetD8Async") != 2 {
+		t.Errorf("driver calls: %d cooperative launches, %d plain ones, %d async memsets; want 3, 0, 2",
+			f.Count("cuLaunchCooperativeKernel"), f.Count("cuLaunchKernel"), f.Count("cuMemsetD8Async"))
+	}
+
+	// A kernel that does not sync the grid may be launched cooperatively
+	// too: no counter then.
+	f.OnLaunch = func(f *fakedriver.Fake, l fakedriver.Launch) error {
+		if !l.Cooperative || len(l.Args) != 4 {
+			return fmt.Errorf("cooperative launch of %s with %d arguments", l.Function, len(l.Args))
+		}
+		return nil
+	}
+	cfg.Stream = nil
+	if err := Jit(testkernels.Scale).LaunchWith(cfg, make([]float32, 128), 2); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A thread that fails while the rest of the grid waits at SyncGrid ends
+// the launch with its error on every backend, without a hang.
+func TestSyncGridFault(t *testing.T) {
+	for _, be := range gridSyncBackends {
+		t.Run(be.name, func(t *testing.T) {
+			noLeak(t)
+			f := (*fakedriver.Fake)(nil)
+			if be.name == "simgpu" {
+				f = simGPU(t)
+			} else {
+				be.use(t)
+			}
+			data := make([]int32, 3*64)
+			err := Jit(testkernels.GridSyncFault).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(64), Cooperative: true}, data)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if f != nil {
+				// The GPU's error is the driver's; the interpreter says which thread.
+				if !errors.Is(err, ErrContextLost) {
+					t.Errorf("error %v; want a lost context", err)
+				}
+				if kf := f.KernelFault(); kf == nil || !strings.Contains(kf.Error(), "block (1,0,0) thread (5,0,0)") {
+					t.Errorf("kernel fault %v; want block 1 thread 5's", kf)
+				}
+				f.ClearFaults()
+				ForgetGPUFaults()
+				return
+			}
+			var ke *KernelError
+			if !errors.As(err, &ke) || ke.Block != (Dim3{X: 1}) || ke.Thread != (Dim3{X: 5}) {
+				t.Fatalf("error %v; want block 1 thread 5's *KernelError", err)
+			}
+		})
+	}
+}
+
+// A block whose threads all return before a SyncGrid that the others wait
+// at: the cpu backend lets it leave the grid's barrier, as returned
+// threads leave SyncThreads' barrier; ptxsim, where blocks wait as on a
+// GPU, reports the deadlock instead of hanging.
+func TestSyncGridBlockExits(t *testing.T) {
+	for _, be := range []Backend{CPU, PTXSim} {
+		t.Run(string(be), func(t *testing.T) {
+			onBackend(t, be)
+			data, out := make([]int32, 3*32), make([]int32, 3*32)
+			err := Jit(testkernels.GridSyncBlockExits).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(32), Cooperative: true}, data, out)
+			if be == CPU {
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Block 0 adds block 1's zeros, block 2 block 0's ones.
+				if out[0] != 1 || out[32] != 0 || out[64] != 2 {
+					t.Errorf("out[0], [32], [64] = %d, %d, %d; want 1, 0, 2", out[0], out[32], out[64])
+				}
+				return
+			}
+			var ke *KernelError
+			if !errors.As(err, &ke) || !strings.Contains(ke.Msg, "deadlock") || !strings.Contains(ke.Msg, "SyncGrid") {
+				t.Fatalf("error %v; want a *KernelError reporting the deadlock at SyncGrid", err)
+			}
+		})
+	}
+}
+
+// ForAllWith may be cooperative: a grid that fits runs, one that does not
+// is refused with the figures.
+func TestForAllCooperative(t *testing.T) {
+	for _, be := range []Backend{CPU, PTXSim} {
+		t.Run(string(be), func(t *testing.T) {
+			onBackend(t, be)
+			k := Jit(testkernels.GridRotate)
+			data := []int64{1, 2, 3, 4, 5}
+			if err := k.ForAllWith(len(data), LaunchConfig{Cooperative: true}, data, 2); err != nil {
+				t.Fatal(err)
+			}
+			if want := rotated([]int64{1, 2, 3, 4, 5}, 2); fmt.Sprint(data) != fmt.Sprint(want) {
+				t.Errorf("data %v, want %v", data, want)
+			}
+			big := make([]int64, HostCooperativeThreads+1)
+			err := k.ForAllWith(len(big), LaunchConfig{Cooperative: true}, big, 1)
+			if err == nil || !strings.Contains(err.Error(), "cooperative grid") || !strings.Contains(err.Error(), "at most 256 blocks") {
+				t.Errorf("ForAll over %d threads: %v; want the cooperative limit", len(big), err)
+			}
+		})
+	}
+}
+
+// Before compute capability 6.0 there are no cooperative launches: the
+// kernel does not compile for such a GPU.
+func TestSyncGridNeedsSM60(t *testing.T) {
+	onBackend(t, CPU)
+	_, err := Jit(testkernels.GridRotate).PTX(52)
+	var ce *CompileError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "compute capability 6.0") || !strings.Contains(err.Error(), "gridsync.go:") {
+		t.Fatalf("PTX for sm_52: %v; want a *CompileError at the SyncGrid call", err)
+	}
+	if _, err := Jit(testkernels.GridRotate).PTX(60); err != nil {
+		t.Fatalf("PTX for sm_60: %v", err)
+	}
+}
+
+// TestGPUGridSync runs grid barriers on a real GPU at the device's full
+// cooperative grid, many rounds, against the host's result.
+func TestGPUGridSync(t *testing.T) {
+	realGPU(t)
+	k := Jit(testkernels.GridRotate)
+	const block = 256
+	blocks, err := k.MaxCooperativeBlocks(Dim1(block), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blocks < 1 {
+		t.Fatalf("MaxCooperativeBlocks = %d", blocks)
+	}
+	n := blocks*block - 7
+	data := make([]int64, n)
+	for i := range data {
+		data[i] = int64(i)
+	}
+	const rounds = 50
+	want := rotated(data, rounds)
+	if err := k.LaunchWith(LaunchConfig{Grid: Dim1(blocks), Block: Dim1(block), Cooperative: true}, data, rounds); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if data[i] != want[i] {
+			t.Fatalf("data[%d] = %d, want %d (grid of %d blocks)", i, data[i], want[i], blocks)
+		}
+	}
+	err = k.LaunchWith(LaunchConfig{Grid: Dim1(blocks + 1), Block: Dim1(block), Cooperative: true}, make([]int64, 8), 1)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("at most %d blocks", blocks)) {
+		t.Errorf("grid of %d blocks: %v; want the cooperative limit", blocks+1, err)
+	}
+	if err := k.Launch(Dim1(2), Dim1(32), make([]int64, 64), 1); !errors.Is(err, ErrNotCooperative) {
+		t.Errorf("launch without Cooperative: %v; want ErrNotCooperative", err)
+	}
+}
+
+// BenchmarkSyncGrid times rounds of grid barriers (GridRotate: two
+// SyncGrid per round) over 8 blocks of 64 threads on the cpu backend and
+// on ptxsim, and reports each one's time per barrier and their ratio.
+func BenchmarkSyncGrid(b *testing.B) {
+	const blocks, block, rounds = 8, 64, 50
+	k := Jit(testkernels.GridRotate)
+	data := make([]int64, blocks*block)
+	cfg := LaunchConfig{Grid: Dim1(blocks), Block: Dim1(block), Cooperative: true}
+	prev, err := CurrentBackend()
+	if err != nil {
+		prev = CPU
+	}
+	defer func() { _ = SetBackend(prev) }()
+	var spent [2]time.Duration
+	for b.Loop() {
+		for i, be := range []Backend{CPU, PTXSim} {
+			if err := SetBackend(be); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			if err := k.LaunchWith(cfg, data, rounds); err != nil {
+				b.Fatal(err)
+			}
+			spent[i] += time.Since(start)
+		}
+	}
+	barriers := float64(b.N * rounds * 2)
+	b.ReportMetric(float64(spent[0].Nanoseconds())/barriers, "cpu-ns/barrier")
+	b.ReportMetric(float64(spent[1].Nanoseconds())/barriers, "ptxsim-ns/barrier")
+	b.ReportMetric(float64(spent[1])/float64(spent[0]), "ptxsim/cpu")
+}
+
+// In debug mode a failed check ends its thread; when it ends a whole
+// block, the grid barrier the others wait at lets them go, so the launch
+// reports the check on the compiled backends, as the cpu backend reports
+// the panic, instead of hanging.
+func TestSyncGridDebugCheckEndsBlock(t *testing.T) {
+	for _, be := range gridSyncBackends {
+		t.Run(be.name, func(t *testing.T) {
+			be.use(t)
+			data := make([]int32, 3*32)
+			err := Jit(testkernels.GridSyncBlockFails, Debug).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(32), Cooperative: true}, data)
+			var ke *KernelError
+			if !errors.As(err, &ke) || ke.Block != (Dim3{X: 1}) || !strings.Contains(ke.Msg, "index out of range") {
+				t.Fatalf("error %v; want block 1's *KernelError for the index", err)
+			}
+		})
+	}
+}
+
+// BenchmarkGPUSyncGrid times grid barriers on a real GPU at the device's
+// full cooperative grid of 256-thread blocks: launches of GridRotate with
+// 20 rounds (40 barriers) and with none, on a device array, each waited
+// for; it reports the time per barrier and its ratio to a whole launch.
+func BenchmarkGPUSyncGrid(b *testing.B) {
+	benchOnGPU(b)
+	k := Jit(testkernels.GridRotate)
+	blocks, err := k.MaxCooperativeBlocks(Dim1(256), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := NewDeviceArray[int64](blocks * 256)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Free()
+	cfg := LaunchConfig{Grid: Dim1(blocks), Block: Dim1(256), Cooperative: true}
+	const rounds = 20
+	if err := k.LaunchWith(cfg, d, rounds); err != nil { // compiles and loads
+		b.Fatal(err)
+	}
+	var spent [2]time.Duration // without barriers, with
+	for b.Loop() {
+		for i, r := range []int{0, rounds} {
+			start := time.Now()
+			if err := k.LaunchWith(cfg, d, r); err != nil {
+				b.Fatal(err)
+			}
+			spent[i] += time.Since(start)
+		}
+	}
+	perBarrier := float64((spent[1] - spent[0]).Nanoseconds()) / float64(b.N*2*rounds)
+	b.ReportMetric(perBarrier, "ns/barrier")
+	b.ReportMetric(perBarrier*float64(b.N)/float64(spent[0].Nanoseconds()), "barrier/launch")
+	b.ReportMetric(float64(blocks), "blocks")
+}

@@ -1,0 +1,65 @@
+package testkernels
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// GridRotate rotates data by one place per round, rounds times, adding one
+// each time: every thread reads its right neighbour (another block's at
+// block edges), the grid meets, every thread writes, the grid meets again.
+func GridRotate(t cuda.Thread, data []int64, rounds int) {
+	i := t.Grid1()
+	n := len(data)
+	for range rounds {
+		var v int64
+		if i < n {
+			v = data[(i+1)%n]
+		}
+		t.SyncGrid()
+		if i < n {
+			data[i] = v + 1
+		}
+		t.SyncGrid()
+	}
+}
+
+// GridSyncAfterSyncThreads meets its block at SyncThreads, then the grid
+// at SyncGrid, and stores one in out at its grid index.
+func GridSyncAfterSyncThreads(t cuda.Thread, out []int32) {
+	t.SyncThreads()
+	t.SyncGrid()
+	out[t.Grid1()] = 1
+}
+
+// GridSyncFault: thread 5 of block 1 indexes past data while the rest of
+// the grid waits at SyncGrid.
+func GridSyncFault(t cuda.Thread, data []int32) {
+	i := t.Grid1()
+	if t.BlockIdx().X == 1 && t.ThreadIdx().X == 5 {
+		data[len(data)+i]++
+	}
+	t.SyncGrid()
+	data[i]++
+}
+
+// GridSyncBlockExits: every thread of block 1 returns before the grid
+// barrier that the other blocks wait at; the others store one in data,
+// meet, and store in out their one plus the next block's.
+func GridSyncBlockExits(t cuda.Thread, data, out []int32) {
+	if t.BlockIdx().X == 1 {
+		return
+	}
+	i := t.Grid1()
+	data[i] = 1
+	t.SyncGrid()
+	out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+}
+
+// GridSyncBlockFails: every thread of block 1 indexes past data before the
+// grid barrier that the other blocks wait at.
+func GridSyncBlockFails(t cuda.Thread, data []int32) {
+	i := t.Grid1()
+	if t.BlockIdx().X == 1 {
+		data[len(data)+i]++
+	}
+	t.SyncGrid()
+	data[i]++
+}
