@@ -27,22 +27,8 @@ func foldSkew(x, y int64) int64 { return x*3 - y }
 var folded, scanned, rowLooped [2]atomic.Int64 // [0]: foldSum, [1]: foldSkew
 
 func init() {
-	RegisterFold(foldSum, func(acc float64, x []float64) float64 {
-		folded[0].Add(int64(len(x)))
-		for _, v := range x {
-			acc = foldSum(acc, v)
-		}
-		return acc
-	})
-	RegisterScan(foldSum, func(acc float64, x []float64, out []float64) float64 {
-		scanned[0].Add(int64(len(out)))
-		x = x[:len(out)]
-		for i, v := range x {
-			acc = foldSum(acc, v)
-			out[i] = acc
-		}
-		return acc
-	})
+	registerCounted(foldSum, 0)
+	registerCounted(foldSkew, 1)
 	RegisterLoop2(foldSum, func(out []float64, a []float64, b []float64) {
 		rowLooped[0].Add(int64(len(out)))
 		a, b = a[:len(out)], b[:len(out)]
@@ -50,18 +36,23 @@ func init() {
 			out[i] = foldSum(a[i], b[i])
 		}
 	})
-	RegisterFold(foldSkew, func(acc int64, x []int64) int64 {
-		folded[1].Add(int64(len(x)))
+}
+
+// registerCounted registers for f the fold and scan nugo gen writes,
+// counting in folded[k] and scanned[k] the elements each one is given.
+func registerCounted[T cuda.Number](f func(T, T) T, k int) {
+	RegisterFold(f, func(acc T, x []T) T {
+		folded[k].Add(int64(len(x)))
 		for _, v := range x {
-			acc = foldSkew(acc, v)
+			acc = f(acc, v)
 		}
 		return acc
 	})
-	RegisterScan(foldSkew, func(acc int64, x []int64, out []int64) int64 {
-		scanned[1].Add(int64(len(out)))
+	RegisterScan(f, func(acc T, x []T, out []T) T {
+		scanned[k].Add(int64(len(out)))
 		x = x[:len(out)]
 		for i, v := range x {
-			acc = foldSkew(acc, v)
+			acc = f(acc, v)
 			out[i] = acc
 		}
 		return acc
