@@ -417,3 +417,33 @@ func TestRegisterFoldRules(t *testing.T) {
 		}
 	}
 }
+
+// foldSumPlain is foldSum without compiled code: a top-level function,
+// which the CUDA target takes on every backend.
+func foldSumPlain(x, y float64) float64 { return x + y }
+
+// TestCUDATargetUsesNoFold checks what RegisterFold and RegisterScan
+// promise: the CUDA target uses neither, so Reduce folds the kernel's
+// per-chunk results by calling f, as it would without compiled code.
+func TestCUDATargetUsesNoFold(t *testing.T) {
+	x := wobble(5000)
+	u, twin := New2(foldSum, CUDA), New2(foldSumPlain, CUDA)
+	folds, scans := folded[0].Load(), scanned[0].Load()
+	got, err := Reduce(u, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Reduce(twin, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Float64bits(got) != math.Float64bits(want) {
+		t.Errorf("Reduce = %v, want %v as without compiled code", got, want)
+	}
+	if _, err := Accumulate(u, x); err != nil {
+		t.Fatal(err)
+	}
+	if k, s := folded[0].Load()-folds, scanned[0].Load()-scans; k != 0 || s != 0 {
+		t.Errorf("on the CUDA target the compiled fold made %d calls and the scan %d; want none", k, s)
+	}
+}

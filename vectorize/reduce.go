@@ -87,6 +87,9 @@ func Reduce[T cuda.Number](u *Ufunc2[T, T, T], x []T) (T, error) {
 		return zero, u.cfg.errorf("%w; give it one with WithIdentity", ErrNoIdentity)
 	}
 	f := foldOf(u)
+	if t == CUDA {
+		f = funcFold(u.f) // the CUDA target uses no compiled code (RegisterFold)
+	}
 	fold := func(s []T) T { return f(s[0], span(s, 1, len(s)-1)) }
 	var partial []T
 	switch {
@@ -278,7 +281,11 @@ func foldOf[T cuda.Number](u *Ufunc2[T, T, T]) func(acc T, x []T) T {
 	if fold := compiled[func(T, []T) T](foldLoop, u.key); fold != nil {
 		return fold
 	}
-	f := u.f
+	return funcFold(u.f)
+}
+
+// funcFold is the left fold of f, calling it through its func value.
+func funcFold[T cuda.Number](f func(T, T) T) func(acc T, x []T) T {
 	return func(acc T, x []T) T {
 		for _, v := range x {
 			acc = f(acc, v)
