@@ -3,6 +3,7 @@ package cuda
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/nugo-dev/nugo/internal/half"
 	"github.com/nugo-dev/nugo/math32"
@@ -51,9 +52,65 @@ func (h Float16) Float32() float32 { return half.ToFloat32(h.bits) }
 // Float64 converts h to float64, exactly (PTX cvt.f32.f16 and cvt.f64.f32).
 func (h Float16) Float64() float64 { return float64(half.ToFloat32(h.bits)) }
 
-// String formats h as the shortest decimal that reads back as h.
+// String formats h as the shortest decimal that reads back as h (parsed
+// and rounded to half), as strconv formats float32 and float64, and of
+// those the nearest to h: F16(0.1) is "0.1", not float32's
+// "0.099975586".
 func (h Float16) String() string {
-	return strconv.FormatFloat(float64(h.Float32()), 'g', -1, 32)
+	x := h.Float64()
+	if x != x || math.IsInf(x, 0) || x == 0 {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	sign := ""
+	if x < 0 {
+		sign, x = "-", -x
+	}
+	// Five significant digits tell every half apart (10^4 > 2^11).
+	for p := 1; ; p++ {
+		if d, ok := halfDecimal(HAbs(h), x, p); ok || p == 5 {
+			f, _ := strconv.ParseFloat(d, 64)
+			return sign + strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	}
+}
+
+// halfDecimal returns a decimal of p significant digits that reads back as
+// the positive half h of value x: the nearest to x if it does, else the
+// nearest on x's other side (the only other candidate: every decimal that
+// reads back as h lies in an interval around x).
+func halfDecimal(h Float16, x float64, p int) (string, bool) {
+	near := strconv.FormatFloat(x, 'e', p-1, 64)
+	if readsBack(near, h) {
+		return near, true
+	}
+	mant, exp, _ := strings.Cut(near, "e")
+	m, _ := strconv.Atoi(strings.Replace(mant, ".", "", 1))
+	q, _ := strconv.Atoi(exp)
+	q -= p - 1 // near is m·10^q
+	if y, _ := strconv.ParseFloat(near, 64); y > x {
+		if m--; m < pow10(p-1) { // below 10^(p-1+q): p nines, one place lower
+			m, q = pow10(p)-1, q-1
+		}
+	} else {
+		m++
+	}
+	other := strconv.Itoa(m) + "e" + strconv.Itoa(q)
+	return other, readsBack(other, h)
+}
+
+// readsBack reports whether the decimal d rounds to h.
+func readsBack(d string, h Float16) bool {
+	f, err := strconv.ParseFloat(d, 64)
+	return err == nil && F16FromFloat64(f) == h
+}
+
+// pow10 is 10^n for small n >= 0.
+func pow10(n int) int {
+	r := 1
+	for range n {
+		r *= 10
+	}
+	return r
 }
 
 // HAdd returns a+b rounded to half (PTX add.rn.f16; Numba's cuda.fp16.hadd).

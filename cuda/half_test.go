@@ -2,7 +2,9 @@ package cuda_test
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,12 +23,12 @@ func TestFloat16Host(t *testing.T) {
 	}{
 		{F16(1), 0x3C00, 1, "1"},
 		{F16(-2.5), 0xC100, -2.5, "-2.5"},
-		{F16(65504), 0x7BFF, 65504, "65504"},
+		{F16(65504), 0x7BFF, 65504, "65500"},
 		{F16(65520), 0x7C00, float32(math.Inf(1)), "+Inf"},
-		{F16(0.1), 0x2E66, 0.099975586, "0.099975586"},
-		{F16(0x1p-24), 0x0001, 0x1p-24, "5.9604645e-08"},
+		{F16(0.1), 0x2E66, 0.099975586, "0.1"},
+		{F16(0x1p-24), 0x0001, 0x1p-24, "6e-08"},
 		{F16(float32(math.Copysign(0, -1))), 0x8000, float32(math.Copysign(0, -1)), "-0"},
-		{F16FromFloat64(1 + 0x1p-11 + 0x1p-40), 0x3C01, 1 + 0x1p-10, "1.0009766"},
+		{F16FromFloat64(1 + 0x1p-11 + 0x1p-40), 0x3C01, 1 + 0x1p-10, "1.001"},
 		{F16(float32(math.NaN())), 0x7FFF, float32(math.NaN()), "NaN"},
 		{Float16FromBits(0x7C01), 0x7C01, float32(math.NaN()), "NaN"},
 		{Float16{}, 0, 0, "0"},
@@ -304,4 +306,86 @@ func TestFloat16MathAccuracy(t *testing.T) {
 		}
 		t.Logf("%s: %d of 63488 finite inputs off by up to %d ulp", fn.name, off, worst)
 	}
+}
+
+// TestFloat16String checks String's promise over every bit pattern: the
+// shortest decimal that reads back as h. Reading back is parsing and
+// rounding to half; shortest is checked against exact rationals: no decimal
+// of fewer significant digits lies in the interval of reals that round to
+// h (its ends halfway to the neighbours, included when h is even).
+func TestFloat16String(t *testing.T) {
+	for _, c := range []struct {
+		h    Float16
+		want string
+	}{
+		{F16(0.1), "0.1"}, {F16(1), "1"}, {F16(-2.5), "-2.5"}, {F16(65504), "65500"}, {F16(2048), "2048"}, {F16(60000), "60000"},
+		{F16(1 + 0x1p-10), "1.001"}, {Float16FromBits(0x0001), "6e-08"}, {F16(3.14159), "3.14"},
+		{HNeg(F16(0)), "-0"}, {Float16FromBits(0x7C00), "+Inf"}, {Float16FromBits(0xFC00), "-Inf"}, {Float16FromBits(0x7E01), "NaN"},
+	} {
+		if got := c.h.String(); got != c.want {
+			t.Errorf("%#04x.String() = %q, want %q", c.h.Bits(), got, c.want)
+		}
+	}
+	rat := func(h uint16) *big.Rat {
+		return new(big.Rat).SetFloat64(Float16FromBits(h).Float64())
+	}
+	two := big.NewRat(1, 2)
+	for b := 0; b < 0x7C00; b++ { // the positive finite halves; negatives mirror them
+		h := Float16FromBits(uint16(b))
+		s := h.String()
+		if neg := HNeg(h).String(); neg != "-"+s {
+			t.Fatalf("%#04x: String %q, of its negation %q", b, s, neg)
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || F16FromFloat64(f) != h {
+			t.Fatalf("%#04x.String() = %q, which reads back as %v (%v)", b, s, F16FromFloat64(f), err)
+		}
+		if b == 0 {
+			continue
+		}
+		digits := len(strings.TrimRight(strings.TrimLeft(strings.ReplaceAll(strings.Split(s, "e")[0], ".", ""), "0"), "0"))
+		lo := new(big.Rat).Mul(new(big.Rat).Add(rat(uint16(b-1)), rat(uint16(b))), two)
+		var hi *big.Rat
+		if b+1 < 0x7C00 {
+			hi = new(big.Rat).Mul(new(big.Rat).Add(rat(uint16(b)), rat(uint16(b+1))), two)
+		} else {
+			hi = big.NewRat(65520, 1)
+		}
+		even := b%2 == 0
+		for p := 1; p < digits; p++ {
+			// the smallest p-digit decimal at or above lo (strictly above
+			// when lo is excluded), against hi
+			x := Float16FromBits(uint16(b)).Float64()
+			e := int(math.Floor(math.Log10(x)))
+			for _, exp := range []int{e - 1, e, e + 1} {
+				scale := new(big.Rat).SetFrac(big.NewInt(1), big.NewInt(1))
+				k := p - 1 - exp
+				pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(k))), nil)
+				if k >= 0 {
+					scale.SetInt(pow)
+				} else {
+					scale.SetFrac(big.NewInt(1), pow)
+				}
+				n := new(big.Rat).Mul(lo, scale)
+				q := new(big.Int).Quo(n.Num(), n.Denom()) // floor, n > 0
+				for _, m := range []*big.Int{q, new(big.Int).Add(q, big.NewInt(1))} {
+					if m.Sign() == 0 || len(m.String()) > p {
+						continue
+					}
+					d := new(big.Rat).Quo(new(big.Rat).SetInt(m), scale)
+					cmpLo, cmpHi := d.Cmp(lo), d.Cmp(hi)
+					if (cmpLo > 0 || cmpLo == 0 && even) && (cmpHi < 0 || cmpHi == 0 && even) {
+						t.Fatalf("%#04x.String() = %q (%d digits), but %s (%d digits) reads back as it too", b, s, digits, d.FloatString(12), p)
+					}
+				}
+			}
+		}
+	}
+}
+
+func abs(k int) int {
+	if k < 0 {
+		return -k
+	}
+	return k
 }
