@@ -242,7 +242,7 @@ func TestFloat16PTX(t *testing.T) {
 
 // The math functions are within 1 half ulp of the exact result (float64
 // math rounded to half) over all finite inputs, as documented; the exact
-// ones (HSqrt, HRcp, the roundings) are correctly rounded.
+// ones (HSqrt, HRcp, HRsqrt, the roundings) are correctly rounded.
 func TestFloat16MathAccuracy(t *testing.T) {
 	ulps := func(a, b Float16) int {
 		x, y := int(a.Bits()), int(b.Bits())
@@ -267,7 +267,9 @@ func TestFloat16MathAccuracy(t *testing.T) {
 		{"HRcp", HRcp, func(x float64) float64 { return 1 / x }, 0},
 		{"HFloor", HFloor, math.Floor, 0},
 		{"HRint", HRint, math.RoundToEven, 0},
-		{"HRsqrt", HRsqrt, func(x float64) float64 { return 1 / math.Sqrt(x) }, 1},
+		{"HCeil", HCeil, math.Ceil, 0},
+		{"HTrunc", HTrunc, math.Trunc, 0},
+		{"HRsqrt", HRsqrt, func(x float64) float64 { return 1 / math.Sqrt(x) }, 0}, // correctly rounded, as documented
 		{"HExp", HExp, math.Exp, 1},
 		{"HExp2", HExp2, math.Exp2, 1},
 		{"HExp10", HExp10, func(x float64) float64 { return math.Pow(10, x) }, 1},
