@@ -391,3 +391,36 @@ func abs(k int) int {
 	}
 	return k
 }
+
+// TestFloat16GenericKernel: a generic kernel over cuda.Element (the
+// constraint that exists so that such code can take Float16) compiles and
+// runs instantiated with Float16 on every backend, as with a number.
+func TestFloat16GenericKernel(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		h := make([]Float16, 15)
+		f := make([]float32, 15)
+		for i := range h {
+			h[i], f[i] = F16(float32(i)-7.5), float32(i)-7.5
+		}
+		hb, fb := make([]Float16, 15), make([]float32, 15)
+		if err := Jit(testkernels.ElementMove[Float16]).Launch(Dim1(1), Dim1(64), MustView2(h, 3, 5), hb); err != nil {
+			t.Fatalf("ElementMove[Float16]: %v", err)
+		}
+		if err := Jit(testkernels.ElementMove[float32]).Launch(Dim1(1), Dim1(64), MustView2(f, 3, 5), fb); err != nil {
+			t.Fatalf("ElementMove[float32]: %v", err)
+		}
+		if src, err := Jit(testkernels.ElementMove[Float16]).PTX(75); err != nil {
+			t.Errorf("PTX of ElementMove[Float16]: %v", err)
+		} else if backend == "cpu" {
+			ptxastest.Assemble(t, "ElementMove[Float16]", src, 75)
+		}
+		if backend == "gpu-fake" {
+			return // the recording fake runs no kernels
+		}
+		for i := range h {
+			if hb[i] != h[i] || fb[i] != f[i] {
+				t.Errorf("element %d: %v and %v, want %v and %v", i, hb[i], fb[i], h[i], f[i])
+			}
+		}
+	})
+}

@@ -128,7 +128,10 @@ func typeArgString(t reflect.Type, pkgPath string, imports typeArgImports) (stri
 	if t.PkgPath() == "" || t.PkgPath() == pkgPath {
 		return t.Name(), nil
 	}
-	if strings.ContainsAny(t.Name(), "[]") || Supported(t.PkgPath()) || isStdlib(t.PkgPath()) {
+	// cuda.Float16 is the one type of a stubbed package that is a kernel
+	// element (cuda.Element): the instantiation imports cuda's stub.
+	isFloat16 := t.PkgPath() == CudaPath && t.Name() == "Float16"
+	if strings.ContainsAny(t.Name(), "[]") || Supported(t.PkgPath()) && !isFloat16 || isStdlib(t.PkgPath()) {
 		return "", fmt.Errorf("type argument %s comes from package %s; kernels can be instantiated with basic types and named types of Go packages outside the standard library that are not generic", t, t.PkgPath())
 	}
 	return imports.name(t.PkgPath()) + "." + t.Name(), nil

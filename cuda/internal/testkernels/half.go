@@ -80,3 +80,16 @@ func HalfCompareOp(t cuda.Thread, x []cuda.Float16, out []uint8) {
 		}
 	}
 }
+
+// ElementMove copies a (rows×cols) into b row by row through a shared
+// array: generic code over cuda.Element, which Float16 instantiates as the
+// numbers do. Blocks have at most 64 threads.
+func ElementMove[T cuda.Element](t cuda.Thread, a cuda.Array2[T], b []T) {
+	sh := cuda.SharedArray[T](t, 64)
+	i := t.Grid1()
+	rows, cols := a.Shape()
+	if i < rows*cols {
+		sh[t.ThreadIdx().X] = a.At(i/cols, i%cols)
+		b[i] = sh[t.ThreadIdx().X]
+	}
+}
