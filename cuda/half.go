@@ -19,9 +19,9 @@ import (
 //
 // Float16 is a struct so that Go's operators do not compile on it: a
 // uint16 type would let a+b silently add bit patterns. == compiles on the
-// CPU (it compares bit patterns, so -0 != +0 and a NaN equals itself) but
-// is refused in kernels: compare with HEq, HLt, ... or compare Bits. The
-// zero value is +0.
+// CPU (it compares bit patterns, so -0 != +0 and a NaN equals a NaN with
+// the same bits) but is refused in kernels: compare with HEq, HLt, ... or
+// compare Bits. The zero value is +0.
 //
 // Every arithmetic result is correctly rounded to nearest even, on every
 // backend, and every NaN result is the canonical NaN 0x7FFF that NVIDIA

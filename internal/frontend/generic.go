@@ -131,7 +131,10 @@ func typeArgString(t reflect.Type, pkgPath string, imports typeArgImports) (stri
 	// cuda.Float16 is the one type of a stubbed package that is a kernel
 	// element (cuda.Element): the instantiation imports cuda's stub.
 	isFloat16 := t.PkgPath() == CudaPath && t.Name() == "Float16"
-	if strings.ContainsAny(t.Name(), "[]") || Supported(t.PkgPath()) && !isFloat16 || isStdlib(t.PkgPath()) {
+	if Supported(t.PkgPath()) && !isFloat16 {
+		return "", fmt.Errorf("type argument %s comes from package %s, whose types are not kernel element types (cuda.Float16 is the one that is)", t, t.PkgPath())
+	}
+	if strings.ContainsAny(t.Name(), "[]") || isStdlib(t.PkgPath()) {
 		return "", fmt.Errorf("type argument %s comes from package %s; kernels can be instantiated with basic types and named types of Go packages outside the standard library that are not generic", t, t.PkgPath())
 	}
 	return imports.name(t.PkgPath()) + "." + t.Name(), nil

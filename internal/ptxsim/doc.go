@@ -68,8 +68,10 @@
 //     the length modifiers h hh l ll z j t, flags, width, precision, '*')
 //     with C's output, including inf/nan spellings, and writes each call
 //     in one Write to the launch's io.Writer.
-//   - nanosleep is a no-op: PTX allows any sleep from 0 to twice the time
-//     asked, and the interpreter has no scheduler to give the time to.
+//   - nanosleep takes no time: PTX allows any sleep from 0 to twice the
+//     time asked. In a cooperative launch it yields the block's goroutine
+//     (see above); otherwise it does nothing, since the interpreter runs
+//     one block at a time and has no one to give the time to.
 //
 // Half precision: .f16 values live in .b16 registers; add, sub, mul and
 // fma .rn.f16, setp.{eq,ne,lt,le,gt,ge}.f16 and cvt between .f16 and
