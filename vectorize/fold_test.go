@@ -24,11 +24,16 @@ func foldSum(x, y float64) float64 { return x + y }
 // order or of argument order changes its integer results.
 func foldSkew(x, y int64) int64 { return x*3 - y }
 
-var folded, scanned, rowLooped [2]atomic.Int64 // [0]: foldSum, [1]: foldSkew
+// foldGeneric is generic: nugo gen registers each instantiation the
+// package names with concrete types, and each is its own function.
+func foldGeneric[T cuda.Number](x, y T) T { return x + y }
+
+var folded, scanned, rowLooped [3]atomic.Int64 // [0]: foldSum, [1]: foldSkew, [2]: foldGeneric[float32]
 
 func init() {
 	registerCounted(foldSum, 0)
 	registerCounted(foldSkew, 1)
+	registerCounted(foldGeneric[float32], 2)
 	RegisterLoop2(foldSum, func(out []float64, a []float64, b []float64) {
 		rowLooped[0].Add(int64(len(out)))
 		a, b = a[:len(out)], b[:len(out)]
@@ -445,5 +450,25 @@ func TestCUDATargetUsesNoFold(t *testing.T) {
 	}
 	if k, s := folded[0].Load()-folds, scanned[0].Load()-scans; k != 0 || s != 0 {
 		t.Errorf("on the CUDA target the compiled fold made %d calls and the scan %d; want none", k, s)
+	}
+}
+
+// TestGenericInstantiationFold: a fold registered for one instantiation of
+// a generic function serves the ufuncs made of that instantiation, and not
+// those of another.
+func TestGenericInstantiationFold(t *testing.T) {
+	before := folded[2].Load()
+	if got, err := Reduce(New2(foldGeneric[float32]), []float32{1, 2, 3}); err != nil || got != 6 {
+		t.Fatalf("Reduce(foldGeneric[float32]) = %v, %v; want 6", got, err)
+	}
+	if n := folded[2].Load() - before; n != 2 {
+		t.Errorf("the registered fold got %d elements, want 2 (the first one is the initial value)", n)
+	}
+	before = folded[2].Load()
+	if got, err := Reduce(New2(foldGeneric[float64]), []float64{1, 2, 3}); err != nil || got != 6 {
+		t.Fatalf("Reduce(foldGeneric[float64]) = %v, %v; want 6", got, err)
+	}
+	if n := folded[2].Load() - before; n != 0 {
+		t.Errorf("foldGeneric[float64] went through foldGeneric[float32]'s fold (%d elements)", n)
 	}
 }

@@ -26,7 +26,8 @@ func runGen(args []string) error {
 Writes %s in each package directory (default: the current one, as
 go generate runs it). The file registers, for every kernel, a loop that
 the CPU backend runs a block's threads with, and for every named function
-passed to vectorize.New1..New4, a loop over elements (and for a function
+passed to vectorize.New1..New4 (or instantiation of a generic one, as
+add[float32]), a loop over elements (and for a function
 of one number type passed to vectorize.New2, a fold and a scan, which
 Reduce and Accumulate use); each calls the function directly, so that
 the Go compiler inlines it. Without the file the CPU backend calls the

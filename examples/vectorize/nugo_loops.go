@@ -9,6 +9,46 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
+	vectorize.RegisterLoop2(add[float32], func(out []float32, a []float32, b []float32) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = add[float32](a[i], b[i])
+		}
+	})
+	vectorize.RegisterFold(add[float32], func(acc float32, x []float32) float32 {
+		for _, v := range x {
+			acc = add[float32](acc, v)
+		}
+		return acc
+	})
+	vectorize.RegisterScan(add[float32], func(acc float32, x []float32, out []float32) float32 {
+		x = x[:len(out)]
+		for i, v := range x {
+			acc = add[float32](acc, v)
+			out[i] = acc
+		}
+		return acc
+	})
+	vectorize.RegisterLoop2(add[int64], func(out []int64, a []int64, b []int64) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = add[int64](a[i], b[i])
+		}
+	})
+	vectorize.RegisterFold(add[int64], func(acc int64, x []int64) int64 {
+		for _, v := range x {
+			acc = add[int64](acc, v)
+		}
+		return acc
+	})
+	vectorize.RegisterScan(add[int64], func(acc int64, x []int64, out []int64) int64 {
+		x = x[:len(out)]
+		for i, v := range x {
+			acc = add[int64](acc, v)
+			out[i] = acc
+		}
+		return acc
+	})
 	vectorize.RegisterLoop2(hypot, func(out []float64, a []float64, b []float64) {
 		a, b = a[:len(out)], b[:len(out)]
 		for i := range out {
@@ -25,6 +65,26 @@ func init() {
 		x = x[:len(out)]
 		for i, v := range x {
 			acc = hypot(acc, v)
+			out[i] = acc
+		}
+		return acc
+	})
+	vectorize.RegisterLoop2(add[float64], func(out []float64, a []float64, b []float64) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = add[float64](a[i], b[i])
+		}
+	})
+	vectorize.RegisterFold(add[float64], func(acc float64, x []float64) float64 {
+		for _, v := range x {
+			acc = add[float64](acc, v)
+		}
+		return acc
+	})
+	vectorize.RegisterScan(add[float64], func(acc float64, x []float64, out []float64) float64 {
+		x = x[:len(out)]
+		for i, v := range x {
+			acc = add[float64](acc, v)
 			out[i] = acc
 		}
 		return acc

@@ -32,6 +32,7 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -115,16 +116,25 @@ func Generate(dir string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	done := map[string]bool{}
 	for _, u := range ufuncs {
-		if reason := g.ufuncProblem(u.decl, u.arity); reason != "" {
-			res.Skipped = append(res.Skipped, Skip{u.decl.Name.Name, reason})
+		expr, sig, reason := g.ufuncInstance(u)
+		if done[expr] {
+			continue // the same instantiation, spelled differently
+		}
+		done[expr] = true
+		if reason == "" {
+			reason = g.ufuncProblem(sig, u.arity)
+		}
+		if reason != "" {
+			res.Skipped = append(res.Skipped, Skip{expr, reason})
 			continue
 		}
-		g.ufunc(u.decl, u.arity)
-		res.Ufuncs = append(res.Ufuncs, u.decl.Name.Name)
-		if u.arity == 2 && foldable(g.signature(u.decl)) {
-			g.fold(u.decl)
-			res.Folds = append(res.Folds, u.decl.Name.Name)
+		g.ufunc(expr, sig, u.arity)
+		res.Ufuncs = append(res.Ufuncs, expr)
+		if u.arity == 2 && foldable(sig) {
+			g.fold(expr, sig)
+			res.Folds = append(res.Folds, expr)
 		}
 	}
 	if len(res.Kernels)+len(res.Ufuncs) == 0 {
@@ -473,12 +483,80 @@ func (g *generator) kernel(expr string, sig *types.Signature) {
 	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n})\n", t, r, t)
 }
 
-// ufuncProblem says why fd gets no vectorize loop, or "" if it gets one.
-func (g *generator) ufuncProblem(fd *ast.FuncDecl, arity int) string {
-	sig := g.signature(fd)
+// ufuncInstance returns how the generated file writes the function that u
+// passes to vectorize (its name, or f[T] for an instantiation), its
+// signature, and why it gets no loop ("" if it may get one).
+func (g *generator) ufuncInstance(u ufuncUse) (expr string, sig *types.Signature, why string) {
+	name := u.decl.Name.Name
+	sig = g.signature(u.decl)
+	tparams := sig.TypeParams().Len()
 	switch {
-	case sig.TypeParams().Len() > 0:
-		return "generic functions are instantiated where they are used; they keep the per-element call"
+	case tparams == 0:
+		return name, sig, ""
+	case len(u.typeArgs) == 0:
+		return name, sig, "generic, and passed to vectorize without type arguments (write " + name + "[T] with T concrete to get a loop); it keeps the per-element call"
+	}
+	targs := make([]types.Type, len(u.typeArgs))
+	spelled := make([]string, len(u.typeArgs))
+	for i, e := range u.typeArgs {
+		t, err := g.typeArg(u.file, e)
+		if err != nil {
+			return name + "[" + types.ExprString(e) + "]", sig, err.Error()
+		}
+		if w := g.unwritable(t); w != "" {
+			return name + "[" + types.ExprString(e) + "]", sig, w
+		}
+		targs[i], spelled[i] = t, types.TypeString(t, g.qualifier)
+	}
+	expr = name + "[" + strings.Join(spelled, ", ") + "]"
+	inst, err := types.Instantiate(nil, sig, targs, true)
+	if err != nil {
+		return expr, sig, fmt.Sprintf("cannot instantiate it: %v", err)
+	}
+	return expr, inst.(*types.Signature), ""
+}
+
+// typeArg returns the type that e, a type argument written in file f,
+// denotes. The package's own files are type-checked; in a test file only
+// predeclared types and the package's own types (qualified in an external
+// test package) can be resolved.
+func (g *generator) typeArg(f *ast.File, e ast.Expr) (types.Type, error) {
+	if slices.Contains(g.pkg.Syntax, f) {
+		if tv, ok := g.pkg.TypesInfo.Types[e]; ok && tv.IsType() {
+			return tv.Type, nil
+		}
+		return nil, fmt.Errorf("type argument %s is not a type", types.ExprString(e))
+	}
+	_, self := importNames(f, g.pkg.PkgPath, f.Name.Name == g.pkg.Name)
+	text := types.ExprString(unqualify(e, self))
+	tv, err := types.Eval(token.NewFileSet(), g.pkg.Types, token.NoPos, text)
+	if err != nil || !tv.IsType() {
+		return nil, fmt.Errorf("type argument %s, written in a test file, is neither predeclared nor a type of the package", types.ExprString(e))
+	}
+	return tv.Type, nil
+}
+
+// unqualify returns type expression e with the qualifier self (the
+// package's name in its external test package) removed. It edits e in
+// place: test files are parsed for this search alone.
+func unqualify(e ast.Expr, self string) ast.Expr {
+	if self == "" {
+		return e
+	}
+	return astutil.Apply(e, nil, func(c *astutil.Cursor) bool {
+		if sel, ok := c.Node().(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == self {
+				c.Replace(ast.NewIdent(sel.Sel.Name))
+			}
+		}
+		return true
+	}).(ast.Expr)
+}
+
+// ufuncProblem says why a function of signature sig passed to
+// vectorize.New<arity> gets no loop, or "" if it gets one.
+func (g *generator) ufuncProblem(sig *types.Signature, arity int) string {
+	switch {
 	case sig.Params().Len() != arity || sig.Results().Len() != 1 || sig.Variadic():
 		return fmt.Sprintf("passed to vectorize.New%d but does not take %d numbers and return one", arity, arity)
 	}
@@ -490,9 +568,9 @@ func (g *generator) ufuncProblem(fd *ast.FuncDecl, arity int) string {
 	return g.unwritable(sig.Results().At(0).Type())
 }
 
-// ufunc adds fd's vectorize loop registration.
-func (g *generator) ufunc(fd *ast.FuncDecl, arity int) {
-	sig := g.signature(fd)
+// ufunc adds the vectorize loop registration of the function that expr
+// (its name, or an instantiation) denotes.
+func (g *generator) ufunc(expr string, sig *types.Signature, arity int) {
 	vec := g.importName(vectorizePath, "vectorize")
 	typ := func(t types.Type) string { return types.TypeString(t, g.qualifier) }
 	out, i := g.local("out"), g.local("i")
@@ -509,9 +587,9 @@ func (g *generator) ufunc(fd *ast.FuncDecl, arity int) {
 		cut[k] = fmt.Sprintf("%s[:len(%s)]", v, out)
 	}
 	w := &g.body
-	fmt.Fprintf(w, "%s.RegisterLoop%d(%s, func(%s) {\n", vec, arity, fd.Name.Name, strings.Join(params, ", "))
+	fmt.Fprintf(w, "%s.RegisterLoop%d(%s, func(%s) {\n", vec, arity, expr, strings.Join(params, ", "))
 	fmt.Fprintf(w, "%s = %s\n", strings.Join(ops, ", "), strings.Join(cut, ", "))
-	fmt.Fprintf(w, "for %s := range %s {\n%s[%s] = %s(%s)\n}\n})\n", i, out, out, i, fd.Name.Name, strings.Join(elems, ", "))
+	fmt.Fprintf(w, "for %s := range %s {\n%s[%s] = %s(%s)\n}\n})\n", i, out, out, i, expr, strings.Join(elems, ", "))
 }
 
 // foldable reports whether a binary function of signature sig can be
@@ -524,13 +602,13 @@ func foldable(sig *types.Signature) bool {
 		types.Identical(sig.Params().At(0).Type(), r) && types.Identical(sig.Params().At(1).Type(), r)
 }
 
-// fold adds the registrations of the binary function fd's fold and scan,
-// used by vectorize's reductions: plain left folds that call fd directly.
-func (g *generator) fold(fd *ast.FuncDecl) {
+// fold adds the registrations of the fold and scan of the binary function
+// that name denotes, used by vectorize's reductions: plain left folds that
+// call it directly.
+func (g *generator) fold(name string, sig *types.Signature) {
 	vec := g.importName(vectorizePath, "vectorize")
-	elem := types.TypeString(g.signature(fd).Results().At(0).Type(), g.qualifier)
+	elem := types.TypeString(sig.Results().At(0).Type(), g.qualifier)
 	acc, x, v, out, i := g.local("acc"), g.local("x"), g.local("v"), g.local("out"), g.local("i")
-	name := fd.Name.Name
 	w := &g.body
 	fmt.Fprintf(w, "%s.RegisterFold(%s, func(%s %s, %s []%s) %s {\n", vec, name, acc, elem, x, elem, elem)
 	fmt.Fprintf(w, "for _, %s := range %s {\n%s = %s(%s, %s)\n}\nreturn %s\n})\n", v, x, acc, name, acc, v, acc)

@@ -24,12 +24,14 @@ func TestGenerate(t *testing.T) {
 	if want := []string{"Scale", "Mixed", "a1", "Generic[float32]", "Generic[other.Weight]"}; !slices.Equal(res.Kernels, want) {
 		t.Errorf("kernels %v, want %v", res.Kernels, want)
 	}
-	if want := []string{"Hypot", "Heavier", "Scaled", "Ratio", "Cube", "Square"}; !slices.Equal(res.Ufuncs, want) {
+	// Instantiations count once however they are spelled (Sum[float32] in
+	// kern.go and in ext_test.go as kern.Sum[float32]).
+	if want := []string{"Hypot", "Heavier", "Scaled", "Ratio", "Twice[float64]", "Sum[float32]", "Sum[other.Weight]", "Cube", "Square", "Sum[int32]"}; !slices.Equal(res.Ufuncs, want) {
 		t.Errorf("vectorized functions %v, want %v", res.Ufuncs, want)
 	}
 	// Scaled's operands differ and Ratio's result is not its operands'
 	// type: no reduction can take them.
-	if want := []string{"Hypot", "Heavier"}; !slices.Equal(res.Folds, want) {
+	if want := []string{"Hypot", "Heavier", "Sum[float32]", "Sum[other.Weight]", "Sum[int32]"}; !slices.Equal(res.Folds, want) {
 		t.Errorf("folds %v, want %v", res.Folds, want)
 	}
 	for _, s := range []string{"RegisterFold(Scaled", "RegisterScan(Scaled", "RegisterFold(Ratio", "RegisterScan(Ratio"} {
@@ -43,6 +45,8 @@ func TestGenerate(t *testing.T) {
 		"Device":     "returns results",
 		"Variadic":   "variadic",
 		"OnLinux":    "build constraints",
+		"Sum":        "without type arguments",
+		"Sum[local]": "written in a test file, is neither predeclared nor a type of the package",
 	}
 	if len(res.Skipped) != len(wantSkips) {
 		t.Errorf("skipped %v, want %d functions", res.Skipped, len(wantSkips))
@@ -62,7 +66,8 @@ func TestGenerate(t *testing.T) {
 	// Names the package already uses are not reused by the file.
 	for _, s := range []string{"cuda2 \"github.com/nugo-dev/nugo/cuda\"", "args2 []any", "a02, a12", "t2, n2, stop2 := r2.Begin()",
 		"func(acc2 other.Weight, x []other.Weight) other.Weight", "acc2 = Heavier(acc2, v2)\n\t\t\tout[i] = acc2",
-		"other \"github.com/nugo-dev/nugo/internal/loopgen/testdata/kern/otherdir\""} {
+		"other \"github.com/nugo-dev/nugo/internal/loopgen/testdata/kern/otherdir\"",
+		"vectorize.RegisterFold(Sum[other.Weight], func(acc2 other.Weight, x []other.Weight) other.Weight"} {
 		if !bytes.Contains(res.Source, []byte(s)) {
 			t.Errorf("generated file lacks %q", s)
 		}

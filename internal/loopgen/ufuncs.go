@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,11 +14,13 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// ufuncUse is a top-level function of the package passed to
-// vectorize.New<arity>.
+// ufuncUse is a top-level function of the package, or an instantiation
+// of a generic one, passed to vectorize.New<arity>.
 type ufuncUse struct {
-	decl  *ast.FuncDecl
-	arity int
+	decl     *ast.FuncDecl
+	arity    int
+	typeArgs []ast.Expr // the instantiation's explicit type arguments; none for a plain function
+	file     *ast.File  // the file of the call
 }
 
 // ufuncUses finds the package's top-level functions that its files, test
@@ -58,13 +61,15 @@ func ufuncUses(pkg *packages.Package, dir string) ([]ufuncUse, error) {
 				return true
 			}
 			arity := newArity(call.Fun, vec)
-			name := funcName(call.Args[0], self)
+			fn, typeArgs := instantiation(call.Args[0])
+			name := funcName(fn, self)
 			fd := decls[name]
-			if arity == 0 || fd == nil || seen[name] {
+			key := types.ExprString(call.Args[0])
+			if arity == 0 || fd == nil || seen[key] {
 				return true
 			}
-			seen[name] = true
-			uses = append(uses, ufuncUse{decl: fd, arity: arity})
+			seen[key] = true
+			uses = append(uses, ufuncUse{decl: fd, arity: arity, typeArgs: typeArgs, file: f})
 			return true
 		})
 	}
@@ -139,6 +144,18 @@ func newArity(fun ast.Expr, vec string) int {
 		return 0
 	}
 	return int(n[0] - '0')
+}
+
+// instantiation splits f[A, B] into f and its type arguments; any other
+// expression is returned as it is, with none.
+func instantiation(arg ast.Expr) (ast.Expr, []ast.Expr) {
+	switch a := arg.(type) {
+	case *ast.IndexExpr:
+		return a.X, []ast.Expr{a.Index}
+	case *ast.IndexListExpr:
+		return a.X, a.Indices
+	}
+	return arg, nil
 }
 
 // funcName returns the name of the package's function that arg names:

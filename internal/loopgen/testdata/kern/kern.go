@@ -78,8 +78,11 @@ func Heavier(a, b other.Weight) other.Weight { return max(a, b) }
 func Scaled(x float32, k int32) float32      { return x * float32(k) }
 func Ratio(x, y int32) float64               { return float64(x) / float64(y) }
 
-// Twice is generic: vectorize instantiates it where it is used.
-func Twice[T nc.Number](x T) T { return 2 * x }
+// Twice and Sum are generic: each instantiation passed to vectorize with
+// concrete type arguments gets a loop (Sum's a fold too); Sum passed
+// without type arguments does not.
+func Twice[T nc.Number](x T) T  { return 2 * x }
+func Sum[T nc.Number](a, b T) T { return a + b }
 
 var (
 	hyp   = vectorize.New2(Hypot)
@@ -87,5 +90,8 @@ var (
 	scl   = vectorize.New2(Scaled)
 	ratio = vectorize.New2(Ratio)
 	twice = vectorize.New1(Twice[float64])
+	sum32 = vectorize.New2(Sum[float32])
+	sumW  = vectorize.New2(Sum[other.Weight])
+	sumIn = vectorize.New2[float64, float64, float64](Sum)
 	lit   = vectorize.New1(func(x float64) float64 { return x })
 )

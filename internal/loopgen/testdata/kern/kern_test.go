@@ -29,3 +29,18 @@ func TestHeavier(t *testing.T) {
 		}
 	}
 }
+
+// local is a type of the test files, which nugo gen cannot resolve.
+type local int32
+
+// TestSumInt32 accumulates through the scan generated for Sum[int32]; the
+// instantiation on local gets none and computes the same.
+func TestSumInt32(t *testing.T) {
+	want := []int32{1, 3, 6, 10}
+	if got, err := vec.Accumulate(vec.New2(Sum[int32]), []int32{1, 2, 3, 4}); err != nil || !slices.Equal(got, want) {
+		t.Errorf("Accumulate = %v, %v; want %v", got, err, want)
+	}
+	if got, err := vec.Reduce(vec.New2(Sum[local]), []local{1, 2, 3, 4}); err != nil || got != 10 {
+		t.Errorf("Reduce = %v, %v; want 10", got, err)
+	}
+}

@@ -128,6 +128,52 @@ func init() {
 			out[i] = Ratio(a[i], b[i])
 		}
 	})
+	vectorize.RegisterLoop1(Twice[float64], func(out []float64, a []float64) {
+		a = a[:len(out)]
+		for i := range out {
+			out[i] = Twice[float64](a[i])
+		}
+	})
+	vectorize.RegisterLoop2(Sum[float32], func(out []float32, a []float32, b []float32) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = Sum[float32](a[i], b[i])
+		}
+	})
+	vectorize.RegisterFold(Sum[float32], func(acc2 float32, x []float32) float32 {
+		for _, v2 := range x {
+			acc2 = Sum[float32](acc2, v2)
+		}
+		return acc2
+	})
+	vectorize.RegisterScan(Sum[float32], func(acc2 float32, x []float32, out []float32) float32 {
+		x = x[:len(out)]
+		for i, v2 := range x {
+			acc2 = Sum[float32](acc2, v2)
+			out[i] = acc2
+		}
+		return acc2
+	})
+	vectorize.RegisterLoop2(Sum[other.Weight], func(out []other.Weight, a []other.Weight, b []other.Weight) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = Sum[other.Weight](a[i], b[i])
+		}
+	})
+	vectorize.RegisterFold(Sum[other.Weight], func(acc2 other.Weight, x []other.Weight) other.Weight {
+		for _, v2 := range x {
+			acc2 = Sum[other.Weight](acc2, v2)
+		}
+		return acc2
+	})
+	vectorize.RegisterScan(Sum[other.Weight], func(acc2 other.Weight, x []other.Weight, out []other.Weight) other.Weight {
+		x = x[:len(out)]
+		for i, v2 := range x {
+			acc2 = Sum[other.Weight](acc2, v2)
+			out[i] = acc2
+		}
+		return acc2
+	})
 	vectorize.RegisterLoop1(Cube, func(out []float32, a []float32) {
 		a = a[:len(out)]
 		for i := range out {
@@ -139,5 +185,25 @@ func init() {
 		for i := range out {
 			out[i] = Square(a[i])
 		}
+	})
+	vectorize.RegisterLoop2(Sum[int32], func(out []int32, a []int32, b []int32) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = Sum[int32](a[i], b[i])
+		}
+	})
+	vectorize.RegisterFold(Sum[int32], func(acc2 int32, x []int32) int32 {
+		for _, v2 := range x {
+			acc2 = Sum[int32](acc2, v2)
+		}
+		return acc2
+	})
+	vectorize.RegisterScan(Sum[int32], func(acc2 int32, x []int32, out []int32) int32 {
+		x = x[:len(out)]
+		for i, v2 := range x {
+			acc2 = Sum[int32](acc2, v2)
+			out[i] = acc2
+		}
+		return acc2
 	})
 }
