@@ -3,6 +3,8 @@ package cuda
 import (
 	"errors"
 	"fmt"
+
+	"github.com/nugo-dev/nugo/internal/compiler"
 )
 
 // HostCooperativeThreads is the most threads a cooperative launch may have
@@ -62,6 +64,9 @@ func (t Thread) SyncGrid() {
 	}
 	if lead && !g.Wait() {
 		b.abort() // the block's other threads, waiting for this one, unwind
+		if e := b.launch.exited.Load(); e != nil {
+			panic(fmt.Sprintf(compiler.GridExitMsg, e.X, e.Y, e.Z))
+		}
 		panic(errBlockAborted)
 	}
 	if !b.barrier.Wait() {
