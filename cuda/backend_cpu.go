@@ -35,9 +35,11 @@ type hostLaunch struct {
 	// runtime.Goexit on its worker (cpu.Run then returns ErrGoexit).
 	goexit atomic.Pointer[KernelError]
 	// grid, in a cooperative launch, is the barrier of SyncGrid: one
-	// party per block, every block running at once; a block leaves it when
-	// its last thread returns.
-	grid *cpu.Barrier
+	// party per block, every block running at once. It is broken when a
+	// block's last thread returns (see gridExit), and exited is then the
+	// first such block.
+	grid   *cpu.Barrier
+	exited atomic.Pointer[Dim3]
 }
 
 func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
@@ -144,9 +146,7 @@ func (r *runner) run(bi int) error {
 			}
 		}
 		returned = true
-		if g := b.launch.grid; g != nil {
-			g.Leave() // every thread returned without SyncGrid
-		}
+		b.gridExit() // every thread returned without SyncGrid
 	}()
 	if b.concurrent {
 		b.threads.Wait()
@@ -183,8 +183,23 @@ func (b *block) goConcurrent(t Thread) {
 func (b *block) leave(t Thread) {
 	b.barrier.Leave()
 	b.warps[t.linear()/WarpSize].leave()
-	if g := b.launch.grid; g != nil && b.live.Add(-1) == 0 {
-		g.Leave() // the block's last thread: the grid no longer waits for it
+	if b.launch.grid != nil && b.live.Add(-1) == 0 {
+		b.gridExit() // the block's last thread
+	}
+}
+
+// gridExit, in a cooperative launch, records that every thread of the
+// block has returned and breaks the grid's barrier. A block returns only
+// after every grid barrier it reaches, each of which needed every block;
+// so a block that waits at the grid's barrier after another has returned
+// waits at one that the returned block never reached, and on a GPU would
+// wait forever: SyncGrid reports it (GridExitMsg) instead. Blocks that
+// return after the last SyncGrid break a barrier nobody waits at again.
+func (b *block) gridExit() {
+	if g := b.launch.grid; g != nil {
+		idx := b.idx
+		b.launch.exited.CompareAndSwap(nil, &idx)
+		g.Break()
 	}
 }
 

@@ -327,13 +327,13 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	if gk.m.UsesGridSync {
 		// The grid barrier's counter: the launch's own, zeroed in launch
 		// order, so that launches on other streams never share one.
-		if counter, err = api.MemAlloc(4); err != nil {
+		if counter, err = api.MemAlloc(compiler.GridSyncCounterBytes); err != nil {
 			return fmt.Errorf("grid barrier counter: %w", err)
 		}
 		if gs != nil {
-			err = api.MemsetD8Async(counter, 0, 4, stream)
+			err = api.MemsetD8Async(counter, 0, compiler.GridSyncCounterBytes, stream)
 		} else {
-			err = api.MemsetD8(counter, 0, 4)
+			err = api.MemsetD8(counter, 0, compiler.GridSyncCounterBytes)
 		}
 		if err != nil {
 			return fmt.Errorf("grid barrier counter: %w", err)

@@ -86,10 +86,12 @@
 // Every block must reach every SyncGrid. Threads that return early are
 // fine while their block has others that go on (they leave the barrier,
 // as for SyncThreads), but a block all of whose threads have returned
-// never arrives: a GPU then waits forever, ptxsim reports the deadlock as
-// a *KernelError, and the cpu backend, whose barrier counts live threads,
-// goes on without it. In debug mode a failed check, which ends its thread,
-// also ends the grid's wait, so the launch reports the check.
+// never arrives: a GPU then waits forever, while the cpu and ptxsim
+// backends report a *KernelError, "block (1,0,0) returned before
+// t.SyncGrid", at the SyncGrid the others wait at. In debug mode the
+// compiled kernel reports the same instead of hanging on a GPU, and a
+// failed check, which ends its thread, also ends the grid's wait, so the
+// launch reports the check.
 //
 // A kernel may take a function, as a parameter of func type whose
 // parameters and results are numbers or bools:

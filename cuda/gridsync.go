@@ -3,6 +3,8 @@ package cuda
 import (
 	"errors"
 	"fmt"
+
+	"github.com/nugo-dev/nugo/internal/compiler"
 )
 
 // HostCooperativeThreads is the most threads a cooperative launch may have
@@ -36,13 +38,17 @@ const fixCooperative = "launch it with LaunchWith and LaunchConfig{Cooperative: 
 // backend.
 //
 // Threads that have returned from the kernel no longer count, as for
-// SyncThreads, but only while their block has a thread left: on the gpu
-// and ptxsim backends a block all of whose threads have returned never
-// arrives, and the rest of the grid waits for it forever (ptxsim reports
-// the deadlock; a GPU hangs until the watchdog, if any, ends the kernel).
-// The cpu backend lets such a block leave the grid's barrier. Portable
-// kernels keep every block running up to the last SyncGrid. In debug mode
-// (Debug, NUGO_DEBUG=1) a failed check ends the grid's wait on every
+// SyncThreads, but only while their block has a thread left: a block all
+// of whose threads have returned never arrives, and the rest of the grid
+// waits for it. On a GPU the kernel then hangs until the watchdog, if any,
+// ends it (CUDA calls it undefined behaviour). The cpu and ptxsim backends
+// report it instead, as a *KernelError from a waiting block whose message
+// names the block that returned ("block (1,0,0) returned before
+// t.SyncGrid, ...") at the SyncGrid line the others wait at; so does a
+// kernel compiled in debug mode (Debug, NUGO_DEBUG=1) on the GPU, whose
+// returns then count each block's returned threads (non-debug kernels pay
+// nothing). A block that returns after the last SyncGrid it reaches is
+// fine. In debug mode a failed check also ends the grid's wait on every
 // backend, so that the launch reports it even when it ended a whole block.
 func (t Thread) SyncGrid() {
 	b := t.b
@@ -62,6 +68,9 @@ func (t Thread) SyncGrid() {
 	}
 	if lead && !g.Wait() {
 		b.abort() // the block's other threads, waiting for this one, unwind
+		if e := b.launch.exited.Load(); e != nil {
+			panic(fmt.Sprintf(compiler.GridExitMsg, e.X, e.Y, e.Z))
+		}
 		panic(errBlockAborted)
 	}
 	if !b.barrier.Wait() {

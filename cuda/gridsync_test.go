@@ -3,6 +3,7 @@ package cuda_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -301,30 +302,114 @@ func TestSyncGridFault(t *testing.T) {
 }
 
 // A block whose threads all return before a SyncGrid that the others wait
-// at: the cpu backend lets it leave the grid's barrier, as returned
-// threads leave SyncThreads' barrier; ptxsim, where blocks wait as on a
-// GPU, reports the deadlock instead of hanging.
+// at is an error, not a hang, on every backend, debug mode or not, naming
+// the block that returned and (where the launch knows it) the SyncGrid
+// line the others wait at. Only the simulated GPU without debug mode
+// cannot say it as a *KernelError: a GPU hangs there, and the fake
+// driver's interpreter reports the deadlock as a fault that loses the
+// context. The late case returns after passing the first barrier, from a
+// block of a 2-D grid.
 func TestSyncGridBlockExits(t *testing.T) {
-	for _, be := range []Backend{CPU, PTXSim} {
-		t.Run(string(be), func(t *testing.T) {
-			onBackend(t, be)
-			data, out := make([]int32, 3*32), make([]int32, 3*32)
-			err := Jit(testkernels.GridSyncBlockExits).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(32), Cooperative: true}, data, out)
-			if be == CPU {
-				if err != nil {
-					t.Fatal(err)
+	type launch struct {
+		name    string
+		kernel  any
+		cfg     LaunchConfig
+		args    func() []any
+		block   string // the block named as returned
+		line    string // the SyncGrid the others wait at
+		waiters []Dim3 // blocks that may report it
+	}
+	launches := []launch{
+		{"early", testkernels.GridSyncBlockExits, LaunchConfig{Grid: Dim1(3), Block: Dim1(32), Cooperative: true},
+			func() []any { return []any{make([]int32, 96), make([]int32, 96)} },
+			"block (1,0,0) returned before t.SyncGrid", "testkernels/gridsync.go:52", []Dim3{{}, {X: 2}}},
+		{"late", testkernels.GridSyncLateBlockExits, LaunchConfig{Grid: Dim2(2, 2), Block: Dim2(8, 4), Cooperative: true},
+			func() []any { return []any{make([]int32, 128), make([]int32, 128)} },
+			"block (1,1,0) returned before t.SyncGrid", "testkernels/gridsync.go:80", []Dim3{{}, {X: 1}, {Y: 1}}},
+	}
+	for _, be := range gridSyncBackends {
+		for _, debug := range []bool{false, true} {
+			for _, l := range launches {
+				name := be.name + "/" + l.name
+				if debug {
+					name += "/debug"
 				}
-				// Block 0 adds block 1's zeros, block 2 block 0's ones.
-				if out[0] != 1 || out[32] != 0 || out[64] != 2 {
-					t.Errorf("out[0], [32], [64] = %d, %d, %d; want 1, 0, 2", out[0], out[32], out[64])
+				t.Run(name, func(t *testing.T) {
+					noLeak(t)
+					f := (*fakedriver.Fake)(nil)
+					if be.name == "simgpu" {
+						f = simGPU(t)
+					} else {
+						be.use(t)
+					}
+					var opts []Option
+					if debug {
+						opts = append(opts, Debug)
+					}
+					err := Jit(l.kernel, opts...).LaunchWith(l.cfg, l.args()...)
+					if f != nil && !debug {
+						if !errors.Is(err, ErrContextLost) {
+							t.Errorf("error %v; want a lost context", err)
+						}
+						if kf := f.KernelFault(); kf == nil || !strings.Contains(kf.Error(), l.block) {
+							t.Errorf("kernel fault %v; want %q", kf, l.block)
+						}
+						f.ClearFaults()
+						ForgetGPUFaults()
+						return
+					}
+					var ke *KernelError
+					if !errors.As(err, &ke) || !strings.Contains(ke.Msg, l.block) {
+						t.Fatalf("error %v; want a *KernelError saying %q", err, l.block)
+					}
+					if !slices.Contains(l.waiters, ke.Block) {
+						t.Errorf("reported by block %v; want one of the waiting blocks %v", ke.Block, l.waiters)
+					}
+					// ptxsim without debug mode knows the PTX line, and the
+					// Go one only as far as .loc says.
+					if (be.name == "cpu" || debug) && !strings.Contains(ke.Pos, l.line) {
+						t.Errorf("position %q; want the SyncGrid at %s", ke.Pos, l.line)
+					}
+				})
+			}
+		}
+	}
+}
+
+// Blocks that return after the last SyncGrid, and threads that return
+// before it while the rest of their block goes on, are fine everywhere,
+// in debug mode too: the results are the cpu backend's.
+func TestSyncGridExitAfterLast(t *testing.T) {
+	cfg := LaunchConfig{Grid: Dim1(4), Block: Dim1(32), Cooperative: true}
+	run := func(t *testing.T, opts ...Option) []int32 {
+		data, out := make([]int32, 128), make([]int32, 128)
+		for i := range data {
+			data[i] = int32(i)
+		}
+		if err := Jit(testkernels.GridSyncAfterLast, opts...).LaunchWith(cfg, data, out); err != nil {
+			t.Fatal(err)
+		}
+		return append(data, out...)
+	}
+	onBackend(t, CPU)
+	want := run(t)
+	if want[128+64] == 0 {
+		t.Fatal("the cpu backend's result has no value from block 2")
+	}
+	for _, be := range gridSyncBackends {
+		for _, debug := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/debug=%v", be.name, debug), func(t *testing.T) {
+				noLeak(t)
+				be.use(t)
+				var opts []Option
+				if debug {
+					opts = append(opts, Debug)
 				}
-				return
-			}
-			var ke *KernelError
-			if !errors.As(err, &ke) || !strings.Contains(ke.Msg, "deadlock") || !strings.Contains(ke.Msg, "SyncGrid") {
-				t.Fatalf("error %v; want a *KernelError reporting the deadlock at SyncGrid", err)
-			}
-		})
+				if got := run(t, opts...); !slices.Equal(got, want) {
+					t.Errorf("got %v\nwant %v", got, want)
+				}
+			})
+		}
 	}
 }
 

@@ -110,6 +110,9 @@ func (m *modState) compile() error {
 		m.queue = m.queue[1:]
 		m.lowerFunc(fn, m.funcs[fn], false)
 	}
+	if m.gridSync && m.target.Debug {
+		m.gridExitEpilogue(kf)
+	}
 	m.zeroShared(kf)
 	if m.gridSync {
 		m.gridSyncPrologue(kf)

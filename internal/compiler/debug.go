@@ -26,6 +26,7 @@ var errKinds = map[int]string{
 	ErrSlice3B:    "slice bounds out of range",
 	ErrSlice3C:    "slice bounds out of range",
 	ErrConvert:    "slice length too short to convert to array or pointer to array",
+	ErrGridExit:   "block returned before t.SyncGrid",
 }
 
 // boundsCheck traps when idx is not in [0, length) (unsigned compare).
@@ -91,12 +92,13 @@ func (f *fnState) trapWith(op, a, b string, code int, unsigned bool, vals ...str
 	f.m.out.Sites = append(f.m.out.Sites, Site{Kind: errKinds[code], Pos: f.m.k.Fset.Position(f.pos).String(), Func: f.fn.String()})
 	f.m.errorRecord = true
 	vals = append([]string(nil), vals...)
-	f.tail = append(f.tail, func() { f.errorPath(label, code, site, unsigned, vals) })
+	f.tail = append(f.tail, func() { f.errorPath(label, code, site, unsigned, vals, "") })
 }
 
 // errorPath is the code at label that fills the error record (see
-// ErrorSymbol) unless another thread has, and exits.
-func (f *fnState) errorPath(label string, code, site int, unsigned bool, vals []string) {
+// ErrorSymbol) unless another thread has, and exits; or, with a resume
+// label, goes on there instead of exiting.
+func (f *fnState) errorPath(label string, code, site int, unsigned bool, vals []string, resume string) {
 	p := f.p
 	p.Label(label)
 	head := uint32(code) | uint32(site)<<12
@@ -109,7 +111,11 @@ func (f *fnState) errorPath(label string, code, site int, unsigned bool, vals []
 	p.Emit("mov.u64", rec, ErrorSymbol)
 	p.Emit("atom.global.cas.b32", old, "["+rec+"]", "0", fmt.Sprint(head))
 	p.Emit("setp.ne.b32", won, old, "0")
-	p.EmitIf(won, "exit")
+	if resume != "" {
+		p.EmitIf(won, "bra", resume)
+	} else {
+		p.EmitIf(won, "exit")
+	}
 	// blockIdx.x; blockIdx.y | .z<<16; threadIdx.x | .y<<10 | .z<<20.
 	for i, w := range [][]string{{"%ctaid.x"}, {"%ctaid.y", "%ctaid.z"}, {"%tid.x", "%tid.y", "%tid.z"}} {
 		shift := 16
@@ -135,5 +141,9 @@ func (f *fnState) errorPath(label string, code, site int, unsigned bool, vals []
 		p.Emit("st.global.u64", addr(rec, int64(16+8*i)), v)
 	}
 	p.Emit("membar.gl")
+	if resume != "" {
+		p.Emit("bra", resume)
+		return
+	}
 	p.Emit("exit")
 }

@@ -33,7 +33,18 @@ import (
 // check ends its thread, which could leave a block that never arrives; so
 // there the spinning leader also watches the error record, and once a
 // check has failed every thread leaves the barrier and exits: the launch
-// ends, and reports the failure.
+// ends, and reports the failure. Debug mode also turns the early return of
+// a whole block into such a failure (ErrGridExit): the kernel's returns
+// count the block's returned threads, the last one marks the word after
+// the counter, and a spinning leader that sees it fills the error record
+// with the returned block and this SyncGrid's position (gridExitEpilogue).
+// Hence the counter's allocation of GridSyncCounterBytes.
+
+// GridSyncCounterBytes is the size of the zeroed allocation the hidden
+// parameter points at: the counter, and the word where, in debug mode, the
+// first block all of whose threads returned writes its linear index plus
+// one.
+const GridSyncCounterBytes = 8
 
 // GridSyncMinSM is the oldest architecture whose launches can be
 // cooperative (compute capability 6.0), so the oldest SyncGrid compiles
@@ -105,6 +116,20 @@ func (f *fnState) gridSync() {
 	}
 	p.Emit("atom.global.add.u32", before, "["+ctr+"]", add)
 	p.Label(spin)
+	debug := m.target.Debug
+	var exited string
+	if debug {
+		// The exit word, read before the counter: a block that set it
+		// after passing this round saw the round complete first, so the
+		// counter load below sees it complete too (see gridExitEpilogue).
+		exited = r32()
+		if newer {
+			p.Emit("ld.acquire.gpu.global.u32", exited, addr(ctr, 4))
+		} else {
+			p.Emit("ld.volatile.global.u32", exited, addr(ctr, 4))
+			p.Emit("membar.gl")
+		}
+	}
 	if newer {
 		p.Emit("ld.acquire.gpu.global.u32", now, "["+ctr+"]")
 	} else {
@@ -115,7 +140,6 @@ func (f *fnState) gridSync() {
 	flipped := pred()
 	p.Emit("setp.ne.u32", flipped, flip, "0")
 	p.EmitIf(flipped, "bra", arrived)
-	debug := m.target.Debug
 	var rec string
 	if debug {
 		m.errorRecord = true // watched here even if no check is emitted
@@ -125,6 +149,12 @@ func (f *fnState) gridSync() {
 		p.Emit("ld.volatile.global.u32", w, "["+rec+"]")
 		p.Emit("setp.ne.u32", failed, w, "0")
 		p.EmitIf(failed, "bra", done)
+		// A block whose threads have all returned: this round never
+		// completes. Report it from here, at this SyncGrid's position.
+		broken, gone := pred(), f.newLabel("gsync_exited")
+		p.Emit("setp.ne.u32", broken, exited, "0")
+		p.EmitIf(broken, "bra", gone)
+		f.gridExitReport(gone, exited, done)
 	}
 	if newer {
 		// Leaves the multiprocessor's issue slots to the blocks still
@@ -170,4 +200,94 @@ func (m *modState) gridSyncPrologue(kf *ptx.Func) {
 	kf.Emit("cvta.to.global.u64", g, t)
 	kf.Emit("st.shared.u64", "["+GridSyncPtr+"]", g)
 	kf.Body = append(kf.Body, body...)
+}
+
+// gridExitReport queues the out-of-line code at label that fills the error
+// record with ErrGridExit, naming the block whose linear index plus one is
+// in register exited, and goes on at resume.
+func (f *fnState) gridExitReport(label, exited, resume string) {
+	site := len(f.m.out.Sites)
+	if site >= MaxSites {
+		f.errorf("more than %d debug checks in one kernel; compile without cuda.Debug", MaxSites)
+	}
+	f.m.out.Sites = append(f.m.out.Sites, Site{Kind: errKinds[ErrGridExit], Pos: f.m.k.Fset.Position(f.pos).String(), Func: f.fn.String()})
+	f.tail = append(f.tail, func() {
+		p := f.p
+		r32 := func() string { return p.NewReg(ptx.B32).String() }
+		p.Label(label)
+		lin, nx, ny, q, x, y, z := r32(), r32(), r32(), r32(), r32(), r32(), r32()
+		p.Emit("sub.u32", lin, exited, "1")
+		p.Emit("mov.u32", nx, "%nctaid.x")
+		p.Emit("mov.u32", ny, "%nctaid.y")
+		p.Emit("rem.u32", x, lin, nx)
+		p.Emit("div.u32", q, lin, nx)
+		p.Emit("rem.u32", y, q, ny)
+		p.Emit("div.u32", z, q, ny)
+		vals := make([]string, 3)
+		for i, r := range []string{x, y, z} {
+			vals[i] = p.NewReg(ptx.B64).String()
+			p.Emit("cvt.u64.u32", vals[i], r)
+		}
+		f.errorPath(label+"_rec", ErrGridExit, site, false, vals, resume)
+	})
+}
+
+// gridExitEpilogue, in debug mode, makes the kernel's returns go through
+// code that counts the block's returned threads in the leader flag's
+// second word (zeroed at entry with the block's shared memory); the last
+// thread of the block stores the block's linear index plus one in the
+// word after the grid barrier's counter, which spinning leaders watch.
+//
+// A spinner seeing that word set has found the bug, never a block that
+// left legitimately: a block returns only after every barrier it reaches,
+// and each of those completed only once every block, the spinner's
+// included, arrived at it; so a block that returned after passing the
+// spinner's round would have needed the spinner's arrival at the next one.
+// The exiting block stores the word after its acquire load saw its last
+// round complete, and the spinner loads the word before the counter with
+// acquire semantics: if the word is set by a block that passed the
+// spinner's round, the spinner's counter load sees that round complete.
+// Threads that end at a failed check exit without counting: the record
+// they fill stops the spinners already.
+func (m *modState) gridExitEpilogue(kf *ptx.Func) {
+	exit := m.label("gsync_ret")
+	for i, line := range kf.Body {
+		if line == "\tret;" {
+			kf.Body[i] = "\tbra \t" + exit + ";"
+		}
+	}
+	r32 := func() string { return kf.NewReg(ptx.B32).String() }
+	kf.Label(exit)
+	flag := kf.NewReg(ptx.B64).String()
+	old, n, t := r32(), r32(), r32()
+	kf.Emit("mov.u64", flag, gridSyncFlag)
+	kf.Emit("atom.shared.add.u32", old, addr(flag, 4), "1")
+	kf.Emit("mov.u32", n, "%ntid.x")
+	kf.Emit("mov.u32", t, "%ntid.y")
+	kf.Emit("mul.lo.u32", n, n, t)
+	kf.Emit("mov.u32", t, "%ntid.z")
+	kf.Emit("mul.lo.u32", n, n, t)
+	kf.Emit("sub.u32", n, n, "1")
+	notLast := kf.NewReg(ptx.Pred).String()
+	kf.Emit("setp.ne.u32", notLast, old, n)
+	kf.EmitIf(notLast, "ret")
+	// The block's linear index plus one: x + nx*(y + ny*z) + 1.
+	lin, c, d := r32(), r32(), r32()
+	kf.Emit("mov.u32", lin, "%ctaid.z")
+	kf.Emit("mov.u32", d, "%nctaid.y")
+	kf.Emit("mov.u32", c, "%ctaid.y")
+	kf.Emit("mad.lo.u32", lin, lin, d, c)
+	kf.Emit("mov.u32", d, "%nctaid.x")
+	kf.Emit("mov.u32", c, "%ctaid.x")
+	kf.Emit("mad.lo.u32", lin, lin, d, c)
+	kf.Emit("add.u32", lin, lin, "1")
+	ctr := kf.NewReg(ptx.B64).String()
+	kf.Emit("ld.shared.u64", ctr, "["+GridSyncPtr+"]")
+	if m.target.sm() >= 70 {
+		kf.Emit("st.release.gpu.global.u32", addr(ctr, 4), lin)
+	} else {
+		kf.Emit("membar.gl")
+		kf.Emit("st.volatile.global.u32", addr(ctr, 4), lin)
+	}
+	kf.Emit("ret")
 }

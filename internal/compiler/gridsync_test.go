@@ -46,14 +46,19 @@ func TestGridSyncLowering(t *testing.T) {
 		debug      bool
 	}{
 		{"phases", 60, "sm_60", []string{"membar.gl", "ld.volatile.global.u32", "atom.global.add.u32", "atom.shared.add.u32"},
-			[]string{"nanosleep", "ld.acquire", "fence.acq_rel"}, 40, false},
+			[]string{"nanosleep", "ld.acquire", "fence.acq_rel", "gsync_ret", "gsync_exited"}, 40, false},
 		{"phases", 75, "sm_75", []string{"fence.acq_rel.gpu", "ld.acquire.gpu.global.u32", "nanosleep.u32", "atom.global.add.u32"},
-			[]string{"ld.volatile"}, 40, false},
-		{"phases", 90, "sm_90", []string{"fence.acq_rel.gpu", "nanosleep.u32"}, nil, 40, false},
-		{"viaFunc", 75, "sm_75", []string{"atom.global.add.u32", GridSyncPtr}, nil, 32, false},
+			[]string{"ld.volatile", "gsync_ret", "gsync_exited", "+4]"}, 40, false},
+		{"phases", 90, "sm_90", []string{"fence.acq_rel.gpu", "nanosleep.u32"}, []string{"gsync_ret", "gsync_exited"}, 40, false},
+		{"viaFunc", 75, "sm_75", []string{"atom.global.add.u32", GridSyncPtr}, []string{"gsync_ret", "gsync_exited"}, 32, false},
 		// Debug mode: the barrier watches the error record, so that a check
-		// that ends a whole block does not leave the grid waiting.
-		{"phases", 75, "sm_75", []string{"ld.volatile.global.u32", ErrorSymbol, "@%p"}, nil, 40, true},
+		// that ends a whole block does not leave the grid waiting, and the
+		// exit word that a block's last returning thread sets.
+		{"phases", 75, "sm_75", []string{"ld.volatile.global.u32", ErrorSymbol, "@%p", "gsync_ret", "gsync_exited",
+			"ld.acquire.gpu.global.u32 \t%r", "st.release.gpu.global.u32", "+4]"}, nil, 40, true},
+		{"phases", 60, "sm_60", []string{"gsync_ret", "gsync_exited", "st.volatile.global.u32"}, []string{"st.release", "ld.acquire"}, 40, true},
+		{"phases", 90, "sm_90", []string{"gsync_ret", "gsync_exited", "st.release.gpu.global.u32"}, nil, 40, true},
+		{"viaFunc", 90, "sm_90", []string{"gsync_ret", "gsync_exited"}, nil, 32, true},
 	}
 	have := ptxastest.Available(t)
 	for _, c := range cases {
@@ -86,6 +91,9 @@ func TestGridSyncLowering(t *testing.T) {
 					t.Errorf("PTX has %q", w)
 				}
 			}
+			if c.debug {
+				checkGridExit(t, m, c.kernel)
+			}
 			if have {
 				if _, err := ptxas.Assemble(m.PTX, c.arch, false); err != nil {
 					t.Errorf("ptxas %s: %v\n%s", c.arch, err, ptxastest.Numbered(m.PTX))
@@ -100,6 +108,32 @@ func TestGridSyncLowering(t *testing.T) {
 	}
 	if m.UsesGridSync || strings.Contains(m.PTX, "gridsync") || m.ParamBytes != 24 {
 		t.Errorf("a kernel without SyncGrid: UsesGridSync %v, %d parameter bytes, PTX mentions gridsync: %v", m.UsesGridSync, m.ParamBytes, strings.Contains(m.PTX, "gridsync"))
+	}
+}
+
+// checkGridExit checks a debug module's early-return detection: every
+// return of the entry goes through the epilogue that counts the block's
+// returned threads, and the SyncGrid has its ErrGridExit site at its call.
+func checkGridExit(t *testing.T, m *Module, kernel string) {
+	t.Helper()
+	entry := m.PTX[strings.Index(m.PTX, ".entry"):]
+	entry = entry[:strings.Index(entry, "\n}")]
+	label := strings.Index(entry, "gsync_ret")
+	if ret := strings.Index(entry, "\tret;"); label < 0 || ret < label {
+		t.Errorf("the entry returns before the exit epilogue:\n%s", ptxastest.Numbered(m.PTX))
+	}
+	line := map[string]string{"phases": ":8:", "viaFunc": ":12:"}[kernel]
+	found := false
+	for _, s := range m.Sites {
+		if s.Kind == errKinds[ErrGridExit] {
+			found = true
+			if !strings.Contains(s.Pos, line) {
+				t.Errorf("ErrGridExit site at %s; want the SyncGrid at line %s", s.Pos, line)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no ErrGridExit site among %v", m.Sites)
 	}
 }
 

@@ -225,4 +225,13 @@ const (
 	// ErrIndex3: cuda.Array3's At or Set out of its shape; values i, j, k,
 	// d0, d1, d2.
 	ErrIndex3 = 15
+	// ErrGridExit: a grid barrier (t.SyncGrid) found, in debug mode, that
+	// every thread of another block had returned, so that the barrier
+	// could never complete; values the returned block's x, y, z.
+	ErrGridExit = 16
 )
+
+// GridExitMsg is the message of a block that returned before a SyncGrid
+// the rest of the grid waits at, with the returned block's x, y and z;
+// the cpu backend, ptxsim and the compiled debug check all say it.
+const GridExitMsg = "block (%d,%d,%d) returned before t.SyncGrid, which the rest of the grid waits at; every block must reach every SyncGrid (on a GPU without debug mode the grid hangs)"

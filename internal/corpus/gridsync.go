@@ -60,7 +60,35 @@ func gridSyncEarlyReturn(t cuda.Thread, a, out []int32) {
 	a[lin] = out[(lin+1)%n]
 }
 
+// gridSyncExitAfter: block 0 returns right after the last grid barrier
+// while the other blocks go on working, longer the higher their index, and
+// the odd threads of every block return before the first barrier. Neither
+// is a block returning before a SyncGrid: no backend may report one.
+func gridSyncExitAfter(t cuda.Thread, a, out []int64) {
+	i := t.Grid1()
+	if i%2 == 1 {
+		out[i] = -1
+		return
+	}
+	a[i] = int64(i) * 3
+	t.SyncGrid()
+	out[i] = a[(i+t.BlockDim().X)%len(a)]
+	t.SyncGrid()
+	b := t.BlockIdx().X
+	if b == 0 {
+		return
+	}
+	var s int64
+	for k := range 100 * b {
+		s += a[(i+k)%len(a)] ^ int64(k)
+	}
+	out[i] += s
+}
+
 var gridSyncCases = []Case{
+	{Name: "gridsync/exit_after_last", Kernel: gridSyncExitAfter, Grid: cuda.Dim1(4), Block: cuda.Dim1(32), Cooperative: true, Args: func() []any {
+		return []any{cycleI64(128), zeros[int64](128)}
+	}},
 	{Name: "gridsync/reduce", Kernel: gridReduce, Grid: cuda.Dim1(4), Block: cuda.Dim1(64), Cooperative: true, Args: func() []any {
 		return []any{cycleI64(1000), zeros[int64](256), zeros[int64](1)}
 	}},

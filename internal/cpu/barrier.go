@@ -13,6 +13,8 @@ import "sync"
 //
 // Break releases all waiters with a false result; a block uses it when one
 // of its threads fails, so the rest can unwind instead of waiting forever.
+// A waiter whose round was released before the break returns true: it
+// passed the barrier, and its next wait fails.
 type Barrier struct {
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -63,7 +65,7 @@ func (b *Barrier) Wait() bool {
 	for gen == b.gen && !b.broken {
 		b.cond.Wait()
 	}
-	return !b.broken
+	return gen != b.gen // released before the break, if any
 }
 
 // WaitLead is Wait that also reports whether the caller was the first of
@@ -86,7 +88,7 @@ func (b *Barrier) WaitLead() (lead, ok bool) {
 	for gen == b.gen && !b.broken {
 		b.cond.Wait()
 	}
-	return lead, !b.broken
+	return lead, gen != b.gen
 }
 
 // WaitCount is Wait for a thread that brings a predicate: it blocks until
@@ -114,7 +116,7 @@ func (b *Barrier) WaitCount(pred bool) (trues, arrived int, ok bool) {
 	for gen == b.gen && !b.broken {
 		b.cond.Wait()
 	}
-	if b.broken {
+	if gen == b.gen {
 		return 0, 0, false
 	}
 	return b.lastTrues, b.lastCounted, true

@@ -32,8 +32,9 @@
 // grid barrier spins on a counter in global memory, and nanosleep yields
 // the spinning block's goroutine to the others. A thread that keeps
 // spinning after a block of the grid has finished is reported as a
-// deadlock (a finished block has passed every grid barrier, so one still
-// awaited never completes).
+// deadlock, naming the first block that finished: "block (1,0,0) returned
+// before t.SyncGrid" (a finished block has passed every grid barrier, so
+// one still awaited never completes).
 //
 // Semantic choices, where PTX leaves freedom:
 //   - Integer division by zero: div.u gives all ones; div.s gives -1 for a

@@ -207,6 +207,9 @@ type launchState struct {
 	// worker.yield).
 	coop     bool
 	finished atomic.Int64
+	// firstDone is the linear index plus one of the first block that
+	// finished, which the deadlock's message names.
+	firstDone atomic.Int64
 }
 
 // Run launches a kernel and waits for it; it returns the first fault.
@@ -266,6 +269,7 @@ func (p *Program) RunStats(cfg Config) (Stats, error) {
 					break
 				}
 				wk.runBlock(b)
+				ls.firstDone.CompareAndSwap(0, int64(b)+1)
 				ls.finished.Add(1)
 			}
 			ls.instrs.Add(wk.instrs)
@@ -306,7 +310,13 @@ func (w *worker) yield() string {
 	if done := ls.finished.Load(); done > 0 {
 		w.spins++
 		if w.spins > spinAfterExit {
-			return fmt.Sprintf("deadlock: the block waits at a grid barrier (t.SyncGrid) that %d block(s) of the grid will never reach, having exited; every block must reach every SyncGrid", done)
+			// Any block that finished is one that never reached this
+			// barrier; name the first. The words are those of nugo's
+			// cpu backend and debug-mode check (compiler.GridExitMsg).
+			lin := int(ls.firstDone.Load() - 1)
+			g := ls.grid
+			return fmt.Sprintf("block (%d,%d,%d) returned before t.SyncGrid, which the rest of the grid waits at; every block must reach every SyncGrid (deadlock: %d block(s) exited without reaching this grid barrier)",
+				lin%g[0], lin/g[0]%g[1], lin/(g[0]*g[1]), done)
 		}
 	}
 	runtime.Gosched()

@@ -63,3 +63,40 @@ func GridSyncBlockFails(t cuda.Thread, data []int32) {
 	t.SyncGrid()
 	data[i]++
 }
+
+// GridSyncLateBlockExits: in a 2-D grid, every thread of block (1,1)
+// returns after the first grid barrier and before the second, which the
+// other blocks wait at.
+func GridSyncLateBlockExits(t cuda.Thread, data, out []int32) {
+	x, y := t.Grid2()
+	w, _ := t.GridSize2()
+	i := y*w + x
+	data[i] = 1
+	t.SyncGrid()
+	if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
+		return
+	}
+	out[i] = data[i] + data[len(data)-1-i]
+	t.SyncGrid()
+	out[i]++
+}
+
+// GridSyncAfterLast: block 0 returns right after the grid barrier while
+// the others go on, and the odd threads of every block return before it;
+// the others store in out what they computed from another block's data.
+func GridSyncAfterLast(t cuda.Thread, data, out []int32) {
+	i := t.Grid1()
+	if i%2 == 1 {
+		return
+	}
+	data[i] *= 3
+	t.SyncGrid()
+	if t.BlockIdx().X == 0 {
+		return
+	}
+	v := data[(i+t.BlockDim().X)%len(data)]
+	for k := range 50 * t.BlockIdx().X {
+		v ^= int32(k)
+	}
+	out[i] = v
+}

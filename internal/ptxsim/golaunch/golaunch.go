@@ -90,9 +90,10 @@ func (k *Kernel) RunStats(l Launch, args []reflect.Value) (ptxsim.Stats, error) 
 		if !l.Cooperative {
 			return ptxsim.Stats{}, fmt.Errorf("kernel %s syncs the grid (t.SyncGrid); launch it cooperatively", m.Kernel)
 		}
-		// The grid barrier's counter, zeroed, this launch's own.
-		counter := new(uint64)
-		spans = append(spans, span{unsafe.Pointer(counter), 8})
+		// The grid barrier's counter and its exit word, zeroed, this
+		// launch's own.
+		counter := new([compiler.GridSyncCounterBytes / 8]uint64)
+		spans = append(spans, span{unsafe.Pointer(counter), compiler.GridSyncCounterBytes})
 		putBits(params[m.GridSyncParam.Offset:], 8, uint64(uintptr(unsafe.Pointer(counter))))
 		defer runtime.KeepAlive(counter)
 	}
