@@ -124,8 +124,8 @@ func lgammaPos(xh, xl float64) (float64, float64) {
 // sinPiAbs returns |sin(pi*a)| as a double-double and whether sin(pi*a) is
 // negative, for 1/64 <= a < 2**52 not an integer.
 func sinPiAbs(a float64) (float64, float64, bool) {
-	n := math.RoundToEven(a)
-	r := a - n // exact, |r| <= 1/2
+	n := math.Floor(a + 0.5)
+	r := a - n // exact; |r| <= 1/2 (a hair more where a+0.5 rounds up)
 	neg := r < 0
 	if math.Trunc(n*0.5) != n*0.5 { // n odd
 		neg = !neg
