@@ -72,6 +72,15 @@ func Erf(x float32) float32 { return devmath.Erf32(x) }
 // Erfc returns the complementary error function of x. Special cases as math.Erfc.
 func Erfc(x float32) float32 { return devmath.Erfc32(x) }
 
+// Gamma returns the Gamma function of x: Go's float64 math.Gamma computed
+// exactly (devmath) and rounded to float32, 0 ulp from float32 of
+// math.Gamma on the sweeps. Special cases as math.Gamma.
+func Gamma(x float32) float32 { return devmath.Gamma32(x) }
+
+// Lgamma returns the natural logarithm and sign (-1 or +1) of Gamma(x),
+// the float64 value rounded to float32. Special cases as math.Lgamma.
+func Lgamma(x float32) (lgamma float32, sign int) { return devmath.Lgamma32(x) }
+
 // Pow returns x**y. Special cases as math.Pow.
 func Pow(x, y float32) float32 { return devmath.Pow32(x, y) }
 

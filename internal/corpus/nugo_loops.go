@@ -1180,6 +1180,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(mathGamma, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int), args[4].([]float32), args[5].([]float32), args[6].([]float32), args[7].([]int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				mathGamma(t, a0, a1, a2, a3, a4, a5, a6, a7)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(mathLogs, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {

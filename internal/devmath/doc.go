@@ -7,7 +7,7 @@
 // float64, with the names and signatures of Go's math: Exp, Exp2, Expm1,
 // Log, Log2, Log10, Log1p, Pow, Sin, Cos, Tan, Sincos, Asin, Acos, Atan,
 // Atan2, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Hypot, Cbrt, Mod, Remainder,
-// Erf, Erfc, Round, and the bit-level Frexp, Ldexp, Modf, Nextafter, Logb,
+// Erf, Erfc, Gamma, Lgamma, Round, and the bit-level Frexp, Ldexp, Modf, Nextafter, Logb,
 // Ilogb, Pow10. float32: the same set, less Logb, Ilogb and Pow10, with the
 // suffix 32 (Exp32, Sincos32, Frexp32, Nextafter32, ...), see f32.go and
 // f32b.go. Special values (NaN, ±Inf, ±0, domain errors, the overflow and
@@ -23,7 +23,11 @@
 // parts of pi/2 below 2**20 and Payne-Hanek with 1280 bits of 2/pi above for
 // trigonometry; atan(j/8) tables for the inverse functions; minimax-like
 // (Chebyshev) fits of erfc(x)*exp(x*x) on twelve intervals for erf and
-// erfc; exact integer long division for Mod and Remainder. Tables and fits
+// erfc; for Gamma and Lgamma, lgamma in double-double from Stirling's series
+// above 32, shifted up by the product x(x+1)... below, Taylor series in
+// zeta(k) within 1/64 of 1 and 2, and the reflection formula (with an exact
+// reduction for sin(pi x)) for x < 0, Gamma being exp of it; exact integer
+// long division for Mod and Remainder. Tables and fits
 // come from testdata/gentables.py (mpmath).
 //
 // # Accuracy
@@ -67,6 +71,8 @@
 //	Cbrt       1 (0)        1 (2)        all
 //	Erf        1 (1)        2 (2)        all
 //	Erfc       1 (1)        3 (3)        all (Go's Erfc itself is off by up to 2.4 ulp)
+//	Gamma      1 (1)        102 (128)    [-170, 171] (Go's Gamma: up to 102 ulp for large x)
+//	Lgamma     3 (3)        328 (400)    [-170, 171], not near its zeros for x < 0 (Go's: 328 ulp at 1.19)
 //	Pow        1 (1)        6 (8)        x in [1e-3, 1e3], |y| <= 10 (Go's Pow: several ulp)
 //	Mod        -            0 (0)        all (exact)
 //	Remainder  -            0 (0)        all (exact)
@@ -85,15 +91,23 @@
 //	Tan32 Asin32 Acos32 Asinh32 Acosh32 Atanh32     1 (0 on the sweeps)
 //	Cbrt32 Erf32 Pow32 Hypot32                      1 (0 on the sweeps)
 //	Mod32 Remainder32 Round32 Frexp32 Ldexp32 Modf32 0
+//	Gamma32 Lgamma32                                1 (0 on every 4096th pattern and the sweeps)
 //
 // Exp32, Exp232, Expm132, Log32, Log232, Log1032, Log1p32, Sin32, Cos32,
 // Sincos32, Cosh32, Tanh32, Atan32 and Atan232 compute in float32; the trigonometric ones
 // reduce the argument in float64 (Payne-Hanek above 2**28). The others
 // compute in float64 inside with short kernels (expS, logS, atanS, and
 // shorter erfc fits for Erf32 and Erfc32) or call the exact float64
-// functions (Mod32, Remainder32).
+// functions (Mod32, Remainder32, Gamma32, Lgamma32).
 //
 // # Where Go's math is not the reference
+//
+// Gamma and Lgamma are checked against mpmath on testdata/refgamma.txt.gz
+// (2500 points each, from testdata/gengamma.py: poles, near 1 and 2, near
+// the zeros of lgamma for x < 0, subnormal and huge arguments) —
+// TestGammaExact. Within 2**-10 of a zero of lgamma for x < 0 (x near
+// -2.4570, -2.7477, -3.1436, -3.9553, ...) Lgamma's error is an absolute
+// one, below 2**-56, not a relative one.
 //
 // Outside the sweep domains above Go's math (amd64) is itself inaccurate,
 // and devmath keeps the exact value (measured against mpmath):

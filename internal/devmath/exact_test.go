@@ -40,7 +40,13 @@ type refLine struct {
 
 func readRef(t *testing.T) []refLine {
 	t.Helper()
-	f, err := os.Open("testdata/ref64.txt.gz")
+	return readRefFile(t, "testdata/ref64.txt.gz")
+}
+
+// readRefFile reads a gzipped reference file in ref64.txt.gz's format.
+func readRefFile(t *testing.T, path string) []refLine {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

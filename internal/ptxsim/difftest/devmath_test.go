@@ -36,6 +36,9 @@ var devmath64 = []func(a, b float64) float64{
 	func(a, _ float64) float64 { return devmath.Erfc(a) },
 	func(a, _ float64) float64 { return devmath.Cbrt(a) },
 	devmath.Pow, devmath.Atan2, devmath.Hypot, devmath.Mod, devmath.Remainder,
+	func(a, _ float64) float64 { return devmath.Gamma(a) },
+	func(a, _ float64) float64 { l, _ := devmath.Lgamma(a); return l },
+	func(a, _ float64) float64 { _, s := devmath.Lgamma(a); return float64(s) },
 }
 
 func unary32(f func(float32) float32) func(a, b float32) float32 {
@@ -50,6 +53,9 @@ var devmath32 = []func(a, b float32) float32{
 	unary32(devmath.Asinh32), unary32(devmath.Acosh32), unary32(devmath.Atanh32), unary32(devmath.Erf32),
 	unary32(devmath.Erfc32), unary32(devmath.Cbrt32),
 	devmath.Pow32, devmath.Atan232, devmath.Hypot32, devmath.Mod32, devmath.Remainder32,
+	unary32(devmath.Gamma32),
+	func(a, _ float32) float32 { l, _ := devmath.Lgamma32(a); return l },
+	func(a, _ float32) float32 { _, s := devmath.Lgamma32(a); return float32(s) },
 }
 
 // mathInputs are edge values, a sweep across magnitudes and the large
@@ -57,6 +63,9 @@ var devmath32 = []func(a, b float32) float32{
 func mathInputs() (x, y []float64) {
 	x = append([]float64{}, edgeFloats...)
 	x = append(x, -0.5, 0.75, 1e-8, -1e-300, 709.7, 710, -745.1, 88.7, 1e22, -1e15, 3*math.Pi/4, 1.0000001, 0.9999999)
+	// Gamma's branches: poles, near 1 and 2, the shift and Stirling ranges,
+	// reflection, overflow and underflow.
+	x = append(x, -3, -2.5, -2.7476826467274, -1e-3, 1.01, 2.003, 31.9, 33, 171.7, -170.6, -185.3, -250.5, 0x1p-1074, 3e305)
 	for e := -30.0; e <= 30; e += 1.5 {
 		x = append(x, math.Pow(2.3, e), -math.Pow(1.7, e))
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // mathFuncs64 is the number of results per element of sampleMath64.
-const mathFuncs64 = 27
+const mathFuncs64 = 30
 
 // sampleMath64 applies every float64 function of the device math library:
 // compiled, the library's Go code runs through the compiler and the
@@ -47,10 +47,14 @@ func sampleMath64(t cuda.Thread, x, y []float64, out []float64) {
 	o[24] = math.Hypot(a, b)
 	o[25] = math.Mod(a, b)
 	o[26] = math.Remainder(a, b)
+	o[27] = math.Gamma(a)
+	lg, sign := math.Lgamma(a)
+	o[28] = lg
+	o[29] = float64(sign)
 }
 
 // mathFuncs32 is the number of results per element of sampleMath32.
-const mathFuncs32 = 27
+const mathFuncs32 = 30
 
 // sampleMath32 is sampleMath64 for math32.
 func sampleMath32(t cuda.Thread, x, y []float32, out []float32) {
@@ -87,4 +91,8 @@ func sampleMath32(t cuda.Thread, x, y []float32, out []float32) {
 	o[24] = math32.Hypot(a, b)
 	o[25] = math32.Mod(a, b)
 	o[26] = math32.Remainder(a, b)
+	o[27] = math32.Gamma(a)
+	lg, sign := math32.Lgamma(a)
+	o[28] = lg
+	o[29] = float32(sign)
 }
