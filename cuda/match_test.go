@@ -42,6 +42,8 @@ func bitsOf[T Shuffleable](v T) uint64 {
 		return uint64(x)
 	case uint:
 		return uint64(x)
+	case Float16:
+		return uint64(x.Bits())
 	}
 	panic(fmt.Sprintf("bitsOf %T", v))
 }
@@ -161,6 +163,17 @@ func TestMatchSync(t *testing.T) {
 			runMatch(t, testkernels.MatchFloat32, 50, fill(150, func(i int) float32 {
 				return []float32{0, float32(negZero), float32(nan), 2.5}[i%9%4]
 			}), func(i int) bool { return i%11 == 10 })
+		}},
+		{"Float16 zeros, NaNs and neighbours", func(t *testing.T) {
+			// 0x7E00 and 0x7FFF are NaNs with other payloads, 0xFE00 the
+			// first negated; 0x3C01 is 1's neighbour.
+			pal := []uint16{0x0000, 0x8000, 0x7E00, 0x7FFF, 0xFE00, 0x3C00, 0x3C01}
+			runMatch(t, testkernels.Match[Float16], 64, fill(192, func(i int) Float16 {
+				if i/64 == 1 {
+					return Float16FromBits(0x7E00) // a uniform NaN block
+				}
+				return Float16FromBits(pal[i*3%7])
+			}), func(i int) bool { return i%13 == 6 })
 		}},
 	}
 	for _, be := range warpBackends {

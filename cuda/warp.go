@@ -7,9 +7,11 @@ import (
 
 // Shuffleable is the set of types the warp shuffles (ShflSync and its
 // variants) exchange and MatchAnySync and MatchAllSync compare. A 64-bit
-// value is shuffled as its two 32-bit halves.
+// value is shuffled as its two 32-bit halves; a Float16 is shuffled in the
+// low half of a 32-bit register, as CUDA's __shfl_sync on __half does, and
+// matched by its 16 bits zero-extended to 32.
 type Shuffleable interface {
-	~int32 | ~uint32 | ~float32 | ~int64 | ~uint64 | ~float64 | ~int | ~uint
+	~int32 | ~uint32 | ~float32 | ~int64 | ~uint64 | ~float64 | ~int | ~uint | Float16
 }
 
 // The warp-level operations below work on the full warp (member mask
@@ -82,7 +84,9 @@ func BallotSync(t Thread, pred bool) uint32 { return uint32(t.warpOp(opBallot, b
 // cuda.match_any_sync, PTX match.any.sync): bit i is set if lane i holds
 // the same v. The caller's own bit is always set. Values are compared as
 // bits, as PTX does: a float -0.0 does not match +0.0, and a NaN matches a
-// NaN with the same bits. On a GPU it needs compute capability 7.0
+// NaN with the same bits. The same holds for Float16, which CUDA's
+// __match_any_sync has no overload for: nugo matches its bit pattern, as
+// __match_any_sync(mask, __half_as_ushort(h)) would. On a GPU it needs compute capability 7.0
 // (sm_70) or later; compiling it for an older target is a *CompileError.
 func MatchAnySync[T Shuffleable](t Thread, v T) uint32 {
 	return uint32(t.warpOp(opMatchAny, toBits(v), 0))
@@ -140,7 +144,10 @@ func b2u(b bool) uint64 {
 }
 
 func toBits[T Shuffleable](v T) uint64 {
-	if unsafe.Sizeof(v) == 4 {
+	switch unsafe.Sizeof(v) {
+	case 2:
+		return uint64(*(*uint16)(unsafe.Pointer(&v)))
+	case 4:
 		return uint64(*(*uint32)(unsafe.Pointer(&v)))
 	}
 	return *(*uint64)(unsafe.Pointer(&v))
@@ -148,9 +155,12 @@ func toBits[T Shuffleable](v T) uint64 {
 
 func fromBits[T Shuffleable](b uint64) T {
 	var v T
-	if unsafe.Sizeof(v) == 4 {
+	switch unsafe.Sizeof(v) {
+	case 2:
+		*(*uint16)(unsafe.Pointer(&v)) = uint16(b)
+	case 4:
 		*(*uint32)(unsafe.Pointer(&v)) = uint32(b)
-	} else {
+	default:
 		*(*uint64)(unsafe.Pointer(&v)) = b
 	}
 	return v

@@ -58,3 +58,47 @@ func TestMatchLowering(t *testing.T) {
 		assembleAll(t, "K", m)
 	}
 }
+
+const halfWarpSrc = `package k
+
+import "github.com/nugo-dev/nugo/cuda"
+
+func K(t cuda.Thread, h []cuda.Float16, out []cuda.Float16, m []uint32) {
+	i := t.Grid1()
+	out[i] = cuda.ShflDownSync(t, cuda.ShflXorSync(t, h[i], 3), 1)
+	if len(m) > 0 {
+		m[i] = cuda.MatchAnySync(t, h[i])
+	}
+}
+`
+
+// TestHalfWarpLowering: a Float16 is shuffled zero-extended in a 32-bit
+// register and truncated back, and matched as its bits zero-extended to
+// 32; shuffles need no half arithmetic (sm_50 compiles), matches sm_70.
+func TestHalfWarpLowering(t *testing.T) {
+	for _, sm := range []int{50, 70, 90} {
+		m, err := compileSrc(t, halfWarpSrc, "K", Target{SM: sm})
+		if sm < 70 {
+			if err == nil || !strings.Contains(err.Error(), "cuda.MatchAnySync needs compute capability 7.0") {
+				t.Errorf("sm_%d: err %v, want the MatchAnySync error", sm, err)
+			}
+			noMatch := strings.Replace(halfWarpSrc, "cuda.MatchAnySync(t, h[i])", "0", 1)
+			m, err := compileSrc(t, noMatch, "K", Target{SM: sm})
+			if err != nil {
+				t.Fatalf("sm_%d: shuffles alone: %v", sm, err)
+			}
+			assembleAll(t, "K", m)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("sm_%d: %v", sm, err)
+		}
+		wants := map[string]int{"cvt.u32.u16": 3, "cvt.u16.u32": 2, "shfl.sync.bfly.b32": 1, "shfl.sync.down.b32": 1, "match.any.sync.b32": 1}
+		for want, n := range wants {
+			if got := strings.Count(m.PTX, want); got != n {
+				t.Errorf("sm_%d: %d %q, want %d", sm, got, want, n)
+			}
+		}
+		assembleAll(t, "K", m)
+	}
+}

@@ -22,7 +22,8 @@ var shflModes = map[string]struct{ mode, c string }{
 }
 
 // shfl lowers cuda.Shfl*Sync(t, v, lane) to shfl.sync; a 64-bit value is
-// shuffled as its two 32-bit halves.
+// shuffled as its two 32-bit halves, a Float16 (.b16) in the low half of a
+// 32-bit register.
 func (f *fnState) shfl(in *ssa.Call, name string) {
 	args := in.Call.Args
 	s := f.scalar(in.Type())
@@ -30,6 +31,15 @@ func (f *fnState) shfl(in *ssa.Call, name string) {
 	lane := f.lane32(args[2])
 	m := shflModes[name]
 	op := "shfl.sync." + m.mode + ".b32"
+	if s == sF16 {
+		w, w2 := f.p.NewReg(ptx.B32).String(), f.p.NewReg(ptx.B32).String()
+		f.p.Emit("cvt.u32.u16", w, v)
+		f.p.Emit(op, w2, w, lane, m.c, fullWarp)
+		d := f.newReg(s)
+		f.p.Emit("cvt.u16.u32", d, w2)
+		f.bind(in, []string{d})
+		return
+	}
 	if !s.is64() {
 		d := f.newReg(s)
 		f.p.Emit(op, d, v, lane, m.c, fullWarp)
@@ -84,7 +94,8 @@ const matchMinSM = 70
 
 // match lowers cuda.MatchAnySync and MatchAllSync to match.sync, which
 // compares the bits of 32- or 64-bit values (so a float's -0 and +0
-// differ, as on the cpu backend).
+// differ, as on the cpu backend); a Float16 is compared as its bits
+// zero-extended to 32.
 func (f *fnState) match(in *ssa.Call, name string) {
 	if sm := f.m.target.sm(); sm < matchMinSM {
 		f.errorf("cuda.%s needs compute capability 7.0 (sm_70) or later (PTX match.sync), but the target is sm_%d; on older GPUs compare with ShflSync and BallotSync instead", name, sm)
@@ -92,6 +103,11 @@ func (f *fnState) match(in *ssa.Call, name string) {
 	v := in.Call.Args[1]
 	s := f.scalar(v.Type())
 	a := regOr(f, f.one(v), s)
+	if s == sF16 {
+		w := f.p.NewReg(ptx.B32).String()
+		f.p.Emit("cvt.u32.u16", w, a)
+		a = w
+	}
 	ty := ".b32"
 	if s.is64() {
 		ty = ".b64"

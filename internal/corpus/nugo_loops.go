@@ -2129,4 +2129,30 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(halfWarp, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				halfWarp(t, a0, a1, a2, a3, a4, a5)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(halfMatch, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				halfMatch(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 }

@@ -194,7 +194,69 @@ func matchAllInputs(n int) []int64 {
 	return a
 }
 
+// halfWarp reduces Float16 across each warp with a ShflDownSync tree of
+// HAdd (lane 0's sum in sums), and broadcasts, rotates, shifts up and
+// butterflies halves with the other shuffles. Threads past the data take
+// part with +0.
+func halfWarp(t cuda.Thread, in []cuda.Float16, sums, b, rot, up, bfly []cuda.Float16) {
+	i := t.Grid1()
+	var v cuda.Float16
+	if i < len(in) {
+		v = in[i]
+	}
+	s := v
+	for off := 16; off > 0; off /= 2 {
+		s = cuda.HAdd(s, cuda.ShflDownSync(t, s, off))
+	}
+	x := cuda.ShflSync(t, v, 5)
+	r := cuda.ShflSync(t, v, t.LaneID()+1)
+	u := cuda.ShflUpSync(t, v, 3)
+	f := cuda.ShflXorSync(t, v, 6)
+	if i < len(in) {
+		if t.LaneID() == 0 {
+			sums[i/32] = s
+		}
+		b[i], rot[i], up[i], bfly[i] = x, r, u, f
+	}
+}
+
+// halfMatchPalette: -0 and +0, two NaN payloads and the same NaN's
+// negation, 1 and its neighbour, which match only their own bits.
+var halfMatchPalette = [...]uint16{0x0000, 0x8000, 0x7E00, 0x7FFF, 0xFE00, 0x3C00, 0x3C01}
+
+// halfMatch groups lanes by Float16 bits with MatchAnySync and, in every
+// other warp where all lanes hold one value, reports MatchAllSync.
+func halfMatch(t cuda.Thread, any, all []uint32, ok []int32) {
+	i := t.Grid1()
+	w := i / 32
+	k := (i*5 + i/3) % len(halfMatchPalette)
+	if w%2 == 0 {
+		k = w % len(halfMatchPalette)
+	}
+	v := cuda.Float16FromBits(halfMatchPalette[k])
+	a := cuda.MatchAnySync(t, v)
+	m, yes := cuda.MatchAllSync(t, v)
+	if i < len(any) {
+		any[i], all[i] = a, m
+		ok[i] = 0
+		if yes {
+			ok[i] = 1
+		}
+	}
+}
+
 var warpCases = []Case{
+	c1("warp/half_reduce_shuffles", halfWarp, func() []any {
+		in := make([]cuda.Float16, n1)
+		for i := range in {
+			in[i] = cuda.F16(float32(i%13) * 0.125) // sums exact in half
+		}
+		copy(in[40:], cycleF16(20, 3))
+		return append([]any{in, make([]cuda.Float16, (n1+31)/32)}, halfs(n1, 4)...)
+	}),
+	c1("warp/half_match", halfMatch, func() []any {
+		return []any{zeros[uint32](n1), zeros[uint32](n1), zeros[int32](n1)}
+	}),
 	c1("warp/sum", warpSum, func() []any { return []any{cycleF32(n1), zeros[float32](3)} }),
 	c1("warp/shuffles", warpShuffles, func() []any {
 		return []any{cycleI64(n1), cycleF64(n1), zeros[int64](n1), zeros[uint32](n1), zeros[float64](n1)}
