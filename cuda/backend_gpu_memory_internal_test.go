@@ -98,3 +98,42 @@ func TestGPUSharedFreeWaitsForItsUsers(t *testing.T) {
 		})
 	}
 }
+
+// Memory partly inside a mapped array's range is refused by Pin's lookup;
+// memory wholly inside finds the array, and a freed array is forgotten.
+func TestMappedAtStraddle(t *testing.T) {
+	be := &hostBackend{}
+	mappedAtMem = make([]byte, 64) // on the heap: a stack may move
+	mem := mappedAtMem
+	buf := &deviceBuffer{memory: &hostMemory{}}
+	addMapped(be, mem[16:48], buf)
+	for _, c := range []struct {
+		name   string
+		lo, hi int
+		inside bool
+		err    error
+	}{
+		{"inside", 16, 48, true, nil},
+		{"part", 20, 30, true, nil},
+		{"before", 0, 16, false, nil},
+		{"after", 48, 64, false, nil},
+		{"straddles the start", 8, 24, false, errStraddlesMapped},
+		{"straddles the end", 40, 56, false, errStraddlesMapped},
+		{"covers", 0, 64, false, errStraddlesMapped},
+	} {
+		got, inside, err := mappedAt(be, mem[c.lo:c.hi])
+		if inside != c.inside || !errors.Is(err, c.err) || (inside && got != buf) {
+			t.Errorf("%s: inside %v, err %v; want %v, %v", c.name, inside, err, c.inside, c.err)
+		}
+		if _, inside, _ := mappedAt(&hostBackend{}, mem[c.lo:c.hi]); inside {
+			t.Errorf("%s: found on another backend", c.name)
+		}
+	}
+	buf.memory = nil
+	if _, inside, err := mappedAt(be, mem[8:24]); inside || err != nil {
+		t.Errorf("freed array: inside %v, err %v; want false, nil", inside, err)
+	}
+}
+
+// mappedAtMem is TestMappedAtStraddle's memory.
+var mappedAtMem []byte

@@ -2,7 +2,9 @@ package cuda
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
+	"weak"
 )
 
 // sharedKind is a kind of memory that both the host and kernels use
@@ -67,6 +69,7 @@ func NewMappedArray[T any](n int) (*MappedArray[T], error) {
 	}
 	m := &MappedArray[T]{host: host}
 	m.DeviceArray.adopt(d)
+	addMapped(d.be, bytesOf(host), d.buf)
 	return m, nil
 }
 
@@ -225,4 +228,68 @@ func (m *ManagedArray[T]) Len() int {
 		return 0
 	}
 	return m.DeviceArray.Len()
+}
+
+// mappedRange is the host memory of a mapped array, which Pin recognises
+// as pinned already. The weak pointer lets the array be collected.
+type mappedRange struct {
+	be         backend
+	start, end uintptr
+	buf        weak.Pointer[deviceBuffer]
+}
+
+// mappedRanges are the mapped arrays made on every backend, live or not
+// yet found dead.
+var mappedRanges struct {
+	sync.Mutex
+	list []mappedRange
+}
+
+// addMapped records the host memory b of a new mapped array on be, and
+// forgets the arrays freed or collected since.
+func addMapped(be backend, b []byte, buf *deviceBuffer) {
+	if len(b) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(&b[0]))
+	mappedRanges.Lock()
+	defer mappedRanges.Unlock()
+	live := mappedRanges.list[:0]
+	for _, r := range mappedRanges.list {
+		if v := r.buf.Value(); v != nil && v.live() {
+			live = append(live, r)
+		}
+	}
+	clear(mappedRanges.list[len(live):])
+	mappedRanges.list = append(live, mappedRange{be: be, start: start, end: start + uintptr(len(b)), buf: weak.Make(buf)})
+}
+
+// mappedAt finds the live mapped array of backend be whose memory holds
+// all of b (inside, with its buffer); b partly inside one is an error.
+func mappedAt(be backend, b []byte) (buf *deviceBuffer, inside bool, err error) {
+	start := uintptr(unsafe.Pointer(&b[0]))
+	end := start + uintptr(len(b))
+	mappedRanges.Lock()
+	defer mappedRanges.Unlock()
+	for _, r := range mappedRanges.list {
+		if r.be != be || end <= r.start || r.end <= start {
+			continue
+		}
+		v := r.buf.Value()
+		if v == nil || !v.live() {
+			continue
+		}
+		if start >= r.start && end <= r.end {
+			return v, true, nil
+		}
+		return nil, false, errStraddlesMapped
+	}
+	return nil, false, nil
+}
+
+// live reports whether the buffer still holds its memory (not freed).
+func (b *deviceBuffer) live() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.memory != nil
 }

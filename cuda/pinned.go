@@ -29,6 +29,10 @@ type Pinned struct {
 	span   []byte // the pinned bytes; nil once unpinned
 	pinner runtime.Pinner
 	unpin  func() error // the backend's undo
+
+	// mapped is the buffer of the mapped array whose memory this pin lies
+	// in, kept reachable while pinned; nil for memory Pin locked itself.
+	mapped *deviceBuffer
 }
 
 // pinned are the live pins of every backend, so that an overlapping Pin is
@@ -41,11 +45,21 @@ var pinned struct {
 // errOverlapsPinned reports a Pin of memory that is pinned already.
 var errOverlapsPinned = errors.New("the memory overlaps memory pinned before; unpin that first")
 
+// errStraddlesMapped reports a Pin of memory partly inside a mapped array.
+var errStraddlesMapped = errors.New("the memory lies partly inside a MappedArray's memory (which is pinned already) and partly outside it; pin the two parts apart")
+
 // Pin page-locks host, a slice of numbers or of structs of numbers, which
 // must stay referenced while pinned (the Pinned keeps it so), for the
 // current backend; Unpin undoes it. On the GPU this
 // is cuMemHostRegister, valid in every device's context. An empty host
 // pins nothing.
+//
+// Memory of a live MappedArray (its Host slice or part of it) is pinned
+// already: Pin of it registers nothing, as many times as asked, and
+// returns a Pinned that keeps the array from being collected and whose
+// Unpin leaves the array's memory mapped. Freeing the array ends its
+// pinning; the Pinned then no longer speeds copies. Memory partly inside
+// a mapped array and partly outside is refused, on every backend alike.
 func Pin[T any](host []T) (*Pinned, error) {
 	if err := checkElem[T](); err != nil {
 		return nil, fmt.Errorf("Pin: %w", err)
@@ -58,9 +72,21 @@ func Pin[T any](host []T) (*Pinned, error) {
 	if len(p.span) == 0 {
 		return p, nil
 	}
+	buf, inside, err := mappedAt(be, p.span)
+	if err != nil {
+		return nil, fmt.Errorf("Pin %d bytes at %p: %w", len(p.span), &p.span[0], err)
+	}
 	pinned.Lock()
 	defer pinned.Unlock()
+	if inside {
+		p.mapped = buf
+		pinned.list = append(pinned.list, p)
+		return p, nil
+	}
 	for _, q := range pinned.list {
+		if q.mapped != nil && !q.mapped.live() {
+			continue // the mapped array was freed: its memory is ordinary again
+		}
 		if overlaps(p.span, q.span) {
 			return nil, fmt.Errorf("Pin %d bytes at %p: %w", len(p.span), &p.span[0], errOverlapsPinned)
 		}
@@ -96,7 +122,7 @@ func (p *Pinned) Unpin() error {
 	pinned.Unlock()
 	err := p.unpin()
 	p.pinner.Unpin()
-	p.span = nil
+	p.span, p.mapped = nil, nil
 	if err != nil {
 		return fmt.Errorf("Unpin: %w", err)
 	}
@@ -123,7 +149,8 @@ func isPinned(be backend, b []byte) bool {
 	defer pinned.Unlock()
 	for _, p := range pinned.list {
 		s := uintptr(unsafe.Pointer(&p.span[0]))
-		if p.be == be && start >= s && start+uintptr(len(b)) <= s+uintptr(len(p.span)) {
+		if p.be == be && start >= s && start+uintptr(len(b)) <= s+uintptr(len(p.span)) &&
+			(p.mapped == nil || p.mapped.live()) {
 			return true
 		}
 	}

@@ -197,3 +197,117 @@ func TestPinDriverFailure(t *testing.T) {
 		t.Error("a failed Unpin left the memory counted as pinned")
 	}
 }
+
+// Pin of a mapped array's host memory, which is pinned already, works on
+// every backend, as often as asked, and its Unpin leaves the array
+// usable; once the array is freed the same memory pins as ordinary memory.
+func TestPinMappedArray(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		runsKernels := backend != "gpu-fake"
+		const n = 1000
+		m, err := NewMappedArray[float64](n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := m.Host()
+		for i := range h {
+			h[i] = float64(i)
+		}
+		whole, err := Pin(h)
+		if err != nil {
+			t.Fatalf("Pin of a mapped array's Host: %v", err)
+		}
+		part, err := Pin(h[10:20])
+		if err != nil {
+			t.Fatalf("second Pin inside a mapped array: %v", err)
+		}
+		if whole.Bytes() != n*8 || part.Bytes() != 80 {
+			t.Errorf("pins of %d and %d bytes, want %d and 80", whole.Bytes(), part.Bytes(), n*8)
+		}
+		s, err := NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := ToDeviceAsync(h, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back := make([]float64, n)
+		if err := d.CopyToHostAsync(back, s); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		_ = d.Free()
+		if runsKernels && back[n-1] != n-1 {
+			t.Errorf("async round trip from pinned mapped memory gave %v at %d", back[n-1], n-1)
+		}
+		for _, p := range []*Pinned{part, whole, whole} {
+			if err := p.Unpin(); err != nil {
+				t.Fatalf("Unpin: %v", err)
+			}
+		}
+		if err := Jit(testkernels.Increment).Launch(Dim1(8), Dim1(128), m); err != nil {
+			t.Fatalf("launch with the mapped array after Unpin: %v", err)
+		}
+		if runsKernels && h[5] != 6 {
+			t.Errorf("host sees %v after the launch, want 6", h[5])
+		}
+		if err := m.Free(); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Pin(h)
+		if err != nil {
+			t.Fatalf("Pin of a freed mapped array's memory: %v", err)
+		}
+		if err := p.Unpin(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// On the GPU, Pin of mapped memory registers nothing, copies from it skip
+// staging, and its Unpin does not unregister the array's memory.
+func TestSimGPUPinMappedArray(t *testing.T) {
+	f := simGPU(t)
+	m, err := NewMappedArray[float32](4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := m.Host()
+	p, err := Pin(h[100:200])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Count("cuMemHostRegister"); n != 1 {
+		t.Errorf("%d registrations after Pin of mapped memory, want the array's 1", n)
+	}
+	s, err := NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := ToDeviceAsync(h[100:200], s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	_ = d.Free()
+	if n := f.Count("cuMemHostAlloc"); n != 0 {
+		t.Errorf("%d staging buffers for a copy from pinned mapped memory", n)
+	}
+	if err := p.Unpin(); err != nil {
+		t.Fatal(err)
+	}
+	if f.Count("cuMemHostUnregister") != 0 || !f.Registered(unsafe.Pointer(&h[0]), len(h)*4) {
+		t.Error("Unpin of mapped memory unregistered the array")
+	}
+	if err := m.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if l := f.Live(); l.Registered != 0 {
+		t.Errorf("live after Free: %+v", l)
+	}
+}
