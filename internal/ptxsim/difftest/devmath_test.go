@@ -113,7 +113,7 @@ func TestDeviceMathCompiled(t *testing.T) {
 // interesting small values, both signs (fewer with -short).
 func TestDeviceMathSweep(t *testing.T) {
 	n := 100_000
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 5_000
 	}
 	rng := rand.New(rand.NewPCG(4, 2))
