@@ -373,16 +373,7 @@ func (g *generator) instances(fd *ast.FuncDecl) ([]instance, []Skip) {
 	var skips []Skip
 	seen := map[string]bool{}
 	for _, u := range uses {
-		args := make([]string, u.inst.TypeArgs.Len())
-		why := ""
-		for i := range args {
-			t := u.inst.TypeArgs.At(i)
-			if w := g.unwritable(t); w != "" && why == "" {
-				why = w
-			}
-			args[i] = types.TypeString(t, g.qualifier)
-		}
-		expr := fd.Name.Name + "[" + strings.Join(args, ", ") + "]"
+		expr, why := g.instanceExpr(fd.Name.Name, slices.Collect(u.inst.TypeArgs.Types()))
 		if seen[expr] {
 			continue
 		}
@@ -401,6 +392,20 @@ func (g *generator) instances(fd *ast.FuncDecl) ([]instance, []Skip) {
 		skips = append(skips, Skip{fd.Name.Name, "generic, and the package's non-test files instantiate it nowhere; its launches keep the per-thread call"})
 	}
 	return out, skips
+}
+
+// instanceExpr returns how the generated file writes the instantiation of
+// the generic function name with type arguments targs, and why it cannot
+// ("" if it can).
+func (g *generator) instanceExpr(name string, targs []types.Type) (expr, why string) {
+	args := make([]string, len(targs))
+	for i, t := range targs {
+		if w := g.unwritable(t); w != "" && why == "" {
+			why = w
+		}
+		args[i] = types.TypeString(t, g.qualifier)
+	}
+	return name + "[" + strings.Join(args, ", ") + "]", why
 }
 
 // unwritable says why t cannot be written in another file of the package,
@@ -497,18 +502,16 @@ func (g *generator) ufuncInstance(u ufuncUse) (expr string, sig *types.Signature
 		return name, sig, "generic, and passed to vectorize without type arguments (write " + name + "[T] with T concrete to get a loop); it keeps the per-element call"
 	}
 	targs := make([]types.Type, len(u.typeArgs))
-	spelled := make([]string, len(u.typeArgs))
 	for i, e := range u.typeArgs {
 		t, err := g.typeArg(u.file, e)
 		if err != nil {
 			return name + "[" + types.ExprString(e) + "]", sig, err.Error()
 		}
-		if w := g.unwritable(t); w != "" {
-			return name + "[" + types.ExprString(e) + "]", sig, w
-		}
-		targs[i], spelled[i] = t, types.TypeString(t, g.qualifier)
+		targs[i] = t
 	}
-	expr = name + "[" + strings.Join(spelled, ", ") + "]"
+	if expr, why = g.instanceExpr(name, targs); why != "" {
+		return expr, sig, why
+	}
 	inst, err := types.Instantiate(nil, sig, targs, true)
 	if err != nil {
 		return expr, sig, fmt.Sprintf("cannot instantiate it: %v", err)
