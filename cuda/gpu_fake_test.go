@@ -345,7 +345,11 @@ func TestGPUDynamicSharedMemory(t *testing.T) {
 func TestGPUAllocationFailureFreesWhatItAllocated(t *testing.T) {
 	f := fakeGPU(t, fakedriver.Config{})
 	f.Inject(fakedriver.Fault{Call: "cuMemAlloc", Code: driver.ErrorOutOfMemory, After: 1})
-	a, b, c := make([]float32, 16), make([]float32, 16), make([]float32, 16)
+	// Host arguments are copied in address order (see hostSpans), so the
+	// three come from one array, in order and apart: the second copy is
+	// then b's. Separate makes may lie in any order (they did under -race).
+	buf := make([]float32, 5*16)
+	a, b, c := buf[0:16:16], buf[32:48:48], buf[64:80:80]
 	err := Jit(testkernels.VecAdd).Launch(Dim1(1), Dim1(16), a, b, c)
 	wantDriverError(t, err, "cuMemAlloc", driver.ErrorOutOfMemory)
 	if !strings.Contains(err.Error(), "launch VecAdd: argument 2") {
