@@ -412,7 +412,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 	case isScalarFunc(t):
 		p.kind = funcParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, cuda.Float16, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
 	}
 	return p, nil
 }
@@ -420,7 +420,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 // isElemType reports whether t may be the element type of a slice
 // parameter or a device array: a number or a struct of numbers.
 func isElemType(t reflect.Type) bool {
-	return isNumberKind(t.Kind()) || isPlainStruct(t)
+	return isNumberKind(t.Kind()) || t.Kind() == reflect.Bool || isPlainStruct(t)
 }
 
 // isPlainStruct reports whether t is a struct of numbers and bools, arrays

@@ -46,7 +46,7 @@ func TestSliceOfStructsRefused(t *testing.T) {
 		{"no fields", testkernels.TakesEmpty, []struct{}{{}}},
 	} {
 		err := Jit(c.kernel).Launch(Dim1(1), Dim1(1), c.arg)
-		wantErr(t, c.name, err, "parameter 1 has type", "slices of numbers or of structs of numbers")
+		wantErr(t, c.name, err, "parameter 1 has type", "slices of numbers, bools or structs of numbers")
 	}
 }
 

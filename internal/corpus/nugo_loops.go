@@ -1648,6 +1648,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(sliceBools, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]bool), args[1].([]bool), args[2].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				sliceBools(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(structParticles, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]particle), args[1].(float32)
 		return func(r *cuda.Row) {

@@ -90,6 +90,23 @@ func sliceMakeConst(t cuda.Thread, out []int32) {
 	}
 }
 
+// sliceBools reads and writes []bool: Numba's boolean arrays (one byte
+// each, 0 or 1, as Go stores them).
+func sliceBools(t cuda.Thread, in []bool, odd []bool, out []int32) {
+	i := t.Grid1()
+	if i < len(out) {
+		odd[i] = i%2 == 1
+		v := int32(0)
+		if in[i] {
+			v = 1
+		}
+		if in[i] != odd[i] {
+			v += 10
+		}
+		out[i] = v
+	}
+}
+
 var sliceCases = []Case{
 	c1("slices/increment", sliceIncrement, func() []any { return []any{iotaF64(n1)} }),
 	c1("slices/vector_add", sliceVectorAdd, func() []any { return []any{cycleF32(n1), cycleF32(n1 + 1)[1:], zeros[float32](n1)} }),
@@ -100,4 +117,11 @@ var sliceCases = []Case{
 	c1("slices/nil", sliceNilCheck, func() []any { return []any{cycleOf[int32](n1), zeros[int32](n1)} }),
 	c1("slices/from_local_array", sliceLocalFromArray, func() []any { return []any{zeros[int64](n1)} }),
 	c1("slices/make_const", sliceMakeConst, func() []any { return []any{zeros[int32](n1)} }),
+	c1("slices/bools", sliceBools, func() []any {
+		in := make([]bool, n1)
+		for i := range in {
+			in[i] = i%3 == 0
+		}
+		return []any{in, make([]bool, n1), zeros[int32](n1)}
+	}),
 }

@@ -32,7 +32,7 @@ func TestRefusals(t *testing.T) {
 		{"copy from string", "func k(t cuda.Thread, a []byte) {\n\t/*HERE*/copy(a, \"abc\")\n}", "copy from a string is not supported in kernels"},
 		{"map", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/m := make(map[int]int)\n\ta[0] = m[1]\n}", "cannot use a map in a kernel; pass a slice"},
 		{"map param", "func k(t cuda.Thread, /*HERE*/m map[int]int) {\n}", "kernel parameter m has type map[int]int"},
-		{"slice of structs with a string", "type s struct{ N int; Name string }\nfunc k(t cuda.Thread, /*HERE*/a []s) {\n}", "kernel parameter a has type []s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers or of structs of numbers"},
+		{"slice of structs with a string", "type s struct{ N int; Name string }\nfunc k(t cuda.Thread, /*HERE*/a []s) {\n}", "kernel parameter a has type []s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers, bools or structs of numbers"},
 		{"channel", "func k(t cuda.Thread, a []int) {\n\tvar /*HERE*/c chan int\n\t_ = c\n}", "cannot use a channel in a kernel"},
 		{"send", "func k(t cuda.Thread, a []int, c chan int) {\n\t/*HERE*/c <- 1\n}", "cannot send on a channel"},
 		{"goroutine", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/go func() {}()\n}", "cannot start a goroutine in a kernel"},

@@ -52,7 +52,7 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
 		if !kernelParamOK(p.Type()) {
-			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers or of structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers and slices of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
+			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers and slices of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
 		}
 	}
 }
@@ -146,7 +146,7 @@ func kernelParamOK(t types.Type) bool {
 	case *types.Basic:
 		return u.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 && u.Info()&types.IsComplex == 0
 	case *types.Slice:
-		return isNumber(u.Elem()) || IsPlainStruct(u.Elem())
+		return isNumber(u.Elem()) || isBool(u.Elem()) || IsPlainStruct(u.Elem())
 	case *types.TypeParam:
 		return true
 	}
@@ -536,4 +536,10 @@ func capturedVar(lit *ast.FuncLit, info *types.Info) *types.Var {
 		return true
 	})
 	return found
+}
+
+// isBool reports whether t is bool or a type defined on it.
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
 }
