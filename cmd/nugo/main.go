@@ -1,7 +1,8 @@
 // Command nugo runs nugo's jobs and tools: the prime-factorization capstone
 // (primes), a report of backends and devices (info), the compiler's tools
 // where they are built in (ptx), the benchmark workloads (bench), a GPU
-// monitor over NVML (top) and the CPU loop generator (gen).
+// monitor over NVML (top), the CPU loop generator (gen) and a check that
+// a package's kernels compile for the GPU (vet).
 //
 // Usage:
 //
@@ -11,6 +12,7 @@
 //	nugo bench [-backend auto|cpu|gpu|ptxsim] [-workload LIST] [-n N] [-reps 20] [-width 101] [-json]
 //	nugo top [-interval 1s] [-n COUNT]
 //	nugo gen [-check] [-v] [DIR ...]
+//	nugo vet [-arch sm_75] [-debug] [-ptxas] [-v] [DIR ...]
 //
 // `nugo COMMAND -h` describes a command's flags.
 package main

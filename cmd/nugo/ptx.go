@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
 	"github.com/nugo-dev/nugo/internal/frontend"
@@ -37,13 +35,9 @@ func runPTX(args []string) error {
 		fs.Usage()
 		return fmt.Errorf("want PKGDIR FUNC, got %d arguments", fs.NArg())
 	}
-	digits, ok := strings.CutPrefix(*arch, "sm_")
-	sm, err := strconv.Atoi(digits)
-	if !ok || err != nil || digits[0] == '+' || digits[0] == '-' {
-		return fmt.Errorf("-arch %q: want sm_XX, e.g. sm_75", *arch)
-	}
-	if sm < 50 {
-		return fmt.Errorf("-arch %q: the PTX nugo writes targets sm_50 and later (sm_75, sm_80, sm_90, ...)", *arch)
+	sm, err := parseArch(*arch)
+	if err != nil {
+		return err
 	}
 	if r := *maxRegs; r != 0 && (r < compiler.MinMaxRegisters || r > compiler.MaxMaxRegisters) {
 		return fmt.Errorf("-maxregs %d: want %d to %d registers per thread, or 0 for no cap", r, compiler.MinMaxRegisters, compiler.MaxMaxRegisters)

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestVet runs nugo vet over the testdata packages: it reports each kernel
+// the GPU cannot run with its position, checks generic kernels per
+// instantiation written in the package, and fails only when a kernel does
+// not compile.
+func TestVet(t *testing.T) {
+	const good, bad = "testdata/vet/good", "testdata/vet/bad"
+	cases := []struct {
+		name    string
+		args    []string
+		err     string   // "" when vet passes
+		want    []string // lines (or parts of them) in the report
+		notWant []string
+	}{
+		{
+			name: "good package",
+			args: []string{"-v", good},
+			want: []string{
+				"testdata/vet/good/kernels.go:6:6: scale: ok",
+				"add[int32]: ok", "add[float64]: ok", "apply: ok",
+				"neverInstantiated: generic, not instantiated with predeclared types in its package: not checked",
+				"nugo vet: 4 kernels in 1 package checked for sm_75, 0 failed",
+			},
+			notWant: []string{"notAKernel"},
+		},
+		{
+			name: "bad package",
+			args: []string{bad},
+			err:  "2 kernels of 4 do not compile for sm_75",
+			want: []string{
+				"testdata/vet/bad/kernels.go:8:2: kernel lookup: cannot use a map in a kernel",
+				"testdata/vet/bad/kernels.go:13:7: kernel grow: append may allocate on the heap",
+				"nugo vet: 4 kernels in 1 package checked for sm_75, 2 failed",
+			},
+			notWant: []string{"fine", "syncsGrid", ": ok"},
+		},
+		{
+			name: "target too old for grid sync",
+			args: []string{"-arch", "sm_50", bad},
+			err:  "3 kernels of 4 do not compile for sm_50",
+			want: []string{"kernel syncsGrid: t.SyncGrid needs a cooperative launch, which needs compute capability 6.0"},
+		},
+		{
+			name: "every package below",
+			args: []string{"testdata/vet/..."},
+			err:  "2 kernels of 8",
+			want: []string{"nugo vet: 8 kernels in 2 packages checked for sm_75, 2 failed"},
+		},
+		{
+			name: "assembled by ptxas",
+			args: []string{"-ptxas", "-arch", "sm_90", good},
+			want: []string{"nugo vet: 4 kernels in 1 package checked for sm_90, 0 failed"},
+		},
+		{
+			name:    "the examples and benchmarks",
+			args:    []string{"../../examples/...", "../../bench/..."},
+			want:    []string{"checked for sm_75, 0 failed"},
+			notWant: []string{"kernels in 0 packages"},
+		},
+		{name: "bad arch", args: []string{"-arch", "90", good}, err: `-arch "90": want sm_XX`},
+		{name: "arch too old", args: []string{"-arch", "sm_35", good}, err: "targets sm_50 and later"},
+		{name: "missing dir", args: []string{"testdata/vet/nothing"}, err: "testdata/vet/nothing"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out strings.Builder
+			err := vet(&out, c.args)
+			if c.err == "" && err != nil {
+				t.Fatalf("vet %v: %v\n%s", c.args, err, out.String())
+			}
+			if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+				t.Fatalf("vet %v = %v, want an error mentioning %q\n%s", c.args, err, c.err, out.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("report lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("report has %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
