@@ -16,9 +16,10 @@ type boundArg struct {
 	dev deviceArg
 }
 
-// isHost reports whether the argument is host memory.
+// isHost reports whether the argument is host memory (a slice or array
+// parameter bound to a value: Kernel.bindFuncs leaves them unbound).
 func (a boundArg) isHost() bool {
-	return a.dev == nil && (a.param.kind == sliceParam || a.param.kind == arrayParam)
+	return a.dev == nil && a.value.IsValid() && (a.param.kind == sliceParam || a.param.kind == arrayParam)
 }
 
 // deviceArg is what Launch needs of a *DeviceArray[T].

@@ -107,6 +107,21 @@ func (k *Kernel) PTX(sm int, funcs ...any) (string, error) {
 	if sm != 0 && sm < minSM {
 		return "", fmt.Errorf("kernel %s: PTX for compute capability %d; the PTX nugo writes targets %d (sm_%d) and later", k.name, sm, minSM, minSM)
 	}
+	args, err := k.bindFuncs("PTX", funcs)
+	if err != nil {
+		return "", err
+	}
+	m, err := k.module(k.target(sm), args)
+	if err != nil {
+		return "", err
+	}
+	return m.PTX, nil
+}
+
+// bindFuncs binds funcs, one per func parameter in order, as a launch
+// passing them would, for what (PTX, MaxCooperativeBlocks) compiles the
+// kernel without launching it. The other parameters get no value.
+func (k *Kernel) bindFuncs(what string, funcs []any) ([]boundArg, error) {
 	var args []boundArg
 	n := 0
 	for i := range k.params {
@@ -116,23 +131,19 @@ func (k *Kernel) PTX(sm int, funcs ...any) (string, error) {
 			continue
 		}
 		if n >= len(funcs) {
-			return "", fmt.Errorf("kernel %s: %v: PTX needs a function for each func parameter (got %d)", k.name, p, len(funcs))
+			return nil, fmt.Errorf("kernel %s: %v: %s needs a function for each func parameter (got %d)", k.name, p, what, len(funcs))
 		}
 		b, err := bindArg(nil, p, funcs[n])
 		if err != nil {
-			return "", fmt.Errorf("kernel %s: %v: %w", k.name, p, err)
+			return nil, fmt.Errorf("kernel %s: %v: %w", k.name, p, err)
 		}
 		args = append(args, b)
 		n++
 	}
 	if n != len(funcs) {
-		return "", fmt.Errorf("kernel %s has %d func parameters, got %d functions", k.name, n, len(funcs))
+		return nil, fmt.Errorf("kernel %s has %d func parameters, got %d functions", k.name, n, len(funcs))
 	}
-	m, err := k.module(k.target(sm), args)
-	if err != nil {
-		return "", err
-	}
-	return m.PTX, nil
+	return args, nil
 }
 
 // compileError turns the front end's and compiler's positioned errors into

@@ -87,10 +87,10 @@ func (t Thread) SyncGrid() {
 // cpu and ptxsim backends HostCooperativeThreads / block.Size(). It is an
 // error where cooperative launches are impossible (a GPU without the
 // COOPERATIVE_LAUNCH attribute) and for a bad block shape. A kernel with
-// func parameters is compiled for the functions of a launch, so the GPU
-// cannot tell its limit beforehand: launch it, and the launch reports the
-// limit if the grid is over it.
-func (k *Kernel) MaxCooperativeBlocks(block Dim3, sharedMem int) (int, error) {
+// func parameters is compiled for the functions a launch passes, which
+// change its registers and so its limit: pass the same functions in funcs,
+// one per func parameter in order, as for PTX.
+func (k *Kernel) MaxCooperativeBlocks(block Dim3, sharedMem int, funcs ...any) (int, error) {
 	if err := k.usable(); err != nil {
 		return 0, fmt.Errorf("MaxCooperativeBlocks: %w", err)
 	}
@@ -105,10 +105,13 @@ func (k *Kernel) MaxCooperativeBlocks(block Dim3, sharedMem int) (int, error) {
 	if sharedMem < 0 || sharedMem > lim.MaxSharedMemory {
 		return 0, fmt.Errorf("MaxCooperativeBlocks %s: dynamic shared memory of %d bytes; it must be between 0 and %d", k.name, sharedMem, lim.MaxSharedMemory)
 	}
-	if k.hasFuncParams() && be.kind() == GPU {
-		return 0, fmt.Errorf("MaxCooperativeBlocks %s: the kernel takes func parameters and is compiled for the functions of each launch; launch it cooperatively, and the launch reports the limit when the grid is over it", k.name)
+	var args []boundArg
+	if k.hasFuncParams() || len(funcs) > 0 {
+		if args, err = k.bindFuncs("MaxCooperativeBlocks", funcs); err != nil {
+			return 0, fmt.Errorf("MaxCooperativeBlocks: %w", err)
+		}
 	}
-	n, _, err := be.cooperativeBlocks(nil, k, block, sharedMem, nil)
+	n, _, err := be.cooperativeBlocks(nil, k, block, sharedMem, args)
 	if err != nil {
 		return 0, fmt.Errorf("MaxCooperativeBlocks %s: %w", k.name, err)
 	}

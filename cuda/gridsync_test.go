@@ -573,3 +573,56 @@ func BenchmarkGPUSyncGrid(b *testing.B) {
 	b.ReportMetric(perBarrier*float64(b.N)/float64(spent[0].Nanoseconds()), "barrier/launch")
 	b.ReportMetric(float64(blocks), "blocks")
 }
+
+// A kernel with func parameters is compiled for the functions passed, so
+// MaxCooperativeBlocks takes them, as PTX does; the same count and the same
+// refusals hold on every backend, and the limit lets the launch through.
+func TestMaxCooperativeBlocksWithFuncs(t *testing.T) {
+	for _, be := range []string{"cpu", "ptxsim", "gpu"} {
+		t.Run(be, func(t *testing.T) {
+			want := HostCooperativeThreads / 64
+			switch be {
+			case "cpu":
+				onBackend(t, CPU)
+			case "ptxsim":
+				onBackend(t, PTXSim)
+			case "gpu":
+				simGPU(t)
+				want = 40 * 16 // the fake's 40 multiprocessors hold 1024 threads each
+			}
+			k := Jit(testkernels.GridApplyRotate)
+			n, err := k.MaxCooperativeBlocks(Dim1(64), 0, testkernels.Triple)
+			if err != nil || n != want {
+				t.Fatalf("MaxCooperativeBlocks(64 threads, Triple) = %d, %v; want %d", n, err, want)
+			}
+			for _, bad := range []struct {
+				funcs []any
+				err   string
+			}{
+				{nil, "MaxCooperativeBlocks needs a function for each func parameter (got 0)"},
+				{[]any{testkernels.Triple, testkernels.Triple}, "has 1 func parameters, got 2 functions"},
+				{[]any{testkernels.Add}, "argument 1"},
+			} {
+				if _, err := k.MaxCooperativeBlocks(Dim1(64), 0, bad.funcs...); err == nil || !strings.Contains(err.Error(), bad.err) {
+					t.Errorf("MaxCooperativeBlocks with %d functions: %v; want an error with %q", len(bad.funcs), err, bad.err)
+				}
+			}
+			if _, err := Jit(testkernels.GridRotate).MaxCooperativeBlocks(Dim1(64), 0, testkernels.Triple); err == nil || !strings.Contains(err.Error(), "has 0 func parameters, got 1 functions") {
+				t.Errorf("MaxCooperativeBlocks of a kernel without func parameters, given one: %v", err)
+			}
+			data := make([]int64, 2*64)
+			for i := range data {
+				data[i] = int64(i)
+			}
+			err = k.LaunchWith(LaunchConfig{Grid: Dim1(2), Block: Dim1(64), Cooperative: true}, testkernels.Triple, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range data {
+				if w := 3 * int64((i+1)%len(data)); v != w {
+					t.Fatalf("data[%d] = %d, want %d", i, v, w)
+				}
+			}
+		})
+	}
+}

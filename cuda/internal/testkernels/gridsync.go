@@ -100,3 +100,21 @@ func GridSyncAfterLast(t cuda.Thread, data, out []int32) {
 	}
 	out[i] = v
 }
+
+// GridApplyRotate applies f to its element, meets the grid, and stores its
+// right neighbour's result: a cooperative kernel with a func parameter.
+func GridApplyRotate(t cuda.Thread, f func(int64) int64, data []int64) {
+	i := t.Grid1()
+	n := len(data)
+	var v int64
+	if i < n {
+		v = f(data[i])
+	}
+	t.SyncGrid()
+	if i < n {
+		data[(i+n-1)%n] = v
+	}
+}
+
+// Triple is a function for GridApplyRotate's func parameter.
+func Triple(x int64) int64 { return 3 * x }

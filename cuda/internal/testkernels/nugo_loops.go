@@ -646,6 +646,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(GridApplyRotate, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				GridApplyRotate(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(HalfUnary, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {
