@@ -18,11 +18,11 @@ type Number interface {
 }
 
 // Element is the set of element types of Array2, Array3 and shared
-// arrays: the numbers and Float16. (Float16 is not a Number: it has no Go
-// operators, so generic code that computes with a Number's +, < ... could
-// not take it.)
+// arrays: the numbers, Float16 and bool. (Neither Float16 nor bool is a
+// Number: generic code that computes with a Number's +, < ... could not
+// take them.)
 type Element interface {
-	Number | Float16
+	Number | Float16 | ~bool
 }
 
 // AtomicNumber is the set of types the arithmetic atomics (AtomicAdd,

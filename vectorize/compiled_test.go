@@ -26,6 +26,17 @@ func lerp4(a, b, w float64, n int16) float64 { return (a + (b-a)*w) * float64(n)
 
 func maxI32(a, b int32) int32 { return max(a, b) }
 
+// Bool ufuncs: a predicate and the logical operators NumPy reduces with.
+func above2(x float64) bool { return x > 2 }
+func andB(a, b bool) bool   { return a && b }
+func orB(a, b bool) bool    { return a || b }
+func pick(c bool, a, b float32) float32 {
+	if c {
+		return a
+	}
+	return b
+}
+
 func addF64(a, b float64) float64 { return a + b }
 
 func hypot32(a, b float32) float32 { return float32(math.Sqrt(float64(a*a + b*b))) }
@@ -132,6 +143,13 @@ func testCompiledTarget(t *testing.T, backend cuda.Backend) {
 	const n = 37
 	a, b, c := ramp[float64](n, 1.5, 0), ramp[float64](n, 0.25, 3), ramp[float64](n, 0.01, 5)
 	f32, g32, i32, i16 := ramp[float32](n, 0.5, 1), ramp[float32](n, 0.75, 2), ramp[int32](n, 1, 2), ramp[int16](n, 1, 4)
+	gt2 := func(x []float64) []bool { // above2 over x, written out
+		out := make([]bool, len(x))
+		for i, v := range x {
+			out[i] = v > 2
+		}
+		return out
+	}
 	type call func(tg Target) (any, error)
 	tests := []struct {
 		name string
@@ -168,6 +186,23 @@ func testCompiledTarget(t *testing.T, backend cuda.Backend) {
 			return r.Data, err
 		}},
 		{"Accumulate", func(tg Target) (any, error) { return Accumulate(New2(maxI32, tg), i32) }},
+		{"bool predicate", func(tg Target) (any, error) { return New1(above2, tg).Apply(a) }},
+		{"bool operands", func(tg Target) (any, error) {
+			return New3(pick, tg).Apply(gt2(b), f32, g32)
+		}},
+		{"bool broadcast", func(tg Target) (any, error) {
+			r, err := New2(andB, tg).Call(Of(gt2(a[:12]), 3, 4), Scalar(true))
+			return r.Data, err
+		}},
+		{"bool Reduce", func(tg Target) (any, error) {
+			all, err := Reduce(New2(andB, tg), gt2(a))
+			if err != nil {
+				return nil, err
+			}
+			some, err := Reduce(New2(orB, tg), gt2(a))
+			return []bool{all, some}, err
+		}},
+		{"bool Accumulate", func(tg Target) (any, error) { return Accumulate(New2(orB, tg), gt2(b)) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -226,5 +261,30 @@ func TestAutoOnPTXSim(t *testing.T) {
 	_, err := New1(func(x float64) float64 { return x * k }, CUDA).Apply([]float64{1})
 	if !errors.Is(err, ErrTargetUnavailable) {
 		t.Errorf("closure on ptxsim: %v; want ErrTargetUnavailable", err)
+	}
+}
+
+// TestBoolUfuncs: a predicate makes a []bool, which ufuncs of bools
+// combine and reduce as NumPy's logical_and/logical_or do, on every target.
+func TestBoolUfuncs(t *testing.T) {
+	onBackend(t, cuda.PTXSim)
+	x := []float64{1, 3, 2, 5, 2.5}
+	for _, tg := range []Target{CPU, Parallel, CUDA} {
+		t.Run(string(tg), func(t *testing.T) {
+			p, err := New1(above2, tg).Apply(x)
+			if want := []bool{false, true, false, true, true}; err != nil || fmt.Sprint(p) != fmt.Sprint(want) {
+				t.Fatalf("above2 = %v, %v; want %v", p, err, want)
+			}
+			all, err1 := Reduce(New2(andB, tg), p)
+			some, err2 := Reduce(New2(orB, tg), p)
+			seen, err3 := Accumulate(New2(orB, tg), p)
+			if err := errors.Join(err1, err2, err3); err != nil || all || !some || fmt.Sprint(seen) != "[false true true true true]" {
+				t.Fatalf("all %v, any %v, accumulated or %v, %v", all, some, seen, err)
+			}
+			r, err := New3(pick, tg).Apply(p, []float32{1, 2, 3, 4, 5}, []float32{-1, -2, -3, -4, -5})
+			if err != nil || fmt.Sprint(r) != "[-1 2 -3 4 5]" {
+				t.Fatalf("pick = %v, %v", r, err)
+			}
+		})
 	}
 }

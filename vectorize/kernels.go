@@ -12,49 +12,49 @@ import "github.com/nugo-dev/nugo/cuda"
 // as large as the output; the broadcast kernels take the output shape and
 // each operand's strides over it (0 where the operand repeats).
 
-func map1Kernel[T, R cuda.Number](t cuda.Thread, f func(T) R, out []R, a []T) {
+func map1Kernel[T, R Element](t cuda.Thread, f func(T) R, out []R, a []T) {
 	if i := t.Grid1(); i < len(out) {
 		out[i] = f(a[i])
 	}
 }
 
-func map1BroadcastKernel[T, R cuda.Number](t cuda.Thread, f func(T) R, out []R, a []T, shape, sa []int) {
+func map1BroadcastKernel[T, R Element](t cuda.Thread, f func(T) R, out []R, a []T, shape, sa []int) {
 	if i := t.Grid1(); i < len(out) {
 		out[i] = f(a[offset(i, shape, sa)])
 	}
 }
 
-func map2Kernel[T, U, R cuda.Number](t cuda.Thread, f func(T, U) R, out []R, a []T, b []U) {
+func map2Kernel[T, U, R Element](t cuda.Thread, f func(T, U) R, out []R, a []T, b []U) {
 	if i := t.Grid1(); i < len(out) {
 		out[i] = f(a[i], b[i])
 	}
 }
 
-func map2BroadcastKernel[T, U, R cuda.Number](t cuda.Thread, f func(T, U) R, out []R, a []T, b []U, shape, sa, sb []int) {
+func map2BroadcastKernel[T, U, R Element](t cuda.Thread, f func(T, U) R, out []R, a []T, b []U, shape, sa, sb []int) {
 	if i := t.Grid1(); i < len(out) {
 		out[i] = f(a[offset(i, shape, sa)], b[offset(i, shape, sb)])
 	}
 }
 
-func map3Kernel[T, U, V, R cuda.Number](t cuda.Thread, f func(T, U, V) R, out []R, a []T, b []U, c []V) {
+func map3Kernel[T, U, V, R Element](t cuda.Thread, f func(T, U, V) R, out []R, a []T, b []U, c []V) {
 	if i := t.Grid1(); i < len(out) {
 		out[i] = f(a[i], b[i], c[i])
 	}
 }
 
-func map3BroadcastKernel[T, U, V, R cuda.Number](t cuda.Thread, f func(T, U, V) R, out []R, a []T, b []U, c []V, shape, sa, sb, sc []int) {
+func map3BroadcastKernel[T, U, V, R Element](t cuda.Thread, f func(T, U, V) R, out []R, a []T, b []U, c []V, shape, sa, sb, sc []int) {
 	if i := t.Grid1(); i < len(out) {
 		out[i] = f(a[offset(i, shape, sa)], b[offset(i, shape, sb)], c[offset(i, shape, sc)])
 	}
 }
 
-func map4Kernel[T, U, V, W, R cuda.Number](t cuda.Thread, f func(T, U, V, W) R, out []R, a []T, b []U, c []V, d []W) {
+func map4Kernel[T, U, V, W, R Element](t cuda.Thread, f func(T, U, V, W) R, out []R, a []T, b []U, c []V, d []W) {
 	if i := t.Grid1(); i < len(out) {
 		out[i] = f(a[i], b[i], c[i], d[i])
 	}
 }
 
-func map4BroadcastKernel[T, U, V, W, R cuda.Number](t cuda.Thread, f func(T, U, V, W) R, out []R, a []T, b []U, c []V, d []W, shape, sa, sb, sc, sd []int) {
+func map4BroadcastKernel[T, U, V, W, R Element](t cuda.Thread, f func(T, U, V, W) R, out []R, a []T, b []U, c []V, d []W, shape, sa, sb, sc, sd []int) {
 	if i := t.Grid1(); i < len(out) {
 		out[i] = f(a[offset(i, shape, sa)], b[offset(i, shape, sb)], c[offset(i, shape, sc)], d[offset(i, shape, sd)])
 	}
@@ -74,7 +74,7 @@ func offset(i int, shape, strides []int) int {
 // reduceAxisKernel folds x along an axis of length n: one thread per
 // output position p, which is (o, i) in the (outer, inner) dimensions
 // around the axis.
-func reduceAxisKernel[T cuda.Number](t cuda.Thread, f func(T, T) T, x, out []T, n, inner int) {
+func reduceAxisKernel[T Element](t cuda.Thread, f func(T, T) T, x, out []T, n, inner int) {
 	p := t.Grid1()
 	if p >= len(out) {
 		return
@@ -89,7 +89,7 @@ func reduceAxisKernel[T cuda.Number](t cuda.Thread, f func(T, T) T, x, out []T, 
 
 // accumulateAxisKernel writes the running folds of x along an axis of
 // length n into out, one thread per position of the other dimensions.
-func accumulateAxisKernel[T cuda.Number](t cuda.Thread, f func(T, T) T, x, out []T, n, inner, positions int) {
+func accumulateAxisKernel[T Element](t cuda.Thread, f func(T, T) T, x, out []T, n, inner, positions int) {
 	p := t.Grid1()
 	if p >= positions {
 		return
@@ -105,7 +105,7 @@ func accumulateAxisKernel[T cuda.Number](t cuda.Thread, f func(T, T) T, x, out [
 
 // reduceChunksKernel folds chunk consecutive elements of x per thread into
 // partial; the host folds the partial results.
-func reduceChunksKernel[T cuda.Number](t cuda.Thread, f func(T, T) T, x, partial []T, chunk int) {
+func reduceChunksKernel[T Element](t cuda.Thread, f func(T, T) T, x, partial []T, chunk int) {
 	c := t.Grid1()
 	if c >= len(partial) {
 		return

@@ -21,13 +21,13 @@ var ErrShape = errors.New("shape mismatch")
 // Array[T] (made directly or by Slice, Scalar, Array2, Array3 or Of) or a
 // device array (Device). The interface is closed: only this package
 // implements it.
-type Operand[T cuda.Number] interface {
+type Operand[T Element] interface {
 	operand() opnd[T]
 }
 
 // opnd is an operand resolved for a call: host data or a device array,
 // with its shape.
-type opnd[T cuda.Number] struct {
+type opnd[T Element] struct {
 	data   []T
 	dev    *cuda.DeviceArray[T]
 	shape  []int
@@ -35,7 +35,7 @@ type opnd[T cuda.Number] struct {
 }
 
 // get resolves an operand; a nil Operand is reported by check.
-func get[T cuda.Number](o Operand[T]) opnd[T] {
+func get[T Element](o Operand[T]) opnd[T] {
 	if o == nil {
 		return opnd[T]{nilDev: true}
 	}
@@ -45,7 +45,7 @@ func get[T cuda.Number](o Operand[T]) opnd[T] {
 // Array is a row-major N-d array on the host: element (i0, i1, ..., ik) is
 // Data[((i0*Shape[1]+i1)*Shape[2]+...)+ik]. A 0-d array (empty Shape) is a
 // scalar with one element. len(Data) must be the product of Shape.
-type Array[T cuda.Number] struct {
+type Array[T Element] struct {
 	Data  []T
 	Shape []int
 }
@@ -72,19 +72,19 @@ func (a Array[T]) Array3() (cuda.Array3[T], error) {
 }
 
 // Slice is s as a 1-D operand.
-func Slice[T cuda.Number](s []T) Array[T] { return Array[T]{Data: s, Shape: []int{len(s)}} }
+func Slice[T Element](s []T) Array[T] { return Array[T]{Data: s, Shape: []int{len(s)}} }
 
 // Scalar is x as a 0-d operand, broadcast over every element.
-func Scalar[T cuda.Number](x T) Array[T] { return Array[T]{Data: []T{x}} }
+func Scalar[T Element](x T) Array[T] { return Array[T]{Data: []T{x}} }
 
 // Array2 is a cuda.Array2 as a 2-D operand; it shares a's data.
-func Array2[T cuda.Number](a cuda.Array2[T]) Array[T] {
+func Array2[T Element](a cuda.Array2[T]) Array[T] {
 	r, c := a.Shape()
 	return Array[T]{Data: a.Data(), Shape: []int{r, c}}
 }
 
 // Array3 is a cuda.Array3 as a 3-D operand; it shares a's data.
-func Array3[T cuda.Number](a cuda.Array3[T]) Array[T] {
+func Array3[T Element](a cuda.Array3[T]) Array[T] {
 	d0, d1, d2 := a.Shape()
 	return Array[T]{Data: a.Data(), Shape: []int{d0, d1, d2}}
 }
@@ -92,13 +92,13 @@ func Array3[T cuda.Number](a cuda.Array3[T]) Array[T] {
 // Of views data as a row-major array of the given shape (any rank; none
 // makes a 0-d array). A call reports an error if len(data) is not the
 // product of shape.
-func Of[T cuda.Number](data []T, shape ...int) Array[T] {
+func Of[T Element](data []T, shape ...int) Array[T] {
 	return Array[T]{Data: data, Shape: append([]int(nil), shape...)}
 }
 
 // Zeros returns a zeroed array of the given shape. Like make, it panics
 // if a dimension is negative or the array is too large.
-func Zeros[T cuda.Number](shape ...int) Array[T] {
+func Zeros[T Element](shape ...int) Array[T] {
 	a, err := zeros[T](shape)
 	if err != nil {
 		panic("vectorize.Zeros: " + err.Error())
@@ -109,7 +109,7 @@ func Zeros[T cuda.Number](shape ...int) Array[T] {
 // zeros is Zeros returning an error: for a negative dimension, too many
 // elements, or more bytes than the machine has (which would end the
 // process rather than panic).
-func zeros[T cuda.Number](shape []int) (Array[T], error) {
+func zeros[T Element](shape []int) (Array[T], error) {
 	n, ok := checkedSize(shape)
 	size := int(unsafe.Sizeof(*new(T)))
 	if !ok || n > math.MaxInt/size {
@@ -122,7 +122,7 @@ func zeros[T cuda.Number](shape []int) (Array[T], error) {
 }
 
 // deviceOperand is a device array as an operand.
-type deviceOperand[T cuda.Number] struct{ d *cuda.DeviceArray[T] }
+type deviceOperand[T Element] struct{ d *cuda.DeviceArray[T] }
 
 func (o deviceOperand[T]) operand() opnd[T] {
 	if o.d == nil {
@@ -133,7 +133,7 @@ func (o deviceOperand[T]) operand() opnd[T] {
 
 // Device is a device array as an operand. Calls with a device operand run
 // on the CUDA target; a device output stays on the device.
-func Device[T cuda.Number](d *cuda.DeviceArray[T]) Operand[T] { return deviceOperand[T]{d} }
+func Device[T Element](d *cuda.DeviceArray[T]) Operand[T] { return deviceOperand[T]{d} }
 
 // check validates the operand's shape against its data.
 func (o opnd[T]) check(what string) error {
@@ -171,7 +171,7 @@ func (o opnd[T]) arg() any {
 // the same places, as in Into(a, a, b)), so that every result is computed
 // from the inputs as they were before the call wrote anything, as NumPy
 // does. Device arrays never overlap partially.
-func unalias[T, R cuda.Number](out opnd[R], in opnd[T]) opnd[T] {
+func unalias[T, R Element](out opnd[R], in opnd[T]) opnd[T] {
 	if len(out.data) == 0 || len(in.data) == 0 {
 		return in
 	}
@@ -187,7 +187,7 @@ func unalias[T, R cuda.Number](out opnd[R], in opnd[T]) opnd[T] {
 }
 
 // bytesSpan is the address range [start, end) of a slice's elements.
-func bytesSpan[T cuda.Number](s []T) [2]uintptr {
+func bytesSpan[T Element](s []T) [2]uintptr {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
 	return [2]uintptr{p, p + uintptr(len(s))*unsafe.Sizeof(s[0])}
 }
@@ -292,4 +292,11 @@ func equalShape(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// Element is the set of operand and result types of ufuncs: the numbers
+// and bool (NumPy's boolean arrays: a predicate vectorized over an array
+// gives a []bool, which a ufunc of bools may combine).
+type Element interface {
+	cuda.Number | ~bool
 }

@@ -74,7 +74,7 @@ func ones(n int) []int {
 // target CPU for a strict left fold. On the CPU and Parallel targets a
 // compiled fold of f (RegisterFold, written by `nugo gen`) folds the same
 // chunks in the same order, faster.
-func Reduce[T cuda.Number](u *Ufunc2[T, T, T], x []T) (T, error) {
+func Reduce[T Element](u *Ufunc2[T, T, T], x []T) (T, error) {
 	var zero T
 	t, err := u.cfg.resolve(false)
 	if err != nil {
@@ -122,7 +122,7 @@ func Reduce[T cuda.Number](u *Ufunc2[T, T, T], x []T) (T, error) {
 // in NumPy) and returns an array of x's shape without that axis; each
 // result is a strict left fold, on every target. An empty axis gives the
 // identity everywhere, or an error wrapping ErrNoIdentity.
-func ReduceAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Array[T], error) {
+func ReduceAxis[T Element](u *Ufunc2[T, T, T], x Operand[T], axis int) (Array[T], error) {
 	ox := get(x)
 	outer, n, inner, shape, err := u.axis(ox, axis)
 	if err != nil {
@@ -200,14 +200,14 @@ func ReduceAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Arra
 
 // Accumulate returns the running left folds of x: x[0], f(x[0], x[1]),
 // f(f(x[0], x[1]), x[2]), ... (NumPy's ufunc.accumulate).
-func Accumulate[T cuda.Number](u *Ufunc2[T, T, T], x []T) ([]T, error) {
+func Accumulate[T Element](u *Ufunc2[T, T, T], x []T) ([]T, error) {
 	r, err := AccumulateAxis(u, Slice(x), 0)
 	return r.Data, err
 }
 
 // AccumulateAxis returns the running left folds of x along one axis, in
 // an array of x's shape.
-func AccumulateAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (Array[T], error) {
+func AccumulateAxis[T Element](u *Ufunc2[T, T, T], x Operand[T], axis int) (Array[T], error) {
 	ox := get(x)
 	outer, n, inner, _, err := u.axis(ox, axis)
 	if err != nil {
@@ -277,7 +277,7 @@ func AccumulateAxis[T cuda.Number](u *Ufunc2[T, T, T], x Operand[T], axis int) (
 
 // foldOf is f's compiled fold (RegisterFold), or the same left fold
 // calling f through its func value.
-func foldOf[T cuda.Number](u *Ufunc2[T, T, T]) func(acc T, x []T) T {
+func foldOf[T Element](u *Ufunc2[T, T, T]) func(acc T, x []T) T {
 	if fold := compiled[func(T, []T) T](foldLoop, u.key); fold != nil {
 		return fold
 	}
@@ -285,7 +285,7 @@ func foldOf[T cuda.Number](u *Ufunc2[T, T, T]) func(acc T, x []T) T {
 }
 
 // funcFold is the left fold of f, calling it through its func value.
-func funcFold[T cuda.Number](f func(T, T) T) func(acc T, x []T) T {
+func funcFold[T Element](f func(T, T) T) func(acc T, x []T) T {
 	return func(acc T, x []T) T {
 		for _, v := range x {
 			acc = f(acc, v)
@@ -296,7 +296,7 @@ func funcFold[T cuda.Number](f func(T, T) T) func(acc T, x []T) T {
 
 // scanOf is f's compiled scan (RegisterScan), or the same scan calling f
 // through its func value.
-func scanOf[T cuda.Number](u *Ufunc2[T, T, T]) func(acc T, x, out []T) T {
+func scanOf[T Element](u *Ufunc2[T, T, T]) func(acc T, x, out []T) T {
 	if scan := compiled[func(T, []T, []T) T](scanLoop, u.key); scan != nil {
 		return scan
 	}

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/nugo-dev/nugo/cuda"
 )
 
 // Compiled loops.
@@ -68,7 +67,7 @@ type regKey struct {
 // fine); a closure or a method value is ignored, as is a nil f or loop. A
 // later registration for the same f replaces the earlier one. It is safe
 // to call from several goroutines, and concurrently with ufunc calls.
-func RegisterLoop1[T, R cuda.Number](f func(T) R, loop func(out []R, a []T)) {
+func RegisterLoop1[T, R Element](f func(T) R, loop func(out []R, a []T)) {
 	if f != nil && loop != nil {
 		registerLoop(elementLoop, f, loop)
 	}
@@ -103,7 +102,7 @@ func RegisterLoop1[T, R cuda.Number](f func(T) R, loop func(out []R, a []T)) {
 // fine); a closure or a method value is ignored, as is a nil f or loop. A
 // later registration for the same f replaces the earlier one. It is safe
 // to call from several goroutines, and concurrently with ufunc calls.
-func RegisterLoop2[T, U, R cuda.Number](f func(T, U) R, loop func(out []R, a []T, b []U)) {
+func RegisterLoop2[T, U, R Element](f func(T, U) R, loop func(out []R, a []T, b []U)) {
 	if f != nil && loop != nil {
 		registerLoop(elementLoop, f, loop)
 	}
@@ -117,7 +116,7 @@ func RegisterLoop2[T, U, R cuda.Number](f func(T, U) R, loop func(out []R, a []T
 // len(a) == len(b) == len(c) == len(out) and must set
 // out[i] = f(a[i], b[i], c[i]) for every i and write nothing else, reading
 // the operands' element i before it writes out[i].
-func RegisterLoop3[T, U, V, R cuda.Number](f func(T, U, V) R, loop func(out []R, a []T, b []U, c []V)) {
+func RegisterLoop3[T, U, V, R Element](f func(T, U, V) R, loop func(out []R, a []T, b []U, c []V)) {
 	if f != nil && loop != nil {
 		registerLoop(elementLoop, f, loop)
 	}
@@ -131,7 +130,7 @@ func RegisterLoop3[T, U, V, R cuda.Number](f func(T, U, V) R, loop func(out []R,
 // len(a) == len(b) == len(c) == len(d) == len(out) and must set
 // out[i] = f(a[i], b[i], c[i], d[i]) for every i and write nothing else,
 // reading the operands' element i before it writes out[i].
-func RegisterLoop4[T, U, V, W, R cuda.Number](f func(T, U, V, W) R, loop func(out []R, a []T, b []U, c []V, d []W)) {
+func RegisterLoop4[T, U, V, W, R Element](f func(T, U, V, W) R, loop func(out []R, a []T, b []U, c []V, d []W)) {
 	if f != nil && loop != nil {
 		registerLoop(elementLoop, f, loop)
 	}
@@ -168,7 +167,7 @@ func RegisterLoop4[T, U, V, W, R cuda.Number](f func(T, U, V, W) R, loop func(ou
 // later registration for the same f replaces the earlier one. It is safe
 // to call from several goroutines, and concurrently with reductions. A
 // fold whose element type is not f's does not compile.
-func RegisterFold[T cuda.Number](f func(T, T) T, fold func(acc T, x []T) T) {
+func RegisterFold[T Element](f func(T, T) T, fold func(acc T, x []T) T) {
 	if f != nil && fold != nil {
 		registerLoop(foldLoop, f, fold)
 	}
@@ -201,7 +200,7 @@ func RegisterFold[T cuda.Number](f func(T, T) T, fold func(acc T, x []T) T) {
 // never uses either.
 //
 // The rules for f are RegisterFold's.
-func RegisterScan[T cuda.Number](f func(T, T) T, scan func(acc T, x, out []T) T) {
+func RegisterScan[T Element](f func(T, T) T, scan func(acc T, x, out []T) T) {
 	if f != nil && scan != nil {
 		registerLoop(scanLoop, f, scan)
 	}

@@ -7,7 +7,7 @@ import "github.com/nugo-dev/nugo/cuda"
 
 // Ufunc1 is a unary ufunc: a scalar function func(T) R applied element
 // by element. Make one with New1; it is safe for concurrent use.
-type Ufunc1[T, R cuda.Number] struct {
+type Ufunc1[T, R Element] struct {
 	f   func(T) R
 	key loopKey // f's key in the compiled-loop registry
 	cfg config
@@ -20,7 +20,7 @@ type Ufunc1[T, R cuda.Number] struct {
 //
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
-func New1[T, R cuda.Number](f func(T) R, opts ...Option) *Ufunc1[T, R] {
+func New1[T, R Element](f func(T) R, opts ...Option) *Ufunc1[T, R] {
 	return &Ufunc1[T, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
 }
 

@@ -7,7 +7,7 @@ import "github.com/nugo-dev/nugo/cuda"
 
 // Ufunc2 is a binary ufunc: a scalar function func(T, U) R applied element
 // by element. Make one with New2; it is safe for concurrent use.
-type Ufunc2[T, U, R cuda.Number] struct {
+type Ufunc2[T, U, R Element] struct {
 	f   func(T, U) R
 	key loopKey // f's key in the compiled-loop registry
 	cfg config
@@ -22,7 +22,7 @@ type Ufunc2[T, U, R cuda.Number] struct {
 //
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
-func New2[T, U, R cuda.Number](f func(T, U) R, opts ...Option) *Ufunc2[T, U, R] {
+func New2[T, U, R Element](f func(T, U) R, opts ...Option) *Ufunc2[T, U, R] {
 	return &Ufunc2[T, U, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
 }
 

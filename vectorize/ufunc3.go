@@ -7,7 +7,7 @@ import "github.com/nugo-dev/nugo/cuda"
 
 // Ufunc3 is a ternary ufunc: a scalar function func(T, U, V) R applied element
 // by element. Make one with New3; it is safe for concurrent use.
-type Ufunc3[T, U, V, R cuda.Number] struct {
+type Ufunc3[T, U, V, R Element] struct {
 	f   func(T, U, V) R
 	key loopKey // f's key in the compiled-loop registry
 	cfg config
@@ -20,7 +20,7 @@ type Ufunc3[T, U, V, R cuda.Number] struct {
 //
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
-func New3[T, U, V, R cuda.Number](f func(T, U, V) R, opts ...Option) *Ufunc3[T, U, V, R] {
+func New3[T, U, V, R Element](f func(T, U, V) R, opts ...Option) *Ufunc3[T, U, V, R] {
 	return &Ufunc3[T, U, V, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
 }
 

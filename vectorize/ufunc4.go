@@ -7,7 +7,7 @@ import "github.com/nugo-dev/nugo/cuda"
 
 // Ufunc4 is a 4-ary ufunc: a scalar function func(T, U, V, W) R applied element
 // by element. Make one with New4; it is safe for concurrent use.
-type Ufunc4[T, U, V, W, R cuda.Number] struct {
+type Ufunc4[T, U, V, W, R Element] struct {
 	f   func(T, U, V, W) R
 	key loopKey // f's key in the compiled-loop registry
 	cfg config
@@ -20,7 +20,7 @@ type Ufunc4[T, U, V, W, R cuda.Number] struct {
 //
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
-func New4[T, U, V, W, R cuda.Number](f func(T, U, V, W) R, opts ...Option) *Ufunc4[T, U, V, W, R] {
+func New4[T, U, V, W, R Element](f func(T, U, V, W) R, opts ...Option) *Ufunc4[T, U, V, W, R] {
 	return &Ufunc4[T, U, V, W, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
 }
 

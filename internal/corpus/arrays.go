@@ -76,7 +76,36 @@ func arr2Of[T cuda.Number](rows, cols int) cuda.Array2[T] {
 	return a
 }
 
+// array2BoolMask marks where x is over thr and m was not set, through a
+// shared array of bools: Numba's boolean 2-D arrays and shared bools.
+func array2BoolMask(t cuda.Thread, m cuda.Array2[bool], thr float32, x cuda.Array2[float32]) {
+	i, j := t.Grid2()
+	rows, cols := m.Shape()
+	flags := cuda.SharedArray[bool](t, 256)
+	tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+	in := i < rows && j < cols
+	if in {
+		flags[tid] = x.At(i, j) > thr
+	}
+	t.SyncThreads()
+	if in {
+		m.Set(i, j, flags[tid] != m.At(i, j))
+	}
+}
+
 var arrayCases = []Case{
+	{Name: "arrays/bool_mask", Kernel: array2BoolMask, Grid: cuda.Dim2(3, 2), Block: cuda.Dim2(16, 16), Args: func() []any {
+		rows, cols := 37, 21
+		m := cuda.NewArray2[bool](rows, cols)
+		x := cuda.NewArray2[float32](rows, cols)
+		for i := range rows {
+			for j := range cols {
+				m.Set(i, j, (i+j)%3 == 0)
+				x.Set(i, j, float32(i*j%17))
+			}
+		}
+		return []any{m, float32(8.5), x}
+	}},
 	{Name: "arrays/add2d", Kernel: array2Add, Grid: cuda.Dim2(3, 2), Block: cuda.Dim2(16, 16), Args: func() []any {
 		return []any{arr2(37, 21, func(i, j int) float64 { return float64(i) + 0.5*float64(j) }), arr2(37, 21, func(i, j int) float64 { return math.Sqrt(float64(i * j)) }), arr2(37, 21, func(i, j int) float64 { return 0 })}
 	}},

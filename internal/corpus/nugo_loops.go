@@ -361,6 +361,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(array2BoolMask, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].(cuda.Array2[bool]), args[1].(float32), args[2].(cuda.Array2[float32])
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				array2BoolMask(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(atomicHistogram, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
