@@ -3,7 +3,6 @@ package vectorize
 import (
 	"reflect"
 	"sync"
-
 )
 
 // Compiled loops.
