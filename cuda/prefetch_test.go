@@ -20,76 +20,98 @@ import (
 // on the fake GPU they reach the driver).
 func TestManagedPrefetchAndAdvise(t *testing.T) {
 	eachBackend(t, func(t *testing.T, backend string) {
-		const n = 300
-		a, err := NewManagedArray[float64](n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer a.Free()
-		h := a.Host()
-		for i := range h {
-			h[i] = float64(i)
-		}
-		s, err := NewStream()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.Prefetch(DeviceLocation(0), s); err != nil {
-			t.Fatal(err)
-		}
-		if err := Jit(testkernels.Increment).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(128), Stream: s}, a); err != nil {
-			t.Fatal(err)
-		}
-		if err := a.PrefetchRange(100, 200, HostLocation, s); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Synchronize(); err != nil {
-			t.Fatal(err)
-		}
-		if backend != "gpu-fake" { // the recording fake runs no kernels
-			for i, v := range h {
-				if v != float64(i)+1 {
-					t.Fatalf("host sees %v at %d after prefetch, launch, prefetch; want %v", v, i, float64(i)+1)
-				}
-			}
-		}
-		if err := a.Prefetch(HostLocation, nil); err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range []struct {
-			advice Advice
-			loc    Location
-		}{
-			{AdviseSetReadMostly, HostLocation},
-			{AdviseUnsetReadMostly, DeviceLocation(0)},
-			{AdviseSetPreferredLocation, DeviceLocation(0)},
-			{AdviseUnsetPreferredLocation, DeviceLocation(0)},
-			{AdviseSetPreferredLocation, HostLocation},
-			{AdviseSetAccessedBy, DeviceLocation(0)},
-			{AdviseUnsetAccessedBy, DeviceLocation(0)},
-			{AdviseSetAccessedBy, HostLocation},
-		} {
-			if err := a.Advise(c.advice, c.loc); err != nil {
-				t.Errorf("Advise(%s, %s): %v", c.advice, c.loc, err)
-			}
-			if err := a.AdviseRange(10, 20, c.advice, c.loc); err != nil {
-				t.Errorf("AdviseRange(10, 20, %s, %s): %v", c.advice, c.loc, err)
-			}
-		}
-		if err := a.PrefetchRange(7, 7, DeviceLocation(0), s); err != nil {
-			t.Errorf("empty range: %v", err)
-		}
-		empty, err := NewManagedArray[int32](0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := empty.Prefetch(DeviceLocation(0), nil); err != nil {
-			t.Errorf("Prefetch of an empty array: %v", err)
-		}
-		if err := empty.Advise(AdviseSetReadMostly, HostLocation); err != nil {
-			t.Errorf("Advise about an empty array: %v", err)
-		}
+		managedPrefetchRoundTrip(t, backend != "gpu-fake") // the recording fake runs no kernels
 	})
+}
+
+// The same on a real GPU; on one without concurrent managed access,
+// Prefetch must be refused with the sentence that says why.
+func TestGPUManagedPrefetchAndAdvise(t *testing.T) {
+	realGPU(t)
+	a, err := NewManagedArray[float64](1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Free()
+	if !a.ConcurrentAccess() {
+		wantErr(t, "prefetch without concurrent access", a.Prefetch(DeviceLocation(0), nil), "ConcurrentAccess is false")
+		t.Skip("SKIP: the device has no concurrent managed access, so no prefetch")
+	}
+	managedPrefetchRoundTrip(t, true)
+}
+
+// managedPrefetchRoundTrip is TestManagedPrefetchAndAdvise on the current
+// backend; runsKernels says whether kernels really run there.
+func managedPrefetchRoundTrip(t *testing.T, runsKernels bool) {
+	const n = 300
+	a, err := NewManagedArray[float64](n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Free()
+	h := a.Host()
+	for i := range h {
+		h[i] = float64(i)
+	}
+	s, err := NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Prefetch(DeviceLocation(0), s); err != nil {
+		t.Fatal(err)
+	}
+	if err := Jit(testkernels.Increment).LaunchWith(LaunchConfig{Grid: Dim1(3), Block: Dim1(128), Stream: s}, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.PrefetchRange(100, 200, HostLocation, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if runsKernels {
+		for i, v := range h {
+			if v != float64(i)+1 {
+				t.Fatalf("host sees %v at %d after prefetch, launch, prefetch; want %v", v, i, float64(i)+1)
+			}
+		}
+	}
+	if err := a.Prefetch(HostLocation, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		advice Advice
+		loc    Location
+	}{
+		{AdviseSetReadMostly, HostLocation},
+		{AdviseUnsetReadMostly, DeviceLocation(0)},
+		{AdviseSetPreferredLocation, DeviceLocation(0)},
+		{AdviseUnsetPreferredLocation, DeviceLocation(0)},
+		{AdviseSetPreferredLocation, HostLocation},
+		{AdviseSetAccessedBy, DeviceLocation(0)},
+		{AdviseUnsetAccessedBy, DeviceLocation(0)},
+		{AdviseSetAccessedBy, HostLocation},
+	} {
+		if err := a.Advise(c.advice, c.loc); err != nil {
+			t.Errorf("Advise(%s, %s): %v", c.advice, c.loc, err)
+		}
+		if err := a.AdviseRange(10, 20, c.advice, c.loc); err != nil {
+			t.Errorf("AdviseRange(10, 20, %s, %s): %v", c.advice, c.loc, err)
+		}
+	}
+	if err := a.PrefetchRange(7, 7, DeviceLocation(0), s); err != nil {
+		t.Errorf("empty range: %v", err)
+	}
+	empty, err := NewManagedArray[int32](0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := empty.Prefetch(DeviceLocation(0), nil); err != nil {
+		t.Errorf("Prefetch of an empty array: %v", err)
+	}
+	if err := empty.Advise(AdviseSetReadMostly, HostLocation); err != nil {
+		t.Errorf("Advise about an empty array: %v", err)
+	}
 }
 
 // Misuse of Prefetch and Advise is the same error on every backend, never
@@ -132,6 +154,7 @@ func TestManagedPrefetchMisuse(t *testing.T) {
 			{"reversed range", func() error { return a.AdviseRange(9, 3, AdviseSetReadMostly, HostLocation) }, []string{"AdviseRange [9:3]", "low bound is above the high one"}, false},
 			{"advice 0", func() error { return a.Advise(0, HostLocation) }, []string{"Advise(Advice(0), host): unknown advice 0", "AdviseSetReadMostly"}, false},
 			{"advice 7", func() error { return a.AdviseRange(0, 1, 7, DeviceLocation(0)) }, []string{"unknown advice 7"}, false},
+			{"zero stream", func() error { return a.Prefetch(HostLocation, &Stream{}) }, []string{"Prefetch to host: stream was not made by NewStream"}, false},
 		} {
 			err := call(t, c.name, c.do)
 			wantErr(t, c.name, err, c.want...)
