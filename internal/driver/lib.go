@@ -96,41 +96,35 @@ type procSpec struct {
 }
 
 var procSpecs = [numProcs]procSpec{
-	pInit:                    {"cuInit", false},
-	pDriverGetVersion:        {"cuDriverGetVersion", false},
-	pDeviceGetCount:          {"cuDeviceGetCount", false},
-	pDeviceGet:               {"cuDeviceGet", false},
-	pDeviceGetName:           {"cuDeviceGetName", false},
-	pDeviceGetAttribute:      {"cuDeviceGetAttribute", false},
-	pDeviceTotalMem:          {"cuDeviceTotalMem", true},
-	pDevicePrimaryCtxRetain:  {"cuDevicePrimaryCtxRetain", false},
-	pDevicePrimaryCtxRelease: {"cuDevicePrimaryCtxRelease", true},
-	pCtxSetCurrent:           {"cuCtxSetCurrent", false},
-	pCtxGetCurrent:           {"cuCtxGetCurrent", false},
-	pCtxSynchronize:          {"cuCtxSynchronize", false},
-	pMemAlloc:                {"cuMemAlloc", true},
-	pMemFree:                 {"cuMemFree", true},
-	pMemsetD8:                {"cuMemsetD8", true},
-	pMemsetD8Async:           {"cuMemsetD8Async", false},
-	pMemGetInfo:              {"cuMemGetInfo", true},
-	pMemcpyHtoD:              {"cuMemcpyHtoD", true},
-	pMemcpyDtoH:              {"cuMemcpyDtoH", true},
-	pMemcpyDtoD:              {"cuMemcpyDtoD", true},
-	pMemcpyHtoDAsync:         {"cuMemcpyHtoDAsync", true},
-	pMemcpyDtoHAsync:         {"cuMemcpyDtoHAsync", true},
-	pMemcpyDtoDAsync:         {"cuMemcpyDtoDAsync", true},
-	pMemHostAlloc:            {"cuMemHostAlloc", false},
-	pMemFreeHost:             {"cuMemFreeHost", false},
-	pMemHostRegister:         {"cuMemHostRegister", true},
-	pMemHostUnregister:       {"cuMemHostUnregister", false},
-	pMemHostGetDevicePointer: {"cuMemHostGetDevicePointer", true},
-	pMemAllocManaged:         {"cuMemAllocManaged", false},
-	// CUDA 12.2 added cuMemPrefetchAsync_v2 and cuMemAdvise_v2, which take
-	// a CUmemLocation (and prefetch flags) where these take a CUdevice: not
-	// the same call under a new name, so the plain forms, which every CUDA
-	// 12 driver exports, are bound.
-	pMemPrefetchAsync:               {"cuMemPrefetchAsync", false},
-	pMemAdvise:                      {"cuMemAdvise", false},
+	pInit:                           {"cuInit", false},
+	pDriverGetVersion:               {"cuDriverGetVersion", false},
+	pDeviceGetCount:                 {"cuDeviceGetCount", false},
+	pDeviceGet:                      {"cuDeviceGet", false},
+	pDeviceGetName:                  {"cuDeviceGetName", false},
+	pDeviceGetAttribute:             {"cuDeviceGetAttribute", false},
+	pDeviceTotalMem:                 {"cuDeviceTotalMem", true},
+	pDevicePrimaryCtxRetain:         {"cuDevicePrimaryCtxRetain", false},
+	pDevicePrimaryCtxRelease:        {"cuDevicePrimaryCtxRelease", true},
+	pCtxSetCurrent:                  {"cuCtxSetCurrent", false},
+	pCtxGetCurrent:                  {"cuCtxGetCurrent", false},
+	pCtxSynchronize:                 {"cuCtxSynchronize", false},
+	pMemAlloc:                       {"cuMemAlloc", true},
+	pMemFree:                        {"cuMemFree", true},
+	pMemsetD8:                       {"cuMemsetD8", true},
+	pMemsetD8Async:                  {"cuMemsetD8Async", false},
+	pMemGetInfo:                     {"cuMemGetInfo", true},
+	pMemcpyHtoD:                     {"cuMemcpyHtoD", true},
+	pMemcpyDtoH:                     {"cuMemcpyDtoH", true},
+	pMemcpyDtoD:                     {"cuMemcpyDtoD", true},
+	pMemcpyHtoDAsync:                {"cuMemcpyHtoDAsync", true},
+	pMemcpyDtoHAsync:                {"cuMemcpyDtoHAsync", true},
+	pMemcpyDtoDAsync:                {"cuMemcpyDtoDAsync", true},
+	pMemHostAlloc:                   {"cuMemHostAlloc", false},
+	pMemFreeHost:                    {"cuMemFreeHost", false},
+	pMemHostRegister:                {"cuMemHostRegister", true},
+	pMemHostUnregister:              {"cuMemHostUnregister", false},
+	pMemHostGetDevicePointer:        {"cuMemHostGetDevicePointer", true},
+	pMemAllocManaged:                {"cuMemAllocManaged", false},
 	pCtxSetLimit:                    {"cuCtxSetLimit", false},
 	pCtxGetLimit:                    {"cuCtxGetLimit", false},
 	pProfilerStart:                  {"cuProfilerStart", false},
@@ -158,6 +152,12 @@ var procSpecs = [numProcs]procSpec{
 	pEventDestroy:      {"cuEventDestroy", true},
 	pGetErrorName:      {"cuGetErrorName", false},
 	pGetErrorString:    {"cuGetErrorString", false},
+	// CUDA 12.2 added cuMemPrefetchAsync_v2 and cuMemAdvise_v2, which take
+	// a CUmemLocation (and prefetch flags) where these take a CUdevice: not
+	// the same call under a new name, so the plain forms, which every CUDA
+	// 12 driver exports, are bound.
+	pMemPrefetchAsync: {"cuMemPrefetchAsync", false},
+	pMemAdvise:        {"cuMemAdvise", false},
 }
 
 // LibraryEnv names the environment variable that, when set, replaces
