@@ -120,11 +120,11 @@ var errNoConcurrentPrefetch = errors.New("the device does not let the host use m
 // On the GPU a device without concurrent managed access (ConcurrentAccess
 // false: Windows, GPUs older than Pascal) refuses prefetches, and so does
 // Prefetch there, with an error saying why; such a device moves the data
-// itself at each launch. So must a destination GPU other than the array's.
-// On the cpu and ptxsim backends the memory is the host's already:
-// Prefetch checks its arguments as on the GPU (device 0 and HostLocation
-// are valid there) and queues nothing that waits. An empty array is no
-// work. Errors: a nil, zero or freed array, a location that is no device,
+// itself at each launch. A destination GPU other than the array's must
+// allow concurrent managed access too. On the cpu and ptxsim backends the
+// memory is the host's already: Prefetch checks its arguments as on the
+// GPU (device 0 and HostLocation are valid there), keeps the stream order
+// and moves nothing. An empty array or range is no work. Errors: a nil, zero or freed array, a location that is no device,
 // a stream of another backend.
 func (m *ManagedArray[T]) Prefetch(to Location, s *Stream) error {
 	return m.prefetch("Prefetch", 0, m.Len(), to, s)
