@@ -48,6 +48,14 @@ type backend interface {
 	// memory kernels use, which the host reads and writes at host (nil for
 	// none); concurrent says whether the host may while kernels run.
 	allocShared(kind sharedKind, bytes int) (m memory, host unsafe.Pointer, concurrent bool, err error)
+	// deviceCount is how many devices a Location may name (the host
+	// backends have one, device 0).
+	deviceCount() int
+	// prefetch migrates n bytes of managed memory m at offset off to a
+	// location already checked, on stream s (nil: the default stream,
+	// synchronously); advise gives advice about them (ManagedArray).
+	prefetch(s *Stream, m memory, off, n int, to Location) error
+	advise(m memory, off, n int, advice Advice, loc Location) error
 	// memInfo is the free and total memory that device arrays come from.
 	memInfo() (free, total int64, err error)
 	// setLimit and getLimit set and read a context limit (SetLimit).

@@ -18,7 +18,10 @@
 // (NewMappedArray: page-locked host memory that kernels access over the
 // bus) and a ManagedArray (NewManagedArray: unified memory the driver
 // migrates) are used in place by both the host, as the slice Host
-// returns, and kernels, without copies; MemInfo tells how much memory is
+// returns, and kernels, without copies (ManagedArray.Prefetch moves a
+// managed array's pages ahead of use, to a DeviceLocation or HostLocation,
+// and ManagedArray.Advise tells the driver how they will be used); MemInfo
+// tells how much memory is
 // free, and SetLimit and GetLimit adjust the context's limits (stack
 // size, printf buffer, device heap). Pin page-locks a host slice for
 // asynchronous copies. Streams order work

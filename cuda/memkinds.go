@@ -90,7 +90,8 @@ func (m *MappedArray[T]) Host() []T {
 // and data larger than the device's memory.
 //
 // Like MappedArray it embeds a DeviceArray, for launches, views and
-// copies. Unlike it, it is released by Free only, never by the garbage
+// copies. Prefetch moves its pages to a device or the host ahead of use,
+// and Advise tells the driver how they will be used. Unlike MappedArray, it is released by Free only, never by the garbage
 // collector: the memory is the driver's, and Go cannot see that a slice
 // Host returned is still in use. Every ManagedArray must therefore be
 // freed, and neither Host nor any slice it returned may be used after

@@ -94,6 +94,15 @@ const (
 	fMemsetStream
 	fCoop
 	fOccBlock
+	fPrefetchPtr
+	fPrefetchN
+	fPrefetchDev
+	fPrefetchStream
+	fAdvisePtr
+	fAdviseN
+	fAdviseAdvice
+	fAdviseDev
+	fLocationForm
 )
 
 // mockLibrary builds testdata/mockcuda.c into a shared library with the
@@ -249,6 +258,25 @@ func TestLibraryABI(t *testing.T) {
 	}
 	if _, err := l.MemAllocManaged(1<<41, MemAttachHost); Code(err) != ErrorOutOfMemory || get(fManagedSize) != 1<<41 || get(fManagedFlags) != 2 {
 		t.Errorf("MemAllocManaged(2 TiB) = %v (mock saw %#x bytes, flags %d)", err, get(fManagedSize), get(fManagedFlags))
+	}
+	// Prefetch and advice: 64-bit addresses and sizes, the C int device
+	// (CU_DEVICE_CPU is -1), and the CUdevice forms, never the _v2 ones.
+	check("cuMemPrefetchAsync", l.MemPrefetchAsync(0x7F00_0000_1000, 5<<32+7, 102, 0x5ee0),
+		field{fPrefetchPtr, 0x7F00_0000_1000}, field{fPrefetchN, 5<<32 + 7}, field{fPrefetchDev, 102}, field{fPrefetchStream, 0x5ee0})
+	check("cuMemPrefetchAsync to the host", l.MemPrefetchAsync(0x2000, 64, DeviceCPU, 0),
+		field{fPrefetchPtr, 0x2000}, field{fPrefetchN, 64}, field{fPrefetchDev, math.MaxUint64}, field{fPrefetchStream, 0})
+	if err := l.MemPrefetchAsync(0x2000, 64, -2, 0); Code(err) != ErrorInvalidDevice || err.(*Error).Call != "cuMemPrefetchAsync" {
+		t.Errorf("MemPrefetchAsync to device -2 = %v, want CUDA_ERROR_INVALID_DEVICE from cuMemPrefetchAsync", err)
+	}
+	check("cuMemAdvise", l.MemAdvise(0x7F00_0000_2000, 3<<32, AdviseSetPreferredLocation, DeviceCPU),
+		field{fAdvisePtr, 0x7F00_0000_2000}, field{fAdviseN, 3 << 32}, field{fAdviseAdvice, 3}, field{fAdviseDev, math.MaxUint64})
+	check("cuMemAdvise for a device", l.MemAdvise(0x3000, 4096, AdviseUnsetAccessedBy, 101),
+		field{fAdviseAdvice, 6}, field{fAdviseDev, 101})
+	if err := l.MemAdvise(0x3000, 64, 9, 0); Code(err) != ErrorInvalidValue || get(fAdviseAdvice) != 9 {
+		t.Errorf("MemAdvise(advice 9) = %v (mock saw advice %d), want CUDA_ERROR_INVALID_VALUE", err, get(fAdviseAdvice))
+	}
+	if n := get(fLocationForm); n != 0 {
+		t.Errorf("the CUmemLocation (_v2) forms were called %d times; nugo binds the CUdevice forms", n)
 	}
 	check("cuCtxSetLimit", l.CtxSetLimit(LimitMallocHeapSize, 5<<32+3), field{fSetLimit, 2}, field{fSetLimitValue, 5<<32 + 3})
 	lim, err := l.CtxGetLimit(LimitPrintfFIFOSize)

@@ -82,6 +82,19 @@ type API interface {
 	// it. flags is MemAttachGlobal or MemAttachHost.
 	MemAllocManaged(bytes int, flags MemAttachFlags) (unsafe.Pointer, error)
 
+	// MemPrefetchAsync queues on stream s the migration of bytes of managed
+	// memory at p to device dst, or to the host with DeviceCPU
+	// (cuMemPrefetchAsync in its CUdevice form; see lib.go for why not
+	// cuMemPrefetchAsync_v2). The range must lie in managed memory; the
+	// stream's device, and dst when it is a GPU, must have
+	// AttrConcurrentManagedAccess, or the driver refuses the prefetch.
+	MemPrefetchAsync(p DevicePtr, bytes int, dst Device, s Stream) error
+	// MemAdvise tells the driver how bytes of managed memory at p will be
+	// used (cuMemAdvise in its CUdevice form): advice about device d, or
+	// the host with DeviceCPU (the read-mostly advice ignores d). It is not
+	// ordered on any stream.
+	MemAdvise(p DevicePtr, bytes int, advice MemAdvice, d Device) error
+
 	// CtxSetLimit requests a resource limit of the current context
 	// (cuCtxSetLimit): the driver may round or clamp the value, which
 	// CtxGetLimit then reports (cuCtxGetLimit).

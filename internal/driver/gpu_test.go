@@ -508,6 +508,70 @@ func TestGPUMappedManagedAndLimits(t *testing.T) {
 	}
 }
 
+// Prefetch and advice on a real device, in the CUdevice forms nugo binds:
+// every advice with the device and with CU_DEVICE_CPU, a prefetch to the
+// device and back on a stream, after which the host reads what the device
+// wrote. A device without concurrent managed access must refuse the
+// prefetch; the code it gives is logged (the fake says
+// CUDA_ERROR_INVALID_DEVICE).
+func TestGPUManagedPrefetchAndAdvise(t *testing.T) {
+	dc := gpu(t)
+	const n = 4 << 20
+	err := dc.Do(func(api API) error {
+		concurrent, err := api.DeviceAttribute(dc.Device(), AttrConcurrentManagedAccess)
+		if err != nil {
+			return err
+		}
+		m, err := api.MemAllocManaged(n, MemAttachGlobal)
+		if err != nil {
+			return err
+		}
+		p := DevicePtr(uintptr(m))
+		defer api.MemFree(p)
+		for _, a := range []MemAdvice{AdviseSetReadMostly, AdviseUnsetReadMostly, AdviseSetPreferredLocation,
+			AdviseUnsetPreferredLocation, AdviseSetAccessedBy, AdviseUnsetAccessedBy} {
+			for _, d := range []Device{dc.Device(), DeviceCPU} {
+				if err := api.MemAdvise(p, n, a, d); err != nil {
+					return fmt.Errorf("advice %d about device %d: %w", a, d, err)
+				}
+			}
+		}
+		s, err := api.StreamCreate(StreamDefault)
+		if err != nil {
+			return err
+		}
+		defer api.StreamDestroy(s)
+		err = api.MemPrefetchAsync(p, n, dc.Device(), s)
+		if concurrent == 0 {
+			t.Logf("device without concurrent managed access: prefetch = %v", err)
+			if err == nil {
+				return errors.New("cuMemPrefetchAsync succeeded on a device without concurrent managed access")
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := api.MemsetD8Async(p+n/2, 0x5D, n/2, s); err != nil {
+			return err
+		}
+		if err := api.MemPrefetchAsync(p, n, DeviceCPU, s); err != nil {
+			return err
+		}
+		if err := api.StreamSynchronize(s); err != nil {
+			return err
+		}
+		b := unsafe.Slice((*byte)(m), n)
+		if b[n/2] != 0x5D || b[n-1] != 0x5D {
+			return fmt.Errorf("host reads %#x, %#x after the device's memset and a prefetch back; want 0x5d", b[n/2], b[n-1])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // The profiler calls succeed in a context without a profiler attached
 // (the driver then does nothing), twice in a row too, and a module loaded
 // with line information and a .maxnreg entry reports at most that many

@@ -56,6 +56,8 @@ const (
 	pMemHostUnregister
 	pMemHostGetDevicePointer
 	pMemAllocManaged
+	pMemPrefetchAsync
+	pMemAdvise
 	pCtxSetLimit
 	pCtxGetLimit
 	pProfilerStart
@@ -150,6 +152,12 @@ var procSpecs = [numProcs]procSpec{
 	pEventDestroy:      {"cuEventDestroy", true},
 	pGetErrorName:      {"cuGetErrorName", false},
 	pGetErrorString:    {"cuGetErrorString", false},
+	// CUDA 12.2 added cuMemPrefetchAsync_v2 and cuMemAdvise_v2, which take
+	// a CUmemLocation (and prefetch flags) where these take a CUdevice: not
+	// the same call under a new name, so the plain forms, which every CUDA
+	// 12 driver exports, are bound.
+	pMemPrefetchAsync: {"cuMemPrefetchAsync", false},
+	pMemAdvise:        {"cuMemAdvise", false},
 }
 
 // LibraryEnv names the environment variable that, when set, replaces

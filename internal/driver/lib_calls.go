@@ -289,6 +289,25 @@ func (l *Library) MemAllocManaged(bytes int, flags MemAttachFlags) (unsafe.Point
 	return p, err
 }
 
+// MemPrefetchAsync implements API. CUdevice is a C int: DeviceCPU (-1)
+// arrives as -1 in the low 32 bits, all the callee reads.
+func (l *Library) MemPrefetchAsync(p DevicePtr, bytes int, dst Device, s Stream) error {
+	n, err := size("cuMemPrefetchAsync", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemPrefetchAsync, uintptr(p), n, uintptr(dst), uintptr(s))
+}
+
+// MemAdvise implements API.
+func (l *Library) MemAdvise(p DevicePtr, bytes int, advice MemAdvice, d Device) error {
+	n, err := size("cuMemAdvise", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemAdvise, uintptr(p), n, uintptr(advice), uintptr(d))
+}
+
 // CtxSetLimit implements API.
 func (l *Library) CtxSetLimit(limit Limit, value int) error {
 	n, err := size("cuCtxSetLimit", value)

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/nugo-dev/nugo/internal/driver/drivertest"
+	"github.com/nugo-dev/nugo/internal/dynlib"
 )
 
 var update = flag.Bool("update", false, "rewrite zresults.go from the installed libcuda.so.1")
@@ -125,6 +126,23 @@ func TestLibrarySymbols(t *testing.T) {
 	}
 	if _, err := l.Symbol("cuNotAThing"); err == nil {
 		t.Error("Symbol of an unknown name succeeded")
+	}
+}
+
+// cuMemPrefetchAsync and cuMemAdvise have CUDA 12.2 "_v2" forms that take
+// a CUmemLocation where the plain forms take a CUdevice: a different call,
+// not a fixed one. The installed driver exports both, and nugo binds the
+// plain form (the _v2 preference of the other entry points must not apply).
+func TestLibraryManagedHintForms(t *testing.T) {
+	l := realLibrary(t)
+	for _, name := range []string{"cuMemPrefetchAsync", "cuMemAdvise"} {
+		got, err := l.Symbol(name)
+		if err != nil || got != name {
+			t.Errorf("Symbol(%s) = %s, %v; want the CUdevice form %s", name, got, err, name)
+		}
+		if _, err := dynlib.Lookup(l.handle, name+"_v2"); err != nil {
+			t.Logf("%s does not export %s_v2 (a driver older than CUDA 12.2): %v", l.Path(), name, err)
+		}
 	}
 }
 
@@ -248,6 +266,8 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuMemHostUnregister", func() error { return l.MemHostUnregister(hp) }},
 		{"cuMemHostGetDevicePointer", func() error { _, err := l.MemHostGetDevicePointer(hp); return err }},
 		{"cuMemAllocManaged", func() error { _, err := l.MemAllocManaged(64, MemAttachGlobal); return err }},
+		{"cuMemPrefetchAsync", func() error { return l.MemPrefetchAsync(0x1000, 64, DeviceCPU, 0) }},
+		{"cuMemAdvise", func() error { return l.MemAdvise(0x1000, 64, AdviseSetReadMostly, 0) }},
 		{"cuCtxSetLimit", func() error { return l.CtxSetLimit(LimitPrintfFIFOSize, 1<<20) }},
 		{"cuCtxGetLimit", func() error { _, err := l.CtxGetLimit(LimitStackSize); return err }},
 		{"cuProfilerStart", l.ProfilerStart},
@@ -309,6 +329,8 @@ func TestLibraryRejectsBadSizes(t *testing.T) {
 		{"cuMemcpyDtoD", l.MemcpyDtoD(0, 0, -1)},
 		{"cuMemHostAlloc", func() error { _, err := l.MemHostAlloc(-1, 0); return err }()},
 		{"cuMemAllocManaged", func() error { _, err := l.MemAllocManaged(-1, MemAttachGlobal); return err }()},
+		{"cuMemPrefetchAsync", l.MemPrefetchAsync(0x1000, -1, 0, 0)},
+		{"cuMemAdvise", l.MemAdvise(0x1000, -64, AdviseSetAccessedBy, 0)},
 		{"cuCtxSetLimit", l.CtxSetLimit(LimitStackSize, -1)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{-1, 1, 1}, Dim3{1, 1, 1}, 0, 0, nil)},
 		{"cuLaunchKernel", l.LaunchKernel(0, Dim3{1, 1, 1}, Dim3{1 << 33, 1, 1}, 0, 0, nil)},

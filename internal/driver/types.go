@@ -174,6 +174,25 @@ const (
 	MemAttachHost   MemAttachFlags = 2 // the host only, until attached to a stream
 )
 
+// DeviceCPU is CU_DEVICE_CPU: the host, where a Device names a place
+// managed memory can be (MemPrefetchAsync's destination, MemAdvise's
+// location).
+const DeviceCPU Device = -1
+
+// MemAdvice is a cuMemAdvise advice (CUmem_advise): a hint about how a
+// range of managed memory will be used. The values are the driver's.
+type MemAdvice int
+
+// Managed memory advice.
+const (
+	AdviseSetReadMostly          MemAdvice = 1 // mostly read: each reader gets a read-only copy of the pages it reads
+	AdviseUnsetReadMostly        MemAdvice = 2 // undo AdviseSetReadMostly
+	AdviseSetPreferredLocation   MemAdvice = 3 // keep the pages on the given device (or the host) where possible
+	AdviseUnsetPreferredLocation MemAdvice = 4 // no preferred location
+	AdviseSetAccessedBy          MemAdvice = 5 // keep the pages mapped for the given device, wherever they are
+	AdviseUnsetAccessedBy        MemAdvice = 6 // undo AdviseSetAccessedBy for the given device
+)
+
 // Limit selects a context resource limit for CtxSetLimit and CtxGetLimit
 // (CUlimit). The values are the driver's.
 type Limit int

@@ -169,6 +169,8 @@ type Fake struct {
 	kernelFault error                  // the interpreter's account of the poisoning fault
 	limits      []map[driver.Limit]int // per device: context limits set by CtxSetLimit
 	profiling   []bool                 // per device: profile collection on (ProfilerStart)
+	prefetches  []Prefetch             // cuMemPrefetchAsync calls that succeeded
+	advice      []Advice               // cuMemAdvise calls that succeeded
 }
 
 type alloc struct {

@@ -173,6 +173,20 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 			return err
 		}},
 		{"cuMemAllocManaged", func(e *env) error { _, err := e.f.MemAllocManaged(64, driver.MemAttachGlobal); return err }},
+		{"cuMemPrefetchAsync", func(e *env) error {
+			p, err := e.f.MemAllocManaged(64, driver.MemAttachGlobal)
+			if err != nil {
+				return err
+			}
+			return e.f.MemPrefetchAsync(driver.DevicePtr(uintptr(p)), 64, 0, e.s)
+		}},
+		{"cuMemAdvise", func(e *env) error {
+			p, err := e.f.MemAllocManaged(64, driver.MemAttachGlobal)
+			if err != nil {
+				return err
+			}
+			return e.f.MemAdvise(driver.DevicePtr(uintptr(p)), 64, driver.AdviseSetPreferredLocation, driver.DeviceCPU)
+		}},
 		{"cuCtxSetLimit", func(e *env) error { return e.f.CtxSetLimit(driver.LimitPrintfFIFOSize, 4<<20) }},
 		{"cuCtxGetLimit", func(e *env) error { _, err := e.f.CtxGetLimit(driver.LimitStackSize); return err }},
 		{"cuProfilerStart", func(e *env) error { return e.f.ProfilerStart() }},

@@ -1,6 +1,7 @@
 package fakedriver_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -153,6 +154,88 @@ func TestManagedMemory(t *testing.T) {
 	}
 	if l := f.Live(); l.Allocs != 0 || l.Bytes != 0 {
 		t.Fatalf("live after MemFree: %+v", l)
+	}
+}
+
+// Prefetch and advice: accepted calls are recorded with their exact
+// arguments; each wrong argument is the error CUDA gives for it, and is
+// not recorded.
+func TestPrefetchAndAdvise(t *testing.T) {
+	noConcurrent := fakedriver.DefaultDevice()
+	noConcurrent.Attrs[driver.AttrConcurrentManagedAccess] = 0
+	f := ready(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{fakedriver.DefaultDevice(), noConcurrent}})
+	p, err := f.MemAllocManaged(8192, driver.MemAttachGlobal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := driver.DevicePtr(uintptr(p))
+	plain, err := f.MemAlloc(4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.StreamCreate(driver.StreamDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.MemPrefetchAsync(m+4096, 4096, 0, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.MemPrefetchAsync(m, 100, driver.DeviceCPU, 0); err != nil {
+		t.Fatal(err)
+	}
+	want := []fakedriver.Prefetch{{Ptr: m + 4096, Bytes: 4096, Device: 0, Stream: s}, {Ptr: m, Bytes: 100, Device: driver.DeviceCPU}}
+	if got := f.Prefetches(); !slices.Equal(got, want) {
+		t.Errorf("Prefetches = %+v, want %+v", got, want)
+	}
+	for _, a := range []driver.MemAdvice{driver.AdviseSetReadMostly, driver.AdviseUnsetReadMostly, driver.AdviseSetPreferredLocation,
+		driver.AdviseUnsetPreferredLocation, driver.AdviseSetAccessedBy, driver.AdviseUnsetAccessedBy} {
+		if err := f.MemAdvise(m, 8192, a, 1); err != nil {
+			t.Errorf("advice %d: %v", a, err)
+		}
+	}
+	if got := f.Advice(); len(got) != 6 || got[2] != (fakedriver.Advice{Ptr: m, Bytes: 8192, Advice: driver.AdviseSetPreferredLocation, Device: 1}) {
+		t.Errorf("Advice = %+v", got)
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+		code driver.Result
+	}{
+		{"prefetch of device memory", f.MemPrefetchAsync(plain, 64, 0, 0), driver.ErrorInvalidValue},
+		{"prefetch past the end", f.MemPrefetchAsync(m+4096, 4097, 0, 0), driver.ErrorInvalidValue},
+		{"prefetch of no bytes", f.MemPrefetchAsync(m, 0, 0, 0), driver.ErrorInvalidValue},
+		{"prefetch to device 2", f.MemPrefetchAsync(m, 64, 2, 0), driver.ErrorInvalidDevice},
+		{"prefetch to device -2", f.MemPrefetchAsync(m, 64, -2, 0), driver.ErrorInvalidDevice},
+		{"prefetch to a GPU without concurrent access", f.MemPrefetchAsync(m, 64, 1, 0), driver.ErrorInvalidDevice},
+		{"prefetch on a bad stream", f.MemPrefetchAsync(m, 64, 0, 0x999), driver.ErrorInvalidHandle},
+		{"advice about device memory", f.MemAdvise(plain, 64, driver.AdviseSetReadMostly, 0), driver.ErrorInvalidValue},
+		{"advice 7", f.MemAdvise(m, 64, 7, 0), driver.ErrorInvalidValue},
+		{"advice 0", f.MemAdvise(m, 64, 0, 0), driver.ErrorInvalidValue},
+		{"advice about device 5", f.MemAdvise(m, 64, driver.AdviseSetAccessedBy, 5), driver.ErrorInvalidDevice},
+	} {
+		if driver.Code(c.err) != c.code {
+			t.Errorf("%s: %v, want %s", c.name, c.err, c.code.Name())
+		}
+	}
+	// Read-mostly ignores the device, as CUDA does.
+	if err := f.MemAdvise(m, 64, driver.AdviseSetReadMostly, 5); err != nil {
+		t.Errorf("read-mostly advice with device 5: %v", err)
+	}
+	if len(f.Prefetches()) != 2 || len(f.Advice()) != 7 {
+		t.Errorf("failed calls were recorded: %d prefetches, %d advice", len(f.Prefetches()), len(f.Advice()))
+	}
+
+	// On the device without concurrent managed access even a prefetch to
+	// the host is refused: the stream's device needs it too.
+	c, err := f.PrimaryCtxRetain(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.CtxSetCurrent(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.MemPrefetchAsync(m, 64, driver.DeviceCPU, 0); driver.Code(err) != driver.ErrorInvalidDevice {
+		t.Errorf("prefetch from a device without concurrent access: %v, want CUDA_ERROR_INVALID_DEVICE", err)
 	}
 }
 

@@ -29,6 +29,8 @@ enum {
 	F_UNREG_PTR, F_MAPPED_PTR, F_MAPPED_FLAGS, F_MANAGED_SIZE, F_MANAGED_FLAGS,
 	F_SET_LIMIT, F_SET_LIMIT_VALUE, F_GET_LIMIT, F_WAIT_FLAGS, F_PROFILER,
 	F_MEMSET_STREAM, F_COOP, F_OCC_BLOCK,
+	F_PREFETCH_PTR, F_PREFETCH_N, F_PREFETCH_DEV, F_PREFETCH_STREAM,
+	F_ADVISE_PTR, F_ADVISE_N, F_ADVISE_ADVICE, F_ADVISE_DEV, F_LOCATION_FORM,
 	F_COUNT
 };
 static uint64_t rec[F_COUNT];
@@ -159,6 +161,32 @@ CUresult cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned int flags) {
 	memset(p, 0x5a, n);
 	*d = (CUdeviceptr)(uintptr_t)p;
 	return 0;
+}
+// Managed memory hints in their CUdevice forms: the device is recorded
+// sign-extended (CU_DEVICE_CPU is -1); a device below -1 is
+// CUDA_ERROR_INVALID_DEVICE. The CUmemLocation forms of CUDA 12.2 (_v2)
+// take other arguments: a binding that reached them would pass garbage,
+// so they record that they were called and fail.
+typedef struct { int type; int id; } CUmemLocation;
+CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t n, CUdevice dst, CUstream s) {
+	rec[F_PREFETCH_PTR] = p; rec[F_PREFETCH_N] = n;
+	rec[F_PREFETCH_DEV] = (uint64_t)(int64_t)dst; rec[F_PREFETCH_STREAM] = (uintptr_t)s;
+	return dst < -1 ? 101 : 0;
+}
+CUresult cuMemAdvise(CUdeviceptr p, size_t n, int advice, CUdevice dev) {
+	rec[F_ADVISE_PTR] = p; rec[F_ADVISE_N] = n;
+	rec[F_ADVISE_ADVICE] = (uint64_t)(int64_t)advice; rec[F_ADVISE_DEV] = (uint64_t)(int64_t)dev;
+	return advice < 1 || advice > 6 ? 1 : 0; // CUDA_ERROR_INVALID_VALUE
+}
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, CUmemLocation loc, unsigned int flags, CUstream s) {
+	(void)p; (void)n; (void)loc; (void)flags; (void)s;
+	rec[F_LOCATION_FORM]++;
+	return 999; // CUDA_ERROR_UNKNOWN
+}
+CUresult cuMemAdvise_v2(CUdeviceptr p, size_t n, int advice, CUmemLocation loc) {
+	(void)p; (void)n; (void)advice; (void)loc;
+	rec[F_LOCATION_FORM]++;
+	return 999;
 }
 // Limits: the value set is recorded; a get answers limit*1000 + 2^33, a
 // size_t beyond 32 bits; limit 7 is CUDA_ERROR_UNSUPPORTED_LIMIT.
