@@ -11,18 +11,26 @@ type Float interface {
 	~float32 | ~float64
 }
 
-// Number is the set of element types of slices, arrays and device arrays
-// that kernels take.
+// Complex is the set of complex types a kernel may compute with: held as
+// two floats, real part first, laid out as Go lays them out (complex64 is
+// two float32s aligned to 4 bytes, complex128 two float64s aligned to 8).
+type Complex interface {
+	~complex64 | ~complex128
+}
+
+// Number is the set of real number types: integers and floats, the types
+// that are ordered (<, Max, Min) and that atomics and warp shuffles take.
 type Number interface {
 	Integer | Float
 }
 
 // Element is the set of element types of Array2, Array3 and shared
-// arrays: the numbers and Float16. (Float16 is not a Number: it has no Go
-// operators, so generic code that computes with a Number's +, < ... could
-// not take it.)
+// arrays: the numbers, the complex types and Float16. Slices and device
+// arrays take the same, and structs of them. (Float16 is not a Number: it
+// has no Go operators; complex numbers are not ordered and have no atomics
+// on the GPU, so neither is a Number.)
 type Element interface {
-	Number | Float16
+	Number | Complex | Float16
 }
 
 // AtomicNumber is the set of types the arithmetic atomics (AtomicAdd,
