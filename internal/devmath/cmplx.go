@@ -4,9 +4,13 @@ import "math"
 
 // Complex arithmetic and math/cmplx for kernels. Each function follows the
 // algorithm of Go's runtime (Cdiv128) or of its math/cmplx package, step
-// for step, so that run natively it returns exactly what Go returns, and
-// compiled for the GPU it differs only by the device library's ulps in the
-// real functions it calls (math.Exp, math.Sincos, math.Hypot, ...).
+// for step, calling this library's real functions (Exp, Sincos, Hypot,
+// ...) where Go's call math's: Cdiv128 is Go's division bit for bit, and
+// the others differ from Go's math/cmplx only by the ulps between this
+// library's real functions and Go's.
+
+// log10E is 1/ln(10), math.Log10E rounded to float64.
+const log10E = 1 / 2.30258509299404568401799145468436420760110148862877297603332790
 
 // Cdiv128 returns the real and imaginary parts of (a+bi) / (c+di) as Go's
 // runtime complex128div computes them: Smith's algorithm (Commun. ACM
@@ -60,17 +64,17 @@ func inf2one(f float64) float64 {
 }
 
 // CmplxAbs is cmplx.Abs.
-func CmplxAbs(x complex128) float64 { return math.Hypot(real(x), imag(x)) }
+func CmplxAbs(x complex128) float64 { return Hypot(real(x), imag(x)) }
 
 // CmplxPhase is cmplx.Phase.
-func CmplxPhase(x complex128) float64 { return math.Atan2(imag(x), real(x)) }
+func CmplxPhase(x complex128) float64 { return Atan2(imag(x), real(x)) }
 
 // CmplxPolar is cmplx.Polar.
 func CmplxPolar(x complex128) (float64, float64) { return CmplxAbs(x), CmplxPhase(x) }
 
 // CmplxRect is cmplx.Rect.
 func CmplxRect(r, θ float64) complex128 {
-	s, c := math.Sincos(θ)
+	s, c := Sincos(θ)
 	return complex(r*c, r*s)
 }
 
@@ -121,20 +125,20 @@ func CmplxExp(x complex128) complex128 {
 			return complex(math.NaN(), im)
 		}
 	}
-	r := math.Exp(re)
-	s, c := math.Sincos(im)
+	r := Exp(re)
+	s, c := Sincos(im)
 	return complex(r*c, r*s)
 }
 
 // CmplxLog is cmplx.Log.
 func CmplxLog(x complex128) complex128 {
-	return complex(math.Log(CmplxAbs(x)), CmplxPhase(x))
+	return complex(Log(CmplxAbs(x)), CmplxPhase(x))
 }
 
 // CmplxLog10 is cmplx.Log10.
 func CmplxLog10(x complex128) complex128 {
 	z := CmplxLog(x)
-	return complex(math.Log10E*real(z), math.Log10E*imag(z))
+	return complex(log10E*real(z), log10E*imag(z))
 }
 
 // CmplxSqrt is cmplx.Sqrt: scaled so that Hypot neither overflows nor
@@ -171,7 +175,7 @@ func CmplxSqrt(x complex128) complex128 {
 		b *= 1.8014398509481984e16
 		scale = 7.450580596923828125e-9 // 2**-27
 	}
-	r := math.Hypot(a, b)
+	r := Hypot(a, b)
 	var t float64
 	if a > 0 {
 		t = math.Sqrt(0.5*r + 0.5*a)
@@ -211,14 +215,14 @@ func CmplxPow(x, y complex128) complex128 {
 	if modulus == 0 {
 		return complex(0, 0)
 	}
-	r := math.Pow(modulus, real(y))
+	r := Pow(modulus, real(y))
 	arg := CmplxPhase(x)
 	theta := real(y) * arg
 	if imag(y) != 0 {
-		r *= math.Exp(-imag(y) * arg)
-		theta += imag(y) * math.Log(modulus)
+		r *= Exp(-imag(y) * arg)
+		theta += imag(y) * Log(modulus)
 	}
-	s, c := math.Sincos(theta)
+	s, c := Sincos(theta)
 	return complex(r*c, r*s)
 }
 
@@ -238,7 +242,7 @@ func CmplxSin(x complex128) complex128 {
 	case re == 0 && math.IsNaN(im):
 		return x
 	}
-	s, c := math.Sincos(re)
+	s, c := Sincos(re)
 	sh, ch := sinhcosh(im)
 	return complex(s*ch, c*sh)
 }
@@ -259,7 +263,7 @@ func CmplxSinh(x complex128) complex128 {
 	case im == 0 && math.IsNaN(re):
 		return complex(math.NaN(), im)
 	}
-	s, c := math.Sincos(im)
+	s, c := Sincos(im)
 	sh, ch := sinhcosh(re)
 	return complex(c*sh, s*ch)
 }
@@ -280,7 +284,7 @@ func CmplxCos(x complex128) complex128 {
 	case re == 0 && math.IsNaN(im):
 		return complex(math.NaN(), 0)
 	}
-	s, c := math.Sincos(re)
+	s, c := Sincos(re)
 	sh, ch := sinhcosh(im)
 	return complex(c*ch, -s*sh)
 }
@@ -301,7 +305,7 @@ func CmplxCosh(x complex128) complex128 {
 	case im == 0 && math.IsNaN(re):
 		return complex(math.NaN(), im)
 	}
-	s, c := math.Sincos(im)
+	s, c := Sincos(im)
 	sh, ch := sinhcosh(re)
 	return complex(c*ch, s*sh)
 }
@@ -314,23 +318,23 @@ func CmplxTanh(x complex128) complex128 {
 		if math.IsInf(im, 0) || math.IsNaN(im) {
 			return complex(math.Copysign(1, re), math.Copysign(0, im))
 		}
-		return complex(math.Copysign(1, re), math.Copysign(0, math.Sin(2*im)))
+		return complex(math.Copysign(1, re), math.Copysign(0, Sin(2*im)))
 	case im == 0 && math.IsNaN(re):
 		return x
 	}
-	d := math.Cosh(2*re) + math.Cos(2*im)
+	d := Cosh(2*re) + Cos(2*im)
 	if d == 0 {
 		return CmplxInf()
 	}
-	return complex(math.Sinh(2*re)/d, math.Sin(2*im)/d)
+	return complex(Sinh(2*re)/d, Sin(2*im)/d)
 }
 
 // sinhcosh returns sinh(x) and cosh(x), from one Exp beyond |x| = 0.5.
 func sinhcosh(x float64) (float64, float64) {
 	if math.Abs(x) <= 0.5 {
-		return math.Sinh(x), math.Cosh(x)
+		return Sinh(x), Cosh(x)
 	}
-	e := math.Exp(x)
+	e := Exp(x)
 	ei := 0.5 / e
 	e *= 0.5
 	return e - ei, e + ei
