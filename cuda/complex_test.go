@@ -85,3 +85,25 @@ func TestComplexScalarArgs(t *testing.T) {
 	err := Jit(testkernels.Scale).Launch(Dim1(1), Dim1(1), []float32{1}, complex(1, 0))
 	wantErr(t, "complex for float64", err, "got complex128 for a float32 parameter", "real(x)")
 }
+
+// A kernel's func parameter may take and return complex values.
+func TestComplexFuncParam(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		z := []complex128{1, 2i, complex(-3, 0.5), 0}
+		want := make([]complex128, len(z))
+		for i, x := range z {
+			want[i] = testkernels.CSquarePlusI(x)
+		}
+		if err := Jit(testkernels.ApplyComplex).Launch(Dim1(1), Dim1(32), testkernels.CSquarePlusI, z); err != nil {
+			t.Fatal(err)
+		}
+		if backend == "gpu-fake" {
+			return
+		}
+		for i := range z {
+			if z[i] != want[i] {
+				t.Errorf("z[%d] = %v, want %v", i, z[i], want[i])
+			}
+		}
+	})
+}

@@ -146,6 +146,31 @@ func complexSpecial(t cuda.Thread, z []complex128, cls []int32, exp, sqrt []comp
 	}
 }
 
+// rootsOfUnity is a read-only table of complex constants.
+var rootsOfUnity = [4]complex128{1, 1i, -1, -1i}
+
+// cpowN is z**n by recursion: a device function that is called, not
+// inlined, with complex parameters and result.
+func cpowN(z complex128, n int) complex128 {
+	if n <= 0 {
+		return 1
+	}
+	return z * cpowN(z, n-1)
+}
+
+// csq is generic over the complex types.
+func csq[T cuda.Complex](z T) T { return z * z }
+
+// cscale is a small device function (inlined).
+func cscale(z complex64) complex64 { return z * (0.5 - 0.25i) }
+
+func complexCalls(t cuda.Thread, z []complex128, w []complex64, out []complex128) {
+	if i := t.Grid1(); i < len(z) {
+		out[i] = cpowN(z[i], i%5)*rootsOfUnity[i%4] + csq(z[i])
+		w[i] = cscale(csq(w[i]))
+	}
+}
+
 // edgeC128 pairs edge values: zeros of both signs, infinities, NaN, tiny,
 // huge and ordinary numbers.
 func edgeC128(n int, shift int) []complex128 {
@@ -227,6 +252,14 @@ var complexCases = []Case{
 			ps[i] = cplxPoint{Z: complex(f, 1-f), Tag: int16(i), W: complex(0.1*float64(i), 2), Pairs: [2]complex64{complex(f/3, 0.5), 0}}
 		}
 		return []any{ps, zc128(n1), complex64(complex(0.5, 2))}
+	}),
+	c1("complex/calls_tables_generics", complexCalls, func() []any {
+		z := gridC128(n1, 1.5)
+		w := make([]complex64, n1)
+		for i := range w {
+			w[i] = complex64(z[(i*7)%n1])
+		}
+		return []any{z, w, zc128(n1)}
 	}),
 	// Each part within 8 ulp of Go's math/cmplx (measured: 4 at most on
 	// this grid but for Log and Log10 near |z| = 1.3): the device

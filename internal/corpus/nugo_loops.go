@@ -699,6 +699,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(complexCalls, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]complex128), args[1].([]complex64), args[2].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexCalls(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(ctrlCollatz, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int32)
 		return func(r *cuda.Row) {

@@ -22,3 +22,13 @@ func ScaleComplex(t cuda.Thread, a []complex64, s complex64, m cuda.Array2[compl
 		m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
 	}
 }
+
+// ApplyComplex applies f to each element of z.
+func ApplyComplex(t cuda.Thread, f func(complex128) complex128, z []complex128) {
+	if i := t.Grid1(); i < len(z) {
+		z[i] = f(z[i])
+	}
+}
+
+// CSquarePlusI is a function to pass to ApplyComplex.
+func CSquarePlusI(z complex128) complex128 { return z*z + 1i }

@@ -22,6 +22,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(ApplyComplex, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(func(complex128) complex128), args[1].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ApplyComplex(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(Increment, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
