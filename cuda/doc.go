@@ -120,7 +120,7 @@
 // The compiled backends (gpu, ptxsim) compile the kernel once per function
 // passed, calling it directly, so there the function must be a top-level
 // function (of any package; generic instantiations and the functions of
-// math, math32 and math/bits too) that follows the kernel rules; a closure or method value is a *CompileError. The cpu
+// math, math32, math/bits and math/cmplx too) that follows the kernel rules; a closure or method value is a *CompileError. The cpu
 // backend calls any function.
 //
 // # Half precision
