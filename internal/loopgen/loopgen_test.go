@@ -116,7 +116,7 @@ func TestGenerateReplacesStaleFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Kernels) != 5 || res.Source == nil {
+	if len(res.Kernels) != 6 || res.Source == nil {
 		t.Fatalf("got kernels %v and %d bytes", res.Kernels, len(res.Source))
 	}
 	changed, err := Write(res)
