@@ -173,8 +173,8 @@
 // complex64 operands widened to float64 (as Go's compiler does), / as Go's
 // runtime divides (complex64 through complex128), without FMA contraction
 // unless FastMath. math/cmplx's Abs, Conj, Phase, Polar, Rect, Exp, Log,
-// Log10, Sqrt, Pow, Sin, Cos, Sinh, Cosh, Tanh, Inf, NaN, IsNaN and IsInf
-// follow Go's algorithms over the device math library, so their results
+// Log10, Sqrt, Pow, Sin, Cos, Sinh, Cosh, Tanh, Asin, Acos, Asinh, Acosh,
+// Inf, NaN, IsNaN and IsInf follow Go's algorithms over the device math library, so their results
 // differ from the CPU's by the library's ulps. Complex values are not
 // ordered: they are not a Number, and atomics and warp shuffles do not
 // take them (CUDA has no complex atomics).

@@ -130,6 +130,14 @@ func complexPowTanh(t cuda.Thread, z []complex128, pow, tanh, rect []complex128)
 	}
 }
 
+func complexInverse(t cuda.Thread, z []complex128, asin, acos, asinh, acosh []complex128) {
+	if i := t.Grid1(); i < len(z) {
+		x := z[i]
+		asin[i], acos[i] = cmplx.Asin(x), cmplx.Acos(x)
+		asinh[i], acosh[i] = cmplx.Asinh(x), cmplx.Acosh(x)
+	}
+}
+
 func complexSpecial(t cuda.Thread, z []complex128, cls []int32, exp, sqrt []complex128, inf, nan []complex128) {
 	if i := t.Grid1(); i < len(z) {
 		x := z[i]
@@ -275,6 +283,13 @@ var complexCases = []Case{
 	// grid: 161 of 900 parts beyond 2 ulp, 3 beyond 64, none beyond 256.
 	{Name: "complex/cmplx_pow_rect_tanh", Kernel: complexPowTanh, Grid: grid1(n1, 128), Block: cuda.Dim1(128), MathULP: 256, Devmath: true, Args: func() []any {
 		return []any{gridC128(n1, 3), zc128(n1), zc128(n1), zc128(n1)}
+	}},
+	// The inverse functions are Log(i*x + Sqrt(1 - x*x)) and the like,
+	// whose sums cancel in places, amplifying the library's ulps. Measured
+	// on this grid: 45 of 1200 parts beyond 8 ulp, 11 beyond 16, none
+	// beyond 64.
+	{Name: "complex/cmplx_inverse", Kernel: complexInverse, Grid: grid1(n1, 128), Block: cuda.Dim1(128), MathULP: 64, Devmath: true, Args: func() []any {
+		return []any{gridC128(n1, 3), zc128(n1), zc128(n1), zc128(n1), zc128(n1)}
 	}},
 	// Special values bit for bit but for Exp(x+πi), whose imaginary part
 	// is r*sin(π): Go's math.Sin(Pi) is 7 ulp off, the device library's

@@ -686,6 +686,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(complexInverse, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexInverse(t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(complexSpecial, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]complex128), args[1].([]int32), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128)
 		return func(r *cuda.Row) {

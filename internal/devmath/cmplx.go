@@ -339,3 +339,89 @@ func sinhcosh(x float64) (float64, float64) {
 	e *= 0.5
 	return e - ei, e + ei
 }
+
+// CmplxAsin is cmplx.Asin: -i log(ix + sqrt(1 - x*x)).
+func CmplxAsin(x complex128) complex128 {
+	re, im := real(x), imag(x)
+	switch {
+	case im == 0 && math.Abs(re) <= 1:
+		return complex(Asin(re), im)
+	case re == 0 && math.Abs(im) <= 1:
+		return complex(re, Asinh(im))
+	case math.IsNaN(im):
+		switch {
+		case re == 0:
+			return complex(re, math.NaN())
+		case math.IsInf(re, 0):
+			return complex(math.NaN(), re)
+		}
+		return CmplxNaN()
+	case math.IsInf(im, 0):
+		switch {
+		case math.IsNaN(re):
+			return x
+		case math.IsInf(re, 0):
+			return complex(math.Copysign(math.Pi/4, re), im)
+		}
+		return complex(math.Copysign(0, re), im)
+	case math.IsInf(re, 0):
+		return complex(math.Copysign(math.Pi/2, re), math.Copysign(re, im))
+	}
+	ct := complex(-im, re)
+	xx := x * x
+	x1 := complex(1-real(xx), -imag(xx))
+	x2 := CmplxSqrt(x1)
+	w := CmplxLog(ct + x2)
+	return complex(imag(w), -real(w))
+}
+
+// CmplxAsinh is cmplx.Asinh: log(x + sqrt(1 + x*x)).
+func CmplxAsinh(x complex128) complex128 {
+	re, im := real(x), imag(x)
+	switch {
+	case im == 0 && math.Abs(re) <= 1:
+		return complex(Asinh(re), im)
+	case re == 0 && math.Abs(im) <= 1:
+		return complex(re, Asin(im))
+	case math.IsInf(re, 0):
+		switch {
+		case math.IsInf(im, 0):
+			return complex(re, math.Copysign(math.Pi/4, im))
+		case math.IsNaN(im):
+			return x
+		}
+		return complex(re, math.Copysign(0.0, im))
+	case math.IsNaN(re):
+		switch {
+		case im == 0:
+			return x
+		case math.IsInf(im, 0):
+			return complex(im, re)
+		}
+		return CmplxNaN()
+	case math.IsInf(im, 0):
+		return complex(math.Copysign(im, re), math.Copysign(math.Pi/2, im))
+	}
+	xx := x * x
+	x1 := complex(1+real(xx), imag(xx))
+	return CmplxLog(x + CmplxSqrt(x1))
+}
+
+// CmplxAcos is cmplx.Acos: π/2 - Asin(x).
+func CmplxAcos(x complex128) complex128 {
+	w := CmplxAsin(x)
+	return complex(math.Pi/2-real(w), -imag(w))
+}
+
+// CmplxAcosh is cmplx.Acosh: ±i Acos(x), the sign making the real part
+// non-negative.
+func CmplxAcosh(x complex128) complex128 {
+	if x == 0 {
+		return complex(0, math.Copysign(math.Pi/2, imag(x)))
+	}
+	w := CmplxAcos(x)
+	if imag(w) <= 0 {
+		return complex(-imag(w), real(w))
+	}
+	return complex(imag(w), -real(w))
+}
