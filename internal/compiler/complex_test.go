@@ -79,6 +79,14 @@ func funcs(t cuda.Thread, a []complex128) {
 	}
 }
 
+func immFirst(t cuda.Thread, a []complex128, b []complex64) {
+	a[0] = (2+1i)*a[0] - (1 - 1i) + (3i)/a[1]
+	b[0] = (2+1i)*b[0] - (1 - 1i)
+	if (1+1i) == a[0] || 2 != b[0] {
+		a[1] = -(1i)
+	}
+}
+
 func fast(t cuda.Thread, a []complex128) {
 	a[0] *= a[1]
 }
@@ -110,6 +118,7 @@ func TestComplexLowering(t *testing.T) {
 		{"fields", Target{}, []string{"st.local.f32", "ld.local.f32", "cvt.f64.f32"}, nil},
 		{"mandel", Target{}, []string{"mul.rn.f64", "add.rn.f64"}, []string{"fma"}},
 		{"funcs", Target{}, []string{"neg.f64", "sqrt.rn.f64"}, nil},
+		{"immFirst", Target{}, []string{"0d4000000000000000"}, nil},
 		{"fast", Target{FastMath: true}, []string{"mul.f64", "sub.f64"}, []string{"mul.rn.f64"}},
 	}
 	for _, c := range cases {
