@@ -134,6 +134,9 @@ func convertScalar(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 	if !isNumberKind(from.Kind()) {
 		return reflect.Value{}, fmt.Errorf("got %s; the parameter takes a number of type %s", from, to)
 	}
+	if isComplexKind(to.Kind()) || isComplexKind(from.Kind()) {
+		return convertComplex(v, to)
+	}
 	out := v.Convert(to)
 	if isFloatKind(from.Kind()) && isFloatKind(to.Kind()) {
 		if f := v.Float(); math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) && to.Kind() == reflect.Float32 {
@@ -145,6 +148,32 @@ func convertScalar(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 		return reflect.Value{}, fmt.Errorf("value %v of type %s does not fit %s without loss", v, from, to)
 	}
 	return out, nil
+}
+
+// convertComplex converts a complex or float argument to a complex
+// parameter's type (a float becomes the real part), refusing a complex one
+// for a real parameter and parts that overflow complex64.
+func convertComplex(v reflect.Value, to reflect.Type) (reflect.Value, error) {
+	from := v.Type()
+	var c complex128
+	switch {
+	case !isComplexKind(to.Kind()):
+		return reflect.Value{}, fmt.Errorf("got %s for a %s parameter; pass real(x) or imag(x)", from, to)
+	case isComplexKind(from.Kind()):
+		c = v.Complex()
+	case isFloatKind(from.Kind()):
+		c = complex(v.Float(), 0)
+	default:
+		return reflect.Value{}, fmt.Errorf("got %s for a %s parameter; pass a complex or float value", from, to)
+	}
+	if to.Kind() == reflect.Complex64 {
+		for _, f := range []float64{real(c), imag(c)} {
+			if math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) {
+				return reflect.Value{}, fmt.Errorf("value %v overflows %s", c, to)
+			}
+		}
+	}
+	return reflect.ValueOf(c).Convert(to), nil
 }
 
 func isFloatKind(k reflect.Kind) bool { return k == reflect.Float32 || k == reflect.Float64 }

@@ -200,6 +200,8 @@ func packParams(m *compiler.Module, args []boundArg, addrs []uint64) ([]byte, er
 					return nil, fmt.Errorf("%v: %w", a.param, err)
 				}
 				v = bits
+			case "real", "imag":
+				v = complexPartBits(a.value, pp.Role == "imag", pp.Size)
 			case "ptr":
 				v = addrs[i]
 			case "len", "cap":
@@ -256,6 +258,21 @@ func hostBytes(a boundArg) []byte {
 		return nil
 	}
 	return reflect.SliceAt(reflect.TypeFor[byte](), v.UnsafePointer(), n).Interface().([]byte)
+}
+
+// complexPartBits is the real or imaginary part of a complex scalar
+// argument as the bits of its PTX parameter (.f32 for complex64, .f64 for
+// complex128).
+func complexPartBits(v reflect.Value, imaginary bool, size int) uint64 {
+	c := v.Complex()
+	x := real(c)
+	if imaginary {
+		x = imag(c)
+	}
+	if size == 4 {
+		return uint64(math.Float32bits(float32(x)))
+	}
+	return math.Float64bits(x)
 }
 
 // scalarBits is a scalar argument's value as the bits of its PTX parameter.

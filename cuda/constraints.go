@@ -11,18 +11,27 @@ type Float interface {
 	~float32 | ~float64
 }
 
-// Number is the set of element types of slices, arrays and device arrays
-// that kernels take.
+// Complex is the set of complex types a kernel may compute with: held as
+// two floats, real part first, laid out as Go lays them out (complex64 is
+// two float32s aligned to 4 bytes, complex128 two float64s aligned to 8).
+type Complex interface {
+	~complex64 | ~complex128
+}
+
+// Number is the set of real number types: integers and floats, the types
+// that are ordered (<, Max, Min) and that atomics and warp shuffles take.
 type Number interface {
 	Integer | Float
 }
 
 // Element is the set of element types of Array2, Array3 and shared
-// arrays: the numbers, Float16 and bool. (Neither Float16 nor bool is a
-// Number: generic code that computes with a Number's +, < ... could not
-// take them.)
+// arrays: the numbers, the complex types, Float16 and bool. Slices and
+// device arrays take the same, and structs of them. (Float16 is not a
+// Number: it has no Go operators; complex numbers are not ordered and have
+// no atomics on the GPU; bool is no number; so none of them is a Number,
+// whose +, < ... generic code may use.)
 type Element interface {
-	Number | Float16 | ~bool
+	Number | Complex | Float16 | ~bool
 }
 
 // AtomicNumber is the set of types the arithmetic atomics (AtomicAdd,

@@ -123,7 +123,7 @@
 // The compiled backends (gpu, ptxsim) compile the kernel once per function
 // passed, calling it directly, so there the function must be a top-level
 // function (of any package; generic instantiations and the functions of
-// math, math32 and math/bits too) that follows the kernel rules; a closure or method value is a *CompileError. The cpu
+// math, math32, math/bits and math/cmplx too) that follows the kernel rules; a closure or method value is a *CompileError. The cpu
 // backend calls any function.
 //
 // # Half precision
@@ -148,6 +148,39 @@
 // targets are a CompileError). Each operation is correctly rounded to
 // nearest even on every backend, NaN results are the canonical 0x7FFF,
 // and the CPU backend computes the GPU's bits.
+//
+// # Complex numbers
+//
+// Kernels compute with Go's complex64 and complex128 (Numba's complex
+// types and cmath): they take []complex64, []complex128, complex scalars
+// (a float argument becomes the real part), *DeviceArray[complex64],
+// Array2 and Array3 of complex (the Complex constraint is part of
+// Element), and keep complex values in shared and local arrays and struct
+// fields, laid out as Go lays them out: complex64 is two float32s aligned
+// to 4 bytes, complex128 two float64s aligned to 8.
+//
+//	func mandel(t cuda.Thread, c cuda.Array2[complex128], n cuda.Array2[int32]) {
+//		i, j := t.Grid2()
+//		if rows, cols := c.Shape(); i >= rows || j >= cols {
+//			return
+//		}
+//		z, k := complex128(0), int32(0)
+//		for ; k < 100 && cmplx.Abs(z) <= 2; k++ {
+//			z = z*z + c.At(i, j)
+//		}
+//		n.Set(i, j, k)
+//	}
+//
+// The operators, real, imag, complex and the conversions compute Go's
+// results bit for bit on every backend: * as (ac-bd) + (ad+bc)i with
+// complex64 operands widened to float64 (as Go's compiler does), / as Go's
+// runtime divides (complex64 through complex128), without FMA contraction
+// unless FastMath. math/cmplx's Abs, Conj, Phase, Polar, Rect, Exp, Log,
+// Log10, Sqrt, Pow, Sin, Cos, Sinh, Cosh, Tanh, Asin, Acos, Asinh, Acosh,
+// Inf, NaN, IsNaN and IsInf follow Go's algorithms over the device math library, so their results
+// differ from the CPU's by the library's ulps. Complex values are not
+// ordered: they are not a Number, and atomics and warp shuffles do not
+// take them (CUDA has no complex atomics).
 //
 // # Backends
 //

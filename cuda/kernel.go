@@ -412,7 +412,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 	case isScalarFunc(t):
 		p.kind = funcParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers, bools, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers (complex ones too), bools, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
 	}
 	return p, nil
 }
@@ -450,9 +450,12 @@ func isPlainStruct(t reflect.Type) bool {
 	return plain(t)
 }
 
+// isNumberKind reports whether k is an integer, float or complex kind.
 func isNumberKind(k reflect.Kind) bool {
-	return k >= reflect.Int && k <= reflect.Float64
+	return k >= reflect.Int && k <= reflect.Complex128
 }
+
+func isComplexKind(k reflect.Kind) bool { return k == reflect.Complex64 || k == reflect.Complex128 }
 
 func isScalarKind(k reflect.Kind) bool { return k == reflect.Bool || isNumberKind(k) }
 

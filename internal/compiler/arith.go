@@ -33,6 +33,12 @@ var cmpOps = map[token.Token]string{
 // binOp lowers x op y with Go's semantics.
 func (f *fnState) binOp(in *ssa.BinOp) []string {
 	xt := in.X.Type()
+	if cs, ok := complexPart(xt); ok {
+		if _, isCmp := cmpOps[in.Op]; isCmp {
+			return []string{f.complexCompare(in.Op, cs, in.X, in.Y)}
+		}
+		return f.complexBinOp(in, cs)
+	}
 	if cmp, ok := cmpOps[in.Op]; ok {
 		if p := f.narrowCompare(in, cmp); p != "" {
 			return []string{p}
@@ -205,6 +211,10 @@ func (f *fnState) unOp(in *ssa.UnOp) {
 		return
 	case token.ARROW:
 		f.errorf("cannot receive from a channel in a kernel")
+	}
+	if cs, ok := complexPart(in.Type()); ok && in.Op == token.SUB {
+		f.bind(in, f.complexNeg(cs, f.get(in.X)))
+		return
 	}
 	s := f.scalar(in.Type())
 	x := f.one(in.X)

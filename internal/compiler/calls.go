@@ -74,8 +74,10 @@ func (f *fnState) intrinsic(in *ssa.Call, fn *ssa.Function) {
 		f.mathCall(in, name, true)
 	case frontend.BitsPath:
 		f.bitsCall(in, name)
+	case frontend.CmplxPath:
+		f.cmplxCall(in, name)
 	default:
-		f.errorf("cannot call %s.%s in a kernel: it has no Go body the GPU can run (kernels call Go functions compiled from source, and cuda, math, math/bits and math32 as intrinsics)", pkg, name)
+		f.errorf("cannot call %s.%s in a kernel: it has no Go body the GPU can run (kernels call Go functions compiled from source, and cuda, math, math/bits, math/cmplx and math32 as intrinsics)", pkg, name)
 	}
 }
 
@@ -85,16 +87,32 @@ func (f *fnState) deviceCall(in ssa.Value, callee *ssa.Function, args []ssa.Valu
 	if callee.Parent() != nil && len(callee.FreeVars) > 0 {
 		f.errorf("closures that capture variables are not supported in kernels; write a top-level device function")
 	}
-	pf := f.m.deviceFunc(callee)
-	var b strings.Builder
-	lines := []string{"\t{"}
-	var params []string
+	argLeaves := make([][]scalar, len(args))
+	argVals := make([][]string, len(args))
 	for ai, a := range args {
 		ls, err := leaves(a.Type())
 		if err != nil {
 			f.errorf("argument %d: %v", ai, err)
 		}
-		vals := f.getAs(a, spaceGeneric)
+		argLeaves[ai] = ls
+		argVals[ai] = f.getAs(a, spaceGeneric)
+	}
+	results := f.callRegs(callee, argLeaves, argVals)
+	if callee.Signature.Results().Len() > 0 {
+		f.bind(in, results)
+	}
+}
+
+// callRegs emits a call of a device function on operands already in
+// registers (or immediates), one list per argument with its leaves' kinds;
+// it returns the registers of the results' leaves.
+func (f *fnState) callRegs(callee *ssa.Function, argLeaves [][]scalar, argVals [][]string) []string {
+	pf := f.m.deviceFunc(callee)
+	var b strings.Builder
+	lines := []string{"\t{"}
+	var params []string
+	for ai, ls := range argLeaves {
+		vals := argVals[ai]
 		for li, s := range ls {
 			name := fmt.Sprintf("param%d", len(params))
 			params = append(params, name)
@@ -138,9 +156,7 @@ func (f *fnState) deviceCall(in ssa.Value, callee *ssa.Function, args []ssa.Valu
 	for _, l := range lines {
 		f.p.Raw(l)
 	}
-	if callee.Signature.Results().Len() > 0 {
-		f.bind(in, results)
-	}
+	return results
 }
 
 // builtin lowers len, cap, min and max.
@@ -173,6 +189,8 @@ func (f *fnState) builtin(in *ssa.Call, b *ssa.Builtin) {
 		f.copySlices(in)
 	case "clear":
 		f.clearSlice(in)
+	case "real", "imag", "complex":
+		f.complexBuiltin(in, b.Name())
 	case "ssa:wrapnilchk":
 		f.bindCopy(in, f.get(args[0]))
 	default:

@@ -20,6 +20,15 @@ func (f *fnState) convert(xv ssa.Value, to types.Type) []string {
 	if b, ok := to.Underlying().(*types.Basic); !ok || b.Info()&types.IsString != 0 || b.Kind() == types.UnsafePointer {
 		f.errorf("conversion to %s is not supported in kernels", to)
 	}
+	if fc, ok := complexPart(from); ok {
+		if tc, ok := complexPart(to); ok {
+			return f.complexConvert(xv, fc, tc)
+		}
+		f.errorf("cannot convert %s to %s; take real(x) or imag(x)", from, to)
+	}
+	if _, ok := complexPart(to); ok {
+		f.errorf("cannot convert %s to %s; write complex(x, 0)", from, to)
+	}
 	fs, ts := f.scalar(from), f.scalar(to)
 	if r := f.narrowConvert(xv, fs, ts); r != "" {
 		return []string{r}

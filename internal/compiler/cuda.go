@@ -327,22 +327,34 @@ func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
 			f.p.Emit("mad.lo.s64", t, regOr(f, lin, sI64), dimsRegs[i], idx[i])
 			lin = t
 		}
-		s := f.scalar(et)
-		es := int64(s.size())
+		// One leaf for most elements, two for a complex one.
+		ls, err := leaves(et)
+		if err != nil {
+			f.errorf("%v", err)
+		}
+		offs := leafOffsets(et)
+		es := sizes.Sizeof(et)
 		off := f.p.NewReg(ptx.B64).String()
 		f.p.Emit("mul.lo.s64", off, regOr(f, lin, sI64), fmt.Sprint(es))
 		ad := f.p.NewReg(ptx.B64).String()
 		f.p.Emit("add.s64", ad, ptr, off)
 		if name == "At" {
-			if f.nonCoherentOK(args[0]) {
-				f.bind(in, []string{f.loadNC(s, ad, 0)})
-				return
+			nc := f.nonCoherentOK(args[0])
+			out := make([]string, len(ls))
+			for i, s := range ls {
+				if nc {
+					out[i] = f.loadNC(s, ad, offs[i])
+				} else {
+					out[i] = f.loadScalar(s, sp, ad, offs[i])
+				}
 			}
-			f.bind(in, []string{f.loadScalar(s, sp, ad, 0)})
+			f.bind(in, out)
 			return
 		}
-		v := f.one(args[1+rank])
-		f.storeScalar(s, sp, ad, 0, v)
+		v := f.get(args[1+rank])
+		for i, s := range ls {
+			f.storeScalar(s, sp, ad, offs[i], v[i])
+		}
 	default:
 		f.errorf("cuda.Array%d.%s is not supported in kernels", rank, name)
 	}

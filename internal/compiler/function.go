@@ -211,7 +211,7 @@ func (f *fnState) params() {
 				off := f.m.out.ParamBytes
 				off = (off + size - 1) / size * size
 				f.m.out.ParamBytes = off + size
-				layout.PTX = append(layout.PTX, PTXParam{Name: name, Type: s.mem(), Size: size, Offset: off, Role: roleOf(layout.Kind, li)})
+				layout.PTX = append(layout.PTX, PTXParam{Name: name, Type: s.mem(), Size: size, Offset: off, Role: roleOf(layout.Kind, li, isComplex(prm.Type()))})
 			}
 		}
 		if layout != nil {
@@ -260,13 +260,19 @@ func paramLayout(prm *ssa.Parameter) *Param {
 	if s, err := scalarOf(elem); err == nil {
 		p.Elem = scalarInfo[s].name
 		p.ElemSize = s.size()
+	} else if c, ok := complexPart(elem); ok {
+		p.Elem = map[scalar]string{sF32: "complex64", sF64: "complex128"}[c]
+		p.ElemSize = 2 * c.size()
 	}
 	return p
 }
 
-func roleOf(k ParamKind, leaf int) string {
+func roleOf(k ParamKind, leaf int, complexScalar bool) string {
 	switch k {
 	case Scalar:
+		if complexScalar {
+			return [...]string{"real", "imag"}[leaf]
+		}
 		return "value"
 	case Slice:
 		return [...]string{"ptr", "len", "cap"}[leaf]

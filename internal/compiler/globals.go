@@ -32,10 +32,22 @@ func (f *fnState) globalTable(g *ssa.Global) string {
 		if a, isArr := elem.Underlying().(*types.Array); isArr {
 			et = a.Elem()
 		}
-		s := f.scalar(et)
-		data := make([]byte, 0, len(vals)*s.size())
-		for _, c := range vals {
-			data = appendConst(data, s, c)
+		var data []byte
+		if cs, isC := complexPart(et); isC {
+			// A complex table: real and imaginary parts in turn.
+			for _, c := range vals {
+				if c == nil {
+					data = appendConst(appendConst(data, cs, nil), cs, nil)
+					continue
+				}
+				data = appendConst(appendConst(data, cs, constant.Real(c)), cs, constant.Imag(c))
+			}
+		} else {
+			s := f.scalar(et)
+			data = make([]byte, 0, len(vals)*s.size())
+			for _, c := range vals {
+				data = appendConst(data, s, c)
+			}
 		}
 		sym = f.m.symbol("__nugo_tbl_" + sanitize(g.Name()))
 		f.m.tables[g] = sym

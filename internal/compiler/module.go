@@ -88,7 +88,7 @@ type PTXParam struct {
 	Type   string // PTX type: ".u64", ".s64", ".u32", ".s32", ".f32", ".f64", ".u8", ...
 	Size   int    // bytes
 	Offset int    // byte offset in the packed parameter buffer (natural alignment)
-	Role   string // "value", "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2"
+	Role   string // "value", "real", "imag" (a complex scalar's parts), "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2"
 }
 
 // Param describes how one Go parameter of the kernel (after the cuda.Thread)

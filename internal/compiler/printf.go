@@ -101,6 +101,9 @@ func (f *fnState) printfCall(in *ssa.Call) {
 		if isFloat16(a.Type()) {
 			f.errorf("cuda.Printf argument %d is a cuda.Float16; print its value as h.Float32()", i+1)
 		}
+		if isComplex(a.Type()) {
+			f.errorf("cuda.Printf argument %d is a %s; print its parts, real(x) and imag(x), with two verbs", i+1, a.Type())
+		}
 		b, ok := a.Type().Underlying().(*types.Basic)
 		if !ok {
 			f.errorf("cuda.Printf argument %d has type %s; print numbers, bools or constant strings", i+1, a.Type())

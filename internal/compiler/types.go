@@ -113,6 +113,21 @@ func basicScalar(b *types.Basic) (scalar, bool) {
 	return 0, false
 }
 
+// complexPart returns the scalar kind of each half of a complex type
+// (sF32 for complex64, sF64 for complex128): a complex value is held as two
+// float registers, real then imaginary, laid out in memory as Go does.
+func complexPart(t types.Type) (scalar, bool) {
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		switch b.Kind() {
+		case types.Complex64:
+			return sF32, true
+		case types.Complex128, types.UntypedComplex:
+			return sF64, true
+		}
+	}
+	return 0, false
+}
+
 // scalarOf returns the scalar kind of a type with one leaf.
 func scalarOf(t types.Type) (scalar, error) {
 	if isFloat16(t) {
@@ -140,6 +155,10 @@ func leaves(t types.Type) ([]scalar, error) {
 		}
 		switch u := t.Underlying().(type) {
 		case *types.Basic:
+			if c, ok := complexPart(u); ok {
+				out = append(out, c, c)
+				return nil
+			}
 			s, ok := basicScalar(u)
 			if !ok {
 				return fmt.Errorf("values of type %s are not supported in kernels", t)
@@ -193,6 +212,12 @@ func leafOffsets(t types.Type) []int64 {
 	var walk func(t types.Type, base int64)
 	walk = func(t types.Type, base int64) {
 		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			if c, ok := complexPart(u); ok {
+				out = append(out, base, base+int64(c.size()))
+				return
+			}
+			out = append(out, base)
 		case *types.Slice:
 			out = append(out, base, base+8, base+16)
 		case *types.Struct:

@@ -141,6 +141,9 @@ func (f *fnState) constant(c *ssa.Const) []string {
 		}
 		return out
 	}
+	if cs, ok := complexPart(t); ok {
+		return f.complexConst(cs, c.Value)
+	}
 	s := f.scalar(t)
 	return []string{f.immediate(s, c.Value)}
 }

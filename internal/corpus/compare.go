@@ -96,6 +96,20 @@ func diff(w, g reflect.Value, ulp int) string {
 			return ""
 		}
 		return fmt.Sprintf("got %v (%#x), want %v (%#x)", b, math.Float64bits(b), a, math.Float64bits(a))
+	case reflect.Complex64, reflect.Complex128:
+		// Each part as a float of its precision (a NaN part matches a NaN).
+		ft := reflect.TypeFor[float64]()
+		if w.Kind() == reflect.Complex64 {
+			ft = reflect.TypeFor[float32]()
+		}
+		a, b := w.Complex(), g.Complex()
+		if msg := diff(reflect.ValueOf(real(a)).Convert(ft), reflect.ValueOf(real(b)).Convert(ft), ulp); msg != "" {
+			return "real part: " + msg
+		}
+		if msg := diff(reflect.ValueOf(imag(a)).Convert(ft), reflect.ValueOf(imag(b)).Convert(ft), ulp); msg != "" {
+			return "imaginary part: " + msg
+		}
+		return ""
 	case reflect.Struct:
 		for i := range w.NumField() {
 			if msg := diff(w.Field(i), g.Field(i), ulp); msg != "" {

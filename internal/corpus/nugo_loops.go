@@ -582,6 +582,162 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(complexArith128, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex128), args[1].([]complex128), args[2].(complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexArith128(t, a0, a1, a2, a3, a4, a5, a6, a7)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexArith64, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex64), args[1].([]complex64), args[2].(complex64), args[3].([]complex64), args[4].([]complex64), args[5].([]complex128), args[6].([]float32), args[7].([]float32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexArith64(t, a0, a1, a2, a3, a4, a5, a6, a7)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexDiv128, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexDiv128(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexDiv64, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]complex64), args[1].([]complex64), args[2].([]complex64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexDiv64(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexMandel, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].(cuda.Array2[complex128]), args[1].(cuda.Array2[int32]), args[2].(int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexMandel(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexDFT, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]complex64), args[1].([]complex64), args[2].([]complex64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexDFT(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexStructs, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]cplxPoint), args[1].([]complex128), args[2].(complex64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexStructs(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexFuncs, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]complex128), args[8].([]complex128), args[9].([]float64), args[10].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexFuncs(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexPowTanh, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexPowTanh(t, a0, a1, a2, a3)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexInverse, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexInverse(t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexSpecial, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5 := args[0].([]complex128), args[1].([]int32), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexSpecial(t, a0, a1, a2, a3, a4, a5)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(complexCalls, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]complex128), args[1].([]complex64), args[2].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexCalls(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(ctrlCollatz, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int32)
 		return func(r *cuda.Row) {

@@ -52,7 +52,7 @@ func kernelFiles(t *testing.T) []string {
 }
 
 // TestKernelSubset enforces that the library stays compilable by nugo's
-// compiler: numeric scalars, bool and fixed-size arrays only; package-level
+// compiler: numeric scalars (complex ones too), bool and fixed-size arrays only; package-level
 // constants and never-written numeric array variables; calls only to this
 // package's functions (without recursion) and to the allowed math and
 // math/bits functions.
@@ -144,7 +144,7 @@ func isNumeric(t types.Type) bool {
 func allowedType(t types.Type) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		return u.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0
+		return u.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) != 0
 	case *types.Array:
 		return allowedType(u.Elem())
 	case *types.Tuple:
@@ -247,7 +247,7 @@ func checkCall(info *types.Info, pkg *types.Package, c *ast.CallExpr, callees ma
 	}
 	switch obj := info.Uses[id].(type) {
 	case *types.Builtin:
-		if obj.Name() != "len" {
+		if obj.Name() != "len" && obj.Name() != "real" && obj.Name() != "imag" && obj.Name() != "complex" {
 			bad(c, "builtin %s not allowed", obj.Name())
 		}
 	case *types.Func:

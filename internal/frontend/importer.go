@@ -17,6 +17,7 @@ const (
 	DevmathPath = "github.com/nugo-dev/nugo/internal/devmath"
 	MathPath    = "math"
 	BitsPath    = "math/bits"
+	CmplxPath   = "math/cmplx"
 )
 
 //go:embed stubs/*.go.txt
@@ -26,6 +27,7 @@ var stubFiles = map[string]string{
 	CudaPath:   "stubs/cuda.go.txt",
 	MathPath:   "stubs/math.go.txt",
 	BitsPath:   "stubs/bits.go.txt",
+	CmplxPath:  "stubs/cmplx.go.txt",
 	Math32Path: "stubs/math32.go.txt",
 }
 

@@ -320,7 +320,7 @@ func unsupportedPackageMsg(path, sel string) string {
 	case "unsafe":
 		return "package unsafe cannot be used in a kernel; index slices instead of computing addresses"
 	}
-	return "cannot use " + path + "." + sel + " in a kernel: " + path + " is a standard-library package, and of those kernels may use only math and math/bits (besides nugo's cuda and math32) because the GPU has no runtime for the others; compute what you need on the host and pass it as a parameter"
+	return "cannot use " + path + "." + sel + " in a kernel: " + path + " is a standard-library package, and of those kernels may use only math, math/bits and math/cmplx (besides nugo's cuda and math32) because the GPU has no runtime for the others; compute what you need on the host and pass it as a parameter"
 }
 
 // unloadableMsg refuses a use of a package whose source could not be loaded.

@@ -53,7 +53,8 @@ func TestRefusals(t *testing.T) {
 		{"result", "func k(t cuda.Thread, a []int) /*HERE*/int {\n\treturn 0\n}", "a kernel returns nothing"},
 		{"panic", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/panic(\"x\")\n}", "panic is not supported in kernels"},
 		{"method on interface", "type shape interface{ Area() float64 }\n\nfunc area(s /*HERE*/shape) float64 { return s.Area() }\n\nfunc k(t cuda.Thread, a []float64) {\n\ta[0] = area(nil)\n}", "cannot use an interface value"},
-		{"complex", "func k(t cuda.Thread, a []float64) {\n\t/*HERE*/c := complex(a[0], 1)\n\ta[0] = real(c)\n}", "complex numbers are not supported"},
+		{"complex atomic", "func k(t cuda.Thread, a []complex128) {\n\t/*HERE*/cuda.AtomicAdd(&a[0], 1i)\n}", "does not satisfy"},
+		{"complex shuffle", "func k(t cuda.Thread, a []complex64) {\n\ta[0] = /*HERE*/cuda.ShflSync(t, a[0], 0)\n}", "does not satisfy"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -132,7 +132,7 @@ func isScalarOrTypeParam(t types.Type) bool {
 		return true
 	}
 	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 && b.Info()&types.IsComplex == 0
+	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) != 0
 }
 
 func kernelParamOK(t types.Type) bool {
@@ -144,7 +144,7 @@ func kernelParamOK(t types.Type) bool {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		return u.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 && u.Info()&types.IsComplex == 0
+		return u.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) != 0
 	case *types.Slice:
 		return isNumber(u.Elem()) || isBool(u.Elem()) || IsPlainStruct(u.Elem())
 	case *types.TypeParam:
@@ -172,7 +172,7 @@ func IsPlainStruct(t types.Type) bool {
 	plain = func(t types.Type) bool {
 		switch u := t.Underlying().(type) {
 		case *types.Basic:
-			return u.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 && u.Info()&types.IsComplex == 0 && u.Kind() != types.UnsafePointer
+			return u.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) != 0 && u.Kind() != types.UnsafePointer
 		case *types.Array:
 			return plain(u.Elem())
 		case *types.Struct:
@@ -193,7 +193,7 @@ func isNumber(t types.Type) bool {
 		return true
 	}
 	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&(types.IsInteger|types.IsFloat) != 0 && b.Info()&types.IsComplex == 0
+	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsComplex) != 0
 }
 
 func isCudaNamed(t types.Type, name string) bool {
@@ -245,9 +245,6 @@ func badType(t types.Type) string {
 		case *types.Basic:
 			if u.Info()&types.IsString != 0 {
 				return "cannot use a string in a kernel (only a constant format string of cuda.Printf); pass the text's bytes as a []byte or []uint8"
-			}
-			if u.Info()&types.IsComplex != 0 {
-				return "complex numbers are not supported in kernels; store the real and imaginary parts as two float values"
 			}
 			if u.Kind() == types.UnsafePointer {
 				return "unsafe.Pointer cannot be used in a kernel; index slices instead"

@@ -9,6 +9,32 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
+	cuda.RegisterRowLoop(ScaleComplex, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]complex64), args[1].(complex64), args[2].(cuda.Array2[complex128])
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ScaleComplex(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(ApplyComplex, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(func(complex128) complex128), args[1].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ApplyComplex(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(Increment, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {

@@ -149,6 +149,18 @@ func packParam(buf []byte, p compiler.Param, v reflect.Value, spans *[]span) err
 	var dims []int
 	switch p.Kind {
 	case compiler.Scalar:
+		if v.Kind() == reflect.Complex64 || v.Kind() == reflect.Complex128 {
+			if len(p.PTX) != 2 {
+				return fmt.Errorf("complex scalar with %d PTX parameters", len(p.PTX))
+			}
+			c := v.Complex()
+			for i, part := range []float64{real(c), imag(c)} {
+				if err := putScalar(buf, p.PTX[i], reflect.ValueOf(part)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		if len(p.PTX) != 1 {
 			return fmt.Errorf("scalar with %d PTX parameters", len(p.PTX))
 		}

@@ -38,6 +38,13 @@ func Mixed(th nc.Thread, a nc.Array2[float64], p []Point, f func(float64) float6
 	}
 }
 
+// Rotate takes complex slices, scalars and views.
+func Rotate(th nc.Thread, z []complex64, w complex128, a nc.Array3[complex128]) {
+	if i := th.Grid1(); i < len(z) {
+		z[i] *= complex64(w * a.At(0, 0, i))
+	}
+}
+
 // a1 is a kernel whose name is one the generated code would pick.
 func a1(th nc.Thread) {}
 

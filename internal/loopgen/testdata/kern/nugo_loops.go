@@ -37,6 +37,19 @@ func init() {
 			}
 		}
 	})
+	cuda2.RegisterRowLoop(Rotate, func(args2 []any) cuda2.RowLoop {
+		a02, a12, a2 := args2[0].([]complex64), args2[1].(complex128), args2[2].(cuda2.Array3[complex128])
+		return func(r2 *cuda2.Row) {
+			t2, n2, stop2 := r2.Begin()
+			for {
+				Rotate(t2, a02, a12, a2)
+				if n2--; n2 == 0 || *stop2 {
+					return
+				}
+				t2 = r2.Next(t2)
+			}
+		}
+	})
 	cuda2.RegisterRowLoop(a1, func(args2 []any) cuda2.RowLoop {
 		_ = args2
 		return func(r2 *cuda2.Row) {
