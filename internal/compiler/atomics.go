@@ -131,12 +131,18 @@ func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string,
 	p := f.p.NewReg(ptx.Pred).String()
 	// Stop unless val beats old: !(val > old), which holds when either is
 	// NaN, as the CPU backend's loop does.
-	cmp := "setp.leu"
+	cmp, stop := "setp.leu", p
 	if !isMax {
 		cmp = "setp.geu"
 	}
+	if s == sF16 { // the same as !(val > old) with an ordered comparison
+		cmp, stop = "setp.gt", "!"+p
+		if !isMax {
+			cmp = "setp.lt"
+		}
+	}
 	f.p.Emit(cmp+s.op(), p, val, r)
-	f.p.EmitIf(p, "bra", done)
+	f.p.EmitIf(stop, "bra", done)
 	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
 	f.p.Emit("mov"+b, oldBits, r)
 	f.p.Emit("mov"+b, newBits, val)
