@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/half"
 )
 
 // The atomics operate on one element of a slice, array or shared array,
@@ -25,33 +27,37 @@ import (
 // AtomicAdd adds val to *addr and returns the old value. A Float16 sum is
 // rounded to nearest even, as HAdd rounds it.
 func AtomicAdd[T AtomicElement](addr *T, val T) (old T) {
-	switch kindOf[T]() {
-	case kindFloat16:
-		return via(addHalf, addr, val)
-	case kindInt32, kindUint32:
-		return via(numAdd[uint32], addr, val)
-	case kindInt64, kindUint64:
-		return via(numAdd[uint64], addr, val)
-	case kindFloat32:
-		return via(numAdd[float32], addr, val)
+	switch size, float := unsafe.Sizeof(val), isFloatType[T](); {
+	case size == 2:
+		return as[T](addHalf(ptrAs[Float16](addr), as[Float16](val)))
+	case size == 4 && float:
+		return as[T](numAdd(ptrAs[float32](addr), as[float32](val)))
+	case size == 4:
+		v := as[uint32](val) // two's complement: one add for both signs
+		return as[T](atomic.AddUint32(ptrAs[uint32](addr), v) - v)
+	case float:
+		return as[T](numAdd(ptrAs[float64](addr), as[float64](val)))
 	}
-	return via(numAdd[float64], addr, val)
+	v := as[uint64](val)
+	return as[T](atomic.AddUint64(ptrAs[uint64](addr), v) - v)
 }
 
 // AtomicSub subtracts val from *addr and returns the old value. For floats
 // (Float16 too) it adds -val, which rounds exactly as subtracting val does.
 func AtomicSub[T AtomicElement](addr *T, val T) (old T) {
-	switch kindOf[T]() {
-	case kindFloat16:
-		return via(subHalf, addr, val)
-	case kindInt32, kindUint32:
-		return via(numSub[uint32], addr, val)
-	case kindInt64, kindUint64:
-		return via(numSub[uint64], addr, val)
-	case kindFloat32:
-		return via(numSub[float32], addr, val)
+	switch size, float := unsafe.Sizeof(val), isFloatType[T](); {
+	case size == 2:
+		return as[T](addHalf(ptrAs[Float16](addr), HNeg(as[Float16](val))))
+	case size == 4 && float:
+		return as[T](numAdd(ptrAs[float32](addr), -as[float32](val)))
+	case size == 4:
+		v := -as[uint32](val)
+		return as[T](atomic.AddUint32(ptrAs[uint32](addr), v) - v)
+	case float:
+		return as[T](numAdd(ptrAs[float64](addr), -as[float64](val)))
 	}
-	return via(numSub[float64], addr, val)
+	v := -as[uint64](val)
+	return as[T](atomic.AddUint64(ptrAs[uint64](addr), v) - v)
 }
 
 // AtomicInc counts *addr up from 0 to val and around again: it stores 0
@@ -92,42 +98,42 @@ func AtomicDec[T AtomicUnsigned](addr *T, val T) (old T) {
 // returns the old value. For floats (Float16 too) a NaN val is never
 // stored, and a NaN there is never replaced.
 func AtomicMax[T AtomicElement](addr *T, val T) (old T) {
-	switch kindOf[T]() {
-	case kindFloat16:
-		return via(maxHalf, addr, val)
-	case kindInt32:
-		return via(numMax[int32], addr, val)
-	case kindInt64:
-		return via(numMax[int64], addr, val)
-	case kindUint32:
-		return via(numMax[uint32], addr, val)
-	case kindUint64:
-		return via(numMax[uint64], addr, val)
-	case kindFloat32:
-		return via(numMax[float32], addr, val)
+	switch size, float := unsafe.Sizeof(val), isFloatType[T](); {
+	case size == 2:
+		return as[T](maxHalf(ptrAs[Float16](addr), as[Float16](val)))
+	case size == 4 && float:
+		return as[T](numMax(ptrAs[float32](addr), as[float32](val)))
+	case float:
+		return as[T](numMax(ptrAs[float64](addr), as[float64](val)))
+	case size == 4 && isSignedType[T]():
+		return as[T](numMax(ptrAs[int32](addr), as[int32](val)))
+	case size == 4:
+		return as[T](numMax(ptrAs[uint32](addr), as[uint32](val)))
+	case isSignedType[T]():
+		return as[T](numMax(ptrAs[int64](addr), as[int64](val)))
 	}
-	return via(numMax[float64], addr, val)
+	return as[T](numMax(ptrAs[uint64](addr), as[uint64](val)))
 }
 
 // AtomicMin stores val in *addr if it is less than the value there and
 // returns the old value. For floats (Float16 too) a NaN val is never
 // stored, and a NaN there is never replaced.
 func AtomicMin[T AtomicElement](addr *T, val T) (old T) {
-	switch kindOf[T]() {
-	case kindFloat16:
-		return via(minHalf, addr, val)
-	case kindInt32:
-		return via(numMin[int32], addr, val)
-	case kindInt64:
-		return via(numMin[int64], addr, val)
-	case kindUint32:
-		return via(numMin[uint32], addr, val)
-	case kindUint64:
-		return via(numMin[uint64], addr, val)
-	case kindFloat32:
-		return via(numMin[float32], addr, val)
+	switch size, float := unsafe.Sizeof(val), isFloatType[T](); {
+	case size == 2:
+		return as[T](minHalf(ptrAs[Float16](addr), as[Float16](val)))
+	case size == 4 && float:
+		return as[T](numMin(ptrAs[float32](addr), as[float32](val)))
+	case float:
+		return as[T](numMin(ptrAs[float64](addr), as[float64](val)))
+	case size == 4 && isSignedType[T]():
+		return as[T](numMin(ptrAs[int32](addr), as[int32](val)))
+	case size == 4:
+		return as[T](numMin(ptrAs[uint32](addr), as[uint32](val)))
+	case isSignedType[T]():
+		return as[T](numMin(ptrAs[int64](addr), as[int64](val)))
 	}
-	return via(numMin[float64], addr, val)
+	return as[T](numMin(ptrAs[uint64](addr), as[uint64](val)))
 }
 
 // AtomicExch stores val in *addr and returns the old value.
@@ -135,7 +141,7 @@ func AtomicExch[T AtomicElement](addr *T, val T) (old T) {
 	p := unsafe.Pointer(addr)
 	switch unsafe.Sizeof(val) {
 	case 2:
-		return via(exchHalf, addr, val)
+		return as[T](exchHalf(ptrAs[Float16](addr), as[Float16](val)))
 	case 4:
 		return fromBits32[T](atomic.SwapUint32((*uint32)(p), bits32(val)))
 	}
@@ -150,8 +156,7 @@ func AtomicCAS[T AtomicElement](addr *T, compare, val T) (old T) {
 	p := unsafe.Pointer(addr)
 	switch unsafe.Sizeof(val) {
 	case 2:
-		c, v := bits16(compare), bits16(val)
-		return fromBits16[T](updateHalf((*Float16)(p), func(old uint16) (uint16, bool) { return v, old == c }))
+		return as[T](casHalf((*Float16)(p), as[Float16](compare), as[Float16](val)))
 	case 4:
 		c, v := bits32(compare), bits32(val)
 		for {
@@ -198,98 +203,52 @@ func AtomicXor[T AtomicInteger](addr *T, val T) (old T) {
 	}
 }
 
-// atomicKind says which instantiation of the operator-using helpers an
-// AtomicElement type runs on: the AtomicElement set holds the struct
-// Float16, so the exported functions cannot use + or < on T themselves.
-type atomicKind uint8
+// The exported atomics take the struct Float16 too, so they cannot use
+// + or < on T: they run an operator-using helper instantiated for a type
+// of T's size and kind (2 bytes is Float16, the only one that small),
+// on T's memory. Size and float-ness fold to constants in each
+// instantiation; signedness, which only AtomicMax and AtomicMin need, is
+// T's reflect.Kind (a type switch on T costs several times more).
 
-const (
-	kindInt32 atomicKind = iota
-	kindInt64
-	kindUint32
-	kindUint64
-	kindFloat32
-	kindFloat64
-	kindFloat16
-)
-
-// kindOf classifies T: the predeclared types by a type switch (cheap), a
-// defined type such as type Count int32 by its reflect.Kind.
-func kindOf[T AtomicElement]() atomicKind {
-	switch any((*T)(nil)).(type) {
-	case *int32:
-		return kindInt32
-	case *uint32:
-		return kindUint32
-	case *int64:
-		return kindInt64
-	case *uint64:
-		return kindUint64
-	case *float32:
-		return kindFloat32
-	case *float64:
-		return kindFloat64
-	case *Float16:
-		return kindFloat16
-	case *int:
-		if unsafe.Sizeof(int(0)) == 4 {
-			return kindInt32
-		}
-		return kindInt64
-	case *uint:
-		if unsafe.Sizeof(uint(0)) == 4 {
-			return kindUint32
-		}
-		return kindUint64
+// isFloatType reports whether T is a 4- or 8-byte float: with all its bits
+// set a float is a NaN, which != itself, an integer -1 or its maximum.
+func isFloatType[T AtomicElement]() bool {
+	var x T
+	switch unsafe.Sizeof(x) {
+	case 4:
+		*(*uint32)(unsafe.Pointer(&x)) = ^uint32(0)
+	case 8:
+		*(*uint64)(unsafe.Pointer(&x)) = ^uint64(0)
+	default:
+		return false
 	}
-	var v T
-	switch k := reflect.TypeFor[T]().Kind(); {
-	case k == reflect.Float32:
-		return kindFloat32
-	case k == reflect.Float64:
-		return kindFloat64
-	case k == reflect.Int32 || k == reflect.Int && unsafe.Sizeof(v) == 4:
-		return kindInt32
-	case k == reflect.Int || k == reflect.Int64:
-		return kindInt64
-	case k == reflect.Uint32 || k == reflect.Uint && unsafe.Sizeof(v) == 4:
-		return kindUint32
-	}
-	return kindUint64
+	return x != x
 }
 
-// via runs op, the instantiation for U, on T's memory and bits: U is T's
-// underlying type, or one of the same size whose arithmetic gives the
-// same bits (uint32 addition for int32).
-func via[U, T AtomicElement](op func(*U, U) U, addr *T, val T) T {
-	r := op((*U)(unsafe.Pointer(addr)), *(*U)(unsafe.Pointer(&val)))
-	return *(*T)(unsafe.Pointer(&r))
+// isSignedType reports whether the integer type T is signed.
+func isSignedType[T AtomicElement]() bool {
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return true
+	}
+	return false
 }
 
+// as reinterprets v's bits as a U of the same size, and ptrAs a pointer
+// to T as one to U (for additions, uint32 and uint64 stand for the signed
+// types too: two's complement gives the same bits).
+func as[U, T any](v T) U { return *(*U)(unsafe.Pointer(&v)) }
+
+func ptrAs[U, T any](p *T) *U { return (*U)(unsafe.Pointer(p)) }
+
+// numAdd adds by compare-and-swap; integers add with AddUint32/64 instead.
 func numAdd[T AtomicNumber](addr *T, val T) (old T) {
-	if isFloat[T]() {
-		for {
-			old = atomicLoad(addr)
-			if atomicCAS(addr, old, old+val) {
-				return old
-			}
+	for {
+		old = atomicLoad(addr)
+		if atomicCAS(addr, old, old+val) {
+			return old
 		}
 	}
-	p := unsafe.Pointer(addr)
-	if unsafe.Sizeof(val) == 4 {
-		v := bits32(val)
-		return fromBits32[T](atomic.AddUint32((*uint32)(p), v) - v)
-	}
-	v := bits64(val)
-	return fromBits64[T](atomic.AddUint64((*uint64)(p), v) - v)
-}
-
-func numSub[T AtomicNumber](addr *T, val T) (old T) {
-	if isFloat[T]() {
-		return numAdd(addr, -val)
-	}
-	var zero T
-	return numAdd(addr, zero-val)
 }
 
 // numMax and numMin stop unless val beats old: !(val > old) holds when
@@ -313,62 +272,86 @@ func numMin[T AtomicNumber](addr *T, val T) (old T) {
 }
 
 func addHalf(addr *Float16, val Float16) Float16 {
-	return Float16{updateHalf(addr, func(old uint16) (uint16, bool) { return HAdd(Float16{old}, val).bits, true })}
-}
-
-func subHalf(addr *Float16, val Float16) Float16 { return addHalf(addr, HNeg(val)) }
-
-func maxHalf(addr *Float16, val Float16) Float16 {
-	return Float16{updateHalf(addr, func(old uint16) (uint16, bool) { return val.bits, HGt(val, Float16{old}) })}
-}
-
-func minHalf(addr *Float16, val Float16) Float16 {
-	return Float16{updateHalf(addr, func(old uint16) (uint16, bool) { return val.bits, HLt(val, Float16{old}) })}
-}
-
-func exchHalf(addr *Float16, val Float16) Float16 {
-	return Float16{updateHalf(addr, func(uint16) (uint16, bool) { return val.bits, true })}
-}
-
-// updateHalf replaces the bits of *p by next(old) when next says so, as
-// one atomic step, and returns the old bits. Go has no 16-bit atomics: it
-// compare-and-swaps the aligned 32-bit word that holds *p, in which *p is
-// either half; the swap writes the other half back unchanged, or fails
-// and retries if it changed. The word cannot fault: it lies in the 8-byte
-// granule that holds *p, and Go allocates memory in such granules (size
-// classes of 8 bytes and more, tiny objects packed in 16-byte blocks), as
-// the driver and mmap do in pages.
-func updateHalf(p *Float16, next func(old uint16) (uint16, bool)) uint16 {
-	off := uintptr(unsafe.Pointer(p)) & 3
-	w := (*uint32)(unsafe.Add(unsafe.Pointer(p), -int(off)))
+	w, off := halfWord(addr)
 	for {
 		ow := atomic.LoadUint32(w)
-		nw := ow
-		// the half at byte offset off of the word, whatever the byte order
-		old := *(*uint16)(unsafe.Add(unsafe.Pointer(&ow), off))
-		v, store := next(old)
-		if !store {
-			return old
-		}
-		*(*uint16)(unsafe.Add(unsafe.Pointer(&nw), off)) = v
-		if atomic.CompareAndSwapUint32(w, ow, nw) {
-			return old
+		old := halfIn(ow, off)
+		if atomic.CompareAndSwapUint32(w, ow, withHalf(ow, off, half.Add(old, val.bits))) {
+			return Float16{old}
 		}
 	}
 }
 
-// isFloat reports whether T is a floating-point type; it folds to a
-// constant in each instantiation.
-func isFloat[T AtomicNumber]() bool {
-	var one T = 1
-	return one/2 != 0
+// maxHalf and minHalf store val only if it beats the old value (ordered:
+// never a NaN, never over a NaN), as numMax and numMin do.
+func maxHalf(addr *Float16, val Float16) Float16 {
+	w, off := halfWord(addr)
+	for {
+		ow := atomic.LoadUint32(w)
+		old := halfIn(ow, off)
+		if !half.Compare(half.GT, val.bits, old) || atomic.CompareAndSwapUint32(w, ow, withHalf(ow, off, val.bits)) {
+			return Float16{old}
+		}
+	}
 }
 
-func bits16[T any](v T) uint16 { return *(*uint16)(unsafe.Pointer(&v)) }
+func minHalf(addr *Float16, val Float16) Float16 {
+	w, off := halfWord(addr)
+	for {
+		ow := atomic.LoadUint32(w)
+		old := halfIn(ow, off)
+		if !half.Compare(half.LT, val.bits, old) || atomic.CompareAndSwapUint32(w, ow, withHalf(ow, off, val.bits)) {
+			return Float16{old}
+		}
+	}
+}
+
+func exchHalf(addr *Float16, val Float16) Float16 {
+	w, off := halfWord(addr)
+	for {
+		ow := atomic.LoadUint32(w)
+		if atomic.CompareAndSwapUint32(w, ow, withHalf(ow, off, val.bits)) {
+			return Float16{halfIn(ow, off)}
+		}
+	}
+}
+
+func casHalf(addr *Float16, compare, val Float16) Float16 {
+	w, off := halfWord(addr)
+	for {
+		ow := atomic.LoadUint32(w)
+		old := halfIn(ow, off)
+		if old != compare.bits || atomic.CompareAndSwapUint32(w, ow, withHalf(ow, off, val.bits)) {
+			return Float16{old}
+		}
+	}
+}
+
+// halfWord returns the aligned 32-bit word that holds *p, and *p's byte
+// offset in it. Go has no 16-bit atomics: the Float16 atomics
+// compare-and-swap that word, in which *p is either half, writing the
+// other half back unchanged (or failing and retrying if it changed). The
+// word cannot fault: it lies in the 8-byte granule that holds *p, and Go
+// allocates memory in such granules (size classes of 8 bytes and more,
+// tiny objects packed in 16-byte blocks), as the driver and mmap do in
+// pages.
+func halfWord(p *Float16) (w *uint32, off uintptr) {
+	off = uintptr(unsafe.Pointer(p)) & 3
+	return (*uint32)(unsafe.Add(unsafe.Pointer(p), -int(off))), off
+}
+
+// halfIn and withHalf read and replace the half at byte offset off of a
+// word, whatever the machine's byte order.
+func halfIn(w uint32, off uintptr) uint16 { return *(*uint16)(unsafe.Add(unsafe.Pointer(&w), off)) }
+
+func withHalf(w uint32, off uintptr, h uint16) uint32 {
+	*(*uint16)(unsafe.Add(unsafe.Pointer(&w), off)) = h
+	return w
+}
+
 func bits32[T any](v T) uint32 { return *(*uint32)(unsafe.Pointer(&v)) }
 func bits64[T any](v T) uint64 { return *(*uint64)(unsafe.Pointer(&v)) }
 
-func fromBits16[T any](b uint16) T { return *(*T)(unsafe.Pointer(&b)) }
 func fromBits32[T any](b uint32) T { return *(*T)(unsafe.Pointer(&b)) }
 func fromBits64[T any](b uint64) T { return *(*T)(unsafe.Pointer(&b)) }
 

@@ -3,6 +3,7 @@ package cuda
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 func h16(b uint16) Float16 { return Float16FromBits(b) }
@@ -151,4 +152,28 @@ func TestAtomicsOnDefinedTypes(t *testing.T) {
 	if old := AtomicMax(&r, ratio(math.NaN())); old != 1.25 || r != 1.25 {
 		t.Errorf("defined float64 Max stored a NaN: %v", r)
 	}
+}
+
+// BenchmarkAtomicAddHalf reports the cost of an uncontended Float16
+// AtomicAdd on the CPU backend (a compare-and-swap of the containing word
+// around HAdd) relative to a float32 one (a compare-and-swap around +).
+func BenchmarkAtomicAddHalf(b *testing.B) {
+	var h [2]Float16
+	var f float32
+	const n = 1000
+	var spent [2]time.Duration
+	for b.Loop() {
+		start := time.Now()
+		for range n {
+			AtomicAdd(&h[1], Float16{})
+		}
+		mid := time.Now()
+		for range n {
+			AtomicAdd(&f, 0)
+		}
+		spent[0] += mid.Sub(start)
+		spent[1] += time.Since(mid)
+	}
+	b.ReportMetric(float64(spent[0].Nanoseconds())/float64(b.N*n), "half-ns/op")
+	b.ReportMetric(float64(spent[0])/float64(spent[1]), "half/float32")
 }
