@@ -118,7 +118,8 @@ func atomicHalfCompare(t cuda.Thread, a []cuda.Float16, mx, mn, owners []cuda.Fl
 	if i := t.Grid1(); i < len(a) {
 		cuda.AtomicMax(&mx[0], a[i])
 		cuda.AtomicMax(&mx[1], a[i]) // starts NaN
-		cuda.AtomicMax(&mx[2], cuda.HAbs(cuda.HMul(a[i], cuda.F16(0)))) // +0 or NaN
+		// +0 or NaN: never a tie of -0 and +0
+		cuda.AtomicMax(&mx[2], cuda.HAbs(cuda.HMul(a[i], cuda.F16(0))))
 		cuda.AtomicMin(&mn[0], a[i])
 		cuda.AtomicMin(&mn[1], a[i]) // starts NaN
 		if cuda.AtomicCAS(&owners[i%8], cuda.F16(-1), cuda.F16(float32(i%8))).Bits() == 0xBC00 {
