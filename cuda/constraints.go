@@ -34,11 +34,23 @@ type Element interface {
 	Number | Complex | Float16 | ~bool
 }
 
-// AtomicNumber is the set of types the arithmetic atomics (AtomicAdd,
+// AtomicNumber is the set of numbers the arithmetic atomics (AtomicAdd,
 // AtomicMax, AtomicCAS, ...) work on: the 32- and 64-bit types that CUDA's
 // atomic instructions support.
 type AtomicNumber interface {
 	~int32 | ~int64 | ~int | ~uint32 | ~uint64 | ~uint | ~float32 | ~float64
+}
+
+// AtomicElement is the set of types AtomicAdd, AtomicSub, AtomicMax,
+// AtomicMin, AtomicExch and AtomicCAS work on: the AtomicNumbers and
+// Float16 (CUDA's atomicAdd(__half*) and 16-bit atomicCAS, sm_70 and
+// later). It is apart from AtomicNumber as Element is apart from Number:
+// Float16 has no Go operators. AtomicSub is AtomicAdd of the negation,
+// exact for floats, so it takes Float16 as it takes float32; the wrapping
+// counters (AtomicInc, AtomicDec) and the bitwise atomics (AtomicAnd,
+// AtomicOr, AtomicXor) mean nothing on a float and take none.
+type AtomicElement interface {
+	AtomicNumber | Float16
 }
 
 // AtomicInteger is the set of types the bitwise atomics (AtomicAnd,

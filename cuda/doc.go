@@ -147,7 +147,9 @@
 // it is a .b16 register and HAdd is add.rn.f16 (sm_53 and later; older
 // targets are a CompileError). Each operation is correctly rounded to
 // nearest even on every backend, NaN results are the canonical 0x7FFF,
-// and the CPU backend computes the GPU's bits.
+// and the CPU backend computes the GPU's bits. AtomicAdd, AtomicSub,
+// AtomicMax, AtomicMin, AtomicExch and AtomicCAS take a *Float16 (sm_70
+// and later on the GPU).
 //
 // # Complex numbers
 //

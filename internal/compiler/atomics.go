@@ -15,6 +15,11 @@ func (f *fnState) atomic(in *ssa.Call, name string) {
 	sp := f.spaceOf(ptrV)
 	a := "[" + f.reg(ptrV) + "]"
 	r := f.newReg(s)
+	if s == sF16 {
+		f.atomicHalf(in, name, r, sp, a)
+		f.bind(in, []string{r})
+		return
+	}
 	atom := "atom" + sp.suffix()
 	val := f.one(args[1])
 	typ := s.op()
@@ -67,31 +72,84 @@ func (f *fnState) atomic(in *ssa.Call, name string) {
 	f.bind(in, []string{r})
 }
 
+// minAtomicHalfSM is the oldest architecture with 16-bit atomics
+// (atom.add.noftz.f16 and atom.cas.b16).
+const minAtomicHalfSM = 70
+
+// atomicHalf lowers the Float16 atomics: AtomicAdd and AtomicSub to
+// atom.add.noftz.f16 (noftz: the sum keeps subnormals, as HAdd does),
+// AtomicCAS to atom.cas.b16, and AtomicExch, AtomicMax and AtomicMin, which
+// PTX lacks for 16 bits, to atom.cas.b16 loops. Before sm_70 there is no
+// 16-bit atomic to build on: refused, as CUDA refuses atomicAdd(__half*).
+func (f *fnState) atomicHalf(in *ssa.Call, name, r string, sp space, a string) {
+	if sm := f.m.target.sm(); sm < minAtomicHalfSM {
+		f.errorf("cuda.%s on a Float16 needs compute capability 7.0 (sm_70) or later (PTX atom.add.noftz.f16, atom.cas.b16), but the target is sm_%d; for older GPUs accumulate in float32 and round with cuda.F16 afterwards", name, sm)
+		return
+	}
+	args := in.Call.Args
+	atom := "atom" + sp.suffix()
+	val := f.h(args[1])
+	switch name {
+	case "AtomicAdd", "AtomicSub":
+		if name == "AtomicSub" {
+			n := f.newReg(sF16)
+			f.p.Emit("xor.b16", n, val, "0x8000") // x - y is x + -y, exactly
+			val = n
+		}
+		f.p.Emit(atom+".add.noftz.f16", r, a, val)
+	case "AtomicCAS":
+		f.p.Emit(atom+".cas.b16", r, a, val, f.h(args[2]))
+	case "AtomicExch":
+		loop := f.newLabel("axch")
+		f.p.Emit("ld"+sp.suffix()+".volatile.b16", r, a)
+		f.p.Label(loop)
+		got := f.newReg(sF16)
+		f.p.Emit(atom+".cas.b16", got, a, r, val)
+		same := f.p.NewReg(ptx.Pred).String()
+		f.p.Emit("setp.eq.b16", same, got, r)
+		f.p.Emit("mov.b16", r, got)
+		f.p.EmitIf("!"+same, "bra", loop)
+	case "AtomicMax", "AtomicMin":
+		f.atomicFloatMinMax(r, sF16, sp, a, val, name == "AtomicMax")
+	default:
+		f.errorf("cuda.%s cannot take a Float16", name) // the type checker refuses it first
+	}
+}
+
 // atomicFloatMinMax: old = *a; while val beats old, CAS it in.
 func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string, isMax bool) {
-	ic := ptx.B32
-	if s == sF64 {
+	ic, ld, b := ptx.B32, s.op(), s.bits()
+	switch s {
+	case sF64:
 		ic = ptx.B64
+	case sF16:
+		ic, ld, b = ptx.B16, ".b16", ".b16" // ld has no .f16
 	}
 	loop, done := f.newLabel("amm"), f.newLabel("ammdone")
-	f.p.Emit("ld"+sp.suffix()+".volatile"+s.op(), r, a)
+	f.p.Emit("ld"+sp.suffix()+".volatile"+ld, r, a)
 	f.p.Label(loop)
 	p := f.p.NewReg(ptx.Pred).String()
 	// Stop unless val beats old: !(val > old), which holds when either is
 	// NaN, as the CPU backend's loop does.
-	cmp := "setp.leu"
+	cmp, stop := "setp.leu", p
 	if !isMax {
 		cmp = "setp.geu"
 	}
+	if s == sF16 { // the same as !(val > old) with an ordered comparison
+		cmp, stop = "setp.gt", "!"+p
+		if !isMax {
+			cmp = "setp.lt"
+		}
+	}
 	f.p.Emit(cmp+s.op(), p, val, r)
-	f.p.EmitIf(p, "bra", done)
+	f.p.EmitIf(stop, "bra", done)
 	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
-	f.p.Emit("mov"+s.bits(), oldBits, r)
-	f.p.Emit("mov"+s.bits(), newBits, val)
-	f.p.Emit("atom"+sp.suffix()+".cas"+s.bits(), got, a, oldBits, newBits)
+	f.p.Emit("mov"+b, oldBits, r)
+	f.p.Emit("mov"+b, newBits, val)
+	f.p.Emit("atom"+sp.suffix()+".cas"+b, got, a, oldBits, newBits)
 	same := f.p.NewReg(ptx.Pred).String()
-	f.p.Emit("setp.eq"+s.bits(), same, got, oldBits)
-	f.p.Emit("mov"+s.bits(), r, got)
+	f.p.Emit("setp.eq"+b, same, got, oldBits)
+	f.p.Emit("mov"+b, r, got)
 	f.p.EmitIf("!"+same, "bra", loop)
 	f.p.Label(done)
 }

@@ -51,4 +51,5 @@ package compiler
 //
 // Target.LineInfo adds .file and .loc directives (the Go position of the
 // code after each) and nothing else; Target.MaxRegisters writes the entry's
-// .maxnreg. cuda.Nanosleep needs sm_70 (nanosleep.u32).
+// .maxnreg. cuda.Nanosleep needs sm_70 (nanosleep.u32), and so do the atomics on
+// Float16 (atom.add.noftz.f16, atom.cas.b16).

@@ -92,6 +92,82 @@ func atomicWrap(t cuda.Thread, c32 []uint32, c64 []uint64, sums []uint64) {
 	}
 }
 
+// atomicHalfAdd: one AtomicAdd per element of x adds b[i] to a[i]'s copy
+// (the rounding edge cases of cycleF16: ties, overflow, NaN, subnormals)
+// and keeps the old value; the histogram and sums add small multiples of
+// 1/4 whose partial sums are all exact in half, so their results do not
+// depend on the order the threads come in.
+func atomicHalfAdd(t cuda.Thread, a32 []int32, x, b, old, hist, sums []cuda.Float16) {
+	if i := t.Grid1(); i < len(a32) {
+		old[i] = cuda.AtomicAdd(&x[i], b[i])
+		bin := a32[i] % 16
+		if bin < 0 {
+			bin = -bin
+		}
+		cuda.AtomicAdd(&hist[bin], cuda.F16(1))
+		cuda.AtomicSub(&sums[0], cuda.F16(float32(i%5-2)))
+		cuda.AtomicAdd(&sums[1], cuda.F16(0.25))
+		cuda.AtomicSub(&sums[2], cuda.F16(-0.75))
+	}
+}
+
+// atomicHalfCompare: Max and Min over values with NaNs (never stored; a
+// NaN there never replaced) and with ±Inf, so no tie of -0 and +0
+// decides the result; CAS claims by bits (-0 never matches +0); Exch.
+func atomicHalfCompare(t cuda.Thread, a []cuda.Float16, mx, mn, owners []cuda.Float16, claimed []int32, ex []cuda.Float16) {
+	if i := t.Grid1(); i < len(a) {
+		cuda.AtomicMax(&mx[0], a[i])
+		cuda.AtomicMax(&mx[1], a[i]) // starts NaN
+		// +0 or NaN: never a tie of -0 and +0
+		cuda.AtomicMax(&mx[2], cuda.HAbs(cuda.HMul(a[i], cuda.F16(0))))
+		cuda.AtomicMin(&mn[0], a[i])
+		cuda.AtomicMin(&mn[1], a[i]) // starts NaN
+		if cuda.AtomicCAS(&owners[i%8], cuda.F16(-1), cuda.F16(float32(i%8))).Bits() == 0xBC00 {
+			cuda.AtomicAdd(&claimed[i%8], 1)
+		}
+		cuda.AtomicCAS(&owners[8], cuda.Float16FromBits(0), cuda.F16(5)) // holds -0
+		cuda.AtomicExch(&ex[i%4], cuda.F16(float32(i%4)*10+0.5))
+	}
+}
+
+// atomicHalfShared: the same atomics on a Float16 shared array, whose
+// elements pair up in 32-bit words; each block adds its counts into out.
+func atomicHalfShared(t cuda.Thread, a []cuda.Float16, out []cuda.Float16) {
+	sh := cuda.SharedArray[cuda.Float16](t, 12)
+	tid := t.ThreadIdx().X
+	if tid < 12 {
+		sh[tid] = cuda.Float16FromBits(0)
+		if tid == 8 {
+			sh[tid] = cuda.Float16FromBits(0xFC00) // -Inf
+		}
+	}
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(a) {
+		cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
+		cuda.AtomicMax(&sh[8], a[i])
+		cuda.AtomicSub(&sh[9], cuda.F16(0.5))
+		if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
+			cuda.AtomicMin(&sh[10], cuda.F16(-3))
+		}
+		cuda.AtomicExch(&sh[11], cuda.F16(7))
+	}
+	t.SyncThreads()
+	switch {
+	case tid == 8 || tid == 10:
+		cuda.AtomicMin(&out[tid], sh[tid])
+	case tid < 12:
+		cuda.AtomicAdd(&out[tid], sh[tid])
+	}
+}
+
+func halfFill(n int, b uint16) []cuda.Float16 {
+	out := make([]cuda.Float16, n)
+	for i := range out {
+		out[i] = cuda.Float16FromBits(b)
+	}
+	return out
+}
+
 var atomicCases = []Case{
 	c1("atomics/histogram", atomicHistogram, func() []any { return []any{cycleOf[int32](n1), zeros[int32](16)} }),
 	c1("atomics/global_ops", atomicGlobalOps, func() []any {
@@ -105,4 +181,17 @@ var atomicCases = []Case{
 		return []any{[]uint32{0, 0, 100}, []uint64{1<<40 - 5, 50}, zeros[uint64](6)}
 	}),
 	c1("atomics/cas_exch", atomicCASExch, func() []any { return []any{minusOnes(8), zeros[int32](8), zeros[uint64](4)} }),
+	c1("atomics/half_add", atomicHalfAdd, func() []any {
+		return []any{cycleOf[int32](n1), cycleF16(n1, 0), cycleF16(n1, 9), make([]cuda.Float16, n1), make([]cuda.Float16, 16), make([]cuda.Float16, 3)}
+	}),
+	c1("atomics/half_compare", atomicHalfCompare, func() []any {
+		owners := append(halfFill(8, 0xBC00), cuda.Float16FromBits(0x8000))
+		return []any{cycleF16(n1, 3), []cuda.Float16{cuda.F16(-7), cuda.Float16FromBits(0x7E00), cuda.F16(-1)},
+			[]cuda.Float16{cuda.F16(7), cuda.Float16FromBits(0xFE00)}, owners, zeros[int32](8), make([]cuda.Float16, 4)}
+	}),
+	c1("atomics/half_shared", atomicHalfShared, func() []any {
+		out := make([]cuda.Float16, 12)
+		out[8], out[10] = cuda.Float16FromBits(0x7C00), cuda.Float16FromBits(0x7C00)
+		return []any{cycleF16(n1, 5), out}
+	}),
 }

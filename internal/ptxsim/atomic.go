@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/half"
 )
 
 // atomStripes serialise atomics on global memory whose host buffer is not
@@ -15,6 +17,8 @@ func atomNew(in *inst, old, b, c uint64) uint64 {
 	switch in.fop {
 	case atAdd:
 		switch in.ty {
+		case tF16:
+			return uint64(half.Add(uint16(old), uint16(b)))
 		case tF32:
 			return u32f(ftz32(ftz32(f32(old)) + ftz32(f32(b))))
 		case tF64:
@@ -106,6 +110,9 @@ func (t *thread) atom(in *inst, regs []uint64) bool {
 }
 
 func hostAtomic(in *inst, ptr unsafe.Pointer, size int, b, c uint64) uint64 {
+	if size == 2 {
+		return uint64(updateHalfWord(ptr, func(old uint16) uint16 { return uint16(atomNew(in, uint64(old), b, c)) }))
+	}
 	if size == 4 {
 		p := (*uint32)(ptr)
 		switch {
@@ -136,4 +143,33 @@ func hostAtomic(in *inst, ptr unsafe.Pointer, size int, b, c uint64) uint64 {
 			return old
 		}
 	}
+}
+
+// updateHalfWord replaces the 2 bytes at ptr (2-byte aligned) by next of
+// them, atomically, and returns the old ones. The host has no 16-bit
+// atomics: it compare-and-swaps the aligned 32-bit word that holds them,
+// writing the other half back unchanged. That word lies in the 8-byte
+// granule of ptr, inside memory Go or the driver allocated, so it cannot
+// fault.
+func updateHalfWord(ptr unsafe.Pointer, next func(old uint16) uint16) uint16 {
+	off := uintptr(ptr) & 3
+	w := (*uint32)(unsafe.Add(ptr, -int(off)))
+	for {
+		ow := atomic.LoadUint32(w)
+		nw := ow
+		old := *(*uint16)(unsafe.Add(unsafe.Pointer(&ow), off)) // either byte order
+		v := next(old)
+		*(*uint16)(unsafe.Add(unsafe.Pointer(&nw), off)) = v
+		if v == old || atomic.CompareAndSwapUint32(w, ow, nw) {
+			return old
+		}
+	}
+}
+
+// loadHalfWord reads the 2 bytes at ptr (2-byte aligned) with an atomic
+// load of the 32-bit word that holds them.
+func loadHalfWord(ptr unsafe.Pointer) uint16 {
+	off := uintptr(ptr) & 3
+	w := atomic.LoadUint32((*uint32)(unsafe.Add(ptr, -int(off))))
+	return *(*uint16)(unsafe.Add(unsafe.Pointer(&w), off))
 }

@@ -968,7 +968,8 @@ func (d *decoder) decode() (inst, error) {
 		if m.cmp >= 0 {
 			return in, d.errf("%s: unexpected comparison modifier", base)
 		}
-		if ty.bits() < 32 || ty == tF16 {
+		// 16 bits: atom.add.noftz.f16 and atom.cas.b16 (sm_70) only
+		if half := ty == tF16 && aop == atAdd || ty == tB16 && aop == atCas; ty.bits() < 32 && !half {
 			return in, d.errf("%s: type %s not supported", base, ty)
 		}
 		if ty.isFloat() && aop != atAdd && aop != atExch && aop != atCas {

@@ -53,14 +53,18 @@
 //     one worker such a kernel is also a data race in the host process (the
 //     race detector reports it); Launch.Workers = 1 runs blocks in turn.
 //     ld and st with .volatile, .relaxed, .acquire or .release are host
-//     atomic loads and stores (when 4 or 8 bytes and aligned), so the
+//     atomic loads and stores (when 2, 4 or 8 bytes and aligned; 2 bytes
+//     through the aligned 32-bit word that holds them), so the
 //     intended races of such accesses with atomics (the first read of a
 //     compare-and-swap loop) are not host data races.
 //   - Float-to-integer cvt clamps to the destination range and maps NaN to 0,
 //     as PTX specifies for sm_20 and later; cvt/arithmetic .sat maps NaN and
 //     -0 to +0.
 //   - atom.add.f32 flushes subnormal inputs and results to zero, as the
-//     hardware's global-memory float atomics do; atom.add.f64 does not.
+//     hardware's global-memory float atomics do; atom.add.f64 does not,
+//     nor atom.add.noftz.f16 (sm_70), whose sum is add.rn.f16's. The 16-bit
+//     atomics (that and atom.cas.b16) compare-and-swap the aligned 32-bit
+//     host word that holds their 2 bytes.
 //   - The directed rounding modes (.rz .rm .rp) are exact: float32 results
 //     are rounded from float64 with the sign of the exact residual, float64
 //     results through math/big (slow, but nugo emits them only for

@@ -362,6 +362,8 @@ func storeN(b []byte, n int, v uint64) {
 func orderedLoad(b []byte, n int) uint64 {
 	p := unsafe.Pointer(&b[0])
 	switch {
+	case n == 2 && uintptr(p)%2 == 0:
+		return uint64(loadHalfWord(p))
 	case n == 4 && uintptr(p)%4 == 0:
 		return uint64(atomic.LoadUint32((*uint32)(p)))
 	case n == 8 && uintptr(p)%8 == 0:
@@ -373,6 +375,8 @@ func orderedLoad(b []byte, n int) uint64 {
 func orderedStore(b []byte, n int, v uint64) {
 	p := unsafe.Pointer(&b[0])
 	switch {
+	case n == 2 && uintptr(p)%2 == 0:
+		updateHalfWord(p, func(uint16) uint16 { return uint16(v) })
 	case n == 4 && uintptr(p)%4 == 0:
 		atomic.StoreUint32((*uint32)(p), uint32(v))
 	case n == 8 && uintptr(p)%8 == 0:

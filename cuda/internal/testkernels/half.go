@@ -93,3 +93,14 @@ func ElementMove[T cuda.Element](t cuda.Thread, a cuda.Array2[T], b []T) {
 		b[i] = sh[t.ThreadIdx().X]
 	}
 }
+
+// AtomicAddEach adds y[i] to x[i] atomically, keeping the old value, and
+// sums every y[i] into acc[i%2] (elements that share a 32-bit word when T
+// is a Float16); generic over every AtomicAdd type, so that a Float16
+// instantiation goes through the same path as a user's generic kernel.
+func AtomicAddEach[T cuda.AtomicElement](t cuda.Thread, x, y, old, acc []T) {
+	if i := t.Grid1(); i < len(x) {
+		old[i] = cuda.AtomicAdd(&x[i], y[i])
+		cuda.AtomicAdd(&acc[i%2], y[i%4])
+	}
+}
