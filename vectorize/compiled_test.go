@@ -26,6 +26,11 @@ func lerp4(a, b, w float64, n int16) float64 { return (a + (b-a)*w) * float64(n)
 
 func maxI32(a, b int32) int32 { return max(a, b) }
 
+// Complex ufuncs: Go's complex product and quotient, bit for bit on every
+// target.
+func cmul64(a, b complex64) complex64                  { return a * b }
+func cdivScaled(a, b complex128, s float64) complex128 { return a / b * complex(s, 0) }
+
 // Bool ufuncs: a predicate and the logical operators NumPy reduces with.
 func above2(x float64) bool { return x > 2 }
 func andB(a, b bool) bool   { return a && b }
@@ -186,6 +191,27 @@ func testCompiledTarget(t *testing.T, backend cuda.Backend) {
 			return r.Data, err
 		}},
 		{"Accumulate", func(tg Target) (any, error) { return Accumulate(New2(maxI32, tg), i32) }},
+		{"complex64 product", func(tg Target) (any, error) {
+			x, y := make([]complex64, n), make([]complex64, n)
+			for i := range x {
+				x[i], y[i] = complex(f32[i], g32[i]), complex(g32[i], -f32[i]/3)
+			}
+			return New2(cmul64, tg).Apply(x, y)
+		}},
+		{"complex128 quotient", func(tg Target) (any, error) {
+			x, y := make([]complex128, n), make([]complex128, n)
+			for i := range x {
+				x[i], y[i] = complex(a[i], b[i]), complex(c[i], a[i]-b[i])
+			}
+			return New3(cdivScaled, tg).Apply(x, y, c)
+		}},
+		{"complex Reduce", func(tg Target) (any, error) {
+			x := make([]complex64, 40)
+			for i := range x {
+				x[i] = complex(float32(i%3)-1, 0.5)
+			}
+			return Reduce(New2(cmul64, tg), x)
+		}},
 		{"bool predicate", func(tg Target) (any, error) { return New1(above2, tg).Apply(a) }},
 		{"bool operands", func(tg Target) (any, error) {
 			return New3(pick, tg).Apply(gt2(b), f32, g32)

@@ -294,9 +294,10 @@ func equalShape(a, b []int) bool {
 	return true
 }
 
-// Element is the set of operand and result types of ufuncs: the numbers
-// and bool (NumPy's boolean arrays: a predicate vectorized over an array
-// gives a []bool, which a ufunc of bools may combine).
+// Element is the set of operand and result types of ufuncs: the numbers,
+// complex64 and complex128, and bool (NumPy's boolean arrays: a predicate
+// vectorized over an array gives a []bool, which a ufunc of bools may
+// combine).
 type Element interface {
-	cuda.Number | ~bool
+	cuda.Number | cuda.Complex | ~bool
 }

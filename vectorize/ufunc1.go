@@ -14,7 +14,7 @@ type Ufunc1[T, R Element] struct {
 	k   mapKernels
 }
 
-// New1 makes a ufunc of f, a function of 1 number or bool:
+// New1 makes a ufunc of f, a function of 1 number (complex too) or bool:
 //
 //	sqrt := vectorize.New1(math.Sqrt)
 //

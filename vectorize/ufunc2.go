@@ -16,7 +16,7 @@ type Ufunc2[T, U, R Element] struct {
 	red reduceKernels
 }
 
-// New2 makes a ufunc of f, a function of 2 numbers or bools:
+// New2 makes a ufunc of f, a function of 2 numbers (complex too) or bools:
 //
 //	add := vectorize.New2(func(x, y float64) float64 { return x + y })
 //

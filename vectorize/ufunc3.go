@@ -14,7 +14,7 @@ type Ufunc3[T, U, V, R Element] struct {
 	k   mapKernels
 }
 
-// New3 makes a ufunc of f, a function of 3 numbers or bools:
+// New3 makes a ufunc of f, a function of 3 numbers (complex too) or bools:
 //
 //	fma := vectorize.New3(math.FMA)
 //

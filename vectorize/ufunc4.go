@@ -14,7 +14,7 @@ type Ufunc4[T, U, V, W, R Element] struct {
 	k   mapKernels
 }
 
-// New4 makes a ufunc of f, a function of 4 numbers or bools:
+// New4 makes a ufunc of f, a function of 4 numbers (complex too) or bools:
 //
 //	lerp := vectorize.New4(func(a, b, t float64, n int) float64 { ... })
 //

@@ -597,11 +597,11 @@ func (g *generator) ufunc(expr string, sig *types.Signature, arity int) {
 
 // foldable reports whether a binary function of signature sig can be
 // reduced (vectorize.Reduce and friends take a Ufunc2[T, T, T]): its
-// operands and result are one number or bool type.
+// operands and result are one number (complex too) or bool type.
 func foldable(sig *types.Signature) bool {
 	r := sig.Results().At(0).Type()
 	b, ok := r.Underlying().(*types.Basic)
-	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) != 0 &&
+	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) != 0 &&
 		types.Identical(sig.Params().At(0).Type(), r) && types.Identical(sig.Params().At(1).Type(), r)
 }
 
