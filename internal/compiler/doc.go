@@ -33,7 +33,9 @@ package compiler
 // Read-only slices (never written by the kernel) are loaded with
 // ld.global.nc. Like CUDA's const __restrict__ this assumes that the
 // launch's slices do not overlap; compile with Target.NoReadOnlyCache for a
-// launch whose arguments alias.
+// launch whose arguments alias. Read-only tables (package-level arrays of
+// constants) are loaded with ld.global.nc too, unless the program slices
+// them (readonly.go).
 //
 // cuda.Printf becomes vprintf with a C format: %v picks the type's natural
 // verb, 64-bit integers get ll, bools print "true"/"false" through %s.
