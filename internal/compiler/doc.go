@@ -37,6 +37,11 @@ package compiler
 // constants) are loaded with ld.global.nc too, unless the program slices
 // them (readonly.go).
 //
+// Simple counted loops (for j := lo; j <= hi; j++ over a one-block body of
+// arithmetic, loads and stores) are unrolled 4 times, in a shape ptxas
+// unrolls 4 times more, as nvcc's loops are (unroll.go); the operations and
+// their order are unchanged.
+//
 // cuda.Printf becomes vprintf with a C format: %v picks the type's natural
 // verb, 64-bit integers get ll, bools print "true"/"false" through %s.
 // C prints negative numbers under %x/%o in two's complement where Go prints
