@@ -476,7 +476,7 @@ print("numba-cuda compiles and launches")'
 	bench nugo d2d "$(size 100000000 3000)" 30 "$bin/bench-gpu" -backend "$nb" -workload d2d -n "$(size 100000000 3000)"
 	for w in "vecadd $(size 100000000 3000) 40" "primes $(size 1000000 1000) 30" "primes $(size 10000000 3000) 40" \
 		"logs $(size 10000 40) 40" "coalesced $(size 100000000 3000) 40" "permuted $(size 100000000 3000) 60" \
-		"movingavg $(size 10000000 3000) 40" "primes $(size 100000000 10000) 120"; do
+		"movingavg $(size 10000000 3000) 40" "primes $(size 100000000 6000) 120"; do
 		# shellcheck disable=SC2086 # split on purpose
 		set -- $w
 		local wl=$1 wn=$2 wt=$3 file=$1 extra=()

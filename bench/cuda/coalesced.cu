@@ -27,6 +27,7 @@ static unsigned long long splitmix(unsigned long long &x) {
 int main(int argc, char **argv) {
 	long long n = arg(argc, argv, 100000000);
 	bool perm = argc > 2 && strcmp(argv[2], "permuted") == 0;
+	if (argc > 2 && !perm) usage("the second argument can only be permuted, not", argv[2]);
 	context();
 	double *out;
 	CHECK(cudaMalloc(&out, n * sizeof(double)));

@@ -8,30 +8,48 @@
 #pragma once
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+// prog names the program in error messages ("bench/cuda vecadd"); arg sets it.
+static char prog[64] = "bench/cuda";
+
+// CHECK ends the program on a CUDA error with one line on stderr and exit
+// status 1, which scripts/gpu-check.sh turns into the table's error entry:
+//   bench/cuda vecadd: no CUDA-capable device is detected (cudaFree(0), common.h:LINE)
+// No GPU, no driver, or an out-of-memory allocation all end here, not in a
+// crash.
 #define CHECK(call)                                                                    \
 	do {                                                                               \
 		cudaError_t err_ = (call);                                                     \
 		if (err_ != cudaSuccess) {                                                     \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                \
-			        cudaGetErrorString(err_));                                         \
+			const char *file_ = strrchr(__FILE__, '/');                                \
+			fprintf(stderr, "%s: %s (%s, %s:%d)\n", prog, cudaGetErrorString(err_),     \
+			        #call, file_ ? file_ + 1 : __FILE__, __LINE__);                    \
 			exit(1);                                                                   \
 		}                                                                              \
 	} while (0)
+
+// usage ends the program on a bad command line, the same way.
+static void usage(const char *msg, const char *val) {
+	fprintf(stderr, "%s: %s: %s\n", prog, msg, val);
+	exit(2);
+}
 
 static const int REPS = 20;
 
 struct Result {
 	const char *workload;
 	long long n;
-	double kernel_ms, first_ms, launch_us, bytes;
-	char check[64];
+	double kernel_ms = 0, first_ms = 0, launch_us = 0, bytes = 0;
+	char check[64] = "";
+	Result(const char *w, long long n_) : workload(w), n(n_) {}
 };
 
 static double median(std::vector<double> v) {
@@ -90,9 +108,25 @@ static void print(const Result &r) {
 	       r.workload, r.n, r.kernel_ms, r.first_ms, r.launch_us, r.bytes, r.check);
 }
 
-// arg returns argv[1] as a number, or def.
-static long long arg(int argc, char **argv, long long def) {
-	return argc > 1 ? atoll(argv[1]) : def;
+// number parses a command-line integer of at least min.
+static long long number(const char *s, long long min) {
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < min) {
+		char msg[64];
+		snprintf(msg, sizeof msg, "want an integer of at least %lld, not", min);
+		usage(msg, s);
+	}
+	return v;
+}
+
+// arg names the program after argv[0] and returns argv[1] as a number of at
+// least min, or def.
+static long long arg(int argc, char **argv, long long def, long long min = 1) {
+	const char *base = strrchr(argv[0], '/');
+	snprintf(prog, sizeof prog, "bench/cuda %s", base ? base + 1 : argv[0]);
+	return argc > 1 ? number(argv[1], min) : def;
 }
 
 // checksum_f sums n device values on the host, 6 significant digits.

@@ -14,7 +14,7 @@ __global__ void movingavg(const double *x, long long width, double *out, long lo
 
 int main(int argc, char **argv) {
 	long long n = arg(argc, argv, 10000000);
-	long long width = argc > 2 ? atoll(argv[2]) : 101;
+	long long width = argc > 2 ? number(argv[2], 1) : 101;
 	context();
 	std::vector<double> x(n);
 	for (long long i = 0; i < n; i++) x[i] = (double)(i % 1000);

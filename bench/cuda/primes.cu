@@ -42,7 +42,7 @@ __global__ void primes(long long start, long long *out, long long n) {
 }
 
 int main(int argc, char **argv) {
-	long long N = arg(argc, argv, 1000000), n = N - 1;
+	long long N = arg(argc, argv, 1000000, 2), n = N - 1;
 	context();
 	long long *out;
 	CHECK(cudaMalloc(&out, n * sizeof(long long)));

@@ -68,8 +68,9 @@ type modState struct {
 	names     map[string]int
 	strings   map[string]string // constant strings → global symbol
 	tables    map[*ssa.Global]string
-	files     map[string]int // Go source files → .file numbers
-	nlabel    int            // labels are module-unique (inlined bodies share a function)
+	unsealed  map[*ssa.Global]bool // tables whose address escapes loads (readonly.go), nil until asked
+	files     map[string]int       // Go source files → .file numbers
+	nlabel    int                  // labels are module-unique (inlined bodies share a function)
 	recursion map[*ssa.Function]bool
 	nshared   int
 	shared    []sharedBuf // the static shared buffers, zeroed at block start

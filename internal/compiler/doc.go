@@ -33,7 +33,14 @@ package compiler
 // Read-only slices (never written by the kernel) are loaded with
 // ld.global.nc. Like CUDA's const __restrict__ this assumes that the
 // launch's slices do not overlap; compile with Target.NoReadOnlyCache for a
-// launch whose arguments alias.
+// launch whose arguments alias. Read-only tables (package-level arrays of
+// constants) are loaded with ld.global.nc too, unless the program slices
+// them (readonly.go).
+//
+// Simple counted loops (for j := lo; j <= hi; j++ over a one-block body of
+// arithmetic, loads and stores) are unrolled 4 times, in a shape ptxas
+// unrolls 4 times more, as nvcc's loops are (unroll.go); the operations and
+// their order are unchanged.
 //
 // cuda.Printf becomes vprintf with a C format: %v picks the type's natural
 // verb, 64-bit integers get ll, bools print "true"/"false" through %s.

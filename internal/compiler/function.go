@@ -39,6 +39,9 @@ type fnState struct {
 	// 32-bit registers of 64-bit integers proven to fit (narrow.go).
 	ranges *rangeInfo
 	narrow map[ssa.Value]string
+	// unroll holds the loops unrolled on their entry edge, by header.
+	unroll map[*ssa.BasicBlock]*unrollLoop
+	noCopy *ssa.Phi // a phi edgeCopies leaves alone (unroll.go steps it)
 }
 
 // bailout unwinds the lowering of one instruction after a diagnostic.
@@ -77,6 +80,7 @@ func (f *fnState) emitBody() {
 			}
 		}
 	}
+	f.findUnroll()
 	for i, b := range fn.DomPreorder() {
 		f.block = b
 		if i > 0 || len(b.Preds) > 0 {
@@ -366,6 +370,9 @@ func (f *fnState) instr(instr ssa.Instruction) {
 // jump emits the phi copies of the edge from → to and a branch.
 func (f *fnState) jump(from, to *ssa.BasicBlock) {
 	f.edgeCopies(from, to)
+	if u := f.unroll[to]; u != nil && from == u.pre {
+		f.emitUnrolled(u) // unroll.go
+	}
 	f.p.Emit("bra.uni", f.labels[to])
 }
 
@@ -415,6 +422,9 @@ func (f *fnState) edgeCopies(from, to *ssa.BasicBlock) {
 		phi, ok := instr.(*ssa.Phi)
 		if !ok {
 			break
+		}
+		if phi == f.noCopy {
+			continue
 		}
 		dst := f.vals[phi]
 		edge := phi.Edges[pi]

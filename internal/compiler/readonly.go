@@ -1,7 +1,11 @@
 package compiler
 
 import (
+	"go/token"
+	"strings"
+
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
 )
 
 // Read-only slices: a kernel parameter whose memory the kernel never writes
@@ -111,9 +115,120 @@ func (f *fnState) findReadOnly() {
 	}
 }
 
+// tableElem reports whether ptr addresses an element of a read-only table
+// (a package-level array initialized with constants; see globalTable)
+// through indexing and field selection, and the table is sealed: no function
+// of the module's programs does more with its address than load through it.
+// The front end refuses stores to package-level variables and their
+// addresses, but a slice of a table (tbl[:]) may be written through; such a
+// table keeps coherent loads. Loads from a sealed table may use ld.global.nc
+// in kernels and device functions alike, whatever Target.NoReadOnlyCache
+// says: no launch argument can overlap a table.
+func (f *fnState) tableElem(ptr ssa.Value) bool {
+	for {
+		switch p := ptr.(type) {
+		case *ssa.Global:
+			return f.m.sealedTable(p)
+		case *ssa.IndexAddr:
+			ptr = p.X
+		case *ssa.FieldAddr:
+			ptr = p.X
+		default:
+			return false
+		}
+	}
+}
+
+// sealedTable reports whether every use of g's address in the module's
+// programs is a load, an index or a field selection whose uses are such too.
+// The answer for every global is computed on first use.
+func (m *modState) sealedTable(g *ssa.Global) bool {
+	if m.unsealed == nil {
+		m.unsealed = map[*ssa.Global]bool{}
+		seen := map[*ssa.Program]bool{}
+		for _, k := range m.owners {
+			if k.Prog == nil || seen[k.Prog] {
+				continue
+			}
+			seen[k.Prog] = true
+			for fn := range ssautil.AllFunctions(k.Prog) {
+				if packageInit(fn) {
+					continue // host-only: it writes the tables' initial values
+				}
+				for _, b := range fn.Blocks {
+					for _, instr := range b.Instrs {
+						m.markUnsealed(instr)
+					}
+				}
+			}
+		}
+	}
+	return !m.unsealed[g]
+}
+
+// packageInit reports whether fn is a package initializer (init, or a
+// user's init#N), which only the host runs.
+func packageInit(fn *ssa.Function) bool {
+	name := fn.Name()
+	return fn.Pkg != nil && fn.Parent() == nil && fn.Signature.Recv() == nil &&
+		(name == "init" || strings.HasPrefix(name, "init#"))
+}
+
+// markUnsealed marks the globals instr uses other than by loading through
+// their addresses.
+func (m *modState) markUnsealed(instr ssa.Instruction) {
+	var ops [8]*ssa.Value
+	for _, op := range instr.Operands(ops[:0]) {
+		g, ok := (*op).(*ssa.Global)
+		if !ok || m.unsealed[g] {
+			continue
+		}
+		if v, isVal := instr.(ssa.Value); !isVal || !loadOnly(v, g) {
+			m.unsealed[g] = true
+		}
+	}
+}
+
+// loadOnly reports whether v, an instruction using address x, only loads
+// through x, directly or through addresses derived from it by indexing and
+// field selection.
+func loadOnly(v ssa.Value, x ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		return v.Op == token.MUL
+	case *ssa.IndexAddr:
+		if v.X != x {
+			return false
+		}
+	case *ssa.FieldAddr:
+	default:
+		return false
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		if _, dbg := r.(*ssa.DebugRef); dbg {
+			continue
+		}
+		u, isVal := r.(ssa.Value)
+		if !isVal || !loadOnly(u, v) {
+			return false
+		}
+	}
+	return true
+}
+
 // nonCoherentOK reports whether a load through ptr may use ld.global.nc.
 func (f *fnState) nonCoherentOK(ptr ssa.Value) bool {
-	if len(f.readOnly) == 0 || f.spaceOf(ptr) != spaceGlobal {
+	if f.spaceOf(ptr) != spaceGlobal {
+		return false
+	}
+	if f.tableElem(ptr) {
+		return true
+	}
+	if len(f.readOnly) == 0 {
 		return false
 	}
 	roots := map[*ssa.Parameter]bool{}

@@ -1,6 +1,10 @@
 package corpus
 
-import "github.com/nugo-dev/nugo/cuda"
+import (
+	"math"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
 
 // Control flow: if/else, every for form, switch, labels, early return.
 
@@ -146,6 +150,40 @@ func ctrlShortCircuit(t cuda.Thread, a []int32, out []uint8) {
 	}
 }
 
+// ctrlUnrolled has counted loops the compiler unrolls (internal/compiler's
+// unroll.go): trip counts 0 to 10 and 300, so that the unrolled main loop,
+// the remaining iterations or both run; j < n and j <= hi; a sum whose order
+// matters; a value carried out of the loop from j; and a bound near
+// math.MinInt64, where the main loop's bound hi-3 would wrap.
+func ctrlUnrolled(t cuda.Thread, x []float64, out []float64, last []int64) {
+	i := t.Grid1()
+	if i >= len(out) {
+		return
+	}
+	n := i % 11
+	var s float64
+	for j := 0; j < n; j++ {
+		s = s*0.5 + x[j]
+	}
+	for j := i; j <= i+n; j++ { // i+n in the loop's header
+		s -= float64(j) * 0.25
+	}
+	prev, hi := -1, i+n
+	for j := i; j <= hi; j++ {
+		s += x[j-i] * float64(j)
+		prev = j
+	}
+	for j := 0; j < len(x); j++ {
+		s = s*0.75 - x[j]
+	}
+	k, low := 0, math.MinInt64+n%3
+	for j := math.MinInt64; j <= low; j++ {
+		k += 2
+	}
+	out[i] = s + float64(prev) + float64(k)
+	last[i] = int64(prev*16 + k)
+}
+
 var controlCases = []Case{
 	c1("control/collatz", ctrlCollatz, func() []any { return []any{iota64(n1), zeros[int32](n1)} }),
 	c1("control/for_forms", ctrlForms, func() []any { return []any{zeros[int64](n1)} }),
@@ -153,5 +191,12 @@ var controlCases = []Case{
 	c1("control/labels", ctrlLabels, func() []any { return []any{zeros[int32](n1)} }),
 	c1("control/phi_swap", ctrlSwap, func() []any { return []any{zeros[int64](n1)} }),
 	c1("control/goto", ctrlGoto, func() []any { return []any{zeros[int32](n1)} }),
+	c1("control/unrolled_loops", ctrlUnrolled, func() []any {
+		x := make([]float64, n1)
+		for i := range x {
+			x[i] = float64(i%37)*0.3 - 4 // finite: every sum's rounding shows
+		}
+		return []any{x, zeros[float64](n1), zeros[int64](n1)}
+	}),
 	c1("control/short_circuit", ctrlShortCircuit, func() []any { return []any{cycleOf[int32](n1), zeros[uint8](n1)} }),
 }

@@ -868,6 +868,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(ctrlUnrolled, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ctrlUnrolled(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(convNarrow, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]int64), args[1].([]int8), args[2].([]uint8), args[3].([]int16), args[4].([]uint16), args[5].([]int32), args[6].([]uint32)
 		return func(r *cuda.Row) {
