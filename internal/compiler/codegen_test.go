@@ -19,8 +19,6 @@ var scale = [4]float64{1, 2, 4, 8}
 
 var counts = [2]int32{3, 4}
 
-var patched = [4]float64{1, 2, 4, 8}
-
 var passed = [4]float64{1, 2, 4, 8}
 
 // tableLoad reads a table in the kernel.
@@ -48,15 +46,6 @@ func log10(t cuda.Thread, out []float64) {
 	}
 }
 
-// slicedTable writes a table through a slice of it (which the front end
-// lets through): its loads must stay coherent.
-func slicedTable(t cuda.Thread, out []float64) {
-	s := patched[:]
-	s[0] = 5
-	if i := t.Grid1(); i < len(out) {
-		out[i] = patched[i&3]
-	}
-}
 
 func sum(s []float64) float64 { return s[0] + s[1] }
 
@@ -133,7 +122,6 @@ func TestTableLoadsReadOnly(t *testing.T) {
 		{"tableLoad", Target{NoReadOnlyCache: true}, []string{`ld\.global\.nc\.f64`}, []string{`ld\.global\.f64`}},
 		{"tableInCall", Target{}, []string{`ld\.global\.nc\.f64`}, []string{`ld\.global\.f64`, `ld\.f64`}},
 		{"log10", Target{SM: 90}, []string{`__nugo_tbl_logC`, `ld\.global\.nc\.f64`}, []string{`ld\.global\.f64`}},
-		{"slicedTable", Target{}, []string{`ld\.global\.f64`, `st\.global\.f64`}, []string{`ld\.global\.nc`}},
 		{"sliceArg", Target{}, []string{`ld\.(global\.)?f64`}, []string{`ld\.global\.nc`}},
 	}
 	for _, c := range cases {

@@ -100,6 +100,7 @@ func (d *diagList) add(pos token.Pos, format string, args ...any) {
 
 func (m *modState) compile() error {
 	kernel := m.k.Func
+	m.checkTableWrites()
 	entry := m.symbol(kernelSymbol(m.k))
 	m.out.Entry = entry
 	kf := &ptx.Func{Name: entry, Entry: true, MaxNReg: m.target.MaxRegisters}

@@ -14,41 +14,16 @@ import (
 // Like CUDA's const __restrict__, this assumes the launch's arguments do not
 // overlap; Target.NoReadOnlyCache turns it off for launches where they do.
 
-// paramRoots returns the kernel parameters a pointer value may derive from.
-func (f *fnState) paramRoots(v ssa.Value, seen map[ssa.Value]bool, out map[*ssa.Parameter]bool) {
-	if seen[v] {
-		return
-	}
-	seen[v] = true
-	switch v := v.(type) {
-	case *ssa.Parameter:
-		out[v] = true
-	case *ssa.IndexAddr:
-		f.paramRoots(v.X, seen, out)
-	case *ssa.FieldAddr:
-		f.paramRoots(v.X, seen, out)
-	case *ssa.Slice:
-		f.paramRoots(v.X, seen, out)
-	case *ssa.Field:
-		f.paramRoots(v.X, seen, out)
-	case *ssa.ChangeType:
-		f.paramRoots(v.X, seen, out)
-	case *ssa.SliceToArrayPointer:
-		f.paramRoots(v.X, seen, out)
-	case *ssa.Phi:
-		for _, e := range v.Edges {
-			f.paramRoots(e, seen, out)
-		}
-	case *ssa.Call:
-		// Data's result and MustView2's and MustView3's share their
-		// first argument's memory.
-		if fn := v.Call.StaticCallee(); fn != nil && len(fn.Blocks) == 0 && len(v.Call.Args) > 0 {
-			switch name := calleeName(fn); {
-			case name == "Data" && len(v.Call.Args) == 1, name == "MustView2", name == "MustView3":
-				f.paramRoots(v.Call.Args[0], seen, out)
-			}
+// paramRoots returns the parameters a pointer value may derive from (see
+// roots).
+func paramRoots(v ssa.Value) []*ssa.Parameter {
+	var out []*ssa.Parameter
+	for r := range roots(v) {
+		if p, ok := r.(*ssa.Parameter); ok {
+			out = append(out, p)
 		}
 	}
+	return out
 }
 
 // findReadOnly computes the kernel's read-only parameters.
@@ -59,7 +34,9 @@ func (f *fnState) findReadOnly() {
 	}
 	written := map[*ssa.Parameter]bool{}
 	mark := func(v ssa.Value) {
-		f.paramRoots(v, map[ssa.Value]bool{}, written)
+		for _, p := range paramRoots(v) {
+			written[p] = true
+		}
 	}
 	for _, b := range f.fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -119,9 +96,11 @@ func (f *fnState) findReadOnly() {
 // (a package-level array initialized with constants; see globalTable)
 // through indexing and field selection, and the table is sealed: no function
 // of the module's programs does more with its address than load through it.
-// The front end refuses stores to package-level variables and their
-// addresses, but a slice of a table (tbl[:]) may be written through; such a
-// table keeps coherent loads. Loads from a sealed table may use ld.global.nc
+// Writes through a table's memory are refused (the front end refuses
+// direct ones, checkTableWrites those through slices and calls), but a
+// table whose address is used for more than loads (a slice of it passed on)
+// keeps coherent loads, as writes through a func parameter's function are
+// not followed. Loads from a sealed table may use ld.global.nc
 // in kernels and device functions alike, whatever Target.NoReadOnlyCache
 // says: no launch argument can overlap a table.
 func (f *fnState) tableElem(ptr ssa.Value) bool {
@@ -231,12 +210,11 @@ func (f *fnState) nonCoherentOK(ptr ssa.Value) bool {
 	if len(f.readOnly) == 0 {
 		return false
 	}
-	roots := map[*ssa.Parameter]bool{}
-	f.paramRoots(ptr, map[ssa.Value]bool{}, roots)
-	if len(roots) == 0 {
+	params := paramRoots(ptr)
+	if len(params) == 0 {
 		return false
 	}
-	for p := range roots {
+	for _, p := range params {
 		if !f.readOnly[p] {
 			return false
 		}
