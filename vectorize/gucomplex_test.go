@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -221,5 +222,54 @@ func TestGUComplexScalars(t *testing.T) {
 	}
 	if _, err := mustGU(t, "(n)->()", sumSquares).Apply([]complex64{1}); err == nil {
 		t.Error("a []complex64 for a []complex128 core was accepted")
+	}
+}
+
+// Complex and bool device arrays stay on the device: a complex128 sum of
+// squares and a bool "any" of device arrays, into device arrays, on the
+// CUDA target (ptxsim) give what the function gives on the host.
+func TestGUComplexBoolDeviceOnPTXSim(t *testing.T) {
+	onBackend(t, cuda.PTXSim)
+	const rows, n = 5, 4
+	z, mask := cramp(rows*n), bramp(rows, n)
+	dz, err := cuda.NewDeviceArray[complex128](rows, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dz.Free()
+	dm, err := cuda.NewDeviceArray[bool](rows, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dm.Free()
+	ds, err := cuda.NewDeviceArray[complex128](rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Free()
+	da, err := cuda.NewDeviceArray[bool](rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer da.Free()
+	if err := errors.Join(dz.CopyFromHost(z), dm.CopyFromHost(mask)); err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(mustGU(t, "(n)->()", sumSquares).Into(dz, ds), mustGU(t, "(n)->()", anyTrue).Into(dm, da)); err != nil {
+		t.Fatal(err)
+	}
+	s, err1 := ds.ToHost()
+	a, err2 := da.ToHost()
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	for r := range rows {
+		var ws complex128
+		var wa bool
+		sumSquares(z[r*n:(r+1)*n], &ws)
+		anyTrue(mask[r*n:(r+1)*n], &wa)
+		if s[r] != ws || a[r] != wa {
+			t.Errorf("row %d: sum of squares %v, any %v; want %v, %v", r, s[r], a[r], ws, wa)
+		}
 	}
 }
