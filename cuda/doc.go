@@ -109,9 +109,9 @@
 //
 //	err := cuda.Jit(apply).Launch(grid, block, square, data)
 //
-// The function may also take slices of and pointers to numbers and Array2
-// and Array3 views, which refer to the kernel's memory; a kernel makes a
-// view of part of a slice with MustView2 or MustView3:
+// The function may also take slices of and pointers to numbers and bools
+// and Array2 and Array3 views, which refer to the kernel's memory; a kernel
+// makes a view of part of a slice with MustView2 or MustView3:
 //
 //	func products(t cuda.Thread, f func(a, b, c cuda.Array2[float32]), a, b, c []float32, n int) {
 //		if i := t.Grid1(); i*n*n < len(c) {

@@ -11,6 +11,7 @@ import (
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
 	"github.com/nugo-dev/nugo/internal/driver/fakedriver"
+	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
 func TestPTXFuncParam(t *testing.T) {
@@ -218,4 +219,28 @@ func TestFuncParamMemory(t *testing.T) {
 	if err != nil || !strings.Contains(ptx, "max.f32") {
 		t.Errorf("PTX of RowsFunc with RowMax lacks max.f32: %v\n%s", err, ptx)
 	}
+}
+
+// TestFuncParamBoolMemory: the bound function may take slices of and
+// pointers to bools too (vectorize.GU's bool cores), on every backend.
+func TestFuncParamBoolMemory(t *testing.T) {
+	a := []bool{false, false, true, false, false, false, true, true, false}
+	want := []bool{true, false, true}
+	for _, b := range []Backend{CPU, PTXSim} {
+		t.Run(string(b), func(t *testing.T) {
+			onBackend(t, b)
+			out := []bool{false, true, false}
+			if err := Jit(testkernels.RowsBoolFunc).Launch(Dim1(1), Dim1(32), testkernels.RowAny, a, out, 3); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out, want) {
+				t.Errorf("row any %v, want %v", out, want)
+			}
+		})
+	}
+	ptx, err := Jit(testkernels.RowsBoolFunc).PTX(75, testkernels.RowAny)
+	if err != nil {
+		t.Fatalf("PTX of RowsBoolFunc with RowAny: %v", err)
+	}
+	ptxastest.Assemble(t, "RowsBoolFunc", ptx, 75)
 }

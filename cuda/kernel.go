@@ -127,7 +127,8 @@ type LaunchConfig struct {
 // Jit prepares fn for launching. fn must be a function whose first
 // parameter is a Thread and whose other parameters are numbers, bools,
 // slices of numbers, Array2, Array3 or funcs of numbers and bools (which
-// may also take slices of and pointers to numbers, Array2 and Array3),
+// may also take slices of and pointers to numbers and bools, Array2 and
+// Array3),
 // returning nothing. Problems with fn are reported by the first Launch; on
 // a GPU backend the kernel is compiled at its first launch.
 //
@@ -344,7 +345,7 @@ const (
 	scalarParam paramKind = iota
 	sliceParam
 	arrayParam // Array2 or Array3
-	funcParam  // a func of numbers and bools (and slices of and pointers to numbers, Array2 and Array3 in), bound to a function at launch
+	funcParam  // a func of numbers and bools (and slices of and pointers to them, Array2 and Array3 in), bound to a function at launch
 )
 
 // param describes one kernel parameter after the Thread.
@@ -412,7 +413,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 	case isScalarFunc(t):
 		p.kind = funcParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers (complex ones too), bools, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers, cuda.Array2 and cuda.Array3 too)", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers (complex ones too), bools, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers and bools, cuda.Array2 and cuda.Array3 too)", i, t)
 	}
 	return p, nil
 }
@@ -460,15 +461,15 @@ func isComplexKind(k reflect.Kind) bool { return k == reflect.Complex64 || k == 
 func isScalarKind(k reflect.Kind) bool { return k == reflect.Bool || isNumberKind(k) }
 
 // isScalarFunc reports whether t is a func type a kernel parameter may
-// have: of numbers and bools, and slices of and pointers to numbers,
-// Array2 and Array3 in.
+// have: of numbers and bools, and slices of and pointers to numbers and
+// bools, Array2 and Array3 in.
 func isScalarFunc(t reflect.Type) bool {
 	if t.Kind() != reflect.Func || t.IsVariadic() {
 		return false
 	}
 	for i := range t.NumIn() {
 		in := t.In(i)
-		memory := (in.Kind() == reflect.Slice || in.Kind() == reflect.Pointer) && isNumberKind(in.Elem().Kind()) || in.Implements(ndArrayType)
+		memory := (in.Kind() == reflect.Slice || in.Kind() == reflect.Pointer) && isScalarKind(in.Elem().Kind()) || in.Implements(ndArrayType)
 		if !isScalarKind(in.Kind()) && !memory {
 			return false
 		}

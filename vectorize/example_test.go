@@ -63,5 +63,5 @@ func ExampleGU() {
 	fmt.Println(err)
 	// Output:
 	// [15 20 30 40 50 55] <nil>
-	// vectorize.GU movingAverage: layout "(n),(n)->(n)": parameter 2 has type int64, but input 2 (n) takes a slice of numbers
+	// vectorize.GU movingAverage: layout "(n),(n)->(n)": parameter 2 has type int64, but input 2 (n) takes a slice of numbers, complexes or bools
 }

@@ -35,7 +35,7 @@ func (g *GUfunc) bind(k int, a any) (guArg, error) {
 		}
 		b.dev = a
 		b.shape = v.MethodByName("Shape").Call(nil)[0].Interface().([]int)
-	case isNumber(v.Type()) && p.rank() == 0 && !p.out:
+	case isElement(v.Type()) && p.rank() == 0 && !p.out:
 		c, err := convertNumber(v, p.elem)
 		if err != nil {
 			return b, err
@@ -63,6 +63,17 @@ func convertNumber(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 	if v.Type() == to {
 		return v, nil
 	}
+	if to.Kind() == reflect.Complex64 || to.Kind() == reflect.Complex128 {
+		if v.CanInt() || v.CanUint() || v.CanFloat() {
+			// A real number is a complex one with imaginary part 0, as
+			// NumPy casts it: through float64, which must hold it.
+			f, err := convertNumber(v, reflect.TypeFor[float64]())
+			if err != nil {
+				return reflect.Value{}, err
+			}
+			v = reflect.ValueOf(complex(f.Float(), 0))
+		}
+	}
 	if !v.CanConvert(to) {
 		return reflect.Value{}, fmt.Errorf("cannot convert %s to %s", v.Type(), to)
 	}
@@ -71,6 +82,11 @@ func convertNumber(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 	lossless := back.Equal(v)
 	if v.CanFloat() && math.IsNaN(v.Float()) {
 		lossless = true
+	}
+	if v.CanComplex() {
+		// NaN parts stay NaN (as a NaN float does); the others must survive.
+		z, bz := v.Complex(), back.Complex()
+		lossless = sameOrNaN(real(z), real(bz)) && sameOrNaN(imag(z), imag(bz))
 	}
 	if (v.CanInt() && v.Int() < 0) && (c.CanUint()) {
 		lossless = false
@@ -83,6 +99,9 @@ func convertNumber(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 	}
 	return c, nil
 }
+
+// sameOrNaN reports whether a and b are equal or both NaN.
+func sameOrNaN(a, b float64) bool { return a == b || a != a && b != b }
 
 // coreSizes binds each core dimension name to its size, from the first
 // n arguments.

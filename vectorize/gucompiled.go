@@ -28,14 +28,15 @@ const guKernelName = "guKernel"
 
 // compiledErr says why the compiled backends cannot run the gufunc's CUDA
 // target, or nil. They take a top-level function of 1-D cores ([]E), 2-D
-// and 3-D cores (cuda.Array2[E], cuda.Array3[E]), numbers (() inputs) and
-// pointers to numbers (() outputs) of Go's predeclared numeric types.
+// and 3-D cores (cuda.Array2[E], cuda.Array3[E]), scalars (() inputs) and
+// pointers (() outputs) of Go's predeclared numeric, complex and bool
+// types.
 func (g *GUfunc) compiledErr() error {
 	for k, p := range g.ops {
 		what := fmt.Sprintf("%s %s", p.what(k, len(g.lay.ins)), coreString(p.dims))
 		switch {
 		case p.info == nil || p.elem.PkgPath() != "" || (p.rank() <= 1 && p.typ.PkgPath() != ""):
-			return fmt.Errorf("%s has type %s; the compiled gufunc kernels take Go's predeclared numeric types, not named types", what, p.typ)
+			return fmt.Errorf("%s has type %s; the compiled gufunc kernels take Go's predeclared numeric, complex and bool types, not named types", what, p.typ)
 		}
 	}
 	return topLevelErr(g.fn.Interface())

@@ -148,6 +148,11 @@ func testCompiledGU(t *testing.T, backend cuda.Backend) {
 	for i := range i64 {
 		i64[i] = i64[i]%23 - 11
 	}
+	cz, mask := cramp(rows*n), bramp(rows, n)
+	cz64 := make([]complex64, len(cz))
+	for i, v := range cz {
+		cz64[i] = complex64(v)
+	}
 	var last *GUfunc // the gufunc of the latest call
 	apply := func(layout string, fn any, inputs ...any) func(tg Target) (any, error) {
 		return func(tg Target) (any, error) {
@@ -203,6 +208,13 @@ func testCompiledGU(t *testing.T, backend cuda.Backend) {
 		{"3-D core to 1-D", apply("(a,b,c)->(a)", planeSums, Of(ramp[uint16](2*24, 7, 1), 2, 4, 3, 2))},
 		{"3-D core to ()", apply("(a,b,c)->()", sum3, Of(f32[:24], 3, 2, 2, 2))},
 		{"empty 2-D cores", apply("(m,n),(n,p)->(m,p)", matmul, Of([]float64{}, 2, 0, 3), Of(x[:6], 3, 2))},
+		{"complex128 sum of squares", apply("(n)->()", sumSquares, Of(cz, rows, n))},
+		{"complex64 norm", apply("(n)->()", norm64, Of(cz64, rows, n))},
+		{"bool any", apply("(n)->()", anyTrue, Of(mask, rows, n))},
+		{"complex scalar and bool mask", apply("(n),(),(n)->(n)", rotate, Of(cz, rows, n), Of([]complex128{0.5 - 2i, 1i}, 2, 1), Of(mask[:2*n], 2, 1, n))},
+		{"int scalar for complex", apply("(n),(),(n)->(n)", rotate, Of(cz, rows, n), -3, mask[n:2*n])},
+		{"complex64 2-D core", apply("(m,n)->(n,m)", conjT, Of(cz64[:24], 2, 3, 4))},
+		{"bool 2-D core", apply("(m,n)->(m,n)", negate, Of(mask[:24], 2, 3, 4))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

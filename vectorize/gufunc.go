@@ -53,8 +53,8 @@ func (p guParam) rank() int { return len(p.dims) }
 //	(m,n)      a cuda.Array2[E]
 //	(l,m,n)    a cuda.Array3[E]
 //
-// for any numeric E (2-D and 3-D cores need one of Go's predeclared
-// numeric types). A layout that cannot be parsed or does not match fn is
+// for any Element E: a number, complex64, complex128 or bool (2-D and
+// 3-D cores need one of Go's predeclared types). A layout that cannot be parsed or does not match fn is
 // an error wrapping ErrLayout that says which parameter and why.
 func GU(layoutText string, fn any, opts ...Option) (*GUfunc, error) {
 	g := &GUfunc{cfg: newConfig(fn, opts)}
@@ -114,25 +114,25 @@ func (p *guParam) resolve() error {
 	t := p.typ
 	switch {
 	case p.rank() == 0 && !p.out:
-		if !isNumber(t) {
-			return errors.New("takes a number")
+		if !isElement(t) {
+			return errors.New("takes a number, complex or bool")
 		}
 		p.elem = t
 	case p.rank() == 0:
-		if t.Kind() != reflect.Pointer || !isNumber(t.Elem()) {
-			return errors.New("is written through a pointer to a number")
+		if t.Kind() != reflect.Pointer || !isElement(t.Elem()) {
+			return errors.New("is written through a pointer to a number, complex or bool")
 		}
 		p.elem = t.Elem()
 	case p.rank() == 1:
-		if t.Kind() != reflect.Slice || !isNumber(t.Elem()) {
-			return errors.New("takes a slice of numbers")
+		if t.Kind() != reflect.Slice || !isElement(t.Elem()) {
+			return errors.New("takes a slice of numbers, complexes or bools")
 		}
 		p.elem = t.Elem()
 	case p.rank() <= 3:
 		e, ok := coreTypes[t]
 		want := fmt.Sprintf("cuda.Array%d", p.rank())
 		if !ok || (p.rank() == 2) != (t == e.array2) {
-			return fmt.Errorf("takes a %s of a predeclared numeric type", want)
+			return fmt.Errorf("takes a %s of a predeclared numeric, complex or bool type", want)
 		}
 		p.elem = e.elem
 	default:
@@ -160,8 +160,9 @@ type guArg struct {
 // Into calls the function on every loop index of the arguments: the
 // inputs, then the outputs, in the layout's order. An argument is a slice
 // []E, a vectorize.Array[E], a cuda.Array2[E] or cuda.Array3[E], a
-// *cuda.DeviceArray[E] (CUDA target), or for a "()" input a number, which
-// is converted to E if that loses nothing. Core dimensions with the same
+// *cuda.DeviceArray[E] (CUDA target), or for a "()" input a scalar, which
+// is converted to E if that loses nothing (a real number converts to a
+// complex E, with imaginary part 0; only a bool converts to a bool). Core dimensions with the same
 // name must agree; the inputs' loop dimensions broadcast, and every
 // output's loop dimensions must be the broadcast shape. Outputs may
 // share memory with inputs: the function sees the inputs as they were

@@ -9,9 +9,9 @@ import (
 // elemTypes is what gufuncs need to know, per element type, of the
 // generic types they take and make: cuda.Array2/Array3 core operands,
 // vectorize.Array and *cuda.DeviceArray arguments. Go's reflect cannot
-// instantiate generic types, so they are registered here for the numeric
-// types that package cuda names (named types over them work as slices and
-// numbers, not as 2-D or 3-D cores). It is filled at init and only read
+// instantiate generic types, so they are registered here for Go's
+// predeclared numeric, complex and bool types, the Element types (named
+// types over them work as slices and scalars, not as 2-D or 3-D cores). It is filled at init and only read
 // afterwards.
 var elemTypes = map[reflect.Type]*elemInfo{}
 
@@ -32,7 +32,7 @@ type elemInfo struct {
 	parts func(v any) (reflect.Value, []int, bool)
 }
 
-func register[E cuda.Number]() {
+func register[E Element]() {
 	e := &elemInfo{
 		elem:   reflect.TypeFor[E](),
 		array:  reflect.TypeFor[Array[E]](),
@@ -84,8 +84,14 @@ func init() {
 	register[uintptr]()
 	register[float32]()
 	register[float64]()
+	register[complex64]()
+	register[complex128]()
+	register[bool]()
 }
 
-func isNumber(t reflect.Type) bool {
-	return t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64
+// isElement reports whether t's kind is one of Element's: a number,
+// complex64, complex128 or bool.
+func isElement(t reflect.Type) bool {
+	k := t.Kind()
+	return k == reflect.Bool || k >= reflect.Int && k <= reflect.Complex128
 }

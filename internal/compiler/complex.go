@@ -192,7 +192,7 @@ func (f *fnState) cmplxCall(in *ssa.Call, name string) {
 	}
 	fn := pkg.Func("Cmplx" + name)
 	if fn == nil || len(fn.Blocks) == 0 {
-		f.errorf("cmplx.%s is not available in kernels yet; the device math library has Abs, Acos, Acosh, Asin, Asinh, Conj, Cos, Cosh, Exp, Inf, IsInf, IsNaN, Log, Log10, NaN, Phase, Polar, Pow, Rect, Sin, Sinh, Sqrt and Tanh", name)
+		f.errorf("cmplx.%s is not available in kernels yet; the device math library has Abs, Acos, Acosh, Asin, Asinh, Atan, Atanh, Conj, Cos, Cosh, Cot, Exp, Inf, IsInf, IsNaN, Log, Log10, NaN, Phase, Polar, Pow, Rect, Sin, Sinh, Sqrt, Tan and Tanh", name)
 	}
 	if f.shouldInline(fn) {
 		f.inlineCall(in, fn, args)

@@ -96,7 +96,8 @@ func printC(t cuda.Thread, a []complex128) {
 }
 
 func tan(t cuda.Thread, a []complex128) {
-	a[0] = cmplx.Tan(a[0])
+	a[0] = cmplx.Tan(a[0]) + cmplx.Cot(a[1])
+	a[2] = cmplx.Atan(a[2]) - cmplx.Atanh(a[3])
 }
 `
 
@@ -119,6 +120,7 @@ func TestComplexLowering(t *testing.T) {
 		{"mandel", Target{}, []string{"mul.rn.f64", "add.rn.f64"}, []string{"fma"}},
 		{"funcs", Target{}, []string{"neg.f64", "sqrt.rn.f64"}, nil},
 		{"immFirst", Target{}, []string{"0d4000000000000000"}, nil},
+		{"tan", Target{}, nil, nil},
 		{"fast", Target{FastMath: true}, []string{"mul.f64", "sub.f64"}, []string{"mul.rn.f64"}},
 	}
 	for _, c := range cases {
@@ -169,7 +171,6 @@ func TestComplexRefused(t *testing.T) {
 		want   []string
 	}{
 		{"printC", []string{"cuda.Printf argument 1 is a complex128", "real(x) and imag(x)"}},
-		{"tan", []string{"cmplx.Tan is not available in kernels yet"}},
 	}
 	for _, c := range cases {
 		_, err := compileSrc(t, complexSrc, c.kernel, Target{})

@@ -130,6 +130,14 @@ func complexPowTanh(t cuda.Thread, z []complex128, pow, tanh, rect []complex128)
 	}
 }
 
+func complexTan(t cuda.Thread, z []complex128, tan, cot, atan, atanh []complex128) {
+	if i := t.Grid1(); i < len(z) {
+		x := z[i]
+		tan[i], cot[i] = cmplx.Tan(x), cmplx.Cot(x)
+		atan[i], atanh[i] = cmplx.Atan(x), cmplx.Atanh(x)
+	}
+}
+
 func complexInverse(t cuda.Thread, z []complex128, asin, acos, asinh, acosh []complex128) {
 	if i := t.Grid1(); i < len(z) {
 		x := z[i]
@@ -289,6 +297,15 @@ var complexCases = []Case{
 	// on this grid: 45 of 1200 parts beyond 8 ulp, 11 beyond 16, none
 	// beyond 64.
 	{Name: "complex/cmplx_inverse", Kernel: complexInverse, Grid: grid1(n1, 128), Block: cuda.Dim1(128), MathULP: 64, Devmath: true, Args: func() []any {
+		return []any{gridC128(n1, 3), zc128(n1), zc128(n1), zc128(n1), zc128(n1)}
+	}},
+	// Tan and Cot divide sin 2x and sinh 2y by cos 2x + cosh 2y (Cot:
+	// cosh 2y - cos 2x), which cancels near the poles, and Atan's and
+	// Atanh's real or imaginary part is a log of a ratio of sums that
+	// cancel near ±i (±1). Measured on this grid: 12 of 1200
+	// parts beyond 2 ulp (Tan 9, Cot 3), none beyond 8; 16 allows for
+	// the device's real functions.
+	{Name: "complex/cmplx_tan_atan", Kernel: complexTan, Grid: grid1(n1, 128), Block: cuda.Dim1(128), MathULP: 16, Devmath: true, Args: func() []any {
 		return []any{gridC128(n1, 3), zc128(n1), zc128(n1), zc128(n1), zc128(n1)}
 	}},
 	// Special values bit for bit but for Exp(x+πi), whose imaginary part

@@ -738,6 +738,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(complexTan, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				complexTan(t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(complexInverse, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {

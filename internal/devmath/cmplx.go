@@ -425,3 +425,148 @@ func CmplxAcosh(x complex128) complex128 {
 	}
 	return complex(imag(w), -real(w))
 }
+
+// CmplxTan is cmplx.Tan: (sin 2x + i sinh 2y) / (cos 2x + cosh 2y), the
+// denominator from a Taylor series where it is small (near the real axis
+// at odd multiples of π/2).
+func CmplxTan(x complex128) complex128 {
+	re, im := real(x), imag(x)
+	switch {
+	case math.IsInf(im, 0):
+		if math.IsInf(re, 0) || math.IsNaN(re) {
+			return complex(math.Copysign(0, re), math.Copysign(1, im))
+		}
+		return complex(math.Copysign(0, Sin(2*re)), math.Copysign(1, im))
+	case re == 0 && math.IsNaN(im):
+		return x
+	}
+	d := Cos(2*re) + Cosh(2*im)
+	if math.Abs(d) < 0.25 {
+		d = tanSeries(x)
+	}
+	if d == 0 {
+		return CmplxInf()
+	}
+	return complex(Sin(2*re)/d, Sinh(2*im)/d)
+}
+
+// CmplxCot is cmplx.Cot: (sin 2x - i sinh 2y) / (cosh 2y - cos 2x), the
+// denominator from a Taylor series where it is small.
+func CmplxCot(x complex128) complex128 {
+	re, im := real(x), imag(x)
+	d := Cosh(2*im) - Cos(2*re)
+	if math.Abs(d) < 0.25 {
+		d = tanSeries(x)
+	}
+	if d == 0 {
+		return CmplxInf()
+	}
+	return complex(Sin(2*re)/d, -Sinh(2*im)/d)
+}
+
+// CmplxAtan is cmplx.Atan: real part ½·atan2(2x, 1-x²-y²) brought into
+// (-π/2, π/2], imaginary part ¼·log(((y+1)²+x²) / ((y-1)²+x²)).
+func CmplxAtan(x complex128) complex128 {
+	re, im := real(x), imag(x)
+	switch {
+	case im == 0:
+		return complex(Atan(re), im)
+	case re == 0 && math.Abs(im) <= 1:
+		return complex(re, Atanh(im))
+	case math.IsInf(im, 0) || math.IsInf(re, 0):
+		if math.IsNaN(re) {
+			return complex(math.NaN(), math.Copysign(0, im))
+		}
+		return complex(math.Copysign(math.Pi/2, re), math.Copysign(0, im))
+	case math.IsNaN(re) || math.IsNaN(im):
+		return CmplxNaN()
+	}
+	x2 := re * re
+	a := 1 - x2 - im*im
+	if a == 0 {
+		return CmplxNaN()
+	}
+	w := reducePi(0.5 * Atan2(2*re, a))
+	t := im - 1
+	b := x2 + t*t
+	if b == 0 {
+		return CmplxNaN()
+	}
+	t = im + 1
+	c := (x2 + t*t) / b
+	return complex(w, 0.25*Log(c))
+}
+
+// CmplxAtanh is cmplx.Atanh: -i Atan(ix).
+func CmplxAtanh(x complex128) complex128 {
+	z := CmplxAtan(complex(-imag(x), real(x)))
+	return complex(imag(z), -real(z))
+}
+
+// reducePi returns x mod π in (-π/2, π/2] as Go's math/cmplx computes it
+// for x >= 0 (and for the |x| < π/2 Atan passes): below 2**30 Cody-Waite
+// with π in three parts, the multiple truncated as Go truncates it, which
+// is Go's result bit for bit; above, this library's Payne-Hanek reduction
+// modulo π/2 (payneHanek, good to the last bit where Go's keeps 53 bits of
+// the fraction before multiplying by π), the odd quadrants folded by π/2.
+func reducePi(x float64) float64 {
+	const (
+		reduceThreshold = 1 << 30
+		// π = pi1 + pi2 + pi3: pi1 and pi2 have 30 and 32 trailing zero
+		// bits, so t*pi1 and t*pi2 are exact for t < 2**30.
+		pi1 = 0x1.921fb4p+1         // 0x400921fb40000000
+		pi2 = 0x1.4442dp-23         // 0x3e84442d00000000
+		pi3 = 0x1.8469898cc5170p-47 // 0x3d08469898cc5170
+	)
+	if math.Abs(x) < reduceThreshold {
+		t := x/math.Pi + 0.5
+		t = float64(int64(t))
+		return ((x - t*pi1) - t*pi2) - t*pi3
+	}
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.NaN()
+	}
+	n, rh, rl := payneHanek(x)
+	if n&1 == 0 {
+		return rh + rl
+	}
+	// Odd multiple of π/2: r ± π/2 lands in (-π/2, π/2].
+	if rh > 0 {
+		return (rh - pio2Hi) + (rl - pio2Mid)
+	}
+	return (rh + pio2Hi) + (rl + pio2Mid)
+}
+
+// tanSeries is Go's Taylor series for cosh(2y) - cos(2x), summed until a
+// term adds less than 2**-53 relative.
+func tanSeries(z complex128) float64 {
+	const machEp = 1.0 / (1 << 53)
+	x := reducePi(math.Abs(2 * real(z)))
+	y := math.Abs(2 * imag(z))
+	x *= x
+	y *= y
+	x2, y2, f, rn, d := 1.0, 1.0, 1.0, 0.0, 0.0
+	for {
+		rn++
+		f *= rn
+		rn++
+		f *= rn
+		x2 *= x
+		y2 *= y
+		t := (y2 + x2) / f
+		d += t
+
+		rn++
+		f *= rn
+		rn++
+		f *= rn
+		x2 *= x
+		y2 *= y
+		t = (y2 - x2) / f
+		d += t
+		// !(>) rather than <=: a NaN ratio ends the loop (Go's issue 17577).
+		if !(math.Abs(t/d) > machEp) {
+			return d
+		}
+	}
+}

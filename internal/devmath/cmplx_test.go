@@ -66,6 +66,10 @@ func TestCmplxMatchesGo(t *testing.T) {
 		{"Sinh", CmplxSinh, cmplx.Sinh},
 		{"Cosh", CmplxCosh, cmplx.Cosh},
 		{"Tanh", CmplxTanh, cmplx.Tanh},
+		{"Tan", CmplxTan, cmplx.Tan},
+		{"Cot", CmplxCot, cmplx.Cot},
+		{"Atan", CmplxAtan, cmplx.Atan},
+		{"Atanh", CmplxAtanh, cmplx.Atanh},
 		{"Asin", CmplxAsin, cmplx.Asin},
 		{"Acos", CmplxAcos, cmplx.Acos},
 		{"Asinh", CmplxAsinh, cmplx.Asinh},
@@ -108,4 +112,71 @@ func TestCmplxMatchesGo(t *testing.T) {
 	if z := CmplxNaN(); !cmplx.IsNaN(z) {
 		t.Errorf("NaN() = %v", z)
 	}
+}
+
+// Tan and Cot take their denominator from a Taylor series near the real
+// axis's poles and zeros, whose argument is reduced modulo π: below 2**30
+// as Go reduces it (bit for bit), above with Payne-Hanek. On points near
+// k·π/2 for small and huge k, and on Atan's and Atanh's quadrant edges,
+// every part is within 1e-12 relative of Go's (or both are tiny), plus
+// the conditioning near a pole: an ulp of 2x moves tan or cot by about
+// |2x|·2**-53·|w|² (so 1e-15·|x|·|w| relative). Neither library is the
+// closer there: sin 2x and the series' reduced argument both carry an ulp
+// of a huge 2x (checked against x mod π in 400 bits while writing this).
+func TestCmplxTanSeriesMatchesGo(t *testing.T) {
+	var zs []complex128
+	for _, k := range []float64{1, 2, 3, 7, 1000, 12345, 1 << 29, 1 << 31, 1 << 40, 1e17, 1e300} {
+		for _, dx := range []float64{0, 1e-9, -3e-7, 0.01} {
+			for _, y := range []float64{0, 1e-8, -0.05, 0.1} {
+				x := k*math.Pi/2 + dx
+				zs = append(zs, complex(x, y), complex(-x, y), complex(x/2, y))
+			}
+		}
+	}
+	for _, re := range []float64{0, 1e-20, -0.3, 0.999} {
+		for _, im := range []float64{1, -1, 1 + 1e-15, 0.5, -2, 1e10} {
+			zs = append(zs, complex(re, im), complex(im, re))
+		}
+	}
+	var tol float64
+	near := func(a, b float64) bool {
+		if sameBits(a, b) {
+			return true
+		}
+		d := math.Abs(a - b)
+		return d <= tol*math.Abs(b) || d < 1e-300
+	}
+	funcs := []struct {
+		name      string
+		got, want func(complex128) complex128
+	}{
+		{"Tan", CmplxTan, cmplx.Tan},
+		{"Cot", CmplxCot, cmplx.Cot},
+		{"Atan", CmplxAtan, cmplx.Atan},
+		{"Atanh", CmplxAtanh, cmplx.Atanh},
+	}
+	for _, fn := range funcs {
+		for _, z := range zs {
+			got, want := fn.got(z), fn.want(z)
+			tol = 1e-12 + 1e-15*math.Abs(real(z))*max(cmplx.Abs(want), 1)
+			if !near(real(got), real(want)) || !near(imag(got), imag(want)) {
+				t.Errorf("%s(%v) = %v, want %v", fn.name, z, got, want)
+			}
+		}
+	}
+	// Below 2**30 reducePi is Go's Cody-Waite reduction bit for bit: the
+	// series sees the same argument, so a point on the real axis near a
+	// pole gives Go's denominator.
+	tol = 0
+	for _, x := range []float64{math.Pi / 2, 3 * math.Pi / 2, 1001 * math.Pi / 2} {
+		if got, want := tanSeries(complex(x, 1e-3)), goTanSeries(complex(x, 1e-3)); !sameBits(got, want) {
+			t.Errorf("Tan(%v) = %v, want %v", x, got, want)
+		}
+	}
+}
+
+// goTanSeries is cmplx.Tan's denominator recovered from Go's result: for
+// y small and x near a pole, Tan's imaginary part is sinh(2y)/d.
+func goTanSeries(z complex128) float64 {
+	return math.Sinh(2*imag(z)) / imag(cmplx.Tan(z))
 }

@@ -52,7 +52,7 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
 		if !kernelParamOK(p.Type()) {
-			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers and slices of numbers (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
+			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers and bools and slices of them (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
 		}
 	}
 }
@@ -112,14 +112,15 @@ func funcOperandsOK(sig *types.Signature) bool {
 }
 
 // isFuncOperand reports whether a bound function may take a parameter of
-// type t: a number or bool, or a slice of or pointer to a number, or a
-// cuda.Array2 or cuda.Array3 (device memory, which the kernel passes on).
+// type t: a number or bool, or a slice of or pointer to a number or bool,
+// or a cuda.Array2 or cuda.Array3 (device memory, which the kernel passes
+// on).
 func isFuncOperand(t types.Type) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Slice:
-		return isNumber(u.Elem())
+		return isNumber(u.Elem()) || isBool(u.Elem())
 	case *types.Pointer:
-		return isNumber(u.Elem())
+		return isNumber(u.Elem()) || isBool(u.Elem())
 	}
 	if isCudaNamed(t, "Array2") || isCudaNamed(t, "Array3") {
 		return true

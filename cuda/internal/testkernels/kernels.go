@@ -75,6 +75,23 @@ func RowMax(x []float32, out *float32) {
 	}
 }
 
+// RowsBoolFunc is RowsFunc over bools: f reads row i of a (n bools) and
+// writes out[i] through a pointer.
+func RowsBoolFunc(t cuda.Thread, f func([]bool, *bool), a, out []bool, n int) {
+	if i := t.Grid1(); i < len(out) {
+		f(a[i*n:i*n+n:i*n+n], &out[i])
+	}
+}
+
+// RowAny is a function to pass to RowsBoolFunc: whether any element of x
+// is true.
+func RowAny(x []bool, out *bool) {
+	*out = false
+	for _, v := range x {
+		*out = *out || v
+	}
+}
+
 // Relay writes out, then, after a barrier, reads its neighbour's element
 // through in: a launch that passes the same memory for in and out sees the
 // writes (one block of len(out) threads).

@@ -841,6 +841,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(RowsBoolFunc, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].(func([]bool, *bool)), args[1].([]bool), args[2].([]bool), args[3].(int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				RowsBoolFunc(t, a0, a1, a2, a3)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(Relay, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
