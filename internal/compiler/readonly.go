@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"go/token"
+	"iter"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -124,6 +125,23 @@ func (f *fnState) tableElem(ptr ssa.Value) bool {
 func (m *modState) sealedTable(g *ssa.Global) bool {
 	if m.unsealed == nil {
 		m.unsealed = map[*ssa.Global]bool{}
+		for fn := range m.deviceFunctions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					m.markUnsealed(instr)
+				}
+			}
+		}
+	}
+	return !m.unsealed[g]
+}
+
+// deviceFunctions yields every function of the module's programs (the
+// kernel's and those of the functions bound to its func parameters) but
+// the package initializers, which only the host runs (they write the
+// tables' initial values).
+func (m *modState) deviceFunctions() iter.Seq[*ssa.Function] {
+	return func(yield func(*ssa.Function) bool) {
 		seen := map[*ssa.Program]bool{}
 		for _, k := range m.owners {
 			if k.Prog == nil || seen[k.Prog] {
@@ -131,18 +149,12 @@ func (m *modState) sealedTable(g *ssa.Global) bool {
 			}
 			seen[k.Prog] = true
 			for fn := range ssautil.AllFunctions(k.Prog) {
-				if packageInit(fn) {
-					continue // host-only: it writes the tables' initial values
-				}
-				for _, b := range fn.Blocks {
-					for _, instr := range b.Instrs {
-						m.markUnsealed(instr)
-					}
+				if !packageInit(fn) && !yield(fn) {
+					return
 				}
 			}
 		}
 	}
-	return !m.unsealed[g]
 }
 
 // packageInit reports whether fn is a package initializer (init, or a

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
-	"golang.org/x/tools/go/ssa/ssautil"
 )
 
 // Writes through package-level tables. The front end refuses a write to a
@@ -25,25 +24,15 @@ import (
 func (m *modState) checkTableWrites() {
 	w := &writeFlow{params: map[*ssa.Function][]bool{}}
 	reported := map[token.Pos]bool{}
-	seen := map[*ssa.Program]bool{}
-	for _, k := range m.owners {
-		if k.Prog == nil || seen[k.Prog] {
-			continue
-		}
-		seen[k.Prog] = true
-		for fn := range ssautil.AllFunctions(k.Prog) {
-			if packageInit(fn) || len(fn.Blocks) == 0 {
-				continue
-			}
-			for _, s := range w.sites(fn) {
-				for r := range roots(s.ptr) {
-					g, ok := r.(*ssa.Global)
-					if !ok || reported[s.pos] {
-						continue
-					}
-					reported[s.pos] = true
-					m.diags.add(s.pos, "cannot write to package-level variable %s in a kernel, here through a slice or pointer made from it: every thread would share it and the host would not see it; copy it into a local array (var a [N]T; copy(a[:], %s[:])) or write into a slice parameter instead", g.Name(), g.Name())
+	for fn := range m.deviceFunctions() {
+		for _, s := range w.sites(fn) {
+			for r := range roots(s.ptr) {
+				g, ok := r.(*ssa.Global)
+				if !ok || reported[s.pos] {
+					continue
 				}
+				reported[s.pos] = true
+				m.diags.add(s.pos, "cannot write to package-level variable %s in a kernel, here through a slice or pointer made from it: every thread would share it and the host would not see it; copy it into a local array (var a [N]T; copy(a[:], %s[:])) or write into a slice parameter instead", g.Name(), g.Name())
 			}
 		}
 	}
