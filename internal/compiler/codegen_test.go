@@ -112,37 +112,14 @@ func sliceArg(t cuda.Thread, out []float64) {
 // __restrict__ data), and that a table whose address escapes into a slice
 // keeps coherent loads.
 func TestTableLoadsReadOnly(t *testing.T) {
-	cases := []struct {
-		kernel  string
-		target  Target
-		want    []string
-		notWant []string
-	}{
+	cases := []shapeCase{
 		{"tableLoad", Target{}, []string{`ld\.global\.nc\.f64\s+%fd\d+, \[%rd\d+\]`, `ld\.global\.nc\.s32`, `__nugo_tbl_scale`, `__nugo_tbl_counts`}, []string{`ld\.global\.f64`, `ld\.global\.s32`}},
 		{"tableLoad", Target{NoReadOnlyCache: true}, []string{`ld\.global\.nc\.f64`}, []string{`ld\.global\.f64`}},
 		{"tableInCall", Target{}, []string{`ld\.global\.nc\.f64`}, []string{`ld\.global\.f64`, `ld\.f64`}},
 		{"log10", Target{SM: 90}, []string{`__nugo_tbl_logC`, `ld\.global\.nc\.f64`}, []string{`ld\.global\.f64`}},
 		{"sliceArg", Target{}, []string{`ld\.(global\.)?f64`}, []string{`ld\.global\.nc`}},
 	}
-	for _, c := range cases {
-		t.Run(c.kernel, func(t *testing.T) {
-			m, err := compileSrc(t, codegenSrc, c.kernel, c.target)
-			if err != nil {
-				t.Fatalf("%s: %v", c.kernel, err)
-			}
-			assembleAll(t, c.kernel, m)
-			for _, w := range c.want {
-				if !regexp.MustCompile(w).MatchString(m.PTX) {
-					t.Errorf("%s: PTX lacks %q:\n%s", c.kernel, w, m.PTX)
-				}
-			}
-			for _, w := range c.notWant {
-				if regexp.MustCompile(w).MatchString(m.PTX) {
-					t.Errorf("%s: PTX has %q:\n%s", c.kernel, w, m.PTX)
-				}
-			}
-		})
-	}
+	runShapeCases(t, cases)
 }
 
 // TestLoopUnroll checks which loops unroll.go unrolls and the shape that
@@ -151,12 +128,7 @@ func TestTableLoadsReadOnly(t *testing.T) {
 // after it for the rest.
 func TestLoopUnroll(t *testing.T) {
 	main := `(?s)\$L_\w+_unroll\d+:.*ld\.global\.nc\.f64.*ld\.global\.nc\.f64.*ld\.global\.nc\.f64.*ld\.global\.nc\.f64.*setp\.le\.s64\s+%p\d+, %rd\d+, %rd\d+;\s+@%p\d+ bra\s+\$L_\w+_unroll\d+;`
-	cases := []struct {
-		kernel  string
-		target  Target
-		want    []string
-		notWant []string
-	}{
+	cases := []shapeCase{
 		{"movingAvg", Target{SM: 90}, []string{main, `add\.s64\s+(%rd\d+), (%rd\d+), 4;`, `sub\.s64\s+%rd\d+, %rd\d+, 3;`, `add\.rn\.f64`}, []string{`add\.f64`, `fma`}},
 		{"smallLoop", Target{}, []string{`_unroll\d+:`, `add\.s32\s+%r\d+, %r\d+, 4;`, `sub\.s32\s+%r\d+, %r\d+, 4;`, `setp\.le\.s32`}, []string{`setp\.(gt|le)\.s64`}},
 		{"movingAvg", Target{Debug: true}, nil, []string{`_unroll\d+:`}},
@@ -164,6 +136,20 @@ func TestLoopUnroll(t *testing.T) {
 		{"unsignedLoop", Target{}, nil, []string{`_unroll\d+:`}},
 		{"movingBound", Target{}, nil, []string{`_unroll\d+:`}},
 	}
+	runShapeCases(t, cases)
+}
+
+// shapeCase is a kernel of codegenSrc compiled for target, whose PTX must
+// match every want and no notWant regular expression.
+type shapeCase struct {
+	kernel  string
+	target  Target
+	want    []string
+	notWant []string
+}
+
+// runShapeCases compiles and assembles each case and checks its PTX.
+func runShapeCases(t *testing.T, cases []shapeCase) {
 	for _, c := range cases {
 		t.Run(c.kernel, func(t *testing.T) {
 			m, err := compileSrc(t, codegenSrc, c.kernel, c.target)
