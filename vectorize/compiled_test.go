@@ -413,3 +413,32 @@ func TestHalfUfuncs(t *testing.T) {
 		})
 	}
 }
+
+// TestHalfDeviceOperandsOnPTXSim: Float16 device arrays stay on the device
+// through a Float16 ufunc on the CUDA target.
+func TestHalfDeviceOperandsOnPTXSim(t *testing.T) {
+	onBackend(t, cuda.PTXSim)
+	x := []cuda.Float16{cuda.F16(1), cuda.F16(-2.5), cuda.Float16FromBits(0x7bff), cuda.Float16FromBits(0x0001)}
+	d, err := cuda.ToDevice(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Free()
+	out, err := cuda.NewDeviceArray[cuda.Float16](len(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	if err := New2(haddH).CallInto(Device(out), Device(d), Device(d)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := out.ToHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if want := haddH(x[i], x[i]); got[i].Bits() != want.Bits() {
+			t.Errorf("x[%d]+x[%d] = %#04x, want %#04x", i, i, got[i].Bits(), want.Bits())
+		}
+	}
+}
