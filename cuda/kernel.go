@@ -126,9 +126,9 @@ type LaunchConfig struct {
 
 // Jit prepares fn for launching. fn must be a function whose first
 // parameter is a Thread and whose other parameters are numbers, bools,
-// slices of numbers, Array2, Array3 or funcs of numbers and bools (which
-// may also take slices of and pointers to numbers and bools, Array2 and
-// Array3),
+// slices of numbers, Array2, Array3 or funcs of numbers, bools and
+// Float16s (which may also take slices of and pointers to those, Array2
+// and Array3),
 // returning nothing. Problems with fn are reported by the first Launch; on
 // a GPU backend the kernel is compiled at its first launch.
 //
@@ -345,7 +345,7 @@ const (
 	scalarParam paramKind = iota
 	sliceParam
 	arrayParam // Array2 or Array3
-	funcParam  // a func of numbers and bools (and slices of and pointers to them, Array2 and Array3 in), bound to a function at launch
+	funcParam  // a func of numbers, bools and Float16s (and slices of and pointers to them, Array2 and Array3 in), bound to a function at launch
 )
 
 // param describes one kernel parameter after the Thread.
@@ -413,7 +413,7 @@ func newParam(i int, t reflect.Type) (param, error) {
 	case isScalarFunc(t):
 		p.kind = funcParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers (complex ones too), bools, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers and bools (taking slices of and pointers to numbers and bools, cuda.Array2 and cuda.Array3 too)", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers (complex ones too), bools, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers, bools and cuda.Float16 (taking slices of and pointers to those, cuda.Array2 and cuda.Array3 too)", i, t)
 	}
 	return p, nil
 }
@@ -469,18 +469,22 @@ func isScalarFunc(t reflect.Type) bool {
 	}
 	for i := range t.NumIn() {
 		in := t.In(i)
-		memory := (in.Kind() == reflect.Slice || in.Kind() == reflect.Pointer) && isScalarKind(in.Elem().Kind()) || in.Implements(ndArrayType)
-		if !isScalarKind(in.Kind()) && !memory {
+		memory := (in.Kind() == reflect.Slice || in.Kind() == reflect.Pointer) && isFuncScalar(in.Elem()) || in.Implements(ndArrayType)
+		if !isFuncScalar(in) && !memory {
 			return false
 		}
 	}
 	for i := range t.NumOut() {
-		if !isScalarKind(t.Out(i).Kind()) {
+		if !isFuncScalar(t.Out(i)) {
 			return false
 		}
 	}
 	return true
 }
+
+// isFuncScalar reports whether a bound function may take or return a value
+// of type t: a number, a bool or a Float16.
+func isFuncScalar(t reflect.Type) bool { return isScalarKind(t.Kind()) || t == float16Type }
 
 // hasFuncParams reports whether the kernel takes a function, so that it can
 // be compiled only for a launch's arguments.

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,6 +45,33 @@ func pick(c bool, a, b float32) float32 {
 
 func addF64(a, b float64) float64 { return a + b }
 
+// Float16 ufuncs (Numba's float16): each operation rounded to half
+// precision, bit for bit on every target.
+func toHalf(x float64) cuda.Float16                 { return cuda.F16FromFloat64(x) }
+func hscale(x cuda.Float16, k float32) cuda.Float16 { return cuda.HMul(x, cuda.F16(k)) }
+func hfma(a, b, c cuda.Float16) cuda.Float16        { return cuda.HFma(a, b, c) }
+func haddH(a, b cuda.Float16) cuda.Float16          { return cuda.HAdd(a, b) }
+func hpos(x cuda.Float16) bool                      { return cuda.HGt(x, cuda.Float16{}) }
+func hlerp(a, b, w cuda.Float16, n int16) float32 {
+	return cuda.HFma(cuda.HSub(b, a), w, a).Float32() * float32(n)
+}
+
+// halfBits is a result with its Float16s as their bits, so that a
+// comparison of results compares bits (NaNs, zeros' signs).
+func halfBits(r any, err error) (any, error) {
+	switch v := r.(type) {
+	case cuda.Float16:
+		return v.Bits(), err
+	case []cuda.Float16:
+		b := make([]uint16, len(v))
+		for i, h := range v {
+			b[i] = h.Bits()
+		}
+		return b, err
+	}
+	return r, err
+}
+
 func hypot32(a, b float32) float32 { return float32(math.Sqrt(float64(a*a + b*b))) }
 
 // TestCompiledKernelsPTX compiles the CUDA target's kernels the way the
@@ -69,6 +97,8 @@ func TestCompiledKernelsPTX(t *testing.T) {
 		{"Reduce", New2(maxI32).reduceKernels().chunk, maxI32, `max\.s32`, 7},
 		{"ReduceAxis", New2(addF64).reduceKernels().axis, addF64, `add\.rn\.f64`, 8},
 		{"AccumulateAxis", New2(hypot32).reduceKernels().accumulate, hypot32, `sqrt\.rn\.f64`, 9},
+		{"float16 New3", New3(hfma).kernels().flat, hfma, `fma\.rn\.f16`, 12},
+		{"float16 Reduce", New2(haddH).reduceKernels().chunk, haddH, `add(\.rn)?\.f16`, 7},
 		{"math.Sqrt", New1(math.Sqrt).kernels().flat, math.Sqrt, `sqrt\.rn\.f64`, 6},
 		{"math32.Exp", New1(math32.Exp).kernels().flat, math32.Exp, `mul\.rn\.f32 .*0f3FB8AA3B`, 6}, // devmath's exp: x·log2(e)
 	}
@@ -155,6 +185,14 @@ func testCompiledTarget(t *testing.T, backend cuda.Backend) {
 		}
 		return out
 	}
+	// Half-precision operands: ordinary numbers, subnormals, overflow to
+	// infinity, a NaN and both zeros among them.
+	hsrc := ramp[float64](n, 0.37, -6)
+	hsrc[3], hsrc[5], hsrc[7], hsrc[9], hsrc[11] = 1e-6, 70000, math.NaN(), math.Copysign(0, -1), -3e-7
+	h, hb, hc := make([]cuda.Float16, n), make([]cuda.Float16, n), make([]cuda.Float16, n)
+	for i := range h {
+		h[i], hb[i], hc[i] = toHalf(hsrc[i]), cuda.F16(g32[i]), cuda.F16(-f32[i]/7)
+	}
 	type call func(tg Target) (any, error)
 	tests := []struct {
 		name string
@@ -229,6 +267,25 @@ func testCompiledTarget(t *testing.T, backend cuda.Backend) {
 			return []bool{all, some}, err
 		}},
 		{"bool Accumulate", func(tg Target) (any, error) { return Accumulate(New2(orB, tg), gt2(b)) }},
+		{"float16 conversion", func(tg Target) (any, error) { return halfBits(New1(toHalf, tg).Apply(hsrc)) }},
+		{"float16 mixed types", func(tg Target) (any, error) { return halfBits(New2(hscale, tg).Apply(h, f32)) }},
+		{"float16 New3", func(tg Target) (any, error) { return halfBits(New3(hfma, tg).Apply(h, hb, hc)) }},
+		{"float16 New4", func(tg Target) (any, error) { return New4(hlerp, tg).Apply(h, hb, hc, i16) }},
+		{"float16 predicate", func(tg Target) (any, error) { return New1(hpos, tg).Apply(h) }},
+		{"float16 broadcast", func(tg Target) (any, error) {
+			r, err := New2(haddH, tg).Call(Of(h[:12], 3, 4), Of(hb[:4], 4))
+			return halfBits(r.Data, err)
+		}},
+		{"float16 Reduce", func(tg Target) (any, error) { return halfBits(Reduce(New2(haddH, tg), h)) }},
+		{"float16 Accumulate", func(tg Target) (any, error) { return halfBits(Accumulate(New2(haddH, tg), h)) }},
+		{"float16 ReduceAxis", func(tg Target) (any, error) {
+			r, err := ReduceAxis(New2(haddH, tg), Of(h[:36], 3, 4, 3), 1)
+			return halfBits(r.Data, err)
+		}},
+		{"float16 AccumulateAxis", func(tg Target) (any, error) {
+			r, err := AccumulateAxis(New2(haddH, tg), Of(h[:36], 4, 9), 0)
+			return halfBits(r.Data, err)
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -312,5 +369,76 @@ func TestBoolUfuncs(t *testing.T) {
 				t.Fatalf("pick = %v, %v", r, err)
 			}
 		})
+	}
+}
+
+// TestHalfUfuncs: ufuncs of cuda.Float16 (Numba's float16) map, reduce and
+// accumulate on every target with the host's half-precision arithmetic,
+// bit for bit.
+func TestHalfUfuncs(t *testing.T) {
+	onBackend(t, cuda.PTXSim)
+	x := []cuda.Float16{cuda.F16(1), cuda.F16(2.5), cuda.F16(-0.1), cuda.Float16FromBits(0x7bff), cuda.Float16FromBits(0x0001)}
+	k := []float32{2, -1, 3, 2, 0.5}
+	var want struct {
+		scaled, acc []cuda.Float16
+		sum         cuda.Float16
+	}
+	for i := range x {
+		want.scaled = append(want.scaled, hscale(x[i], k[i]))
+		if i == 0 {
+			want.sum = x[0]
+		} else {
+			want.sum = haddH(want.sum, x[i])
+		}
+		want.acc = append(want.acc, want.sum)
+	}
+	for _, tg := range []Target{CPU, Parallel, CUDA} {
+		t.Run(string(tg), func(t *testing.T) {
+			scaled, err := New2(hscale, tg).Apply(x, k)
+			if err != nil || fmt.Sprint(halfBits(scaled, nil)) != fmt.Sprint(halfBits(want.scaled, nil)) {
+				t.Fatalf("hscale = %v, %v; want %v", scaled, err, want.scaled)
+			}
+			if !slices.ContainsFunc(scaled, func(h cuda.Float16) bool { return h.Bits() == 0x7c00 }) {
+				t.Errorf("hscale = %v; want 65504×2 to overflow to +Inf", scaled)
+			}
+			sum, err1 := Reduce(New2(haddH, tg), x)
+			acc, err2 := Accumulate(New2(haddH, tg), x)
+			if err := errors.Join(err1, err2); err != nil || sum.Bits() != want.sum.Bits() || fmt.Sprint(halfBits(acc, nil)) != fmt.Sprint(halfBits(want.acc, nil)) {
+				t.Fatalf("sum %v, running sums %v, %v; want %v, %v", sum, acc, err, want.sum, want.acc)
+			}
+			pos, err := New1(hpos, tg).Apply(x)
+			if err != nil || fmt.Sprint(pos) != "[true true false true true]" {
+				t.Fatalf("hpos = %v, %v", pos, err)
+			}
+		})
+	}
+}
+
+// TestHalfDeviceOperandsOnPTXSim: Float16 device arrays stay on the device
+// through a Float16 ufunc on the CUDA target.
+func TestHalfDeviceOperandsOnPTXSim(t *testing.T) {
+	onBackend(t, cuda.PTXSim)
+	x := []cuda.Float16{cuda.F16(1), cuda.F16(-2.5), cuda.Float16FromBits(0x7bff), cuda.Float16FromBits(0x0001)}
+	d, err := cuda.ToDevice(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Free()
+	out, err := cuda.NewDeviceArray[cuda.Float16](len(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Free()
+	if err := New2(haddH).CallInto(Device(out), Device(d), Device(d)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := out.ToHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if want := haddH(x[i], x[i]); got[i].Bits() != want.Bits() {
+			t.Errorf("x[%d]+x[%d] = %#04x, want %#04x", i, i, got[i].Bits(), want.Bits())
+		}
 	}
 }

@@ -120,8 +120,8 @@
 // GU wraps a function over array slices with a layout such as
 // "(n),()->(n)": fn takes a slice for each operand with one core dimension,
 // a cuda.Array2 or cuda.Array3 for two or three, and a scalar for "()"
-// inputs (a pointer for "()" outputs), of numbers, complex64, complex128
-// or bools, as ufuncs take. Extra leading dimensions of the
+// inputs (a pointer for "()" outputs), of numbers, complex64, complex128,
+// cuda.Float16 or bools, as ufuncs take. Extra leading dimensions of the
 // operands are loop dimensions: they broadcast, and fn is called once per
 // loop index, on all cores with the Parallel target and in one kernel
 // thread per loop index with the CUDA target.
@@ -135,7 +135,8 @@
 // input as a number and each "()" output as a pointer to its element, and
 // the compiler compiles fn into the kernel as for a ufunc. There fn must
 // be a top-level function whose operands have Go's predeclared numeric,
-// complex or bool element types: for a closure or a named type the CUDA target returns an
+// complex or bool element types or cuda.Float16: for a closure or another
+// named type the CUDA target returns an
 // error wrapping ErrTargetUnavailable that says why, and Auto runs the
 // gufunc on the Parallel target.
 //

@@ -30,13 +30,13 @@ const guKernelName = "guKernel"
 // target, or nil. They take a top-level function of 1-D cores ([]E), 2-D
 // and 3-D cores (cuda.Array2[E], cuda.Array3[E]), scalars (() inputs) and
 // pointers (() outputs) of Go's predeclared numeric, complex and bool
-// types.
+// types and of cuda.Float16.
 func (g *GUfunc) compiledErr() error {
 	for k, p := range g.ops {
 		what := fmt.Sprintf("%s %s", p.what(k, len(g.lay.ins)), coreString(p.dims))
 		switch {
-		case p.info == nil || p.elem.PkgPath() != "" || (p.rank() <= 1 && p.typ.PkgPath() != ""):
-			return fmt.Errorf("%s has type %s; the compiled gufunc kernels take Go's predeclared numeric, complex and bool types, not named types", what, p.typ)
+		case p.info == nil || p.elem.PkgPath() != "" && p.elem != float16Type || (p.rank() <= 1 && p.typ.PkgPath() != "" && p.typ != float16Type):
+			return fmt.Errorf("%s has type %s; the compiled gufunc kernels take Go's predeclared numeric, complex and bool types and cuda.Float16, not named types", what, p.typ)
 		}
 	}
 	return topLevelErr(g.fn.Interface())
@@ -96,7 +96,11 @@ func (g *GUfunc) compiledKernelType() reflect.Type {
 func (g *GUfunc) source() string {
 	nops := len(g.ops)
 	var params, offs, steps, call []string
-	params = append(params, "t cuda.Thread", "f "+reflect.FuncOf(ins(g.fn.Type()), nil, false).String())
+	// reflect spells a type argument with its package path
+	// (cuda.Array2[github.com/nugo-dev/nugo/cuda.Float16]); the source
+	// names package cuda as cuda.
+	ft := strings.ReplaceAll(reflect.FuncOf(ins(g.fn.Type()), nil, false).String(), float16Type.PkgPath()+".", "cuda.")
+	params = append(params, "t cuda.Thread", "f "+ft)
 	var cores, lens []string
 	for k, p := range g.ops {
 		params = append(params, fmt.Sprintf("a%d []%s", k, p.elem))

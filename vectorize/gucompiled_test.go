@@ -215,6 +215,9 @@ func testCompiledGU(t *testing.T, backend cuda.Backend) {
 		{"int scalar for complex", apply("(n),(),(n)->(n)", rotate, Of(cz, rows, n), -3, mask[n:2*n])},
 		{"complex64 2-D core", apply("(m,n)->(n,m)", conjT, Of(cz64[:24], 2, 3, 4))},
 		{"bool 2-D core", apply("(m,n)->(m,n)", negate, Of(mask[:24], 2, 3, 4))},
+		{"float16 sum", apply("(n)->()", hsumGU, Of(hramp(rows*n), rows, n))},
+		{"float16 scalar", apply("(n),()->(n)", hscaleGU, Of(hramp(rows*n), rows, n), cuda.F16(-3))},
+		{"float16 2-D core", apply("(m,n)->(n,m)", htransposeGU, Of(hramp(24), 2, 3, 4))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

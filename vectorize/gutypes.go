@@ -10,7 +10,7 @@ import (
 // generic types they take and make: cuda.Array2/Array3 core operands,
 // vectorize.Array and *cuda.DeviceArray arguments. Go's reflect cannot
 // instantiate generic types, so they are registered here for Go's
-// predeclared numeric, complex and bool types, the Element types (named
+// predeclared numeric, complex and bool types and cuda.Float16, the Element types (named
 // types over them work as slices and scalars, not as 2-D or 3-D cores). It is filled at init and only read
 // afterwards.
 var elemTypes = map[reflect.Type]*elemInfo{}
@@ -87,11 +87,15 @@ func init() {
 	register[complex64]()
 	register[complex128]()
 	register[bool]()
+	register[cuda.Float16]()
 }
 
-// isElement reports whether t's kind is one of Element's: a number,
-// complex64, complex128 or bool.
+// isElement reports whether t is one of Element's types: its kind a
+// number, complex64, complex128 or bool, or cuda.Float16.
 func isElement(t reflect.Type) bool {
+	if t == float16Type {
+		return true
+	}
 	k := t.Kind()
 	return k == reflect.Bool || k >= reflect.Int && k <= reflect.Complex128
 }

@@ -295,9 +295,10 @@ func equalShape(a, b []int) bool {
 }
 
 // Element is the set of operand and result types of ufuncs: the numbers,
-// complex64 and complex128, and bool (NumPy's boolean arrays: a predicate
-// vectorized over an array gives a []bool, which a ufunc of bools may
-// combine).
+// complex64 and complex128, cuda.Float16 (Numba's float16: a ufunc of
+// Float16 calls cuda.HAdd, cuda.HMul ... on every target) and bool
+// (NumPy's boolean arrays: a predicate vectorized over an array gives a
+// []bool, which a ufunc of bools may combine).
 type Element interface {
-	cuda.Number | cuda.Complex | ~bool
+	cuda.Number | cuda.Complex | cuda.Float16 | ~bool
 }

@@ -145,20 +145,24 @@ func cudaTargetRuns(b cuda.Backend, why error) error {
 // kernels with fn, or nil. They compile the kernels (package vectorize's
 // generic kernels, instantiated with fn's element types) specialised for
 // fn, so fn must be a top-level function, not a closure or a method value,
-// and its element types Go's predeclared numeric types, which the kernels'
-// package can name.
+// and its element types Go's predeclared numeric types or cuda.Float16,
+// which the kernels' package can name.
 func compiledErr(fn any) error {
 	if err := topLevelErr(fn); err != nil {
 		return err
 	}
 	t := reflect.TypeOf(fn)
 	for _, et := range append(ins(t), outs(t)...) {
-		if et.PkgPath() != "" {
-			return fmt.Errorf("element type %s is a named type; the compiled kernels take Go's predeclared numeric types", et)
+		if et.PkgPath() != "" && et != float16Type {
+			return fmt.Errorf("element type %s is a named type; the compiled kernels take Go's predeclared numeric types and cuda.Float16", et)
 		}
 	}
 	return nil
 }
+
+// float16Type is cuda.Float16, the one named element type the compiled
+// kernels take.
+var float16Type = reflect.TypeFor[cuda.Float16]()
 
 // topLevelErr says why fn is not a top-level function, or nil: the
 // compiled backends call the function bound to a kernel's func parameter

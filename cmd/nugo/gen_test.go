@@ -24,7 +24,7 @@ func TestGenCommand(t *testing.T) {
 	}
 	var v strings.Builder
 	report(&v, res)
-	for _, want := range []string{"6 kernels, 10 vectorized functions, 5 folds\n", "\tvectorized Scaled\n",
+	for _, want := range []string{"6 kernels, 11 vectorized functions, 6 folds\n", "\tvectorized Scaled\n",
 		"\tfold and scan Hypot (Reduce, Accumulate)\n", "\tfold and scan Heavier (Reduce, Accumulate)\n"} {
 		if !strings.Contains(v.String(), want) {
 			t.Errorf("nugo gen -v output lacks %q:\n%s", want, v.String())

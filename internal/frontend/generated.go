@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/types"
 	"reflect"
+	"regexp"
 	"runtime"
 	"sync"
 )
@@ -87,12 +88,18 @@ func sameSpelling(k *Kernel, t reflect.Type) bool {
 		return false
 	}
 	for i := range t.NumIn() {
-		if types.TypeString(sig.Params().At(i).Type(), byName) != t.In(i).String() {
+		if types.TypeString(sig.Params().At(i).Type(), byName) != pathPrefix.ReplaceAllString(t.In(i).String(), "") {
 			return false
 		}
 	}
 	return true
 }
+
+// pathPrefix matches the directories of a package path, which reflect
+// writes before the package name of a type argument
+// ("cuda.Array2[github.com/nugo-dev/nugo/cuda.Float16]"); no other part of
+// a type's spelling has a slash.
+var pathPrefix = regexp.MustCompile(`([\w.~-]+/)+`)
 
 // byName qualifies a type by its package's name, as reflect prints it.
 func byName(p *types.Package) string { return p.Name() }

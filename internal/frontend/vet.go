@@ -52,7 +52,7 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
 		if !kernelParamOK(p.Type()) {
-			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers and bools and slices of them (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
+			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers, bools and cuda.Float16 and slices of them (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
 		}
 	}
 }
@@ -83,9 +83,9 @@ func kernelFuncParams(files []*ast.File, info *types.Info, kernel string) map[ty
 }
 
 // FuncParamOK reports whether t is a func type a kernel parameter may have:
-// not variadic, its parameters numbers, bools, slices of numbers,
-// pointers to numbers, cuda.Array2 or cuda.Array3, its results numbers or bools (type parameters
-// count as numbers). The launch binds such a parameter to a top-level
+// not variadic, its parameters numbers, bools, cuda.Float16s, slices of or
+// pointers to those, cuda.Array2 or cuda.Array3, its results numbers, bools
+// or cuda.Float16s (type parameters count as numbers). The launch binds such a parameter to a top-level
 // function, which the compiler calls directly.
 func FuncParamOK(t types.Type) bool {
 	sig, ok := t.Underlying().(*types.Signature)
@@ -112,15 +112,15 @@ func funcOperandsOK(sig *types.Signature) bool {
 }
 
 // isFuncOperand reports whether a bound function may take a parameter of
-// type t: a number or bool, or a slice of or pointer to a number or bool,
+// type t: a number, bool or cuda.Float16, or a slice of or pointer to one,
 // or a cuda.Array2 or cuda.Array3 (device memory, which the kernel passes
 // on).
 func isFuncOperand(t types.Type) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Slice:
-		return isNumber(u.Elem()) || isBool(u.Elem())
+		return isNumber(u.Elem()) || isBool(u.Elem()) || isCudaNamed(u.Elem(), "Float16")
 	case *types.Pointer:
-		return isNumber(u.Elem()) || isBool(u.Elem())
+		return isNumber(u.Elem()) || isBool(u.Elem()) || isCudaNamed(u.Elem(), "Float16")
 	}
 	if isCudaNamed(t, "Array2") || isCudaNamed(t, "Array3") {
 		return true
@@ -128,8 +128,13 @@ func isFuncOperand(t types.Type) bool {
 	return isScalarOrTypeParam(t)
 }
 
+// isScalarOrTypeParam reports whether t is a number, a bool, a
+// cuda.Float16 or a type parameter.
 func isScalarOrTypeParam(t types.Type) bool {
 	if _, ok := t.(*types.TypeParam); ok {
+		return true
+	}
+	if isCudaNamed(t, "Float16") {
 		return true
 	}
 	b, ok := t.Underlying().(*types.Basic)

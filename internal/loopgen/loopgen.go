@@ -597,12 +597,14 @@ func (g *generator) ufunc(expr string, sig *types.Signature, arity int) {
 
 // foldable reports whether a binary function of signature sig can be
 // reduced (vectorize.Reduce and friends take a Ufunc2[T, T, T]): its
-// operands and result are one number (complex too) or bool type.
+// operands and result are one number (complex too), bool or cuda.Float16
+// type (a struct, but a vectorize.Element, folded by a function calling
+// cuda.HAdd and the like).
 func foldable(sig *types.Signature) bool {
 	r := sig.Results().At(0).Type()
 	b, ok := r.Underlying().(*types.Basic)
-	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) != 0 &&
-		types.Identical(sig.Params().At(0).Type(), r) && types.Identical(sig.Params().At(1).Type(), r)
+	elem := ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) != 0 || isNamed(r, cudaPath, "Float16")
+	return elem && types.Identical(sig.Params().At(0).Type(), r) && types.Identical(sig.Params().At(1).Type(), r)
 }
 
 // fold adds the registrations of the fold and scan of the binary function

@@ -104,3 +104,31 @@ func AtomicAddEach[T cuda.AtomicElement](t cuda.Thread, x, y, old, acc []T) {
 		cuda.AtomicAdd(&acc[i%2], y[i%4])
 	}
 }
+
+// ApplyHalf replaces a[i] with f(a[i], b[i]).
+func ApplyHalf(t cuda.Thread, f func(cuda.Float16, cuda.Float16) cuda.Float16, a, b []cuda.Float16) {
+	if i := t.Grid1(); i < len(a) {
+		a[i] = f(a[i], b[i])
+	}
+}
+
+// HalfMulAdd is a function to pass to ApplyHalf: x×y + x in half
+// precision, each operation rounded.
+func HalfMulAdd(x, y cuda.Float16) cuda.Float16 { return cuda.HAdd(cuda.HMul(x, y), x) }
+
+// RowsHalfFunc sets out[r] to f of row r of a (rows of n elements).
+func RowsHalfFunc(t cuda.Thread, f func([]cuda.Float16) cuda.Float16, a, out []cuda.Float16, n int) {
+	if r := t.Grid1(); r < len(out) {
+		out[r] = f(a[r*n : (r+1)*n])
+	}
+}
+
+// RowHalfSum is a function to pass to RowsHalfFunc: the row's sum in half
+// precision, added left to right.
+func RowHalfSum(row []cuda.Float16) cuda.Float16 {
+	s := cuda.Float16FromBits(0)
+	for _, x := range row {
+		s = cuda.HAdd(s, x)
+	}
+	return s
+}

@@ -750,6 +750,32 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(ApplyHalf, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].(func(cuda.Float16, cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ApplyHalf(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(RowsHalfFunc, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].(func([]cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].(int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				RowsHalfFunc(t, a0, a1, a2, a3)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(Scale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {

@@ -91,7 +91,12 @@ func Ratio(x, y int32) float64               { return float64(x) / float64(y) }
 func Twice[T nc.Number](x T) T  { return 2 * x }
 func Sum[T nc.Number](a, b T) T { return a + b }
 
+// HalfSum is a ufunc of cuda.Float16, a struct that is a vectorize.Element:
+// it gets a loop, a fold and a scan.
+func HalfSum(a, b nc.Float16) nc.Float16 { return nc.HAdd(a, b) }
+
 var (
+	hsum  = vectorize.New2(HalfSum)
 	hyp   = vectorize.New2(Hypot)
 	heavy = vectorize.New2(Heavier)
 	scl   = vectorize.New2(Scaled)

@@ -89,6 +89,26 @@ func init() {
 			}
 		}
 	})
+	vectorize.RegisterLoop2(HalfSum, func(out []cuda2.Float16, a []cuda2.Float16, b []cuda2.Float16) {
+		a, b = a[:len(out)], b[:len(out)]
+		for i := range out {
+			out[i] = HalfSum(a[i], b[i])
+		}
+	})
+	vectorize.RegisterFold(HalfSum, func(acc2 cuda2.Float16, x []cuda2.Float16) cuda2.Float16 {
+		for _, v2 := range x {
+			acc2 = HalfSum(acc2, v2)
+		}
+		return acc2
+	})
+	vectorize.RegisterScan(HalfSum, func(acc2 cuda2.Float16, x []cuda2.Float16, out []cuda2.Float16) cuda2.Float16 {
+		x = x[:len(out)]
+		for i, v2 := range x {
+			acc2 = HalfSum(acc2, v2)
+			out[i] = acc2
+		}
+		return acc2
+	})
 	vectorize.RegisterLoop2(Hypot, func(out []float64, a []float64, b []float64) {
 		a, b = a[:len(out)], b[:len(out)]
 		for i := range out {
