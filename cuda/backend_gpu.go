@@ -3,12 +3,15 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
+	"github.com/nugo-dev/nugo/internal/cstdio"
 	"github.com/nugo-dev/nugo/internal/driver"
+	"github.com/nugo-dev/nugo/internal/driver/fakedriver"
 )
 
 // The GPU backend: kernels compiled to PTX by nugo's compiler and run through
@@ -70,14 +73,34 @@ import (
 
 func init() { registerBackend(GPU, openGPU) }
 
+// FakeGPUEnv names the environment variable that, set to 1, gives the GPU
+// backend a simulated device instead of the CUDA driver: nugo's fake
+// driver, which checks every call as the real one would and runs kernels
+// in ptxsim. It is for testing programs, deployments and scripts on
+// machines without a GPU; GPU timings there are meaningless.
+const FakeGPUEnv = "NUGO_FAKE_GPU"
+
 // openGPU is the GPU backend's factory: libcuda.so.1 (or $NUGO_LIBCUDA)
 // through purego, the driver started, device 0 opened. It runs again after a
 // failure (dlopen of a library already loaded is cheap), so a test or a user
 // can change NUGO_LIBCUDA between attempts.
+//
+// With FakeGPUEnv set to 1 it drives nugo's fake driver instead, whose one
+// simulated device runs kernels in ptxsim: the whole GPU path (compile,
+// load, copies, launches, streams, the debug record) without a GPU.
 func openGPU() (backend, error) {
-	lib, err := driver.Load()
-	if err != nil {
-		return nil, noDevice(err)
+	var lib driver.API
+	switch v := os.Getenv(FakeGPUEnv); v {
+	case "", "0":
+		l, err := driver.Load()
+		if err != nil {
+			return nil, noDevice(err)
+		}
+		lib = l
+	case "1":
+		lib = fakedriver.New(fakedriver.Config{Sim: &fakedriver.SimConfig{}})
+	default:
+		return nil, noDevice(fmt.Errorf("%s=%q: set it to 1 for a simulated GPU, or unset it", FakeGPUEnv, v))
 	}
 	be, err := newGPUBackend(lib)
 	if err != nil {
@@ -107,7 +130,24 @@ type gpuBackend struct {
 	devs []*gpuDevice // by ordinal, opened on first use
 	cur  *gpuDevice   // the device SelectDevice chose (0 by default)
 	busy map[*gpuStream]struct{}
+
+	printed atomic.Bool // a kernel that calls printf was launched (see flushPrintf)
 }
+
+// flushPrintf flushes C's stdout, through which the driver writes kernels'
+// printf output when it synchronizes, once any kernel that prints has been
+// launched: a Go program exits without flushing C's buffers, so output to
+// a pipe or a file would otherwise be lost. Called after every wait for a
+// device, stream or event.
+func (g *gpuBackend) flushPrintf() {
+	if g.printed.Load() {
+		_ = flushCStdout() // nothing to report: fd 1 is where the output would have gone
+	}
+}
+
+// flushCStdout flushes C's stdio; tests replace it to see that the output
+// is lost without it.
+var flushCStdout = cstdio.Flush
 
 // gpuDevice is one device's primary context and what nugo keeps for it.
 type gpuDevice struct {
@@ -241,6 +281,7 @@ func (g *gpuBackend) synchronize() error {
 			first = err
 		}
 	}
+	g.flushPrintf()
 	return first
 }
 

@@ -256,6 +256,14 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 			_ = api.MemFree(counter)
 		}
 	}()
+	if gk.m.UsesPrintf {
+		gk.dev.be.printed.Store(true)
+		if gs == nil {
+			// A synchronous launch waits for the kernel below: its
+			// output is complete when the launch returns.
+			defer gk.dev.be.flushPrintf()
+		}
+	}
 	var stream driver.Stream
 	if gs != nil {
 		stream = gs.h

@@ -25,8 +25,10 @@ type gpuMemory struct {
 // while they do, so that a Free from another goroutine (of the array, or
 // of the array a view was made from) cannot release the memory between
 // their check and their driver call: release then leaves the cuMemFree to
-// the last such call. (Work queued on streams is not a use; cuMemFree
-// waits for the device, as CUDA documents for cudaFree.)
+// the last such call. (Work queued on streams is not a use: memFree
+// synchronizes the context first, since the driver API does not promise
+// that cuMemFree waits for kernels still using the memory, though
+// cudaFree is known to.)
 type gpuAlloc struct {
 	dev   *gpuDevice
 	ptr   driver.DevicePtr // 0 for an empty allocation
@@ -64,11 +66,17 @@ func (a *gpuAlloc) release() error {
 }
 
 func (a *gpuAlloc) memFree() error {
+	// Kernels queued on streams may still use the memory: neither cuMemFree
+	// nor unregistering is documented to wait for them.
 	if a.host == nil {
-		return a.dev.do(func(api driver.API) error { return api.MemFree(a.ptr) }) // device or managed memory
+		return a.dev.do(func(api driver.API) error { // device or managed memory
+			err := api.CtxSynchronize()
+			if ferr := api.MemFree(a.ptr); err == nil {
+				err = ferr
+			}
+			return err
+		})
 	}
-	// cuMemFree waits for the device; unregistering is not documented to,
-	// and kernels queued on streams may still use the mapping.
 	err := a.dev.do(func(api driver.API) error {
 		err := api.CtxSynchronize()
 		if uerr := api.MemHostUnregister(a.host); err == nil {
@@ -212,6 +220,7 @@ func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) erro
 		if err := g.drainAll(); err != nil {
 			return err
 		}
+		defer g.flushPrintf() // a synchronous copy waits for the kernels before it
 		return m.dev.do(func(api driver.API) error {
 			return api.MemcpyDtoH(unsafe.Pointer(&dst[0]), m.ptr+driver.DevicePtr(off), len(dst))
 		})

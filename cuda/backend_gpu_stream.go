@@ -112,6 +112,7 @@ func (s *gpuStream) synchronize() error {
 	s.pending, s.kernel = nil, nil
 	s.mu.Unlock()
 	err := s.dev.do(func(api driver.API) error { return finish(api, awaiting(kernel, api.StreamSynchronize(s.h)), pend) })
+	s.be.flushPrintf()
 	s.mu.Lock()
 	if s.err != nil {
 		err = s.err // met by a callback's wait, before this one's
@@ -326,7 +327,9 @@ func (e *gpuEvent) synchronize() error {
 	if !e.recorded.Load() {
 		return errors.New("event was never recorded")
 	}
-	return e.dev.do(func(api driver.API) error { return api.EventSynchronize(e.h) })
+	err := e.dev.do(func(api driver.API) error { return api.EventSynchronize(e.h) })
+	e.dev.be.flushPrintf()
+	return err
 }
 
 func (e *gpuEvent) query() (bool, error) {

@@ -88,7 +88,7 @@ func (e ptxsimExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Valu
 	switch {
 	case errors.As(err, &ee):
 		return &KernelError{Kernel: k.name, Block: Dim3{ee.Block[0], ee.Block[1], ee.Block[2]},
-			Thread: Dim3{ee.Thread[0], ee.Thread[1], ee.Thread[2]}, Pos: ee.Source, Msg: ee.Detail()}
+			Thread: Dim3{ee.Thread[0], ee.Thread[1], ee.Thread[2]}, Pos: goLine(ee.Source), Msg: ee.Detail()}
 	case errors.As(err, &ce):
 		return &KernelError{Kernel: k.name, Block: Dim3{ce.Block[0], ce.Block[1], ce.Block[2]},
 			Thread: Dim3{ce.Thread[0], ce.Thread[1], ce.Thread[2]}, Pos: ce.Pos, Msg: ce.Msg}

@@ -63,8 +63,35 @@ type KernelError struct {
 	Kernel string
 	Block  Dim3   // the failing thread's block
 	Thread Dim3   // the failing thread's position in its block
-	Pos    string // Go source position of the failure, when known
+	Pos    string // Go source position of the failure, when known: file:line, as in a Go traceback
 	Msg    string
+}
+
+// goLine drops the column from a file:line:col position, leaving file:line
+// as a Go traceback writes it: KernelError.Pos reads the same on every
+// backend, and the CPU backend knows lines only.
+func goLine(pos string) string {
+	i := strings.LastIndexByte(pos, ':')
+	if i < 0 {
+		return pos
+	}
+	j := strings.LastIndexByte(pos[:i], ':')
+	if j < 0 || !allDigits(pos[i+1:]) || !allDigits(pos[j+1:i]) {
+		return pos
+	}
+	return pos[:i]
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Error describes the failure; Launch adds the kernel's name.

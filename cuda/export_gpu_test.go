@@ -85,3 +85,11 @@ func ForgetGPUFaults() {
 		}
 	}
 }
+
+// DisablePrintfFlush stops the GPU backend from flushing C's stdout after
+// synchronizing, until the test ends.
+func DisablePrintfFlush(t testing.TB) {
+	saved := flushCStdout
+	flushCStdout = func() error { return nil }
+	t.Cleanup(func() { flushCStdout = saved })
+}

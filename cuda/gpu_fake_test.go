@@ -700,6 +700,7 @@ func TestGPUNoDevice(t *testing.T) {
 
 	// No library at all, through NUGO_BACKEND.
 	ForgetBackend(t)
+	t.Setenv(FakeGPUEnv, "") // the real library's path, also in a dry run with a simulated GPU
 	t.Setenv("NUGO_LIBCUDA", "/nonexistent/libcuda.so.1")
 	t.Setenv("NUGO_BACKEND", "gpu")
 	_, err = CurrentBackend()
@@ -715,6 +716,7 @@ func TestGPUNoDevice(t *testing.T) {
 // With the real libcuda.so.1 on a machine without a GPU (Debian's libcuda1,
 // as CI installs it), the driver itself says there is no device.
 func TestGPURealLibraryWithoutDevice(t *testing.T) {
+	t.Setenv(FakeGPUEnv, "") // the real library, also in a dry run with a simulated GPU
 	lib, err := driver.Load()
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -927,5 +929,33 @@ func TestGPUTargetsAndDriverVersion(t *testing.T) {
 	f.Inject(fakedriver.Fault{Call: "cuDriverGetVersion", Code: driver.ErrorUnknown})
 	if err := NewGPUBackendError(f); !errors.Is(err, ErrNoDevice) || !strings.Contains(err.Error(), "cuDriverGetVersion") {
 		t.Fatalf("cuDriverGetVersion failing: %v; want ErrNoDevice naming it", err)
+	}
+}
+
+// NUGO_FAKE_GPU=1 gives the GPU backend the fake driver's simulated device,
+// whose kernels run in ptxsim; any other value is refused with the reason.
+func TestFakeGPUEnv(t *testing.T) {
+	ForgetBackend(t)
+	t.Setenv("NUGO_BACKEND", "gpu")
+	t.Setenv(FakeGPUEnv, "1")
+	if b, err := CurrentBackend(); err != nil || b != GPU {
+		t.Fatalf("NUGO_FAKE_GPU=1: backend %v, %v; want the GPU", b, err)
+	}
+	gpus, err := Gpus()
+	if err != nil || len(gpus) != 1 || !strings.Contains(gpus[0].Name, "fake") {
+		t.Fatalf("NUGO_FAKE_GPU=1: devices %+v, %v; want the one fake device", gpus, err)
+	}
+	data := []float64{1, 2, 3}
+	if err := Jit(testkernels.Increment).Launch(Dim1(1), Dim1(32), data); err != nil {
+		t.Fatal(err)
+	}
+	if data[0] != 2 || data[2] != 4 {
+		t.Errorf("a kernel on the simulated GPU gave %v, want [2 3 4]", data)
+	}
+
+	ForgetBackend(t)
+	t.Setenv(FakeGPUEnv, "yes")
+	if _, err := CurrentBackend(); !errors.Is(err, ErrNoDevice) || !strings.Contains(err.Error(), FakeGPUEnv) {
+		t.Fatalf("NUGO_FAKE_GPU=yes: %v; want ErrNoDevice naming the variable", err)
 	}
 }

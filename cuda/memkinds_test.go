@@ -501,7 +501,9 @@ func TestGPUSharedArraysMemInfoAndLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if total != gpus[0].TotalMemory || free <= 0 || free > total {
+	// cuMemGetInfo may leave out memory the driver keeps for itself, so the
+	// total is at most cuDeviceTotalMem's, not always equal to it.
+	if total <= 0 || total > gpus[0].TotalMemory || free <= 0 || free > total {
 		t.Fatalf("MemInfo = %d free of %d; the device has %d", free, total, gpus[0].TotalMemory)
 	}
 	d, err := NewDeviceArray[byte](256 << 20)

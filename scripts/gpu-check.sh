@@ -13,40 +13,46 @@
 #       Carry .build/gpu with the tree; run picks the pack of uname -m.
 #   scripts/gpu-check.sh run     on the GPU machine (NVIDIA driver, nvcc,
 #       numba-cuda, python3; no Go toolchain): unpacks the binaries and, with
-#       NUGO_REQUIRE_GPU=1, runs in this order: `nugo info`; the cuda
-#       package's GPU tests (the kernel corpus against the CPU backend) and
-#       launch-overhead benchmark; the driver's tests; NVML's tests and
-#       `nugo top -n 1`; vectorize's GPU tests (ufuncs and gufuncs on the
-#       CUDA target); cuda/random's GPU test; every example's test and the
-#       CLI's, in parallel, on the GPU; `nugo primes -n 10^8`; `nugo bench
-#       -n 10^7` (every workload in one process); then the
-#       benchmarks. bench/cuda is compiled with nvcc in the background while
-#       the tests run. Output: log.txt (everything), results.jsonl (one JSON
-#       line per benchmark run, or its error) and table.md (the steps, what
-#       passed, failed or did not run and why, then the benchmark table), in
-#       $OUT/gpu-check when $OUT is set, else .build/gpu/out; results.jsonl
-#       and table.md are rewritten after every step, so a run cut short still
-#       leaves them.
+#       NUGO_REQUIRE_GPU=1, runs three phases. 1 (what matters most): `nugo
+#       info`, the cuda package's GPU tests (the kernel corpus against the
+#       CPU backend), `nugo primes -n 10^8`. 2: the benchmark table against
+#       Numba and CUDA C (below). 3: the launch-overhead and pinned-copy
+#       benchmarks, the driver's and NVML's tests, `nugo top -n 1`,
+#       vectorize's and cuda/random's GPU tests, every example's test and
+#       the CLI's in parallel, `nugo bench -n 10^7`. bench/cuda is compiled
+#       with nvcc in the background from the start. Output: log.txt
+#       (everything), results.jsonl (one JSON line per benchmark run, or its
+#       error) and table.md (the steps, what passed, failed or did not run
+#       and why, then the benchmark table), in $OUT/gpu-check when $OUT is
+#       set, else .build/gpu/out; results.jsonl and table.md are rewritten
+#       after every step, so a run cut short still leaves them.
 #   scripts/gpu-check.sh         build when go is on PATH, then run when a GPU
 #       answers (nvidia-smi -L).
 #
 # On the device tool (15 minutes of device time, machine start included):
-#   run(command="bash scripts/gpu-check.sh run", carry=[".build/gpu"], timeout_s=600)
+#   run(command="bash scripts/gpu-check.sh run", carry=[".build/gpu"], timeout_s=450)
 # (build first, on the checkout that makes the call: .build/gpu is not in git).
+# A run takes at most 390 s plus the machine's start, so a failed first run
+# can be fixed and repeated within the 15 minutes.
 #
-# Kernel sources on the GPU machine: nugo compiles a kernel from its Go source
-# at run time and finds the file through the name compiled into the binary.
-# The binaries are built with -trimpath, so that name is module-relative
-# (github.com/nugo-dev/nugo/examples/logs/main.go); the run links this tree as
-# $WORK/src/github.com/nugo-dev/nugo and sets NUGO_SOURCE_ROOT=$WORK/src, which
-# internal/frontend joins with such names. The tree may sit at any path.
+# Kernel sources on the GPU machine: the binaries carry the source of the
+# kernels in the packages they link (nugo gen's nugo_source.go files); the
+# kernels of _test.go files are read from this tree, found through
+# NUGO_SOURCE_ROOT: the run links this tree as
+# $WORK/src/github.com/nugo-dev/nugo and sets NUGO_SOURCE_ROOT=$WORK/src,
+# which internal/frontend joins with the module-relative names that
+# -trimpath records (github.com/nugo-dev/nugo/cuda/gpu_test.go). The tree
+# may sit at any path.
 #
-# Time: the run ends within about 8.5 minutes (NUGO_GPU_CHECK_DEADLINE, 510 s)
-# whatever hangs. Every step and benchmark process has its own timeout, cut to
-# what is left; the test steps together may use the first 300 s at most, so
-# that the benchmarks keep at least 3.5 minutes. Estimated (never measured) on an H200:
-# tests about 1 minute, benchmarks 2 to 3 minutes. What no longer fits is
-# reported as not run.
+# Time: the run ends within 390 s (NUGO_GPU_CHECK_DEADLINE) whatever
+# hangs. Phase 1 may use the first 45% of it, the benchmarks (phase 2) run
+# until 70% and at least two minutes, phase 3 until the deadline; every
+# step and benchmark process has its own timeout, cut to what is left of
+# its phase. Estimated (never measured) on an H200: phase 1 under a minute,
+# benchmarks 2 to 3 minutes. What no longer fits is reported as not run.
+# The driver's JIT cache is disabled for the benchmarks only (first-launch
+# latency includes the PTX compile for every implementation); the tests,
+# which load hundreds of modules, keep it.
 #
 # Benchmarks (each implementation, each workload, one fresh process), most
 # useful first: the device-to-device copy bandwidth (CUDA C and nugo) the
@@ -70,10 +76,12 @@
 # Every GPU step then fails at once with the reason (NUGO_REQUIRE_GPU=1) and
 # every benchmark run reports its error in the table. To push the whole
 # pipeline through instead, add NUGO_GPU_CHECK_BACKEND=ptxsim (or cpu): the
-# examples, `nugo primes` and nugo's benchmarks run on that backend, Numba on
-# its simulator (NUMBA_ENABLE_CUDASIM=1), all at tiny sizes; the GPU tests
-# still need a GPU. This override is for dry runs only. PYTHON picks the
-# Python (default python3).
+# GPU tests run on a simulated GPU (NUGO_FAKE_GPU=1: nugo's fake driver
+# executing kernels in ptxsim), the examples, `nugo primes` and nugo's
+# benchmarks on that backend, Numba on its simulator
+# (NUMBA_ENABLE_CUDASIM=1), all at tiny sizes; the driver's and NVML's tests
+# check the libraries' no-device answers and `nugo top` is skipped. This
+# override is for dry runs only. PYTHON picks the Python (default python3).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -165,7 +173,10 @@ run() {
 	local out=$1
 	SECONDS=0 # the budget counts from here, not from a build before
 	local results=$out/results.jsonl steps=$out/steps.txt
-	local deadline=${NUGO_GPU_CHECK_DEADLINE:-510} tests_end=300
+	# Phases end at these many seconds (see below); the defaults fit a run
+	# twice into the device tool's 15 minutes, machine starts included.
+	local deadline=${NUGO_GPU_CHECK_DEADLINE:-390}
+	local phase1_end=$((deadline * 45 / 100)) phase2_end=$((deadline * 70 / 100)) phase_end
 	: >"$results"
 	: >"$steps"
 	local py=${PYTHON:-python3}
@@ -176,7 +187,7 @@ run() {
 	"") ;;
 	cpu | ptxsim)
 		nb=$dry
-		export NUMBA_ENABLE_CUDASIM=1
+		export NUMBA_ENABLE_CUDASIM=1 NUGO_FAKE_GPU=1
 		;;
 	*)
 		echo "gpu-check run: NUGO_GPU_CHECK_BACKEND must be cpu or ptxsim, not $dry"
@@ -232,9 +243,9 @@ run() {
 	step() {
 		local name=$1 limit=$2 dir=$3
 		shift 3
-		limit=$(budget "$limit" "$tests_end")
+		limit=$(budget "$limit" "$phase_end")
 		if ((limit < 10)); then
-			note "NOT RUN" "$name: the time budget of the tests ($tests_end s) was spent"
+			note "NOT RUN" "$name: the time budget of its phase (until $phase_end s) was spent"
 			failed=$((failed + 1))
 			return
 		fi
@@ -272,9 +283,11 @@ run() {
 	}
 	ln -s "$ROOT" "$WORK/src/$MODULE"
 	export NUGO_SOURCE_ROOT=$WORK/src NUGO_REQUIRE_GPU=1 PYTHONUNBUFFERED=1
-	# No driver JIT cache: first-launch latency includes the PTX compile
-	# for nugo and Numba alike, in every fresh process.
-	export CUDA_CACHE_DISABLE=1
+	# ptxas for the tests that assemble PTX (nugo vet -ptxas): nvcc's
+	# directory has it.
+	if command -v nvcc >/dev/null; then
+		PATH=$(dirname "$(readlink -f "$(command -v nvcc)")"):$PATH
+	fi
 	unset NUGO_BACKEND NUGO_DEBUG
 	findlib libcuda.so.1 NUGO_LIBCUDA
 	findlib libnvidia-ml.so.1 NUGO_LIBNVML
@@ -309,83 +322,28 @@ run() {
 		nvcc_pid=$!
 	fi
 
-	# 1. nugo info; 2. the GPU tests; 3. the examples and the CLI.
-	step "nugo info" 30 . "$bin/nugo" info
+	# Phase 1, what matters most: the kernel corpus on the GPU against the
+	# CPU, and the capstone's checksum; phase 2: the benchmark table; phase
+	# 3: everything else. Each phase ends by its own deadline, so that a slow
+	# one cannot starve the next, and the whole run by the script's.
+	phase_end=$phase1_end
+	step "nugo info" 20 . "$bin/nugo" info
 	# The cuda package's own tests define kernels inside package cuda, which
 	# only the CPU backend runs; the GPU tests select the GPU themselves.
-	step "cuda GPU tests (corpus against the CPU, launch overhead)" 150 cuda env NUGO_BACKEND=cpu \
-		"$bin/cuda.test" -test.v -test.count=1 -test.run GPU -test.bench GPU -test.benchtime 20000x @timeout
-	step "async copies, pageable vs pinned (Pin)" 40 cuda env NUGO_BACKEND=cpu \
-		"$bin/cuda.test" -test.v -test.count=1 -test.run XXX -test.bench PinnedCopies -test.benchtime 200x @timeout
-	step "driver tests" 60 internal/driver "$bin/driver.test" -test.v -test.count=1 @timeout
-	step "NVML tests" 30 internal/nvml "$bin/nvml.test" -test.v -test.count=1 @timeout
-	step "nugo top -n 1" 15 . "$bin/nugo" top -n 1
-	step "vectorize on the GPU (ufuncs and gufuncs against the cpu target)" 60 vectorize \
-		"$bin/vectorize.test" -test.v -test.count=1 -test.run OnGPU @timeout
-	step "cuda/random on the GPU (generators against the CPU backend)" 60 cuda/random \
-		"$bin/random.test" -test.v -test.count=1 -test.run OnGPU @timeout
-
-	# The examples and the CLI's tests, in parallel (one process each), unless
-	# the GPU is not in the Default compute mode (then one at a time).
-	local t name dir pids=() names=()
-	local limit
-	limit=$(budget 90 "$tests_end")
-	if ((limit < 10)); then
-		note "NOT RUN" "examples and CLI tests: the time budget of the tests ($tests_end s) was spent"
-		failed=$((failed + 1))
-	else
-		echo
-		echo "=== examples and CLI tests on $nb (limit $limit s)"
-		local t0=$SECONDS serial=
-		: >"$WORK/passed"
-		[[ -z $dry && $gpu != *Default* ]] && serial=1 && echo "(one at a time: the GPU's compute mode is not Default)"
-		for t in "$bin"/example-*.test "$bin/cli.test"; do
-			name=${t##*/}
-			name=${name%.test}
-			# nugo gen's tests need the go command, which the GPU machine
-			# lacks; CI runs them.
-			local skip=()
-			if [[ $name == cli ]]; then dir=cmd/nugo skip=(-test.skip '^TestGen'); else dir=examples/${name#example-}; fi
-			names+=("$name")
-			local lim=$limit
-			[[ -n $serial ]] && lim=$(budget 30 "$tests_end")
-			if ((lim < 10)); then
-				echo 'not run: the time budget of the tests was spent' >"$WORK/$name.log"
-				echo 'not run' >"$WORK/$name.rc"
-				continue
-			fi
-			(cd "$ROOT/$dir" && timeout -k 5 "$lim" env NUGO_BACKEND="$nb" "$t" -test.v -test.count=1 \
-				-test.timeout=$((lim - 5))s "${skip[@]}" >"$WORK/$name.log" 2>&1
-			echo $? >"$WORK/$name.rc") &
-			pids+=($!)
-			[[ -n $serial ]] && wait $!
-		done
-		((${#pids[@]} > 0)) && wait "${pids[@]}" 2>/dev/null
-		for name in "${names[@]}"; do
-			local rc
-			rc=$(cat "$WORK/$name.rc" 2>/dev/null || echo '?')
-			echo "--- $name: exit $rc"
-			cat "$WORK/$name.log"
-			if [[ $rc == 0 ]]; then
-				echo "$name" >>"$WORK/passed"
-			elif [[ $rc == "not run" ]]; then
-				note "NOT RUN" "$name: the time budget of the tests ($tests_end s) was spent"
-				failed=$((failed + 1))
-			else
-				note FAIL "$name on $nb (exit $rc$( [[ $rc == 124 || $rc == 137 ]] && echo ": timed out")): $(first_failure "$WORK/$name.log")"
-				failed=$((failed + 1))
-			fi
-		done
-		local np
-		np=$(wc -l <"$WORK/passed")
-		note "$( ((np == ${#names[@]})) && echo PASS || echo DONE)" "examples and CLI tests on $nb: $np of ${#names[@]} passed ($((SECONDS - t0)) s)"
-	fi
+	# Benchmarks run in their own step (phase 3): Go skips a binary's
+	# benchmarks when one of its tests fails.
+	step "cuda GPU tests (corpus against the CPU)" 120 cuda env NUGO_BACKEND=cpu \
+		"$bin/cuda.test" -test.v -test.count=1 -test.run GPU @timeout
 	local pn
 	pn=$(size 100000000 20000)
 	step "nugo primes -n $pn" 60 . "$bin/nugo" primes -n "$pn" -backend "$nb"
-	step "nugo bench -n $(size 10000000 3000)" 60 . "$bin/nugo" bench -backend "$nb" -n "$(size 10000000 3000)" -reps 5
 
-	# 4. The benchmarks.
+	# Phase 2: the benchmarks, with at least two minutes whatever phase 1
+	# took. No driver JIT cache: first-launch latency includes the PTX
+	# compile for nugo and Numba alike, in every fresh process (the tests
+	# keep the cache: they load hundreds of modules).
+	phase_end=$((phase2_end > SECONDS + 120 ? phase2_end : SECONDS + 120))
+	export CUDA_CACHE_DISABLE=1
 	if [[ -n $nvcc_pid ]]; then
 		echo
 		echo "=== bench/cuda: nvcc -O3 -arch=${sm:-native}"
@@ -438,11 +396,11 @@ print("numba-cuda compiles and launches")'
 	bench() {
 		local impl=$1 workload=$2 n=$3 limit=$4
 		[[ $hung == *" $impl "* ]] && ((limit > 20)) && limit=20
-		limit=$(budget "$limit")
+		limit=$(budget "$limit" "$phase_end")
 		shift 4
 		local err=
 		if ((limit < 10)); then
-			err="not run: the time budget ($deadline s) was spent"
+			err="not run: the benchmarks' time budget (until $phase_end s) was spent"
 		elif [[ $impl == cuda && ! -x $1 ]]; then
 			err="not run: ${1##*/}.cu was not built (nvcc missing or failed, see log.txt)"
 		elif [[ $impl == numba && -n $numba_err ]]; then
@@ -491,6 +449,87 @@ print("numba-cuda compiles and launches")'
 		bench cuda "$wl" "$wn" "$wt" "$WORK/cuda/$file" "$wn" "${extra[@]}"
 	done
 
+
+	# Phase 3: the rest.
+	unset CUDA_CACHE_DISABLE
+	phase_end=$deadline
+	step "launch overhead (go test -bench GPU)" 60 cuda env NUGO_BACKEND=cpu \
+		"$bin/cuda.test" -test.v -test.count=1 -test.run XXX -test.bench GPU -test.benchtime 20000x @timeout
+	step "async copies, pageable vs pinned (Pin)" 40 cuda env NUGO_BACKEND=cpu \
+		"$bin/cuda.test" -test.v -test.count=1 -test.run XXX -test.bench PinnedCopies -test.benchtime 200x @timeout
+	if [[ -n $dry ]]; then
+		# The driver and NVML tests check the real libraries; without a
+		# GPU they only check the no-device answers.
+		step "driver tests (no GPU: the library's no-device answers)" 60 internal/driver env -u NUGO_REQUIRE_GPU \
+			"$bin/driver.test" -test.v -test.count=1 @timeout
+		step "NVML tests (no GPU: the library's no-device answers)" 30 internal/nvml env -u NUGO_REQUIRE_GPU \
+			"$bin/nvml.test" -test.v -test.count=1 @timeout
+		note SKIP "nugo top -n 1: needs NVML and a GPU (dry run)"
+	else
+		step "driver tests" 60 internal/driver "$bin/driver.test" -test.v -test.count=1 @timeout
+		step "NVML tests" 30 internal/nvml "$bin/nvml.test" -test.v -test.count=1 @timeout
+		step "nugo top -n 1" 15 . "$bin/nugo" top -n 1
+	fi
+	step "vectorize on the GPU (ufuncs and gufuncs against the cpu target)" 60 vectorize \
+		"$bin/vectorize.test" -test.v -test.count=1 -test.run OnGPU @timeout
+	step "cuda/random on the GPU (generators against the CPU backend)" 60 cuda/random \
+		"$bin/random.test" -test.v -test.count=1 -test.run OnGPU @timeout
+	# The examples and the CLI's tests, in parallel (one process each), unless
+	# the GPU is not in the Default compute mode (then one at a time).
+	local t name dir pids=() names=()
+	local limit
+	limit=$(budget 90 "$phase_end")
+	if ((limit < 10)); then
+		note "NOT RUN" "examples and CLI tests: the time budget of its phase (until $phase_end s) was spent"
+		failed=$((failed + 1))
+	else
+		echo
+		echo "=== examples and CLI tests on $nb (limit $limit s)"
+		local t0=$SECONDS serial=
+		: >"$WORK/passed"
+		[[ -z $dry && $gpu != *Default* ]] && serial=1 && echo "(one at a time: the GPU's compute mode is not Default)"
+		for t in "$bin"/example-*.test "$bin/cli.test"; do
+			name=${t##*/}
+			name=${name%.test}
+			# nugo gen's tests need the go command, which the GPU machine
+			# lacks; CI runs them.
+			local skip=()
+			if [[ $name == cli ]]; then dir=cmd/nugo skip=(-test.skip '^TestGen'); else dir=examples/${name#example-}; fi
+			names+=("$name")
+			local lim=$limit
+			[[ -n $serial ]] && lim=$(budget 30 "$phase_end")
+			if ((lim < 10)); then
+				echo 'not run: the time budget of the tests was spent' >"$WORK/$name.log"
+				echo 'not run' >"$WORK/$name.rc"
+				continue
+			fi
+			(cd "$ROOT/$dir" && timeout -k 5 "$lim" env NUGO_BACKEND="$nb" "$t" -test.v -test.count=1 \
+				-test.timeout=$((lim - 5))s "${skip[@]}" >"$WORK/$name.log" 2>&1
+			echo $? >"$WORK/$name.rc") &
+			pids+=($!)
+			[[ -n $serial ]] && wait $!
+		done
+		((${#pids[@]} > 0)) && wait "${pids[@]}" 2>/dev/null
+		for name in "${names[@]}"; do
+			local rc
+			rc=$(cat "$WORK/$name.rc" 2>/dev/null || echo '?')
+			echo "--- $name: exit $rc"
+			cat "$WORK/$name.log"
+			if [[ $rc == 0 ]]; then
+				echo "$name" >>"$WORK/passed"
+			elif [[ $rc == "not run" ]]; then
+				note "NOT RUN" "$name: the time budget of its phase (until $phase_end s) was spent"
+				failed=$((failed + 1))
+			else
+				note FAIL "$name on $nb (exit $rc$( [[ $rc == 124 || $rc == 137 ]] && echo ": timed out")): $(first_failure "$WORK/$name.log")"
+				failed=$((failed + 1))
+			fi
+		done
+		local np
+		np=$(wc -l <"$WORK/passed")
+		note "$( ((np == ${#names[@]})) && echo PASS || echo DONE)" "examples and CLI tests on $nb: $np of ${#names[@]} passed ($((SECONDS - t0)) s)"
+	fi
+	step "nugo bench -n $(size 10000000 3000)" 60 . "$bin/nugo" bench -backend "$nb" -n "$(size 10000000 3000)" -reps 5
 	echo
 	table
 	cat "$out/table.md"

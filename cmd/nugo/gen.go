@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nugo-dev/nugo/internal/loopgen"
+	"github.com/nugo-dev/nugo/internal/srcgen"
 )
 
 func init() {
@@ -19,24 +20,34 @@ func init() {
 func runGen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	check := fs.Bool("check", false, "write nothing; fail if a generated file is missing or out of date")
-	verbose := fs.Bool("v", false, "list the functions that get loops and those skipped, with the reason")
+	verbose := fs.Bool("v", false, "list what gets a loop and what source the binary carries, and what is left out, with the reason")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `usage: nugo gen [-check] [-v] [DIR ...]
 
-Writes %s in each package directory (default: the current one, as
-go generate runs it). The file registers, for every kernel, a loop that
-the CPU backend runs a block's threads with, and for every named function
-passed to vectorize.New1..New4 (or instantiation of a generic one, as
-add[float32]), a loop over elements (and for a function
-of one number type passed to vectorize.New2, a fold and a scan, which
-Reduce and Accumulate use); each calls the function directly, so that
-the Go compiler inlines it. Without the file the CPU backend calls the
-function through a func value each time.
+Writes two files in each package directory (default: the current one, as
+go generate runs it):
+
+%s registers, for every kernel, a loop that the CPU backend runs a
+block's threads with, and for every named function passed to
+vectorize.New1..New4 (or instantiation of a generic one, as add[float32]),
+a loop over elements (and for a function of one number type passed to
+vectorize.New2, a fold and a scan, which Reduce and Accumulate use); each
+calls the function directly, so that the Go compiler inlines it. Without
+the file the CPU backend calls the function through a func value each time.
+
+%s makes the binary carry the Go source that the gpu and ptxsim
+backends compile the package's kernels from: it embeds the package's Go
+files and copies the files of other packages its kernels call, so that
+the binary runs its kernels on any machine, with no source tree and no Go
+toolchain. Without it, kernels are compiled from the source on disk.
+
 Put this line in one file of the package and run go generate:
 
-	//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+	//go:generate go tool nugo gen
 
-`, loopgen.FileName)
+(after "go get -tool github.com/nugo-dev/nugo/cmd/nugo"; see the README).
+
+`, loopgen.FileName, srcgen.FileName)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -52,25 +63,54 @@ Put this line in one file of the package and run go generate:
 		if err != nil {
 			return err
 		}
+		src, err := srcgen.Generate(dir)
+		if err != nil {
+			return err
+		}
 		if *verbose {
 			report(os.Stderr, res)
+			reportSource(os.Stderr, src)
 		}
 		if *check {
 			if ok, err := upToDate(res); err != nil {
 				return err
 			} else if !ok {
-				stale = append(stale, dir)
+				stale = append(stale, filepath.Join(dir, loopgen.FileName))
+			}
+			if ok, err := srcgen.UpToDate(src); err != nil {
+				return err
+			} else if !ok {
+				stale = append(stale, filepath.Join(dir, srcgen.FileName))
 			}
 			continue
 		}
 		if _, err := loopgen.Write(res); err != nil {
 			return err
 		}
+		if _, err := srcgen.Write(src); err != nil {
+			return err
+		}
 	}
 	if len(stale) > 0 {
-		return fmt.Errorf("%s is out of date in %s; run go generate (or nugo gen) there", loopgen.FileName, strings.Join(stale, ", "))
+		return fmt.Errorf("out of date: %s; run go generate (or nugo gen) there", strings.Join(stale, ", "))
 	}
 	return nil
+}
+
+// reportSource writes what -v prints of the carried source.
+func reportSource(w io.Writer, res *srcgen.Result) {
+	if res.Source == nil {
+		fmt.Fprintf(w, "%s: no kernels and no functions passed to cuda or vectorize; no %s\n", res.Package, srcgen.FileName)
+		return
+	}
+	fmt.Fprintf(w, "%s: the binary carries the source of %s\n", res.Package, count(len(res.Roots), "kernel or function", "kernels and functions"))
+	fmt.Fprintf(w, "\tembedded %s\n", strings.Join(res.Embedded, " "))
+	for _, c := range res.Copied {
+		fmt.Fprintf(w, "\tcopied %s: %s (%s checked against the binary)\n", c.Path, strings.Join(c.Files, " "), count(c.Checks, "function", "functions"))
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(w, "\tnot carried: %s: %s\n", s.Name, s.Reason)
+	}
 }
 
 // upToDate reports whether the file in res's directory is what Generate

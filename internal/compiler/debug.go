@@ -89,7 +89,7 @@ func (f *fnState) trapWith(op, a, b string, code int, unsigned bool, vals ...str
 	if site >= MaxSites {
 		f.errorf("more than %d debug checks in one kernel; compile without cuda.Debug", MaxSites)
 	}
-	f.m.out.Sites = append(f.m.out.Sites, Site{Kind: errKinds[code], Pos: f.m.k.Fset.Position(f.pos).String(), Func: f.fn.String()})
+	f.m.out.Sites = append(f.m.out.Sites, Site{Kind: errKinds[code], Pos: f.sitePos(), Func: f.fn.String()})
 	f.m.errorRecord = true
 	vals = append([]string(nil), vals...)
 	f.tail = append(f.tail, func() { f.errorPath(label, code, site, unsigned, vals, "") })

@@ -210,7 +210,7 @@ func (f *fnState) gridExitReport(label, exited, resume string) {
 	if site >= MaxSites {
 		f.errorf("more than %d debug checks in one kernel; compile without cuda.Debug", MaxSites)
 	}
-	f.m.out.Sites = append(f.m.out.Sites, Site{Kind: errKinds[ErrGridExit], Pos: f.m.k.Fset.Position(f.pos).String(), Func: f.fn.String()})
+	f.m.out.Sites = append(f.m.out.Sites, Site{Kind: errKinds[ErrGridExit], Pos: f.sitePos(), Func: f.fn.String()})
 	f.tail = append(f.tail, func() {
 		p := f.p
 		r32 := func() string { return p.NewReg(ptx.B32).String() }

@@ -114,8 +114,20 @@ type FuncParam struct {
 // Site is a source position that a debug check can report.
 type Site struct {
 	Kind string // "index out of range", "integer divide by zero", "slice bounds out of range", "negative shift amount", ...
-	Pos  string // file:line:col of the Go code
+	Pos  string // file:line of the Go code, as a Go traceback writes it
 	Func string // Go function holding it
+}
+
+// sitePos is the position a debug check reports: file:line, without the
+// column, as a Go panic's traceback writes it, so that a failure reads the
+// same on the CPU backend (which only has the runtime's file and line) and
+// on the compiled ones.
+func (f *fnState) sitePos() string {
+	p := f.m.k.Fset.Position(f.pos)
+	if !p.IsValid() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", p.Filename, p.Line)
 }
 
 // Module is a compiled kernel.

@@ -63,18 +63,27 @@ func loadFound(info funcInfo, rt reflect.Type, device bool) (*Kernel, error) {
 	}
 	var files []*ast.File
 	dir, file := "", info.pkgPath
-	if reg := registeredFiles(info.pkgPath); declOf(reg, info.name) != nil {
-		// The package registered its source (a library embedding it):
-		// that is the text this binary was built from, wherever it runs.
+	reg, err := registeredFiles(info.pkgPath)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
+	}
+	if declOf(reg, info.name) != nil {
+		// The package registered its source (nugo gen's embedded files, or
+		// a library's): that is the text this binary was built from,
+		// wherever it runs.
 		files = reg
 	} else {
 		var err error
 		if file, err = findSource(info); err != nil {
+			if reg != nil {
+				return nil, fmt.Errorf("%s %s.%s is not among the files this binary carries for its package (%s), and %w; the package's nugo_source.go is older than its source: run go generate in its directory and rebuild",
+					what, info.pkgPath, info.name, strings.Join(registeredFileNames(reg), ", "), err)
+			}
 			return nil, err
 		}
 		file, _ = filepath.Abs(file)
 		dir = filepath.Dir(file)
-		if files, err = packageFiles(dir, file, info.name); err != nil {
+		if files, err = packageFiles(dir, recordedDirOf(info.file, file), file, info.name); err != nil {
 			return nil, fmt.Errorf("%s %s.%s: %w", what, info.pkgPath, info.name, err)
 		}
 	}
@@ -182,7 +191,7 @@ func LoadDir(dir, name string) (*Kernel, error) {
 		return nil, err
 	}
 	dir, _ = filepath.Abs(dir)
-	files, err := packageFiles(dir, "", base)
+	files, err := packageFiles(dir, dir, "", base)
 	if err != nil {
 		return nil, err
 	}

@@ -108,10 +108,14 @@ func locateInstance(fn any) (funcInfo, bool) {
 	}
 	info := funcInfo{pkgPath: full[:slash+1+dot], generic: true}
 	file, line := rf.FileLine(rf.Entry())
-	if info.file, _ = findSource(funcInfo{file: file}); info.file == "" {
+	opened, _ := findSource(funcInfo{file: file})
+	if opened == "" {
 		return funcInfo{}, false
 	}
-	f, err := parseCached(info.file)
+	opened, _ = filepath.Abs(opened)
+	recDir := recordedDirOf(file, opened)
+	info.file = file
+	f, err := parseCached(opened, recordedName(recDir, filepath.Base(opened)))
 	if err != nil {
 		return funcInfo{}, false
 	}
@@ -127,7 +131,7 @@ func locateInstance(fn any) (funcInfo, bool) {
 		case *ast.IndexExpr, *ast.IndexListExpr:
 			x, _ := typeparamsX(n)
 			if id, ok := x.(*ast.Ident); ok && !called[n] && fset.Position(n.Pos()).Line == line {
-				if fd := declInPackage(info.file, f, id.Name); fd != nil && fd.Type.TypeParams != nil {
+				if fd := declInPackage(opened, recDir, f, id.Name); fd != nil && fd.Type.TypeParams != nil {
 					names[id.Name] = true
 				}
 			}
@@ -155,11 +159,11 @@ func typeparamsX(n ast.Node) (ast.Expr, bool) {
 }
 
 // declInPackage finds a top-level function of file f's package.
-func declInPackage(path string, f *ast.File, name string) *ast.FuncDecl {
+func declInPackage(path, recDir string, f *ast.File, name string) *ast.FuncDecl {
 	if fd := findFunc(f, name); fd != nil {
 		return fd
 	}
-	files, err := packageFiles(filepath.Dir(path), path, name)
+	files, err := packageFiles(filepath.Dir(path), recDir, path, name)
 	if err != nil {
 		return nil
 	}

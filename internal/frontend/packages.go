@@ -64,12 +64,16 @@ func (e *notFoundError) Error() string {
 // find returns the source of package path, imported by a package in
 // fromDir ("" when the importer has no directory).
 func (fd *finder) find(path, fromDir string) (*pkgSource, error) {
-	if files := registeredFiles(path); files != nil {
+	files, err := registeredFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	if files != nil {
 		return &pkgSource{path: path, files: files}, nil
 	}
 	var looked []string
 	try := func(dir string) (*pkgSource, error) {
-		files, err := dirPackage(dir)
+		files, err := dirPackage(dir, recordedDir(path, dir))
 		if err != nil {
 			return nil, fmt.Errorf("package %s: %w", path, err)
 		}

@@ -35,16 +35,23 @@ func identOf(st os.FileInfo) fileIdent {
 // against the file's size and modification time.
 var parseCache = struct {
 	sync.Mutex
-	files map[string]*parsedFile
-}{files: map[string]*parsedFile{}}
+	files map[parseKey]*parsedFile
+}{files: map[parseKey]*parsedFile{}}
 
-func parseCached(path string) (*ast.File, error) {
+// parseKey names a file read from path and positioned under name.
+type parseKey struct{ path, name string }
+
+// parseCached parses the file at path with positions under name, the file
+// name the binary records for it (see recordedDir), so that a kernel's
+// failure reads the same on every backend.
+func parseCached(path, name string) (*ast.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
+	key := parseKey{path, name}
 	parseCache.Lock()
-	pf := parseCache.files[path]
+	pf := parseCache.files[key]
 	parseCache.Unlock()
 	if pf != nil && pf.ident == identOf(st) {
 		return pf.ast, nil
@@ -53,20 +60,21 @@ func parseCached(path string) (*ast.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}
 	parseCache.Lock()
-	parseCache.files[path] = &parsedFile{path: path, ident: identOf(st), ast: f}
+	parseCache.files[key] = &parsedFile{path: path, ident: identOf(st), ast: f}
 	parseCache.Unlock()
 	return f, nil
 }
 
 // packageFiles parses the files of dir that belong to the same package as
 // the file named want (or, when want is "", the package declaring funcName,
-// preferring non-test files).
-func packageFiles(dir, want, funcName string) ([]*ast.File, error) {
+// preferring non-test files), positioned under recDir, the directory the
+// binary records for them.
+func packageFiles(dir, recDir, want, funcName string) ([]*ast.File, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read kernel package directory: %w", err)
@@ -95,7 +103,7 @@ func packageFiles(dir, want, funcName string) ([]*ast.File, error) {
 				continue
 			}
 		}
-		f, err := parseCached(path)
+		f, err := parseCached(path, recordedName(recDir, n))
 		if err != nil {
 			if path == want {
 				return nil, err
@@ -165,9 +173,9 @@ func findFunc(f *ast.File, name string) *ast.FuncDecl {
 }
 
 // dirPackage parses the non-test Go files of dir that the build would
-// compile for this platform: the source of an imported package. It
-// returns nil files, no error, when dir holds none.
-func dirPackage(dir string) ([]*ast.File, error) {
+// compile for this platform: the source of an imported package, positioned
+// under recDir. It returns nil files, no error, when dir holds none.
+func dirPackage(dir, recDir string) ([]*ast.File, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil
@@ -181,7 +189,7 @@ func dirPackage(dir string) ([]*ast.File, error) {
 		if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
 			continue
 		}
-		f, err := parseCached(filepath.Join(dir, n))
+		f, err := parseCached(filepath.Join(dir, n), recordedName(recDir, n))
 		if err != nil {
 			return nil, err
 		}

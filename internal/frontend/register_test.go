@@ -1,6 +1,7 @@
 package frontend_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,8 +21,6 @@ func TestRegisterPackage(t *testing.T) {
 	}{
 		{"same again", "example.com/nugotest/reglib", lib, ""},
 		{"conflict", "example.com/nugotest/reglib", map[string][]byte{"lib.go": []byte("package reglib\n\nfunc Twice(x int32) int32 { return x + x }\n")}, "registered before with different source"},
-		{"unparsable", "example.com/nugotest/broken", map[string][]byte{"b.go": []byte("package broken\n\nfunc (\n")}, "b.go:3"},
-		{"two packages", "example.com/nugotest/two", map[string][]byte{"a.go": []byte("package a\n"), "b.go": []byte("package b\n")}, "declares package"},
 		{"no go files", "example.com/nugotest/none", map[string][]byte{"README": []byte("x")}, "no Go files"},
 		{"bad path", "", lib, "not an import path"},
 		{"stub", frontend.CudaPath, lib, "serves this package itself"},
@@ -35,6 +34,28 @@ func TestRegisterPackage(t *testing.T) {
 				}
 				return
 			}
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Fatalf("got %v, want an error containing %q", err, c.wantErr)
+			}
+		})
+	}
+
+	// Registration parses nothing: text that does not parse, or files of
+	// two packages, fail the compile of the first kernel that needs them.
+	for _, c := range []struct {
+		name, path string
+		files      map[string][]byte
+		wantErr    string
+	}{
+		{"unparsable", "example.com/nugotest/broken", map[string][]byte{"b.go": []byte("package broken\n\nfunc (\n")}, "b.go:3"},
+		{"two packages", "example.com/nugotest/two", map[string][]byte{"a.go": []byte("package a\n"), "b.go": []byte("package b\n")}, "declares package"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := frontend.RegisterPackage(c.path, c.files); err != nil {
+				t.Fatalf("registering: %v; want the error at first use", err)
+			}
+			src := fmt.Sprintf("package main\n\nimport (\n\tlib %q\n\t\"github.com/nugo-dev/nugo/cuda\"\n)\n\nfunc k(t cuda.Thread, a []int32) { a[0] = lib.F() }\n", c.path)
+			_, err := frontend.LoadSource("use.go", []byte(src), "k")
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 				t.Fatalf("got %v, want an error containing %q", err, c.wantErr)
 			}

@@ -180,16 +180,22 @@ func Write(res *Result) (changed bool, err error) {
 	return true, nil
 }
 
-// load type-checks the package in dir with its generated file emptied.
+// sourceFileName is the other file nugo gen writes (package srcgen's),
+// emptied too while loading: a stale one must not stop regeneration.
+const sourceFileName = "nugo_source.go"
+
+// load type-checks the package in dir with its generated files emptied.
 func load(dir string) (*packages.Package, error) {
 	overlay := map[string][]byte{}
-	gen := filepath.Join(dir, FileName)
-	if src, err := os.ReadFile(gen); err == nil && bytes.HasPrefix(src, []byte(Header)) {
-		name, err := packageClause(gen, src)
-		if err != nil {
-			return nil, err
+	for _, name := range []string{FileName, sourceFileName} {
+		gen := filepath.Join(dir, name)
+		if src, err := os.ReadFile(gen); err == nil && bytes.HasPrefix(src, []byte(Header)) {
+			name, err := packageClause(gen, src)
+			if err != nil {
+				return nil, err
+			}
+			overlay[gen] = []byte(Header + "\n\npackage " + name + "\n")
 		}
-		overlay[gen] = []byte(Header + "\n\npackage " + name + "\n")
 	}
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |

@@ -18,11 +18,14 @@
 package drivertest
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // ChildEnv is the environment variable that marks the child process; its
@@ -42,8 +45,23 @@ func RunChild(t *testing.T, env ...string) (string, error) {
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
-	cmd := exec.Command(os.Args[0], "-test.run="+strings.Join(parts, "/"), "-test.v", "-test.count=1")
+	limit := ChildTimeout
+	if d, ok := t.Deadline(); ok && time.Until(d)-10*time.Second < limit {
+		limit = max(time.Until(d)-10*time.Second, time.Second)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run="+strings.Join(parts, "/"), "-test.v", "-test.count=1",
+		fmt.Sprintf("-test.timeout=%s", limit))
 	cmd.Env = append(append(os.Environ(), env...), ChildEnv+"="+t.Name())
+	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("child test %s killed after %s (a hung kernel or driver call?): %w", t.Name(), limit, err)
+	}
 	return string(out), err
 }
+
+// ChildTimeout bounds a child's run (less when the parent test's deadline
+// is nearer): a kernel that hangs on a real GPU must not hang the suite.
+const ChildTimeout = 2 * time.Minute
