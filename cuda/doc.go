@@ -208,7 +208,7 @@
 // The CPU backend calls a kernel through its func value once per thread,
 // which costs a few nanoseconds: most of the time of a short kernel. With
 //
-//	//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//	//go:generate go tool nugo gen
 //
 // in one file of the package, go generate writes nugo_loops.go: a loop per
 // kernel that calls it directly, so the Go compiler inlines it, registered

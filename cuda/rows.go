@@ -63,7 +63,7 @@ func (r *Row) Next(t Thread) Thread {
 // registration for the same kernel replaces an earlier one.
 //
 // It is called from the init functions that `nugo gen` writes
-// (`//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen`): a
+// (`//go:generate go tool nugo gen`): a
 // stale generated file does not compile, since its loops call the kernels
 // with their parameter types.
 func RegisterRowLoop(kernel any, bind func(args []any) RowLoop) {

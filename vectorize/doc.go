@@ -85,7 +85,7 @@
 // function through a func value, once per element, which the Go compiler
 // cannot inline. A package that runs `go generate` with
 //
-//	//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//	//go:generate go tool nugo gen
 //
 // gets, for each named top-level function it uses with vectorize, a
 // compiled loop: a loop in the package itself, registered with

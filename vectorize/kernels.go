@@ -1,5 +1,10 @@
 package vectorize
 
+// The binary carries this package's source (nugo_source.go), from which
+// the compiled backends compile these kernels.
+//
+//go:generate go tool nugo gen
+
 import "github.com/nugo-dev/nugo/cuda"
 
 // The kernels of the CUDA target. They are ordinary generic Go kernels:

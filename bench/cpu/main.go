@@ -8,7 +8,7 @@
 // neither side's compilation is counted.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"bytes"

@@ -10,7 +10,7 @@
 // the same in both, and outputs are preallocated in both.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"bufio"

@@ -5,7 +5,7 @@
 // so the time, differs.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"fmt"

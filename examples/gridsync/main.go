@@ -6,7 +6,7 @@
 // cooperative launch: every block resident at once.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"fmt"

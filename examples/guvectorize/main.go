@@ -6,6 +6,8 @@
 // one, else on the CPU backend).
 package main
 
+//go:generate go tool nugo gen
+
 import (
 	"fmt"
 	"log"

@@ -3,7 +3,7 @@
 // takes half the memory and keeps about three decimal digits.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"fmt"

@@ -3,7 +3,7 @@
 // kernel covers the image with a 2-D grid-stride loop.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"fmt"

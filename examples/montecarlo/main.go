@@ -3,7 +3,7 @@
 // random number documentation, with package cuda/random.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"flag"

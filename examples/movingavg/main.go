@@ -2,7 +2,7 @@
 // averages the window around its element, truncated at the ends.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"fmt"

@@ -4,7 +4,7 @@
 // from cuda/random, and ForAll choosing the launch shape.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"flag"

@@ -2,7 +2,7 @@
 // function called from a kernel; `nugo primes` is the full-size job.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"flag"

@@ -4,7 +4,7 @@
 // that the copies go straight between it and the device.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"fmt"

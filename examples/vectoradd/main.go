@@ -2,7 +2,7 @@
 // arrays: copy in once, launch, copy the result out.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"fmt"

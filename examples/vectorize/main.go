@@ -4,7 +4,7 @@
 // reduction and an outer product, on the parallel and cuda targets.
 package main
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"fmt"

@@ -7,4 +7,4 @@
 // golden numbers are kept.
 package corpus
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -63,24 +65,137 @@ func splitFuncName(full string) (funcInfo, error) {
 	return info, nil
 }
 
-// findSource resolves the kernel's file on this machine. A binary built with
-// -trimpath records module-relative names; NUGO_SOURCE_ROOT names the directory
-// that holds them.
+// findSource resolves the kernel's file on this machine when the binary
+// does not carry its package's source (see RegisterEmbedded), trying in
+// order: the recorded name itself (a build without -trimpath, run where it
+// was built); the main module's tree, found upward from the working
+// directory; the module cache at the version the binary was built with;
+// and NUGO_SOURCE_ROOT, under which the file may sit at its recorded
+// name (-trimpath's "module/dir/file.go" or "module@version/dir/file.go"),
+// at its import path ("DIR/example.com/m/p/file.go", also for an absolute
+// recorded name) or in the module cache's layout.
 func findSource(info funcInfo) (string, error) {
 	file := info.file
 	if _, err := os.Stat(file); err == nil {
 		return file, nil
 	}
 	looked := []string{file}
-	if root := os.Getenv("NUGO_SOURCE_ROOT"); root != "" && !filepath.IsAbs(file) {
-		alt := filepath.Join(root, file)
-		if _, err := os.Stat(alt); err == nil {
-			return alt, nil
+	try := func(path string) bool {
+		if path == "" || slices.Contains(looked, path) {
+			return false
 		}
-		looked = append(looked, alt)
+		if _, err := os.Stat(path); err == nil {
+			return true
+		}
+		looked = append(looked, path)
+		return false
 	}
-	return "", fmt.Errorf("kernel %s.%s: source file not found (looked for %s); nugo compiles kernels from their Go source at run time, so the source must be present where the binary runs: build without -trimpath and keep the module at that path, or set NUGO_SOURCE_ROOT to the directory holding it",
-		info.pkgPath, info.name, strings.Join(looked, ", "))
+	base := filepath.Base(file)
+	mod, version, rel := moduleOf(info.pkgPath)
+	if mod != "" {
+		if root := mainModuleRoot(mod); root != "" && version == "" {
+			if p := filepath.Join(root, filepath.FromSlash(rel), base); try(p) {
+				return p, nil
+			}
+		}
+		if cache := moduleCache(); cache != "" && version != "" {
+			if p := filepath.Join(modCacheDir(cache, mod, version, rel), base); try(p) {
+				return p, nil
+			}
+		}
+	}
+	root := os.Getenv("NUGO_SOURCE_ROOT")
+	if root != "" {
+		var candidates []string
+		if !filepath.IsAbs(file) {
+			candidates = append(candidates, filepath.Join(root, filepath.FromSlash(file)))
+			if at := strings.Index(file, "@"); at >= 0 {
+				// module@version/dir/file.go kept as module/dir/file.go
+				if slash := strings.Index(file[at:], "/"); slash >= 0 {
+					candidates = append(candidates, filepath.Join(root, filepath.FromSlash(file[:at]+file[at+slash:])))
+				}
+			}
+		}
+		if info.pkgPath != "" && info.pkgPath != "main" {
+			candidates = append(candidates, filepath.Join(root, filepath.FromSlash(info.pkgPath), base))
+			if mod != "" && version != "" {
+				candidates = append(candidates, filepath.Join(modCacheDir(root, mod, version, rel), base))
+			}
+		}
+		for _, p := range candidates {
+			if try(p) {
+				return p, nil
+			}
+		}
+	} else {
+		looked = append(looked, "NUGO_SOURCE_ROOT (not set)")
+	}
+	name := info.pkgPath + "." + info.name
+	if info.name == "" {
+		name = info.pkgPath
+	}
+	fix := "run go generate in its package's directory (nugo gen's " + sourceFileName + " makes the binary carry its source) and rebuild"
+	if info.pkgPath != "" && info.pkgPath != "main" {
+		fix += fmt.Sprintf(", or set NUGO_SOURCE_ROOT to a directory DIR holding DIR/%s/%s", info.pkgPath, base)
+	} else {
+		fix += ", or set NUGO_SOURCE_ROOT to a directory DIR holding DIR/" + filepath.ToSlash(file)
+	}
+	return "", fmt.Errorf("kernel %s: its Go source was not found (looked for %s), and the binary does not carry it; nugo compiles kernels from their Go source at run time: %s",
+		name, strings.Join(looked, ", "), fix)
+}
+
+// sourceFileName is the file nugo gen writes to make a binary carry its
+// package's source.
+const sourceFileName = "nugo_source.go"
+
+// moduleOf finds the module of package pkgPath among the binary's: its
+// path, its version ("" for the main module or a local replacement) and
+// the package's directory inside it.
+func moduleOf(pkgPath string) (mod, version, rel string) {
+	deps, mainPath := buildDeps()
+	best := ""
+	var bestDep *debug.Module
+	for _, d := range deps {
+		if d == nil {
+			continue
+		}
+		if _, ok := within(pkgPath, d.Path); ok && len(d.Path) > len(best) {
+			best, bestDep = d.Path, d
+		}
+	}
+	if mainPath != "" {
+		if _, ok := within(pkgPath, mainPath); ok && len(mainPath) > len(best) {
+			best, bestDep = mainPath, nil
+		}
+	}
+	if best == "" {
+		return "", "", ""
+	}
+	rel, _ = within(pkgPath, best)
+	if bestDep != nil {
+		version = bestDep.Version
+		if r := bestDep.Replace; r != nil {
+			version = r.Version
+		}
+		if version == "(devel)" {
+			version = ""
+		}
+	}
+	return best, version, rel
+}
+
+// mainModuleRoot finds the directory of module mod's go.mod upward from
+// the working directory ("" when the process does not run inside it).
+func mainModuleRoot(mod string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	m, err := findGoMod(wd)
+	if err != nil || m == nil || m.path != mod {
+		return ""
+	}
+	return m.root
 }
 
 // locateInstance finds the generic function behind a func value that the Go
@@ -108,16 +223,31 @@ func locateInstance(fn any) (funcInfo, bool) {
 	}
 	info := funcInfo{pkgPath: full[:slash+1+dot], generic: true}
 	file, line := rf.FileLine(rf.Entry())
-	opened, _ := findSource(funcInfo{file: file})
-	if opened == "" {
-		return funcInfo{}, false
-	}
-	opened, _ = filepath.Abs(opened)
-	recDir := recordedDirOf(file, opened)
 	info.file = file
-	f, err := parseCached(opened, recordedName(recDir, filepath.Base(opened)))
-	if err != nil {
-		return funcInfo{}, false
+	// The file holding the instantiation: from the package's registered
+	// source, else from disk.
+	var f *ast.File
+	var declIn func(name string) *ast.FuncDecl
+	if reg, err := registeredFiles(info.pkgPath); err == nil && reg != nil {
+		for _, rf := range reg {
+			if filepath.Base(fset.Position(rf.Package).Filename) == filepath.Base(file) {
+				f = rf
+			}
+		}
+		declIn = func(name string) *ast.FuncDecl { return declOf(reg, name) }
+	}
+	if f == nil {
+		opened, _ := findSource(funcInfo{file: file, pkgPath: info.pkgPath})
+		if opened == "" {
+			return funcInfo{}, false
+		}
+		opened, _ = filepath.Abs(opened)
+		recDir := recordedDirOf(file, opened)
+		var err error
+		if f, err = parseCached(opened, recordedName(recDir, filepath.Base(opened))); err != nil {
+			return funcInfo{}, false
+		}
+		declIn = func(name string) *ast.FuncDecl { return declInPackage(opened, recDir, f, name) }
 	}
 	called := map[ast.Node]bool{}
 	names := map[string]bool{}
@@ -131,7 +261,7 @@ func locateInstance(fn any) (funcInfo, bool) {
 		case *ast.IndexExpr, *ast.IndexListExpr:
 			x, _ := typeparamsX(n)
 			if id, ok := x.(*ast.Ident); ok && !called[n] && fset.Position(n.Pos()).Line == line {
-				if fd := declInPackage(opened, recDir, f, id.Name); fd != nil && fd.Type.TypeParams != nil {
+				if fd := declIn(id.Name); fd != nil && fd.Type.TypeParams != nil {
 					names[id.Name] = true
 				}
 			}

@@ -277,7 +277,7 @@ func hasGenerateLine(t *testing.T, dir string) bool {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bytes.Contains(src, []byte("//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen\n")) {
+		if bytes.Contains(src, []byte("//go:generate go tool nugo gen\n")) {
 			return true
 		}
 	}

@@ -8,4 +8,4 @@
 // the serial reference, FactorSum.
 package primes
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen

@@ -343,8 +343,15 @@ func isKernel(info *types.Info, fd *ast.FuncDecl) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == cudaPath && n.Obj().Name() == "Thread"
 }
 
-// callsInto reports whether fun is a function or method of package cuda
-// or vectorize (cuda.Jit, k.Launch, vectorize.New2[...], vectorize.GU).
+// binders are the functions of package cuda and vectorize that take a
+// kernel or a function to compile into one.
+var binders = map[string][]string{
+	cudaPath:      {"Jit", "Compile", "Launch", "LaunchWith", "ForAll", "ForAllWith", "PTX", "MaxCooperativeBlocks"},
+	vectorizePath: {"New1", "New2", "New3", "New4", "GU"},
+}
+
+// callsInto reports whether fun is one of the binders (cuda.Jit, k.Launch,
+// vectorize.New2[...], vectorize.GU).
 func callsInto(info *types.Info, fun ast.Expr) bool {
 	fun = ast.Unparen(fun)
 	switch f := fun.(type) {
@@ -366,7 +373,7 @@ func callsInto(info *types.Info, fun ast.Expr) bool {
 	if !ok || fn.Pkg() == nil {
 		return false
 	}
-	return fn.Pkg().Path() == cudaPath || fn.Pkg().Path() == vectorizePath
+	return slices.Contains(binders[fn.Pkg().Path()], fn.Name())
 }
 
 // funcArg is the function a func-typed argument names (f, pkg.F, f[T],

@@ -3,7 +3,7 @@
 // package imports only what kernels use.
 package kernels
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"math"

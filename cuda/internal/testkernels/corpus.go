@@ -1,6 +1,6 @@
 package testkernels
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 import (
 	"math"

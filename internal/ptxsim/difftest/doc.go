@@ -10,4 +10,4 @@
 // command that dumps its PTX.
 package difftest
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen

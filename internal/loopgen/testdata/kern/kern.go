@@ -11,7 +11,7 @@ import (
 	"github.com/nugo-dev/nugo/vectorize"
 )
 
-//go:generate go run github.com/nugo-dev/nugo/cmd/nugo gen
+//go:generate go tool nugo gen
 
 // Package-level names that the generated file must not shadow or reuse.
 var (

@@ -1,0 +1,5 @@
+// Package plain has no kernels and passes nothing to cuda or vectorize.
+package plain
+
+// Double doubles.
+func Double(x int) int { return 2 * x }
