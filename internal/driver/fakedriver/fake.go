@@ -2,6 +2,7 @@ package fakedriver
 
 import (
 	"fmt"
+	"regexp"
 	"sync"
 	"unsafe"
 
@@ -423,4 +424,11 @@ func invalid(call, why string, args ...any) *driver.Error {
 	e := driver.NewError(call, driver.ErrorInvalidValue)
 	e.Message += ": " + fmt.Sprintf(why, args...)
 	return e
+}
+
+// lazyRE compiles a regular expression on first use: the fake driver is
+// linked into every program (NUGO_FAKE_GPU), which must not pay for its
+// expressions at start.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

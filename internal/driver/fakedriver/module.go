@@ -3,18 +3,17 @@ package fakedriver
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/nugo-dev/nugo/internal/driver"
 )
 
-var entryRE = regexp.MustCompile(`\.entry\s+([A-Za-z_$%][\w$]*)`)
+var entryRE = lazyRE(`\.entry\s+([A-Za-z_$%][\w$]*)`)
 
 // globalRE matches a module-scope .global variable: its element type, name
 // and optional element count.
-var globalRE = regexp.MustCompile(`\.global\s+(?:\.align\s+\d+\s+)?\.([bsuf])(8|16|32|64)\s+([A-Za-z_$%][\w$]*)\s*(?:\[(\d+)\])?\s*;`)
+var globalRE = lazyRE(`\.global\s+(?:\.align\s+\d+\s+)?\.([bsuf])(8|16|32|64)\s+([A-Za-z_$%][\w$]*)\s*(?:\[(\d+)\])?\s*;`)
 
 // ModuleLoadData implements driver.API. The fake compiler accepts any text
 // that has .version and .target directives and exposes its .entry functions.
@@ -55,7 +54,7 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 	mod := &module{dev: dev}
 	var names []string
 	static := arrayBytes(ptx, "shared")
-	for _, sub := range entryRE.FindAllStringSubmatch(ptx, -1) {
+	for _, sub := range entryRE().FindAllStringSubmatch(ptx, -1) {
 		fn := driver.Function(f.handle())
 		f.funcs[fn] = &function{name: sub[1], mod: m, params: entryParams(ptx, sub[1]), code: entryResources(ptx, sub[1], static)}
 		mod.funcs = append(mod.funcs, fn)
@@ -88,7 +87,7 @@ func (f *Fake) ModuleLoadData(ptx string, opts driver.JITOptions) (driver.Module
 // placeGlobals allocates the module-scope .global variables the PTX
 // declares (found by globalRE), zeroed; called with f.mu held.
 func (f *Fake) placeGlobals(dev int, mod *module, ptx string) {
-	for _, sub := range globalRE.FindAllStringSubmatch(ptx, -1) {
+	for _, sub := range globalRE().FindAllStringSubmatch(ptx, -1) {
 		if mod.globals == nil {
 			mod.globals = map[string]driver.DevicePtr{}
 		}

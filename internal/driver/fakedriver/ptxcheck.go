@@ -2,7 +2,6 @@ package fakedriver
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -10,8 +9,8 @@ import (
 )
 
 var (
-	versionRE = regexp.MustCompile(`(?m)^\s*\.version\s+(\d+)\.(\d+)\b`)
-	targetRE  = regexp.MustCompile(`(?m)^\s*\.target\s+sm_(\d+)([a-z]?)\b`)
+	versionRE = lazyRE(`(?m)^\s*\.version\s+(\d+)\.(\d+)\b`)
+	targetRE  = lazyRE(`(?m)^\s*\.target\s+sm_(\d+)([a-z]?)\b`)
 )
 
 // driverPTX is the newest PTX ISA version (10*major+minor) that a driver of
@@ -49,8 +48,8 @@ var targetPTX = map[int]int{
 // CUDA_ERROR_INVALID_PTX with a ptxas-style log. Text without the
 // directives is left to the caller.
 func checkPTXHeader(call, ptx string, driverVersion, computeCap int) *driver.Error {
-	v := versionRE.FindStringSubmatch(ptx)
-	tg := targetRE.FindStringSubmatch(ptx)
+	v := versionRE().FindStringSubmatch(ptx)
+	tg := targetRE().FindStringSubmatch(ptx)
 	if v == nil || tg == nil {
 		return nil
 	}
@@ -77,7 +76,7 @@ func checkPTXHeader(call, ptx string, driverVersion, computeCap int) *driver.Err
 
 // paramSizeRE matches one .param declaration of an .entry: its element
 // width in bits and an optional array length.
-var paramSizeRE = regexp.MustCompile(`\.param\s+(?:\.align\s+\d+\s+)?\.[bsuf](8|16|32|64)\s+[\w$%]+\s*(?:\[(\d+)\])?`)
+var paramSizeRE = lazyRE(`\.param\s+(?:\.align\s+\d+\s+)?\.[bsuf](8|16|32|64)\s+[\w$%]+\s*(?:\[(\d+)\])?`)
 
 // entryParams returns the byte size of each parameter of .entry name in
 // ptx, in order, or nil when the declaration cannot be found.
@@ -92,7 +91,7 @@ func entryParams(ptx, name string) []int {
 		return nil
 	}
 	sizes := []int{}
-	for _, m := range paramSizeRE.FindAllStringSubmatch(rest[:end], -1) {
+	for _, m := range paramSizeRE().FindAllStringSubmatch(rest[:end], -1) {
 		bits, _ := strconv.Atoi(m[1])
 		n := 1
 		if m[2] != "" {

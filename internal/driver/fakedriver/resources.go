@@ -1,7 +1,6 @@
 package fakedriver
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -46,13 +45,13 @@ const (
 var (
 	// regDeclRE matches a .reg declaration: its type's letters, its width
 	// in bits (none for .pred) and the names it declares.
-	regDeclRE = regexp.MustCompile(`\.reg\s+\.([a-z]+)(\d*)(?:x(\d+))?\s+([^;]+);`)
+	regDeclRE = lazyRE(`\.reg\s+\.([a-z]+)(\d*)(?:x(\d+))?\s+([^;]+);`)
 	// arrayDeclRE matches a .local or .shared array of fixed size.
-	arrayDeclRE = regexp.MustCompile(`\.(local|shared)\s+(?:\.align\s+\d+\s+)?\.[bsuf](8|16|32|64)\s+[\w$%]+\s*\[(\d+)\]`)
+	arrayDeclRE = lazyRE(`\.(local|shared)\s+(?:\.align\s+\d+\s+)?\.[bsuf](8|16|32|64)\s+[\w$%]+\s*\[(\d+)\]`)
 	// maxnregRE matches an entry's .maxnreg directive, before its body.
-	maxnregRE = regexp.MustCompile(`\)\s*(?:\.\w+\s+[\d, ]+\s*)*\.maxnreg\s+(\d+)`)
+	maxnregRE = lazyRE(`\)\s*(?:\.\w+\s+[\d, ]+\s*)*\.maxnreg\s+(\d+)`)
 	// funcStartRE matches the start of the next function after an .entry.
-	funcStartRE = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.(?:entry|func)\b`)
+	funcStartRE = lazyRE(`(?m)^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.(?:entry|func)\b`)
 )
 
 // entryBody is the text of .entry name's declaration and body, up to the
@@ -63,7 +62,7 @@ func entryBody(ptx, name string) string {
 		return ""
 	}
 	body := ptx[i:]
-	if next := funcStartRE.FindStringIndex(body[len(".entry "):]); next != nil {
+	if next := funcStartRE().FindStringIndex(body[len(".entry "):]); next != nil {
 		body = body[:len(".entry ")+next[0]]
 	}
 	return body
@@ -73,7 +72,7 @@ func entryBody(ptx, name string) string {
 // name: "%r<12>" declares twelve registers, "%a, %b" two.
 func regSlots(text string) int {
 	slots := 0
-	for _, m := range regDeclRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range regDeclRE().FindAllStringSubmatch(text, -1) {
 		if m[1] == "pred" {
 			continue
 		}
@@ -101,7 +100,7 @@ func regSlots(text string) int {
 // "shared") that text declares.
 func arrayBytes(text, space string) int {
 	total := 0
-	for _, m := range arrayDeclRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range arrayDeclRE().FindAllStringSubmatch(text, -1) {
 		if m[1] != space {
 			continue
 		}
@@ -124,7 +123,7 @@ func entryResources(ptx, name string, static int) map[driver.FunctionAttribute]i
 	body := entryBody(ptx, name)
 	regs := estimateRegs(regSlots(body))
 	if head, _, ok := strings.Cut(body, "{"); ok {
-		if m := maxnregRE.FindStringSubmatch(head); m != nil {
+		if m := maxnregRE().FindStringSubmatch(head); m != nil {
 			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
 				regs = min(regs, max(n, minRegs))
 			}
