@@ -42,7 +42,21 @@ const (
 	// the same as without it. NUGO_LINEINFO=1 turns it on for every
 	// kernel.
 	LineInfo
+	// Strict makes the CPU backend compile the kernel for a GPU (sm_75),
+	// with the functions bound to its func parameters, before it runs the
+	// kernel natively, the first time for each set of functions: what a
+	// GPU would refuse (a map, an interface, a closure passed for a func
+	// parameter or to vectorize's CUDA target) is then a *CompileError in
+	// a plain go test on a machine without a GPU, instead of code that
+	// runs on the CPU and fails on the first GPU. The compiled backends
+	// compile every kernel anyway. NUGO_STRICT=1 turns it on for every
+	// kernel.
+	Strict
 )
+
+// StrictSM is the compute capability Strict compiles for (sm_75, as nugo
+// vet does by default).
+const StrictSM = 75
 
 func (f Flags) apply(o *Options) { o.Flags |= f }
 
@@ -52,7 +66,7 @@ func (f Flags) String() string {
 	for _, n := range []struct {
 		flag Flags
 		name string
-	}{{Debug, "Debug"}, {FastMath, "FastMath"}, {LineInfo, "LineInfo"}} {
+	}{{Debug, "Debug"}, {FastMath, "FastMath"}, {LineInfo, "LineInfo"}, {Strict, "Strict"}} {
 		if f&n.flag != 0 {
 			names = append(names, n.name)
 			f &^= n.flag
@@ -169,6 +183,19 @@ func Compile(fn any, opts ...Option) (*Kernel, error) {
 			return nil, err
 		}
 	}
+	if k.opts.Flags&Strict != 0 && be.kind() == CPU {
+		// As a GPU backend's Compile: the source checked, and without
+		// func parameters (bound at launch) the kernel compiled.
+		var err error
+		if k.hasFuncParams() {
+			err = k.checkSource()
+		} else {
+			_, err = k.module(k.target(StrictSM), nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	return k, nil
 }
 
@@ -178,11 +205,15 @@ type preparer interface {
 }
 
 // envOptions are the options the environment turns on for every kernel:
-// NUGO_DEBUG=1 (Debug) and NUGO_LINEINFO=1 (LineInfo).
+// NUGO_DEBUG=1 (Debug), NUGO_LINEINFO=1 (LineInfo) and NUGO_STRICT=1
+// (Strict).
 func envOptions() Options {
 	var o Options
 	if os.Getenv("NUGO_DEBUG") == "1" {
 		o.Flags |= Debug
+	}
+	if os.Getenv("NUGO_STRICT") == "1" {
+		o.Flags |= Strict
 	}
 	if os.Getenv("NUGO_LINEINFO") == "1" {
 		o.Flags |= LineInfo
@@ -297,6 +328,9 @@ func (k *Kernel) launch(cfg LaunchConfig, args []any, shape func(be backend, cfg
 			return fmt.Errorf("launch %s: %w", k.name, err)
 		}
 	}
+	if err := k.strictCheck(be, bound); err != nil {
+		return fmt.Errorf("launch %s: %w", k.name, err)
+	}
 	if err := be.launch(cfg.Stream, k, cfg, bound); err != nil {
 		return fmt.Errorf("launch %s: %w", k.name, err)
 	}
@@ -317,6 +351,17 @@ func (k *Kernel) backendFor(s *Stream) (backend, error) {
 		}
 	}
 	return be, nil
+}
+
+// strictCheck compiles the kernel for a GPU, with the launch's functions,
+// before the CPU backend runs it with Strict (cached per set of
+// functions, as every compiled form).
+func (k *Kernel) strictCheck(be backend, bound []boundArg) error {
+	if k.opts.Flags&Strict == 0 || be.kind() != CPU {
+		return nil
+	}
+	_, err := k.module(k.target(StrictSM), bound)
+	return err
 }
 
 // compiledFor returns the kernel's compiled form for key, making it with

@@ -8,6 +8,7 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io"
 	"io/fs"
 	"os"
@@ -35,7 +36,7 @@ func vet(out io.Writer, args []string) error {
 	arch := fs.String("arch", "sm_75", "target GPU architecture (sm_75, sm_80, sm_90, ...)")
 	debug := fs.Bool("debug", false, "compile with debug checks (cuda.Debug), as NUGO_DEBUG=1 runs kernels")
 	assemble := fs.Bool("ptxas", false, "also assemble each kernel's PTX with ptxas (which must be on PATH)")
-	verbose := fs.Bool("v", false, "list every kernel checked, and the generic ones left unchecked")
+	verbose := fs.Bool("v", false, "list every kernel and function checked, and the generic kernels left unchecked")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: nugo vet [-arch sm_75] [-debug] [-ptxas] [-v] [DIR ...]
 
@@ -48,7 +49,10 @@ interface or append: vet finds these before a GPU does. A generic kernel
 is checked for each instantiation the package writes with predeclared
 type arguments (scale[float32]); a kernel with func parameters is checked
 as far as its own source goes (the functions are compiled at launch).
-Exit status 1 when a kernel does not compile.
+The package's functions that its code passes by name to vectorize
+(New1..New4, GU) or to a launch (Launch, LaunchWith, ForAll, ForAllWith),
+which the compiled backends compile into kernels, are compiled too.
+Exit status 1 when a kernel or such a function does not compile.
 
 `)
 		fs.PrintDefaults()
@@ -73,10 +77,14 @@ Exit status 1 when a kernel does not compile.
 			return err
 		}
 	}
+	what := count(v.checked-v.funcs, "kernel", "kernels")
+	if v.funcs > 0 {
+		what += " and " + count(v.funcs, "function", "functions")
+	}
 	fmt.Fprintf(v.out, "nugo vet: %s in %s checked for %s, %d failed\n",
-		count(v.checked, "kernel", "kernels"), count(v.packages, "package", "packages"), *arch, v.failed)
+		what, count(v.packages, "package", "packages"), *arch, v.failed)
 	if v.failed > 0 {
-		return fmt.Errorf("%s of %d do not compile for %s", count(v.failed, "kernel", "kernels"), v.checked, *arch)
+		return fmt.Errorf("%d of %d kernels and functions do not compile for %s", v.failed, v.checked, *arch)
 	}
 	return nil
 }
@@ -144,18 +152,31 @@ type vetter struct {
 	out      io.Writer
 
 	packages, checked, failed int
+	funcs                     int // of checked: functions passed to vectorize or bound at launches
 }
 
 // vetDir checks the kernels of the package in dir.
 func (v *vetter) vetDir(dir string) error {
-	kernels, err := findKernels(dir)
+	kernels, bound, err := findKernels(dir)
 	if err != nil {
 		return err
 	}
-	if len(kernels) == 0 {
+	if len(kernels)+len(bound) == 0 {
 		return nil
 	}
 	v.packages++
+	for _, b := range bound {
+		v.checked++
+		v.funcs++
+		if err := v.vetFunc(dir, b.name); err != nil {
+			v.failed++
+			fmt.Fprintln(v.out, describeAs("function "+b.name+" (passed to "+b.via+")", err))
+			continue
+		}
+		if v.verbose {
+			fmt.Fprintf(v.out, "%s: function %s (passed to %s): ok\n", relative(b.pos), b.name, b.via)
+		}
+	}
 	for _, k := range kernels {
 		if k.generic && len(k.instances) == 0 {
 			if v.verbose {
@@ -199,12 +220,84 @@ func (v *vetter) vetKernel(dir, name string, funcParams bool) error {
 	return nil
 }
 
+// vetFunc compiles a function passed to vectorize or bound at a launch as
+// the compiled backends do: into a kernel that calls it through a func
+// parameter. A function whose signature names types of its own package is
+// checked as far as its source (the front end's checks) goes.
+func (v *vetter) vetFunc(dir, name string) error {
+	d, err := frontend.LoadDirDevice(dir, name)
+	if err != nil {
+		return err
+	}
+	src, ok := wrapperKernel(d.Func.Signature)
+	if !ok {
+		return nil
+	}
+	w, err := frontend.LoadSource("nugo-vet-wrapper.go", []byte(src), wrapperName)
+	if err != nil {
+		return fmt.Errorf("nugo vet's wrapper kernel (a nugo bug; please report it): %w", err)
+	}
+	m, err := compiler.CompileBound(w, v.target, map[int]*frontend.Kernel{0: d})
+	if err != nil || !v.assemble {
+		return err
+	}
+	if _, err := ptxas.Assemble(m.PTX, v.arch, false); err != nil {
+		return fmt.Errorf("ptxas rejects nugo's PTX for %s (a nugo bug; please report it): %w", name, err)
+	}
+	return nil
+}
+
+const wrapperName = "nugoVetWrapper"
+
+// wrapperKernel writes a kernel that takes a function of signature sig as
+// its func parameter and calls it once: pointers are passed as the address
+// of a slice's first element, results stored into slices. It reports false
+// when a type of sig cannot be written outside its package.
+func wrapperKernel(sig *types.Signature) (string, bool) {
+	spellable := true
+	qual := func(p *types.Package) string {
+		if p.Path() == cudaImportPath {
+			return "cuda"
+		}
+		spellable = false
+		return p.Name()
+	}
+	var params, args, results []string
+	params = append(params, "t cuda.Thread", "f "+types.TypeString(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()), qual))
+	for i := range sig.Params().Len() {
+		t := sig.Params().At(i).Type()
+		if ptr, ok := t.(*types.Pointer); ok {
+			params = append(params, fmt.Sprintf("p%d []%s", i, types.TypeString(ptr.Elem(), qual)))
+			args = append(args, fmt.Sprintf("&p%d[0]", i))
+			continue
+		}
+		params = append(params, fmt.Sprintf("p%d %s", i, types.TypeString(t, qual)))
+		args = append(args, fmt.Sprintf("p%d", i))
+	}
+	for i := range sig.Results().Len() {
+		params = append(params, fmt.Sprintf("r%d []%s", i, types.TypeString(sig.Results().At(i).Type(), qual)))
+		results = append(results, fmt.Sprintf("r%d[0]", i))
+	}
+	call := "f(" + strings.Join(args, ", ") + ")"
+	if len(results) > 0 {
+		call = strings.Join(results, ", ") + " = " + call
+	}
+	src := fmt.Sprintf("package nugovet\n\nimport %q\n\nfunc %s(%s) {\n\t%s\n}\n", cudaImportPath, wrapperName, strings.Join(params, ", "), call)
+	return src, spellable
+}
+
 // describe writes a failed kernel's diagnostics one per line, each as
 // file:line:col: kernel NAME: message.
 func describe(name string, err error) string {
+	return describeAs("kernel "+name, err)
+}
+
+// describeAs writes a failure's diagnostics one per line, each as
+// file:line:col: WHAT: message.
+func describeAs(what string, err error) string {
 	var fe *frontend.Error
 	if !errors.As(err, &fe) {
-		return fmt.Sprintf("kernel %s: %v", name, err)
+		return fmt.Sprintf("%s: %v", what, err)
 	}
 	lines := make([]string, len(fe.Diags))
 	for i, d := range fe.Diags {
@@ -212,7 +305,7 @@ func describe(name string, err error) string {
 		if d.Pos.IsValid() {
 			pos = relative(d.Pos).String()
 		}
-		lines[i] = fmt.Sprintf("%s: kernel %s: %s", pos, name, d.Msg)
+		lines[i] = fmt.Sprintf("%s: %s: %s", pos, what, d.Msg)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -226,23 +319,103 @@ type kernelDecl struct {
 	funcParams bool     // it takes a parameter of func type
 }
 
-// findKernels lists the kernels of the package in dir: its non-test Go
-// files for this GOOS and GOARCH, parsed without type checking.
-func findKernels(dir string) ([]kernelDecl, error) {
+// boundFunc is a top-level function of the package that its code passes to
+// vectorize (New1..New4, GU) or binds to a kernel's func parameter at a
+// launch (Launch, LaunchWith, ForAll, ForAllWith): the compiled backends
+// compile it into a kernel.
+type boundFunc struct {
+	name string // with type arguments for an instantiation: "add[float32]"
+	via  string // what it is passed to: "vectorize.New2", "Launch"
+	pos  token.Position
+}
+
+// binders are the calls whose function arguments are compiled into
+// kernels on the compiled backends: vectorize's constructors (by the name
+// the file imports vectorize with) and the launch methods.
+var (
+	vectorizeBinders = map[string]bool{"New1": true, "New2": true, "New3": true, "New4": true, "GU": true}
+	launchBinders    = map[string]bool{"Launch": true, "LaunchWith": true, "ForAll": true, "ForAllWith": true}
+)
+
+const vectorizeImportPath = "github.com/nugo-dev/nugo/vectorize"
+
+// findBound lists the package's top-level functions, other than kernels,
+// that files pass to vectorize or to a launch, in source order, once each.
+func findBound(fset *token.FileSet, files []*ast.File, kernels map[string]bool) []boundFunc {
+	decls := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && !kernels[fd.Name.Name] {
+				decls[fd.Name.Name] = true
+			}
+		}
+	}
+	var out []boundFunc
+	seen := map[string]bool{}
+	for _, f := range files {
+		vec := importName(f, vectorizeImportPath)
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fun := call.Fun
+			if ix, ok := fun.(*ast.IndexListExpr); ok {
+				fun = ix.X
+			} else if ix, ok := fun.(*ast.IndexExpr); ok {
+				fun = ix.X
+			}
+			sel, ok := fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			via := ""
+			if x, isIdent := sel.X.(*ast.Ident); isIdent && vec != "" && x.Name == vec && vectorizeBinders[sel.Sel.Name] {
+				via = "vectorize." + sel.Sel.Name
+			} else if launchBinders[sel.Sel.Name] {
+				via = sel.Sel.Name
+			}
+			if via == "" {
+				return true
+			}
+			for _, a := range call.Args {
+				name := ""
+				if id, isIdent := a.(*ast.Ident); isIdent {
+					name = id.Name
+				} else if base, targs := instantiation(a); base != "" {
+					name = base + "[" + strings.Join(targs, ", ") + "]"
+				}
+				base, _, _ := strings.Cut(name, "[")
+				if name == "" || !decls[base] || seen[name] {
+					continue
+				}
+				seen[name] = true
+				out = append(out, boundFunc{name: name, via: via, pos: fset.Position(a.Pos())})
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// findKernels lists the kernels of the package in dir, and the functions
+// it passes to vectorize or binds at launches: its non-test Go files for
+// this GOOS and GOARCH, parsed without type checking.
+func findKernels(dir string) ([]kernelDecl, []boundFunc, error) {
 	pkg, err := build.ImportDir(dir, 0)
 	var noGo *build.NoGoError
 	if errors.As(err, &noGo) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	fset := token.NewFileSet()
 	var files []*ast.File
 	for _, name := range pkg.GoFiles {
 		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		files = append(files, f)
 	}
@@ -284,7 +457,11 @@ func findKernels(dir string) ([]kernelDecl, error) {
 			return true
 		})
 	}
-	return kernels, nil
+	names := map[string]bool{}
+	for _, k := range kernels {
+		names[k.name] = true
+	}
+	return kernels, findBound(fset, files, names), nil
 }
 
 // importName is the name f refers to path by, "" if f does not import it
@@ -295,7 +472,7 @@ func importName(f *ast.File, path string) string {
 			continue
 		}
 		if im.Name == nil {
-			return "cuda"
+			return path[strings.LastIndex(path, "/")+1:]
 		}
 		if im.Name.Name == "_" || im.Name.Name == "." {
 			return ""

@@ -36,7 +36,7 @@ func TestVet(t *testing.T) {
 		{
 			name: "bad package",
 			args: []string{bad},
-			err:  "2 kernels of 4 do not compile for sm_75",
+			err:  "2 of 4 kernels and functions do not compile for sm_75",
 			want: []string{
 				"testdata/vet/bad/kernels.go:8:2: kernel lookup: cannot use a map in a kernel",
 				"testdata/vet/bad/kernels.go:13:7: kernel grow: append may allocate on the heap",
@@ -47,14 +47,26 @@ func TestVet(t *testing.T) {
 		{
 			name: "target too old for grid sync",
 			args: []string{"-arch", "sm_50", bad},
-			err:  "3 kernels of 4 do not compile for sm_50",
+			err:  "3 of 4 kernels and functions do not compile for sm_50",
 			want: []string{"kernel syncsGrid: t.SyncGrid needs a cooperative launch, which needs compute capability 6.0"},
 		},
 		{
 			name: "every package below",
 			args: []string{"testdata/vet/..."},
-			err:  "2 kernels of 8",
-			want: []string{"nugo vet: 8 kernels in 2 packages checked for sm_75, 2 failed"},
+			err:  "3 of 13 kernels and functions",
+			want: []string{"nugo vet: 9 kernels and 4 functions in 3 packages checked for sm_75, 3 failed"},
+		},
+		{
+			name: "functions passed to vectorize and launches",
+			args: []string{"-v", "testdata/vet/funcs"},
+			err:  "1 of 5 kernels and functions do not compile for sm_75",
+			want: []string{
+				"funcs.go:35:21: function square (passed to vectorize.New1): ok",
+				"funcs.go:13:2: function lookup (passed to vectorize.New1): cannot use a map in a kernel",
+				"function twice[int32] (passed to vectorize.New1): ok",
+				"function norm (passed to vectorize.GU): ok",
+				"nugo vet: 1 kernel and 4 functions in 1 package checked for sm_75, 1 failed",
+			},
 		},
 		{
 			name:       "assembled by ptxas",

@@ -198,6 +198,23 @@ func LoadDir(dir, name string) (*Kernel, error) {
 	return buildKernel(importPathGuess(dir, files), dir, files, base, typeArgs)
 }
 
+// LoadDirDevice loads function name of the Go package in dir as a device
+// function bound to a kernel's func parameter (see LoadDevice): what nugo
+// vet checks of the functions a package passes to vectorize or to a
+// launch. A generic function's name carries its type arguments.
+func LoadDirDevice(dir, name string) (*Kernel, error) {
+	base, typeArgs, err := splitTypeArgs(name)
+	if err != nil {
+		return nil, err
+	}
+	dir, _ = filepath.Abs(dir)
+	files, err := packageFiles(dir, dir, "", base)
+	if err != nil {
+		return nil, err
+	}
+	return load(importPathGuess(dir, files), dir, files, base, typeArgs, nil, true)
+}
+
 // LoadSource loads kernel name from one Go file given as text (a generated
 // kernel, a test). filename is used in positions only. For a generic kernel,
 // name carries its type arguments: "add[float32]".
