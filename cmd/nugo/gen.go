@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nugo-dev/nugo/internal/genfile"
 	"github.com/nugo-dev/nugo/internal/loopgen"
 	"github.com/nugo-dev/nugo/internal/srcgen"
 )
@@ -116,14 +117,7 @@ func reportSource(w io.Writer, res *srcgen.Result) {
 // upToDate reports whether the file in res's directory is what Generate
 // made (absent when nothing is generated).
 func upToDate(res *loopgen.Result) (bool, error) {
-	old, err := os.ReadFile(filepath.Join(res.Dir, loopgen.FileName))
-	if os.IsNotExist(err) {
-		return res.Source == nil, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return string(old) == string(res.Source), nil
+	return genfile.UpToDate(res.Dir, loopgen.FileName, res.Source)
 }
 
 // report writes what -v prints: what got a loop, and why the rest did not.

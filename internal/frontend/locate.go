@@ -91,7 +91,9 @@ func findSource(info funcInfo) (string, error) {
 		return false
 	}
 	base := filepath.Base(file)
-	mod, version, rel := moduleOf(info.pkgPath)
+	// An external test package (p_test) lives in its package's directory.
+	pkgPath := strings.TrimSuffix(info.pkgPath, "_test")
+	mod, version, rel := moduleOf(pkgPath)
 	if mod != "" {
 		if root := mainModuleRoot(mod); root != "" && version == "" {
 			if p := filepath.Join(root, filepath.FromSlash(rel), base); try(p) {
@@ -116,8 +118,8 @@ func findSource(info funcInfo) (string, error) {
 				}
 			}
 		}
-		if info.pkgPath != "" && info.pkgPath != "main" {
-			candidates = append(candidates, filepath.Join(root, filepath.FromSlash(info.pkgPath), base))
+		if pkgPath != "" && pkgPath != "main" {
+			candidates = append(candidates, filepath.Join(root, filepath.FromSlash(pkgPath), base))
 			if mod != "" && version != "" {
 				candidates = append(candidates, filepath.Join(modCacheDir(root, mod, version, rel), base))
 			}
@@ -135,8 +137,8 @@ func findSource(info funcInfo) (string, error) {
 		name = info.pkgPath
 	}
 	fix := "run go generate in its package's directory (nugo gen's " + sourceFileName + " makes the binary carry its source) and rebuild"
-	if info.pkgPath != "" && info.pkgPath != "main" {
-		fix += fmt.Sprintf(", or set NUGO_SOURCE_ROOT to a directory DIR holding DIR/%s/%s", info.pkgPath, base)
+	if pkgPath != "" && pkgPath != "main" {
+		fix += fmt.Sprintf(", or set NUGO_SOURCE_ROOT to a directory DIR holding DIR/%s/%s", pkgPath, base)
 	} else {
 		fix += ", or set NUGO_SOURCE_ROOT to a directory DIR holding DIR/" + filepath.ToSlash(file)
 	}

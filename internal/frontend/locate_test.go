@@ -82,3 +82,19 @@ func TestFindSourceUnderRoot(t *testing.T) {
 		})
 	}
 }
+
+// A name recorded by -trimpath is found in the main module's tree, upward
+// from the working directory, for a package and its external test package.
+func TestFindSourceInModuleTree(t *testing.T) {
+	t.Setenv("NUGO_SOURCE_ROOT", "")
+	want, err := filepath.Abs("locate_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"github.com/nugo-dev/nugo/internal/frontend", "github.com/nugo-dev/nugo/internal/frontend_test"} {
+		got, err := findSource(funcInfo{pkgPath: pkg, name: "k", file: "github.com/nugo-dev/nugo/internal/frontend/locate_test.go"})
+		if err != nil || got != want {
+			t.Errorf("%s: findSource = %q, %v; want %s", pkg, got, err, want)
+		}
+	}
+}

@@ -19,7 +19,6 @@ package loopgen
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -34,6 +33,8 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/nugo-dev/nugo/internal/genfile"
 )
 
 // FileName is the name of the generated file in the package's directory.
@@ -152,32 +153,7 @@ func Generate(dir string) (*Result, error) {
 // directory changed. A file of that name that nugo gen did not write is
 // left alone and reported as an error.
 func Write(res *Result) (changed bool, err error) {
-	path := filepath.Join(res.Dir, FileName)
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		old = nil
-	case err != nil:
-		return false, err
-	case !bytes.HasPrefix(old, []byte(Header)):
-		return false, fmt.Errorf("%s exists and was not written by nugo gen; rename it", path)
-	}
-	if res.Source == nil {
-		if old == nil {
-			return false, nil
-		}
-		if err := os.Remove(path); err != nil {
-			return false, fmt.Errorf("removing the file no kernel needs: %w", err)
-		}
-		return true, nil
-	}
-	if bytes.Equal(old, res.Source) {
-		return false, nil
-	}
-	if err := os.WriteFile(path, res.Source, 0o644); err != nil {
-		return false, err
-	}
-	return true, nil
+	return genfile.Write(res.Dir, FileName, Header, res.Source)
 }
 
 // sourceFileName is the other file nugo gen writes (package srcgen's),

@@ -25,7 +25,6 @@ package srcgen
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -41,6 +40,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/nugo-dev/nugo/internal/frontend"
+	"github.com/nugo-dev/nugo/internal/genfile"
 )
 
 // FileName is the name of the generated file in the package's directory.
@@ -125,62 +125,13 @@ func Generate(dir string) (*Result, error) {
 // generated file no longer needed, reporting whether the directory
 // changed. A file of that name that nugo gen did not write is an error.
 func Write(res *Result) (bool, error) {
-	path := filepath.Join(res.Dir, FileName)
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		old = nil
-	case err != nil:
-		return false, err
-	case !bytes.HasPrefix(old, []byte(Header)):
-		return false, fmt.Errorf("%s exists and was not written by nugo gen; rename it", path)
-	}
-	if res.Source == nil {
-		if old == nil {
-			return false, nil
-		}
-		if err := os.Remove(path); err != nil {
-			return false, fmt.Errorf("removing the file nothing needs: %w", err)
-		}
-		return true, nil
-	}
-	if bytes.Equal(old, res.Source) {
-		return false, nil
-	}
-	// A file half written (a full disk, a kill) must not look complete:
-	// write a temporary file and rename it over the old one.
-	tmp, err := os.CreateTemp(res.Dir, ".nugo_source-*.tmp")
-	if err != nil {
-		return false, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(res.Source); err != nil {
-		tmp.Close()
-		return false, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return false, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return false, err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return false, err
-	}
-	return true, nil
+	return genfile.Write(res.Dir, FileName, Header, res.Source)
 }
 
 // UpToDate reports whether the file in res's directory is what Generate
 // made (absent when nothing is generated).
 func UpToDate(res *Result) (bool, error) {
-	old, err := os.ReadFile(filepath.Join(res.Dir, FileName))
-	if errors.Is(err, os.ErrNotExist) {
-		return res.Source == nil, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return bytes.Equal(old, res.Source), nil
+	return genfile.UpToDate(res.Dir, FileName, res.Source)
 }
 
 // embeddable lists the package directory's Go files that are not tests

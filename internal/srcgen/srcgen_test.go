@@ -1,7 +1,6 @@
 package srcgen
 
 import (
-	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -82,35 +81,6 @@ func TestGenerateNothingToCarry(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the old generated file is still there: %v", err)
-	}
-}
-
-// Write replaces only files nugo gen wrote, and leaves no temporary file.
-func TestWrite(t *testing.T) {
-	dir := t.TempDir()
-	res := &Result{Dir: dir, Source: []byte(Header + "\n\npackage p\n")}
-	if changed, err := Write(res); err != nil || !changed {
-		t.Fatalf("first Write = %v, %v", changed, err)
-	}
-	if changed, err := Write(res); err != nil || changed {
-		t.Fatalf("second Write = %v, %v; want no change", changed, err)
-	}
-	if ok, err := UpToDate(res); err != nil || !ok {
-		t.Fatalf("UpToDate = %v, %v", ok, err)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("directory holds %d entries, want the generated file only", len(entries))
-	}
-	mine := filepath.Join(dir, FileName)
-	if err := os.WriteFile(mine, []byte("package p // written by hand\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Write(res); err == nil || !strings.Contains(err.Error(), "not written by nugo gen") {
-		t.Fatalf("Write over a hand-written file: %v", err)
-	}
-	if b, _ := os.ReadFile(mine); !bytes.Contains(b, []byte("by hand")) {
-		t.Error("the hand-written file was changed")
 	}
 }
 
