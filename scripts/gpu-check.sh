@@ -22,8 +22,9 @@
 #       the CLI's in parallel, `nugo bench -n 10^7`. bench/cuda is compiled
 #       with nvcc in the background from the start. Output: log.txt
 #       (everything), results.jsonl (one JSON line per benchmark run, or its
-#       error) and table.md (the steps, what passed, failed or did not run
-#       and why, then the benchmark table), in $OUT/gpu-check when $OUT is
+#       error), table.md (the steps, what passed, failed or did not run
+#       and why, the benchmark table and the launch overhead) and chart.svg
+#       (the table as bars, nugo plot), in $OUT/gpu-check when $OUT is
 #       set, else .build/gpu/out; results.jsonl and table.md are rewritten
 #       after every step, so a run cut short still leaves them.
 #   scripts/gpu-check.sh         build when go is on PATH, then run when a GPU
@@ -209,6 +210,10 @@ run() {
 				echo "(bench/gpu/table.py did not run; the raw results:)"
 				cat "$results"
 			}
+			echo
+			echo "## Launch overhead (host side per launch, go test -bench)"
+			echo
+			grep -hE '^Benchmark.*ns/op' "$out/log.txt" 2>/dev/null | sort -u | sed 's/^/    /' || true
 		} >"$out/table.md.tmp"
 		mv "$out/table.md.tmp" "$out/table.md"
 	}
@@ -446,6 +451,12 @@ print("numba-cuda compiles and launches")'
 		bench cuda "$wl" "$wn" "$wt" "$WORK/cuda/$file" "$wn" "${extra[@]}"
 	done
 
+
+	# The table as a chart (nugo plot: grouped bars, kernel time and
+	# throughput, log scales where the spread needs them).
+	step "benchmark chart (chart.svg)" 20 . "$bin/nugo" plot -o "$out/chart.svg" \
+		-title "nugo, Numba and CUDA C${dry:+ (DRY RUN: nugo on $dry, Numba simulated)}" \
+		-subtitle "${gpu%%,*}, $(date -u +%F)" "$results"
 
 	# Phase 3: the rest.
 	unset CUDA_CACHE_DISABLE

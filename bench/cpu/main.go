@@ -24,7 +24,10 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/internal/benchplot"
 	"github.com/nugo-dev/nugo/internal/primes"
 )
 
@@ -89,11 +92,13 @@ type row struct {
 	repeat          int
 	pyArgs          []string
 	env             []string
-	target          string // what the ratio should be
+	target          string  // what the ratio should be
+	elements        float64 // results computed, for the chart's throughput
 }
 
 func main() {
 	python := flag.String("python", "/usr/bin/python3", "the Python with numba")
+	plotFile := flag.String("plot", "", "also draw the times as an SVG bar chart into `FILE.svg`")
 	flag.Parse()
 	if err := cuda.SetBackend(cuda.CPU); err != nil {
 		log.Fatal(err)
@@ -102,11 +107,12 @@ func main() {
 	script := filepath.Join(filepath.Dir(self), "numba_bench.py")
 
 	rows := []row{
-		{"primes N=10^7", "@njit", primesRun(1e7), 2, []string{"primes_njit", "10000000"}, nil, ""},
-		{"primes N=10^7", "@njit(parallel=True)", primesRun(1e7), 2, []string{"primes_parallel", "10000000"}, nil, "<= 1"},
-		{"logs 2000x2000", "@njit(parallel=True)", logsRun(2000), 5, []string{"logs_parallel", "2000"}, nil, ""},
-		{"primes N=10^5", "CUDA simulator", primesRun(1e5), 5, []string{"primes_cudasim", "100000"}, []string{"NUMBA_ENABLE_CUDASIM=1"}, "<= 0.001"},
+		{"primes N=10^7", "@njit", primesRun(1e7), 2, []string{"primes_njit", "10000000"}, nil, "", 1e7},
+		{"primes N=10^7", "@njit(parallel=True)", primesRun(1e7), 2, []string{"primes_parallel", "10000000"}, nil, "<= 1", 1e7},
+		{"logs 2000x2000", "@njit(parallel=True)", logsRun(2000), 5, []string{"logs_parallel", "2000"}, nil, "", 4e6},
+		{"primes N=10^5", "CUDA simulator", primesRun(1e5), 5, []string{"primes_cudasim", "100000"}, []string{"NUMBA_ENABLE_CUDASIM=1"}, "<= 0.001", 1e5},
 	}
+	var bars []benchplot.Bar
 	fmt.Printf("nugo CPU backend (GOMAXPROCS=%d) versus Numba %s\n\n", runtime.GOMAXPROCS(0), numbaVersion(*python))
 	fmt.Printf("| workload | Numba | nugo | Numba time | nugo/Numba | target |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
@@ -123,6 +129,24 @@ func main() {
 		}
 		fmt.Printf("| %s | %s | %v | %v | %.4g | %s |\n", r.workload, r.numba, nt.Round(time.Microsecond),
 			pt.Round(time.Microsecond), nt.Seconds()/pt.Seconds(), r.target)
+		group := r.workload + "\nvs " + r.numba
+		bars = append(bars, benchplot.Bar{Group: group, Impl: "nugo, CPU backend", Seconds: nt.Seconds(), Elements: r.elements},
+			benchplot.Bar{Group: group, Impl: "Numba", Seconds: pt.Seconds(), Elements: r.elements})
+	}
+	if *plotFile != "" {
+		host, _ := os.Hostname()
+		chart := benchplot.Chart{
+			Title:    fmt.Sprintf("nugo's CPU backend against Numba %s (best of several runs)", numbaVersion(*python)),
+			Subtitle: fmt.Sprintf("%s, %d CPUs, GOMAXPROCS=%d, %s", host, runtime.NumCPU(), runtime.GOMAXPROCS(0), time.Now().UTC().Format("2006-01-02")),
+		}
+		var svg bytes.Buffer
+		if err := chart.Write(&svg, bars, 9*vg.Inch, 7*vg.Inch); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(*plotFile, svg.Bytes(), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("\nchart: %s\n", *plotFile)
 	}
 }
 

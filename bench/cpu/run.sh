@@ -7,4 +7,5 @@ if ! /usr/bin/python3 -c 'import numba' 2>/dev/null; then
   apt-get update -qq
   apt-get install -y -qq python3-numba
 fi
-go run ./bench/cpu -python /usr/bin/python3 "$@"
+mkdir -p docs
+go run ./bench/cpu -python /usr/bin/python3 -plot docs/bench-cpu.svg "$@"

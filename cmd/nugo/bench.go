@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/internal/benchplot"
 	"github.com/nugo-dev/nugo/internal/workloads"
 )
 
@@ -30,7 +31,7 @@ var benchSizes = map[string]int{
 
 const ptxsimShrink = 100
 
-const benchUsage = `usage: nugo bench [-backend auto|cpu|gpu|ptxsim] [-workload LIST] [-n N] [-reps R] [-width W] [-json]
+const benchUsage = `usage: nugo bench [-backend auto|cpu|gpu|ptxsim] [-workload LIST] [-n N] [-reps R] [-width W] [-json] [-plot FILE.svg]
 
 Runs nugo's benchmark workloads (those of bench/gpu, which scripts/gpu-check.sh
 runs against Numba and CUDA C) one after another in this process and prints a
@@ -50,6 +51,10 @@ Sizes: by default 10^6 elements (primes and movingavg 10^5), a hundredth of
 that on ptxsim. gpu-check's sizes on a GPU are -n 100000000 (primes also 10^6
 and 10^7, movingavg 10^7; logs 10000x10000).
 
+-plot FILE.svg also draws the results as a bar chart (kernel time and
+throughput per workload); nugo plot draws one from JSON lines of several
+implementations (gpu-check's nugo, Numba and CUDA C).
+
 `
 
 func runBench(args []string) error { return bench(os.Stdout, args) }
@@ -63,6 +68,7 @@ func bench(w io.Writer, args []string) error {
 	reps := fs.Int("reps", 20, "timed launches per workload, after a first launch and two warm-ups")
 	width := fs.Int("width", workloads.DefaultWidth, "movingavg's window")
 	asJSON := fs.Bool("json", false, "print one JSON line per workload (bench/gpu's schema) instead of the table")
+	plotFile := fs.String("plot", "", "also draw the results as an SVG bar chart into `FILE.svg`")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), benchUsage)
 		fs.PrintDefaults()
@@ -117,6 +123,19 @@ func bench(w io.Writer, args []string) error {
 	}
 	if !*asJSON {
 		if err := writeBenchTable(w, be, *reps, rows); err != nil {
+			return err
+		}
+	}
+	if *plotFile != "" {
+		var bars []benchplot.Bar
+		for _, r := range rows {
+			if r.err == nil && r.Mismatch == "" && r.KernelMS > 0 && r.Workload != "d2d" {
+				bars = append(bars, benchplot.Bar{Group: benchplot.GroupName(r.Workload, r.N), Impl: "nugo (" + string(be) + ")",
+					Seconds: r.KernelMS / 1e3, Elements: r.Elements})
+			}
+		}
+		chart := benchplot.Chart{Title: fmt.Sprintf("nugo bench on the %s backend", be), Subtitle: machineLine()}
+		if err := writeChart(*plotFile, chart, bars); err != nil {
 			return err
 		}
 	}
