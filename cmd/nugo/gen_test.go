@@ -56,7 +56,7 @@ func TestGenCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = runGen([]string{"-check", dir})
-	if err == nil || !strings.Contains(err.Error(), "out of date in "+dir) {
+	if err == nil || !strings.Contains(err.Error(), "out of date: "+gen) {
 		t.Fatalf("nugo gen -check on a stale file: %v", err)
 	}
 	if err := runGen([]string{dir}); err != nil {
