@@ -81,7 +81,7 @@ func (f *fnState) mathCall(in *ssa.Call, name string, is32 bool) {
 		f.p.Emit("setp.lt.s"+bt[2:], p, b, "0")
 		f.bind(in, []string{p})
 	case "Min", "Max":
-		f.bind(in, []string{f.minMax(s, name == "Max", arg(0), arg(1))})
+		f.bind(in, []string{f.goMathMinMax(s, name == "Max", arg(0), arg(1))})
 	case "FMA":
 		d := r()
 		f.p.Emit("fma.rn"+s.op(), d, arg(0), arg(1), arg(2))
@@ -225,6 +225,33 @@ func (f *fnState) minMax(s scalar, isMax bool, x, y string) string {
 		n = goNaN32
 	}
 	f.p.EmitIf(nan, "mov"+s.op(), r, n)
+	return r
+}
+
+// goMathMinMax is math.Max/Min (and math32's): as the builtin max/min,
+// except that +Inf (Max) or -Inf (Min) comes before NaN, as Go's special
+// cases order them: math.Max(NaN, +Inf) = +Inf.
+func (f *fnState) goMathMinMax(s scalar, isMax bool, x, y string) string {
+	r := f.minMax(s, isMax, x, y)
+	if !s.isFloat() {
+		return r
+	}
+	inf := "0d7FF0000000000000"
+	if !isMax {
+		inf = "0dFFF0000000000000"
+	}
+	if s == sF32 {
+		inf = "0f7F800000"
+		if !isMax {
+			inf = "0fFF800000"
+		}
+	}
+	x, y = regOr(f, x, s), regOr(f, y, s)
+	px, py := f.p.NewReg(ptx.Pred).String(), f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.eq"+s.op(), px, x, inf)
+	f.p.Emit("setp.eq"+s.op(), py, y, inf)
+	f.p.Emit("or.pred", px, px, py)
+	f.p.EmitIf(px, "mov"+s.op(), r, inf)
 	return r
 }
 

@@ -7,6 +7,10 @@ import (
 	"math/rand"
 	"regexp"
 	"testing"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/nugo-dev/nugo/internal/frontend"
 )
 
 const narrowSrc = `package k
@@ -245,5 +249,55 @@ func TestMagicDivU31(t *testing.T) {
 				t.Fatalf("d=%d (m=%d, sh=%d): x=%d gives %d, want %d", d, m, sh, x, got, x/d)
 			}
 		}
+	}
+}
+
+const uintMaxSrc = `package k
+
+import "github.com/nugo-dev/nugo/cuda"
+
+func kernel(t cuda.Thread, in []int64, out []int64) {
+	i := t.Grid1()
+	v := max(uint(in[2*i]), uint(5542404584781314715))
+	w := min(uint(in[2*i]), uint(7))
+	r := int(int16(in[2*i+1]))
+	if in[2*i+1] > 0 {
+		for k := 0; k < 4; k++ {
+			r = max(int(min(int64(v), -2)), -2070302597693103544)
+		}
+	}
+	out[i] = int64(r) + int64(w)
+}
+`
+
+// TestUnsignedMaxRange: max of a uint of unknown range may be at or
+// above 2^63, so int64 of it may be any int64 and nothing derived from it
+// is narrowed (issue 21 item 0).
+func TestUnsignedMaxRange(t *testing.T) {
+	k, err := frontend.LoadSource("kernel.go", []byte(uintMaxSrc), "kernel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := analyzeRanges(k.Func)
+	if rs == nil {
+		t.Fatal("the analysis did not converge")
+	}
+	checked := 0
+	for v, r := range rs.r {
+		c, ok := v.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		b, ok := c.Call.Value.(*ssa.Builtin)
+		if !ok || b.Name() != "max" || !isUnsigned(c.Type()) {
+			continue
+		}
+		checked++
+		if r.nonNeg() {
+			t.Errorf("%s(...) of type %s: range [%d, %d], want unknown (it may exceed 2^63-1)", b.Name(), c.Type(), r.lo, r.hi)
+		}
+	}
+	if checked != 1 {
+		t.Errorf("checked %d unsigned max calls, want 1", checked)
 	}
 }

@@ -582,10 +582,19 @@ func (s *rangeState) transfer(v ssa.Value) (rng, bool) {
 				if !ok {
 					return rng{}, false
 				}
+				uns := isUnsigned(v.Type())
+				if uns && !out.nonNeg() {
+					// An unsigned argument of unknown range may be at
+					// or above 2^63: nothing is known of the result.
+					return tr, true
+				}
 				for _, a := range v.Call.Args[1:] {
 					r, ok := get(a)
 					if !ok {
 						return rng{}, false
+					}
+					if uns && !r.nonNeg() {
+						return tr, true
 					}
 					if b.Name() == "min" {
 						out = rng{min(out.lo, r.lo), min(out.hi, r.hi)}

@@ -79,7 +79,41 @@ func nonneg32(n int) []float32 {
 	return f
 }
 
+// convUintMaxWrap is the reduced fuzz find of issue 21 item 0: v is a uint
+// that may be at or above 2^63, so int64(v) wraps negative and r must not
+// be narrowed to 32 bits.
+func convUintMaxWrap(t cuda.Thread, in []int64, out []int64) {
+	i := t.Grid1()
+	if i < len(out) {
+		v := max(uint(in[2*i]), uint(5542404584781314715))
+		r := int(int16(in[2*i+1]))
+		if in[2*i+1] > 0 {
+			for k := 0; k < 4; k++ {
+				r = max(int(min(int64(v), -2)), -2070302597693103544)
+			}
+		}
+		out[i] = int64(r)
+	}
+}
+
+// uintMaxWrapInputs are pairs (in[2i], in[2i+1]) around 2^63 and 2^31.
+func uintMaxWrapInputs() []int64 {
+	firsts := []int64{-(1 << 62), -1, 0, 1, 1 << 62, -(1 << 63), 1<<63 - 1, 1 << 31, -(1 << 31), 5542404584781314715}
+	seconds := []int64{5, -5, 0, 1 << 20, -(1 << 40)}
+	var in []int64
+	for _, a := range firsts {
+		for _, b := range seconds {
+			in = append(in, a, b)
+		}
+	}
+	return in
+}
+
 var convertCases = []Case{
+	{Name: "convert/uint_max_wrap", Kernel: convUintMaxWrap, Grid: cuda.Dim1(1), Block: cuda.Dim1(64), Args: func() []any {
+		in := uintMaxWrapInputs()
+		return []any{in, zeros[int64](len(in) / 2)}
+	}},
 	c1("convert/narrow", convNarrow, func() []any {
 		return []any{cycleI64(n1), zeros[int8](n1), zeros[uint8](n1), zeros[int16](n1), zeros[uint16](n1), zeros[int32](n1), zeros[uint32](n1)}
 	}),

@@ -154,7 +154,26 @@ func noNaN(n int) []float64 {
 	return f
 }
 
+// mathMaxMinEdges applies math.Max/Min and math32.Max/Min to every pair of
+// edge values: ±Inf comes before NaN, as in Go (issue 21 item 2).
+func mathMaxMinEdges(t cuda.Thread, x []float64, mx, mn []float64, mx32, mn32 []float32) {
+	i := t.Grid1()
+	n := len(x)
+	if i < n*n {
+		a, b := x[i/n], x[i%n]
+		mx[i], mn[i] = math.Max(a, b), math.Min(a, b)
+		mx32[i], mn32[i] = math32.Max(float32(a), float32(b)), math32.Min(float32(a), float32(b))
+	}
+}
+
+// maxMinEdges are the special cases of math.Max and math.Min.
+var maxMinEdges = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -2.5, math.MaxFloat64}
+
 var mathCases = []Case{
+	{Name: "math/max_min_edges", Kernel: mathMaxMinEdges, Grid: cuda.Dim1(1), Block: cuda.Dim1(64), Args: func() []any {
+		n := len(maxMinEdges) * len(maxMinEdges)
+		return []any{append([]float64(nil), maxMinEdges...), zeros[float64](n), zeros[float64](n), zeros[float32](n), zeros[float32](n)}
+	}},
 	c1("math/rounding", mathRounding, func() []any {
 		return []any{cycleF64(n1), zeros[float64](n1), zeros[float64](n1), zeros[float64](n1), zeros[float64](n1), zeros[float64](n1)}
 	}),

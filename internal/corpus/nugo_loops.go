@@ -959,6 +959,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(convUintMaxWrap, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int64), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				convUintMaxWrap(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(funcClamp, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(float64), args[2].(float64)
 		return func(r *cuda.Row) {
@@ -1433,6 +1446,19 @@ func init() {
 			t, n, stop := r.Begin()
 			for {
 				mathLogs(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(mathMaxMinEdges, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float32), args[4].([]float32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				mathMaxMinEdges(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}

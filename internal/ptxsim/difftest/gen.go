@@ -382,17 +382,24 @@ func (g *gen) cond(depth int) expr {
 
 var floatConsts = []float64{0, 1, -1, 0.5, 2.5, -3.25, 1024, 0.125, 3, 7, 1e10, -65536}
 
+// nearWrapConsts are the points where integer conversions wrap: 2^63, 2^31,
+// 2^32 and their negations.
+var nearWrapConsts = []uint64{1 << 63, 1 << 31, 1 << 32, 1<<64 - 1<<31, 1<<64 - 1<<32, 1 << 62, 1<<64 - 1<<62}
+
 func (g *gen) constant(t gtype) *eConst {
 	r := g.src
 	if t.isFloat() {
 		return &eConst{t: t, f: floatConsts[r.intn(len(floatConsts))]}
 	}
 	var v uint64
-	switch r.intn(4) {
+	switch r.intn(5) {
 	case 0:
 		v = uint64(r.intn(10))
 	case 1:
 		v = uint64(int64(r.intn(10)) - 5)
+	case 2:
+		// Near 2^63 and 2^31, where conversions wrap (issue 21 item 0).
+		v = nearWrapConsts[r.intn(len(nearWrapConsts))] + uint64(int64(r.intn(5))-2)
 	default:
 		v = r.u64()
 	}
