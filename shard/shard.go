@@ -89,8 +89,8 @@ func Detect(getenv func(string) string, indexedM int) (r Rank, ok bool, err erro
 	if getenv("SLURM_PROCID") != "" && getenv("SLURM_NTASKS") != "" {
 		k, e1 := atoi("SLURM_PROCID")
 		m, e2 := atoi("SLURM_NTASKS")
-		// One srun task inside an array task is not a rank of its own.
-		if !(m == 1 && len(found) > 0) {
+		// One task (every sbatch job step has SLURM_NTASKS=1) is no rank.
+		if m != 1 || e2 != nil {
 			if err := add("SLURM_PROCID", k, m, e1, e2); err != nil {
 				return Rank{}, false, err
 			}

@@ -50,6 +50,7 @@ func TestDetect(t *testing.T) {
 		{"array", map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4"}, 0, Rank{2, 4, "SLURM_ARRAY_TASK_ID"}, true, ""},
 		{"array min", map[string]string{"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "10"}, 0, Rank{2, 4, "SLURM_ARRAY_TASK_ID"}, true, ""},
 		{"array with one srun task", map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_PROCID": "0", "SLURM_NTASKS": "1"}, 0, Rank{1, 4, "SLURM_ARRAY_TASK_ID"}, true, ""},
+		{"one task is no rank", map[string]string{"SLURM_PROCID": "0", "SLURM_NTASKS": "1"}, 0, Rank{}, false, ""},
 		{"srun", map[string]string{"SLURM_PROCID": "3", "SLURM_NTASKS": "8"}, 0, Rank{3, 8, "SLURM_PROCID"}, true, ""},
 		{"mpirun", map[string]string{"OMPI_COMM_WORLD_RANK": "1", "OMPI_COMM_WORLD_SIZE": "2"}, 0, Rank{1, 2, "OMPI_COMM_WORLD_RANK"}, true, ""},
 		{"k8s", map[string]string{"JOB_COMPLETION_INDEX": "5"}, 6, Rank{5, 6, "JOB_COMPLETION_INDEX"}, true, ""},

@@ -33,6 +33,7 @@ func runPrimes(args []string) (err error) {
 	chunk := fs.Int("chunk", primes.DefaultChunk, "numbers per launch")
 	outPath := fs.String("out", "", "write every result to `FILE` as little-endian int64 (with -shard or a rank from the environment: a directory for part-K-of-M.bin and its manifest)")
 	shardFlag := fs.String("shard", "", "compute shard `K/M` of 2..N (default: from SLURM_ARRAY_*, SLURM_PROCID/NTASKS, OMPI_COMM_WORLD_*, JOB_COMPLETION_INDEX)")
+	split := fs.String("split", "cost", "how shards divide 2..N: cost (equal √n trial-division work) or count (equal numbers)")
 	shards := fs.Int("shards", 0, "M for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,7 +62,15 @@ func runPrimes(args []string) (err error) {
 	}
 	cfg := primes.Config{N: *n, Block: *block, Chunk: *chunk, Samples: 100}
 	if sharded {
-		return runPrimesShard(cfg, rank, *outPath)
+		exp := 0.5
+		switch *split {
+		case "cost":
+		case "count":
+			exp = 0
+		default:
+			return fmt.Errorf("-split %q: want cost or count", *split)
+		}
+		return runPrimesShard(cfg, rank, *outPath, exp)
 	}
 	if *outPath != "" {
 		// Not f, err := ...: the deferred func below must set the result
@@ -156,13 +165,13 @@ func primesRank(flagVal string, m int) (shard.Rank, bool, error) {
 	return r, true, nil
 }
 
-// runPrimesShard computes one shard, split by the √n cost of trial
-// division, into DIR/part-K-of-M.bin and its manifest.
-func runPrimesShard(cfg primes.Config, rank shard.Rank, dir string) error {
+// runPrimesShard computes one shard, split by the cost model x^exp (0.5:
+// the √n cost of trial division; 0: equal counts), into DIR/part-K-of-M.bin and its manifest.
+func runPrimesShard(cfg primes.Config, rank shard.Rank, dir string, exp float64) error {
 	if dir == "" {
 		return fmt.Errorf("shard %s: -out DIR is required", rank)
 	}
-	ranges, err := shard.Split(2, cfg.N, rank.M, 0.5)
+	ranges, err := shard.Split(2, cfg.N, rank.M, exp)
 	if err != nil {
 		return err
 	}

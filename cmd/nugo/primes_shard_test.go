@@ -86,6 +86,7 @@ func TestPrimesShardBadInput(t *testing.T) {
 		{[]string{"-n", "100", "-shard", "x", "-out", dir}, "want K/M"},
 		{[]string{"-n", "10", "-shard", "0/20", "-out", dir}, "more shards than numbers"},
 		{[]string{"-n", "100", "-shard", "0/4"}, "-out DIR is required"},
+		{[]string{"-n", "100", "-shard", "0/4", "-split", "even", "-out", dir}, "-split \"even\""},
 		{[]string{"merge"}, "want one DIR"},
 		{[]string{"merge", filepath.Join(dir, "none")}, "no manifests"},
 	} {
