@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/internal/primes"
+	"github.com/nugo-dev/nugo/internal/version"
+	"github.com/nugo-dev/nugo/shard"
 )
 
 func init() {
@@ -20,12 +23,18 @@ func init() {
 }
 
 func runPrimes(args []string) (err error) {
+	if len(args) > 0 && args[0] == "merge" {
+		return runPrimesMerge(args[1:])
+	}
 	fs := flag.NewFlagSet("primes", flag.ContinueOnError)
 	n := fs.Int64("n", 1_000_000, "the last number")
 	backend := fs.String("backend", "", "auto, cpu, gpu or ptxsim (default: NUGO_BACKEND, else auto)")
 	block := fs.Int("block", 256, "threads per block")
 	chunk := fs.Int("chunk", primes.DefaultChunk, "numbers per launch")
-	outPath := fs.String("out", "", "write every result to `FILE` as little-endian int64")
+	outPath := fs.String("out", "", "write every result to `FILE` as little-endian int64 (with -shard or a rank from the environment: a directory for part-K-of-M.bin and its manifest)")
+	shardFlag := fs.String("shard", "", "compute shard `K/M` of 2..N (default: from SLURM_ARRAY_*, SLURM_PROCID/NTASKS, OMPI_COMM_WORLD_*, JOB_COMPLETION_INDEX)")
+	split := fs.String("split", "cost", "how shards divide 2..N: cost (equal √n trial-division work) or count (equal numbers)")
+	shards := fs.Int("shards", 0, "M for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -44,7 +53,25 @@ func runPrimes(args []string) (err error) {
 			return err
 		}
 	}
+	rank, sharded, err := primesRank(*shardFlag, *shards)
+	if err != nil {
+		return err
+	}
+	if *n < 2 {
+		return fmt.Errorf("-n %d: N must be at least 2", *n)
+	}
 	cfg := primes.Config{N: *n, Block: *block, Chunk: *chunk, Samples: 100}
+	if sharded {
+		exp := 0.5
+		switch *split {
+		case "cost":
+		case "count":
+			exp = 0
+		default:
+			return fmt.Errorf("-split %q: want cost or count", *split)
+		}
+		return runPrimesShard(cfg, rank, *outPath, exp)
+	}
 	if *outPath != "" {
 		// Not f, err := ...: the deferred func below must set the result
 		// err, not a variable of this block, or a failed write (a full
@@ -116,4 +143,111 @@ func progress(total int64, w io.Writer, enabled bool) func(int64) {
 			_ = bar.Finish()
 		}
 	}
+}
+
+// primesRank resolves the shard from -shard or the environment; a -shard
+// that disagrees with the environment is an error naming both.
+func primesRank(flagVal string, m int) (shard.Rank, bool, error) {
+	env, envOK, err := shard.Detect(os.Getenv, m)
+	if err != nil {
+		return shard.Rank{}, false, err
+	}
+	if flagVal == "" {
+		return env, envOK, nil
+	}
+	r, err := shard.Parse(flagVal)
+	if err != nil {
+		return r, false, fmt.Errorf("-shard: %w", err)
+	}
+	if envOK && (env.K != r.K || env.M != r.M) {
+		return r, false, fmt.Errorf("-shard %s conflicts with %s, which says %s", r, env.Source, env)
+	}
+	return r, true, nil
+}
+
+// runPrimesShard computes one shard, split by the cost model x^exp (0.5:
+// the √n cost of trial division; 0: equal counts), into DIR/part-K-of-M.bin and its manifest.
+func runPrimesShard(cfg primes.Config, rank shard.Rank, dir string, exp float64) error {
+	if dir == "" {
+		return fmt.Errorf("shard %s: -out DIR is required", rank)
+	}
+	ranges, err := shard.Split(2, cfg.N, rank.M, exp)
+	if err != nil {
+		return err
+	}
+	rg := ranges[rank.K]
+	w, err := shard.Create(dir, rank.K, rank.M)
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	fullN := cfg.N
+	cfg.From, cfg.N = rg.First, rg.Last
+	cfg.Out = w
+	t0 := time.Now()
+	res, err := primes.Run(cfg)
+	if err != nil {
+		return fmt.Errorf("shard %s (%d..%d): %w", rank, rg.First, rg.Last, err)
+	}
+	host, _ := os.Hostname()
+	m := shard.Manifest{N: fullN, Shard: rank.K, Shards: rank.M, First: rg.First, Last: rg.Last,
+		Backend: string(res.Backend), Devices: "0", Host: host, Version: version.Get().Version, Start: t0, End: time.Now()}
+	if err := w.Commit(m); err != nil {
+		return err
+	}
+	fmt.Printf("shard       %s (from %s)\n", rank, rank.Source)
+	fmt.Printf("range       %d..%d\n", rg.First, rg.Last)
+	fmt.Printf("backend     %s\n", res.Backend)
+	fmt.Printf("wall time   %v\n", res.WallTime.Round(time.Microsecond))
+	fmt.Printf("checksum    %d\n", res.Checksum)
+	fmt.Printf("part        %s\n", shard.PartName(rank.K, rank.M))
+	return nil
+}
+
+// runPrimesMerge verifies a directory of parts and prints the total checksum.
+func runPrimesMerge(args []string) (err error) {
+	fs := flag.NewFlagSet("primes merge", flag.ContinueOnError)
+	outPath := fs.String("out", "", "concatenate the parts into `FILE`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("primes merge: want one DIR, got %q", fs.Args())
+	}
+	dir := fs.Arg(0)
+	rep, err := shard.Merge(dir)
+	if err != nil {
+		return err
+	}
+	if err := rep.Err(); err != nil {
+		return err
+	}
+	if *outPath != "" {
+		f, err := os.CreateTemp(filepath.Dir(*outPath), "."+filepath.Base(*outPath)+".tmp*")
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		err = shard.Concat(dir, rep, w)
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), *outPath)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return fmt.Errorf("primes merge -out %s: %w", *outPath, err)
+		}
+	}
+	fmt.Printf("N           %d\n", rep.N)
+	fmt.Printf("parts       %d\n", len(rep.Manifests))
+	fmt.Printf("checksum    %d\n", rep.Checksum)
+	if *outPath != "" {
+		fmt.Printf("results     %s (%d little-endian int64)\n", *outPath, rep.N-1)
+	}
+	return nil
 }

@@ -12,7 +12,9 @@ import (
 
 // Config describes one run of the job.
 type Config struct {
-	N     int64     // the last number; the job covers 2..N
+	N int64 // the last number; the job covers From..N
+	// From is the first number; 0 means 2.
+	From  int64
 	Block int       // threads per block
 	Chunk int       // numbers per launch; 0 means DefaultChunk
 	Out   io.Writer // if not nil, receives every result as a little-endian int64
@@ -31,6 +33,7 @@ const DefaultChunk = 1 << 22
 type Result struct {
 	Backend    cuda.Backend
 	N          int64
+	From       int64         // the first number
 	Checksum   int64         // sum of all results
 	First      []int64       // the first results (up to 3)
 	Last       []int64       // the last results (up to 3)
@@ -44,13 +47,20 @@ func (r Result) Throughput() float64 {
 	if r.KernelTime <= 0 {
 		return 0
 	}
-	return float64(r.N-1) / r.KernelTime.Seconds()
+	from := max(r.From, 2)
+	return float64(r.N-from+1) / r.KernelTime.Seconds()
 }
 
 // Run runs the job on the current backend.
 func Run(cfg Config) (Result, error) {
 	if cfg.N < 2 {
 		return Result{}, fmt.Errorf("primes: N must be at least 2, got %d", cfg.N)
+	}
+	if cfg.From == 0 {
+		cfg.From = 2
+	}
+	if cfg.From < 2 || cfg.From > cfg.N {
+		return Result{}, fmt.Errorf("primes: the first number must be in 2..%d, got %d", cfg.N, cfg.From)
 	}
 	if cfg.Block <= 0 {
 		cfg.Block = 256
@@ -62,8 +72,8 @@ func Run(cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Backend: be, N: cfg.N}
-	total := cfg.N - 1
+	res := Result{Backend: be, N: cfg.N, From: cfg.From}
+	total := cfg.N - cfg.From + 1
 	chunk := int(min(int64(cfg.Chunk), total))
 
 	k, err := cuda.Compile(Kernel)
@@ -84,7 +94,7 @@ func Run(cfg Config) (Result, error) {
 	var buf []byte
 	t0 := time.Now()
 
-	for first := int64(2); first <= cfg.N; first += int64(chunk) {
+	for first := cfg.From; first <= cfg.N; first += int64(chunk) {
 		n := int(min(int64(chunk), cfg.N-first+1))
 		out := dev
 		if n < chunk {
@@ -135,7 +145,7 @@ func Run(cfg Config) (Result, error) {
 			}
 		}
 		if cfg.Progress != nil {
-			cfg.Progress(first + int64(n) - 2)
+			cfg.Progress(first + int64(n) - cfg.From)
 		}
 	}
 	res.WallTime = time.Since(t0)
