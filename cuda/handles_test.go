@@ -218,4 +218,3 @@ func TestHandlesSimGPU(t *testing.T) {
 	}
 	runtime.KeepAlive(n)
 }
-
