@@ -42,7 +42,7 @@ type Result struct {
 	Checksum   int64         // sum of all results
 	First      []int64       // the first results (up to 3)
 	Last       []int64       // the last results (up to 3)
-	KernelTime time.Duration // summed over launches, by events
+	KernelTime time.Duration // summed over launches (and devices), by events
 	WallTime   time.Duration
 	Verified   int // results checked against FactorSum
 	// PerDevice is what each device did, in the order of Config.Devices.
@@ -82,8 +82,16 @@ func (e *DeviceError) Error() string {
 
 func (e *DeviceError) Unwrap() error { return e.Err }
 
-// Throughput is numbers per second of kernel time.
+// Throughput is numbers per second of kernel time: on several devices,
+// which run at once, the sum of their throughputs.
 func (r Result) Throughput() float64 {
+	if len(r.PerDevice) > 1 {
+		var sum float64
+		for _, d := range r.PerDevice {
+			sum += d.Throughput()
+		}
+		return sum
+	}
 	if r.KernelTime <= 0 {
 		return 0
 	}

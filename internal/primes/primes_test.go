@@ -155,7 +155,7 @@ func TestRunDeviceFailure(t *testing.T) {
 			t.Setenv(cuda.VirtualFaultEnv, "2:2")
 			var out bytes.Buffer
 			const n = 30_000
-			_, err := Run(Config{N: n, Chunk: 500, Out: &out, Devices: devs})
+			res, err := Run(Config{N: n, Chunk: 500, Out: &out, Devices: devs})
 			var de *DeviceError
 			if !errors.As(err, &de) || !strings.Contains(err.Error(), "device 2") || !strings.Contains(err.Error(), "chunk ") ||
 				!strings.Contains(err.Error(), "injected fault") {
@@ -163,6 +163,13 @@ func TestRunDeviceFailure(t *testing.T) {
 			}
 			if de.Last-de.First+1 != 500 {
 				t.Errorf("failed chunk %d..%d", de.First, de.Last)
+			}
+			var done int64
+			for _, d := range res.PerDevice {
+				done += d.Numbers
+			}
+			if done >= n-1-500 {
+				t.Errorf("the devices computed %d of %d numbers: the others did not stop", done, n-1)
 			}
 			if out.Len() >= (n-1)*8 {
 				t.Errorf("the output of a failed run holds %d bytes, as many as a complete one", out.Len())
