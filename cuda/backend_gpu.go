@@ -156,7 +156,8 @@ type gpuShared struct {
 	devs []*gpuDevice // by ordinal, opened on first use
 	cur  *gpuDevice   // the device SelectDevice chose (0 by default)
 	busy map[*gpuStream]struct{}
-	pins []*gpuBackend // the per-device backends, by ordinal, made on first use
+	pins []*gpuBackend   // the per-device backends, by ordinal, made on first use
+	peer map[[2]int]bool // device pairs (from, to) whose peer access was tried (copyPeer)
 
 	printed atomic.Bool // a kernel that calls printf was launched (see flushPrintf)
 }
@@ -450,4 +451,62 @@ func (g *gpuBackend) onDevice(i int) (backend, error) {
 
 func (g *gpuBackend) deviceName() string {
 	return fmt.Sprintf("gpu device %d", g.current().props.Ordinal)
+}
+
+// copyPeer copies n bytes of src (on one device) into dst (on another)
+// with cuMemcpyPeerAsync, after the work queued on both devices, and waits
+// for it. Peer access from the source's context to the destination's is
+// enabled on first use where the devices allow it, so the copy goes
+// directly between them; elsewhere the driver stages it.
+func (g *gpuBackend) copyPeer(dst memory, dstOff int, src memory, srcOff, n int) error {
+	dm, err := g.useMem(dst)
+	if err != nil {
+		return err
+	}
+	defer dm.done()
+	sm, err := g.useMem(src)
+	if err != nil {
+		return err
+	}
+	defer sm.done()
+	if err := g.top.drainAll(); err != nil {
+		return err
+	}
+	// The destination's kernels may still use the memory: cuMemcpyPeerAsync
+	// on the source's default stream does not wait for them.
+	if err := dm.dev.do(func(api driver.API) error { return api.CtxSynchronize() }); err != nil {
+		return err
+	}
+	g.enablePeer(sm.dev, dm.dev)
+	to, from := dm.ptr+driver.DevicePtr(dstOff), sm.ptr+driver.DevicePtr(srcOff)
+	return sm.dev.do(func(api driver.API) error {
+		if err := api.MemcpyPeerAsync(to, dm.dev.ctx.Context(), from, sm.dev.ctx.Context(), n, 0); err != nil {
+			return err
+		}
+		return api.StreamSynchronize(0)
+	})
+}
+
+// enablePeer lets from's context use to's memory directly, once, where the
+// devices can: an optimisation only, since cuMemcpyPeerAsync works without
+// it, so a refusal is not an error.
+func (g *gpuBackend) enablePeer(from, to *gpuDevice) {
+	key := [2]int{from.props.Ordinal, to.props.Ordinal}
+	g.mu.Lock()
+	tried := g.peer[key]
+	if g.peer == nil {
+		g.peer = map[[2]int]bool{}
+	}
+	g.peer[key] = true
+	g.mu.Unlock()
+	if tried {
+		return
+	}
+	_ = from.do(func(api driver.API) error {
+		can, err := api.DeviceCanAccessPeer(from.ctx.Device(), to.ctx.Device())
+		if err != nil || !can {
+			return err
+		}
+		return api.CtxEnablePeerAccess(to.ctx.Context())
+	})
 }

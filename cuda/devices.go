@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/driver"
 )
 
 // Several devices at once.
@@ -24,10 +26,10 @@ import (
 //
 // A device array belongs to one device. Using it on another (a launch, a
 // stream, CopyFrom) is an error that names both devices; CopyPeer copies
-// between devices explicitly. The driver binding has no peer-access calls
-// (cuCtxEnablePeerAccess, cuMemcpyPeerAsync) yet, so CopyPeer between GPUs
-// stages through host memory; between the host backends' virtual devices
-// it is a plain memory copy.
+// between devices explicitly: between GPUs with cuMemcpyPeerAsync, peer
+// access enabled (cuCtxEnablePeerAccess) where the devices allow it, and
+// through host memory where the driver refuses the peer copy; between the
+// host backends' virtual devices it is a plain memory copy.
 
 // DeviceHandle is one device of the current backend, to be driven
 // independently of the others: from a goroutine of its own, with arrays
@@ -246,9 +248,9 @@ func sameDevice(a, b backend) bool {
 
 // CopyPeer copies src into dst, which may lie on different devices of the
 // same backend, element by element in row-major order; both must have the
-// same length. It returns when the copy is done. Between GPUs the copy is
-// staged through host memory (see the RATIONALE above); on one device it
-// is CopyFrom.
+// same length. It returns when the copy is done. Between GPUs it is a peer
+// copy, direct where the devices allow peer access (see the RATIONALE
+// above); on one device it is CopyFrom.
 func CopyPeer[T any](dst, src *DeviceArray[T]) error {
 	if dst == nil || src == nil {
 		return fmt.Errorf("CopyPeer: %w", errNilArray)
@@ -282,8 +284,21 @@ func CopyPeer[T any](dst, src *DeviceArray[T]) error {
 		}
 		return dst.be.copyToDevice(nil, dm, dst.off, hs.bytes()[src.off:src.off+n])
 	}
-	// Through host memory: the device-to-host copy waits for the source's
-	// work, the host-to-device copy is ordered before the destination's.
+	g, ok := src.be.(*gpuBackend)
+	if !ok {
+		return fmt.Errorf("CopyPeer: the %s backend has no copies between devices", src.be.kind())
+	}
+	err = g.copyPeer(dm, dst.off, sm, src.off, n)
+	var de *DriverError
+	if err == nil || !errors.As(err, &de) || (de.Code != int(driver.ErrorPeerAccessUnsupported) && de.Code != int(driver.ErrorNotSupported)) {
+		if err != nil {
+			return fmt.Errorf("CopyPeer from %s to %s: %w", src.be.deviceName(), dst.be.deviceName(), err)
+		}
+		return nil
+	}
+	// The driver refuses the peer copy between these devices: through host
+	// memory, the device-to-host copy after the source's work, the
+	// host-to-device copy before the destination's.
 	words := make([]uint64, (n+7)/8)
 	staging := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), n)
 	if err := src.be.copyToHost(nil, staging, sm, src.off); err != nil {

@@ -309,3 +309,39 @@ func TestFakeGPUEnvDevices(t *testing.T) {
 		t.Fatalf("%s=0x: %v", FakeGPUEnv, err)
 	}
 }
+
+// TestGPUCopyPeer: between simulated GPUs CopyPeer is one
+// cuMemcpyPeerAsync, with peer access enabled once per direction.
+func TestGPUCopyPeer(t *testing.T) {
+	f := fakeGPU(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{fakedriver.DefaultDevice(), fakedriver.DefaultDevice()}, Sim: &fakedriver.SimConfig{}})
+	d0, _ := DeviceAt(0)
+	d1, _ := DeviceAt(1)
+	src, err := ToDeviceOn(d0, []int32{1, 2, 3, 4, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, err := NewDeviceArrayOn[int32](d1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := CopyPeer(dst, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := dst.ToHost(); err != nil || fmt.Sprint(got) != "[1 2 3 4 5]" {
+		t.Fatalf("device 1 after CopyPeer: %v, %v", got, err)
+	}
+	if n := f.Count("cuMemcpyPeerAsync"); n != 2 {
+		t.Errorf("%d peer copies, want 2", n)
+	}
+	if n := f.Count("cuCtxEnablePeerAccess"); n != 1 || !f.PeerAccess(0, 1) {
+		t.Errorf("peer access enabled %d times (0→1: %v), want once", n, f.PeerAccess(0, 1))
+	}
+	if err := src.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if err := CopyPeer(dst, src); err == nil || !strings.Contains(err.Error(), "Free") {
+		t.Errorf("CopyPeer from a freed array: %v", err)
+	}
+}
