@@ -82,15 +82,14 @@ func (e *DeviceError) Error() string {
 
 func (e *DeviceError) Unwrap() error { return e.Err }
 
-// Throughput is numbers per second of kernel time: on several devices,
-// which run at once, the sum of their throughputs.
+// Throughput is numbers per second of kernel time; on several devices,
+// whose kernel times overlap, numbers per second of the run's wall time.
 func (r Result) Throughput() float64 {
 	if len(r.PerDevice) > 1 {
-		var sum float64
-		for _, d := range r.PerDevice {
-			sum += d.Throughput()
+		if r.WallTime <= 0 {
+			return 0
 		}
-		return sum
+		return float64(r.N-max(r.From, 2)+1) / r.WallTime.Seconds()
 	}
 	if r.KernelTime <= 0 {
 		return 0

@@ -177,3 +177,26 @@ func TestRunDeviceFailure(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRunDevices runs 2..10^6 on one and on four virtual cpu devices,
+// side by side: the four share the same cores, so the ratio is the cost of
+// the queue, the in-order collection and four concurrent launches.
+func BenchmarkRunDevices(b *testing.B) {
+	for _, n := range []int{1, 4} {
+		b.Run(fmt.Sprintf("devices=%d", n), func(b *testing.B) {
+			b.Setenv(cuda.VirtualDevicesEnv, fmt.Sprint(n))
+			if err := cuda.SetBackend(cuda.CPU); err != nil {
+				b.Fatal(err)
+			}
+			devs, err := cuda.AllDevices()
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := Run(Config{N: 1_000_000, Chunk: 50_000, Devices: devs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
