@@ -73,8 +73,11 @@ func bindArg(be backend, p *param, a any) (boundArg, error) {
 		if _, err := d.mem(); err != nil {
 			return b, err
 		}
-		if d.owner() != be {
+		if d.owner().root() != be.root() {
 			return b, fmt.Errorf("device array belongs to the %s backend, not %s", d.owner().kind(), be.kind())
+		}
+		if !sameDevice(d.owner(), be) {
+			return b, fmt.Errorf("device array is on %s, the launch on %s; copy it there with CopyPeer", d.owner().deviceName(), be.deviceName())
 		}
 		b.dev = d
 		return b, nil

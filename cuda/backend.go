@@ -69,6 +69,20 @@ type backend interface {
 	synchronize() error
 	devices() ([]Device, error)
 	selectDevice(i int) error
+
+	// Several devices (devices.go). root is the backend the registry
+	// opened, of which every device's backend is a part; ordinal is the
+	// device work goes to now; bound is the backend of that device, which
+	// what is made now (arrays, streams, events) belongs to.
+	root() backend
+	ordinal() int
+	bound() backend
+	// numDevices is how many devices DeviceAt may name; onDevice is the
+	// backend of device i, the same value every time.
+	numDevices() (int, error)
+	onDevice(i int) (backend, error)
+	// deviceName names the device for errors: "gpu device 1".
+	deviceName() string
 }
 
 // memory is a block of device memory owned by a backend.

@@ -12,7 +12,13 @@ import (
 )
 
 func init() {
-	registerBackend(CPU, func() (backend, error) { return newHostBackend(nativeExecutor{}), nil })
+	registerBackend(CPU, func() (backend, error) { return newCPUBackend(), nil })
+}
+
+func newCPUBackend() *hostBackend {
+	h := newHostBackend(nativeExecutor{})
+	h.spawn = newCPUBackend
+	return h
 }
 
 // nativeExecutor runs kernels as compiled Go: the grid's blocks are spread

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,16 +78,20 @@ func init() { registerBackend(GPU, openGPU) }
 // backend a simulated device instead of the CUDA driver: nugo's fake
 // driver, which checks every call as the real one would and runs kernels
 // in ptxsim. It is for testing programs, deployments and scripts on
-// machines without a GPU; GPU timings there are meaningless.
+// machines without a GPU; GPU timings there are meaningless. Set to N, it
+// gives N such devices (for multi-device programs: DeviceAt).
 const FakeGPUEnv = "NUGO_FAKE_GPU"
+
+// maxFakeGPUs bounds FakeGPUEnv: a node has at most a few dozen GPUs.
+const maxFakeGPUs = 64
 
 // openGPU is the GPU backend's factory: libcuda.so.1 (or $NUGO_LIBCUDA)
 // through purego, the driver started, device 0 opened. It runs again after a
 // failure (dlopen of a library already loaded is cheap), so a test or a user
 // can change NUGO_LIBCUDA between attempts.
 //
-// With FakeGPUEnv set to 1 it drives nugo's fake driver instead, whose one
-// simulated device runs kernels in ptxsim: the whole GPU path (compile,
+// With FakeGPUEnv set to N it drives nugo's fake driver instead, whose N
+// simulated devices run kernels in ptxsim: the whole GPU path (compile,
 // load, copies, launches, streams, the debug record) without a GPU.
 func openGPU() (backend, error) {
 	var lib driver.API
@@ -97,10 +102,19 @@ func openGPU() (backend, error) {
 			return nil, noDevice(err)
 		}
 		lib = l
-	case "1":
-		lib = fakedriver.New(fakedriver.Config{Sim: &fakedriver.SimConfig{}})
 	default:
-		return nil, noDevice(fmt.Errorf("%s=%q: set it to 1 for a simulated GPU, or unset it", FakeGPUEnv, v))
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxFakeGPUs {
+			return nil, noDevice(fmt.Errorf("%s=%q: set it to 1 for a simulated GPU (up to %d for as many), or unset it", FakeGPUEnv, v, maxFakeGPUs))
+		}
+		devs := make([]fakedriver.DeviceSpec, n)
+		for i := range devs {
+			devs[i] = fakedriver.DefaultDevice()
+			if n > 1 {
+				devs[i].Name += fmt.Sprintf(" #%d", i)
+			}
+		}
+		lib = fakedriver.New(fakedriver.Config{Devices: devs, Sim: &fakedriver.SimConfig{}})
 	}
 	be, err := newGPUBackend(lib)
 	if err != nil {
@@ -121,8 +135,20 @@ func (e *gpuUnavailable) Error() string {
 
 func (e *gpuUnavailable) Unwrap() []error { return []error{ErrNoDevice, e.reason} }
 
-// gpuBackend drives the devices of one driver.API.
+// gpuBackend drives the devices of one driver.API. The backend the
+// registry opens (the root) works on the device SelectDevice chose; each
+// DeviceHandle of the GPU backend is a gpuBackend of its own pinned to one
+// device (only), sharing the root's devices and state (gpuShared), so that
+// goroutines can drive several devices at once without SelectDevice.
 type gpuBackend struct {
+	*gpuShared
+	only *gpuDevice // the device of a DeviceHandle's backend; nil for the root
+}
+
+// gpuShared is what the root and the per-device backends of one driver
+// share.
+type gpuShared struct {
+	top   *gpuBackend // the root: the backend the registry opened
 	api   driver.API
 	props []driver.DeviceProps // every device, read at start
 
@@ -130,6 +156,8 @@ type gpuBackend struct {
 	devs []*gpuDevice // by ordinal, opened on first use
 	cur  *gpuDevice   // the device SelectDevice chose (0 by default)
 	busy map[*gpuStream]struct{}
+	pins []*gpuBackend   // the per-device backends, by ordinal, made on first use
+	peer map[[2]int]bool // device pairs (from, to) whose peer access was tried (copyPeer)
 
 	printed atomic.Bool // a kernel that calls printf was launched (see flushPrintf)
 }
@@ -178,7 +206,9 @@ func newGPUBackend(api driver.API) (*gpuBackend, error) {
 		return nil, noDevice(fmt.Errorf("the driver supports CUDA %d.%d; nugo's PTX (ISA %s) needs CUDA %d.%d or newer",
 			v/1000, v%1000/10, compiler.PTXVersion, compiler.MinDriverVersion/1000, compiler.MinDriverVersion%1000/10))
 	}
-	g := &gpuBackend{api: api, props: make([]driver.DeviceProps, n), devs: make([]*gpuDevice, n), busy: map[*gpuStream]struct{}{}}
+	g := &gpuBackend{gpuShared: &gpuShared{api: api, props: make([]driver.DeviceProps, n), devs: make([]*gpuDevice, n),
+		busy: map[*gpuStream]struct{}{}, pins: make([]*gpuBackend, n)}}
+	g.top = g
 	for i := range n {
 		if g.props[i], err = driver.QueryDevice(api, i); err != nil {
 			return nil, noDevice(fmt.Errorf("device %d: %w", i, err))
@@ -207,14 +237,18 @@ func (g *gpuBackend) device(i int) (*gpuDevice, error) {
 		return nil, driverError(err)
 	}
 	p := ctx.Props()
-	d := &gpuDevice{be: g, ctx: ctx, props: p, sm: p.Major*10 + p.Minor}
+	d := &gpuDevice{be: g.top, ctx: ctx, props: p, sm: p.Major*10 + p.Minor}
 	d.params.New = func() any { return new(driver.Params) }
 	g.devs[i] = d
 	return d, nil
 }
 
-// current is the selected device.
+// current is the device work goes to: the pinned one, else the selected
+// one.
 func (g *gpuBackend) current() *gpuDevice {
+	if g.only != nil {
+		return g.only
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.cur
@@ -267,12 +301,15 @@ func (g *gpuBackend) selectDevice(i int) error {
 }
 
 // synchronize finishes every stream's pending work, then waits for each
-// opened device.
+// opened device (a per-device backend: for its device).
 func (g *gpuBackend) synchronize() error {
 	first := g.drainAll()
 	g.mu.Lock()
 	devs := append([]*gpuDevice(nil), g.devs...)
 	g.mu.Unlock()
+	if g.only != nil {
+		devs = []*gpuDevice{g.only}
+	}
 	for _, d := range devs {
 		if d == nil {
 			continue
@@ -285,7 +322,9 @@ func (g *gpuBackend) synchronize() error {
 	return first
 }
 
-// drainAll synchronizes the streams with pending host-side work and returns
+// drainAll synchronizes the streams with pending host-side work (of its
+// device, for a per-device backend: CUDA's default stream waits for the
+// streams of its own context only) and returns
 // (and clears) the first error any of them met.
 func (g *gpuBackend) drainAll() error {
 	g.mu.Lock()
@@ -295,7 +334,9 @@ func (g *gpuBackend) drainAll() error {
 	}
 	streams := make([]*gpuStream, 0, len(g.busy))
 	for s := range g.busy {
-		streams = append(streams, s)
+		if g.only == nil || s.dev == g.only {
+			streams = append(streams, s)
+		}
 	}
 	g.mu.Unlock()
 	var first error
@@ -371,3 +412,101 @@ type driverContext struct {
 
 func (e *driverContext) Error() string { return e.text }
 func (e *driverContext) Unwrap() error { return e.de }
+
+func (g *gpuBackend) root() backend { return g.top }
+
+// ordinal is the device the backend's work goes to now.
+func (g *gpuBackend) ordinal() int { return g.current().props.Ordinal }
+
+// bound is the backend pinned to the device work goes to now: what device
+// arrays, streams and events made now belong to.
+func (g *gpuBackend) bound() backend {
+	if g.only != nil {
+		return g
+	}
+	b, err := g.onDevice(g.ordinal())
+	if err != nil {
+		return g // cannot happen: the selected device is open
+	}
+	return b
+}
+
+func (g *gpuBackend) numDevices() (int, error) { return len(g.props), nil }
+
+// onDevice returns the backend pinned to device i, opening the device on
+// first use; it is the same value every time, so that what belongs to a
+// device can be told by its backend.
+func (g *gpuBackend) onDevice(i int) (backend, error) {
+	d, err := g.device(i)
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pins[i] == nil {
+		g.pins[i] = &gpuBackend{gpuShared: g.gpuShared, only: d}
+	}
+	return g.pins[i], nil
+}
+
+func (g *gpuBackend) deviceName() string {
+	return fmt.Sprintf("gpu device %d", g.current().props.Ordinal)
+}
+
+// copyPeer copies n bytes of src (on one device) into dst (on another)
+// with cuMemcpyPeerAsync, after the work queued on both devices, and waits
+// for it. Peer access from the source's context to the destination's is
+// enabled on first use where the devices allow it, so the copy goes
+// directly between them; elsewhere the driver stages it.
+func (g *gpuBackend) copyPeer(dst memory, dstOff int, src memory, srcOff, n int) error {
+	dm, err := g.useMem(dst)
+	if err != nil {
+		return err
+	}
+	defer dm.done()
+	sm, err := g.useMem(src)
+	if err != nil {
+		return err
+	}
+	defer sm.done()
+	if err := g.top.drainAll(); err != nil {
+		return err
+	}
+	// The destination's kernels may still use the memory: cuMemcpyPeerAsync
+	// on the source's default stream does not wait for them.
+	if err := dm.dev.do(func(api driver.API) error { return api.CtxSynchronize() }); err != nil {
+		return err
+	}
+	g.enablePeer(sm.dev, dm.dev)
+	to, from := dm.ptr+driver.DevicePtr(dstOff), sm.ptr+driver.DevicePtr(srcOff)
+	return sm.dev.do(func(api driver.API) error {
+		if err := api.MemcpyPeerAsync(to, dm.dev.ctx.Context(), from, sm.dev.ctx.Context(), n, 0); err != nil {
+			return err
+		}
+		return api.StreamSynchronize(0)
+	})
+}
+
+// enablePeer lets from's context use to's memory directly, once, where the
+// devices can: an optimisation only, since cuMemcpyPeerAsync works without
+// it, so a refusal is not an error.
+func (g *gpuBackend) enablePeer(from, to *gpuDevice) {
+	key := [2]int{from.props.Ordinal, to.props.Ordinal}
+	g.mu.Lock()
+	tried := g.peer[key]
+	if g.peer == nil {
+		g.peer = map[[2]int]bool{}
+	}
+	g.peer[key] = true
+	g.mu.Unlock()
+	if tried {
+		return
+	}
+	_ = from.do(func(api driver.API) error {
+		can, err := api.DeviceCanAccessPeer(from.ctx.Device(), to.ctx.Device())
+		if err != nil || !can {
+			return err
+		}
+		return api.CtxEnablePeerAccess(to.ctx.Context())
+	})
+}

@@ -135,7 +135,7 @@ func (g *gpuBackend) deviceFor(s *Stream) (*gpuDevice, *gpuStream, error) {
 		return g.current(), nil, nil
 	}
 	gs, ok := s.impl.(*gpuStream)
-	if !ok || gs.be != g {
+	if !ok || gs.be != g.top {
 		return nil, nil, errors.New("stream does not belong to this GPU backend")
 	}
 	return gs.dev, gs, nil

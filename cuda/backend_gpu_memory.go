@@ -161,7 +161,7 @@ func (d *gpuDevice) alloc(bytes int) (*gpuMemory, error) {
 // been made.
 func (g *gpuBackend) useMem(m memory) (*gpuMemory, error) {
 	gm, ok := m.(*gpuMemory)
-	if !ok || gm.dev.be != g {
+	if !ok || gm.dev.be != g.top {
 		return nil, errors.New("memory does not belong to this GPU backend")
 	}
 	if err := gm.acquire(); err != nil {
@@ -174,7 +174,7 @@ func (g *gpuBackend) useMem(m memory) (*gpuMemory, error) {
 // stream's callbacks have returned (work queued after them waits for them).
 func (g *gpuBackend) gpuStreamOn(s *Stream, d *gpuDevice) (*gpuStream, error) {
 	gs, ok := s.impl.(*gpuStream)
-	if !ok || gs.be != g {
+	if !ok || gs.be != g.top {
 		return nil, errors.New("stream does not belong to this GPU backend")
 	}
 	if gs.dev != d {

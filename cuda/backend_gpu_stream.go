@@ -46,7 +46,7 @@ func (g *gpuBackend) newStream() (streamImpl, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &gpuStream{be: g, dev: d, h: h}
+	s := &gpuStream{be: g.top, dev: d, h: h}
 	runtime.AddCleanup(s, destroyStream, streamHandle{d, h})
 	return s, nil
 }
@@ -304,7 +304,7 @@ func destroyEvent(e eventHandle) {
 
 func (g *gpuBackend) record(ei eventImpl, s *Stream) error {
 	e, ok := ei.(*gpuEvent)
-	if !ok || e.dev.be != g {
+	if !ok || e.dev.be != g.top {
 		return errors.New("event does not belong to this GPU backend")
 	}
 	var h driver.Stream

@@ -30,10 +30,14 @@ type hostBackend struct {
 	mu        sync.Mutex
 	busy      map[*hostStream]struct{} // streams with queued or running work
 	limitVals map[Limit]int            // values given to SetLimit
+
+	virtual // which virtual device this is (virtual.go)
 }
 
 func newHostBackend(exec executor) *hostBackend {
-	return &hostBackend{exec: exec, busy: map[*hostStream]struct{}{}}
+	h := &hostBackend{exec: exec, busy: map[*hostStream]struct{}{}}
+	h.self = h
+	return h
 }
 
 func (h *hostBackend) kind() Backend  { return h.exec.kind() }
@@ -122,6 +126,9 @@ func (h *hostBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, 
 }
 
 func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boundArg) error {
+	if err := h.injectedFault(); err != nil {
+		return err
+	}
 	if c, ok := h.exec.(launchChecker); ok {
 		if err := c.check(k, cfg, args); err != nil {
 			return err
@@ -181,7 +188,18 @@ func (h *hostBackend) newStream() (streamImpl, error) {
 	return s, nil
 }
 
-func (h *hostBackend) synchronize() error { return h.drainAll() }
+// synchronize waits for the device's streams; device 0, the backend the
+// registry opened, waits for every virtual device's too, as the GPU
+// backend's Synchronize waits for every device.
+func (h *hostBackend) synchronize() error {
+	first := h.drainAll()
+	for _, o := range h.others() {
+		if err := o.synchronize(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
 
 // drainAll waits for every busy stream and returns (and clears) the first
 // error any of them met.

@@ -9,9 +9,14 @@ import (
 )
 
 func init() {
-	registerBackend(PTXSim, func() (backend, error) {
-		return &ptxsimBackend{newHostBackend(ptxsimExecutor{})}, nil
-	})
+	registerBackend(PTXSim, func() (backend, error) { return newPTXSimBackend(), nil })
+}
+
+func newPTXSimBackend() *ptxsimBackend {
+	b := &ptxsimBackend{newHostBackend(ptxsimExecutor{})}
+	b.self = b
+	b.spawn = func() *hostBackend { return newPTXSimBackend().hostBackend }
+	return b
 }
 
 // ptxsimBackend runs kernels through nugo's compiler and the PTX

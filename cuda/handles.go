@@ -89,6 +89,7 @@ func WrapDevicePointer[T any](ptr uintptr, shape ...int) (*DeviceArray[T], error
 	if err != nil {
 		return nil, fmt.Errorf("WrapDevicePointer: %w", err)
 	}
+	be = be.bound() // the array belongs to the current device
 	bytes := n * size
 	arr := &DeviceArray[T]{be: be, shape: append([]int(nil), shape...), n: n}
 	switch b := hostOrGPU(be).(type) {
@@ -142,9 +143,10 @@ func ExternalStream(handle uintptr) (*Stream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ExternalStream: %w", err)
 	}
+	be = be.bound() // the stream is on the current device
 	switch b := hostOrGPU(be).(type) {
 	case *gpuBackend:
-		return &Stream{be: be, impl: &gpuStream{be: b, dev: b.current(), h: driver.Stream(handle)}}, nil
+		return &Stream{be: be, impl: &gpuStream{be: b.top, dev: b.current(), h: driver.Stream(handle)}}, nil
 	case *hostBackend:
 		if hs := hostStreams.find(handle); hs != nil && hs.be == b {
 			return &Stream{be: be, impl: hs}, nil

@@ -136,6 +136,10 @@ type LaunchConfig struct {
 	// before anything runs. A kernel that calls SyncGrid must be launched
 	// so.
 	Cooperative bool
+	// Device, when not nil, is the device the launch runs on (DeviceAt);
+	// nil is the current device. A Stream's device is the launch's device,
+	// and a Device other than it is an error.
+	Device *DeviceHandle
 }
 
 // Jit prepares fn for launching. fn must be a function whose first
@@ -295,7 +299,7 @@ func (k *Kernel) launch(cfg LaunchConfig, args []any, shape func(be backend, cfg
 			err = fmt.Errorf("launch %s: internal error: %v", k.name, r)
 		}
 	}()
-	be, err := k.backendFor(cfg.Stream)
+	be, err := k.backendFor(cfg)
 	if err != nil {
 		return fmt.Errorf("launch %s: %w", k.name, err)
 	}
@@ -337,18 +341,32 @@ func (k *Kernel) launch(cfg LaunchConfig, args []any, shape func(be backend, cfg
 	return nil
 }
 
-func (k *Kernel) backendFor(s *Stream) (backend, error) {
-	be, err := current()
-	if err != nil {
-		return nil, err
+// backendFor is the backend of the device a launch runs on: the
+// stream's, else cfg.Device's, else the current one.
+func (k *Kernel) backendFor(cfg LaunchConfig) (backend, error) {
+	var be backend
+	if h := cfg.Device; h != nil {
+		if h.be == nil {
+			return nil, errors.New("LaunchConfig.Device was not made by DeviceAt or AllDevices")
+		}
+		be = h.be
+	} else {
+		var err error
+		if be, err = current(); err != nil {
+			return nil, err
+		}
 	}
-	if s != nil {
+	if s := cfg.Stream; s != nil {
 		if s.be == nil {
 			return nil, errors.New("stream was not made by NewStream")
 		}
-		if s.be != be {
+		if s.be.root() != be.root() {
 			return nil, fmt.Errorf("stream belongs to the %s backend, not %s", s.be.kind(), be.kind())
 		}
+		if cfg.Device != nil && !sameDevice(s.be, be) {
+			return nil, fmt.Errorf("the stream is on %s, LaunchConfig.Device is %s", s.be.deviceName(), be.deviceName())
+		}
+		be = s.be
 	}
 	return be, nil
 }

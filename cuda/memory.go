@@ -55,6 +55,11 @@ var ErrFreed = errors.New("device array used after Free")
 // NewDeviceArray allocates a zeroed device array with the given shape (one
 // to three dimensions; none means an empty 1-D array).
 func NewDeviceArray[T any](shape ...int) (*DeviceArray[T], error) {
+	return newDeviceArray[T](nil, shape...)
+}
+
+// newDeviceArray allocates on be's device (nil: the current one).
+func newDeviceArray[T any](be backend, shape ...int) (*DeviceArray[T], error) {
 	if err := checkElem[T](); err != nil {
 		return nil, fmt.Errorf("NewDeviceArray: %w", err)
 	}
@@ -74,10 +79,13 @@ func NewDeviceArray[T any](shape ...int) (*DeviceArray[T], error) {
 		}
 		return nil, fmt.Errorf("NewDeviceArray: shape %v of %T is too large: its size in bytes overflows int", shape, zero)
 	}
-	be, err := current()
-	if err != nil {
-		return nil, fmt.Errorf("NewDeviceArray: %w", err)
+	if be == nil {
+		var err error
+		if be, err = current(); err != nil {
+			return nil, fmt.Errorf("NewDeviceArray: %w", err)
+		}
 	}
+	be = be.bound()
 	m, err := be.alloc(n * int(unsafe.Sizeof(zero)))
 	if err != nil {
 		return nil, fmt.Errorf("NewDeviceArray(%v of %T): %w", shape, zero, err)
@@ -112,7 +120,23 @@ func ToDevice3[T Element](host Array3[T]) (*DeviceArray[T], error) {
 }
 
 func toDevice[T any](host []T, s *Stream, shape ...int) (*DeviceArray[T], error) {
-	d, err := NewDeviceArray[T](shape...)
+	var be backend // the current device, or the stream's
+	if s != nil && s.be != nil {
+		cur, err := current()
+		if err != nil {
+			return nil, fmt.Errorf("NewDeviceArray: %w", err)
+		}
+		if s.be.root() == cur.root() {
+			be = s.be
+		}
+	}
+	return toDeviceOn(be, host, s, shape...)
+}
+
+// toDeviceOn copies host into a new array on be's device (nil: the
+// current one).
+func toDeviceOn[T any](be backend, host []T, s *Stream, shape ...int) (*DeviceArray[T], error) {
+	d, err := newDeviceArray[T](be, shape...)
 	if err != nil {
 		return nil, err
 	}
@@ -217,8 +241,11 @@ func (d *DeviceArray[T]) CopyFrom(src *DeviceArray[T]) error {
 	if err != nil {
 		return err
 	}
-	if src.be != d.be {
+	if src.be.root() != d.be.root() {
 		return fmt.Errorf("CopyFrom: arrays belong to different backends")
+	}
+	if !sameDevice(src.be, d.be) {
+		return fmt.Errorf("CopyFrom: the source is on %s, the destination on %s; copy between devices with CopyPeer", src.be.deviceName(), d.be.deviceName())
 	}
 	n := d.Bytes()
 	if dm != sm || !rangesOverlap(d.off, n, src.off, n) {
@@ -319,8 +346,10 @@ func (d *DeviceArray[T]) checkStream(s *Stream) error {
 	case s == nil:
 	case s.be == nil:
 		return errors.New("stream was not made by NewStream")
-	case s.be != d.be:
+	case s.be.root() != d.be.root():
 		return fmt.Errorf("stream and device array belong to different backends")
+	case !sameDevice(s.be, d.be):
+		return fmt.Errorf("the stream is on %s, the device array on %s", s.be.deviceName(), d.be.deviceName())
 	}
 	return nil
 }

@@ -38,6 +38,12 @@ func NewStream() (*Stream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("NewStream: %w", err)
 	}
+	return newStream(be)
+}
+
+// newStream makes a stream on be's device.
+func newStream(be backend) (*Stream, error) {
+	be = be.bound()
 	impl, err := be.newStream()
 	if err != nil {
 		return nil, fmt.Errorf("NewStream: %w", err)
@@ -106,7 +112,7 @@ func (s *Stream) WaitEvent(e *Event) error {
 	if s.impl == nil {
 		return errors.New("WaitEvent: stream was not made by NewStream")
 	}
-	if s.be != e.be {
+	if s.be.root() != e.be.root() {
 		return errors.New("WaitEvent: event and stream belong to different backends")
 	}
 	if err := s.impl.waitEvent(e.impl); err != nil {
@@ -226,6 +232,12 @@ func NewEvent() (*Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("NewEvent: %w", err)
 	}
+	return newEvent(be)
+}
+
+// newEvent makes an event on be's device.
+func newEvent(be backend) (*Event, error) {
+	be = be.bound()
 	impl, err := be.newEvent()
 	if err != nil {
 		return nil, fmt.Errorf("NewEvent: %w", err)
@@ -239,8 +251,11 @@ func (e *Event) Record(s *Stream) error {
 	if e == nil || e.impl == nil {
 		return errors.New("Record: event was not made by NewEvent")
 	}
-	if s != nil && s.be != e.be {
+	if s != nil && s.be.root() != e.be.root() {
 		return errors.New("Record: event and stream belong to different backends")
+	}
+	if s != nil && !sameDevice(s.be, e.be) {
+		return fmt.Errorf("Record: the event is on %s, the stream on %s", e.be.deviceName(), s.be.deviceName())
 	}
 	return e.be.record(e.impl, s)
 }
@@ -277,8 +292,11 @@ func ElapsedTime(start, end *Event) (time.Duration, error) {
 	if start == nil || end == nil || start.impl == nil || end.impl == nil {
 		return 0, errors.New("ElapsedTime: events must be made by NewEvent")
 	}
-	if start.be != end.be {
+	if start.be.root() != end.be.root() {
 		return 0, errors.New("ElapsedTime: events belong to different backends")
+	}
+	if !sameDevice(start.be, end.be) {
+		return 0, fmt.Errorf("ElapsedTime: start is on %s, end on %s", start.be.deviceName(), end.be.deviceName())
 	}
 	return end.impl.elapsedSince(start.impl)
 }

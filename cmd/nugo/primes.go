@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -35,6 +37,7 @@ func runPrimes(args []string) (err error) {
 	shardFlag := fs.String("shard", "", "compute shard `K/M` of 2..N (default: from SLURM_ARRAY_*, SLURM_PROCID/NTASKS, OMPI_COMM_WORLD_*, JOB_COMPLETION_INDEX)")
 	split := fs.String("split", "cost", "how shards divide 2..N: cost (equal √n trial-division work) or count (equal numbers)")
 	shards := fs.Int("shards", 0, "M for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
+	devicesFlag := fs.String("devices", "", "share the chunks over the backend's devices: `all` or a list such as 0,2 (default: the current device; cpu and ptxsim have NUGO_VIRTUAL_DEVICES)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,7 +63,11 @@ func runPrimes(args []string) (err error) {
 	if *n < 2 {
 		return fmt.Errorf("-n %d: N must be at least 2", *n)
 	}
-	cfg := primes.Config{N: *n, Block: *block, Chunk: *chunk, Samples: 100}
+	devs, err := primesDevices(*devicesFlag)
+	if err != nil {
+		return err
+	}
+	cfg := primes.Config{N: *n, Block: *block, Chunk: *chunk, Samples: 100, Devices: devs}
 	if sharded {
 		exp := 0.5
 		switch *split {
@@ -115,6 +122,7 @@ func runPrimes(args []string) (err error) {
 	fmt.Printf("last        %v\n", res.Last)
 	fmt.Printf("checksum    %d\n", res.Checksum)
 	fmt.Printf("verified    %d sampled results match the serial reference\n", res.Verified)
+	printDevices(res)
 	if *outPath != "" {
 		fmt.Printf("results     %s (%d little-endian int64)\n", *outPath, res.N-1)
 	}
@@ -191,7 +199,7 @@ func runPrimesShard(cfg primes.Config, rank shard.Rank, dir string, exp float64)
 	}
 	host, _ := os.Hostname()
 	m := shard.Manifest{N: fullN, Shard: rank.K, Shards: rank.M, First: rg.First, Last: rg.Last,
-		Backend: string(res.Backend), Devices: "0", Host: host, Version: version.Get().Version, Start: t0, End: time.Now()}
+		Backend: string(res.Backend), Devices: deviceList(res), Host: host, Version: version.Get().Version, Start: t0, End: time.Now()}
 	if err := w.Commit(m); err != nil {
 		return err
 	}
@@ -200,8 +208,67 @@ func runPrimesShard(cfg primes.Config, rank shard.Rank, dir string, exp float64)
 	fmt.Printf("backend     %s\n", res.Backend)
 	fmt.Printf("wall time   %v\n", res.WallTime.Round(time.Microsecond))
 	fmt.Printf("checksum    %d\n", res.Checksum)
+	printDevices(res)
 	fmt.Printf("part        %s\n", shard.PartName(rank.K, rank.M))
 	return nil
+}
+
+// primesDevices resolves -devices: "" is the current device alone, "all"
+// every device of the backend, else a comma-separated list of ordinals,
+// each once.
+func primesDevices(v string) ([]*cuda.DeviceHandle, error) {
+	switch v = strings.TrimSpace(v); v {
+	case "":
+		d, err := cuda.CurrentDevice()
+		if err != nil {
+			return nil, err
+		}
+		return []*cuda.DeviceHandle{d}, nil
+	case "all":
+		devs, err := cuda.AllDevices()
+		if err != nil {
+			return nil, fmt.Errorf("-devices all: %w", err)
+		}
+		return devs, nil
+	}
+	var devs []*cuda.DeviceHandle
+	seen := map[int]bool{}
+	for _, f := range strings.Split(v, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || i < 0 {
+			return nil, fmt.Errorf("-devices %s: %q is not a device number; want all or a list such as 0,2", v, f)
+		}
+		if seen[i] {
+			return nil, fmt.Errorf("-devices %s: device %d is listed twice", v, i)
+		}
+		seen[i] = true
+		d, err := cuda.DeviceAt(i)
+		if err != nil {
+			return nil, fmt.Errorf("-devices %s: %w", v, err)
+		}
+		devs = append(devs, d)
+	}
+	return devs, nil
+}
+
+// deviceList is the devices of a run as the manifest records them: "0,2".
+func deviceList(res primes.Result) string {
+	ids := make([]string, len(res.PerDevice))
+	for i, d := range res.PerDevice {
+		ids[i] = strconv.Itoa(d.ID)
+	}
+	return strings.Join(ids, ",")
+}
+
+// printDevices prints each device's share of a run on several devices.
+func printDevices(res primes.Result) {
+	if len(res.PerDevice) < 2 {
+		return
+	}
+	for _, d := range res.PerDevice {
+		fmt.Printf("device      %-14s %4d chunks %12d numbers  kernel %-12v %.4g numbers/s\n",
+			d.Device, d.Chunks, d.Numbers, d.KernelTime.Round(time.Microsecond), d.Throughput())
+	}
 }
 
 // runPrimesMerge verifies a directory of parts and prints the total checksum.

@@ -103,6 +103,12 @@ const (
 	fAdviseAdvice
 	fAdviseDev
 	fLocationForm
+	fPeerDev
+	fPeerPeer
+	fPeerCtx
+	fPeerFlags
+	fPCopyDstCtx
+	fPCopySrcCtx
 )
 
 // mockLibrary builds testdata/mockcuda.c into a shared library with the
@@ -234,6 +240,18 @@ func TestLibraryABI(t *testing.T) {
 	check("cuMemcpyDtoHAsync_v2", l.MemcpyDtoHAsync(hp, p, 2, 0x5001), field{fCopyN, 2}, field{fCopyStream, 0x5001})
 	check("cuMemcpyDtoD_v2", l.MemcpyDtoD(p+16, p, big), field{fCopyDst, uint64(p + 16)}, field{fCopySrc, uint64(p)}, field{fCopyN, big})
 	check("cuMemcpyDtoDAsync_v2", l.MemcpyDtoDAsync(p+16, p, 9, 0x5002), field{fCopyN, 9}, field{fCopyStream, 0x5002})
+	can, err := l.DeviceCanAccessPeer(101, 102)
+	check("cuDeviceCanAccessPeer", err, field{fPeerDev, 101}, field{fPeerPeer, 102})
+	if !can {
+		t.Error("DeviceCanAccessPeer(101, 102) = false; the mock says true")
+	}
+	if can, err := l.DeviceCanAccessPeer(101, 101); err != nil || can {
+		t.Errorf("DeviceCanAccessPeer(101, 101) = %v, %v; the mock says false", can, err)
+	}
+	check("cuCtxEnablePeerAccess", l.CtxEnablePeerAccess(0xC0DE0065), field{fPeerCtx, 0xC0DE0065}, field{fPeerFlags, 0})
+	check("cuMemcpyPeerAsync", l.MemcpyPeerAsync(p+16, 0xC0DE0066, p, 0xC0DE0065, big, 0x5003),
+		field{fCopyDst, uint64(p + 16)}, field{fPCopyDstCtx, 0xC0DE0066}, field{fCopySrc, uint64(p)}, field{fPCopySrcCtx, 0xC0DE0065},
+		field{fCopyN, big}, field{fCopyStream, 0x5003})
 	hostMem, err := l.MemHostAlloc(4096, HostAllocPortable|HostAllocWriteCombined)
 	check("cuMemHostAlloc", err, field{fHostSize, 4096}, field{fHostFlags, 5})
 	if hostMem == nil {

@@ -60,6 +60,17 @@ type API interface {
 	MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes int, s Stream) error
 	MemcpyDtoDAsync(dst, src DevicePtr, bytes int, s Stream) error
 
+	// DeviceCanAccessPeer says whether device d can use peer's memory
+	// directly (cuDeviceCanAccessPeer). CtxEnablePeerAccess lets the
+	// current context do so (cuCtxEnablePeerAccess); a second time is
+	// ErrorPeerAccessAlreadyEnabled. MemcpyPeerAsync copies bytes from src
+	// in srcCtx to dst in dstCtx on stream s of the current context
+	// (cuMemcpyPeerAsync): directly where peer access is enabled, staged
+	// by the driver otherwise.
+	DeviceCanAccessPeer(d, peer Device) (bool, error)
+	CtxEnablePeerAccess(peer Context) error
+	MemcpyPeerAsync(dst DevicePtr, dstCtx Context, src DevicePtr, srcCtx Context, bytes int, s Stream) error
+
 	// MemHostAlloc allocates page-locked host memory outside the Go heap
 	// (cuMemHostAlloc); MemFreeHost frees it.
 	MemHostAlloc(bytes int, flags HostAllocFlags) (unsafe.Pointer, error)

@@ -34,6 +34,8 @@ const (
 	ErrorIllegalAddress              Result = 700
 	ErrorLaunchOutOfRes              Result = 701
 	ErrorLaunchTimeout               Result = 702
+	ErrorPeerAccessAlreadyEnabled    Result = 704
+	ErrorPeerAccessUnsupported       Result = 217
 	ErrorContextIsDestroyed          Result = 709
 	ErrorHostMemoryAlreadyRegistered Result = 712
 	ErrorHostMemoryNotRegistered     Result = 713

@@ -50,6 +50,9 @@ const (
 	pMemcpyHtoDAsync
 	pMemcpyDtoHAsync
 	pMemcpyDtoDAsync
+	pDeviceCanAccessPeer
+	pCtxEnablePeerAccess
+	pMemcpyPeerAsync
 	pMemHostAlloc
 	pMemFreeHost
 	pMemHostRegister
@@ -119,6 +122,9 @@ var procSpecs = [numProcs]procSpec{
 	pMemcpyHtoDAsync:                {"cuMemcpyHtoDAsync", true},
 	pMemcpyDtoHAsync:                {"cuMemcpyDtoHAsync", true},
 	pMemcpyDtoDAsync:                {"cuMemcpyDtoDAsync", true},
+	pDeviceCanAccessPeer:            {"cuDeviceCanAccessPeer", false},
+	pCtxEnablePeerAccess:            {"cuCtxEnablePeerAccess", false},
+	pMemcpyPeerAsync:                {"cuMemcpyPeerAsync", false},
 	pMemHostAlloc:                   {"cuMemHostAlloc", false},
 	pMemFreeHost:                    {"cuMemFreeHost", false},
 	pMemHostRegister:                {"cuMemHostRegister", true},

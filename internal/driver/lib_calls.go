@@ -230,6 +230,27 @@ func (l *Library) MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes int, 
 	return l.call(pMemcpyDtoHAsync, uintptr(dst), uintptr(src), n, uintptr(s))
 }
 
+// DeviceCanAccessPeer implements API.
+func (l *Library) DeviceCanAccessPeer(d, peer Device) (bool, error) {
+	var can int32
+	err := l.call(pDeviceCanAccessPeer, uintptr(unsafe.Pointer(&can)), uintptr(d), uintptr(peer))
+	return can != 0, err
+}
+
+// CtxEnablePeerAccess implements API.
+func (l *Library) CtxEnablePeerAccess(peer Context) error {
+	return l.call(pCtxEnablePeerAccess, uintptr(peer), 0)
+}
+
+// MemcpyPeerAsync implements API.
+func (l *Library) MemcpyPeerAsync(dst DevicePtr, dstCtx Context, src DevicePtr, srcCtx Context, bytes int, s Stream) error {
+	n, err := size("cuMemcpyPeerAsync", bytes)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemcpyPeerAsync, uintptr(dst), uintptr(dstCtx), uintptr(src), uintptr(srcCtx), n, uintptr(s))
+}
+
 // MemcpyDtoDAsync implements API.
 func (l *Library) MemcpyDtoDAsync(dst, src DevicePtr, bytes int, s Stream) error {
 	n, err := size("cuMemcpyDtoDAsync", bytes)

@@ -3,7 +3,12 @@ package primes
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/nugo-dev/nugo/cuda"
 )
 
 func TestFactorSum(t *testing.T) {
@@ -63,5 +68,135 @@ func TestRunWritesEveryResult(t *testing.T) {
 func TestRunRejectsSmallN(t *testing.T) {
 	if _, err := Run(Config{N: 1}); err == nil {
 		t.Fatal("N=1 accepted")
+	}
+}
+
+// useDevices makes backend b current with n devices (virtual devices on
+// the cpu and ptxsim backends, simulated GPUs on the fake driver) and
+// returns them; the cpu backend returns after the test.
+func useDevices(t *testing.T, b cuda.Backend, n int) []*cuda.DeviceHandle {
+	t.Helper()
+	t.Setenv(cuda.VirtualDevicesEnv, fmt.Sprint(n))
+	if b == cuda.GPU {
+		t.Setenv(cuda.FakeGPUEnv, fmt.Sprint(n))
+	}
+	if err := cuda.SetBackend(b); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cuda.SetBackend(cuda.CPU); err != nil {
+			t.Error(err)
+		}
+	})
+	devs, err := cuda.AllDevices()
+	if err != nil || len(devs) != n {
+		t.Fatalf("AllDevices() = %v, %v; want %d", devs, err, n)
+	}
+	return devs
+}
+
+// TestRunOnSeveralDevices: the chunks shared over several devices give
+// the checksum and the output of a single-device run, and every device
+// takes part.
+func TestRunOnSeveralDevices(t *testing.T) {
+	for _, c := range []struct {
+		backend  cuda.Backend
+		devices  int
+		n, chunk int64
+	}{
+		{cuda.CPU, 1, 200_000, 7_000},
+		{cuda.CPU, 4, 200_000, 7_000},
+		{cuda.CPU, 3, 1_000, 1_000}, // one chunk for three devices
+		{cuda.PTXSim, 3, 5_000, 600},
+		{cuda.GPU, 3, 5_000, 600}, // the fake driver's simulated GPUs
+	} {
+		t.Run(fmt.Sprintf("%s-%d", c.backend, c.devices), func(t *testing.T) {
+			devs := useDevices(t, c.backend, c.devices)
+			var want bytes.Buffer
+			single, err := Run(Config{N: c.n, Chunk: int(c.chunk), Out: &want})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			var progress []int64
+			res, err := Run(Config{N: c.n, Chunk: int(c.chunk), Out: &got, Devices: devs, Samples: 5,
+				Progress: func(d int64) { progress = append(progress, d) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Checksum != single.Checksum || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Fatalf("%d devices: checksum %d and %d bytes; one device: %d and %d bytes", c.devices, res.Checksum, got.Len(), single.Checksum, want.Len())
+			}
+			if fmt.Sprint(res.First, res.Last) != fmt.Sprint(single.First, single.Last) {
+				t.Errorf("first/last %v %v, one device %v %v", res.First, res.Last, single.First, single.Last)
+			}
+			if len(progress) == 0 || progress[len(progress)-1] != c.n-1 {
+				t.Errorf("progress %v does not end at %d", progress, c.n-1)
+			}
+			var chunks int
+			var numbers int64
+			for _, d := range res.PerDevice {
+				chunks += d.Chunks
+				numbers += d.Numbers
+			}
+			if chunks != int((c.n-1+c.chunk-1)/c.chunk) || numbers != c.n-1 || len(res.PerDevice) != c.devices {
+				t.Errorf("per device %+v: %d chunks, %d numbers", res.PerDevice, chunks, numbers)
+			}
+		})
+	}
+}
+
+// TestRunDeviceFailure: a device that fails mid-run stops the run with an
+// error naming it and its chunk, and the output lacks results.
+func TestRunDeviceFailure(t *testing.T) {
+	for _, b := range []cuda.Backend{cuda.CPU, cuda.PTXSim} {
+		t.Run(string(b), func(t *testing.T) {
+			devs := useDevices(t, b, 3)
+			t.Setenv(cuda.VirtualFaultEnv, "2:2")
+			var out bytes.Buffer
+			const n = 30_000
+			res, err := Run(Config{N: n, Chunk: 500, Out: &out, Devices: devs})
+			var de *DeviceError
+			if !errors.As(err, &de) || !strings.Contains(err.Error(), "device 2") || !strings.Contains(err.Error(), "chunk ") ||
+				!strings.Contains(err.Error(), "injected fault") {
+				t.Fatalf("run with a failing device: %v; want a DeviceError naming device 2 and its chunk", err)
+			}
+			if de.Last-de.First+1 != 500 {
+				t.Errorf("failed chunk %d..%d", de.First, de.Last)
+			}
+			var done int64
+			for _, d := range res.PerDevice {
+				done += d.Numbers
+			}
+			if done >= n-1-500 {
+				t.Errorf("the devices computed %d of %d numbers: the others did not stop", done, n-1)
+			}
+			if out.Len() >= (n-1)*8 {
+				t.Errorf("the output of a failed run holds %d bytes, as many as a complete one", out.Len())
+			}
+		})
+	}
+}
+
+// BenchmarkRunDevices runs 2..10^6 on one and on four virtual cpu devices,
+// side by side: the four share the same cores, so the ratio is the cost of
+// the queue, the in-order collection and four concurrent launches.
+func BenchmarkRunDevices(b *testing.B) {
+	for _, n := range []int{1, 4} {
+		b.Run(fmt.Sprintf("devices=%d", n), func(b *testing.B) {
+			b.Setenv(cuda.VirtualDevicesEnv, fmt.Sprint(n))
+			if err := cuda.SetBackend(cuda.CPU); err != nil {
+				b.Fatal(err)
+			}
+			devs, err := cuda.AllDevices()
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := Run(Config{N: 1_000_000, Chunk: 50_000, Devices: devs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

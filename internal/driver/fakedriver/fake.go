@@ -160,6 +160,7 @@ type Fake struct {
 	funcs       map[driver.Function]*function
 	funcAttrs   map[string]map[driver.FunctionAttribute]int
 	streams     map[driver.Stream]int // stream → device
+	peers       map[[2]int]bool       // device → peer whose memory it may use (CtxEnablePeerAccess)
 	events      map[driver.Event]*event
 	clockMS     float64
 	launches    []Launch

@@ -74,7 +74,7 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		buf []byte
 	}
 	setup := func(t *testing.T) *env {
-		f := ready(t, fakedriver.Config{})
+		f := ready(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{fakedriver.DefaultDevice(), fakedriver.DefaultDevice()}})
 		e := &env{f: f, buf: make([]byte, 64)}
 		var err error
 		if e.ptr, err = f.MemAlloc(64); err != nil {
@@ -141,6 +141,21 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuMemcpyHtoDAsync", func(e *env) error { return e.f.MemcpyHtoDAsync(e.ptr, host(e), 64, e.s) }},
 		{"cuMemcpyDtoHAsync", func(e *env) error { return e.f.MemcpyDtoHAsync(host(e), e.ptr, 64, e.s) }},
 		{"cuMemcpyDtoDAsync", func(e *env) error { return e.f.MemcpyDtoDAsync(e.ptr+32, e.ptr, 32, e.s) }},
+		{"cuDeviceCanAccessPeer", func(e *env) error { _, err := e.f.DeviceCanAccessPeer(0, 1); return err }},
+		{"cuCtxEnablePeerAccess", func(e *env) error {
+			c1, err := e.f.PrimaryCtxRetain(1)
+			if err != nil {
+				return err
+			}
+			return e.f.CtxEnablePeerAccess(c1)
+		}},
+		{"cuMemcpyPeerAsync", func(e *env) error {
+			c0, err := e.f.CtxGetCurrent()
+			if err != nil {
+				return err
+			}
+			return e.f.MemcpyPeerAsync(e.ptr+32, c0, e.ptr, c0, 32, e.s)
+		}},
 		{"cuMemHostAlloc", func(e *env) error { _, err := e.f.MemHostAlloc(64, driver.HostAllocPortable); return err }},
 		{"cuMemFreeHost", func(e *env) error {
 			p, err := e.f.MemHostAlloc(64, 0)
@@ -842,5 +857,61 @@ func TestMemHostRegister(t *testing.T) {
 	}
 	if live := f.Live(); live.Registered != 0 {
 		t.Errorf("Live.Registered = %d after unregistering", live.Registered)
+	}
+}
+
+// TestPeerAccess: two devices can access each other, peer access is
+// enabled once per direction, and a peer copy moves bytes between the
+// devices' memory, each address checked against its context's device.
+func TestPeerAccess(t *testing.T) {
+	f := ready(t, fakedriver.Config{Devices: []fakedriver.DeviceSpec{fakedriver.DefaultDevice(), fakedriver.DefaultDevice()}})
+	c0, err := f.CtxGetCurrent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := f.PrimaryCtxRetain(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		d, peer driver.Device
+		want    bool
+	}{{0, 1, true}, {1, 0, true}, {0, 0, false}} {
+		if got, err := f.DeviceCanAccessPeer(c.d, c.peer); err != nil || got != c.want {
+			t.Errorf("DeviceCanAccessPeer(%d, %d) = %v, %v; want %v", c.d, c.peer, got, err, c.want)
+		}
+	}
+	_, err = f.DeviceCanAccessPeer(0, 7)
+	wantCode(t, err, "cuDeviceCanAccessPeer", driver.ErrorInvalidDevice)
+	wantCode(t, f.CtxEnablePeerAccess(c0), "cuCtxEnablePeerAccess", driver.ErrorInvalidDevice)
+	if err := f.CtxEnablePeerAccess(c1); err != nil || !f.PeerAccess(0, 1) || f.PeerAccess(1, 0) {
+		t.Fatalf("CtxEnablePeerAccess: %v; access 0→1 %v, 1→0 %v", err, f.PeerAccess(0, 1), f.PeerAccess(1, 0))
+	}
+	wantCode(t, f.CtxEnablePeerAccess(c1), "cuCtxEnablePeerAccess", driver.ErrorPeerAccessAlreadyEnabled)
+
+	src, err := f.MemAlloc(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.MemcpyHtoD(src, unsafe.Pointer(&[]byte("sixteen bytes!!!")[0]), 16); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.CtxSetCurrent(c1); err != nil {
+		t.Fatal(err)
+	}
+	dst, err := f.MemAlloc(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.MemcpyPeerAsync(dst, c1, src, c0, 16, 0); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 16)
+	if err := f.MemcpyDtoH(unsafe.Pointer(&got[0]), dst, 16); err != nil || string(got) != "sixteen bytes!!!" {
+		t.Fatalf("after the peer copy device 1 holds %q, %v", got, err)
+	}
+	err = f.MemcpyPeerAsync(dst, c0, src, c0, 16, 0)
+	if err == nil || !strings.Contains(err.Error(), "memory of device 1") {
+		t.Errorf("a peer copy with the destination's context wrong: %v", err)
 	}
 }

@@ -31,6 +31,7 @@ enum {
 	F_MEMSET_STREAM, F_COOP, F_OCC_BLOCK,
 	F_PREFETCH_PTR, F_PREFETCH_N, F_PREFETCH_DEV, F_PREFETCH_STREAM,
 	F_ADVISE_PTR, F_ADVISE_N, F_ADVISE_ADVICE, F_ADVISE_DEV, F_LOCATION_FORM,
+	F_PEER_DEV, F_PEER_PEER, F_PEER_CTX, F_PEER_FLAGS, F_PCOPY_DST_CTX, F_PCOPY_SRC_CTX,
 	F_COUNT
 };
 static uint64_t rec[F_COUNT];
@@ -122,6 +123,20 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
 	return 0;
 }
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) { copy_rec(dst, src, n, 0); return 0; }
+CUresult cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer) {
+	rec[F_PEER_DEV] = (uint64_t)dev; rec[F_PEER_PEER] = (uint64_t)peer;
+	*can = dev != peer;
+	return 0;
+}
+CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
+	rec[F_PEER_CTX] = (uint64_t)(uintptr_t)peer; rec[F_PEER_FLAGS] = flags;
+	return 0;
+}
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n, CUstream s) {
+	copy_rec(dst, src, n, s);
+	rec[F_PCOPY_DST_CTX] = (uint64_t)(uintptr_t)dctx; rec[F_PCOPY_SRC_CTX] = (uint64_t)(uintptr_t)sctx;
+	return 0;
+}
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
 	copy_rec(dst, (uintptr_t)src, n, s); rec[F_COPY_SUM] = sum(src, n);
 	return 0;
