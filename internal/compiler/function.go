@@ -35,6 +35,10 @@ type fnState struct {
 	// remainders computed so far (see divRem64).
 	block    *ssa.BasicBlock
 	divPairs map[[2]ssa.Value]divPair
+	// zeroChecked holds, by divisor, the blocks whose division checks
+	// (integer divide by zero) are emitted: a check in a dominating block
+	// makes another redundant.
+	zeroChecked map[ssa.Value][]*ssa.BasicBlock
 	// ranges are the intervals of integer values (ranges.go); narrow the
 	// 32-bit registers of 64-bit integers proven to fit (narrow.go).
 	ranges *rangeInfo

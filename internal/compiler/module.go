@@ -5,7 +5,7 @@ import "fmt"
 // Target describes what to compile for.
 type Target struct {
 	SM       int  // compute capability as 75, 80, 90; 0 means 75
-	Debug    bool // bounds and division checks that fill the device error record
+	Debug    bool // bounds and shift checks that fill the device error record (division by zero is checked in every build)
 	FastMath bool // allow FMA contraction and approximate float32 division and sqrt
 	// LineInfo writes .file and .loc directives that map the PTX to the
 	// Go source lines it came from, for profilers and debuggers (ptxas
