@@ -897,3 +897,39 @@ func TestRobustDivideByZero(t *testing.T) {
 		}
 	})
 }
+
+// TestRobustKernelPanicValues: panic(v) of a constant or errors.New of a
+// constant in a kernel (Numba's raise) is a *KernelError on every backend,
+// with fmt.Sprint(v) as the CPU backend reports it, the thread and the
+// position of the panic (issue 21, item 4).
+func TestRobustKernelPanicValues(t *testing.T) {
+	want := []struct {
+		msg  string
+		line int
+	}{
+		{"boom", 19}, {"42", 21}, {"-1.5e-07", 23}, {"bad input", 25}, {"18446744073709551615", 27},
+		{"true", 29}, {"0.1", 31}, {"-3", 33}, {"x must be positive", 44},
+	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		if backend == "gpu-fake" {
+			return // the recording fake runs no kernel, so none fails
+		}
+		for mode, w := range want {
+			d := make([]int32, 100)
+			err := call(t, "Launch", func() error { return Jit(testkernels.Panics).Launch(Dim1(2), Dim1(64), d, mode) })
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("mode %d: Launch = %v, want a *KernelError", mode, err)
+			}
+			if ke.Msg != w.msg || ke.Block != (Dim3{1, 0, 0}) || ke.Thread != (Dim3{6, 0, 0}) {
+				t.Errorf("mode %d: %q in block %v thread %v, want %q in (1,0,0) (6,0,0)", mode, ke.Msg, ke.Block, ke.Thread, w.msg)
+			}
+			if want := fmt.Sprintf("panics.go:%d", w.line); !strings.HasSuffix(ke.Pos, want) {
+				t.Errorf("mode %d: position %q, want …%s", mode, ke.Pos, want)
+			}
+			if d[5] != 5 {
+				t.Errorf("mode %d: thread 5 did not write its element", mode)
+			}
+		}
+	})
+}

@@ -347,9 +347,15 @@ func (f *fnState) instr(instr ssa.Instruction) {
 	case *ssa.MakeSlice:
 		f.makeSlice(in)
 	case *ssa.Panic:
-		f.errorf("panic is not supported in kernels; write an error code into a slice parameter and return")
+		f.panicStmt(in)
 	case *ssa.MakeInterface:
-		f.errorf("cannot use an interface value in a kernel; use a concrete type")
+		if !panicOperand(in) {
+			f.errorf("cannot use an interface value in a kernel; use a concrete type")
+		}
+	case *ssa.ChangeInterface:
+		if !panicOperand(in) {
+			f.errorf("cannot use an interface value in a kernel; use a concrete type")
+		}
 	case *ssa.MakeClosure:
 		f.errorf("closures that capture variables are not supported in kernels; write a top-level device function")
 	case *ssa.Go:

@@ -116,6 +116,7 @@ type Site struct {
 	Kind string // "index out of range", "integer divide by zero", "slice bounds out of range", "negative shift amount", ...
 	Pos  string // file:line of the Go code, as a Go traceback writes it
 	Func string // Go function holding it
+	Msg  string // a panic's message, known when compiling (ErrPanic)
 }
 
 // sitePos is the position a debug check reports: file:line, without the
@@ -241,6 +242,10 @@ const (
 	// every thread of another block had returned, so that the barrier
 	// could never complete; values the returned block's x, y, z.
 	ErrGridExit = 16
+	// ErrPanic: panic(v) of a constant or errors.New(constant); the
+	// message, fmt.Sprint(v) as the CPU backend prints it, is the site's
+	// Msg.
+	ErrPanic = 17
 )
 
 // GridExitMsg is the message of a block that returned before a SyncGrid

@@ -1518,6 +1518,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(miscPanicNotTaken, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]float64), args[1].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				miscPanicNotTaken(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(mixControl, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {

@@ -1023,6 +1023,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(Panics, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Panics(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(CountCells, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {
