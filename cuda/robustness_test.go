@@ -933,3 +933,19 @@ func TestRobustKernelPanicValues(t *testing.T) {
 		}
 	})
 }
+
+// TestRobustPTXSimFaultNamesGoLine: a fault on ptxsim without debug mode
+// or LineInfo (an index past a slice's memory) names the Go line of the
+// access, not only the PTX instruction (issue 21, item 16).
+func TestRobustPTXSimFaultNamesGoLine(t *testing.T) {
+	onBackend(t, PTXSim)
+	d := make([]int32, 4)
+	err := Jit(testkernels.OutOfRange).Launch(Dim1(64), Dim1(1024), d)
+	var ke *KernelError
+	if !errors.As(err, &ke) {
+		t.Fatalf("Launch = %v, want a *KernelError", err)
+	}
+	if !strings.HasSuffix(ke.Pos, "testkernels/corpus.go:134") {
+		t.Errorf("fault at %q, want the Go line testkernels/corpus.go:134 (%v)", ke.Pos, err)
+	}
+}

@@ -45,6 +45,7 @@ func CompileBound(k *frontend.Kernel, target Target, bound map[int]*frontend.Ker
 		files:     map[string]int{},
 		recursion: map[*ssa.Function]bool{},
 		leaks:     map[*ssa.Function]token.Pos{},
+		localSize: map[*ptx.Func]int64{},
 		out:       &Module{Kernel: k.Name, Target: target},
 		diags:     &diagList{fset: k.Fset},
 		owners:    []*frontend.Kernel{k},
@@ -74,6 +75,7 @@ type modState struct {
 	nlabel    int                  // labels are module-unique (inlined bodies share a function)
 	recursion map[*ssa.Function]bool
 	leaks     map[*ssa.Function]token.Pos // localLeak's answers
+	localSize map[*ptx.Func]int64         // bytes of .local memory each function declares
 	nshared   int
 	shared    []sharedBuf // the static shared buffers, zeroed at block start
 	diags     *diagList

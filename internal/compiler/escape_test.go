@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -120,5 +121,39 @@ func TestLocalAddressEscape(t *testing.T) {
 			}
 			assembleAll(t, tt.kernel, m)
 		})
+	}
+}
+
+// TestLocalMemoryLimit: a function whose variables exceed CUDA's 512 KiB of
+// local memory per thread is refused at the variable (issue 21, item 16);
+// one just under it compiles.
+func TestLocalMemoryLimit(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{65536, ""},
+		{65537, "kernel.go:6:6: the local variables of big take 524296 bytes, more than the 524288 bytes (512 KiB)"},
+	} {
+		src := fmt.Sprintf(`package k
+
+import "github.com/nugo-dev/nugo/cuda"
+
+func big(t cuda.Thread, a []int64) {
+	var buf [%d]int64
+	buf[t.Grid1()%%%d] = 1
+	a[0] = buf[5]
+}
+`, c.n, c.n)
+		_, err := compileSrc(t, src, "big", Target{})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%d elements: %v", c.n, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%d elements: %v, want %q", c.n, err, c.want)
+		}
 	}
 }

@@ -339,6 +339,15 @@ func vetBody(body *ast.BlockStmt, info *types.Info, srcs map[*types.Package]sour
 		case *ast.SendStmt:
 			d.add(n.Pos(), "cannot send on a channel in a kernel; threads of a block communicate through shared memory (cuda.SharedArray) and t.SyncThreads()")
 			return false
+		case *ast.RangeStmt:
+			// One sentence for the construct, not the compiler's view of
+			// its iterator (issue 21, item 16).
+			if tv, ok := info.Types[n.X]; ok {
+				if b, isBasic := tv.Type.Underlying().(*types.Basic); isBasic && b.Info()&types.IsString != 0 {
+					d.add(n.Pos(), "range over a string is not supported in kernels (strings are not); range over a []byte or []rune parameter")
+					return false
+				}
+			}
 		case *ast.TypeSwitchStmt:
 			d.add(n.Pos(), "type switches need interfaces, which kernels do not support; use a concrete type or a generic function")
 			return false
