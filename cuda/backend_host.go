@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/nugo-dev/nugo/internal/hostmem"
 	"reflect"
+	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -53,20 +54,36 @@ func (h *hostBackend) selectDevice(int) error {
 type hostMemory struct {
 	words []uint64
 	n     int
+	acct  *hostAccount
 }
 
+// hostAccount gives a host array's bytes back to hostmem's accounting
+// once: at Free, or when the garbage collector takes an array never freed.
+type hostAccount struct {
+	once sync.Once
+	n    int
+}
+
+func (a *hostAccount) release() { a.once.Do(func() { hostmem.Release(a.n) }) }
+
+// alloc accounts the bytes against what the process can get (hostmem), so
+// that arrays which together do not fit are an out-of-memory error, as
+// on a GPU, and not the Go runtime's fatal error later.
 func (h *hostBackend) alloc(bytes int) (memory, error) {
 	if bytes < 0 {
 		return nil, fmt.Errorf("cannot allocate %d bytes", bytes)
 	}
-	if limit := hostmem.Limit(); bytes > limit {
-		return nil, fmt.Errorf("out of memory: %d bytes requested; the %s backend keeps device arrays in host memory, and this machine has %d bytes of RAM and swap", bytes, h.kind(), limit)
+	if err := hostmem.Reserve(bytes); err != nil {
+		return nil, fmt.Errorf("the %s backend keeps device arrays in host memory: %w", h.kind(), err)
 	}
 	words, err := allocWords((bytes + 7) / 8)
 	if err != nil {
+		hostmem.Release(bytes)
 		return nil, err
 	}
-	return &hostMemory{words: words, n: bytes}, nil
+	m := &hostMemory{words: words, n: bytes, acct: &hostAccount{n: bytes}}
+	runtime.AddCleanup(m, (*hostAccount).release, m.acct)
+	return m, nil
 }
 
 // allocWords turns the runtime's out-of-memory panic for absurd sizes into
@@ -87,7 +104,12 @@ func (m *hostMemory) size() int { return m.n }
 // the work queued on them (copies and launches on streams, which hold m)
 // has run: freeing an array that queued work still uses is therefore
 // safe, and free writes nothing that such work reads.
-func (m *hostMemory) free() error { return nil }
+func (m *hostMemory) free() error {
+	if m.acct != nil {
+		m.acct.release()
+	}
+	return nil
+}
 func (m *hostMemory) ptr() unsafe.Pointer {
 	return unsafe.Pointer(unsafe.SliceData(m.words))
 }

@@ -54,6 +54,9 @@ func (ptxsimExecutor) kind() Backend { return PTXSim }
 func (ptxsimExecutor) compile(k *Kernel, bound []boundArg) (*golaunch.Kernel, error) {
 	target := k.target(0)
 	target.NoReadOnlyCache = argsOverlap(bound)
+	// .loc directives change no instruction, and let a fault name the Go
+	// line even without LineInfo or debug mode (issue 21, item 16).
+	target.LineInfo = true
 	m, err := k.module(target, bound)
 	if err != nil {
 		return nil, err

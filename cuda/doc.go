@@ -42,7 +42,8 @@
 // # Options
 //
 // Jit and Compile take options, Numba's @cuda.jit keywords: the Flags
-// Debug (checked indexing and division, reported with the Go line),
+// Debug (checked indexing and shifts, reported with the Go line; integer
+// division by zero is checked in every build, as in Go),
 // FastMath (FMA contraction, approximate float32 division and square
 // roots) and LineInfo (line information that maps the GPU code to Go
 // lines for Nsight Compute, Nsight Systems and cuda-gdb, and Go lines in

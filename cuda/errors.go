@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/nugo-dev/nugo/internal/hostmem"
 )
 
 // A CompileError reports why a kernel cannot be compiled for a GPU: each
@@ -39,6 +41,19 @@ type DriverError struct {
 	Code    int    // the CUresult value
 	Name    string // e.g. "CUDA_ERROR_OUT_OF_MEMORY"
 	Message string // the driver's description
+}
+
+// ErrOutOfMemory is matched (errors.Is) by every allocation that fails
+// for want of memory: on a GPU the driver's CUDA_ERROR_OUT_OF_MEMORY (a
+// *DriverError), on the cpu and ptxsim backends, which keep device arrays
+// in host memory, an allocation that together with the arrays alive would
+// exceed the machine's RAM and swap, the process's control group limit or
+// its address-space limit (ulimit -v).
+var ErrOutOfMemory = hostmem.ErrOutOfMemory
+
+// Is makes a CUDA_ERROR_OUT_OF_MEMORY match ErrOutOfMemory.
+func (e *DriverError) Is(target error) bool {
+	return target == ErrOutOfMemory && e.Code == 2
 }
 
 // Error names the driver call, the result and its description.

@@ -852,3 +852,100 @@ func TestRobustFailedLaunchSaysPartial(t *testing.T) {
 		}
 	})
 }
+
+// TestRobustDivideByZero: an integer division or remainder by zero is a
+// *KernelError on every backend without debug mode, as it is a panic in Go
+// (issue 21, item 3), at each integer width, naming the failing thread and
+// the Go line.
+func TestRobustDivideByZero(t *testing.T) {
+	const n, bad = 100, 70 // thread 70: block 1, thread 6 of 64
+	eachBackend(t, func(t *testing.T, backend string) {
+		if backend == "gpu-fake" {
+			return // the recording fake runs no kernel, so none fails
+		}
+		for w, line := range []int{198, 199, 200, 201} {
+			a, b, c, d := make([]int64, n), make([]int32, n), make([]uint16, n), make([]uint64, n)
+			by64, by32, by16, byU := make([]int64, n), make([]int32, n), make([]uint16, n), make([]uint64, n)
+			for i := range n {
+				a[i], b[i], c[i], d[i] = int64(i)*7, int32(i)*5, uint16(i)*3, uint64(i)*11
+				by64[i], by32[i], by16[i], byU[i] = -3, 4, 5, 6
+			}
+			switch w {
+			case 0:
+				by64[bad] = 0
+			case 1:
+				by32[bad] = 0
+			case 2:
+				by16[bad] = 0
+			case 3:
+				byU[bad] = 0
+			}
+			err := call(t, "Launch", func() error {
+				return Jit(testkernels.DivRemWidths).Launch(Dim1(2), Dim1(64), a, b, c, d, by64, by32, by16, byU)
+			})
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("width %d: Launch = %v, want a *KernelError", w, err)
+			}
+			wantErr(t, "Launch", err, "integer divide by zero")
+			if ke.Block != (Dim3{1, 0, 0}) || ke.Thread != (Dim3{6, 0, 0}) {
+				t.Errorf("width %d: block %v thread %v, want (1,0,0) (6,0,0)", w, ke.Block, ke.Thread)
+			}
+			if want := fmt.Sprintf("corpus.go:%d", line); !strings.HasSuffix(ke.Pos, want) {
+				t.Errorf("width %d: position %q, want …%s", w, ke.Pos, want)
+			}
+		}
+	})
+}
+
+// TestRobustKernelPanicValues: panic(v) of a constant or errors.New of a
+// constant in a kernel (Numba's raise) is a *KernelError on every backend,
+// with fmt.Sprint(v) as the CPU backend reports it, the thread and the
+// position of the panic (issue 21, item 4).
+func TestRobustKernelPanicValues(t *testing.T) {
+	want := []struct {
+		msg  string
+		line int
+	}{
+		{"boom", 19}, {"42", 21}, {"-1.5e-07", 23}, {"bad input", 25}, {"18446744073709551615", 27},
+		{"true", 29}, {"0.1", 31}, {"-3", 33}, {"x must be positive", 44},
+	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		if backend == "gpu-fake" {
+			return // the recording fake runs no kernel, so none fails
+		}
+		for mode, w := range want {
+			d := make([]int32, 100)
+			err := call(t, "Launch", func() error { return Jit(testkernels.Panics).Launch(Dim1(2), Dim1(64), d, mode) })
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("mode %d: Launch = %v, want a *KernelError", mode, err)
+			}
+			if ke.Msg != w.msg || ke.Block != (Dim3{1, 0, 0}) || ke.Thread != (Dim3{6, 0, 0}) {
+				t.Errorf("mode %d: %q in block %v thread %v, want %q in (1,0,0) (6,0,0)", mode, ke.Msg, ke.Block, ke.Thread, w.msg)
+			}
+			if want := fmt.Sprintf("panics.go:%d", w.line); !strings.HasSuffix(ke.Pos, want) {
+				t.Errorf("mode %d: position %q, want …%s", mode, ke.Pos, want)
+			}
+			if d[5] != 5 {
+				t.Errorf("mode %d: thread 5 did not write its element", mode)
+			}
+		}
+	})
+}
+
+// TestRobustPTXSimFaultNamesGoLine: a fault on ptxsim without debug mode
+// or LineInfo (an index past a slice's memory) names the Go line of the
+// access, not only the PTX instruction (issue 21, item 16).
+func TestRobustPTXSimFaultNamesGoLine(t *testing.T) {
+	onBackend(t, PTXSim)
+	d := make([]int32, 4)
+	err := Jit(testkernels.OutOfRange).Launch(Dim1(64), Dim1(1024), d)
+	var ke *KernelError
+	if !errors.As(err, &ke) {
+		t.Fatalf("Launch = %v, want a *KernelError", err)
+	}
+	if !strings.HasSuffix(ke.Pos, "testkernels/corpus.go:134") {
+		t.Errorf("fault at %q, want the Go line testkernels/corpus.go:134 (%v)", ke.Pos, err)
+	}
+}

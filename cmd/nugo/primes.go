@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -79,6 +80,10 @@ func runPrimes(args []string) (err error) {
 		}
 		return runPrimesShard(cfg, rank, *outPath, exp)
 	}
+	// finishOut flushes and closes the -out file, once: before the
+	// summary that names it, so that a failed write is reported instead
+	// of the file (issue 21, item 16).
+	finishOut := func() error { return nil }
 	if *outPath != "" {
 		// Not f, err := ...: the deferred func below must set the result
 		// err, not a variable of this block, or a failed write (a full
@@ -90,12 +95,20 @@ func runPrimes(args []string) (err error) {
 		st, serr := f.Stat()
 		regular := serr == nil && st.Mode().IsRegular()
 		w := bufio.NewWriterSize(f, 1<<20)
+		var once sync.Once
+		var outErr error
+		finishOut = func() error {
+			once.Do(func() {
+				outErr = w.Flush()
+				if cerr := f.Close(); outErr == nil && cerr != nil {
+					outErr = cerr
+				}
+			})
+			return outErr
+		}
 		defer func() {
-			if ferr := w.Flush(); err == nil && ferr != nil {
+			if ferr := finishOut(); err == nil && ferr != nil {
 				err = ferr
-			}
-			if cerr := f.Close(); err == nil && cerr != nil {
-				err = cerr
 			}
 			if err != nil && regular {
 				// A failed run leaves no file of partial results behind
@@ -111,6 +124,9 @@ func runPrimes(args []string) (err error) {
 
 	res, err := primes.Run(cfg)
 	if err != nil {
+		return err
+	}
+	if err := finishOut(); err != nil {
 		return err
 	}
 	fmt.Printf("backend     %s\n", res.Backend)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,6 +89,36 @@ func TestCLIBadArguments(t *testing.T) {
 	}
 	if err := runPrimes([]string{"-h"}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("primes -h = %v, want flag.ErrHelp", err)
+	}
+}
+
+// TestCLIPrimesFailedWriteNamesNoResults: when the -out file cannot be
+// written, the run fails before its summary, which would name the file as
+// holding the results (issue 21, item 16).
+func TestCLIPrimesFailedWriteNamesNoResults(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("SKIP: no /dev/full on this system")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stdout
+	os.Stdout = w
+	out := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		out <- string(b)
+	}()
+	runErr := runPrimes([]string{"-n", "1000", "-backend", "cpu", "-out", "/dev/full"})
+	os.Stdout = old
+	w.Close()
+	printed := <-out
+	if runErr == nil || !strings.Contains(runErr.Error(), "no space left") {
+		t.Fatalf("nugo primes -out /dev/full: %v", runErr)
+	}
+	if strings.Contains(printed, "results") || strings.Contains(printed, "checksum") {
+		t.Errorf("a failed write still printed the summary:\n%s", printed)
 	}
 }
 

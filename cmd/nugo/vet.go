@@ -72,19 +72,33 @@ Exit status 1 when a kernel or such a function does not compile.
 		return err
 	}
 	v := vetter{target: compiler.Target{SM: sm, Debug: *debug}, arch: *arch, assemble: *assemble, verbose: *verbose, out: out}
+	// A package that cannot be read (a syntax error) is reported and the
+	// others are still checked (issue 21, item 16).
+	var unread []string
 	for _, dir := range dirs {
 		if err := v.vetDir(dir); err != nil {
-			return err
+			fmt.Fprintf(v.out, "%s: %v\n", dir, err)
+			unread = append(unread, dir)
 		}
 	}
 	what := count(v.checked-v.funcs, "kernel", "kernels")
 	if v.funcs > 0 {
 		what += " and " + count(v.funcs, "function", "functions")
 	}
-	fmt.Fprintf(v.out, "nugo vet: %s in %s checked for %s, %d failed\n",
-		what, count(v.packages, "package", "packages"), *arch, v.failed)
+	fmt.Fprintf(v.out, "nugo vet: %s in %s checked for %s, %d failed", what, count(v.packages, "package", "packages"), *arch, v.failed)
+	if len(unread) > 0 {
+		fmt.Fprintf(v.out, "; %s could not be read", count(len(unread), "package", "packages"))
+	}
+	fmt.Fprintln(v.out)
+	var errs []string
 	if v.failed > 0 {
-		return fmt.Errorf("%d of %d kernels and functions do not compile for %s", v.failed, v.checked, *arch)
+		errs = append(errs, fmt.Sprintf("%d of %d kernels and functions do not compile for %s", v.failed, v.checked, *arch))
+	}
+	if len(unread) > 0 {
+		errs = append(errs, fmt.Sprintf("%s could not be read: %s", count(len(unread), "package", "packages"), strings.Join(unread, ", ")))
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,6 +85,14 @@ func TestVet(t *testing.T) {
 		{name: "bad arch", args: []string{"-arch", "90", good}, err: `-arch "90": want sm_XX`},
 		{name: "arch too old", args: []string{"-arch", "sm_35", good}, err: "targets sm_50 and later"},
 		{name: "missing dir", args: []string{"testdata/vet/nothing"}, err: "testdata/vet/nothing"},
+		{
+			// A package that does not parse is reported; the next one is
+			// still checked (issue 21, item 16).
+			name: "unreadable package first",
+			args: []string{brokenPackage(t), good},
+			err:  "1 package could not be read: ",
+			want: []string{"broken.go:3:", "nugo vet: 4 kernels in 1 package checked for sm_75, 0 failed; 1 package could not be read"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -109,4 +119,17 @@ func TestVet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// brokenPackage writes a package with a syntax error in a temporary
+// directory and returns the directory.
+func brokenPackage(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "broken")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "broken.go"), []byte("package broken\n\nfunc k( {\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -250,19 +250,15 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 		x = regOr(f, x, s)
 	}
 	yc, yConst := yv.(*ssa.Const)
-	if f.m.target.Debug && !(yConst && yc.Int64() != 0) && !f.provenNonZero(yv) {
-		w := y
-		if !s.is64() {
-			w = f.p.NewReg(ptx.B64).String()
-			if isImmediate(y) {
-				f.p.Emit("mov.b64", w, y)
-			} else if s.signed() {
-				f.p.Emit("cvt.s64.s32", w, y)
-			} else {
-				f.p.Emit("cvt.u64.u32", w, y)
-			}
+	if !(yConst && yc.Value != nil && yc.Int64() != 0) && !f.provenNonZero(yv) && !f.zeroCheckedBefore(yv) {
+		// Go panics on an integer division by zero, in every build: so
+		// does a kernel, on every backend (issue 21 item 3). The check
+		// is one compare and a branch not taken beside the division.
+		f.trapWith("setp.eq"+s.bits(), regOr(f, y, s), "0", ErrDivide, false)
+		if f.zeroChecked == nil {
+			f.zeroChecked = map[ssa.Value][]*ssa.BasicBlock{}
 		}
-		f.trapIf("setp.eq.s64", w, "0", ErrDivide, false)
+		f.zeroChecked[yv] = append(f.zeroChecked[yv], f.block)
 	}
 	if yConst {
 		if q := f.pow2Div(s, x, yc, rem); q != "" {
@@ -323,6 +319,20 @@ func (f *fnState) intDiv(s scalar, xv, yv ssa.Value, rem bool) string {
 	fixMinusOne()
 	f.normalize(s, r)
 	return r
+}
+
+// zeroCheckedBefore reports whether divisor y was checked against zero in
+// a block that strictly dominates the current one: every path here passed
+// that check (and a copy of the block emitted twice, as a loop unrolled on
+// its entry edge, checks again, since a block does not strictly dominate
+// itself).
+func (f *fnState) zeroCheckedBefore(y ssa.Value) bool {
+	for _, b := range f.zeroChecked[y] {
+		if b != f.block && b.Dominates(f.block) {
+			return true
+		}
+	}
+	return false
 }
 
 // pow2Div lowers x / 2**k and x % 2**k to shifts and masks (ptxas does not

@@ -48,6 +48,12 @@ func (f *fnState) call(in *ssa.Call) {
 	case *ssa.Builtin:
 		f.builtin(in, v)
 	case *ssa.Function:
+		if calleePkg(v) == "errors" {
+			if calleeName(v) == "New" && panicOperand(in) {
+				return // the panic's message (panic.go)
+			}
+			f.errorf("errors.%s is supported in kernels only as panic(errors.New(\"constant text\"))", calleeName(v))
+		}
 		if len(v.Blocks) > 0 {
 			if f.shouldInline(v) {
 				f.inlineCall(in, v, c.Args)

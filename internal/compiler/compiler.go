@@ -44,6 +44,8 @@ func CompileBound(k *frontend.Kernel, target Target, bound map[int]*frontend.Ker
 		tables:    map[*ssa.Global]string{},
 		files:     map[string]int{},
 		recursion: map[*ssa.Function]bool{},
+		leaks:     map[*ssa.Function]token.Pos{},
+		localSize: map[*ptx.Func]int64{},
 		out:       &Module{Kernel: k.Name, Target: target},
 		diags:     &diagList{fset: k.Fset},
 		owners:    []*frontend.Kernel{k},
@@ -72,6 +74,8 @@ type modState struct {
 	files     map[string]int       // Go source files → .file numbers
 	nlabel    int                  // labels are module-unique (inlined bodies share a function)
 	recursion map[*ssa.Function]bool
+	leaks     map[*ssa.Function]token.Pos // localLeak's answers
+	localSize map[*ptx.Func]int64         // bytes of .local memory each function declares
 	nshared   int
 	shared    []sharedBuf // the static shared buffers, zeroed at block start
 	diags     *diagList
@@ -197,6 +201,13 @@ func (m *modState) deviceFunc(fn *ssa.Function) *ptx.Func {
 	}
 	if p := fn.Parent(); p != nil {
 		name = p.Name() + "_" + name
+	}
+	if pos := m.localLeak(fn); pos != token.NoPos {
+		why := "it calls itself"
+		if len(fn.FreeVars) > 0 {
+			why = "it is a closure"
+		}
+		m.diags.add(pos, "cannot let the address of a local variable of %s out of it: %s, so it is not inlined, and its variables end when it returns; declare the variable in the caller and pass its address in", fn.Name(), why)
 	}
 	pf := &ptx.Func{Name: m.symbol("fn_" + sanitize(name))}
 	if _, _, total := retLayout(fn.Signature.Results()); total > 0 {

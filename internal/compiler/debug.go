@@ -27,6 +27,7 @@ var errKinds = map[int]string{
 	ErrSlice3C:    "slice bounds out of range",
 	ErrConvert:    "slice length too short to convert to array or pointer to array",
 	ErrGridExit:   "block returned before t.SyncGrid",
+	ErrPanic:      "panic",
 }
 
 // boundsCheck traps when idx is not in [0, length) (unsigned compare).

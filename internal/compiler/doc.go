@@ -50,11 +50,14 @@ package compiler
 //
 // Debug mode (Target.Debug) checks indexing (slices, arrays, Array2/3),
 // slicing (in gc's order), conversions of slices to arrays, MustView
-// shapes, integer division and negative shift counts; the first failing
-// thread of a launch fills the module's ErrorSymbol record with the check's
-// code and values and exits, and Module.DecodeRecord turns the record into
-// the message Go (or, for Array2/3 and MustView, the CPU backend) prints.
-// Without it there are no checks, as in CUDA C.
+// shapes and negative shift counts; the first failing thread of a launch
+// fills the module's ErrorSymbol record with the check's code and values
+// and exits, and Module.DecodeRecord turns the record into the message Go
+// (or, for Array2/3 and MustView, the CPU backend) prints. Without it there
+// are no such checks, as in CUDA C. An integer division by a divisor not
+// known to be non-zero is checked in every build, as Go checks it: one
+// compare and a branch not taken per divisor along a path (a check in a
+// dominating block covers the others).
 //
 // Target.LineInfo adds .file and .loc directives (the Go position of the
 // code after each) and nothing else; Target.MaxRegisters writes the entry's

@@ -35,6 +35,10 @@ type fnState struct {
 	// remainders computed so far (see divRem64).
 	block    *ssa.BasicBlock
 	divPairs map[[2]ssa.Value]divPair
+	// zeroChecked holds, by divisor, the blocks whose division checks
+	// (integer divide by zero) are emitted: a check in a dominating block
+	// makes another redundant.
+	zeroChecked map[ssa.Value][]*ssa.BasicBlock
 	// ranges are the intervals of integer values (ranges.go); narrow the
 	// 32-bit registers of 64-bit integers proven to fit (narrow.go).
 	ranges *rangeInfo
@@ -343,9 +347,15 @@ func (f *fnState) instr(instr ssa.Instruction) {
 	case *ssa.MakeSlice:
 		f.makeSlice(in)
 	case *ssa.Panic:
-		f.errorf("panic is not supported in kernels; write an error code into a slice parameter and return")
+		f.panicStmt(in)
 	case *ssa.MakeInterface:
-		f.errorf("cannot use an interface value in a kernel; use a concrete type")
+		if !panicOperand(in) {
+			f.errorf("cannot use an interface value in a kernel; use a concrete type")
+		}
+	case *ssa.ChangeInterface:
+		if !panicOperand(in) {
+			f.errorf("cannot use an interface value in a kernel; use a concrete type")
+		}
 	case *ssa.MakeClosure:
 		f.errorf("closures that capture variables are not supported in kernels; write a top-level device function")
 	case *ssa.Go:

@@ -29,11 +29,12 @@ import (
 //
 // Every block must be resident at once (a cooperative launch), and every
 // block must reach every round: a block whose threads have all returned
-// never arrives, and the others wait for it forever. In debug mode a failed
-// check ends its thread, which could leave a block that never arrives; so
-// there the spinning leader also watches the error record, and once a
-// check has failed every thread leaves the barrier and exits: the launch
-// ends, and reports the failure. Debug mode also turns the early return of
+// never arrives, and the others wait for it forever. A failed check (an
+// integer division by zero, a panic, and in debug mode the bounds checks)
+// ends its thread, which could leave a block that never arrives; so the
+// spinning leader also watches the error record, and once a check has
+// failed every thread leaves the barrier and exits: the launch ends, and
+// reports the failure. Debug mode also turns the early return of
 // a whole block into such a failure (ErrGridExit): the kernel's returns
 // count the block's returned threads, the last one marks the word after
 // the counter, and a spinning leader that sees it fills the error record
@@ -140,15 +141,16 @@ func (f *fnState) gridSync() {
 	flipped := pred()
 	p.Emit("setp.ne.u32", flipped, flip, "0")
 	p.EmitIf(flipped, "bra", arrived)
-	var rec string
+	// Watched in every build: a division by zero or a panic ends its
+	// thread without debug mode too (issue 21).
+	m.errorRecord = true // watched here even if no check is emitted
+	rec := p.NewReg(ptx.B64).String()
+	p.Emit("mov.u64", rec, ErrorSymbol)
+	failed, w := pred(), r32()
+	p.Emit("ld.volatile.global.u32", w, "["+rec+"]")
+	p.Emit("setp.ne.u32", failed, w, "0")
+	p.EmitIf(failed, "bra", done)
 	if debug {
-		m.errorRecord = true // watched here even if no check is emitted
-		rec = p.NewReg(ptx.B64).String()
-		p.Emit("mov.u64", rec, ErrorSymbol)
-		failed, w := pred(), r32()
-		p.Emit("ld.volatile.global.u32", w, "["+rec+"]")
-		p.Emit("setp.ne.u32", failed, w, "0")
-		p.EmitIf(failed, "bra", done)
 		// A block whose threads have all returned: this round never
 		// completes. Report it from here, at this SyncGrid's position.
 		broken, gone := pred(), f.newLabel("gsync_exited")
@@ -170,16 +172,11 @@ func (f *fnState) gridSync() {
 	}
 	p.Label(done)
 	p.Emit("bar.sync", "0")
-	if debug {
-		if rec == "" {
-			rec = p.NewReg(ptx.B64).String()
-		}
-		p.Emit("mov.u64", rec, ErrorSymbol)
-		failed, w := pred(), r32()
-		p.Emit("ld.volatile.global.u32", w, "["+rec+"]")
-		p.Emit("setp.ne.u32", failed, w, "0")
-		p.EmitIf(failed, "exit")
-	}
+	p.Emit("mov.u64", rec, ErrorSymbol)
+	failed, w = pred(), r32()
+	p.Emit("ld.volatile.global.u32", w, "["+rec+"]")
+	p.Emit("setp.ne.u32", failed, w, "0")
+	p.EmitIf(failed, "exit")
 }
 
 // gridSyncPrologue declares the hidden counter parameter and puts, at the

@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -29,7 +31,15 @@ func (f *fnState) shouldInline(callee *ssa.Function) bool {
 	if f.inl != nil {
 		depth = f.inl.depth
 	}
-	if depth >= inlineMaxDepth || callee.Recover != nil || len(callee.FreeVars) > 0 {
+	if callee.Recover != nil || len(callee.FreeVars) > 0 {
+		return false
+	}
+	if f.m.localLeak(callee) != token.NoPos {
+		// Its variables must live in the caller's frame (escape.go);
+		// without recursion the nesting is finite.
+		return !f.m.recursive(callee)
+	}
+	if depth >= inlineMaxDepth {
 		return false
 	}
 	n := 0
@@ -131,11 +141,14 @@ func (f *fnState) inlineCall(in ssa.Value, callee *ssa.Function, args []ssa.Valu
 	}
 }
 
-// inlineReturn copies the results and leaves the inlined body.
+// inlineReturn copies the results and leaves the inlined body. The caller
+// sees a call's pointer results as generic (it cannot know which state space
+// each return of the callee took), so pointers into local, shared or global
+// memory are converted here, as a real call's results are.
 func (f *fnState) inlineReturn(in *ssa.Return) {
 	var vals []string
 	for _, r := range in.Results {
-		vals = append(vals, f.get(r)...)
+		vals = append(vals, f.getAs(r, spaceGeneric)...)
 	}
 	for i, s := range f.inl.resultType {
 		f.mov(s, f.inl.results[i], vals[i])

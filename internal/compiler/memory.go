@@ -180,6 +180,11 @@ func (f *fnState) alloc(in *ssa.Alloc) {
 	f.bind(in, []string{f.localBuffer(elem, 1)})
 }
 
+// MaxLocalBytes is the local memory a CUDA thread may have (512 KiB on
+// every architecture nugo targets); one function's variables beyond it
+// are refused when compiling, instead of failing at load or launch.
+const MaxLocalBytes = 512 << 10
+
 // localBuffer declares zeroed .local memory for n values of type elem and
 // returns a register with its address.
 func (f *fnState) localBuffer(elem types.Type, n int64) string {
@@ -194,6 +199,10 @@ func (f *fnState) localBuffer(elem types.Type, n int64) string {
 	if size == 0 {
 		size = align
 	}
+	if total := f.m.localSize[f.p] + size; total > MaxLocalBytes {
+		f.errorf("the local variables of %s take %d bytes, more than the %d bytes (512 KiB) of local memory a CUDA thread may have; use shared memory (cuda.SharedArray) or a slice parameter in global memory", f.fn.Name(), total, MaxLocalBytes)
+	}
+	f.m.localSize[f.p] += size
 	sym := fmt.Sprintf("__local_%s_%d", f.p.Name, len(f.p.Locals))
 	f.p.AddLocal(fmt.Sprintf(".local .align %d .b8 %s[%d]", align, sym, size))
 	r := f.p.NewReg(ptx.B64).String()

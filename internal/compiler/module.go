@@ -5,7 +5,7 @@ import "fmt"
 // Target describes what to compile for.
 type Target struct {
 	SM       int  // compute capability as 75, 80, 90; 0 means 75
-	Debug    bool // bounds and division checks that fill the device error record
+	Debug    bool // bounds and shift checks that fill the device error record (division by zero is checked in every build)
 	FastMath bool // allow FMA contraction and approximate float32 division and sqrt
 	// LineInfo writes .file and .loc directives that map the PTX to the
 	// Go source lines it came from, for profilers and debuggers (ptxas
@@ -116,6 +116,7 @@ type Site struct {
 	Kind string // "index out of range", "integer divide by zero", "slice bounds out of range", "negative shift amount", ...
 	Pos  string // file:line of the Go code, as a Go traceback writes it
 	Func string // Go function holding it
+	Msg  string // a panic's message, known when compiling (ErrPanic)
 }
 
 // sitePos is the position a debug check reports: file:line, without the
@@ -241,6 +242,10 @@ const (
 	// every thread of another block had returned, so that the barrier
 	// could never complete; values the returned block's x, y, z.
 	ErrGridExit = 16
+	// ErrPanic: panic(v) of a constant or errors.New(constant); the
+	// message, fmt.Sprint(v) as the CPU backend prints it, is the site's
+	// Msg.
+	ErrPanic = 17
 )
 
 // GridExitMsg is the message of a block that returned before a SyncGrid

@@ -45,6 +45,10 @@ func (m *Module) DecodeRecord(rec []byte) (f Failure, ok bool) {
 	switch f.Code {
 	case ErrDivide, ErrShift:
 		f.Msg = errKinds[f.Code]
+	case ErrPanic:
+		if site := int(head >> 12); site < len(m.Sites) {
+			f.Msg = m.Sites[site].Msg
+		}
 	case ErrShape2:
 		f.Msg = fmt.Sprintf("MustView2: %d elements cannot be viewed as %d×%d", v[0], v[1], v[2])
 	case ErrShape3:

@@ -133,4 +133,69 @@ var localCases = []Case{
 	}),
 	c1("locals/array_of_structs", localArrayOfStructs, func() []any { return []any{zeros[float64](n1)} }),
 	c1("locals/array_value", localArrayValue, func() []any { return []any{zeros[int32](n1)} }),
+	c1("locals/pointer_return", localPointerReturn, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
+	c1("locals/pointer_global_mix", localPointerGlobalMix, func() []any { return []any{cycleI64(n1), zeros[int64](n1)} }),
+}
+
+// Pointers into a thread's locals returned by device functions (issue 21,
+// item 1): the address must stay valid as a generic pointer in the caller.
+
+func elemPtr(a *[4]int64, i int) *int64 { return &a[i] }
+
+func newVal(v int64) *int64 {
+	x := v
+	return &x
+}
+
+// pickPtr returns one of two pointers, so the result mixes state spaces.
+func pickPtr(a, b *int64, first bool) *int64 {
+	if first {
+		return a
+	}
+	return b
+}
+
+// bumpAll adds k to every element through a pointer and returns the sum,
+// large enough (a loop) to be a device function of its own.
+func bumpAll(a *[4]int64, k int64) int64 {
+	var s int64
+	for j := range a {
+		p := elemPtr(a, j)
+		*p += k
+		s += *p
+	}
+	return s
+}
+
+func localPointerReturn(t cuda.Thread, in []int64, out []int64) {
+	i := t.Grid1()
+	if i < len(in) {
+		var a [4]int64
+		for k := range a {
+			a[k] = in[i] * int64(k+1)
+		}
+		p := elemPtr(&a, i%4)
+		*p += 7
+		q := newVal(in[i] + 3)
+		*q *= 2
+		r := pickPtr(p, q, i%3 == 0)
+		*r -= 1
+		s := bumpAll(&a, *q)
+		out[i] = a[0] + a[1]*3 + a[2]*5 + a[3]*7 + *q + s + *elemPtr(&a, (i+1)%4)
+	}
+}
+
+// localPointerGlobalMix passes a pointer into global memory and one into a
+// local through the same device function.
+func localPointerGlobalMix(t cuda.Thread, in []int64, out []int64) {
+	i := t.Grid1()
+	if i < len(out) {
+		x := in[i]
+		p := pickPtr(&out[i], &x, i%2 == 0)
+		*p = x*3 + 1
+		*newVal(x) = 5 // a fresh variable: no effect on x
+		if i%2 != 0 {
+			out[i] = x + *pickPtr(&x, &out[i], true)
+		}
+	}
 }

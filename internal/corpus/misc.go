@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"math"
 
 	"github.com/nugo-dev/nugo/cuda"
@@ -83,7 +84,29 @@ func miscPrimes(t cuda.Thread, base int64, out []int64) {
 	}
 }
 
+// checkedSqrt panics on a negative input (Numba's raise in a device
+// function); the corpus never passes one, so the panic paths are compiled
+// and skipped (issue 21, item 4).
+func checkedSqrt(x float64) float64 {
+	if x < 0 {
+		panic(errors.New("checkedSqrt of a negative number"))
+	}
+	return math.Sqrt(x)
+}
+
+func miscPanicNotTaken(t cuda.Thread, a []float64, out []float64) {
+	i := t.Grid1()
+	if i >= len(a) {
+		return
+	}
+	if a[i] != a[i] && i > 1<<30 {
+		panic("unreachable")
+	}
+	out[i] = checkedSqrt(math.Abs(a[i])) + float64(i%7)
+}
+
 var miscCases = []Case{
+	c1("misc/panic_not_taken", miscPanicNotTaken, func() []any { return []any{cycleF64(n1), zeros[float64](n1)} }),
 	c1("misc/mixed_features", miscFeatures, func() []any { return []any{Vec(iotaF64(n1)), zeros[int32](n1)} }),
 	c1("misc/primes_small", miscPrimes, func() []any { return []any{int64(2), zeros[int64](n1)} }),
 	c1("misc/primes_big", miscPrimes, func() []any { return []any{int64(1<<33 + 1), zeros[int64](n1)} }),

@@ -1297,6 +1297,32 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(localPointerReturn, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int64), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				localPointerReturn(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(localPointerGlobalMix, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int64), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				localPointerGlobalMix(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(mathRounding, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64), args[5].([]float64)
 		return func(r *cuda.Row) {
@@ -1485,6 +1511,19 @@ func init() {
 			t, n, stop := r.Begin()
 			for {
 				miscPrimes(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(miscPanicNotTaken, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]float64), args[1].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				miscPanicNotTaken(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}

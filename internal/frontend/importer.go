@@ -18,6 +18,8 @@ const (
 	MathPath    = "math"
 	BitsPath    = "math/bits"
 	CmplxPath   = "math/cmplx"
+	// ErrorsPath is importable for panic(errors.New("...")) alone.
+	ErrorsPath = "errors"
 )
 
 //go:embed stubs/*.go.txt
@@ -29,6 +31,7 @@ var stubFiles = map[string]string{
 	BitsPath:   "stubs/bits.go.txt",
 	CmplxPath:  "stubs/cmplx.go.txt",
 	Math32Path: "stubs/math32.go.txt",
+	ErrorsPath: "stubs/errors.go.txt",
 }
 
 // Supported reports whether a kernel may import the package path.

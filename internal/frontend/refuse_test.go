@@ -51,7 +51,10 @@ func TestRefusals(t *testing.T) {
 		{"pointer to slice", "func k(t cuda.Thread, /*HERE*/p *[]int) {\n}", "kernel parameter p has type *[]int"},
 		{"first param", "func k/*HERE*/(a []int) {\n}", "first parameter of a kernel must be a cuda.Thread"},
 		{"result", "func k(t cuda.Thread, a []int) /*HERE*/int {\n\treturn 0\n}", "a kernel returns nothing"},
-		{"panic", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/panic(\"x\")\n}", "panic is not supported in kernels"},
+		{"range over a string", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/for i, r := range \"h\u00e9llo\" {\n\t\ta[i] = int(r)\n\t}\n}", "range over a string is not supported in kernels (strings are not); range over a []byte or []rune parameter"},
+		{"panic of a variable", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/panic(a[0])\n}", "panic in a kernel takes a constant string, number or bool, or errors.New"},
+		{"panic of errors.New of a variable", "import \"errors\"\n\nfunc k(t cuda.Thread, a []byte) {\n\t/*HERE*/panic(errors.New(string(a)))\n}", "panic in a kernel takes a constant"},
+		{"panic of a named type", "type code int\n\nfunc (c code) String() string { return \"c\" }\n\nfunc k(t cuda.Thread, a []int) {\n\t/*HERE*/panic(code(1))\n}", "panic in a kernel takes a constant"},
 		{"method on interface", "type shape interface{ Area() float64 }\n\nfunc area(s /*HERE*/shape) float64 { return s.Area() }\n\nfunc k(t cuda.Thread, a []float64) {\n\ta[0] = area(nil)\n}", "cannot use an interface value"},
 		{"complex atomic", "func k(t cuda.Thread, a []complex128) {\n\t/*HERE*/cuda.AtomicAdd(&a[0], 1i)\n}", "does not satisfy"},
 		{"complex shuffle", "func k(t cuda.Thread, a []complex64) {\n\ta[0] = /*HERE*/cuda.ShflSync(t, a[0], 0)\n}", "does not satisfy"},
@@ -77,5 +80,20 @@ func TestRefusals(t *testing.T) {
 			}
 			t.Errorf("want %s: ...%s...; got:\n%v", want, c.msg, err)
 		})
+	}
+}
+
+// TestRangeOverStringOneDiagnostic: range over a string is one diagnostic
+// that says what to write, without the compiler's view of its iterator
+// (issue 21, item 16).
+func TestRangeOverStringOneDiagnostic(t *testing.T) {
+	src := header + "func k(t cuda.Thread, a []int) {\n\tfor i, r := range \"abc\" {\n\t\ta[i] = int(r)\n\t}\n}\n"
+	_, err := LoadSource("k.go", []byte(src), "k")
+	var fe *Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("got %v, want a *frontend.Error", err)
+	}
+	if len(fe.Diags) != 1 || strings.Contains(err.Error(), "internal compiler error") {
+		t.Errorf("%d diagnostics, want 1:\n%v", len(fe.Diags), err)
 	}
 }

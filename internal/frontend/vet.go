@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 )
@@ -338,6 +339,15 @@ func vetBody(body *ast.BlockStmt, info *types.Info, srcs map[*types.Package]sour
 		case *ast.SendStmt:
 			d.add(n.Pos(), "cannot send on a channel in a kernel; threads of a block communicate through shared memory (cuda.SharedArray) and t.SyncThreads()")
 			return false
+		case *ast.RangeStmt:
+			// One sentence for the construct, not the compiler's view of
+			// its iterator (issue 21, item 16).
+			if tv, ok := info.Types[n.X]; ok {
+				if b, isBasic := tv.Type.Underlying().(*types.Basic); isBasic && b.Info()&types.IsString != 0 {
+					d.add(n.Pos(), "range over a string is not supported in kernels (strings are not); range over a []byte or []rune parameter")
+					return false
+				}
+			}
 		case *ast.TypeSwitchStmt:
 			d.add(n.Pos(), "type switches need interfaces, which kernels do not support; use a concrete type or a generic function")
 			return false
@@ -425,7 +435,11 @@ func vetCall(call *ast.CallExpr, info *types.Info, d *diags) bool {
 			return false // map or chan: the type check reports it
 		}
 	case "panic":
-		d.add(call.Pos(), "panic is not supported in kernels; write an error code into a slice parameter and return")
+		// A constant, or errors.New of a constant string: the compiler
+		// knows what the panic prints (issue 21, item 4).
+		if len(call.Args) == 1 && !PanicArgOK(call.Args[0], info) {
+			d.add(call.Pos(), "panic in a kernel takes a constant string, number or bool, or errors.New(\"constant text\"); write the value into a slice parameter to report it")
+		}
 		return true
 	case "print", "println":
 		d.add(call.Pos(), "%s is not supported in kernels; use cuda.Printf", b.Name())
@@ -545,4 +559,30 @@ func capturedVar(lit *ast.FuncLit, info *types.Info) *types.Var {
 func isBool(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// PanicArgOK reports whether a kernel may panic with the expression: a
+// constant of a predeclared type (what it prints is known when compiling;
+// a named type is refused, since the methods that could decide what it
+// prints are pruned from the kernel's source), or errors.New of a constant
+// string.
+func PanicArgOK(arg ast.Expr, info *types.Info) bool {
+	if tv, ok := info.Types[arg]; ok && tv.Value != nil {
+		_, basic := tv.Type.(*types.Basic)
+		return basic
+	}
+	call, ok := ast.Unparen(arg).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != ErrorsPath || fn.Name() != "New" {
+		return false
+	}
+	tv, ok := info.Types[call.Args[0]]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.String
 }

@@ -189,3 +189,15 @@ func ForAllProbe(t cuda.Thread, hits []int32, shape []int32) {
 		hits[i]++
 	}
 }
+
+// DivRemWidths divides and takes remainders at every integer width by the
+// divisors of its thread's element: a zero divisor is a run-time error in
+// Go, and so in every build of a kernel (issue 21, item 3).
+func DivRemWidths(t cuda.Thread, a []int64, b []int32, c []uint16, d []uint64, by64 []int64, by32 []int32, by16 []uint16, byU []uint64) {
+	if i := t.Grid1(); i < len(a) {
+		a[i] /= by64[i]
+		b[i] %= by32[i]
+		c[i] /= by16[i]
+		d[i] %= byU[i]
+	}
+}

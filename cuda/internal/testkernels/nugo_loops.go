@@ -256,6 +256,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(DivRemWidths, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int32), args[2].([]uint16), args[3].([]uint64), args[4].([]int64), args[5].([]int32), args[6].([]uint16), args[7].([]uint64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				DivRemWidths(t, a0, a1, a2, a3, a4, a5, a6, a7)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(SliceHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
@@ -1003,6 +1016,19 @@ func init() {
 			t, n, stop := r.Begin()
 			for {
 				RankAmongTrue(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(Panics, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Panics(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}

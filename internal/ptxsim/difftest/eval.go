@@ -121,6 +121,24 @@ func (st *evalState) exec(s stmt) flow {
 	case *sArrSet:
 		idx := st.index(s.idx)
 		st.arrays[s.arr][idx] = st.eval(s.e)
+	case *sPick:
+		dst := s.b
+		if st.eval(s.cond).i != 0 {
+			dst = s.a
+		}
+		st.env[dst] = st.eval(s.e)
+	case *sDeep:
+		if s.arr != nil {
+			idx := st.index(s.idx)
+			st.arrays[s.arr][idx] = st.eval(s.e)
+			break
+		}
+		st.env[s.v] = st.eval(s.e)
+	case *sSwap:
+		x := st.eval(s.e)
+		old := st.env[s.v]
+		st.env[s.v] = binop("+", s.v.t, old, x)
+		st.env[s.w] = old
 	case *sIf:
 		body := s.els
 		if st.eval(s.cond).i != 0 {
@@ -240,6 +258,8 @@ func (st *evalState) eval(e expr) val {
 		return b
 	case *eIndex:
 		return st.arrays[e.arr][st.index(e.idx)]
+	case *eNew:
+		return st.eval(e.a)
 	case *eCmp:
 		a, b := st.eval(e.a), st.eval(e.b)
 		t := e.a.typ()

@@ -172,3 +172,32 @@ func FuzzCompiledMatchesNative(f *testing.F) {
 	f.Add([]byte{9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9})
 	f.Fuzz(checkGenerated)
 }
+
+// TestGeneratorCoversPointers: the seeds of FuzzCompiledMatchesNative use
+// each kind of pointer the generator makes (issue 21, item 1): pointers into
+// local arrays and variables returned by device functions, a device
+// function's own variable returned, pointers passed to a real (recursive)
+// call, and a device function that writes through its pointer parameter.
+func TestGeneratorCoversPointers(t *testing.T) {
+	want := []string{"*elemPtr_", "(*newVal_", "*pick_", "\tsetDeep_", "= swapAdd_"}
+	seen := map[string]int{}
+	for i := 0; i < 24; i++ {
+		data := []byte(fmt.Sprintf("seed-%d", i))
+		src := generate(data).Source()
+		body := src[strings.Index(src, "func kernel("):]
+		for _, w := range want {
+			if strings.Contains(body, w) {
+				seen[w]++
+			}
+		}
+		if msg := diffGenerated(data, nil); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	for _, w := range want {
+		if seen[w] == 0 {
+			t.Errorf("no seed program uses %q", w)
+		}
+	}
+	t.Logf("seed programs using each pointer form: %v", seen)
+}

@@ -112,10 +112,17 @@ type (
 		op   string // min max
 		a, b expr
 	}
+	// eIndex reads arr[uint(idx)%4], directly or, with viaPtr, as
+	// *elemPtr_T(&arr, ...): a pointer into a local array returned by a
+	// device function.
 	eIndex struct {
-		arr *garray
-		idx expr
+		arr    *garray
+		idx    expr
+		viaPtr bool
 	}
+	// eNew is *newVal_T(a): the address of a device function's own
+	// variable, returned and dereferenced by the caller.
+	eNew struct{ a expr }
 	eCmp struct {
 		op   string // == != < <= > >=
 		a, b expr
@@ -136,6 +143,7 @@ func (e *eCall) typ() gtype   { return e.f.ret }
 func (e *eMath) typ() gtype   { return e.a.typ() }
 func (e *eMinMax) typ() gtype { return e.a.typ() }
 func (e *eIndex) typ() gtype  { return e.arr.t }
+func (e *eNew) typ() gtype    { return e.a.typ() }
 func (e *eCmp) typ() gtype    { return numGTypes } // bool
 func (e *eLogic) typ() gtype  { return numGTypes }
 
@@ -149,6 +157,7 @@ func (e *eCall) isConst() bool   { return false }
 func (e *eMath) isConst() bool   { return false }
 func (e *eMinMax) isConst() bool { return e.a.isConst() && e.b.isConst() }
 func (e *eIndex) isConst() bool  { return false }
+func (e *eNew) isConst() bool    { return false }
 func (e *eCmp) isConst() bool    { return e.a.isConst() && e.b.isConst() }
 func (e *eLogic) isConst() bool  { return false }
 
@@ -159,10 +168,36 @@ type (
 		v *gvar
 		e expr
 	}
+	// sArrSet is arr[uint(idx)%4] = e, or with viaPtr
+	// *elemPtr_T(&arr, uint(idx)) = e.
 	sArrSet struct {
-		arr *garray
+		arr    *garray
+		idx    expr
+		e      expr
+		viaPtr bool
+	}
+	// sPick is *pick_T(&a, &b, cond) = e: a device function choosing
+	// between two pointers to the caller's variables.
+	sPick struct {
+		a, b *gvar
+		cond expr
+		e    expr
+	}
+	// sDeep is setDeep_T(&v, e, n) or setDeep_T(&arr[uint(idx)%4], e, n):
+	// a recursive device function (a real call, never inlined) that
+	// stores through a pointer into the caller's locals.
+	sDeep struct {
+		v   *gvar
+		arr *garray // instead of v when set
 		idx expr
 		e   expr
+		n   int
+	}
+	// sSwap is w = swapAdd_T(&v, e): the function adds e to *v through
+	// the pointer and returns the old value (w may be v itself).
+	sSwap struct {
+		w, v *gvar
+		e    expr
 	}
 	sIf struct {
 		cond      expr
@@ -195,12 +230,13 @@ type (
 
 // program is a generated kernel.
 type program struct {
-	funcs  []*gfunc
-	locals []*gvar // initialised from the inputs, written to the outputs
-	arrays []*garray
-	body   []stmt
-	nIn    int // int64 inputs per thread
-	nFIn   int // float64 inputs per thread
+	funcs    []*gfunc
+	locals   []*gvar // initialised from the inputs, written to the outputs
+	arrays   []*garray
+	body     []stmt
+	ptrTypes map[gtype]bool // types whose pointer helpers the program uses
+	nIn      int            // int64 inputs per thread
+	nFIn     int            // float64 inputs per thread
 }
 
 // Launch shape of generated kernels: every thread has its inputs, no guard.
@@ -260,7 +296,7 @@ type gen struct {
 
 // generate builds a random well-typed program.
 func generate(data []byte) *program {
-	g := &gen{src: newSource(data), p: &program{}}
+	g := &gen{src: newSource(data), p: &program{ptrTypes: map[gtype]bool{}}}
 	r := g.src
 	// device functions first: they see only their parameters
 	for i, n := 0, r.intn(3); i < n; i++ {
@@ -312,8 +348,47 @@ func (g *gen) stmts(n, depth int, top bool) []stmt {
 	var out []stmt
 	r := g.src
 	for i := 0; i < n; i++ {
-		k := r.intn(12)
+		k := r.intn(15)
 		switch {
+		case k == 12:
+			ws := g.writable()
+			a := ws[r.intn(len(ws))]
+			var same []*gvar
+			for _, w := range ws {
+				if w.t == a.t {
+					same = append(same, w)
+				}
+			}
+			b := same[r.intn(len(same))] // may be a itself
+			g.p.ptrTypes[a.t] = true
+			out = append(out, &sPick{a: a, b: b, cond: g.cond(1), e: g.expr(a.t, 2, false)})
+		case k == 13:
+			d := &sDeep{n: r.intn(3)}
+			var t gtype
+			if len(g.p.arrays) > 0 && r.intn(2) == 0 {
+				d.arr = g.p.arrays[r.intn(len(g.p.arrays))]
+				d.idx = g.intExpr(1)
+				t = d.arr.t
+			} else {
+				ws := g.writable()
+				d.v = ws[r.intn(len(ws))]
+				t = d.v.t
+			}
+			d.e = g.expr(t, 2, false)
+			g.p.ptrTypes[t] = true
+			out = append(out, d)
+		case k == 14:
+			ws := g.writable()
+			v := ws[r.intn(len(ws))]
+			w := v
+			if r.intn(2) == 0 {
+				w = ws[r.intn(len(ws))]
+			}
+			if w.t != v.t {
+				w = v
+			}
+			g.p.ptrTypes[v.t] = true
+			out = append(out, &sSwap{w: w, v: v, e: g.expr(v.t, 2, false)})
 		case k == 10:
 			ws := g.writable()
 			a, b := ws[r.intn(len(ws))], ws[r.intn(len(ws))]
@@ -331,7 +406,11 @@ func (g *gen) stmts(n, depth int, top bool) []stmt {
 			out = append(out, &sAssign{v: v, e: g.expr(v.t, 3, false)})
 		case k < 5 && len(g.p.arrays) > 0:
 			a := g.p.arrays[r.intn(len(g.p.arrays))]
-			out = append(out, &sArrSet{arr: a, idx: g.intExpr(2), e: g.expr(a.t, 2, false)})
+			s := &sArrSet{arr: a, idx: g.intExpr(2), e: g.expr(a.t, 2, false), viaPtr: r.intn(3) == 0}
+			if s.viaPtr {
+				g.p.ptrTypes[a.t] = true
+			}
+			out = append(out, s)
 		case k < 7:
 			s := &sIf{cond: g.cond(2), then: g.stmts(1+r.intn(3), depth-1, false)}
 			if r.intn(2) == 0 {
@@ -472,7 +551,12 @@ func (g *gen) expr(t gtype, depth int, nonConst bool) expr {
 			}
 		case 9:
 			if a := g.pickArray(t); a != nil {
-				return &eIndex{arr: a, idx: g.intExpr(depth - 1)}
+				return g.index(a, depth)
+			}
+		case 10:
+			if !g.inFunc {
+				g.p.ptrTypes[t] = true
+				return &eNew{a: g.expr(t, depth-1, false)}
 			}
 		}
 		return g.leaf(t, nonConst)
@@ -501,7 +585,12 @@ func (g *gen) expr(t gtype, depth int, nonConst bool) expr {
 		}
 	case 9:
 		if a := g.pickArray(t); a != nil {
-			return &eIndex{arr: a, idx: g.intExpr(depth - 1)}
+			return g.index(a, depth)
+		}
+	case 10:
+		if !g.inFunc {
+			g.p.ptrTypes[t] = true
+			return &eNew{a: g.expr(t, depth-1, false)}
 		}
 	}
 	return g.leaf(t, nonConst)
@@ -529,6 +618,16 @@ func (g *gen) pickArray(t gtype) *garray {
 		}
 	}
 	return nil
+}
+
+// index reads an element of a local array, directly or through a pointer
+// returned by a device function.
+func (g *gen) index(a *garray, depth int) expr {
+	e := &eIndex{arr: a, idx: g.intExpr(depth - 1), viaPtr: g.src.intn(3) == 0}
+	if e.viaPtr {
+		g.p.ptrTypes[a.t] = true
+	}
+	return e
 }
 
 func (g *gen) call(f *gfunc, depth int) expr {
@@ -561,6 +660,11 @@ func (p *program) Source() string {
 	}
 	for _, f := range p.funcs {
 		fmt.Fprintf(&b, "func %s(p0 %s, p1 %s) %s {\n\treturn %s\n}\n\n", f.name, f.params[0].t, f.params[1].t, f.ret, printExpr(f.body))
+	}
+	for t := range numGTypes {
+		if p.ptrTypes[t] {
+			fmt.Fprintf(&b, ptrHelpers, t)
+		}
 	}
 	b.WriteString("func kernel(t cuda.Thread, in []int64, fin []float64, out []int64, fout []float64) {\n\ti := t.Grid1()\n")
 	ni, nf := 0, 0
@@ -603,6 +707,40 @@ func (p *program) Source() string {
 	return b.String()
 }
 
+// ptrHelpers are the device functions of type %[1]s that take and return
+// pointers into the caller's locals (issue 21, item 1).
+const ptrHelpers = `func elemPtr_%[1]s(a *[4]%[1]s, i uint) *%[1]s {
+	return &a[i%%4]
+}
+
+func newVal_%[1]s(v %[1]s) *%[1]s {
+	x := v
+	return &x
+}
+
+func pick_%[1]s(a, b *%[1]s, first bool) *%[1]s {
+	if first {
+		return a
+	}
+	return b
+}
+
+func setDeep_%[1]s(p *%[1]s, v %[1]s, n int) {
+	if n > 0 {
+		setDeep_%[1]s(p, v, n-1)
+		return
+	}
+	*p = v
+}
+
+func swapAdd_%[1]s(p *%[1]s, x %[1]s) %[1]s {
+	old := *p
+	*p = old + x
+	return old
+}
+
+`
+
 // outputs is the number of int64 and float64 results per thread.
 func (p *program) outputs() (int, int) {
 	no, nf := 0, 1 // the last float output uses math
@@ -630,7 +768,21 @@ func printStmts(b *strings.Builder, ss []stmt, ind int) {
 		case *sAssign:
 			fmt.Fprintf(b, "%s%s = %s\n", tab, s.v.name, printExpr(s.e))
 		case *sArrSet:
+			if s.viaPtr {
+				fmt.Fprintf(b, "%s*elemPtr_%s(&%s, uint(%s)) = %s\n", tab, s.arr.t, s.arr.name, printExpr(s.idx), printExpr(s.e))
+				break
+			}
 			fmt.Fprintf(b, "%s%s[uint(%s)%%4] = %s\n", tab, s.arr.name, printExpr(s.idx), printExpr(s.e))
+		case *sPick:
+			fmt.Fprintf(b, "%s*pick_%s(&%s, &%s, %s) = %s\n", tab, s.a.t, s.a.name, s.b.name, printExpr(s.cond), printExpr(s.e))
+		case *sDeep:
+			if s.arr != nil {
+				fmt.Fprintf(b, "%ssetDeep_%s(&%s[uint(%s)%%4], %s, %d)\n", tab, s.arr.t, s.arr.name, printExpr(s.idx), printExpr(s.e), s.n)
+				break
+			}
+			fmt.Fprintf(b, "%ssetDeep_%s(&%s, %s, %d)\n", tab, s.v.t, s.v.name, printExpr(s.e), s.n)
+		case *sSwap:
+			fmt.Fprintf(b, "%s%s = swapAdd_%s(&%s, %s)\n", tab, s.w.name, s.v.t, s.v.name, printExpr(s.e))
 		case *sIf:
 			fmt.Fprintf(b, "%sif %s {\n", tab, printExpr(s.cond))
 			printStmts(b, s.then, ind+1)
@@ -706,7 +858,12 @@ func printExpr(e expr) string {
 	case *eMinMax:
 		return fmt.Sprintf("%s(%s, %s)", e.op, printExpr(e.a), printExpr(e.b))
 	case *eIndex:
+		if e.viaPtr {
+			return fmt.Sprintf("(*elemPtr_%s(&%s, uint(%s)))", e.arr.t, e.arr.name, printExpr(e.idx))
+		}
 		return fmt.Sprintf("%s[uint(%s)%%4]", e.arr.name, printExpr(e.idx))
+	case *eNew:
+		return fmt.Sprintf("(*newVal_%s(%s))", e.a.typ(), printExpr(e.a))
 	case *eCmp:
 		return fmt.Sprintf("(%s %s %s)", printExpr(e.a), e.op, printExpr(e.b))
 	case *eLogic:
