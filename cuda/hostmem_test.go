@@ -46,8 +46,11 @@ func TestHostMemoryAccounted(t *testing.T) {
 			if err := c.Free(); err != nil {
 				t.Fatal(err)
 			}
-			if got := hostmem.Reserved(); got != base {
-				t.Errorf("%d bytes accounted after freeing everything, want %d", got, base)
+			// Arrays of earlier tests that the garbage collector releases
+			// meanwhile lower the figure; what this test allocated must not
+			// remain in it.
+			if got := hostmem.Reserved(); got > base {
+				t.Errorf("%d bytes accounted after freeing everything, want at most the %d before", got, base)
 			}
 		})
 	}
