@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nugo-dev/nugo/cuda"
 )
@@ -198,5 +199,33 @@ func BenchmarkRunDevices(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunSlowDeviceTakesFewerChunks: the chunks go through a queue, so a
+// device slowed down before each launch takes fewer than the others, and
+// the results do not change.
+func TestRunSlowDeviceTakesFewerChunks(t *testing.T) {
+	devs := useDevices(t, cuda.CPU, 3)
+	want, err := Run(Config{N: 20_000, Chunk: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(Config{N: 20_000, Chunk: 500, Devices: devs, beforeLaunch: func(i, _ int) {
+		if i == 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Checksum != want.Checksum {
+		t.Fatalf("checksum %d, want %d", res.Checksum, want.Checksum)
+	}
+	slow := res.PerDevice[0].Chunks
+	for _, d := range res.PerDevice[1:] {
+		if d.Chunks <= slow {
+			t.Errorf("per device %+v: the slow device 0 took %d chunks, %s %d", res.PerDevice, slow, d.Device, d.Chunks)
+		}
 	}
 }
