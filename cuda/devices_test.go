@@ -81,6 +81,25 @@ func TestDevicesConcurrently(t *testing.T) {
 					t.Errorf("device %d: %v", i, err)
 				}
 			}
+			// Two goroutines per device, each asking for its device itself.
+			errs = make([]error, 2*n)
+			for g := range errs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					d, err := DeviceAt(g % n)
+					if err == nil {
+						err = useDevice(d, k, g)
+					}
+					errs[g] = err
+				}()
+			}
+			wg.Wait()
+			for g, err := range errs {
+				if err != nil {
+					t.Errorf("goroutine %d on device %d: %v", g, g%n, err)
+				}
+			}
 			if loads != nil {
 				if got := loads(); got != n {
 					t.Errorf("%d module loads for %d devices, want one per device", got, n)
