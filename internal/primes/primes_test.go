@@ -72,15 +72,13 @@ func TestRunRejectsSmallN(t *testing.T) {
 	}
 }
 
-// useDevices makes backend b current with n devices (virtual devices on
-// the cpu and ptxsim backends, simulated GPUs on the fake driver) and
-// returns them; the cpu backend returns after the test.
+// useDevices makes backend b current with n virtual devices and returns
+// them; the cpu backend returns after the test. (The fake driver's
+// simulated GPUs run the job in cuda's TestGPUPrimesOnSeveralDevices,
+// where the fake can be installed and removed for one test.)
 func useDevices(t *testing.T, b cuda.Backend, n int) []*cuda.DeviceHandle {
 	t.Helper()
 	t.Setenv(cuda.VirtualDevicesEnv, fmt.Sprint(n))
-	if b == cuda.GPU {
-		t.Setenv(cuda.FakeGPUEnv, fmt.Sprint(n))
-	}
 	if err := cuda.SetBackend(b); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +107,6 @@ func TestRunOnSeveralDevices(t *testing.T) {
 		{cuda.CPU, 4, 200_000, 7_000},
 		{cuda.CPU, 3, 1_000, 1_000}, // one chunk for three devices
 		{cuda.PTXSim, 3, 5_000, 600},
-		{cuda.GPU, 3, 5_000, 600}, // the fake driver's simulated GPUs
 	} {
 		t.Run(fmt.Sprintf("%s-%d", c.backend, c.devices), func(t *testing.T) {
 			devs := useDevices(t, c.backend, c.devices)
