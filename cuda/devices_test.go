@@ -295,6 +295,15 @@ func TestVirtualFault(t *testing.T) {
 					t.Errorf("launch %d on device 1: %v; want %q", i+1, err, want)
 				}
 			}
+			// Unset and set again, it counts afresh.
+			t.Setenv(VirtualFaultEnv, "")
+			if err := d1.Launch(k, Dim1(1), Dim1(4), data); err != nil {
+				t.Errorf("device 1 with %s unset: %v", VirtualFaultEnv, err)
+			}
+			t.Setenv(VirtualFaultEnv, "1:2")
+			if err := d1.Launch(k, Dim1(1), Dim1(4), data); err != nil {
+				t.Errorf("device 1's first launch after %s is set again: %v", VirtualFaultEnv, err)
+			}
 			t.Setenv(VirtualFaultEnv, "1")
 			if err := d1.Launch(k, Dim1(1), Dim1(4), data); err == nil || !strings.Contains(err.Error(), VirtualFaultEnv) {
 				t.Errorf("a malformed %s: %v", VirtualFaultEnv, err)

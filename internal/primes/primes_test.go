@@ -153,7 +153,13 @@ func TestRunDeviceFailure(t *testing.T) {
 			t.Setenv(cuda.VirtualFaultEnv, "2:2")
 			var out bytes.Buffer
 			const n = 30_000
-			res, err := Run(Config{N: n, Chunk: 500, Out: &out, Devices: devs})
+			// The healthy devices are slowed down, so that device 2 surely
+			// reaches its second launch before they run out of chunks.
+			res, err := Run(Config{N: n, Chunk: 500, Out: &out, Devices: devs, beforeLaunch: func(i, _ int) {
+				if i != 2 {
+					time.Sleep(2 * time.Millisecond)
+				}
+			}})
 			var de *DeviceError
 			if !errors.As(err, &de) || !strings.Contains(err.Error(), "device 2") || !strings.Contains(err.Error(), "chunk ") ||
 				!strings.Contains(err.Error(), "injected fault") {
