@@ -1,6 +1,7 @@
 package cuda_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
 	"github.com/nugo-dev/nugo/internal/driver/fakedriver"
+	"github.com/nugo-dev/nugo/internal/primes"
 )
 
 // multiDeviceSetups are the ways of having several devices without a GPU:
@@ -79,6 +81,25 @@ func TestDevicesConcurrently(t *testing.T) {
 			for i, err := range errs {
 				if err != nil {
 					t.Errorf("device %d: %v", i, err)
+				}
+			}
+			// Two goroutines per device, each asking for its device itself.
+			errs = make([]error, 2*n)
+			for g := range errs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					d, err := DeviceAt(g % n)
+					if err == nil {
+						err = useDevice(d, k, g)
+					}
+					errs[g] = err
+				}()
+			}
+			wg.Wait()
+			for g, err := range errs {
+				if err != nil {
+					t.Errorf("goroutine %d on device %d: %v", g, g%n, err)
 				}
 			}
 			if loads != nil {
@@ -274,6 +295,15 @@ func TestVirtualFault(t *testing.T) {
 					t.Errorf("launch %d on device 1: %v; want %q", i+1, err, want)
 				}
 			}
+			// Unset and set again, it counts afresh.
+			t.Setenv(VirtualFaultEnv, "")
+			if err := d1.Launch(k, Dim1(1), Dim1(4), data); err != nil {
+				t.Errorf("device 1 with %s unset: %v", VirtualFaultEnv, err)
+			}
+			t.Setenv(VirtualFaultEnv, "1:2")
+			if err := d1.Launch(k, Dim1(1), Dim1(4), data); err != nil {
+				t.Errorf("device 1's first launch after %s is set again: %v", VirtualFaultEnv, err)
+			}
 			t.Setenv(VirtualFaultEnv, "1")
 			if err := d1.Launch(k, Dim1(1), Dim1(4), data); err == nil || !strings.Contains(err.Error(), VirtualFaultEnv) {
 				t.Errorf("a malformed %s: %v", VirtualFaultEnv, err)
@@ -343,5 +373,43 @@ func TestGPUCopyPeer(t *testing.T) {
 	}
 	if err := CopyPeer(dst, src); err == nil || !strings.Contains(err.Error(), "Free") {
 		t.Errorf("CopyPeer from a freed array: %v", err)
+	}
+}
+
+// TestGPUPrimesOnSeveralDevices runs the capstone job over three simulated
+// GPUs: the kernel is loaded once per device, every device takes chunks,
+// and the checksum and results are the single device's.
+func TestGPUPrimesOnSeveralDevices(t *testing.T) {
+	devs := make([]fakedriver.DeviceSpec, 3)
+	for i := range devs {
+		devs[i] = fakedriver.DefaultDevice()
+	}
+	f := fakeGPU(t, fakedriver.Config{Devices: devs, Sim: &fakedriver.SimConfig{}})
+	var one, all bytes.Buffer
+	want, err := primes.Run(primes.Config{N: 5_000, Chunk: 400, Out: &one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	handles, err := AllDevices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := f.Count("cuModuleLoadDataEx")
+	res, err := primes.Run(primes.Config{N: 5_000, Chunk: 400, Out: &all, Devices: handles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Checksum != want.Checksum || !bytes.Equal(one.Bytes(), all.Bytes()) {
+		t.Fatalf("three GPUs: checksum %d, %d bytes; one: %d, %d bytes", res.Checksum, all.Len(), want.Checksum, one.Len())
+	}
+	chunks := 0
+	for _, d := range res.PerDevice {
+		chunks += d.Chunks
+	}
+	if chunks != 13 || len(res.PerDevice) != 3 {
+		t.Errorf("per device %+v, want 13 chunks in all", res.PerDevice)
+	}
+	if n := f.Count("cuModuleLoadDataEx") - before; n != 3 {
+		t.Errorf("%d module loads for the run on three devices, want one per device", n)
 	}
 }

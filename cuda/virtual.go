@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // VirtualDevicesEnv names the environment variable that gives the cpu and
@@ -21,7 +22,8 @@ const VirtualDevicesEnv = "NUGO_VIRTUAL_DEVICES"
 // VirtualFaultEnv names the environment variable that makes one virtual
 // device fail, for testing how a multi-device program copes: "D:K" makes
 // device D's K-th launch, and every later one, fail with an error that
-// says so (launches are counted from when the variable took this value).
+// says so (launches are counted from the first launch that sees this
+// value, after launches saw the variable unset or with another value).
 const VirtualFaultEnv = "NUGO_VIRTUAL_FAULT"
 
 // maxVirtualDevices bounds VirtualDevicesEnv: more would only be a typo.
@@ -39,9 +41,10 @@ type virtual struct {
 	vmu   sync.Mutex
 	vdevs map[int]backend // on device 0: devices 1.. made so far
 
-	fmu      sync.Mutex
-	faultFor string // the VirtualFaultEnv value launches are counted for
-	launches int
+	fmu        sync.Mutex
+	faultFor   string // the VirtualFaultEnv value launches are counted for
+	launches   int
+	faultArmed atomic.Bool // launches are being counted (faultFor != "")
 }
 
 // virtualDevices parses VirtualDevicesEnv.
@@ -119,7 +122,20 @@ func (h *hostBackend) deviceName() string { return fmt.Sprintf("%s device %d", h
 func (h *hostBackend) injectedFault() error {
 	v := os.Getenv(VirtualFaultEnv)
 	if v == "" {
+		if h.faultArmed.Load() {
+			// Unset: the next value, even the same again, counts afresh.
+			h.fmu.Lock()
+			h.faultFor, h.launches = "", 0
+			h.faultArmed.Store(false)
+			h.fmu.Unlock()
+		}
 		return nil
+	}
+	h.fmu.Lock()
+	defer h.fmu.Unlock()
+	if h.faultFor != v {
+		h.faultFor, h.launches = v, 0
+		h.faultArmed.Store(true)
 	}
 	d, k, ok := strings.Cut(v, ":")
 	dev, err1 := strconv.Atoi(d)
@@ -129,11 +145,6 @@ func (h *hostBackend) injectedFault() error {
 	}
 	if dev != h.id {
 		return nil
-	}
-	h.fmu.Lock()
-	defer h.fmu.Unlock()
-	if h.faultFor != v {
-		h.faultFor, h.launches = v, 0
 	}
 	h.launches++
 	if h.launches >= at {

@@ -19,7 +19,8 @@
 #       Numba and CUDA C (below). 3: the launch-overhead and pinned-copy
 #       benchmarks, the driver's and NVML's tests, `nugo top -n 1`,
 #       vectorize's and cuda/random's GPU tests, every example's test and
-#       the CLI's in parallel, `nugo bench -n 10^7`. bench/cuda is compiled
+#       the CLI's in parallel, `nugo bench -n 10^7`, `nugo primes -devices
+#       all` and two shards merged. bench/cuda is compiled
 #       with nvcc in the background from the start. Output: log.txt
 #       (everything), results.jsonl (one JSON line per benchmark run, or its
 #       error), table.md (the steps, what passed, failed or did not run
@@ -541,6 +542,14 @@ print("numba-cuda compiles and launches")'
 		note "$( ((np == ${#names[@]})) && echo PASS || echo DONE)" "examples and CLI tests on $nb: $np of ${#names[@]} passed ($((SECONDS - t0)) s)"
 	fi
 	step "nugo bench -n $(size 10000000 3000)" 60 . "$bin/nugo" bench -backend "$nb" -n "$(size 10000000 3000)" -reps 5
+	# Every device of the node in one process (the summary has a line per
+	# device when there are several), and two shards merged: merge checks
+	# coverage and each part's sha256 and prints the total checksum.
+	step "nugo primes -devices all -n $(size 100000000 20000)" 60 . "$bin/nugo" primes -backend "$nb" \
+		-n "$(size 100000000 20000)" -chunk "$(size 4194304 2000)" -devices all
+	step "nugo primes: 2 shards and merge, -n $(size 10000000 20000)" 60 . bash -c \
+		'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT; for k in 0 1; do "$0" primes -n "$1" -backend "$2" -shard $k/2 -out "$d"; done; "$0" primes merge "$d"' \
+		"$bin/nugo" "$(size 10000000 20000)" "$nb"
 	echo
 	table
 	cat "$out/table.md"

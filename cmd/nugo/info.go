@@ -33,6 +33,11 @@ func runInfo(args []string) error {
 		fmt.Printf("selected    none: %v\n", err)
 	} else {
 		fmt.Printf("selected    %s (NUGO_BACKEND chooses; auto picks the GPU when one can be used)\n", be)
+		if n, err := cuda.DeviceCount(); err != nil {
+			fmt.Printf("-devices    %v\n", err)
+		} else {
+			fmt.Printf("-devices    all is %d device%s of %s (cpu and ptxsim: NUGO_VIRTUAL_DEVICES)\n", n, plural(n), be)
+		}
 	}
 	fmt.Printf("nvml        %s\n", nvmlStatus())
 	gpus, err := cuda.Gpus()

@@ -29,6 +29,10 @@ type Config struct {
 	// Devices are the devices that share the chunks; nil means the
 	// current device alone.
 	Devices []*cuda.DeviceHandle
+
+	// beforeLaunch, if not nil, is called by device i (its index in
+	// Devices) before it launches chunk c: tests make a device slow with it.
+	beforeLaunch func(i, c int)
 }
 
 // DefaultChunk is the numbers per launch: 32 MiB of results.
@@ -152,7 +156,7 @@ func Run(cfg Config) (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			j.work(d, &res.PerDevice[i])
+			j.work(i, d, &res.PerDevice[i])
 		}()
 	}
 	go func() { wg.Wait(); close(j.results) }()
@@ -233,7 +237,7 @@ func (j *job) failure() error {
 }
 
 // work computes chunks on device d until none are left or the run stops.
-func (j *job) work(d *cuda.DeviceHandle, st *DeviceResult) {
+func (j *job) work(i int, d *cuda.DeviceHandle, st *DeviceResult) {
 	c := -1
 	failed := func(err error) {
 		first, n := j.bounds(max(c, 0))
@@ -280,6 +284,9 @@ func (j *job) work(d *cuda.DeviceHandle, st *DeviceResult) {
 			}
 		}
 		grid := (n + j.cfg.Block - 1) / j.cfg.Block
+		if j.cfg.beforeLaunch != nil {
+			j.cfg.beforeLaunch(i, c)
+		}
 		if err := start.Record(nil); err != nil {
 			failed(err)
 			return

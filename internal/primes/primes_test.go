@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nugo-dev/nugo/cuda"
 )
@@ -71,15 +72,13 @@ func TestRunRejectsSmallN(t *testing.T) {
 	}
 }
 
-// useDevices makes backend b current with n devices (virtual devices on
-// the cpu and ptxsim backends, simulated GPUs on the fake driver) and
-// returns them; the cpu backend returns after the test.
+// useDevices makes backend b current with n virtual devices and returns
+// them; the cpu backend returns after the test. (The fake driver's
+// simulated GPUs run the job in cuda's TestGPUPrimesOnSeveralDevices,
+// where the fake can be installed and removed for one test.)
 func useDevices(t *testing.T, b cuda.Backend, n int) []*cuda.DeviceHandle {
 	t.Helper()
 	t.Setenv(cuda.VirtualDevicesEnv, fmt.Sprint(n))
-	if b == cuda.GPU {
-		t.Setenv(cuda.FakeGPUEnv, fmt.Sprint(n))
-	}
 	if err := cuda.SetBackend(b); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +107,6 @@ func TestRunOnSeveralDevices(t *testing.T) {
 		{cuda.CPU, 4, 200_000, 7_000},
 		{cuda.CPU, 3, 1_000, 1_000}, // one chunk for three devices
 		{cuda.PTXSim, 3, 5_000, 600},
-		{cuda.GPU, 3, 5_000, 600}, // the fake driver's simulated GPUs
 	} {
 		t.Run(fmt.Sprintf("%s-%d", c.backend, c.devices), func(t *testing.T) {
 			devs := useDevices(t, c.backend, c.devices)
@@ -155,7 +153,13 @@ func TestRunDeviceFailure(t *testing.T) {
 			t.Setenv(cuda.VirtualFaultEnv, "2:2")
 			var out bytes.Buffer
 			const n = 30_000
-			res, err := Run(Config{N: n, Chunk: 500, Out: &out, Devices: devs})
+			// The healthy devices are slowed down, so that device 2 surely
+			// reaches its second launch before they run out of chunks.
+			res, err := Run(Config{N: n, Chunk: 500, Out: &out, Devices: devs, beforeLaunch: func(i, _ int) {
+				if i != 2 {
+					time.Sleep(2 * time.Millisecond)
+				}
+			}})
 			var de *DeviceError
 			if !errors.As(err, &de) || !strings.Contains(err.Error(), "device 2") || !strings.Contains(err.Error(), "chunk ") ||
 				!strings.Contains(err.Error(), "injected fault") {
@@ -198,5 +202,33 @@ func BenchmarkRunDevices(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunSlowDeviceTakesFewerChunks: the chunks go through a queue, so a
+// device slowed down before each launch takes fewer than the others, and
+// the results do not change.
+func TestRunSlowDeviceTakesFewerChunks(t *testing.T) {
+	devs := useDevices(t, cuda.CPU, 3)
+	want, err := Run(Config{N: 20_000, Chunk: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(Config{N: 20_000, Chunk: 500, Devices: devs, beforeLaunch: func(i, _ int) {
+		if i == 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Checksum != want.Checksum {
+		t.Fatalf("checksum %d, want %d", res.Checksum, want.Checksum)
+	}
+	slow := res.PerDevice[0].Chunks
+	for _, d := range res.PerDevice[1:] {
+		if d.Chunks <= slow {
+			t.Errorf("per device %+v: the slow device 0 took %d chunks, %s %d", res.PerDevice, slow, d.Device, d.Chunks)
+		}
 	}
 }
