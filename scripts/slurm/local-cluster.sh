@@ -63,6 +63,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
 MpiDefault=none
+MessageTimeout=60
 NodeName=$host CPUs=$(nproc) RealMemory=4000 State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
