@@ -9,94 +9,593 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
-	cuda.RegisterRowLoop(ReduceSum, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float32), args[1].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				ReduceSum(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(ReduceSum, func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, sums
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line kernels.go:20
+				sh := cuda.SharedArray[float32](t, Block)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:21
+					tid := t.ThreadIdx().X
+
+//line kernels.go:22
+					i := t.Grid1()
+
+//line kernels.go:23
+					var v float32
+
+//line kernels.go:24
+					if i < len(a) {
+//line kernels.go:25
+						v = a[i]
+					}
+
+//line kernels.go:27
+					sh[tid] = v
 				}
-				t = r.Next(t)
+				for s := Block / 2; s > 0; s >>= 1 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:21
+						tid := t.ThreadIdx().X
+
+//line kernels.go:30
+						if tid < s {
+//line kernels.go:31
+							sh[tid] += sh[tid+s]
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:21
+					tid := t.ThreadIdx().X
+
+//line kernels.go:35
+					if tid == 0 {
+//line kernels.go:36
+						sums[t.BlockIdx().X] = sh[0]
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(MatmulTiled, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].(cuda.Array2[float32]), args[1].(cuda.Array2[float32]), args[2].(cuda.Array2[float32])
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				MatmulTiled(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(MatmulTiled, func(nugoArgs []any) func() cuda.BlockLoop {
+		a, b, c := nugoArgs[0].(cuda.Array2[float32]), nugoArgs[1].(cuda.Array2[float32]), nugoArgs[2].(cuda.Array2[float32])
+		_, _, _ = a, b, c
+		return func() cuda.BlockLoop {
+			var nugoVSum []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVSum) < nugoN {
+					nugoVSum = make([]float32, nugoN)
 				}
-				t = r.Next(t)
+				nugoVSum = nugoVSum[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+
+//line kernels.go:43
+				sA := cuda.SharedArray[float32](t, Tile*Tile)
+
+//line kernels.go:44
+				sB := cuda.SharedArray[float32](t, Tile*Tile)
+
+//line kernels.go:48
+				rows, cols := c.Shape()
+
+//line kernels.go:49
+				_, k := a.Shape()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:50
+					var sum float32
+					nugoVSum[nugoTi] = sum
+				}
+				for tile := 0; tile < (k+Tile-1)/Tile; tile++ {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:45
+						i, j := t.Grid2()
+
+//line kernels.go:46
+						tid := t.ThreadIdx()
+
+//line kernels.go:47
+						tx, ty := tid.X, tid.Y
+
+//line kernels.go:52
+						var va, vb float32
+
+//line kernels.go:53
+						if p := tile*Tile + ty; i < rows && p < k {
+//line kernels.go:54
+							va = a.At(i, p)
+						}
+
+//line kernels.go:56
+						if p := tile*Tile + tx; p < k && j < cols {
+//line kernels.go:57
+							vb = b.At(p, j)
+						}
+
+//line kernels.go:59
+						sA[tx*Tile+ty] = va
+
+//line kernels.go:60
+						sB[tx*Tile+ty] = vb
+					}
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:46
+						tid := t.ThreadIdx()
+
+//line kernels.go:47
+						tx, ty := tid.X, tid.Y
+						sum := nugoVSum[nugoTi]
+
+//line kernels.go:62
+						for p := 0; p < Tile; p++ {
+//line kernels.go:63
+							sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:45
+					i, j := t.Grid2()
+					sum := nugoVSum[nugoTi]
+
+//line kernels.go:67
+					if i < rows && j < cols {
+//line kernels.go:68
+						c.Set(i, j, sum)
+					}
+					nugoVSum[nugoTi] = sum
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(ScanBlock, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				ScanBlock(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(ScanBlock, func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line kernels.go:76
+				buf := cuda.SharedArray[int32](t, 2*Block)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:77
+					tid := t.ThreadIdx().X
+
+//line kernels.go:78
+					i := t.Grid1()
+
+//line kernels.go:79
+					var v int32
+
+//line kernels.go:80
+					if i < len(a) {
+//line kernels.go:81
+						v = a[i]
+					}
+
+//line kernels.go:83
+					buf[tid] = v
 				}
-				t = r.Next(t)
+
+//line kernels.go:85
+				src, dst := 0, Block
+				for off := 1; off < Block; off *= 2 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:77
+						tid := t.ThreadIdx().X
+
+//line kernels.go:87
+						x := buf[src+tid]
+
+//line kernels.go:88
+						if tid >= off {
+//line kernels.go:89
+							x += buf[src+tid-off]
+						}
+
+//line kernels.go:91
+						buf[dst+tid] = x
+					}
+
+//line kernels.go:92
+					src, dst = dst, src
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:77
+					tid := t.ThreadIdx().X
+
+//line kernels.go:78
+					i := t.Grid1()
+
+//line kernels.go:95
+					if i < len(out) {
+//line kernels.go:96
+						out[i] = buf[src+tid]
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(Histogram, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]uint8), args[1].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Histogram(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(Histogram, func(nugoArgs []any) func() cuda.BlockLoop {
+		a, counts := nugoArgs[0].([]uint8), nugoArgs[1].([]uint32)
+		_, _ = a, counts
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line kernels.go:104
+				bins := cuda.SharedArray[uint32](t, Bins)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:106
+					for i := t.Grid1(); i < len(a); i += t.GridSize1() {
+//line kernels.go:107
+						cuda.AtomicAdd(&bins[a[i]], 1)
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:105
+					tid := t.ThreadIdx().X
+
+//line kernels.go:110
+					for b := tid; b < Bins; b += t.BlockDim().X {
+//line kernels.go:111
+						if n := bins[b]; n > 0 {
+//line kernels.go:112
+							cuda.AtomicAdd(&counts[b], n)
+						}
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(Stencil, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float32), args[1].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Stencil(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(Stencil, func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line kernels.go:121
+				sh := cuda.SharedArray[float32](t, Block+2*Radius)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:122
+					tid := t.ThreadIdx().X
+
+//line kernels.go:123
+					i := t.Grid1()
+
+//line kernels.go:124
+					var v float32
+
+//line kernels.go:125
+					if i < len(a) {
+//line kernels.go:126
+						v = a[i]
+					}
+
+//line kernels.go:128
+					sh[tid+Radius] = v
+
+//line kernels.go:129
+					if tid < Radius {
+//line kernels.go:130
+						var lo, hi float32
+//line kernels.go:131
+						if i-Radius >= 0 {
+//line kernels.go:132
+							lo = a[i-Radius]
+						}
+//line kernels.go:134
+						if i+Block < len(a) {
+//line kernels.go:135
+							hi = a[i+Block]
+						}
+//line kernels.go:137
+						sh[tid] = lo
+//line kernels.go:138
+						sh[tid+Block+Radius] = hi
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:122
+					tid := t.ThreadIdx().X
+
+//line kernels.go:123
+					i := t.Grid1()
+
+//line kernels.go:141
+					if i < len(out) {
+//line kernels.go:142
+						var s float32
+//line kernels.go:143
+						for k := -Radius; k <= Radius; k++ {
+//line kernels.go:144
+							s += sh[tid+Radius+k]
+						}
+//line kernels.go:146
+						out[i] = s / (2*Radius + 1)
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(WarpReduce, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float32), args[1].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				WarpReduce(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(WarpReduce, func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, sums
+		return func() cuda.BlockLoop {
+			var nugoVal []float32
+			var nugoLane []int
+			var nugoShfl []float32
+			var nugoVal2 []float32
+			var nugoLane2 []int
+			var nugoShfl2 []float32
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float32, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]float32, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]float32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]float32, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+
+//line kernels.go:154
+				warpSums := cuda.SharedArray[float32](t, Block/32)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:157
+					i := t.Grid1()
+
+//line kernels.go:158
+					var v float32
+
+//line kernels.go:159
+					if i < len(a) {
+//line kernels.go:160
+						v = a[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				for off := 16; off > 0; off /= 2 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						nugoVal[nugoTi] = v
+						nugoLane[nugoTi] = int(off)
+						nugoVV[nugoTi] = v
+					}
+					cuda.BlockShuffle(cuda.ShuffleDown, nugoShfl, nugoVal, nugoLane, nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line kernels.go:163
+						v += nugoShfl[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:155
+					tid := t.ThreadIdx().X
+
+//line kernels.go:156
+					lane, warp := tid%32, tid/32
+					v := nugoVV[nugoTi]
+
+//line kernels.go:165
+					if lane == 0 {
+//line kernels.go:166
+						warpSums[warp] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:155
+					tid := t.ThreadIdx().X
+					v := nugoVV[nugoTi]
+
+//line kernels.go:169
+					v = 0
+
+//line kernels.go:170
+					if tid < Block/32 {
+//line kernels.go:171
+						v = warpSums[tid]
+					}
+					nugoVV[nugoTi] = v
+				}
+				for off := 16; off > 0; off /= 2 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						nugoVal2[nugoTi] = v
+						nugoLane2[nugoTi] = int(off)
+						nugoVV[nugoTi] = v
+					}
+					cuda.BlockShuffle(cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoLane2, nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line kernels.go:174
+						v += nugoShfl2[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:155
+					tid := t.ThreadIdx().X
+					v := nugoVV[nugoTi]
+
+//line kernels.go:176
+					if tid == 0 {
+//line kernels.go:177
+						sums[t.BlockIdx().X] = v
+					}
+					nugoVV[nugoTi] = v
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(CountAbove, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3 := args[0].([]float32), args[1].(float32), args[2].([]int32), args[3].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				CountAbove(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(CountAbove, func(nugoArgs []any) func() cuda.BlockLoop {
+		a, limit, counts, all := nugoArgs[0].([]float32), nugoArgs[1].(float32), nugoArgs[2].([]int32), nugoArgs[3].([]int32)
+		_, _, _, _ = a, limit, counts, all
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoCount := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:185
+					i := t.Grid1()
+
+//line kernels.go:186
+					above := i < len(a) && a[i] > limit
+					if above {
+						nugoCount++
+					}
 				}
-				t = r.Next(t)
+
+//line kernels.go:187
+				n := nugoCount
+				nugoCount2 := 0
+				nugoArrived := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:185
+					i := t.Grid1()
+					if i >= len(a) || a[i] > 0 {
+						nugoCount2++
+					}
+					nugoArrived++
+				}
+
+//line kernels.go:188
+				pos := (nugoCount2 == nugoArrived)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:189
+					if t.ThreadIdx().X == 0 {
+//line kernels.go:190
+						counts[t.BlockIdx().X] = int32(n)
+//line kernels.go:191
+						if pos {
+//line kernels.go:192
+							all[t.BlockIdx().X] = 1
+						}
+					}
+				}
 			}
 		}
 	})
