@@ -31,6 +31,10 @@ type Block struct {
 // Size returns the number of threads in the block.
 func (b *Block) Size() int { return b.n }
 
+// Flat reports whether the block is one-dimensional, so that a thread's
+// linear index is its ThreadIdx().X.
+func (b *Block) Flat() bool { return b.flat }
+
 // Thread returns the block's thread of linear index i (0 <= i < Size())
 // and records it as the thread being run.
 func (b *Block) Thread(i int) Thread {
@@ -85,6 +89,20 @@ func blockLoopFor(fn reflect.Value, args []reflect.Value) (mk func() BlockLoop, 
 	return bind(vals), nil
 }
 
+// BlockShared returns a block loop's shared array of n elements, zeroed:
+// the array of a SharedArray call that the block loop makes once per
+// block, kept in *buf from block to block (a BlockLoop runs one block at a
+// time) instead of being looked up by call site.
+func BlockShared[T Element](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+		return *buf
+	}
+	*buf = (*buf)[:n]
+	clear(*buf)
+	return *buf
+}
+
 // ShuffleKind is which lane a shuffle reads, as ShflSync, ShflDownSync,
 // ShflUpSync and ShflXorSync choose it.
 type ShuffleKind int
@@ -115,6 +133,40 @@ func BlockShuffle[T Shuffleable](kind ShuffleKind, out, v []T, arg []int, exited
 		end := min(base+WarpSize, n)
 		for i := base; i < end; i++ {
 			l, a := i-base, arg[i]&(WarpSize-1)
+			src := -1
+			switch kind {
+			case ShuffleIdx:
+				src = a
+			case ShuffleDown:
+				if s := l + a; s < WarpSize {
+					src = s
+				}
+			case ShuffleUp:
+				if s := l - a; s >= 0 {
+					src = s
+				}
+			case ShuffleXor:
+				src = l ^ a
+			}
+			j := base + src
+			if src < 0 || j >= end || exited != nil && exited[j] {
+				j = i
+			}
+			out[i] = v[j]
+		}
+	}
+}
+
+// BlockShuffleConst is BlockShuffle with the same argument arg for every
+// thread.
+func BlockShuffleConst[T Shuffleable](kind ShuffleKind, out, v []T, arg int, exited []bool) {
+	n := len(v)
+	out = out[:n]
+	a := arg & (WarpSize - 1)
+	for base := 0; base < n; base += WarpSize {
+		end := min(base+WarpSize, n)
+		for i := base; i < end; i++ {
+			l := i - base
 			src := -1
 			switch kind {
 			case ShuffleIdx:

@@ -27,6 +27,8 @@ func init() {
 		_, _, _ = a, b, c
 		return func() cuda.BlockLoop {
 			var nugoVSum []float32
+			var nugoShared []float32
+			var nugoShared2 []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -36,12 +38,8 @@ func init() {
 				nugoVSum = nugoVSum[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-
-//line main.go:41
-				sA := cuda.SharedArray[float32](t, tpb*tpb)
-
-//line main.go:42
-				sB := cuda.SharedArray[float32](t, tpb*tpb)
+				sA := cuda.BlockShared(&nugoShared, tpb*tpb)
+				sB := cuda.BlockShared(&nugoShared2, tpb*tpb)
 
 //line main.go:46
 				rows, cols := c.Shape()

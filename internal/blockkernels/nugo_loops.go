@@ -13,14 +13,13 @@ func init() {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
 		return func() cuda.BlockLoop {
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line kernels.go:20
-				sh := cuda.SharedArray[float32](t, Block)
+				sh := cuda.BlockShared(&nugoShared, Block)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -44,7 +43,11 @@ func init() {
 					sh[tid] = v
 				}
 				for s := Block / 2; s > 0; s >>= 1 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -58,7 +61,11 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -79,6 +86,8 @@ func init() {
 		_, _, _ = a, b, c
 		return func() cuda.BlockLoop {
 			var nugoVSum []float32
+			var nugoShared []float32
+			var nugoShared2 []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -88,12 +97,8 @@ func init() {
 				nugoVSum = nugoVSum[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-
-//line kernels.go:43
-				sA := cuda.SharedArray[float32](t, Tile*Tile)
-
-//line kernels.go:44
-				sB := cuda.SharedArray[float32](t, Tile*Tile)
+				sA := cuda.BlockShared(&nugoShared, Tile*Tile)
+				sB := cuda.BlockShared(&nugoShared2, Tile*Tile)
 
 //line kernels.go:48
 				rows, cols := c.Shape()
@@ -184,14 +189,13 @@ func init() {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
+			var nugoShared []int32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line kernels.go:76
-				buf := cuda.SharedArray[int32](t, 2*Block)
+				buf := cuda.BlockShared(&nugoShared, 2*Block)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -264,14 +268,13 @@ func init() {
 		a, counts := nugoArgs[0].([]uint8), nugoArgs[1].([]uint32)
 		_, _ = a, counts
 		return func() cuda.BlockLoop {
+			var nugoShared []uint32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line kernels.go:104
-				bins := cuda.SharedArray[uint32](t, Bins)
+				bins := cuda.BlockShared(&nugoShared, Bins)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -305,14 +308,13 @@ func init() {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line kernels.go:121
-				sh := cuda.SharedArray[float32](t, Block+2*Radius)
+				sh := cuda.BlockShared(&nugoShared, Block+2*Radius)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -392,6 +394,7 @@ func init() {
 			var nugoLane2 []int
 			var nugoShfl2 []float32
 			var nugoVV []float32
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -425,9 +428,7 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-
-//line kernels.go:154
-				warpSums := cuda.SharedArray[float32](t, Block/32)
+				warpSums := cuda.BlockShared(&nugoShared, Block/32)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -446,15 +447,7 @@ func init() {
 					nugoVV[nugoTi] = v
 				}
 				for off := 16; off > 0; off /= 2 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-						nugoVal[nugoTi] = v
-						nugoLane[nugoTi] = int(off)
-						nugoVV[nugoTi] = v
-					}
-					cuda.BlockShuffle(cuda.ShuffleDown, nugoShfl, nugoVal, nugoLane, nil)
+					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVV, int(off), nil)
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
@@ -502,15 +495,7 @@ func init() {
 					nugoVV[nugoTi] = v
 				}
 				for off := 16; off > 0; off /= 2 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-						nugoVal2[nugoTi] = v
-						nugoLane2[nugoTi] = int(off)
-						nugoVV[nugoTi] = v
-					}
-					cuda.BlockShuffle(cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoLane2, nil)
+					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(off), nil)
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
@@ -521,7 +506,11 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -581,7 +570,11 @@ func init() {
 
 //line kernels.go:188
 				pos := (nugoCount2 == nugoArrived)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 

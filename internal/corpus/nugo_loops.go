@@ -366,6 +366,7 @@ func init() {
 		m, thr, x := nugoArgs[0].(cuda.Array2[bool]), nugoArgs[1].(float32), nugoArgs[2].(cuda.Array2[float32])
 		_, _, _ = m, thr, x
 		return func() cuda.BlockLoop {
+			var nugoShared []bool
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -374,9 +375,7 @@ func init() {
 
 //line arrays.go:83
 				rows, cols := m.Shape()
-
-//line arrays.go:84
-				flags := cuda.SharedArray[bool](t, 256)
+				flags := cuda.BlockShared(&nugoShared, 256)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -461,14 +460,13 @@ func init() {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
+			var nugoShared []int32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line atomics.go:41
-				sh := cuda.SharedArray[int32](t, 9)
+				sh := cuda.BlockShared(&nugoShared, 9)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -497,7 +495,11 @@ func init() {
 						cuda.AtomicMax(&sh[8], int32(tid))
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = 0, min(max(9, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -530,14 +532,13 @@ func init() {
 		c32, c64, sums := nugoArgs[0].([]uint32), nugoArgs[1].([]uint64), nugoArgs[2].([]uint64)
 		_, _, _ = c32, c64, sums
 		return func() cuda.BlockLoop {
+			var nugoShared []uint32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line atomics.go:80
-				sh := cuda.SharedArray[uint32](t, 1)
+				sh := cuda.BlockShared(&nugoShared, 1)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -558,7 +559,11 @@ func init() {
 						cuda.AtomicInc(&sh[0], 2)
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -601,14 +606,13 @@ func init() {
 		a, out := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
+			var nugoShared []cuda.Float16
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line atomics.go:136
-				sh := cuda.SharedArray[cuda.Float16](t, 12)
+				sh := cuda.BlockShared(&nugoShared, 12)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -769,14 +773,13 @@ func init() {
 		in, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
+			var nugoShared []float64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line builtins.go:50
-				sh := cuda.SharedArray[float64](t, 128)
+				sh := cuda.BlockShared(&nugoShared, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -912,6 +915,7 @@ func init() {
 		x, w, out := nugoArgs[0].([]complex64), nugoArgs[1].([]complex64), nugoArgs[2].([]complex64)
 		_, _, _ = x, w, out
 		return func() cuda.BlockLoop {
+			var nugoShared []complex64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -920,9 +924,7 @@ func init() {
 
 //line complexk.go:77
 				const n = 64
-
-//line complexk.go:78
-				sh := cuda.SharedArray[complex64](t, n)
+				sh := cuda.BlockShared(&nugoShared, n)
 
 //line complexk.go:80
 				base := t.BlockIdx().X * n
@@ -1300,14 +1302,13 @@ func init() {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line funcs.go:90
-				sh := cuda.SharedArray[float32](t, 128)
+				sh := cuda.BlockShared(&nugoShared, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -1365,14 +1366,13 @@ func init() {
 		a, out, flags := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]uint8)
 		_, _, _ = a, out, flags
 		return func() cuda.BlockLoop {
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line funcs.go:135
-				sh := cuda.SharedArray[float32](t, 128)
+				sh := cuda.BlockShared(&nugoShared, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -1553,14 +1553,13 @@ func init() {
 		m, out := nugoArgs[0].(cuda.Array2[cuda.Float16]), nugoArgs[1].([]cuda.Float16)
 		_, _ = m, out
 		return func() cuda.BlockLoop {
+			var nugoShared []cuda.Float16
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line half.go:100
-				tile := cuda.SharedArray[cuda.Float16](t, 128)
+				tile := cuda.BlockShared(&nugoShared, 128)
 
 //line half.go:102
 				rows, cols := m.Shape()
@@ -1943,14 +1942,13 @@ func init() {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line mixed.go:132
-				sh := cuda.SharedArray[float32](t, 128)
+				sh := cuda.BlockShared(&nugoShared, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -1974,7 +1972,11 @@ func init() {
 					sh[tid] = v
 				}
 				for s := 64; s > 0; s >>= 1 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -2165,14 +2167,13 @@ func init() {
 		a := nugoArgs[0].([]float64)
 		_ = a
 		return func() cuda.BlockLoop {
+			var nugoShared []float64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line shared.go:8
-				sh := cuda.SharedArray[float64](t, 128)
+				sh := cuda.BlockShared(&nugoShared, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -2215,14 +2216,13 @@ func init() {
 		a, sums := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = a, sums
 		return func() cuda.BlockLoop {
+			var nugoShared []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line shared.go:23
-				sh := cuda.SharedArray[int64](t, 128)
+				sh := cuda.BlockShared(&nugoShared, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -2243,7 +2243,11 @@ func init() {
 					}
 				}
 				for s := 64; s > 0; s >>= 1 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -2257,7 +2261,11 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -2277,17 +2285,15 @@ func init() {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			var nugoShared2 []int16
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line shared.go:43
-				x := cuda.SharedArray[int32](t, 128)
-
-//line shared.go:44
-				y := cuda.SharedArray[int16](t, 128)
+				x := cuda.BlockShared(&nugoShared, 128)
+				y := cuda.BlockShared(&nugoShared2, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -2382,6 +2388,7 @@ func init() {
 		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
+			var nugoShared []float64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -2390,9 +2397,7 @@ func init() {
 
 //line shared.go:75
 				const r = 3
-
-//line shared.go:76
-				sh := cuda.SharedArray[float64](t, 128+2*r)
+				sh := cuda.BlockShared(&nugoShared, 128+2*r)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -2462,17 +2467,15 @@ func init() {
 		a, counts := nugoArgs[0].([]uint8), nugoArgs[1].([]uint32)
 		_, _ = a, counts
 		return func() cuda.BlockLoop {
+			var nugoShared []uint32
+			var nugoShared2 []uint8
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line shared.go:110
-				bins := cuda.SharedArray[uint32](t, 37)
-
-//line shared.go:111
-				low := cuda.SharedArray[uint8](t, 37)
+				bins := cuda.BlockShared(&nugoShared, 37)
+				low := cuda.BlockShared(&nugoShared2, 37)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -2486,7 +2489,11 @@ func init() {
 						cuda.AtomicAdd(&bins[int(a[i])%37], 1)
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = 0, min(max(37, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -2498,7 +2505,11 @@ func init() {
 						low[tid] += uint8(bins[tid])
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = 0, min(max(37, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -3110,6 +3121,7 @@ func init() {
 		_, _, _ = a, out, done
 		return func() cuda.BlockLoop {
 			var nugoVV []int64
+			var nugoShared []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -3119,9 +3131,7 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-
-//line syncreduce.go:107
-				sh := cuda.SharedArray[int64](t, 128)
+				sh := cuda.BlockShared(&nugoShared, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -3461,6 +3471,7 @@ func init() {
 			var nugoLane []int
 			var nugoShfl []float32
 			var nugoVV []float32
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -3500,15 +3511,7 @@ func init() {
 					nugoVV[nugoTi] = v
 				}
 				for off := 16; off > 0; off /= 2 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-						nugoVal[nugoTi] = v
-						nugoLane[nugoTi] = int(off)
-						nugoVV[nugoTi] = v
-					}
-					cuda.BlockShuffle(cuda.ShuffleDown, nugoShfl, nugoVal, nugoLane, nil)
+					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVV, int(off), nil)
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
@@ -3519,9 +3522,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-
-//line warp.go:26
-				partial := cuda.SharedArray[float32](t, 4)
+				partial := cuda.BlockShared(&nugoShared, 4)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -3537,7 +3538,11 @@ func init() {
 					}
 					nugoVV[nugoTi] = v
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -3642,12 +3647,10 @@ func init() {
 //line warp.go:44
 						v, x = in[i], f[i]
 					}
-					nugoVal[nugoTi] = v
-					nugoLane[nugoTi] = int(0)
 					nugoVV[nugoTi] = v
 					nugoVX[nugoTi] = x
 				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl, nugoVal, nugoLane, nil)
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -3664,16 +3667,12 @@ func init() {
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
-					x := nugoVX[nugoTi]
 
 //line warp.go:47
 					r := nugoShfl2[nugoTi]
-					nugoVal3[nugoTi] = x
-					nugoLane3[nugoTi] = int(3)
-					nugoVX[nugoTi] = x
 					nugoVR[nugoTi] = r
 				}
-				cuda.BlockShuffle(cuda.ShuffleUp, nugoShfl3, nugoVal3, nugoLane3, nil)
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl3, nugoVX, int(3), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -3744,15 +3743,7 @@ func init() {
 					nugoVV[nugoTi] = v
 				}
 				for m := 16; m > 0; m /= 2 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-						nugoVal[nugoTi] = v
-						nugoLane[nugoTi] = int(m)
-						nugoVV[nugoTi] = v
-					}
-					cuda.BlockShuffle(cuda.ShuffleXor, nugoShfl, nugoVal, nugoLane, nil)
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(m), nil)
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
@@ -4158,15 +4149,7 @@ func init() {
 					nugoVS[nugoTi] = s
 				}
 				for off := 16; off > 0; off /= 2 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						s := nugoVS[nugoTi]
-						nugoVal[nugoTi] = s
-						nugoLane[nugoTi] = int(off)
-						nugoVS[nugoTi] = s
-					}
-					cuda.BlockShuffle(cuda.ShuffleDown, nugoShfl, nugoVal, nugoLane, nil)
+					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVS, int(off), nil)
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
@@ -4177,54 +4160,35 @@ func init() {
 						nugoVS[nugoTi] = s
 					}
 				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(5), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
-					v := nugoVV[nugoTi]
-					nugoVal2[nugoTi] = v
-					nugoLane2[nugoTi] = int(5)
-					nugoVV[nugoTi] = v
-				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					v := nugoVV[nugoTi]
 
 //line warp.go:211
 					x := nugoShfl2[nugoTi]
-					nugoVal3[nugoTi] = v
 					nugoLane3[nugoTi] = int(t.LaneID() + 1)
-					nugoVV[nugoTi] = v
 					nugoVX[nugoTi] = x
 				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl3, nugoVal3, nugoLane3, nil)
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl3, nugoVV, nugoLane3, nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
-					v := nugoVV[nugoTi]
 
 //line warp.go:212
 					r := nugoShfl3[nugoTi]
-					nugoVal4[nugoTi] = v
-					nugoLane4[nugoTi] = int(3)
-					nugoVV[nugoTi] = v
 					nugoVR[nugoTi] = r
 				}
-				cuda.BlockShuffle(cuda.ShuffleUp, nugoShfl4, nugoVal4, nugoLane4, nil)
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl4, nugoVV, int(3), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
-					v := nugoVV[nugoTi]
 
 //line warp.go:213
 					u := nugoShfl4[nugoTi]
-					nugoVal5[nugoTi] = v
-					nugoLane5[nugoTi] = int(6)
-					nugoVV[nugoTi] = v
 					nugoVU[nugoTi] = u
 				}
-				cuda.BlockShuffle(cuda.ShuffleXor, nugoShfl5, nugoVal5, nugoLane5, nil)
+				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl5, nugoVV, int(6), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t

@@ -180,6 +180,20 @@ type piece struct {
 	stmt  ast.Stmt
 	text  string
 	exprs []ast.Expr
+	shfl  *shuffleOp // gathers a shuffle's operands
+}
+
+// shuffleOp is one warp shuffle of a block loop: its operands are
+// gathered into the per-thread arrays vals and lanes, then exchanged into
+// out. Where the value is already a per-thread array (a variable living
+// across barriers), the exchange reads that array (valArray); where the
+// lane is uniform, it is passed as one number (laneConst).
+type shuffleOp struct {
+	kind             string
+	vals, lanes, out string
+	val, lane        ast.Expr
+	valArray         string
+	laneConst        bool
 }
 
 // region is a run of statements between barriers, run as one loop over the
@@ -219,13 +233,19 @@ type fissioner struct {
 	rematVars map[*types.Var]bool
 	taken     map[string]bool // names used in the kernel or the package scope
 
-	regions []*region
-	scratch []scratchVar // per-worker slices
-	exited  string       // name of the exited flags
-	ti      string       // the thread loop's index
-	blk     string       // the *cuda.Block
-	n       string       // the block's size
-	cuda    string       // cuda's import name
+	regions  []*region
+	shuffles []*shuffleOp
+	scratch  []scratchVar // per-worker slices
+	// shared are the kernel's top-level SharedArray declarations, made
+	// from a per-worker buffer (cuda.BlockShared), with that buffer.
+	shared     map[ast.Stmt]scratchVar
+	sharedBufs []scratchVar
+	depth      int    // of the block-level list being transformed
+	exited     string // name of the exited flags
+	ti         string // the thread loop's index
+	blk        string // the *cuda.Block
+	n          string // the block's size
+	cuda       string // cuda's import name
 }
 
 type scratchVar struct {
@@ -263,7 +283,7 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 		params: map[*types.Var]bool{}, local: map[*types.Var]bool{},
 		assigns: map[*types.Var][]ast.Node{}, addr: map[*types.Var]bool{},
 		block: map[ast.Node]bool{}, uniform: map[*types.Var]bool{}, single: map[*types.Var]bool{},
-		taken: map[string]bool{},
+		taken: map[string]bool{}, shared: map[ast.Stmt]scratchVar{},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -781,8 +801,35 @@ func (f *fissioner) movable(s ast.Stmt) bool {
 	return false
 }
 
+// sharedDecl records s if it is sh := cuda.SharedArray[T](t, n), run
+// once per block.
+func (f *fissioner) sharedDecl(s ast.Stmt) {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return
+	}
+	call, ok := as.Rhs[0].(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		return
+	}
+	fn := f.g.callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != cudaPath || fn.Name() != "SharedArray" {
+		return
+	}
+	sl, ok := f.info.TypeOf(as.Lhs[0]).Underlying().(*types.Slice)
+	if !ok {
+		return
+	}
+	buf := scratchVar{f.name("nugoShared"), sl.Elem()}
+	f.shared[s] = buf
+	f.sharedBufs = append(f.sharedBufs, buf)
+}
+
 // textNode is generated block-level code (a warp exchange).
-type textNode struct{ text string }
+type textNode struct {
+	text string
+	shfl *shuffleOp // a shuffle's exchange, written once its operands are known
+}
 
 // stmtNode is a kernel statement run once per block (uniform).
 type stmtNode struct{ stmt ast.Stmt }
@@ -806,6 +853,8 @@ type (
 
 // list transforms a block-level statement list.
 func (f *fissioner) list(stmts []ast.Stmt) []node {
+	f.depth++
+	defer func() { f.depth-- }()
 	var out []node
 	var cur *region
 	open := func() *region {
@@ -825,6 +874,9 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 			case f.isUniformStmt(s) && f.movable(s):
 				r := open()
 				r.prelude = append(r.prelude, piece{stmt: s})
+				if f.depth == 1 {
+					f.sharedDecl(s)
+				}
 			case f.isUniformStmt(s):
 				cur = nil
 				out = append(out, &stmtNode{s})
@@ -1076,9 +1128,13 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 			}
 			typ := f.info.TypeOf(c)
 			vs, ls, rs := f.scratchOf("nugoVal", typ), f.scratchOf("nugoLane", types.Typ[types.Int]), f.scratchOf("nugoShfl", typ)
-			r.pieces = append(r.pieces, piece{text: vs + "[" + f.ti + "] = %s\n" + ls + "[" + f.ti + "] = int(%s)", exprs: []ast.Expr{c.Args[1], c.Args[2]}})
-			kind := map[string]string{"ShflSync": "ShuffleIdx", "ShflDownSync": "ShuffleDown", "ShflUpSync": "ShuffleUp", "ShflXorSync": "ShuffleXor"}[name]
-			posts = append(posts, fmt.Sprintf("%%[1]s.BlockShuffle(%%[1]s.%s, %s, %s, %s, %%[2]s)", kind, rs, vs, ls))
+			op := &shuffleOp{
+				kind: map[string]string{"ShflSync": "ShuffleIdx", "ShflDownSync": "ShuffleDown", "ShflUpSync": "ShuffleUp", "ShflXorSync": "ShuffleXor"}[name],
+				vals: vs, lanes: ls, out: rs, val: c.Args[1], lane: c.Args[2],
+			}
+			f.shuffles = append(f.shuffles, op)
+			r.pieces = append(r.pieces, piece{shfl: op})
+			*out = append(*out, &textNode{shfl: op})
 			repl[c] = rs + "[" + f.ti + "]"
 		case collVote:
 			if !f.isThread(c.Args[0]) {
@@ -1103,7 +1159,7 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 		}
 	}
 	for _, p := range posts {
-		*out = append(*out, &textNode{p})
+		*out = append(*out, &textNode{text: p})
 	}
 	astutil.Apply(n, func(c *astutil.Cursor) bool {
 		if call, ok := c.Node().(*ast.CallExpr); ok {
@@ -1131,7 +1187,7 @@ type topDef struct {
 
 // regionVars returns the local variables, other than uniform ones, that a
 // region's pieces refer to.
-func (f *fissioner) regionVars(r *region) map[*types.Var]bool {
+func (f *fissioner) regionVars(r *region, effective bool) map[*types.Var]bool {
 	vars := map[*types.Var]bool{}
 	visit := func(n ast.Node) {
 		ast.Inspect(n, func(n ast.Node) bool {
@@ -1149,6 +1205,14 @@ func (f *fissioner) regionVars(r *region) map[*types.Var]bool {
 		}
 		for _, e := range p.exprs {
 			visit(e)
+		}
+		if op := p.shfl; op != nil {
+			if !effective || op.valArray == "" {
+				visit(op.val)
+			}
+			if !effective || !op.laneConst {
+				visit(op.lane)
+			}
 		}
 	}
 	return vars
@@ -1228,7 +1292,7 @@ func (f *fissioner) emit(body []node) string {
 	refs := map[*types.Var][]*region{}
 	regionRefs := make([]map[*types.Var]bool, len(f.regions))
 	for i, r := range f.regions {
-		regionRefs[i] = f.regionVars(r)
+		regionRefs[i] = f.regionVars(r, false)
 		for v := range regionRefs[i] {
 			refs[v] = append(refs[v], r)
 		}
@@ -1270,6 +1334,19 @@ func (f *fissioner) emit(body []node) string {
 	for _, v := range arrayOrder {
 		arrays[v] = f.name("nugoV" + strings.ToUpper(v.Name()[:1]) + v.Name()[1:])
 		f.scratch = append(f.scratch, scratchVar{arrays[v], v.Type()})
+	}
+	// Shuffles read the per-thread array of a variable that has one, and
+	// take a uniform lane as one number.
+	for _, op := range f.shuffles {
+		if id, ok := ast.Unparen(op.val).(*ast.Ident); ok {
+			if v := f.varOf(id); v != nil {
+				op.valArray = arrays[v]
+			}
+		}
+		op.laneConst = f.uniformExpr(op.lane)
+	}
+	for i, r := range f.regions {
+		regionRefs[i] = f.regionVars(r, true)
 	}
 	warps := false
 	var walk func([]node)
@@ -1416,7 +1493,7 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 		fmt.Fprintf(w, "_ = %s\n", args)
 	}
 	fmt.Fprintf(w, "return func() %s.BlockLoop {\n", f.cuda)
-	for _, s := range f.scratch {
+	for _, s := range append(f.scratch, f.sharedBufs...) {
 		fmt.Fprintf(w, "var %s []%s\n", s.name, f.typ(s.typ))
 	}
 	fmt.Fprintf(w, "return func(%s *%s.Block) {\n", f.blk, f.cuda)
@@ -1453,6 +1530,18 @@ func (e *emitter) nodes(ns []node) {
 			exited := "nil"
 			if f.exited != "" {
 				exited = f.exited
+			}
+			if op := n.shfl; op != nil {
+				vals := op.vals
+				if op.valArray != "" {
+					vals = op.valArray
+				}
+				if op.laneConst {
+					fmt.Fprintf(w, "%s.BlockShuffleConst(%s.%s, %s, %s, int(%s), %s)\n", f.cuda, f.cuda, op.kind, op.out, vals, f.print(op.lane), exited)
+				} else {
+					fmt.Fprintf(w, "%s.BlockShuffle(%s.%s, %s, %s, %s, %s)\n", f.cuda, f.cuda, op.kind, op.out, vals, op.lanes, exited)
+				}
+				continue
 			}
 			fmt.Fprintf(w, n.text+"\n", f.cuda, exited)
 		case *breakNode:
@@ -1513,7 +1602,13 @@ func (e *emitter) region(r *region) {
 	for _, p := range r.prelude {
 		e.piece(p)
 	}
-	if len(r.pieces) == 0 {
+	effective := 0
+	for _, p := range r.pieces {
+		if p.shfl == nil || p.shfl.valArray == "" || !p.shfl.laneConst {
+			effective++
+		}
+	}
+	if effective == 0 {
 		return
 	}
 	refs := e.regionRefs[r.id]
@@ -1580,9 +1675,21 @@ func (e *emitter) region(r *region) {
 	}
 	if r.returns {
 		r.label = f.name("nugoRegion")
-		fmt.Fprintf(w, "%s:\n", r.label)
 	}
-	fmt.Fprintf(w, "for %s := 0; %s < %s; %s++ {\n", f.ti, f.ti, f.n, f.ti)
+	if lo, hi, ok := e.bounds(r); ok {
+		l, h := f.name("nugoLo"), f.name("nugoHi")
+		fmt.Fprintf(w, "%s, %s := 0, %s\nif %s.Flat() {\n%s, %s = %s, %s\n}\n", l, h, f.n, f.blk, l, h, lo, hi)
+		if r.label != "" {
+			// The label must sit right before its loop.
+			w.WriteString(r.label + ":\n")
+		}
+		fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, l, f.ti, h, f.ti)
+	} else {
+		if r.label != "" {
+			w.WriteString(r.label + ":\n")
+		}
+		fmt.Fprintf(w, "for %s := 0; %s < %s; %s++ {\n", f.ti, f.ti, f.n, f.ti)
+	}
 	fmt.Fprintf(w, "%s := %s.Thread(%s)\n_ = %s\n", f.tname, f.blk, f.ti, f.tname)
 	if f.exited != "" {
 		fmt.Fprintf(w, "if %s[%s] {\ncontinue\n}\n", f.exited, f.ti)
@@ -1658,6 +1765,80 @@ func (e *emitter) isRematDef(s ast.Stmt, r *region) bool {
 	return true
 }
 
+// bounds returns the range of linear thread indices that can do anything
+// in a region made of one if whose condition compares the thread's x
+// index with a uniform value (if tid < s, if tid == 0): the loop then
+// visits those threads only, in one-dimensional blocks, where the linear
+// index is x.
+func (e *emitter) bounds(r *region) (lo, hi string, ok bool) {
+	f := e.f
+	if len(r.pieces) != 1 || r.pieces[0].stmt == nil {
+		return "", "", false
+	}
+	is, isIf := r.pieces[0].stmt.(*ast.IfStmt)
+	if !isIf || is.Init != nil || is.Else != nil {
+		return "", "", false
+	}
+	be, isBin := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+	if !isBin {
+		return "", "", false
+	}
+	x, u, op := be.X, be.Y, be.Op
+	if !e.isTid(x) {
+		x, u = u, x
+		op = map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ, token.EQL: token.EQL}[op]
+	}
+	if !e.isTid(x) || !f.uniformExpr(u) {
+		return "", "", false
+	}
+	clamp := func(v string) string { return fmt.Sprintf("min(max(%s, 0), %s)", v, f.n) }
+	us := f.print(u)
+	switch op {
+	case token.LSS:
+		return "0", clamp(us), true
+	case token.LEQ:
+		return "0", clamp("(" + us + ")+1"), true
+	case token.EQL:
+		return clamp(us), clamp("(" + us + ")+1"), true
+	case token.GTR:
+		return clamp("(" + us + ")+1"), f.n, true
+	case token.GEQ:
+		return clamp(us), f.n, true
+	}
+	return "", "", false
+}
+
+// isTid reports whether x is the thread's x index: t.ThreadIdx().X, or a
+// variable recomputed as that.
+func (e *emitter) isTid(x ast.Expr) bool {
+	f := e.f
+	x = ast.Unparen(x)
+	if id, ok := x.(*ast.Ident); ok {
+		v := f.varOf(id)
+		if v == nil || !f.rematVars[v] {
+			return false
+		}
+		d, ok := e.defs[v]
+		if !ok {
+			return false
+		}
+		x = ast.Unparen(f.defRHS(d.stmt, v))
+		if as, ok := d.stmt.(*ast.AssignStmt); ok && len(as.Rhs) != len(as.Lhs) {
+			return false
+		}
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "X" {
+		return false
+	}
+	call, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	m, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && m.Sel.Name == "ThreadIdx" && f.isThread(m.X)
+}
+
 // remat returns declaring statement s with the variables not needed
 // renamed to _.
 func (e *emitter) remat(s ast.Stmt, need map[*types.Var]bool) ast.Stmt {
@@ -1715,8 +1896,23 @@ func (e *emitter) returns(s ast.Stmt, label string) ast.Stmt {
 }
 
 func (e *emitter) piece(p piece) {
+	if buf, ok := e.f.shared[p.stmt]; ok {
+		as := p.stmt.(*ast.AssignStmt)
+		n := as.Rhs[0].(*ast.CallExpr).Args[1]
+		fmt.Fprintf(e.w, "%s := %s.BlockShared(&%s, %s)\n", e.f.print(as.Lhs[0]), e.f.cuda, buf.name, e.f.print(n))
+		return
+	}
 	if p.stmt != nil {
 		fmt.Fprintf(e.w, "%s\n", e.f.printLines(p.stmt))
+		return
+	}
+	if op := p.shfl; op != nil {
+		if op.valArray == "" {
+			fmt.Fprintf(e.w, "%s[%s] = %s\n", op.vals, e.f.ti, e.f.print(op.val))
+		}
+		if !op.laneConst {
+			fmt.Fprintf(e.w, "%s[%s] = int(%s)\n", op.lanes, e.f.ti, e.f.print(op.lane))
+		}
 		return
 	}
 	args := make([]any, len(p.exprs))

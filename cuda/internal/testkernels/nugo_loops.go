@@ -14,14 +14,13 @@ func init() {
 		a, s, m := nugoArgs[0].([]complex64), nugoArgs[1].(complex64), nugoArgs[2].(cuda.Array2[complex128])
 		_, _, _ = a, s, m
 		return func() cuda.BlockLoop {
+			var nugoShared []complex64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line complex.go:9
-				sh := cuda.SharedArray[complex64](t, 64)
+				sh := cuda.BlockShared(&nugoShared, 64)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -176,14 +175,13 @@ func init() {
 		x, total := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = x, total
 		return func() cuda.BlockLoop {
+			var nugoShared []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line corpus.go:87
-				buf := cuda.SharedArray[int64](t, 256)
+				buf := cuda.BlockShared(&nugoShared, 256)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -204,7 +202,11 @@ func init() {
 					buf[tid] = v
 				}
 				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -218,7 +220,11 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -357,14 +363,13 @@ func init() {
 		x := nugoArgs[0].([]float32)
 		_ = x
 		return func() cuda.BlockLoop {
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line corpus.go:169
-				st := cuda.SharedArray[float32](t, 4096)
+				st := cuda.BlockShared(&nugoShared, 4096)
 
 //line corpus.go:170
 				dyn := cuda.DynamicSharedArray[float32](t)
@@ -586,14 +591,13 @@ func init() {
 		lo, hi, out := nugoArgs[0].(int), nugoArgs[1].(int), nugoArgs[2].([]int32)
 		_, _, _ = lo, hi, out
 		return func() cuda.BlockLoop {
+			var nugoShared []int32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line debugfail.go:119
-				sh := cuda.SharedArray[int32](t, 8)
+				sh := cuda.BlockShared(&nugoShared, 8)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -621,14 +625,13 @@ func init() {
 		lo, hi, max, out := nugoArgs[0].(int), nugoArgs[1].(int), nugoArgs[2].(int), nugoArgs[3].([]int32)
 		_, _, _, _ = lo, hi, max, out
 		return func() cuda.BlockLoop {
+			var nugoShared []int32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line debugfail.go:131
-				sh := cuda.SharedArray[int32](t, 8)
+				sh := cuda.BlockShared(&nugoShared, 8)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -1561,11 +1564,9 @@ func init() {
 
 //line warp.go:41
 					v := in[i]
-					nugoVal[nugoTi] = v
-					nugoLane[nugoTi] = int(0)
 					nugoVV[nugoTi] = v
 				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl, nugoVal, nugoLane, nil)
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -1660,11 +1661,9 @@ func init() {
 
 //line warp.go:69
 					v := in[i]
-					nugoVal[nugoTi] = v
-					nugoLane[nugoTi] = int(delta)
 					nugoVV[nugoTi] = v
 				}
-				cuda.BlockShuffle(cuda.ShuffleUp, nugoShfl, nugoVal, nugoLane, nil)
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl, nugoVV, int(delta), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -1675,15 +1674,7 @@ func init() {
 //line warp.go:70
 					up[i] = nugoShfl[nugoTi]
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					v := nugoVV[nugoTi]
-					nugoVal2[nugoTi] = v
-					nugoLane2[nugoTi] = int(delta)
-					nugoVV[nugoTi] = v
-				}
-				cuda.BlockShuffle(cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoLane2, nil)
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -1809,9 +1800,8 @@ func init() {
 //line warp.go:107
 					active[i] = nugoVote2[nugoTi]
 					nugoVal[nugoTi] = i
-					nugoLane[nugoTi] = int(0)
 				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl, nugoVal, nugoLane, nugoExited)
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -1862,9 +1852,8 @@ func init() {
 //line warp.go:115
 					v := data[i]
 					nugoVal[nugoTi] = v
-					nugoLane[nugoTi] = int(0)
 				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl, nugoVal, nugoLane, nil)
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t

@@ -78,14 +78,13 @@ func init() {
 		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
+			var nugoShared []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line samples.go:46
-				sh := cuda.SharedArray[int64](t, 128)
+				sh := cuda.BlockShared(&nugoShared, 128)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t

@@ -13,14 +13,13 @@ func init() {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
 		return func() cuda.BlockLoop {
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-
-//line fission.go:10
-				sh := cuda.SharedArray[float32](t, 64)
+				sh := cuda.BlockShared(&nugoShared, 64)
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
@@ -35,7 +34,11 @@ func init() {
 					}
 				}
 				for s := 32; s > 0; s >>= 1 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -49,7 +52,11 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
