@@ -72,8 +72,7 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		r := &runner{block: newBlock(l)}
 		if l.blocks != nil {
 			r.loop = l.blocks()
-			d := cfg.Block
-			r.blk = Block{b: r.block, n: d.Size(), flat: d.Y == 1 && d.Z == 1}
+			r.blk = newBlockOf(r.block, cfg.Block)
 		}
 		return r.run
 	})

@@ -24,8 +24,28 @@ type BlockLoop func(b *Block)
 type Block struct {
 	b    *block
 	n    int
-	flat bool // the block is one-dimensional: linear index = x
+	flat bool     // the block is one-dimensional: linear index = x
+	tids []uint64 // packed thread index by linear index, when not flat
 	cur  uint64
+}
+
+// newBlockOf returns the Block of a worker's block for launches with
+// blocks of shape d.
+func newBlockOf(b *block, d Dim3) Block {
+	bl := Block{b: b, n: d.Size(), flat: d.Y == 1 && d.Z == 1}
+	if !bl.flat {
+		// Dividing the linear index for every thread of every region
+		// would cost more than many a region's body.
+		bl.tids = make([]uint64, 0, bl.n)
+		for z := range d.Z {
+			for y := range d.Y {
+				for x := range d.X {
+					bl.tids = append(bl.tids, packTid(x, y, z))
+				}
+			}
+		}
+	}
+	return bl
 }
 
 // Size returns the number of threads in the block.
@@ -40,8 +60,7 @@ func (b *Block) Flat() bool { return b.flat }
 func (b *Block) Thread(i int) Thread {
 	tid := uint64(i)
 	if !b.flat {
-		d := b.b.dim
-		tid = packTid(i%d.X, i/d.X%d.Y, i/(d.X*d.Y))
+		tid = b.tids[i]
 	}
 	b.cur = tid
 	return Thread{b.b, tid}
@@ -163,6 +182,24 @@ func BlockShuffleConst[T Shuffleable](kind ShuffleKind, out, v []T, arg int, exi
 	n := len(v)
 	out = out[:n]
 	a := arg & (WarpSize - 1)
+	if exited == nil && (kind == ShuffleDown || kind == ShuffleUp) {
+		// Whole runs of lanes: two copies per warp.
+		for base := 0; base < n; base += WarpSize {
+			end := min(base+WarpSize, n)
+			if a >= end-base {
+				copy(out[base:end], v[base:end])
+				continue
+			}
+			if kind == ShuffleDown {
+				copy(out[base:end-a], v[base+a:end])
+				copy(out[end-a:end], v[end-a:end])
+			} else {
+				copy(out[base+a:end], v[base:end-a])
+				copy(out[base:base+a], v[base:base+a])
+			}
+		}
+		return
+	}
 	for base := 0; base < n; base += WarpSize {
 		end := min(base+WarpSize, n)
 		for i := base; i < end; i++ {

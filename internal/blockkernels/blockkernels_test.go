@@ -3,6 +3,7 @@ package blockkernels
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/internal/corpus"
@@ -159,21 +160,34 @@ func BenchmarkBlockKernels(b *testing.B) {
 				defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(p.noLoops))
 				cfg, args := c.launch(n)
 				k := cuda.Jit(c.kernel)
+				cpu0 := cpuTime()
 				for b.Loop() {
 					if err := k.LaunchWith(cfg, args...); err != nil {
 						b.Fatal(err)
 					}
 				}
+				reportCPU(b, cpu0)
 			})
 		}
 		if c.hand != nil {
 			b.Run(c.name+"/hand", func(b *testing.B) {
 				_, args := c.launch(n)
+				cpu0 := cpuTime()
 				for b.Loop() {
 					c.hand(args)
 				}
+				reportCPU(b, cpu0)
 			})
 		}
+	}
+}
+
+// reportCPU reports the process's CPU time per iteration since cpu0
+// (user and system, all threads): on a machine other programs load, wall
+// time measures the sharing as much as the code, CPU time less so.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	if cpu0 >= 0 {
+		b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 
