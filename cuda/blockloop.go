@@ -3,8 +3,10 @@ package cuda
 import (
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/nugo-dev/nugo/internal/cpu"
+	"github.com/nugo-dev/nugo/internal/frontend"
 )
 
 // BlockLoop runs every thread of one block of a kernel that synchronises
@@ -73,17 +75,47 @@ func (b *Block) Thread(i int) Thread {
 // must be a top-level function, as for RegisterRowLoop; a kernel has
 // either a row loop or a block loop, whichever was registered last.
 //
-// It is called from the init functions that `nugo gen` writes; unlike a
-// row loop, a block loop holds a transformed copy of the kernel's body, so
-// a kernel edited after `nugo gen` runs its old body on the CPU until the
-// file is generated again (the package's up-to-date test, and srcgen's
-// check of the source the binary carries, report that).
-func RegisterBlockLoop(kernel any, bind func(args []any) func() BlockLoop) {
+// It is called from the init functions that `nugo gen` writes. Unlike a
+// row loop, a block loop holds a transformed copy of the kernel's body:
+// source is the fingerprint of the kernel's declaration it was made from
+// (package declhash), and a launch uses the loop only if the kernel's
+// source, as the binary carries it, still has that fingerprint; a kernel
+// edited after `nugo gen` runs on goroutines until go generate is run
+// again.
+func RegisterBlockLoop(kernel any, source string, bind func(args []any) func() BlockLoop) {
 	v := reflect.ValueOf(kernel)
 	if kernel == nil || bind == nil || v.Kind() != reflect.Func || v.IsNil() {
 		return
 	}
-	cpu.RegisterRows(v.Pointer(), cpu.RowBinder{Type: v.Type(), Bind: bind})
+	cpu.RegisterRows(v.Pointer(), cpu.RowBinder{Type: v.Type(), Bind: bind, Source: source})
+}
+
+// blockLoopCurrent caches, per kernel code pointer and fingerprint,
+// whether a block loop was generated from the kernel's current source.
+var blockLoopCurrent sync.Map // blockLoopKey -> bool
+
+type blockLoopKey struct {
+	pc     uintptr
+	source string
+}
+
+// currentBlockLoop reports whether the block loop registered for fn with
+// fingerprint source was generated from the declaration of fn that the
+// binary carries (or the source tree has). A block loop holds a copy of
+// the kernel's body: after an edit without go generate it would compute
+// the old kernel on the CPU while the compiled backends compile the new
+// one, so a stale loop is not used, and the kernel runs as goroutines.
+// Where no source can be found, no backend compiles another body, and
+// the loop is used.
+func currentBlockLoop(fn reflect.Value, source string) bool {
+	key := blockLoopKey{fn.Pointer(), source}
+	if ok, seen := blockLoopCurrent.Load(key); seen {
+		return ok.(bool)
+	}
+	h, found := frontend.DeclHash(fn.Interface())
+	ok := !found || h == source
+	blockLoopCurrent.Store(key, ok)
+	return ok
 }
 
 // blockLoopFor binds fn's registered BlockLoop maker to args, or returns
@@ -91,7 +123,7 @@ func RegisterBlockLoop(kernel any, bind func(args []any) func() BlockLoop) {
 func blockLoopFor(fn reflect.Value, args []reflect.Value) (mk func() BlockLoop, err error) {
 	rb, ok := cpu.Rows(fn)
 	bind, _ := rb.Bind.(func([]any) func() BlockLoop)
-	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() {
+	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() || !currentBlockLoop(fn, rb.Source) {
 		return nil, nil
 	}
 	vals := make([]any, len(args))

@@ -22,7 +22,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(fastMatmul, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(fastMatmul, "a2238ce928f3d72c", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, b, c := nugoArgs[0].(cuda.Array2[float32]), nugoArgs[1].(cuda.Array2[float32]), nugoArgs[2].(cuda.Array2[float32])
 		_, _, _ = a, b, c
 		return func() cuda.BlockLoop {

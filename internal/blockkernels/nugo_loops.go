@@ -9,7 +9,7 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
-	cuda.RegisterBlockLoop(ReduceSum, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
 		return func() cuda.BlockLoop {
@@ -81,7 +81,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(MatmulTiled, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(MatmulTiled, "716f7c12a4a8f0f8", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, b, c := nugoArgs[0].(cuda.Array2[float32]), nugoArgs[1].(cuda.Array2[float32]), nugoArgs[2].(cuda.Array2[float32])
 		_, _, _ = a, b, c
 		return func() cuda.BlockLoop {
@@ -185,7 +185,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(ScanBlock, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(ScanBlock, "8c3f9deef388bc54", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -264,7 +264,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(Histogram, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(Histogram, "4eed07b19d0a6d5c", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, counts := nugoArgs[0].([]uint8), nugoArgs[1].([]uint32)
 		_, _ = a, counts
 		return func() cuda.BlockLoop {
@@ -304,7 +304,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(Stencil, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(Stencil, "9e3eb9cc1e23db78", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -383,7 +383,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(WarpReduce, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(WarpReduce, "2855774e0b8f36b3", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
 		return func() cuda.BlockLoop {
@@ -528,7 +528,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(CountAbove, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(CountAbove, "0ef7b80fce85ddf9", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, limit, counts, all := nugoArgs[0].([]float32), nugoArgs[1].(float32), nugoArgs[2].([]int32), nugoArgs[3].([]int32)
 		_, _, _, _ = a, limit, counts, all
 		return func() cuda.BlockLoop {

@@ -362,7 +362,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(array2BoolMask, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(array2BoolMask, "ed56fb9ff1e525fa", func(nugoArgs []any) func() cuda.BlockLoop {
 		m, thr, x := nugoArgs[0].(cuda.Array2[bool]), nugoArgs[1].(float32), nugoArgs[2].(cuda.Array2[float32])
 		_, _, _ = m, thr, x
 		return func() cuda.BlockLoop {
@@ -456,7 +456,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(atomicShared, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(atomicShared, "2c16d7a6032f8816", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -528,7 +528,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(atomicWrap, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(atomicWrap, "49a3300e26525e21", func(nugoArgs []any) func() cuda.BlockLoop {
 		c32, c64, sums := nugoArgs[0].([]uint32), nugoArgs[1].([]uint64), nugoArgs[2].([]uint64)
 		_, _, _ = c32, c64, sums
 		return func() cuda.BlockLoop {
@@ -602,7 +602,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(atomicHalfShared, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(atomicHalfShared, "ec0d56720aaf8e4b", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -769,7 +769,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(copyShared, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(copyShared, "6aa02a843e98298b", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
@@ -911,7 +911,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(complexDFT, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(complexDFT, "a0eadc46fbbb3407", func(nugoArgs []any) func() cuda.BlockLoop {
 		x, w, out := nugoArgs[0].([]complex64), nugoArgs[1].([]complex64), nugoArgs[2].([]complex64)
 		_, _, _ = x, w, out
 		return func() cuda.BlockLoop {
@@ -1298,7 +1298,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(funcSharedArg, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(funcSharedArg, "08379f04c6275fd0", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -1362,7 +1362,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(funcCallABI, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(funcCallABI, "a8a90bf9cba8214f", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out, flags := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]uint8)
 		_, _, _ = a, out, flags
 		return func() cuda.BlockLoop {
@@ -1549,7 +1549,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(halfTile, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(halfTile, "61983b69c1fc5f75", func(nugoArgs []any) func() cuda.BlockLoop {
 		m, out := nugoArgs[0].(cuda.Array2[cuda.Float16]), nugoArgs[1].([]cuda.Float16)
 		_, _ = m, out
 		return func() cuda.BlockLoop {
@@ -1938,7 +1938,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(mixNarrowLoops, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(mixNarrowLoops, "22cbb1107b91e3e0", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -2163,7 +2163,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(sharedReverse, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(sharedReverse, "ae2349a6ecc8b824", func(nugoArgs []any) func() cuda.BlockLoop {
 		a := nugoArgs[0].([]float64)
 		_ = a
 		return func() cuda.BlockLoop {
@@ -2212,7 +2212,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(sharedReduce, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(sharedReduce, "41b5e3b82417dfe2", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = a, sums
 		return func() cuda.BlockLoop {
@@ -2281,7 +2281,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(sharedTwoArrays, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(sharedTwoArrays, "5008f289b32ce74d", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -2332,7 +2332,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(sharedDynamic, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(sharedDynamic, "f6ff3ba397d4751b", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -2384,7 +2384,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(sharedMovingAverage, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(sharedMovingAverage, "4a140c21c5088561", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -2463,7 +2463,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(sharedHistogram, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(sharedHistogram, "73661ef9588ff76a", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, counts := nugoArgs[0].([]uint8), nugoArgs[1].([]uint32)
 		_, _ = a, counts
 		return func() cuda.BlockLoop {
@@ -2524,7 +2524,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(sharedDynamicZeroed, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(sharedDynamicZeroed, "18dd69a98dcf8ef9", func(nugoArgs []any) func() cuda.BlockLoop {
 		out := nugoArgs[0].([]uint8)
 		_ = out
 		return func() cuda.BlockLoop {
@@ -2705,7 +2705,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(syncCountParity, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(syncCountParity, "23ba3a0a332e1d6d", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, even, odd := nugoArgs[0].([]int64), nugoArgs[1].([]int32), nugoArgs[2].([]int32)
 		_, _, _ = a, even, odd
 		return func() cuda.BlockLoop {
@@ -2767,7 +2767,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(syncCountEarlyReturn, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(syncCountEarlyReturn, "4fe7a8ec3871d40c", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -2900,7 +2900,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(syncReduce2D, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(syncReduce2D, "21cdb1553ff7192b", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
 		return func() cuda.BlockLoop {
@@ -3039,7 +3039,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(syncOrLoop, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(syncOrLoop, "d05ab2bcaf0fda55", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, rounds := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, rounds
 		return func() cuda.BlockLoop {
@@ -3116,7 +3116,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(fenceScopes, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(fenceScopes, "fbdc1242f1e9f26c", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out, done := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]int32)
 		_, _, _ = a, out, done
 		return func() cuda.BlockLoop {
@@ -3463,7 +3463,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(warpSum, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(warpSum, "6592f7ddef98806f", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
@@ -3555,7 +3555,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(warpShuffles, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(warpShuffles, "c9219d04b5944d6c", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, f, out, rot, up := nugoArgs[0].([]int64), nugoArgs[1].([]float64), nugoArgs[2].([]int64), nugoArgs[3].([]uint32), nugoArgs[4].([]float64)
 		_, _, _, _, _ = in, f, out, rot, up
 		return func() cuda.BlockLoop {
@@ -3696,7 +3696,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(warpXorSum, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(warpXorSum, "146b17ae95841bc0", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
@@ -3772,7 +3772,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(warpVotes, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(warpVotes, "2655f625867a6713", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, ballot, anyAll := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
 		_, _, _ = in, ballot, anyAll
 		return func() cuda.BlockLoop {
@@ -3953,7 +3953,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(warpLanemasks, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(warpLanemasks, "dad81b556acd9893", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out, rank := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
 		_, _, _ = a, out, rank
 		return func() cuda.BlockLoop {
@@ -4018,7 +4018,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(halfWarp, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(halfWarp, "8691ef5c275e5f54", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, sums, b, rot, up, bfly := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16), nugoArgs[2].([]cuda.Float16), nugoArgs[3].([]cuda.Float16), nugoArgs[4].([]cuda.Float16), nugoArgs[5].([]cuda.Float16)
 		_, _, _, _, _, _ = in, sums, b, rot, up, bfly
 		return func() cuda.BlockLoop {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/nugo-dev/nugo/internal/declhash"
 )
 
 // Barrier fission: a kernel that synchronises its block (SyncThreads, its
@@ -241,6 +243,7 @@ type fissioner struct {
 	shared     map[ast.Stmt]scratchVar
 	sharedBufs []scratchVar
 	depth      int    // of the block-level list being transformed
+	hash       string // the kernel declaration\'s fingerprint
 	exited     string // name of the exited flags
 	ti         string // the thread loop's index
 	blk        string // the *cuda.Block
@@ -298,6 +301,13 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 	if sig.TypeParams().Len() > 0 {
 		return "", "generic kernels keep the goroutine path at barriers"
 	}
+	// The fingerprint of the declaration as written, before the transform
+	// edits the syntax tree.
+	hash, err := declhash.Of(g.pkg.Fset, fd)
+	if err != nil {
+		return "", err.Error()
+	}
+	f.hash = hash
 	f.check()
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.census()
@@ -1476,7 +1486,7 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 	if f.thread != nil {
 		f.tname = f.thread.Name()
 	}
-	fmt.Fprintf(w, "%s.RegisterBlockLoop(%s, func(%s []any) func() %s.BlockLoop {\n", f.cuda, f.fd.Name.Name, args, f.cuda)
+	fmt.Fprintf(w, "%s.RegisterBlockLoop(%s, %q, func(%s []any) func() %s.BlockLoop {\n", f.cuda, f.fd.Name.Name, f.hash, args, f.cuda)
 	var names, asserts []string
 	for i := 1; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)

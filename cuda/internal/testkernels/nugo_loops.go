@@ -10,7 +10,7 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
-	cuda.RegisterBlockLoop(ScaleComplex, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(ScaleComplex, "0d0db219034e7674", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, s, m := nugoArgs[0].([]complex64), nugoArgs[1].(complex64), nugoArgs[2].(cuda.Array2[complex128])
 		_, _, _ = a, s, m
 		return func() cuda.BlockLoop {
@@ -171,7 +171,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(BlockSum, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(BlockSum, "d5d786c457c4a015", func(nugoArgs []any) func() cuda.BlockLoop {
 		x, total := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = x, total
 		return func() cuda.BlockLoop {
@@ -240,7 +240,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(Reverse, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(Reverse, "530fc176361574d1", func(nugoArgs []any) func() cuda.BlockLoop {
 		x := nugoArgs[0].([]float32)
 		_ = x
 		return func() cuda.BlockLoop {
@@ -359,7 +359,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(SharedBoth, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(SharedBoth, "82e0d5d36618deff", func(nugoArgs []any) func() cuda.BlockLoop {
 		x := nugoArgs[0].([]float32)
 		_ = x
 		return func() cuda.BlockLoop {
@@ -587,7 +587,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(SharedSlice, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(SharedSlice, "624fb071f79dc978", func(nugoArgs []any) func() cuda.BlockLoop {
 		lo, hi, out := nugoArgs[0].(int), nugoArgs[1].(int), nugoArgs[2].([]int32)
 		_, _, _ = lo, hi, out
 		return func() cuda.BlockLoop {
@@ -621,7 +621,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(SharedSlice3, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(SharedSlice3, "8ccae844e4256502", func(nugoArgs []any) func() cuda.BlockLoop {
 		lo, hi, max, out := nugoArgs[0].(int), nugoArgs[1].(int), nugoArgs[2].(int), nugoArgs[3].([]int32)
 		_, _, _, _ = lo, hi, max, out
 		return func() cuda.BlockLoop {
@@ -1084,7 +1084,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(Relay, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(Relay, "54e720f9908c52fd", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, out, res := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
 		_, _, _ = in, out, res
 		return func() cuda.BlockLoop {
@@ -1220,7 +1220,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(RankAmongTrue, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(RankAmongTrue, "0718e9feb7740e80", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, rank := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = in, rank
 		return func() cuda.BlockLoop {
@@ -1333,7 +1333,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(BlockVotes, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(BlockVotes, "0cef25cf83d23647", func(nugoArgs []any) func() cuda.BlockLoop {
 		mode, count, flags := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].([]int32)
 		_, _, _ = mode, count, flags
 		return func() cuda.BlockLoop {
@@ -1449,7 +1449,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(SyncCountFault, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(SyncCountFault, "53d3cf5b558e8f6b", func(nugoArgs []any) func() cuda.BlockLoop {
 		data := nugoArgs[0].([]int)
 		_ = data
 		return func() cuda.BlockLoop {
@@ -1511,7 +1511,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(WarpBroadcast, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(WarpBroadcast, "c970e15bb0093498", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, out, out32 := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]uint32)
 		_, _, _ = in, out, out32
 		return func() cuda.BlockLoop {
@@ -1608,7 +1608,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(UpDown, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(UpDown, "58c0dc7650f6b7e3", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, up, down, delta := nugoArgs[0].([]int), nugoArgs[1].([]int), nugoArgs[2].([]int), nugoArgs[3].(int)
 		_, _, _, _ = in, up, down, delta
 		return func() cuda.BlockLoop {
@@ -1701,7 +1701,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(EarlyReturn, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(EarlyReturn, "ff5745a1d070a45f", func(nugoArgs []any) func() cuda.BlockLoop {
 		ballot, active, fromLane0 := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32), nugoArgs[2].([]int)
 		_, _, _ = ballot, active, fromLane0
 		return func() cuda.BlockLoop {
@@ -1818,7 +1818,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(WarpFault, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(WarpFault, "87f91d00bc6bb8af", func(nugoArgs []any) func() cuda.BlockLoop {
 		data := nugoArgs[0].([]int)
 		_ = data
 		return func() cuda.BlockLoop {

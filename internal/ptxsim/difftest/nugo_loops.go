@@ -74,7 +74,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(sampleShared, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(sampleShared, "aabba58b9a89bc87", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {

@@ -9,7 +9,7 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
-	cuda.RegisterBlockLoop(Reduce, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(Reduce, "f121c0864a148e5f", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
 		return func() cuda.BlockLoop {
@@ -72,7 +72,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(EarlyExit, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(EarlyExit, "f87d98f756a69dea", func(nugoArgs []any) func() cuda.BlockLoop {
 		a := nugoArgs[0].([]int32)
 		_ = a
 		return func() cuda.BlockLoop {
@@ -224,7 +224,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(wait, func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(wait, "fc8134a48b72ca44", func(nugoArgs []any) func() cuda.BlockLoop {
 		_ = nugoArgs
 		return func() cuda.BlockLoop {
 			return func(nugoB *cuda.Block) {
