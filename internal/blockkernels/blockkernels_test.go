@@ -79,6 +79,9 @@ var cases = []kcase{
 	{"warpreduce", WarpReduce, func(n int) (cuda.LaunchConfig, []any) {
 		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{floats(n), make([]float32, blocks(n))}
 	}, func(args []any) { HandReduceSum(args[0].([]float32), args[1].([]float32)) }},
+	{"copiesthread", CopiesThread, func(n int) (cuda.LaunchConfig, []any) {
+		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{make([]int32, n)}
+	}, nil},
 	{"countabove", CountAbove, func(n int) (cuda.LaunchConfig, []any) {
 		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{floats(n), float32(0.5), make([]int32, blocks(n)), make([]int32, blocks(n))}
 	}, nil},

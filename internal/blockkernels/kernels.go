@@ -193,3 +193,17 @@ func CountAbove(t cuda.Thread, a []float32, limit float32, counts, all []int32) 
 		}
 	}
 }
+
+// CopiesThread keeps a copy of its Thread across a barrier: the copy is
+// each thread's own, not one for the block.
+func CopiesThread(t cuda.Thread, a []int32) {
+	u := t
+	i := u.Grid1()
+	if i < len(a) {
+		a[i] = int32(u.ThreadIdx().X)
+	}
+	t.SyncThreads()
+	if j := u.Grid1(); j < len(a) {
+		a[j] += int32(u.BlockIdx().X)
+	}
+}

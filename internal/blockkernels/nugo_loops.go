@@ -592,4 +592,50 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(CopiesThread, "1ffaeecbf2b0e0a7", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			var nugoVU []cuda.Thread
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]cuda.Thread, nugoN)
+				}
+				nugoVU = nugoVU[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:200
+					u := t
+
+//line kernels.go:201
+					i := u.Grid1()
+
+//line kernels.go:202
+					if i < len(a) {
+//line kernels.go:203
+						a[i] = int32(u.ThreadIdx().X)
+					}
+					nugoVU[nugoTi] = u
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					u := nugoVU[nugoTi]
+
+//line kernels.go:206
+					if j := u.Grid1(); j < len(a) {
+//line kernels.go:207
+						a[j] += int32(u.BlockIdx().X)
+					}
+					nugoVU[nugoTi] = u
+				}
+			}
+		}
+	})
 }

@@ -650,6 +650,11 @@ func (f *fissioner) exprClass(e ast.Expr, pos bool) bool {
 		case *types.Const, *types.Nil:
 			return true
 		case *types.Var:
+			if o == f.thread {
+				// The Thread itself differs from thread to thread; only
+				// some of its methods are uniform (callClass).
+				return false
+			}
 			if f.params[o] {
 				return f.single[o]
 			}
