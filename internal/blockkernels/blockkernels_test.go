@@ -82,6 +82,9 @@ var cases = []kcase{
 	{"copiesthread", CopiesThread, func(n int) (cuda.LaunchConfig, []any) {
 		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{make([]int32, n)}
 	}, nil},
+	{"shadow", Shadow, func(n int) (cuda.LaunchConfig, []any) {
+		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{ints(n)}
+	}, nil},
 	{"countabove", CountAbove, func(n int) (cuda.LaunchConfig, []any) {
 		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{floats(n), float32(0.5), make([]int32, blocks(n)), make([]int32, blocks(n))}
 	}, nil},

@@ -207,3 +207,20 @@ func CopiesThread(t cuda.Thread, a []int32) {
 		a[j] += int32(u.BlockIdx().X)
 	}
 }
+
+// Shadow declares, in a loop around a barrier, an n the same in every
+// thread after a statement that reads the outer n: the transform must not
+// run the inner declaration first.
+func Shadow(t cuda.Thread, a []int32) {
+	n := int32(5)
+	for k := 0; k < 2; k++ {
+		if i := t.Grid1(); i < len(a) {
+			a[i] += n
+		}
+		n := int32(7)
+		t.SyncThreads()
+		if i := t.Grid1(); i < len(a) {
+			a[i] = a[i]*n + int32(k)
+		}
+	}
+}

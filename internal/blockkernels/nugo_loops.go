@@ -638,4 +638,44 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(Shadow, "411a8b8139a24ced", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line kernels.go:215
+				n := int32(5)
+				for k := 0; k < 2; k++ {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:217
+						if i := t.Grid1(); i < len(a) {
+//line kernels.go:218
+							a[i] += n
+						}
+					}
+
+//line kernels.go:220
+					n := int32(7)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:222
+						if i := t.Grid1(); i < len(a) {
+//line kernels.go:223
+							a[i] = a[i]*n + int32(k)
+						}
+					}
+				}
+			}
+		}
+	})
 }

@@ -816,6 +816,40 @@ func (f *fissioner) movable(s ast.Stmt) bool {
 	return false
 }
 
+// namesUsed reports whether the pieces of region r refer to a name that
+// s declares: moved before r's loop, s would shadow what they refer to.
+func (f *fissioner) namesUsed(r *region, s ast.Stmt) bool {
+	if r == nil {
+		return false
+	}
+	names := map[string]bool{}
+	for _, id := range defNames(s) {
+		names[id.Name] = true
+	}
+	used := false
+	for _, p := range r.pieces {
+		var nodes []ast.Node
+		if p.stmt != nil {
+			nodes = append(nodes, p.stmt)
+		}
+		for _, x := range p.exprs {
+			nodes = append(nodes, x)
+		}
+		if p.shfl != nil {
+			nodes = append(nodes, p.shfl.val, p.shfl.lane)
+		}
+		for _, n := range nodes {
+			ast.Inspect(n, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+					used = true
+				}
+				return !used
+			})
+		}
+	}
+	return used
+}
+
 // sharedDecl records s if it is sh := cuda.SharedArray[T](t, n), run
 // once per block.
 func (f *fissioner) sharedDecl(s ast.Stmt) {
@@ -886,7 +920,7 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 			case isConstOrType(s):
 				r := open()
 				r.prelude = append(r.prelude, piece{stmt: s})
-			case f.isUniformStmt(s) && f.movable(s):
+			case f.isUniformStmt(s) && f.movable(s) && !f.namesUsed(cur, s):
 				r := open()
 				r.prelude = append(r.prelude, piece{stmt: s})
 				if f.depth == 1 {

@@ -96,3 +96,15 @@ func Plain(t cuda.Thread, a []int32) {
 		a[i]++
 	}
 }
+
+// Shadow declares, after a statement that reads the outer n, an inner n
+// the same in every thread: it must not be moved before that statement.
+func Shadow(t cuda.Thread, a []int32) {
+	n := int32(5)
+	for k := 0; k < 2; k++ {
+		a[t.Grid1()] += n
+		n := int32(7)
+		t.SyncThreads()
+		a[t.Grid1()] += n
+	}
+}

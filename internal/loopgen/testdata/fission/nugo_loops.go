@@ -261,4 +261,38 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(Shadow, "c8471d57c7d867b9", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line fission.go:103
+				n := int32(5)
+				for k := 0; k < 2; k++ {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:105
+						a[t.Grid1()] += n
+					}
+
+//line fission.go:106
+					n := int32(7)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:108
+						a[t.Grid1()] += n
+					}
+				}
+			}
+		}
+	})
 }
