@@ -634,8 +634,11 @@ var positionThreadMethods = map[string]bool{
 	"LanemaskLt": true, "LanemaskLe": true, "LanemaskEq": true, "LanemaskGe": true, "LanemaskGt": true,
 }
 
-// remat holds the variables recomputed in each region (set while
-// classifying; posExpr accepts them).
+// exprClass reports whether e is uniform (pos false: the same value in
+// every thread of the block, reading no memory) or a position expression
+// (pos true: also a function of the thread's position, through the
+// Thread's position methods and the variables recomputed in each region,
+// rematVars).
 func (f *fissioner) exprClass(e ast.Expr, pos bool) bool {
 	if tv, ok := f.info.Types[e]; ok && tv.Value != nil {
 		return true
