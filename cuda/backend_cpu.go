@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -37,6 +38,10 @@ type hostLaunch struct {
 	// rows, when the kernel has a generated row loop, runs rows of threads
 	// in place of inv.CallRow; inv still runs concurrent threads.
 	rows RowLoop
+	// blocks, when the kernel has a generated block loop (barrier
+	// fission), makes each worker's BlockLoop, which runs whole blocks in
+	// place of rows and goroutines.
+	blocks func() BlockLoop
 	// goexit is the error of the first block whose thread called
 	// runtime.Goexit on its worker (cpu.Run then returns ErrGoexit).
 	goexit atomic.Pointer[KernelError]
@@ -57,7 +62,11 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 	if err != nil {
 		return err
 	}
-	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv, rows: rows}
+	blocks, err := blockLoopFor(k.fn, args)
+	if err != nil {
+		return err
+	}
+	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv, rows: rows, blocks: blocks}
 	workers := 0
 	if cfg.Cooperative {
 		// Every block at once, each on a worker of its own, so that all
@@ -66,7 +75,12 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		l.grid = cpu.NewBarrier(workers)
 	}
 	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
-		return (&runner{block: newBlock(l)}).run
+		r := &runner{block: newBlock(l)}
+		if l.blocks != nil {
+			r.loop = l.blocks()
+			r.blk = newBlockOf(r.block, cfg.Block)
+		}
+		return r.run
 	})
 	if errors.Is(err, cpu.ErrGoexit) {
 		if ke := l.goexit.Load(); ke != nil {
@@ -81,10 +95,21 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 const goexitMsg = "kernel thread called runtime.Goexit"
 
 // runner is one worker's block, with the row of threads it is calling
-// while the block is not concurrent (row.t is the thread being called).
+// while the block is not concurrent (row.t is the thread being called),
+// or, for a kernel with a block loop, that loop and its Block.
 type runner struct {
 	*block
-	row Row
+	row  Row
+	loop BlockLoop
+	blk  Block
+}
+
+// current returns the thread being run, for error reports.
+func (r *runner) current() Thread {
+	if r.loop != nil {
+		return Thread{r.block, r.blk.cur}
+	}
+	return r.row.t
 }
 
 func newBlock(l *hostLaunch) *block {
@@ -121,17 +146,25 @@ func (r *runner) run(bi int) error {
 		returned := false
 		defer func() {
 			if e := recover(); e != nil {
-				b.fail(r.row.t.ThreadIdx(), e)
+				b.fail(r.current().ThreadIdx(), e)
 			} else if !returned {
 				// runtime.Goexit: the worker ends after this; cpu.Run
 				// reports it, and the launch returns this error.
-				b.fail(r.row.t.ThreadIdx(), goexitMsg)
+				b.fail(r.current().ThreadIdx(), goexitMsg)
 				if ke, ok := b.err.(*KernelError); ok {
 					b.launch.goexit.CompareAndSwap(nil, ke)
 				}
 			}
 		}()
 
+		if r.loop != nil {
+			// The whole block, barriers included, as loops.
+			r.blk.cur = 0
+			r.loop(&r.blk)
+			returned = true
+			b.gridExit()
+			return
+		}
 		// Each row of threads (x from 0 to d.X-1) is one loop, generated
 		// or the invoker's; it stops after a thread that called
 		// SyncThreads.
@@ -237,7 +270,7 @@ func (b *block) fail(tid Dim3, r any) {
 		Block:  b.idx,
 		Thread: tid,
 		Msg:    strings.TrimPrefix(fmt.Sprint(r), "runtime error: "),
-		Pos:    panicSite(),
+		Pos:    b.launch.absPos(panicSite()),
 	}
 	b.errMu.Lock()
 	if b.err == nil {
@@ -248,6 +281,27 @@ func (b *block) fail(tid Dim3, r any) {
 	if g := b.launch.grid; g != nil {
 		g.Break() // the other blocks stop at their next SyncGrid
 	}
+}
+
+// absPos makes a position whose file name is relative absolute. Block
+// loops (nugo gen's barrier fission) carry //line directives that name the
+// kernel's files relative to its package's directory, so that the
+// generated file is the same on every machine; that directory is the
+// kernel function's own.
+func (l *hostLaunch) absPos(pos string) string {
+	i := strings.LastIndexByte(pos, ':')
+	if i < 0 || filepath.IsAbs(pos[:i]) {
+		return pos
+	}
+	fn := runtime.FuncForPC(l.kernel.fn.Pointer())
+	if fn == nil {
+		return pos
+	}
+	kfile, _ := fn.FileLine(fn.Entry())
+	if !filepath.IsAbs(kfile) {
+		return pos
+	}
+	return filepath.Join(filepath.Dir(kfile), pos)
 }
 
 // panicSite finds the source position of the panic being recovered (or of

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nugo-dev/nugo/internal/genfile"
@@ -125,7 +126,14 @@ func report(w io.Writer, res *loopgen.Result) {
 	fmt.Fprintf(w, "%s: %s, %s, %s\n", res.Package, count(len(res.Kernels), "kernel", "kernels"),
 		count(len(res.Ufuncs), "vectorized function", "vectorized functions"), count(len(res.Folds), "fold", "folds"))
 	for _, k := range res.Kernels {
+		if slices.Contains(res.Fissioned, k) {
+			fmt.Fprintf(w, "\tkernel %s (block loop: barriers split into loops over the block's threads)\n", k)
+			continue
+		}
 		fmt.Fprintf(w, "\tkernel %s\n", k)
+	}
+	for _, s := range res.Unfissioned {
+		fmt.Fprintf(w, "\tkernel %s keeps goroutines at its barriers: %s\n", s.Name, s.Reason)
 	}
 	for _, u := range res.Ufuncs {
 		fmt.Fprintf(w, "\tvectorized %s\n", u)

@@ -93,3 +93,24 @@ func TestCountAgreesInNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestGenVerboseFission: -v says which kernels get a block loop and why
+// the others that synchronise keep goroutines.
+func TestGenVerboseFission(t *testing.T) {
+	res, err := loopgen.Generate("../../internal/loopgen/testdata/fission")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v strings.Builder
+	report(&v, res)
+	for _, want := range []string{
+		"\tkernel Reduce (block loop: barriers split into loops over the block's threads)\n",
+		"\tkernel Plain\n",
+		"\tkernel Divergent keeps goroutines at its barriers: fission.go:",
+		"\tkernel GridWide keeps goroutines at its barriers: fission.go:",
+	} {
+		if !strings.Contains(v.String(), want) {
+			t.Errorf("nugo gen -v output lacks %q:\n%s", want, v.String())
+		}
+	}
+}

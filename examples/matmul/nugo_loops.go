@@ -22,16 +22,107 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(fastMatmul, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].(cuda.Array2[float32]), args[1].(cuda.Array2[float32]), args[2].(cuda.Array2[float32])
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				fastMatmul(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(fastMatmul, "a2238ce928f3d72c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, b, c := nugoArgs[0].(cuda.Array2[float32]), nugoArgs[1].(cuda.Array2[float32]), nugoArgs[2].(cuda.Array2[float32])
+		_, _, _ = a, b, c
+		return func() cuda.BlockLoop {
+			var nugoVSum []float32
+			var nugoShared []float32
+			var nugoShared2 []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVSum) < nugoN {
+					nugoVSum = make([]float32, nugoN)
 				}
-				t = r.Next(t)
+				nugoVSum = nugoVSum[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				sA := cuda.BlockShared(&nugoShared, tpb*tpb)
+				sB := cuda.BlockShared(&nugoShared2, tpb*tpb)
+
+//line main.go:46
+				rows, cols := c.Shape()
+
+//line main.go:47
+				_, k := a.Shape()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line main.go:48
+					var sum float32
+					nugoVSum[nugoTi] = sum
+				}
+				for tile := 0; tile < (k+tpb-1)/tpb; tile++ {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line main.go:43
+						i, j := t.Grid2()
+
+//line main.go:44
+						tid := t.ThreadIdx()
+
+//line main.go:45
+						tx, ty := tid.X, tid.Y
+
+//line main.go:50
+						var va, vb float32
+
+//line main.go:51
+						if p := tile*tpb + ty; i < rows && p < k {
+//line main.go:52
+							va = a.At(i, p)
+						}
+
+//line main.go:54
+						if p := tile*tpb + tx; p < k && j < cols {
+//line main.go:55
+							vb = b.At(p, j)
+						}
+
+//line main.go:57
+						sA[tx*tpb+ty] = va
+
+//line main.go:58
+						sB[tx*tpb+ty] = vb
+					}
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line main.go:44
+						tid := t.ThreadIdx()
+
+//line main.go:45
+						tx, ty := tid.X, tid.Y
+						sum := nugoVSum[nugoTi]
+
+//line main.go:60
+						for p := 0; p < tpb; p++ {
+//line main.go:61
+							sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line main.go:43
+					i, j := t.Grid2()
+					sum := nugoVSum[nugoTi]
+
+//line main.go:65
+					if i < rows && j < cols {
+//line main.go:66
+						c.Set(i, j, sum)
+					}
+					nugoVSum[nugoTi] = sum
+				}
 			}
 		}
 	})

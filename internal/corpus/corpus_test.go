@@ -9,6 +9,7 @@ import (
 
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/internal/cpu"
+	"github.com/nugo-dev/nugo/internal/frontend"
 )
 
 func TestCorpusShape(t *testing.T) {
@@ -109,8 +110,16 @@ func TestCorpusRowLoops(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			cpu.SetRowsDisabled(false)
 			fn := reflect.ValueOf(c.Kernel)
-			if _, has := cpu.Rows(fn); !has {
+			rb, has := cpu.Rows(fn)
+			if !has {
 				t.Fatalf("kernel %s has no row loop (run go generate ./internal/corpus)", runtime.FuncForPC(fn.Pointer()).Name())
+			}
+			if _, block := rb.Bind.(func([]any) func() cuda.BlockLoop); block {
+				// A block loop (barrier fission) is used only if made
+				// from the kernel's current source.
+				if h, found := frontend.DeclHash(c.Kernel); !found || h != rb.Source {
+					t.Fatalf("kernel %s: block loop made from source %s, the kernel's is %s (run go generate ./internal/corpus)", runtime.FuncForPC(fn.Pointer()).Name(), rb.Source, h)
+				}
 			}
 			run := func(off bool) []any {
 				cpu.SetRowsDisabled(off)

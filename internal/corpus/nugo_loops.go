@@ -5,6 +5,7 @@ package corpus
 import (
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/internal/testkernels/devlib"
+	"math/bits"
 )
 
 // The CPU backend's loops for this package's kernels and vectorized
@@ -361,16 +362,58 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(array2BoolMask, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].(cuda.Array2[bool]), args[1].(float32), args[2].(cuda.Array2[float32])
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				array2BoolMask(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(array2BoolMask, "ed56fb9ff1e525fa", func(nugoArgs []any) func() cuda.BlockLoop {
+		m, thr, x := nugoArgs[0].(cuda.Array2[bool]), nugoArgs[1].(float32), nugoArgs[2].(cuda.Array2[float32])
+		_, _, _ = m, thr, x
+		return func() cuda.BlockLoop {
+			var nugoShared []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line arrays.go:83
+				rows, cols := m.Shape()
+				flags := cuda.BlockShared(&nugoShared, 256)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line arrays.go:82
+					i, j := t.Grid2()
+
+//line arrays.go:85
+					tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+
+//line arrays.go:86
+					in := i < rows && j < cols
+
+//line arrays.go:87
+					if in {
+//line arrays.go:88
+						flags[tid] = x.At(i, j) > thr
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line arrays.go:82
+					i, j := t.Grid2()
+
+//line arrays.go:85
+					tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+
+//line arrays.go:86
+					in := i < rows && j < cols
+
+//line arrays.go:91
+					if in {
+//line arrays.go:92
+						m.Set(i, j, flags[tid] != m.At(i, j))
+					}
+				}
 			}
 		}
 	})
@@ -413,16 +456,62 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(atomicShared, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				atomicShared(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(atomicShared, "2c16d7a6032f8816", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 9)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:42
+					tid := t.ThreadIdx().X
+
+//line atomics.go:43
+					if tid < 9 {
+//line atomics.go:44
+						sh[tid] = 0
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:42
+					tid := t.ThreadIdx().X
+
+//line atomics.go:47
+					if i := t.Grid1(); i < len(a) {
+//line atomics.go:48
+						cuda.AtomicAdd(&sh[tid%8], a[i]%100)
+//line atomics.go:49
+						cuda.AtomicMax(&sh[8], int32(tid))
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = 0, min(max(9, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:42
+					tid := t.ThreadIdx().X
+
+//line atomics.go:52
+					if tid < 9 {
+//line atomics.go:53
+						cuda.AtomicAdd(&out[tid], sh[tid])
+					}
+				}
 			}
 		}
 	})
@@ -439,16 +528,51 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(atomicWrap, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]uint32), args[1].([]uint64), args[2].([]uint64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				atomicWrap(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(atomicWrap, "49a3300e26525e21", func(nugoArgs []any) func() cuda.BlockLoop {
+		c32, c64, sums := nugoArgs[0].([]uint32), nugoArgs[1].([]uint64), nugoArgs[2].([]uint64)
+		_, _, _ = c32, c64, sums
+		return func() cuda.BlockLoop {
+			var nugoShared []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 1)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:81
+					if i := t.Grid1(); i < 1000 {
+//line atomics.go:82
+						cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
+//line atomics.go:83
+						cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
+//line atomics.go:84
+						cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
+//line atomics.go:85
+						cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
+//line atomics.go:86
+						cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
+//line atomics.go:87
+						cuda.AtomicInc(&sh[0], 2)
+					}
 				}
-				t = r.Next(t)
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:90
+					if t.ThreadIdx().X == 0 {
+//line atomics.go:91
+						cuda.AtomicAdd(&sums[5], uint64(sh[0]))
+					}
+				}
 			}
 		}
 	})
@@ -478,16 +602,79 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(atomicHalfShared, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				atomicHalfShared(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(atomicHalfShared, "ec0d56720aaf8e4b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []cuda.Float16
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 12)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:137
+					tid := t.ThreadIdx().X
+
+//line atomics.go:138
+					if tid < 12 {
+//line atomics.go:139
+						sh[tid] = cuda.Float16FromBits(0)
+//line atomics.go:140
+						if tid == 8 {
+//line atomics.go:141
+							sh[tid] = cuda.Float16FromBits(0xFC00)
+						}
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:137
+					tid := t.ThreadIdx().X
+
+//line atomics.go:145
+					if i := t.Grid1(); i < len(a) {
+//line atomics.go:146
+						cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
+//line atomics.go:147
+						cuda.AtomicMax(&sh[8], a[i])
+//line atomics.go:148
+						cuda.AtomicSub(&sh[9], cuda.F16(0.5))
+//line atomics.go:149
+						if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
+//line atomics.go:150
+							cuda.AtomicMin(&sh[10], cuda.F16(-3))
+						}
+//line atomics.go:152
+						cuda.AtomicExch(&sh[11], cuda.F16(7))
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:137
+					tid := t.ThreadIdx().X
+
+//line atomics.go:155
+					switch {
+
+//line atomics.go:156
+					case tid == 8 || tid == 10:
+//line atomics.go:157
+						cuda.AtomicMin(&out[tid], sh[tid])
+//line atomics.go:158
+					case tid < 12:
+//line atomics.go:159
+						cuda.AtomicAdd(&out[tid], sh[tid])
+					}
+				}
 			}
 		}
 	})
@@ -582,16 +769,54 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(copyShared, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float64), args[1].([]float64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				copyShared(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(copyShared, "6aa02a843e98298b", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line builtins.go:51
+					tid := t.ThreadIdx().X
+
+//line builtins.go:52
+					g := t.Grid1()
+
+//line builtins.go:53
+					if g < len(in) {
+//line builtins.go:54
+						copy(sh[tid:tid+1], in[g:])
+					} else {
+//line builtins.go:56
+						clear(sh[tid : tid+1])
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line builtins.go:51
+					tid := t.ThreadIdx().X
+
+//line builtins.go:52
+					g := t.Grid1()
+
+//line builtins.go:59
+					if g < len(out) {
+//line builtins.go:60
+						k := (tid + 1) % 128
+//line builtins.go:61
+						copy(out[g:g+1], sh[k:])
+					}
+				}
 			}
 		}
 	})
@@ -686,16 +911,52 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(complexDFT, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]complex64), args[1].([]complex64), args[2].([]complex64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				complexDFT(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(complexDFT, "a0eadc46fbbb3407", func(nugoArgs []any) func() cuda.BlockLoop {
+		x, w, out := nugoArgs[0].([]complex64), nugoArgs[1].([]complex64), nugoArgs[2].([]complex64)
+		_, _, _ = x, w, out
+		return func() cuda.BlockLoop {
+			var nugoShared []complex64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line complexk.go:77
+				const n = 64
+				sh := cuda.BlockShared(&nugoShared, n)
+
+//line complexk.go:80
+				base := t.BlockIdx().X * n
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line complexk.go:79
+					k := t.ThreadIdx().X
+
+//line complexk.go:81
+					sh[k] = x[base+k]
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line complexk.go:79
+					k := t.ThreadIdx().X
+
+//line complexk.go:83
+					var acc complex64
+
+//line complexk.go:84
+					for j := 0; j < n; j++ {
+//line complexk.go:85
+						acc += sh[j] * w[(j*k)%n]
+					}
+
+//line complexk.go:87
+					out[base+k] = acc
+				}
 			}
 		}
 	})
@@ -1037,16 +1298,54 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(funcSharedArg, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float32), args[1].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				funcSharedArg(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(funcSharedArg, "08379f04c6275fd0", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line funcs.go:91
+					tid := t.ThreadIdx().X
+
+//line funcs.go:92
+					i := t.Grid1()
+
+//line funcs.go:93
+					sh[tid] = 0
+
+//line funcs.go:94
+					if i < len(a) {
+//line funcs.go:95
+						sh[tid] = a[i]
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line funcs.go:91
+					tid := t.ThreadIdx().X
+
+//line funcs.go:92
+					i := t.Grid1()
+
+//line funcs.go:98
+					if i < len(out) {
+//line funcs.go:99
+						lo := tid - tid%8
+//line funcs.go:100
+						out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
+					}
+				}
 			}
 		}
 	})
@@ -1063,16 +1362,60 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(funcCallABI, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]uint8)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				funcCallABI(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(funcCallABI, "a8a90bf9cba8214f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, flags := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]uint8)
+		_, _, _ = a, out, flags
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line funcs.go:136
+					tid := t.ThreadIdx().X
+
+//line funcs.go:137
+					i := t.Grid1()
+
+//line funcs.go:138
+					sh[tid] = 0
+
+//line funcs.go:139
+					if i < len(a) {
+//line funcs.go:140
+						sh[tid] = a[i]
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line funcs.go:136
+					tid := t.ThreadIdx().X
+
+//line funcs.go:137
+					i := t.Grid1()
+
+//line funcs.go:143
+					if i < len(out) {
+//line funcs.go:144
+						lo := tid - tid%4
+//line funcs.go:145
+						r1, ok1 := sumRec(sh[lo:lo+4], acc{})
+//line funcs.go:146
+						r2, ok2 := sumRec(a[i:min(i+3, len(a))], acc{sum: 1})
+//line funcs.go:147
+						out[i] = r1.sum + r2.sum + float32(r1.n*10+r2.n)
+//line funcs.go:148
+						flags[i] = b2u(ok1) + 2*b2u(ok2) + 4*b2u(r1.neg) + 8*b2u(r2.neg)
+					}
+				}
 			}
 		}
 	})
@@ -1206,16 +1549,54 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(halfTile, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].(cuda.Array2[cuda.Float16]), args[1].([]cuda.Float16)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				halfTile(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(halfTile, "61983b69c1fc5f75", func(nugoArgs []any) func() cuda.BlockLoop {
+		m, out := nugoArgs[0].(cuda.Array2[cuda.Float16]), nugoArgs[1].([]cuda.Float16)
+		_, _ = m, out
+		return func() cuda.BlockLoop {
+			var nugoShared []cuda.Float16
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				tile := cuda.BlockShared(&nugoShared, 128)
+
+//line half.go:102
+				rows, cols := m.Shape()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line half.go:101
+					tx := t.ThreadIdx().X
+
+//line half.go:103
+					i := t.Grid1()
+
+//line half.go:104
+					if i < rows*cols {
+//line half.go:105
+						tile[tx] = m.At(i/cols, i%cols)
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line half.go:101
+					tx := t.ThreadIdx().X
+
+//line half.go:103
+					i := t.Grid1()
+
+//line half.go:108
+					if i < len(out) {
+//line half.go:109
+						out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
+//line half.go:110
+						m.Set(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+					}
+				}
 			}
 		}
 	})
@@ -1596,16 +1977,98 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(mixNarrowLoops, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float32), args[1].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				mixNarrowLoops(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(mixNarrowLoops, "22cbb1107b91e3e0", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line mixed.go:133
+					tid := t.ThreadIdx().X
+
+//line mixed.go:134
+					g := t.Grid1()
+
+//line mixed.go:135
+					var v float32
+
+//line mixed.go:136
+					if g < len(a) {
+//line mixed.go:137
+						v = a[g]
+					}
+
+//line mixed.go:139
+					sh[tid] = v
 				}
-				t = r.Next(t)
+				for s := 64; s > 0; s >>= 1 {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line mixed.go:133
+						tid := t.ThreadIdx().X
+
+//line mixed.go:142
+						if tid < s {
+//line mixed.go:143
+							sh[tid] += sh[tid+s]
+						}
+					}
+				}
+
+//line mixed.go:147
+				var buf [12]float32
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line mixed.go:133
+					tid := t.ThreadIdx().X
+
+//line mixed.go:134
+					g := t.Grid1()
+
+//line mixed.go:148
+					for k := 0; k < 12; k++ {
+//line mixed.go:149
+						buf[k] = sh[(tid*5+k*3)&127] * float32(k-6)
+					}
+
+//line mixed.go:151
+					var acc float32
+
+//line mixed.go:152
+					for k := 11; k >= 0; k -= 2 {
+//line mixed.go:153
+						acc += buf[k] - buf[11-k]
+					}
+
+//line mixed.go:155
+					for k := range 4 {
+//line mixed.go:156
+						acc += float32((tid*k-k*k)%7) + float32(tid>>k)
+					}
+
+//line mixed.go:158
+					if g < len(out) {
+//line mixed.go:159
+						out[g] = acc + sh[0]*0.5
+					}
+				}
 			}
 		}
 	})
@@ -1739,94 +2202,389 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sharedReverse, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]float64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sharedReverse(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sharedReverse, "ae2349a6ecc8b824", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]float64)
+		_ = a
+		return func() cuda.BlockLoop {
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:9
+					tid := t.ThreadIdx().X
+
+//line shared.go:10
+					i := t.Grid1()
+
+//line shared.go:11
+					if i < len(a) {
+//line shared.go:12
+						sh[tid] = a[i]
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:9
+					tid := t.ThreadIdx().X
+
+//line shared.go:10
+					i := t.Grid1()
+
+//line shared.go:15
+					j := t.BlockIdx().X*128 + 127 - tid
+
+//line shared.go:16
+					if i < len(a) && j < len(a) {
+//line shared.go:17
+						a[i] = sh[127-tid]
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sharedReduce, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int64), args[1].([]int64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sharedReduce(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sharedReduce, "41b5e3b82417dfe2", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
+		_, _ = a, sums
+		return func() cuda.BlockLoop {
+			var nugoShared []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:24
+					tid := t.ThreadIdx().X
+
+//line shared.go:25
+					i := t.Grid1()
+
+//line shared.go:26
+					sh[tid] = 0
+
+//line shared.go:27
+					if i < len(a) {
+//line shared.go:28
+						sh[tid] = a[i] % 1000003
+					}
 				}
-				t = r.Next(t)
+				for s := 64; s > 0; s >>= 1 {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:24
+						tid := t.ThreadIdx().X
+
+//line shared.go:32
+						if tid < s {
+//line shared.go:33
+							sh[tid] += sh[tid+s]
+						}
+					}
+				}
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:24
+					tid := t.ThreadIdx().X
+
+//line shared.go:37
+					if tid == 0 {
+//line shared.go:38
+						sums[t.BlockIdx().X] = sh[0]
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sharedTwoArrays, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sharedTwoArrays(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sharedTwoArrays, "5008f289b32ce74d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			var nugoShared2 []int16
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				x := cuda.BlockShared(&nugoShared, 128)
+				y := cuda.BlockShared(&nugoShared2, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:45
+					tid := t.ThreadIdx().X
+
+//line shared.go:46
+					i := t.Grid1()
+
+//line shared.go:47
+					x[tid], y[tid] = int32(tid), int16(-tid)
+
+//line shared.go:48
+					if i < len(a) {
+//line shared.go:49
+						x[tid] += a[i]
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:45
+					tid := t.ThreadIdx().X
+
+//line shared.go:46
+					i := t.Grid1()
+
+//line shared.go:52
+					if i < len(out) {
+//line shared.go:53
+						out[i] = x[(tid+1)%128] + int32(y[(tid+5)%128])
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sharedDynamic, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float32), args[1].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sharedDynamic(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sharedDynamic, "f6ff3ba397d4751b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line shared.go:58
+				sh := cuda.DynamicSharedArray[float32](t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:59
+					tid := t.ThreadIdx().X
+
+//line shared.go:60
+					i := t.Grid1()
+
+//line shared.go:61
+					if tid < len(sh) {
+//line shared.go:62
+						sh[tid] = 0
+//line shared.go:63
+						if i < len(a) {
+//line shared.go:64
+							sh[tid] = a[i] * 2
+						}
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:59
+					tid := t.ThreadIdx().X
+
+//line shared.go:60
+					i := t.Grid1()
+
+//line shared.go:68
+					if i < len(out) {
+//line shared.go:69
+						out[i] = sh[(tid+1)%len(sh)] + float32(len(sh))
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sharedMovingAverage, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float64), args[1].([]float64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sharedMovingAverage(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sharedMovingAverage, "4a140c21c5088561", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line shared.go:75
+				const r = 3
+				sh := cuda.BlockShared(&nugoShared, 128+2*r)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:77
+					tid := t.ThreadIdx().X
+
+//line shared.go:78
+					i := t.Grid1()
+
+//line shared.go:79
+					if i < len(a) {
+//line shared.go:80
+						sh[tid+r] = a[i]
+					} else {
+//line shared.go:82
+						sh[tid+r] = 0
+					}
+
+//line shared.go:84
+					if tid < r {
+//line shared.go:85
+						if i-r >= 0 {
+//line shared.go:86
+							sh[tid] = a[i-r]
+						} else {
+//line shared.go:88
+							sh[tid] = 0
+						}
+//line shared.go:90
+						if i+128 < len(a) {
+//line shared.go:91
+							sh[tid+128+r] = a[i+128]
+						} else {
+//line shared.go:93
+							sh[tid+128+r] = 0
+						}
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:77
+					tid := t.ThreadIdx().X
+
+//line shared.go:78
+					i := t.Grid1()
+
+//line shared.go:97
+					if i < len(out) {
+//line shared.go:98
+						var s float64
+//line shared.go:99
+						for k := -r; k <= r; k++ {
+//line shared.go:100
+							s += sh[tid+r+k]
+						}
+//line shared.go:102
+						out[i] = s / (2*r + 1)
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sharedHistogram, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]uint8), args[1].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sharedHistogram(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sharedHistogram, "73661ef9588ff76a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, counts := nugoArgs[0].([]uint8), nugoArgs[1].([]uint32)
+		_, _ = a, counts
+		return func() cuda.BlockLoop {
+			var nugoShared []uint32
+			var nugoShared2 []uint8
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				bins := cuda.BlockShared(&nugoShared, 37)
+				low := cuda.BlockShared(&nugoShared2, 37)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:112
+					i, _ := t.Grid1(), t.ThreadIdx().X
+
+//line shared.go:113
+					if i < len(a) {
+//line shared.go:114
+						cuda.AtomicAdd(&bins[int(a[i])%37], 1)
+					}
 				}
-				t = r.Next(t)
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = 0, min(max(37, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+					_, tid := t.Grid1(), t.ThreadIdx().X
+
+//line shared.go:117
+					if tid < 37 {
+//line shared.go:118
+						low[tid] += uint8(bins[tid])
+					}
+				}
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = 0, min(max(37, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+					_, tid := t.Grid1(), t.ThreadIdx().X
+
+//line shared.go:121
+					if tid < 37 {
+//line shared.go:122
+						cuda.AtomicAdd(&counts[tid], bins[tid]+uint32(low[(tid+1)%37])<<16)
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sharedDynamicZeroed, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]uint8)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sharedDynamicZeroed(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sharedDynamicZeroed, "18dd69a98dcf8ef9", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]uint8)
+		_ = out
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line shared.go:129
+				sh := cuda.DynamicSharedArray[uint8](t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:131
+					if i := t.Grid1(); i < len(out) {
+//line shared.go:132
+						out[i] = sh[t.ThreadIdx().X%len(sh)] + uint8(len(sh))
+					}
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1986,68 +2744,475 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(syncCountParity, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int64), args[1].([]int32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				syncCountParity(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(syncCountParity, "23ba3a0a332e1d6d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, even, odd := nugoArgs[0].([]int64), nugoArgs[1].([]int32), nugoArgs[2].([]int32)
+		_, _, _ = a, even, odd
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoCount := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:15
+					i := t.Grid1()
+
+//line syncreduce.go:16
+					in := i < len(a)
+					if in && a[i]%2 == 0 {
+						nugoCount++
+					}
 				}
-				t = r.Next(t)
+
+//line syncreduce.go:17
+				e := nugoCount
+				nugoCount2 := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:15
+					i := t.Grid1()
+
+//line syncreduce.go:16
+					in := i < len(a)
+					if in && a[i]%2 != 0 {
+						nugoCount2++
+					}
+				}
+
+//line syncreduce.go:18
+				o := nugoCount2
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:15
+					i := t.Grid1()
+
+//line syncreduce.go:16
+					in := i < len(a)
+
+//line syncreduce.go:19
+					if in {
+//line syncreduce.go:20
+						even[i], odd[i] = int32(e), int32(o)
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(syncCountEarlyReturn, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				syncCountEarlyReturn(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(syncCountEarlyReturn, "4fe7a8ec3871d40c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoCount := 0
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line syncreduce.go:28
+					i, tid := t.Grid1(), t.ThreadIdx().X
+
+//line syncreduce.go:29
+					if tid < 3 || tid%5 == 2 || tid >= 90 || i >= len(a) {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+					if a[i] > 0 {
+						nugoCount++
+					}
+				}
+
+//line syncreduce.go:32
+				pos := nugoCount
+				nugoCount2 := 0
+				nugoArrived := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line syncreduce.go:28
+					i, _ := t.Grid1(), t.ThreadIdx().X
+					if a[i] > -1<<30 {
+						nugoCount2++
+					}
+					nugoArrived++
+				}
+
+//line syncreduce.go:33
+				all := (nugoCount2 == nugoArrived)
+				nugoCount3 := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line syncreduce.go:28
+					i, _ := t.Grid1(), t.ThreadIdx().X
+					if a[i] == 7 {
+						nugoCount3++
+					}
+				}
+
+//line syncreduce.go:34
+				some := (nugoCount3 > 0)
+				nugoCount4 := 0
+			nugoRegion2:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+					_, tid := t.Grid1(), t.ThreadIdx().X
+
+//line syncreduce.go:35
+					if tid%3 == 0 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion2
+						}
+					}
+					if true {
+						nugoCount4++
+					}
+				}
+
+//line syncreduce.go:38
+				live := nugoCount4
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line syncreduce.go:28
+					i, _ := t.Grid1(), t.ThreadIdx().X
+
+//line syncreduce.go:39
+					v := int32(pos*10000 + live*10)
+
+//line syncreduce.go:40
+					if all {
+//line syncreduce.go:41
+						v++
+					}
+
+//line syncreduce.go:43
+					if some {
+//line syncreduce.go:44
+						v += 2
+					}
+
+//line syncreduce.go:46
+					out[i] = v
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(syncReduce2D, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				syncReduce2D(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(syncReduce2D, "21cdb1553ff7192b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVP []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVP) < nugoN {
+					nugoVP = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoVP = nugoVP[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+
+//line syncreduce.go:53
+				sx, _ := t.GridSize2()
+
+//line syncreduce.go:55
+				b := t.BlockIdx()
+				nugoCount := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:52
+					x, y := t.Grid2()
+
+//line syncreduce.go:54
+					lin := y*sx + x
+
+//line syncreduce.go:56
+					var p bool
+
+//line syncreduce.go:57
+					switch (b.X + 2*b.Y) % 3 {
+
+//line syncreduce.go:58
+					case 0:
+//line syncreduce.go:59
+						p = true
+//line syncreduce.go:60
+					case 1:
+//line syncreduce.go:61
+						p = false
+//line syncreduce.go:62
+					default:
+//line syncreduce.go:63
+						p = a[lin%len(a)]%3 == 0
+					}
+					if p {
+						nugoCount++
+					}
+					nugoVP[nugoTi] = p
+				}
+
+//line syncreduce.go:65
+				n := nugoCount
+				nugoCount2 := 0
+				nugoArrived := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					p := nugoVP[nugoTi]
+					if p {
+						nugoCount2++
+					}
+					nugoArrived++
+					nugoVP[nugoTi] = p
+				}
+
+//line syncreduce.go:66
+				all := (nugoCount2 == nugoArrived)
+				nugoCount3 := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					p := nugoVP[nugoTi]
+					if p {
+						nugoCount3++
+					}
+					nugoVP[nugoTi] = p
+				}
+
+//line syncreduce.go:67
+				some := (nugoCount3 > 0)
+				nugoCount4 := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					p := nugoVP[nugoTi]
+					if !p {
+						nugoCount4++
+					}
+					nugoVP[nugoTi] = p
+				}
+
+//line syncreduce.go:68
+				allViaOr := !(nugoCount4 > 0)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:52
+					x, y := t.Grid2()
+
+//line syncreduce.go:54
+					lin := y*sx + x
+
+//line syncreduce.go:69
+					v := int32(n * 16)
+
+//line syncreduce.go:70
+					if all {
+//line syncreduce.go:71
+						v |= 1
+					}
+
+//line syncreduce.go:73
+					if some {
+//line syncreduce.go:74
+						v |= 2
+					}
+
+//line syncreduce.go:76
+					if allViaOr {
+//line syncreduce.go:77
+						v |= 4
+					}
+
+//line syncreduce.go:79
+					if lin < len(out) {
+//line syncreduce.go:80
+						out[lin] = v
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(syncOrLoop, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				syncOrLoop(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(syncOrLoop, "d05ab2bcaf0fda55", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, rounds := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, rounds
+		return func() cuda.BlockLoop {
+			var nugoVWork []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVWork) < nugoN {
+					nugoVWork = make([]int32, nugoN)
 				}
-				t = r.Next(t)
+				nugoVWork = nugoVWork[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:88
+					i := t.Grid1()
+
+//line syncreduce.go:89
+					var work int32
+
+//line syncreduce.go:90
+					if i < len(a) {
+//line syncreduce.go:91
+						work = (a[i] & 15) >> t.BlockIdx().X
+					}
+					nugoVWork[nugoTi] = work
+				}
+
+//line syncreduce.go:93
+				var n int32
+				for {
+					nugoCount := 0
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						work := nugoVWork[nugoTi]
+						if work > 0 {
+							nugoCount++
+						}
+						nugoVWork[nugoTi] = work
+					}
+					if !(nugoCount > 0) {
+						break
+					}
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						work := nugoVWork[nugoTi]
+
+//line syncreduce.go:95
+						work--
+						nugoVWork[nugoTi] = work
+					}
+
+//line syncreduce.go:96
+					n++
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:88
+					i := t.Grid1()
+
+//line syncreduce.go:98
+					if i < len(rounds) {
+//line syncreduce.go:99
+						rounds[i] = n
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(fenceScopes, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				fenceScopes(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(fenceScopes, "fbdc1242f1e9f26c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, done := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]int32)
+		_, _, _ = a, out, done
+		return func() cuda.BlockLoop {
+			var nugoVV []int64
+			var nugoShared []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:108
+					tid, i := t.ThreadIdx().X, t.Grid1()
+
+//line syncreduce.go:109
+					var v int64
+
+//line syncreduce.go:110
+					if i < len(a) {
+//line syncreduce.go:111
+						v = a[i]
+					}
+
+//line syncreduce.go:113
+					sh[tid] = v
+
+//line syncreduce.go:114
+					cuda.ThreadFenceBlock()
+					nugoVV[nugoTi] = v
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:108
+					tid, i := t.ThreadIdx().X, t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line syncreduce.go:116
+					if i < len(out) {
+//line syncreduce.go:117
+						out[i] = sh[(tid+1)%128] - v
+//line syncreduce.go:118
+						cuda.ThreadFenceSystem()
+//line syncreduce.go:119
+						cuda.AtomicAdd(&done[0], 1)
+					}
+					nugoVV[nugoTi] = v
+				}
 			}
 		}
 	})
@@ -2337,55 +3502,454 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpSum, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float32), args[1].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpSum(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(warpSum, "6592f7ddef98806f", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoVal []float32
+			var nugoLane []int
+			var nugoShfl []float32
+			var nugoVV []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float32, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]float32, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:18
+					i := t.Grid1()
+
+//line warp.go:19
+					var v float32
+
+//line warp.go:20
+					if i < len(in) {
+//line warp.go:21
+						v = in[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				for off := 16; off > 0; off /= 2 {
+					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVV, int(off), nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:24
+						v += nugoShfl[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+				partial := cuda.BlockShared(&nugoShared, 4)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v := nugoVV[nugoTi]
+
+//line warp.go:27
+					lane, w := t.LaneID(), t.ThreadIdx().X/32
+
+//line warp.go:28
+					if lane == 0 {
+//line warp.go:29
+						partial[w] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:32
+					if t.ThreadIdx().X == 0 {
+//line warp.go:33
+						out[t.BlockIdx().X] = partial[0] + partial[1] + partial[2] + partial[3]
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpShuffles, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]float64), args[2].([]int64), args[3].([]uint32), args[4].([]float64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpShuffles(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(warpShuffles, "c9219d04b5944d6c", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, f, out, rot, up := nugoArgs[0].([]int64), nugoArgs[1].([]float64), nugoArgs[2].([]int64), nugoArgs[3].([]uint32), nugoArgs[4].([]float64)
+		_, _, _, _, _ = in, f, out, rot, up
+		return func() cuda.BlockLoop {
+			var nugoVal []int64
+			var nugoLane []int
+			var nugoShfl []int64
+			var nugoVal2 []uint32
+			var nugoLane2 []int
+			var nugoShfl2 []uint32
+			var nugoVal3 []float64
+			var nugoLane3 []int
+			var nugoShfl3 []float64
+			var nugoVV []int64
+			var nugoVX []float64
+			var nugoVB []int64
+			var nugoVR []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int64, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]uint32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]uint32, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]float64, nugoN)
+				}
+				nugoVal3 = nugoVal3[:nugoN]
+				if cap(nugoLane3) < nugoN {
+					nugoLane3 = make([]int, nugoN)
+				}
+				nugoLane3 = nugoLane3[:nugoN]
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]float64, nugoN)
+				}
+				nugoShfl3 = nugoShfl3[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]float64, nugoN)
+				}
+				nugoVX = nugoVX[:nugoN]
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]int64, nugoN)
+				}
+				nugoVB = nugoVB[:nugoN]
+				if cap(nugoVR) < nugoN {
+					nugoVR = make([]uint32, nugoN)
+				}
+				nugoVR = nugoVR[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:40
+					i := t.Grid1()
+
+//line warp.go:41
+					var v int64
+
+//line warp.go:42
+					var x float64
+
+//line warp.go:43
+					if i < len(in) {
+//line warp.go:44
+						v, x = in[i], f[i]
+					}
+					nugoVV[nugoTi] = v
+					nugoVX[nugoTi] = x
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v := nugoVV[nugoTi]
+
+//line warp.go:46
+					b := nugoShfl[nugoTi]
+					nugoVal2[nugoTi] = uint32(v)
+					nugoLane2[nugoTi] = int(t.LaneID() + 1)
+					nugoVV[nugoTi] = v
+					nugoVB[nugoTi] = b
+				}
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:47
+					r := nugoShfl2[nugoTi]
+					nugoVR[nugoTi] = r
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl3, nugoVX, int(3), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:40
+					i := t.Grid1()
+					b := nugoVB[nugoTi]
+					r := nugoVR[nugoTi]
+
+//line warp.go:48
+					u := nugoShfl3[nugoTi]
+
+//line warp.go:49
+					if i < len(out) {
+//line warp.go:50
+						out[i], rot[i], up[i] = b, r, u
+					}
+					nugoVB[nugoTi] = b
+					nugoVR[nugoTi] = r
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpXorSum, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int64), args[1].([]int64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpXorSum(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(warpXorSum, "146b17ae95841bc0", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoVal []int64
+			var nugoLane []int
+			var nugoShfl []int64
+			var nugoVV []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int64, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:56
+					i := t.Grid1()
+
+//line warp.go:57
+					var v int64
+
+//line warp.go:58
+					if i < len(in) {
+//line warp.go:59
+						v = in[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				for m := 16; m > 0; m /= 2 {
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(m), nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:62
+						v += nugoShfl[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:56
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line warp.go:64
+					if i < len(out) {
+//line warp.go:65
+						out[i] = v
+					}
+					nugoVV[nugoTi] = v
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpVotes, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpVotes(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(warpVotes, "2655f625867a6713", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, ballot, anyAll := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
+		_, _, _ = in, ballot, anyAll
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoPred3 []bool
+			var nugoVote3 []bool
+			var nugoVP []bool
+			var nugoVQ []bool
+			var nugoVBal []uint32
+			var nugoVA []bool
+			var nugoVL []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 = nugoPred2[:nugoN]
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 = nugoVote2[:nugoN]
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 = nugoPred3[:nugoN]
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]bool, nugoN)
+				}
+				nugoVote3 = nugoVote3[:nugoN]
+				if cap(nugoVP) < nugoN {
+					nugoVP = make([]bool, nugoN)
+				}
+				nugoVP = nugoVP[:nugoN]
+				if cap(nugoVQ) < nugoN {
+					nugoVQ = make([]bool, nugoN)
+				}
+				nugoVQ = nugoVQ[:nugoN]
+				if cap(nugoVBal) < nugoN {
+					nugoVBal = make([]uint32, nugoN)
+				}
+				nugoVBal = nugoVBal[:nugoN]
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]bool, nugoN)
+				}
+				nugoVA = nugoVA[:nugoN]
+				if cap(nugoVL) < nugoN {
+					nugoVL = make([]bool, nugoN)
+				}
+				nugoVL = nugoVL[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:71
+					i := t.Grid1()
+
+//line warp.go:72
+					p := i < len(in) && in[i]%3 == 0
+
+//line warp.go:73
+					q := i >= len(in) || in[i] > -1000
+					nugoPred[nugoTi] = p
+					nugoVP[nugoTi] = p
+					nugoVQ[nugoTi] = q
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					p := nugoVP[nugoTi]
+					q := nugoVQ[nugoTi]
+
+//line warp.go:74
+					bal := nugoVote[nugoTi]
+					nugoPred2[nugoTi] = p
+					nugoPred3[nugoTi] = q
+					nugoVP[nugoTi] = p
+					nugoVQ[nugoTi] = q
+					nugoVBal[nugoTi] = bal
+				}
+				cuda.BlockAny(nugoVote2, nugoPred2, nil)
+				cuda.BlockAll(nugoVote3, nugoPred3, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:75
+					a, l := nugoVote2[nugoTi], nugoVote3[nugoTi]
+					nugoVA[nugoTi] = a
+					nugoVL[nugoTi] = l
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:71
+					i := t.Grid1()
+					bal := nugoVBal[nugoTi]
+					a := nugoVA[nugoTi]
+					l := nugoVL[nugoTi]
+
+//line warp.go:77
+					if i < len(ballot) {
+//line warp.go:78
+						ballot[i] = bal
+//line warp.go:79
+						var v int32
+//line warp.go:80
+						if a {
+//line warp.go:81
+							v |= 1
+						}
+//line warp.go:83
+						if l {
+//line warp.go:84
+							v |= 2
+						}
+//line warp.go:86
+						anyAll[i] = v
+					}
+					nugoVBal[nugoTi] = bal
+					nugoVA[nugoTi] = a
+					nugoVL[nugoTi] = l
+				}
 			}
 		}
 	})
@@ -2428,29 +3992,271 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpLanemasks, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpLanemasks(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(warpLanemasks, "dad81b556acd9893", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, rank := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
+		_, _, _ = a, out, rank
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:146
+					tid, d := t.ThreadIdx(), t.BlockDim()
+
+//line warp.go:147
+					i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+
+//line warp.go:148
+					o := out[5*i : 5*i+5]
+
+//line warp.go:149
+					o[0], o[1], o[2], o[3], o[4] = t.LanemaskLt(), t.LanemaskLe(), t.LanemaskEq(), t.LanemaskGe(), t.LanemaskGt()
+					nugoPred[nugoTi] = a[i] > 0
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:146
+					tid, d := t.ThreadIdx(), t.BlockDim()
+
+//line warp.go:147
+					i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+
+//line warp.go:150
+					b := nugoVote[nugoTi]
+
+//line warp.go:151
+					r := int32(-1)
+
+//line warp.go:152
+					if a[i] > 0 {
+//line warp.go:153
+						r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+					}
+
+//line warp.go:155
+					rank[i] = r
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(halfWarp, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3, a4, a5 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				halfWarp(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(halfWarp, "8691ef5c275e5f54", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, sums, b, rot, up, bfly := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16), nugoArgs[2].([]cuda.Float16), nugoArgs[3].([]cuda.Float16), nugoArgs[4].([]cuda.Float16), nugoArgs[5].([]cuda.Float16)
+		_, _, _, _, _, _ = in, sums, b, rot, up, bfly
+		return func() cuda.BlockLoop {
+			var nugoVal []cuda.Float16
+			var nugoLane []int
+			var nugoShfl []cuda.Float16
+			var nugoVal2 []cuda.Float16
+			var nugoLane2 []int
+			var nugoShfl2 []cuda.Float16
+			var nugoVal3 []cuda.Float16
+			var nugoLane3 []int
+			var nugoShfl3 []cuda.Float16
+			var nugoVal4 []cuda.Float16
+			var nugoLane4 []int
+			var nugoShfl4 []cuda.Float16
+			var nugoVal5 []cuda.Float16
+			var nugoLane5 []int
+			var nugoShfl5 []cuda.Float16
+			var nugoVV []cuda.Float16
+			var nugoVS []cuda.Float16
+			var nugoVX []cuda.Float16
+			var nugoVR []cuda.Float16
+			var nugoVU []cuda.Float16
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]cuda.Float16, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]cuda.Float16, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]cuda.Float16, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]cuda.Float16, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]cuda.Float16, nugoN)
+				}
+				nugoVal3 = nugoVal3[:nugoN]
+				if cap(nugoLane3) < nugoN {
+					nugoLane3 = make([]int, nugoN)
+				}
+				nugoLane3 = nugoLane3[:nugoN]
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]cuda.Float16, nugoN)
+				}
+				nugoShfl3 = nugoShfl3[:nugoN]
+				if cap(nugoVal4) < nugoN {
+					nugoVal4 = make([]cuda.Float16, nugoN)
+				}
+				nugoVal4 = nugoVal4[:nugoN]
+				if cap(nugoLane4) < nugoN {
+					nugoLane4 = make([]int, nugoN)
+				}
+				nugoLane4 = nugoLane4[:nugoN]
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]cuda.Float16, nugoN)
+				}
+				nugoShfl4 = nugoShfl4[:nugoN]
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]cuda.Float16, nugoN)
+				}
+				nugoVal5 = nugoVal5[:nugoN]
+				if cap(nugoLane5) < nugoN {
+					nugoLane5 = make([]int, nugoN)
+				}
+				nugoLane5 = nugoLane5[:nugoN]
+				if cap(nugoShfl5) < nugoN {
+					nugoShfl5 = make([]cuda.Float16, nugoN)
+				}
+				nugoShfl5 = nugoShfl5[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]cuda.Float16, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]cuda.Float16, nugoN)
+				}
+				nugoVS = nugoVS[:nugoN]
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]cuda.Float16, nugoN)
+				}
+				nugoVX = nugoVX[:nugoN]
+				if cap(nugoVR) < nugoN {
+					nugoVR = make([]cuda.Float16, nugoN)
+				}
+				nugoVR = nugoVR[:nugoN]
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]cuda.Float16, nugoN)
+				}
+				nugoVU = nugoVU[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:202
+					i := t.Grid1()
+
+//line warp.go:203
+					var v cuda.Float16
+
+//line warp.go:204
+					if i < len(in) {
+//line warp.go:205
+						v = in[i]
+					}
+
+//line warp.go:207
+					s := v
+					nugoVV[nugoTi] = v
+					nugoVS[nugoTi] = s
+				}
+				for off := 16; off > 0; off /= 2 {
+					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVS, int(off), nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						s := nugoVS[nugoTi]
+
+//line warp.go:209
+						s = cuda.HAdd(s, nugoShfl[nugoTi])
+						nugoVS[nugoTi] = s
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(5), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:211
+					x := nugoShfl2[nugoTi]
+					nugoLane3[nugoTi] = int(t.LaneID() + 1)
+					nugoVX[nugoTi] = x
+				}
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl3, nugoVV, nugoLane3, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:212
+					r := nugoShfl3[nugoTi]
+					nugoVR[nugoTi] = r
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl4, nugoVV, int(3), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:213
+					u := nugoShfl4[nugoTi]
+					nugoVU[nugoTi] = u
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl5, nugoVV, int(6), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:202
+					i := t.Grid1()
+					s := nugoVS[nugoTi]
+					x := nugoVX[nugoTi]
+					r := nugoVR[nugoTi]
+					u := nugoVU[nugoTi]
+
+//line warp.go:214
+					f := nugoShfl5[nugoTi]
+
+//line warp.go:215
+					if i < len(in) {
+//line warp.go:216
+						if t.LaneID() == 0 {
+//line warp.go:217
+							sums[i/32] = s
+						}
+//line warp.go:219
+						b[i], rot[i], up[i], bfly[i] = x, r, u, f
+					}
+					nugoVS[nugoTi] = s
+					nugoVX[nugoTi] = x
+					nugoVR[nugoTi] = r
+					nugoVU[nugoTi] = u
+				}
 			}
 		}
 	})

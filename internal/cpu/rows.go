@@ -14,6 +14,9 @@ import (
 type RowBinder struct {
 	Type reflect.Type // the kernel's func type
 	Bind any
+	// Source is the fingerprint of the kernel's declaration that a block
+	// loop (cuda.RegisterBlockLoop) was generated from; "" for row loops.
+	Source string
 }
 
 var rows struct {

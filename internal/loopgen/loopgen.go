@@ -58,6 +58,12 @@ type Result struct {
 	Ufuncs  []string // scalar functions that get a vectorize loop
 	Folds   []string // binary functions of one number type that also get a fold and a scan
 	Skipped []Skip   // kernels and scalar functions left to the per-call path
+	// Fissioned are the kernels among Kernels that synchronise their block
+	// and get a block loop (barrier fission, fission.go) instead of a row
+	// loop; Unfissioned are those that synchronise but keep a row loop and
+	// the goroutine path at their first barrier, and why.
+	Fissioned   []string
+	Unfissioned []Skip
 }
 
 // Skip is a function left without a generated loop, and why.
@@ -99,6 +105,16 @@ func Generate(dir string) (*Result, error) {
 			if reason := g.kernelProblem(fd, constrained); reason != "" {
 				res.Skipped = append(res.Skipped, Skip{name, reason})
 				continue
+			}
+			if g.needsFission(fd) {
+				src, why := g.fission(fd)
+				if why == "" {
+					g.body.WriteString(src)
+					res.Kernels = append(res.Kernels, name)
+					res.Fissioned = append(res.Fissioned, name)
+					continue
+				}
+				res.Unfissioned = append(res.Unfissioned, Skip{name, why})
 			}
 			if g.signature(fd).TypeParams().Len() == 0 {
 				g.kernel(name, g.signature(fd))
@@ -245,8 +261,9 @@ func isNamed(t types.Type, path, name string) bool {
 type generator struct {
 	pkg     *packages.Package
 	body    bytes.Buffer
-	imports map[string]string // import path -> name in the generated file
-	names   map[string]bool   // names taken in the generated file's scope
+	imports map[string]string    // import path -> name in the generated file
+	names   map[string]bool      // names taken in the generated file's scope
+	syncing map[*types.Func]bool // functions that synchronise (fission.go)
 }
 
 func newGenerator(pkg *packages.Package) *generator {

@@ -4,21 +4,66 @@ package testkernels
 
 import (
 	"github.com/nugo-dev/nugo/cuda"
+	"math/bits"
 )
 
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
-	cuda.RegisterRowLoop(ScaleComplex, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]complex64), args[1].(complex64), args[2].(cuda.Array2[complex128])
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				ScaleComplex(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(ScaleComplex, "0d0db219034e7674", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, s, m := nugoArgs[0].([]complex64), nugoArgs[1].(complex64), nugoArgs[2].(cuda.Array2[complex128])
+		_, _, _ = a, s, m
+		return func() cuda.BlockLoop {
+			var nugoShared []complex64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 64)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line complex.go:10
+					i := t.Grid1()
+
+//line complex.go:11
+					k := t.ThreadIdx().X
+
+//line complex.go:12
+					if i < len(a) {
+//line complex.go:13
+						sh[k] = a[i]
+					}
 				}
-				t = r.Next(t)
+
+//line complex.go:19
+				rows, cols := m.Shape()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line complex.go:10
+					i := t.Grid1()
+
+//line complex.go:11
+					k := t.ThreadIdx().X
+
+//line complex.go:16
+					if i < len(a) {
+//line complex.go:17
+						a[i] = sh[k] * s
+					}
+
+//line complex.go:20
+					if i < rows*cols {
+//line complex.go:21
+						w := complex128(s)
+//line complex.go:22
+						m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+					}
+				}
 			}
 		}
 	})
@@ -126,29 +171,113 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(BlockSum, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int64), args[1].([]int64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				BlockSum(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(BlockSum, "d5d786c457c4a015", func(nugoArgs []any) func() cuda.BlockLoop {
+		x, total := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
+		_, _ = x, total
+		return func() cuda.BlockLoop {
+			var nugoShared []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				buf := cuda.BlockShared(&nugoShared, 256)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line corpus.go:88
+					tid := t.ThreadIdx().X
+
+//line corpus.go:89
+					var v int64
+
+//line corpus.go:90
+					if i := t.Grid1(); i < len(x) {
+//line corpus.go:91
+						v = x[i]
+					}
+
+//line corpus.go:93
+					buf[tid] = v
 				}
-				t = r.Next(t)
+				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line corpus.go:88
+						tid := t.ThreadIdx().X
+
+//line corpus.go:96
+						if tid < s {
+//line corpus.go:97
+							buf[tid] += buf[tid+s]
+						}
+					}
+				}
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line corpus.go:88
+					tid := t.ThreadIdx().X
+
+//line corpus.go:101
+					if tid == 0 {
+//line corpus.go:102
+						cuda.AtomicAdd(&total[0], buf[0])
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(Reverse, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Reverse(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(Reverse, "530fc176361574d1", func(nugoArgs []any) func() cuda.BlockLoop {
+		x := nugoArgs[0].([]float32)
+		_ = x
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line corpus.go:108
+				buf := cuda.DynamicSharedArray[float32](t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line corpus.go:109
+					tid, n := t.ThreadIdx().X, t.BlockDim().X
+
+//line corpus.go:110
+					base := t.BlockIdx().X * n
+
+//line corpus.go:111
+					buf[tid] = x[base+tid]
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line corpus.go:109
+					tid, n := t.ThreadIdx().X, t.BlockDim().X
+
+//line corpus.go:110
+					base := t.BlockIdx().X * n
+
+//line corpus.go:113
+					x[base+tid] = buf[n-1-tid]
+				}
 			}
 		}
 	})
@@ -230,16 +359,49 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(SharedBoth, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				SharedBoth(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(SharedBoth, "82e0d5d36618deff", func(nugoArgs []any) func() cuda.BlockLoop {
+		x := nugoArgs[0].([]float32)
+		_ = x
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				st := cuda.BlockShared(&nugoShared, 4096)
+
+//line corpus.go:170
+				dyn := cuda.DynamicSharedArray[float32](t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line corpus.go:171
+					tid, n := t.ThreadIdx().X, t.BlockDim().X
+
+//line corpus.go:172
+					i := t.BlockIdx().X*n + tid
+
+//line corpus.go:173
+					st[tid] = x[i]
+
+//line corpus.go:174
+					dyn[len(dyn)-n+tid] = 2 * x[i]
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line corpus.go:171
+					tid, n := t.ThreadIdx().X, t.BlockDim().X
+
+//line corpus.go:172
+					i := t.BlockIdx().X*n + tid
+
+//line corpus.go:176
+					x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+				}
 			}
 		}
 	})
@@ -438,29 +600,71 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(SharedSlice, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].(int), args[1].(int), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				SharedSlice(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(SharedSlice, "624fb071f79dc978", func(nugoArgs []any) func() cuda.BlockLoop {
+		lo, hi, out := nugoArgs[0].(int), nugoArgs[1].(int), nugoArgs[2].([]int32)
+		_, _, _ = lo, hi, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 8)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line debugfail.go:120
+					if i := t.ThreadIdx().X; i < len(sh) {
+//line debugfail.go:121
+						sh[i] = 1
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line debugfail.go:124
+					if t.Grid1() == 0 {
+//line debugfail.go:125
+						out[0] = int32(len(sh[lo:hi]))
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(SharedSlice3, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3 := args[0].(int), args[1].(int), args[2].(int), args[3].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				SharedSlice3(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(SharedSlice3, "8ccae844e4256502", func(nugoArgs []any) func() cuda.BlockLoop {
+		lo, hi, max, out := nugoArgs[0].(int), nugoArgs[1].(int), nugoArgs[2].(int), nugoArgs[3].([]int32)
+		_, _, _, _ = lo, hi, max, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 8)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line debugfail.go:132
+					if i := t.ThreadIdx().X; i < len(sh) {
+//line debugfail.go:133
+						sh[i] = 1
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line debugfail.go:136
+					if t.Grid1() == 0 {
+//line debugfail.go:137
+						out[0] = int32(cap(sh[lo:hi:max]))
+					}
+				}
 			}
 		}
 	})
@@ -893,16 +1097,35 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(Relay, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Relay(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(Relay, "54e720f9908c52fd", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out, res := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = in, out, res
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:99
+					i := t.ThreadIdx().X
+
+//line kernels.go:100
+					out[i] = float32(2*i + 1)
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line kernels.go:99
+					i := t.ThreadIdx().X
+
+//line kernels.go:102
+					res[i] = in[(i+1)%len(in)]
+				}
 			}
 		}
 	})
@@ -1010,16 +1233,77 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(RankAmongTrue, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				RankAmongTrue(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(RankAmongTrue, "0718e9feb7740e80", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, rank := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = in, rank
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line match.go:48
+					i := t.Grid1()
+
+//line match.go:49
+					if i >= len(in) {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+					nugoPred[nugoTi] = in[i] > 0
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line match.go:48
+					i := t.Grid1()
+
+//line match.go:52
+					b := nugoVote[nugoTi]
+
+//line match.go:53
+					r := int32(-1)
+
+//line match.go:54
+					if in[i] > 0 {
+//line match.go:55
+						r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+					}
+
+//line match.go:57
+					rank[i] = r
+				}
 			}
 		}
 	})
@@ -1075,29 +1359,155 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(BlockVotes, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				BlockVotes(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(BlockVotes, "0cef25cf83d23647", func(nugoArgs []any) func() cuda.BlockLoop {
+		mode, count, flags := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].([]int32)
+		_, _, _ = mode, count, flags
+		return func() cuda.BlockLoop {
+			var nugoVP []bool
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVP) < nugoN {
+					nugoVP = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoVP = nugoVP[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+
+//line syncreduce.go:11
+				sx, sy, _ := t.GridSize3()
+				nugoCount := 0
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line syncreduce.go:10
+					x, y, z := t.Grid3()
+
+//line syncreduce.go:12
+					i := (z*sy+y)*sx + x
+
+//line syncreduce.go:13
+					if mode[i] < 0 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line syncreduce.go:16
+					p := mode[i] != 0
+					if p {
+						nugoCount++
+					}
+					nugoVP[nugoTi] = p
+				}
+
+//line syncreduce.go:17
+				c := nugoCount
+
+//line syncreduce.go:18
+				var f int32
+				nugoCount2 := 0
+				nugoArrived := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+					p := nugoVP[nugoTi]
+					if p {
+						nugoCount2++
+					}
+					nugoArrived++
+					nugoVP[nugoTi] = p
+				}
+				if nugoCount2 == nugoArrived {
+
+//line syncreduce.go:20
+					f |= 1
+				}
+				nugoCount3 := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+					p := nugoVP[nugoTi]
+					if p {
+						nugoCount3++
+					}
+					nugoVP[nugoTi] = p
+				}
+				if nugoCount3 > 0 {
+
+//line syncreduce.go:23
+					f |= 2
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line syncreduce.go:10
+					x, y, z := t.Grid3()
+
+//line syncreduce.go:12
+					i := (z*sy+y)*sx + x
+
+//line syncreduce.go:25
+					count[i], flags[i] = int32(c), f
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(SyncCountFault, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				SyncCountFault(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(SyncCountFault, "53d3cf5b558e8f6b", func(nugoArgs []any) func() cuda.BlockLoop {
+		data := nugoArgs[0].([]int)
+		_ = data
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoCount := 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:31
+					i := t.Grid1()
+
+//line syncreduce.go:32
+					v := data[i]
+					if v > 0 {
+						nugoCount++
+					}
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line syncreduce.go:31
+					i := t.Grid1()
+
+//line syncreduce.go:33
+					data[i] = nugoCount
+				}
 			}
 		}
 	})
@@ -1127,16 +1537,87 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(WarpBroadcast, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				WarpBroadcast(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(WarpBroadcast, "c970e15bb0093498", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out, out32 := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]uint32)
+		_, _, _ = in, out, out32
+		return func() cuda.BlockLoop {
+			var nugoVal []int64
+			var nugoLane []int
+			var nugoShfl []int64
+			var nugoVal2 []uint32
+			var nugoLane2 []int
+			var nugoShfl2 []uint32
+			var nugoVV []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int64, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]uint32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]uint32, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:40
+					i := t.Grid1()
+
+//line warp.go:41
+					v := in[i]
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:40
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line warp.go:42
+					out[i] = nugoShfl[nugoTi]
+					nugoVal2[nugoTi] = uint32(v)
+					nugoLane2[nugoTi] = int(t.LaneID() + 31)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:40
+					i := t.Grid1()
+
+//line warp.go:43
+					out32[i] = nugoShfl2[nugoTi]
+				}
 			}
 		}
 	})
@@ -1153,16 +1634,83 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(UpDown, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3 := args[0].([]int), args[1].([]int), args[2].([]int), args[3].(int)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				UpDown(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(UpDown, "58c0dc7650f6b7e3", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, up, down, delta := nugoArgs[0].([]int), nugoArgs[1].([]int), nugoArgs[2].([]int), nugoArgs[3].(int)
+		_, _, _, _ = in, up, down, delta
+		return func() cuda.BlockLoop {
+			var nugoVal []int
+			var nugoLane []int
+			var nugoShfl []int
+			var nugoVal2 []int
+			var nugoLane2 []int
+			var nugoShfl2 []int
+			var nugoVV []int
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:68
+					i := t.Grid1()
+
+//line warp.go:69
+					v := in[i]
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl, nugoVV, int(delta), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:68
+					i := t.Grid1()
+
+//line warp.go:70
+					up[i] = nugoShfl[nugoTi]
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:68
+					i := t.Grid1()
+
+//line warp.go:72
+					down[i] = nugoShfl2[nugoTi]
+				}
 			}
 		}
 	})
@@ -1179,29 +1727,169 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(EarlyReturn, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]int)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				EarlyReturn(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(EarlyReturn, "ff5745a1d070a45f", func(nugoArgs []any) func() cuda.BlockLoop {
+		ballot, active, fromLane0 := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32), nugoArgs[2].([]int)
+		_, _, _ = ballot, active, fromLane0
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoVal []int
+			var nugoLane []int
+			var nugoShfl []int
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 = nugoPred2[:nugoN]
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 = nugoVote2[:nugoN]
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int, nugoN)
+				}
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:102
+					i := t.Grid1()
+
+//line warp.go:103
+					if t.LaneID() == 0 || i%5 == 1 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+					nugoPred[nugoTi] = true
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:102
+					i := t.Grid1()
+
+//line warp.go:106
+					ballot[i] = nugoVote[nugoTi]
+					nugoPred2[nugoTi] = true
+				}
+				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:102
+					i := t.Grid1()
+
+//line warp.go:107
+					active[i] = nugoVote2[nugoTi]
+					nugoVal[nugoTi] = i
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:102
+					i := t.Grid1()
+
+//line warp.go:108
+					fromLane0[i] = nugoShfl[nugoTi]
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(WarpFault, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				WarpFault(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(WarpFault, "87f91d00bc6bb8af", func(nugoArgs []any) func() cuda.BlockLoop {
+		data := nugoArgs[0].([]int)
+		_ = data
+		return func() cuda.BlockLoop {
+			var nugoVal []int
+			var nugoLane []int
+			var nugoShfl []int
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:114
+					i := t.Grid1()
+
+//line warp.go:115
+					v := data[i]
+					nugoVal[nugoTi] = v
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:114
+					i := t.Grid1()
+
+//line warp.go:116
+					data[i] = nugoShfl[nugoTi]
+				}
 			}
 		}
 	})

@@ -74,16 +74,61 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sampleShared, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int64), args[1].([]int64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sampleShared(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sampleShared, "aabba58b9a89bc87", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 128)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line samples.go:44
+					i := t.Grid1()
+
+//line samples.go:45
+					tid := t.ThreadIdx().X
+
+//line samples.go:47
+					sh[tid] = in[i]
 				}
-				t = r.Next(t)
+
+//line samples.go:52
+				var arr [4]int32
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line samples.go:44
+					i := t.Grid1()
+
+//line samples.go:45
+					tid := t.ThreadIdx().X
+
+//line samples.go:49
+					x := sh[(tid+1)%t.BlockDim().X]
+
+//line samples.go:50
+					a := int32(in[i])
+
+//line samples.go:51
+					b := uint8(in[i] >> 3)
+
+//line samples.go:53
+					for j := 0; j < 4; j++ {
+//line samples.go:54
+						arr[j] = a + int32(j)
+					}
+
+//line samples.go:56
+					out[i] = x + int64(a/sampleNz(int32(int16(a)*3))) + int64(b<<(uint(a)%70)) + int64(arr[a&3]) + int64(min(a, int32(b)))
+				}
 			}
 		}
 	})

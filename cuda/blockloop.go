@@ -1,0 +1,315 @@
+package cuda
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/nugo-dev/nugo/internal/cpu"
+	"github.com/nugo-dev/nugo/internal/frontend"
+)
+
+// BlockLoop runs every thread of one block of a kernel that synchronises
+// its block (SyncThreads, its reducing forms, warp operations), with the
+// kernel's arguments bound, as plain loops instead of goroutines meeting
+// at barriers: `nugo gen` writes it by barrier fission, each stretch of the
+// kernel between two barriers becoming a loop over the block's threads.
+// The CPU backend calls a kernel's BlockLoop, when it has one, once per
+// block in place of its threads; a BlockLoop is only ever called by one
+// goroutine at a time (each worker makes its own), so it may keep scratch
+// memory from block to block.
+type BlockLoop func(b *Block)
+
+// Block is the block a BlockLoop runs. It hands out the block's threads by
+// linear index (x fastest) and records the thread being run, so that a
+// panic is reported for the right thread.
+type Block struct {
+	b    *block
+	n    int
+	flat bool     // the block is one-dimensional: linear index = x
+	tids []uint64 // packed thread index by linear index, when not flat
+	cur  uint64
+}
+
+// newBlockOf returns the Block of a worker's block for launches with
+// blocks of shape d.
+func newBlockOf(b *block, d Dim3) Block {
+	bl := Block{b: b, n: d.Size(), flat: d.Y == 1 && d.Z == 1}
+	if !bl.flat {
+		// Dividing the linear index for every thread of every region
+		// would cost more than many a region's body.
+		bl.tids = make([]uint64, 0, bl.n)
+		for z := range d.Z {
+			for y := range d.Y {
+				for x := range d.X {
+					bl.tids = append(bl.tids, packTid(x, y, z))
+				}
+			}
+		}
+	}
+	return bl
+}
+
+// Size returns the number of threads in the block.
+func (b *Block) Size() int { return b.n }
+
+// Flat reports whether the block is one-dimensional, so that a thread's
+// linear index is its ThreadIdx().X.
+func (b *Block) Flat() bool { return b.flat }
+
+// Thread returns the block's thread of linear index i (0 <= i < Size())
+// and records it as the thread being run.
+func (b *Block) Thread(i int) Thread {
+	tid := uint64(i)
+	if !b.flat {
+		tid = b.tids[i]
+	}
+	b.cur = tid
+	return Thread{b.b, tid}
+}
+
+// RegisterBlockLoop registers how to make kernel's BlockLoop: bind
+// receives the launch's arguments after the Thread, each with exactly the
+// type of its parameter, and returns a maker that the CPU backend calls
+// once per worker goroutine for a BlockLoop of that worker's own. kernel
+// must be a top-level function, as for RegisterRowLoop; a kernel has
+// either a row loop or a block loop, whichever was registered last.
+//
+// It is called from the init functions that `nugo gen` writes. Unlike a
+// row loop, a block loop holds a transformed copy of the kernel's body:
+// source is the fingerprint of the kernel's declaration it was made from
+// (package declhash), and a launch uses the loop only if the kernel's
+// source, as the binary carries it, still has that fingerprint; a kernel
+// edited after `nugo gen` runs on goroutines until go generate is run
+// again.
+func RegisterBlockLoop(kernel any, source string, bind func(args []any) func() BlockLoop) {
+	v := reflect.ValueOf(kernel)
+	if kernel == nil || bind == nil || v.Kind() != reflect.Func || v.IsNil() {
+		return
+	}
+	cpu.RegisterRows(v.Pointer(), cpu.RowBinder{Type: v.Type(), Bind: bind, Source: source})
+}
+
+// blockLoopCurrent caches, per kernel code pointer and fingerprint,
+// whether a block loop was generated from the kernel's current source.
+var blockLoopCurrent sync.Map // blockLoopKey -> bool
+
+type blockLoopKey struct {
+	pc     uintptr
+	source string
+}
+
+// currentBlockLoop reports whether the block loop registered for fn with
+// fingerprint source was generated from the declaration of fn that the
+// binary carries (or the source tree has). A block loop holds a copy of
+// the kernel's body: after an edit without go generate it would compute
+// the old kernel on the CPU while the compiled backends compile the new
+// one, so a stale loop is not used, and the kernel runs as goroutines.
+// Where no source can be found, no backend compiles another body, and
+// the loop is used.
+func currentBlockLoop(fn reflect.Value, source string) bool {
+	key := blockLoopKey{fn.Pointer(), source}
+	if ok, seen := blockLoopCurrent.Load(key); seen {
+		return ok.(bool)
+	}
+	h, found := frontend.DeclHash(fn.Interface())
+	ok := !found || h == source
+	blockLoopCurrent.Store(key, ok)
+	return ok
+}
+
+// blockLoopFor binds fn's registered BlockLoop maker to args, or returns
+// nil when fn has none; as rowLoopFor.
+func blockLoopFor(fn reflect.Value, args []reflect.Value) (mk func() BlockLoop, err error) {
+	rb, ok := cpu.Rows(fn)
+	bind, _ := rb.Bind.(func([]any) func() BlockLoop)
+	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() || !currentBlockLoop(fn, rb.Source) {
+		return nil, nil
+	}
+	vals := make([]any, len(args))
+	for i, a := range args {
+		v := reflect.New(fn.Type().In(i + 1)).Elem()
+		v.Set(a)
+		vals[i] = v.Interface()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			mk, err = nil, fmt.Errorf("block loop of %s: binding the arguments panicked: %v", fn.Type(), r)
+		}
+	}()
+	return bind(vals), nil
+}
+
+// BlockShared returns a block loop's shared array of n elements, zeroed:
+// the array of a SharedArray call that the block loop makes once per
+// block, kept in *buf from block to block (a BlockLoop runs one block at a
+// time) instead of being looked up by call site.
+func BlockShared[T Element](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+		return *buf
+	}
+	*buf = (*buf)[:n]
+	clear(*buf)
+	return *buf
+}
+
+// ShuffleKind is which lane a shuffle reads, as ShflSync, ShflDownSync,
+// ShflUpSync and ShflXorSync choose it.
+type ShuffleKind int
+
+// The shuffles' ways of choosing the source lane from the argument.
+const (
+	ShuffleIdx  ShuffleKind = iota // lane arg (ShflSync)
+	ShuffleDown                    // lane + arg (ShflDownSync)
+	ShuffleUp                      // lane - arg (ShflUpSync)
+	ShuffleXor                     // lane ^ arg (ShflXorSync)
+)
+
+// The Block* functions below are the warp operations of a whole block at
+// once, for block loops: element i of each slice belongs to the thread of
+// linear index i, all slices have the block's length, and exited (nil when
+// no thread has returned) marks the threads that have returned from the
+// kernel, which are absent from their warp as for the goroutine path: a
+// read of an absent lane returns the reader's own value, an absent lane's
+// predicate is false. Results for exited threads are unspecified.
+
+// BlockShuffle stores into out[i] the value v of the lane that thread i's
+// shuffle of kind kind with argument arg[i] reads (only arg's low 5 bits
+// count, as for PTX's shfl.sync).
+func BlockShuffle[T Shuffleable](kind ShuffleKind, out, v []T, arg []int, exited []bool) {
+	n := len(v)
+	out, arg = out[:n], arg[:n]
+	for base := 0; base < n; base += WarpSize {
+		end := min(base+WarpSize, n)
+		for i := base; i < end; i++ {
+			l, a := i-base, arg[i]&(WarpSize-1)
+			src := -1
+			switch kind {
+			case ShuffleIdx:
+				src = a
+			case ShuffleDown:
+				if s := l + a; s < WarpSize {
+					src = s
+				}
+			case ShuffleUp:
+				if s := l - a; s >= 0 {
+					src = s
+				}
+			case ShuffleXor:
+				src = l ^ a
+			}
+			j := base + src
+			if src < 0 || j >= end || exited != nil && exited[j] {
+				j = i
+			}
+			out[i] = v[j]
+		}
+	}
+}
+
+// BlockShuffleConst is BlockShuffle with the same argument arg for every
+// thread.
+func BlockShuffleConst[T Shuffleable](kind ShuffleKind, out, v []T, arg int, exited []bool) {
+	n := len(v)
+	out = out[:n]
+	a := arg & (WarpSize - 1)
+	if exited == nil && (kind == ShuffleDown || kind == ShuffleUp) {
+		// Whole runs of lanes: two copies per warp.
+		for base := 0; base < n; base += WarpSize {
+			end := min(base+WarpSize, n)
+			if a >= end-base {
+				copy(out[base:end], v[base:end])
+				continue
+			}
+			if kind == ShuffleDown {
+				copy(out[base:end-a], v[base+a:end])
+				copy(out[end-a:end], v[end-a:end])
+			} else {
+				copy(out[base+a:end], v[base:end-a])
+				copy(out[base:base+a], v[base:base+a])
+			}
+		}
+		return
+	}
+	for base := 0; base < n; base += WarpSize {
+		end := min(base+WarpSize, n)
+		for i := base; i < end; i++ {
+			l := i - base
+			src := -1
+			switch kind {
+			case ShuffleIdx:
+				src = a
+			case ShuffleDown:
+				if s := l + a; s < WarpSize {
+					src = s
+				}
+			case ShuffleUp:
+				if s := l - a; s >= 0 {
+					src = s
+				}
+			case ShuffleXor:
+				src = l ^ a
+			}
+			j := base + src
+			if src < 0 || j >= end || exited != nil && exited[j] {
+				j = i
+			}
+			out[i] = v[j]
+		}
+	}
+}
+
+// ballots returns the ballot of the warp starting at base.
+func ballots(pred []bool, exited []bool, base, end int) (ballot, present uint32) {
+	for i := base; i < end; i++ {
+		if exited != nil && exited[i] {
+			continue
+		}
+		present |= 1 << (i - base)
+		if pred[i] {
+			ballot |= 1 << (i - base)
+		}
+	}
+	return ballot, present
+}
+
+// BlockBallot stores into out[i] the ballot of thread i's warp: bit l set
+// when lane l is present and its pred is true (BallotSync; ActiveMask is
+// the ballot of all-true predicates).
+func BlockBallot(out []uint32, pred []bool, exited []bool) {
+	n := len(pred)
+	for base := 0; base < n; base += WarpSize {
+		end := min(base+WarpSize, n)
+		ballot, _ := ballots(pred, exited, base, end)
+		for i := base; i < end; i++ {
+			out[i] = ballot
+		}
+	}
+}
+
+// BlockAny stores into out[i] whether any present lane of thread i's warp
+// has pred true (AnySync).
+func BlockAny(out []bool, pred []bool, exited []bool) {
+	n := len(pred)
+	for base := 0; base < n; base += WarpSize {
+		end := min(base+WarpSize, n)
+		ballot, _ := ballots(pred, exited, base, end)
+		for i := base; i < end; i++ {
+			out[i] = ballot != 0
+		}
+	}
+}
+
+// BlockAll stores into out[i] whether every present lane of thread i's
+// warp has pred true (AllSync).
+func BlockAll(out []bool, pred []bool, exited []bool) {
+	n := len(pred)
+	for base := 0; base < n; base += WarpSize {
+		end := min(base+WarpSize, n)
+		ballot, present := ballots(pred, exited, base, end)
+		for i := base; i < end; i++ {
+			out[i] = ballot == present
+		}
+	}
+}

@@ -1,0 +1,110 @@
+// Package fission holds kernels that nugo gen's barrier fission must
+// transform and kernels it must leave to the goroutine path, each with the
+// reason TestFissionReasons expects.
+package fission
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// Reduce is the tree reduction: a barrier in a block-uniform loop.
+func Reduce(t cuda.Thread, a, sums []float32) {
+	sh := cuda.SharedArray[float32](t, 64)
+	tid := t.ThreadIdx().X
+	if i := t.Grid1(); i < len(a) {
+		sh[tid] = a[i]
+	}
+	t.SyncThreads()
+	for s := 32; s > 0; s >>= 1 {
+		if tid < s {
+			sh[tid] += sh[tid+s]
+		}
+		t.SyncThreads()
+	}
+	if tid == 0 {
+		sums[t.BlockIdx().X] = sh[0]
+	}
+}
+
+// EarlyExit returns from some threads before the barrier.
+func EarlyExit(t cuda.Thread, a []int32) {
+	i := t.Grid1()
+	if i >= len(a) {
+		return
+	}
+	v := a[i] * 2
+	t.SyncThreads()
+	a[i] = v + int32(t.SyncThreadsCount(v > 0))
+}
+
+// Divergent waits at a barrier under a thread-dependent condition.
+func Divergent(t cuda.Thread, a []int32) {
+	if t.ThreadIdx().X < 16 {
+		t.SyncThreads()
+	}
+	a[t.Grid1()] = 1
+}
+
+// InSwitch waits at a barrier inside a switch.
+func InSwitch(t cuda.Thread, a []int32) {
+	switch t.BlockIdx().X {
+	case 0:
+		t.SyncThreads()
+	}
+	a[t.Grid1()] = 1
+}
+
+// BreakOut leaves a loop around a barrier with a break.
+func BreakOut(t cuda.Thread, a []int32) {
+	for k := 0; k < 4; k++ {
+		if a[t.Grid1()] > 0 {
+			break
+		}
+		t.SyncThreads()
+	}
+}
+
+// AssignsParam changes a parameter, which the block's threads would share.
+func AssignsParam(t cuda.Thread, a []int32) {
+	a = a[1:]
+	t.SyncThreads()
+	a[0] = 1
+}
+
+// Closure synchronises next to a function literal.
+func Closure(t cuda.Thread, a []int32) {
+	f := func(x int32) int32 { return x + 1 }
+	t.SyncThreads()
+	a[t.Grid1()] = f(1)
+}
+
+// Helper synchronises through a device function.
+func Helper(t cuda.Thread, a []int32) {
+	wait(t)
+	a[t.Grid1()] = 1
+}
+
+func wait(t cuda.Thread) { t.SyncThreads() }
+
+// GridWide synchronises the grid.
+func GridWide(t cuda.Thread, a []int32) {
+	a[t.Grid1()] = 1
+	t.SyncGrid()
+}
+
+// Plain does not synchronise: it keeps its row loop.
+func Plain(t cuda.Thread, a []int32) {
+	if i := t.Grid1(); i < len(a) {
+		a[i]++
+	}
+}
+
+// Shadow declares, after a statement that reads the outer n, an inner n
+// the same in every thread: it must not be moved before that statement.
+func Shadow(t cuda.Thread, a []int32) {
+	n := int32(5)
+	for k := 0; k < 2; k++ {
+		a[t.Grid1()] += n
+		n := int32(7)
+		t.SyncThreads()
+		a[t.Grid1()] += n
+	}
+}
