@@ -949,3 +949,32 @@ func TestRobustPTXSimFaultNamesGoLine(t *testing.T) {
 		t.Errorf("fault at %q, want the Go line testkernels/corpus.go:134 (%v)", ke.Pos, err)
 	}
 }
+
+// TestRobustLaunchBounds: a kernel with LaunchBounds refuses a larger block
+// before anything runs, on every backend, runs within them, and ForAll
+// picks blocks within them; bounds out of range fail the kernel (issue
+// 21, item 13).
+func TestRobustLaunchBounds(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		k := Jit(testkernels.Increment, LaunchBounds(128, 2))
+		d := make([]float64, 1000)
+		err := call(t, "Launch", func() error { return k.Launch(Dim1(4), Dim1(256), d) })
+		wantErr(t, "Launch", err, "launch Increment", "block (256,1,1) has 256 threads; the kernel's LaunchBounds allow at most 128")
+		if d[0] != 0 {
+			t.Fatalf("the refused launch ran: d[0] = %v", d[0])
+		}
+		if err := call(t, "Launch", func() error { return k.Launch(Dim1(8), Dim1(128), d) }); err != nil {
+			t.Fatalf("block of 128 threads: %v", err)
+		}
+		if err := call(t, "ForAll", func() error { return k.ForAll(len(d), d) }); err != nil {
+			t.Fatalf("ForAll: %v", err)
+		}
+		if backend != "gpu-fake" && (d[0] != 2 || d[999] != 2) {
+			t.Errorf("d[0], d[999] = %v, %v after two launches, want 2", d[0], d[999])
+		}
+		for _, b := range [][2]int{{0, 1}, {1025, 0}, {64, -1}} {
+			err := call(t, "Launch", func() error { return Jit(testkernels.Increment, LaunchBounds(b[0], b[1])).Launch(Dim1(1), Dim1(1), d) })
+			wantErr(t, fmt.Sprintf("LaunchBounds(%d, %d)", b[0], b[1]), err, "LaunchBounds", "between 1 and 1024")
+		}
+	})
+}

@@ -107,7 +107,7 @@ func (m *modState) compile() error {
 	m.checkTableWrites()
 	entry := m.symbol(kernelSymbol(m.k))
 	m.out.Entry = entry
-	kf := &ptx.Func{Name: entry, Entry: true, MaxNReg: m.target.MaxRegisters}
+	kf := &ptx.Func{Name: entry, Entry: true, MaxNReg: m.target.MaxRegisters, MaxNTid: m.target.MaxThreads, MinNCTAPerSM: m.target.MinBlocksPerSM}
 	m.mod.Funcs = append(m.mod.Funcs, kf)
 	m.funcs[kernel] = kf
 	m.lowerFunc(kernel, kf, true)
