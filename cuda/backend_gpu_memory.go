@@ -40,6 +40,9 @@ type gpuAlloc struct {
 	host   unsafe.Pointer
 	words  []uint64
 	pinner runtime.Pinner
+	// external memory (WrapDevicePointer) belongs to someone else: release
+	// ends nugo's use of it and frees nothing.
+	external bool
 
 	mu       sync.Mutex
 	users    int  // calls using the memory now
@@ -52,7 +55,7 @@ func (m *gpuMemory) free() error { return m.release() }
 // release frees the allocation once, or has its last user free it; later
 // calls do nothing.
 func (a *gpuAlloc) release() error {
-	if a.ptr == 0 || !a.freed.CompareAndSwap(false, true) {
+	if a.ptr == 0 || !a.freed.CompareAndSwap(false, true) || a.external {
 		return nil
 	}
 	a.mu.Lock()

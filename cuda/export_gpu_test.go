@@ -58,11 +58,21 @@ func ForgetBackend(t testing.TB) {
 	registry.Unlock()
 	t.Cleanup(func() {
 		registry.Lock()
+		opened := registry.opened[GPU]
 		registry.current = oldCur
 		if hadGPU {
 			registry.opened[GPU] = oldGPU
+		} else {
+			// A GPU backend the test opened (NUGO_FAKE_GPU's, say) must not
+			// outlive it: later tests would take it for a real GPU.
+			delete(registry.opened, GPU)
 		}
 		registry.Unlock()
+		if g, ok := opened.(*gpuBackend); ok && opened != oldGPU {
+			if err := g.close(); err != nil {
+				t.Errorf("closing the GPU backend the test opened: %v", err)
+			}
+		}
 	})
 }
 

@@ -48,6 +48,11 @@ func TestSimGPUPrintfReachesPipe(t *testing.T) {
 	}
 	for _, flush := range []bool{true, false} {
 		t.Run(fmt.Sprintf("flush=%v", flush), func(t *testing.T) {
+			if !flush && raceEnabled {
+				// The control needs a process that exits without C's exit:
+				// the race runtime ends through it, which flushes stdio.
+				t.Skip("the control (no flush loses the lines) needs a build without -race, whose exit skips C's")
+			}
 			if drivertest.InChild(t) {
 				if !flush {
 					DisablePrintfFlush(t) // first, so that it lasts past the backend's closing

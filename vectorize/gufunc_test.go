@@ -355,3 +355,31 @@ func TestGUPanicsAreErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestApply1(t *testing.T) {
+	mavg, err := GU("(n),()->(n)", func(x []float64, w int64, out []float64) {
+		for i := range x {
+			out[i] = x[i] * float64(w)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Apply1[float64](mavg, Of([]float64{1, 2, 3, 4}, 2, 2), int64(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{2, 4, 6, 8}; !slices.Equal(got.Data, want) || !slices.Equal(got.Shape, []int{2, 2}) {
+		t.Errorf("Apply1 = %v %v, want %v [2 2]", got.Data, got.Shape, want)
+	}
+	if _, err := Apply1[float32](mavg, []float64{1}, int64(2)); err == nil || !strings.Contains(err.Error(), "not a vectorize.Array[float32]") {
+		t.Errorf("Apply1 with the wrong element type: %v", err)
+	}
+	two, err := GU("(n)->(),()", func(x []float64, lo, hi *float64) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Apply1[float64](two, []float64{1}); err == nil || !strings.Contains(err.Error(), "2 outputs") {
+		t.Errorf("Apply1 of a two-output gufunc: %v", err)
+	}
+}

@@ -12,7 +12,7 @@ import (
 // is absent (see cuda.RegisterSource). Run go generate again after adding,
 // renaming or removing a file of the package.
 //
-//go:embed doc.go guargs.go gucompiled.go gufunc.go gurun.go gutypes.go kernels.go layout.go loops.go operand.go options.go plan.go reduce.go registry.go ufunc1.go ufunc2.go ufunc3.go ufunc4.go
+//go:embed doc.go guargs.go gucompiled.go gufunc.go gurun.go gutyped.go gutypes.go kernels.go layout.go loops.go operand.go options.go plan.go reduce.go registry.go ufunc1.go ufunc2.go ufunc3.go ufunc4.go
 var nugoSourceFiles embed.FS
 
 // nugoSourceAnchor names this package and its files' directory as the binary records them.

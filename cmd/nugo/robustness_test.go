@@ -153,7 +153,7 @@ func TestCLIExitCodes(t *testing.T) {
 		{"-", 2, "usage: nugo COMMAND"},
 		{"frobnicate", 2, `unknown command "frobnicate"`},
 		{"help", 0, "usage: nugo COMMAND"},
-		{"primes -n 1", 1, "nugo primes: primes: N must be at least 2"},
+		{"primes -n 1", 1, "nugo primes: -n 1: N must be at least 2"},
 		{"primes -h", 0, "-block int"},
 		{"info extra", 1, "unexpected arguments"},
 		{"bench -workload nope", 1, `nugo bench: -workload: unknown workload "nope"`},

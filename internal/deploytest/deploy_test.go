@@ -201,7 +201,7 @@ func TestDeployedExampleMatchesInTree(t *testing.T) {
 }
 
 // userModule makes a module outside nugo's tree that uses nugo as the
-// README's "Use nugo in your module" says: require (here replaced by this
+// docs/deploying.md's "Use nugo in your module" says: require (here replaced by this
 // checkout, as a released version would be fetched), go get -tool, go
 // generate. (go mod tidy would also fetch the go.mod files of the
 // dependencies' own tests, which needs the network.) It returns the
@@ -241,7 +241,7 @@ func resultLine(out string) string {
 
 // TestUserModuleDeploys: a user's module (a kernel calling a device
 // function of another package, a CUDA-target ufunc and gufunc) set up as
-// the README says, with no GOFLAGS, builds into a binary that computes in
+// docs/deploying.md says, with no GOFLAGS, builds into a binary that computes in
 // an empty directory, on ptxsim and the simulated GPU, bit for bit what it
 // computes in its tree on the CPU; and reports a kernel's failure at the
 // same position on every backend, in both build modes.
