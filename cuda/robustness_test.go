@@ -978,3 +978,21 @@ func TestRobustLaunchBounds(t *testing.T) {
 		}
 	})
 }
+
+// TestRobustRunawayRecursionPTXSim: a recursion without end is a
+// *KernelError naming the interpreter's call-depth limit on ptxsim, not a
+// hang or a crash. (On a GPU the thread's stack overflows: a fault that
+// loses the context; on the cpu backend it is still Go's fatal stack
+// overflow; see docs/limits.md.)
+func TestRobustRunawayRecursionPTXSim(t *testing.T) {
+	onBackend(t, PTXSim)
+	err := call(t, "Launch", func() error { return Jit(testkernels.Runaway).Launch(Dim1(1), Dim1(2), []int64{-1, 0}) })
+	var ke *KernelError
+	if !errors.As(err, &ke) {
+		t.Fatalf("Launch = %v, want a *KernelError", err)
+	}
+	wantErr(t, "Launch", err, "call depth exceeds 4096")
+	if ke.Thread != (Dim3{1, 0, 0}) {
+		t.Errorf("thread %v, want (1,0,0)", ke.Thread)
+	}
+}
