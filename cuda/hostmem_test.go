@@ -46,8 +46,10 @@ func TestHostMemoryAccounted(t *testing.T) {
 			if err := c.Free(); err != nil {
 				t.Fatal(err)
 			}
-			if got := hostmem.Reserved(); got != base {
-				t.Errorf("%d bytes accounted after freeing everything, want %d", got, base)
+			// Arrays of earlier tests may be collected meanwhile, so at
+			// most what was accounted before.
+			if got := hostmem.Reserved(); got > base {
+				t.Errorf("%d bytes accounted after freeing everything, more than the %d before", got, base)
 			}
 		})
 	}
