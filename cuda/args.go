@@ -14,6 +14,8 @@ type boundArg struct {
 	value reflect.Value
 	// dev is the device array passed for a slice or array parameter.
 	dev deviceArg
+	// dir is the copies a host slice gets (In, Out; both by default).
+	dir transferDir
 }
 
 // isHost reports whether the argument is host memory (a slice or array
@@ -51,6 +53,17 @@ func (k *Kernel) bind(be backend, args []any) ([]boundArg, error) {
 }
 
 func bindArg(be backend, p *param, a any) (boundArg, error) {
+	if t, ok := a.(Transfer); ok {
+		if p.kind != sliceParam {
+			return boundArg{param: p}, fmt.Errorf("got %v; In, Out and InOut wrap host slices, for slice parameters", t)
+		}
+		if _, isDev := t.value.(deviceArg); isDev {
+			return boundArg{param: p}, fmt.Errorf("got %v; a device array needs no transfer: pass it bare", t)
+		}
+		b, err := bindArg(be, p, t.value)
+		b.dir = t.dir
+		return b, err
+	}
 	b := boundArg{param: p}
 	v := reflect.ValueOf(a)
 	if !v.IsValid() {

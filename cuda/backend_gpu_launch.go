@@ -228,6 +228,7 @@ type hostTemp struct {
 	host    []byte
 	staging unsafe.Pointer // nil on the default stream
 	pinned  bool           // staging is host itself, pinned (Pin)
+	noOut   bool           // only In arguments: not copied back
 }
 
 // launch copies host arguments in (in spans, placed as at says: see
@@ -285,12 +286,14 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		pad := int(uintptr(unsafe.Pointer(&sp.bytes[0])) % 256)
 		p, err := api.MemAlloc(pad + len(sp.bytes))
 		if err == nil {
-			temps = append(temps, hostTemp{alloc: p, ptr: p + driver.DevicePtr(pad), host: sp.bytes})
+			temps = append(temps, hostTemp{alloc: p, ptr: p + driver.DevicePtr(pad), host: sp.bytes, noOut: sp.noOut})
 			t := &temps[len(temps)-1]
 			if gs == nil {
-				err = api.MemcpyHtoD(t.ptr, unsafe.Pointer(&sp.bytes[0]), len(sp.bytes))
+				if !sp.noIn {
+					err = api.MemcpyHtoD(t.ptr, unsafe.Pointer(&sp.bytes[0]), len(sp.bytes))
+				}
 			} else {
-				err = stage(api, t, gs)
+				err = stage(api, t, gs, !sp.noIn)
 			}
 		}
 		if err != nil {
@@ -381,6 +384,9 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 		// the record check run at its next Synchronize.
 		queued = true
 		for _, t := range temps {
+			if t.noOut {
+				continue
+			}
 			if err := api.MemcpyDtoHAsync(t.staging, t.ptr, len(t.host), gs.h); err != nil {
 				// The kernel is queued and may still use the temporaries:
 				// they are freed once the stream has finished.
@@ -411,12 +417,17 @@ func (gk *gpuKernel) launch(api driver.API, gs *gpuStream, cfg LaunchConfig, arg
 	}
 
 	// The calls from here wait for the kernel: a fault they report is its.
+	copied := false
 	for _, t := range temps {
+		if t.noOut {
+			continue
+		}
+		copied = true
 		if err := api.MemcpyDtoH(unsafe.Pointer(&t.host[0]), t.ptr, len(t.host)); err != nil {
 			return awaiting(gk, err)
 		}
 	}
-	if len(temps) == 0 {
+	if !copied {
 		if err := api.StreamSynchronize(0); err != nil {
 			return awaiting(gk, err)
 		}
@@ -510,9 +521,12 @@ func firstIn(at []spanRef, span int) int {
 // stage queues the copy of t's host bytes to the device on stream gs:
 // straight from them when they are pinned (Pin), else through a staging
 // buffer it allocates and fills now.
-func stage(api driver.API, t *hostTemp, gs *gpuStream) error {
+func stage(api driver.API, t *hostTemp, gs *gpuStream, copyIn bool) error {
 	if isPinned(gs.be, t.host) {
 		t.staging, t.pinned = unsafe.Pointer(&t.host[0]), true
+		if !copyIn {
+			return nil
+		}
 		return api.MemcpyHtoDAsync(t.ptr, t.staging, len(t.host), gs.h)
 	}
 	buf, err := api.MemHostAlloc(len(t.host), 0)
@@ -520,6 +534,9 @@ func stage(api driver.API, t *hostTemp, gs *gpuStream) error {
 		return err
 	}
 	t.staging = buf
+	if !copyIn {
+		return nil // Out only: the staging buffer receives the copy back
+	}
 	copy(pinnedBytes(buf, len(t.host)), t.host)
 	return api.MemcpyHtoDAsync(t.ptr, buf, len(t.host), gs.h)
 }

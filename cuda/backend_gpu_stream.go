@@ -82,7 +82,7 @@ func (s *gpuStream) releaseTemps(temps []hostTemp, copyBack bool) {
 			case t.pinned:
 				runtime.KeepAlive(t.host) // the copies went straight to and from it
 			case t.staging != nil:
-				if copyBack && !failed {
+				if copyBack && !failed && !t.noOut {
 					copy(t.host, pinnedBytes(t.staging, len(t.host)))
 				}
 				err = api.MemFreeHost(t.staging)

@@ -166,6 +166,12 @@ func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boun
 				return fmt.Errorf("%v: %w", a.param, err)
 			}
 			vals[i] = hostView(a.param, m.(*hostMemory), a.dev.offset(), a.dev.dims())
+		case a.dir == transferIn && a.isHost():
+			// The kernel's writes must not reach the host, as they do
+			// not on a GPU: it works on a copy.
+			c := reflect.MakeSlice(a.value.Type(), a.value.Len(), a.value.Len())
+			reflect.Copy(c, a.value)
+			vals[i] = c
 		default:
 			vals[i] = a.value
 			hostArgs = hostArgs || a.isHost()

@@ -17,7 +17,8 @@ import (
 // capability sm (75, 90, ...).
 func (k *Kernel) target(sm int) compiler.Target {
 	f := k.opts.Flags
-	return compiler.Target{SM: sm, Debug: f&Debug != 0, FastMath: f&FastMath != 0, LineInfo: f&LineInfo != 0, MaxRegisters: k.opts.MaxRegisters}
+	return compiler.Target{SM: sm, Debug: f&Debug != 0, FastMath: f&FastMath != 0, LineInfo: f&LineInfo != 0, MaxRegisters: k.opts.MaxRegisters,
+		MaxThreads: k.opts.MaxThreads, MinBlocksPerSM: k.opts.MinBlocksPerSM}
 }
 
 // minSM is the oldest compute capability PTX's .target can name for the

@@ -47,6 +47,9 @@ func (k *Kernel) ForAllWith(n int, cfg LaunchConfig, args ...any) error {
 				return err
 			}
 		}
+		if m := k.opts.MaxThreads; m > 0 && cfg.Block.X == 0 && block > m {
+			block = m // the occupancy choice, within the LaunchBounds
+		}
 		cfg.Grid, cfg.Block = Dim1((n-1)/block+1), Dim1(block)
 		return nil
 	})

@@ -87,6 +87,25 @@ type Options struct {
 	// MaxRegisters caps the registers per thread of the compiled kernel
 	// (see the MaxRegisters option); 0 means no cap.
 	MaxRegisters int
+	// MaxThreads and MinBlocksPerSM are the kernel's launch bounds (see
+	// the LaunchBounds option); 0 means none.
+	MaxThreads, MinBlocksPerSM int
+}
+
+type launchBounds struct{ threads, blocks int }
+
+func (b launchBounds) apply(o *Options) { o.MaxThreads, o.MinBlocksPerSM = b.threads, b.blocks }
+
+// LaunchBounds promises that the kernel is launched with blocks of at most
+// maxThreads threads (1 to 1024) and asks that minBlocksPerSM blocks fit on
+// a multiprocessor at once (0: no wish): Numba's launch_bounds, CUDA C's
+// __launch_bounds__, PTX's .maxntid and .minnctapersm. The GPU's compiler
+// then budgets registers for that block size. A launch with a larger
+// block is refused before anything runs, on every backend; ForAll picks
+// blocks within the bound. Values out of range make the kernel fail with
+// an error that says so. Of several LaunchBounds the last counts.
+func LaunchBounds(maxThreads, minBlocksPerSM int) Option {
+	return launchBounds{maxThreads, minBlocksPerSM}
 }
 
 type maxRegisters int
@@ -167,6 +186,9 @@ func Jit(fn any, opts ...Option) *Kernel {
 	k.err = k.inspect(fn)
 	if r := k.opts.MaxRegisters; k.err == nil && r != 0 && (r < compiler.MinMaxRegisters || r > compiler.MaxMaxRegisters) {
 		k.err = fmt.Errorf("kernel %s: MaxRegisters(%d): a thread's register cap must be between %d and %d (or 0 for none)", k.name, r, compiler.MinMaxRegisters, compiler.MaxMaxRegisters)
+	}
+	if o := k.opts; k.err == nil && (o.MaxThreads != 0 || o.MinBlocksPerSM != 0) && (o.MaxThreads < 1 || o.MaxThreads > 1024 || o.MinBlocksPerSM < 0) {
+		k.err = fmt.Errorf("kernel %s: LaunchBounds(%d, %d): the threads per block must be between 1 and 1024 and the blocks per multiprocessor at least 0", k.name, o.MaxThreads, o.MinBlocksPerSM)
 	}
 	return k
 }
@@ -308,6 +330,9 @@ func (k *Kernel) launch(cfg LaunchConfig, args []any, shape func(be backend, cfg
 		if err := lim.checkShape(cfg.Grid, cfg.Block); err != nil {
 			return fmt.Errorf("launch %s: %w", k.name, err)
 		}
+		if err := k.checkBounds(cfg.Block); err != nil {
+			return fmt.Errorf("launch %s: %w", k.name, err)
+		}
 	}
 	if cfg.SharedMem < 0 || cfg.SharedMem > lim.MaxSharedMemory {
 		return fmt.Errorf("launch %s: dynamic shared memory of %d bytes; it must be between 0 and %d", k.name, cfg.SharedMem, lim.MaxSharedMemory)
@@ -326,6 +351,9 @@ func (k *Kernel) launch(cfg LaunchConfig, args []any, shape func(be backend, cfg
 		if err := lim.checkShape(cfg.Grid, cfg.Block); err != nil {
 			return fmt.Errorf("launch %s: %w", k.name, err)
 		}
+		if err := k.checkBounds(cfg.Block); err != nil {
+			return fmt.Errorf("launch %s: %w", k.name, err)
+		}
 	}
 	if cfg.Cooperative {
 		if err := checkCooperative(be, k, cfg, bound); err != nil {
@@ -337,6 +365,14 @@ func (k *Kernel) launch(cfg LaunchConfig, args []any, shape func(be backend, cfg
 	}
 	if err := be.launch(cfg.Stream, k, cfg, bound); err != nil {
 		return fmt.Errorf("launch %s: %w", k.name, err)
+	}
+	return nil
+}
+
+// checkBounds refuses a block larger than the kernel's LaunchBounds.
+func (k *Kernel) checkBounds(block Dim3) error {
+	if m := k.opts.MaxThreads; m > 0 && block.Size() > m {
+		return fmt.Errorf("block %v has %d threads; the kernel's LaunchBounds allow at most %d", block, block.Size(), m)
 	}
 	return nil
 }

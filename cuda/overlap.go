@@ -21,6 +21,9 @@ import (
 type hostSpan struct {
 	bytes []byte
 	args  int // how many arguments lie in it
+	// noIn, noOut: every argument in it is Out (no copy to the device),
+	// or every one is In (no copy back).
+	noIn, noOut bool
 }
 
 // spanRef places an argument in a span: its index in the spans and its
@@ -62,7 +65,7 @@ func hostSpans(args []boundArg) (spans []hostSpan, at []spanRef) {
 	for _, p := range pieces {
 		s, e := start(p.bytes), start(p.bytes)+uintptr(len(p.bytes))
 		if len(spans) == 0 || s >= end {
-			spans = append(spans, hostSpan{bytes: p.bytes})
+			spans = append(spans, hostSpan{bytes: p.bytes, noIn: true, noOut: true})
 			end = e
 		} else if e > end {
 			// Memory that overlaps is one Go allocation, so the span may
@@ -73,6 +76,9 @@ func hostSpans(args []boundArg) (spans []hostSpan, at []spanRef) {
 		}
 		sp := &spans[len(spans)-1]
 		sp.args++
+		dir := args[p.arg].dir
+		sp.noIn = sp.noIn && dir == transferOut
+		sp.noOut = sp.noOut && dir == transferIn
 		at[p.arg] = spanRef{span: len(spans) - 1, offset: int(s - start(sp.bytes))}
 	}
 	return spans, at

@@ -949,3 +949,50 @@ func TestRobustPTXSimFaultNamesGoLine(t *testing.T) {
 		t.Errorf("fault at %q, want the Go line testkernels/corpus.go:134 (%v)", ke.Pos, err)
 	}
 }
+
+// TestRobustLaunchBounds: a kernel with LaunchBounds refuses a larger block
+// before anything runs, on every backend, runs within them, and ForAll
+// picks blocks within them; bounds out of range fail the kernel (issue
+// 21, item 13).
+func TestRobustLaunchBounds(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		k := Jit(testkernels.Increment, LaunchBounds(128, 2))
+		d := make([]float64, 1000)
+		err := call(t, "Launch", func() error { return k.Launch(Dim1(4), Dim1(256), d) })
+		wantErr(t, "Launch", err, "launch Increment", "block (256,1,1) has 256 threads; the kernel's LaunchBounds allow at most 128")
+		if d[0] != 0 {
+			t.Fatalf("the refused launch ran: d[0] = %v", d[0])
+		}
+		if err := call(t, "Launch", func() error { return k.Launch(Dim1(8), Dim1(128), d) }); err != nil {
+			t.Fatalf("block of 128 threads: %v", err)
+		}
+		if err := call(t, "ForAll", func() error { return k.ForAll(len(d), d) }); err != nil {
+			t.Fatalf("ForAll: %v", err)
+		}
+		if backend != "gpu-fake" && (d[0] != 2 || d[999] != 2) {
+			t.Errorf("d[0], d[999] = %v, %v after two launches, want 2", d[0], d[999])
+		}
+		for _, b := range [][2]int{{0, 1}, {1025, 0}, {64, -1}} {
+			err := call(t, "Launch", func() error { return Jit(testkernels.Increment, LaunchBounds(b[0], b[1])).Launch(Dim1(1), Dim1(1), d) })
+			wantErr(t, fmt.Sprintf("LaunchBounds(%d, %d)", b[0], b[1]), err, "LaunchBounds", "between 1 and 1024")
+		}
+	})
+}
+
+// TestRobustRunawayRecursionPTXSim: a recursion without end is a
+// *KernelError naming the interpreter's call-depth limit on ptxsim, not a
+// hang or a crash. (On a GPU the thread's stack overflows: a fault that
+// loses the context; on the cpu backend it is still Go's fatal stack
+// overflow; see docs/limits.md.)
+func TestRobustRunawayRecursionPTXSim(t *testing.T) {
+	onBackend(t, PTXSim)
+	err := call(t, "Launch", func() error { return Jit(testkernels.Runaway).Launch(Dim1(1), Dim1(2), []int64{-1, 0}) })
+	var ke *KernelError
+	if !errors.As(err, &ke) {
+		t.Fatalf("Launch = %v, want a *KernelError", err)
+	}
+	wantErr(t, "Launch", err, "call depth exceeds 4096")
+	if ke.Thread != (Dim3{1, 0, 0}) {
+		t.Errorf("thread %v, want (1,0,0)", ke.Thread)
+	}
+}

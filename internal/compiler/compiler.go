@@ -38,17 +38,18 @@ func CompileBound(k *frontend.Kernel, target Target, bound map[int]*frontend.Ker
 			Target:      target.PTXTarget(),
 			AddressSize: 64,
 		},
-		funcs:     map[*ssa.Function]*ptx.Func{},
-		names:     map[string]int{},
-		strings:   map[string]string{},
-		tables:    map[*ssa.Global]string{},
-		files:     map[string]int{},
-		recursion: map[*ssa.Function]bool{},
-		leaks:     map[*ssa.Function]token.Pos{},
-		localSize: map[*ptx.Func]int64{},
-		out:       &Module{Kernel: k.Name, Target: target},
-		diags:     &diagList{fset: k.Fset},
-		owners:    []*frontend.Kernel{k},
+		funcs:       map[*ssa.Function]*ptx.Func{},
+		names:       map[string]int{},
+		strings:     map[string]string{},
+		tables:      map[*ssa.Global]string{},
+		files:       map[string]int{},
+		recursion:   map[*ssa.Function]bool{},
+		leaks:       map[*ssa.Function]token.Pos{},
+		localSize:   map[*ptx.Func]int64{},
+		loopChecked: map[*ssa.Function]bool{},
+		out:         &Module{Kernel: k.Name, Target: target},
+		diags:       &diagList{fset: k.Fset},
+		owners:      []*frontend.Kernel{k},
 	}
 	if err := m.bind(bound); err != nil {
 		return nil, err
@@ -61,24 +62,25 @@ func CompileBound(k *frontend.Kernel, target Target, bound map[int]*frontend.Ker
 
 // modState is what one module's compilation shares between functions.
 type modState struct {
-	k         *frontend.Kernel
-	target    Target
-	mod       *ptx.Module
-	out       *Module
-	funcs     map[*ssa.Function]*ptx.Func // emitted or queued device functions
-	queue     []*ssa.Function
-	names     map[string]int
-	strings   map[string]string // constant strings → global symbol
-	tables    map[*ssa.Global]string
-	unsealed  map[*ssa.Global]bool // tables whose address escapes loads (readonly.go), nil until asked
-	files     map[string]int       // Go source files → .file numbers
-	nlabel    int                  // labels are module-unique (inlined bodies share a function)
-	recursion map[*ssa.Function]bool
-	leaks     map[*ssa.Function]token.Pos // localLeak's answers
-	localSize map[*ptx.Func]int64         // bytes of .local memory each function declares
-	nshared   int
-	shared    []sharedBuf // the static shared buffers, zeroed at block start
-	diags     *diagList
+	k           *frontend.Kernel
+	target      Target
+	mod         *ptx.Module
+	out         *Module
+	funcs       map[*ssa.Function]*ptx.Func // emitted or queued device functions
+	queue       []*ssa.Function
+	names       map[string]int
+	strings     map[string]string // constant strings → global symbol
+	tables      map[*ssa.Global]string
+	unsealed    map[*ssa.Global]bool // tables whose address escapes loads (readonly.go), nil until asked
+	files       map[string]int       // Go source files → .file numbers
+	nlabel      int                  // labels are module-unique (inlined bodies share a function)
+	recursion   map[*ssa.Function]bool
+	leaks       map[*ssa.Function]token.Pos // localLeak's answers
+	localSize   map[*ptx.Func]int64         // bytes of .local memory each function declares
+	loopChecked map[*ssa.Function]bool      // checkLoopAddresses has run
+	nshared     int
+	shared      []sharedBuf // the static shared buffers, zeroed at block start
+	diags       *diagList
 
 	usesVprintf bool
 	errorRecord bool
@@ -107,7 +109,7 @@ func (m *modState) compile() error {
 	m.checkTableWrites()
 	entry := m.symbol(kernelSymbol(m.k))
 	m.out.Entry = entry
-	kf := &ptx.Func{Name: entry, Entry: true, MaxNReg: m.target.MaxRegisters}
+	kf := &ptx.Func{Name: entry, Entry: true, MaxNReg: m.target.MaxRegisters, MaxNTid: m.target.MaxThreads, MinNCTAPerSM: m.target.MinBlocksPerSM}
 	m.mod.Funcs = append(m.mod.Funcs, kf)
 	m.funcs[kernel] = kf
 	m.lowerFunc(kernel, kf, true)

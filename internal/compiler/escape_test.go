@@ -157,3 +157,77 @@ func big(t cuda.Thread, a []int64) {
 		}
 	}
 }
+
+// TestLoopVariableAddressKept: the address of a variable made anew in each
+// iteration (Go 1.22 loop bodies, or an inlined device function's own
+// variable) kept past the iteration is refused; one used within its
+// iteration compiles.
+func TestLoopVariableAddressKept(t *testing.T) {
+	const src = `package k
+
+import "github.com/nugo-dev/nugo/cuda"
+
+func newVal(v int64) *int64 {
+	x := v
+	return &x
+}
+
+func stored(t cuda.Thread, out []int64) {
+	var ps [2]*int64
+	for j := 0; j < 2; j++ {
+		x := int64(j + 10)
+		ps[j] = &x
+	}
+	out[0] = *ps[0] + 100**ps[1]
+}
+
+func storedFromCall(t cuda.Thread, out []int64) {
+	var ps [2]*int64
+	for j := 0; j < 2; j++ {
+		ps[j] = newVal(int64(j))
+	}
+	out[0] = *ps[0] + *ps[1]
+}
+
+func carried(t cuda.Thread, out []int64) {
+	p := &out[0]
+	for j := 0; j < 2; j++ {
+		x := int64(j)
+		*p += 1
+		p = &x
+	}
+	out[1] = *p
+}
+
+func withinIteration(t cuda.Thread, out []int64) {
+	for j := 0; j < 4; j++ {
+		x := int64(j)
+		p := &x
+		if j%2 == 0 {
+			p = newVal(int64(j) * 3)
+		}
+		*p += 1
+		out[j] = *p
+	}
+}
+`
+	for _, c := range []struct {
+		kernel, want string
+	}{
+		{"stored", "kernel.go:14:5: the address of x, made anew in each iteration of a loop, is kept past its iteration"},
+		{"storedFromCall", "the address of the variable of newVal, made anew in each iteration"},
+		{"carried", "the address of x, made anew in each iteration of a loop, is kept past its iteration"},
+		{"withinIteration", ""},
+	} {
+		_, err := compileSrc(t, src, c.kernel, Target{})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.kernel, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.kernel, err, c.want)
+		}
+	}
+}

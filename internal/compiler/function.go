@@ -69,6 +69,7 @@ func (f *fnState) emitBody() {
 		f.labels[b] = f.newLabel("bb")
 	}
 	f.findPrintf()
+	f.m.checkLoopAddresses(fn)
 	f.ranges = analyzeRanges(fn)
 	// Phis get their registers first: predecessors emitted earlier copy into them.
 	for _, b := range fn.Blocks {

@@ -257,3 +257,49 @@ func TestNanosleep(t *testing.T) {
 		}
 	}
 }
+
+// TestLaunchBounds: Target.MaxThreads and MinBlocksPerSM write .maxntid and
+// .minnctapersm on the entry (issue 21, item 13); ptxas then budgets the
+// registers so that that many blocks of that many threads fit (65536
+// registers per multiprocessor: 2 blocks of 1024 threads leave 32 each on
+// sm_90);
+// bounds out of range are refused.
+func TestLaunchBounds(t *testing.T) {
+	src := pressureSrc()
+	m, err := compileSrc(t, src, "pressure", Target{MaxThreads: 1024, MinBlocksPerSM: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `(?m)^\.visible \.entry pressure\([^)]*\)\n\.maxntid 1024, 1, 1\n\.minnctapersm 2\n\{`
+	if !regexp.MustCompile(want).MatchString(m.PTX) {
+		t.Errorf("no .maxntid/.minnctapersm on the entry:\n%s", m.PTX)
+	}
+	only, err := compileSrc(t, src, "pressure", Target{MaxThreads: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(only.PTX, ".maxntid 256, 1, 1\n{") || strings.Contains(only.PTX, ".minnctapersm") {
+		t.Errorf("MaxThreads alone: want .maxntid 256 and no .minnctapersm")
+	}
+	if ptxastest.Available(t) {
+		// sm_90 runs 2048 threads per multiprocessor (sm_75 only 1024,
+		// so that there the wish cannot be met and ptxas ignores it).
+		if regs := usedRegisters(t, m.PTX, "sm_90"); regs > 32 {
+			t.Errorf("sm_90: launch bounds of 2 blocks of 1024 threads, ptxas used %d registers", regs)
+		}
+		assembleAll(t, "pressure", m)
+		assembleAll(t, "pressure", only)
+	}
+	for _, c := range []struct {
+		threads, blocks int
+		ok              bool
+	}{{0, 0, true}, {1, 0, true}, {1024, 32, true}, {1025, 0, false}, {-1, 0, false}, {0, 2, false}, {64, -1, false}} {
+		_, err := compileSrc(t, src, "pressure", Target{MaxThreads: c.threads, MinBlocksPerSM: c.blocks})
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("bounds (%d, %d): %v", c.threads, c.blocks, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), "launch bounds")):
+			t.Errorf("bounds (%d, %d): error %v, want one about the launch bounds", c.threads, c.blocks, err)
+		}
+	}
+}

@@ -16,6 +16,12 @@ type Target struct {
 	// kernel: the entry's .maxnreg. It must be between MinMaxRegisters and
 	// MaxMaxRegisters.
 	MaxRegisters int
+	// MaxThreads, when not 0, is the most threads per block the kernel is
+	// launched with (1 to 1024; the entry's .maxntid), and MinBlocksPerSM,
+	// when not 0, the blocks a multiprocessor should hold at once
+	// (.minnctapersm, written only with MaxThreads): Numba's
+	// launch_bounds, CUDA C's __launch_bounds__.
+	MaxThreads, MinBlocksPerSM int
 	// NoReadOnlyCache disables ld.global.nc for slices the kernel never
 	// writes; a backend sets it for a launch whose slice arguments overlap.
 	NoReadOnlyCache bool
@@ -33,6 +39,9 @@ const (
 func (t Target) check() error {
 	if r := t.MaxRegisters; r != 0 && (r < MinMaxRegisters || r > MaxMaxRegisters) {
 		return fmt.Errorf("a limit of %d registers per thread; it must be between %d and %d (or 0 for none)", r, MinMaxRegisters, MaxMaxRegisters)
+	}
+	if t.MaxThreads < 0 || t.MaxThreads > 1024 || t.MinBlocksPerSM < 0 || t.MinBlocksPerSM > 0 && t.MaxThreads == 0 {
+		return fmt.Errorf("launch bounds of %d threads and %d blocks per multiprocessor; want 1 to 1024 threads (0: none) and a non-negative block count, which needs the thread count", t.MaxThreads, t.MinBlocksPerSM)
 	}
 	return nil
 }

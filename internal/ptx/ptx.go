@@ -74,7 +74,11 @@ type Func struct {
 	Body    []string // instructions, labels, raw lines
 	// MaxNReg, when not 0, caps an entry's registers per thread (.maxnreg).
 	MaxNReg int
-	nregs   [numClasses]int
+	// MaxNTid, when not 0, is the most threads per block an entry is
+	// launched with (.maxntid); MinNCTAPerSM, when not 0, the blocks per
+	// multiprocessor it should fit (.minnctapersm).
+	MaxNTid, MinNCTAPerSM int
+	nregs                 [numClasses]int
 }
 
 // NewReg allocates a fresh virtual register of class c.
@@ -136,6 +140,12 @@ func (f *Func) header(w io.Writer) {
 	fmt.Fprintf(w, "\n)")
 	if f.Entry && f.MaxNReg > 0 {
 		fmt.Fprintf(w, "\n.maxnreg %d", f.MaxNReg)
+	}
+	if f.Entry && f.MaxNTid > 0 {
+		fmt.Fprintf(w, "\n.maxntid %d, 1, 1", f.MaxNTid)
+		if f.MinNCTAPerSM > 0 {
+			fmt.Fprintf(w, "\n.minnctapersm %d", f.MinNCTAPerSM)
+		}
 	}
 }
 

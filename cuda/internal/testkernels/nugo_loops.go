@@ -1320,6 +1320,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(Runaway, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Runaway(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(CountCells, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {

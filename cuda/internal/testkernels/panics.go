@@ -44,3 +44,18 @@ func checkPositive(x int32) {
 		panic("x must be positive")
 	}
 }
+
+// Runaway recurses without end for a non-negative d[i]: the compiled
+// backends stop it at their call-depth limit.
+func Runaway(t cuda.Thread, d []int64) {
+	if i := t.Grid1(); i < len(d) {
+		d[i] = countUp(d[i])
+	}
+}
+
+func countUp(n int64) int64 {
+	if n == -1 {
+		return 0
+	}
+	return countUp(n+1) + 1
+}
