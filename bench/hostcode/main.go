@@ -2,7 +2,7 @@
 // kernel, a shared-memory reduction, stream and event timing, a ufunc and a
 // gufunc) in Numba (numba/newcomer.py) and in nugo, before and after
 // nugo's host-code helpers (before/main.go, after/main.go): lines that are
-// not blank, comments, imports or device code (kernels.go, and Numba's
+// not blank, comments, imports or device code (package newcomer, and Numba's
 // decorated functions), and of them the lines that check errors.
 //
 //	go run ./bench/hostcode

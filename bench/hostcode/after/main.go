@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/nugo-dev/nugo/bench/hostcode/newcomer"
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/vectorize"
 )
@@ -19,23 +20,23 @@ func run() string {
 	}
 	dx := cuda.Must(cuda.ToDevice(x))
 	dy := cuda.Must(cuda.NewDeviceArray[float32](n))
-	grid, block := cuda.GridFor(cuda.Dim1(n), cuda.Dim1(tpb)), cuda.Dim1(tpb)
-	cuda.Check(cuda.Jit(saxpy).Launch(grid, block, float32(2), dx, dy))
+	grid, block := cuda.GridFor(cuda.Dim1(n), cuda.Dim1(newcomer.TPB)), cuda.Dim1(newcomer.TPB)
+	cuda.Check(cuda.Jit(newcomer.Saxpy).Launch(grid, block, float32(2), dx, dy))
 	y := cuda.Must(dy.ToHost())
 
 	m := cuda.NewArray2[int32](30, 40)
-	cuda.Check(cuda.Jit(addIndex).Launch(cuda.GridFor(cuda.Dim2(40, 30), cuda.Dim2(16, 16)), cuda.Dim2(16, 16), m))
+	cuda.Check(cuda.Jit(newcomer.AddIndex).Launch(cuda.GridFor(cuda.Dim2(40, 30), cuda.Dim2(16, 16)), cuda.Dim2(16, 16), m))
 
 	total := []float32{0}
-	cuda.Check(cuda.Jit(blockSum).Launch(grid, block, dx, total))
+	cuda.Check(cuda.Jit(newcomer.BlockSum).Launch(grid, block, dx, total))
 
 	s := cuda.Must(cuda.NewStream())
 	cfg := cuda.LaunchConfig{Grid: grid, Block: block, Stream: s}
-	elapsed := cuda.Must(cuda.Time(s, func() error { return cuda.Jit(saxpy).LaunchWith(cfg, float32(2), dx, dy) }))
+	elapsed := cuda.Must(cuda.Time(s, func() error { return cuda.Jit(newcomer.Saxpy).LaunchWith(cfg, float32(2), dx, dy) }))
 
 	a := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-	h := cuda.Must(vectorize.New2(hypot2, vectorize.CUDA).Apply(a, a))
-	mavg := cuda.Must(vectorize.GU("(n),()->(n)", movingAverage, vectorize.CUDA))
+	h := cuda.Must(vectorize.New2(newcomer.Hypot2, vectorize.CUDA).Apply(a, a))
+	mavg := cuda.Must(vectorize.GU("(n),()->(n)", newcomer.MovingAverage, vectorize.CUDA))
 	r := make([]float64, 20)
 	for i := range r {
 		r[i] = float64(i)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/nugo-dev/nugo/bench/hostcode/newcomer"
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/vectorize"
 )
@@ -24,8 +25,8 @@ func run() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	blocks := (n + tpb - 1) / tpb
-	if err := cuda.Jit(saxpy).Launch(cuda.Dim1(blocks), cuda.Dim1(tpb), float32(2), dx, dy); err != nil {
+	blocks := (n + newcomer.TPB - 1) / newcomer.TPB
+	if err := cuda.Jit(newcomer.Saxpy).Launch(cuda.Dim1(blocks), cuda.Dim1(newcomer.TPB), float32(2), dx, dy); err != nil {
 		return "", err
 	}
 	y, err := dy.ToHost()
@@ -34,12 +35,12 @@ func run() (string, error) {
 	}
 
 	m := cuda.NewArray2[int32](30, 40)
-	if err := cuda.Jit(addIndex).Launch(cuda.Dim2((40+15)/16, (30+15)/16), cuda.Dim2(16, 16), m); err != nil {
+	if err := cuda.Jit(newcomer.AddIndex).Launch(cuda.Dim2((40+15)/16, (30+15)/16), cuda.Dim2(16, 16), m); err != nil {
 		return "", err
 	}
 
 	total := []float32{0}
-	if err := cuda.Jit(blockSum).Launch(cuda.Dim1(blocks), cuda.Dim1(tpb), dx, total); err != nil {
+	if err := cuda.Jit(newcomer.BlockSum).Launch(cuda.Dim1(blocks), cuda.Dim1(newcomer.TPB), dx, total); err != nil {
 		return "", err
 	}
 
@@ -58,8 +59,8 @@ func run() (string, error) {
 	if err := start.Record(s); err != nil {
 		return "", err
 	}
-	cfg := cuda.LaunchConfig{Grid: cuda.Dim1(blocks), Block: cuda.Dim1(tpb), Stream: s}
-	if err := cuda.Jit(saxpy).LaunchWith(cfg, float32(2), dx, dy); err != nil {
+	cfg := cuda.LaunchConfig{Grid: cuda.Dim1(blocks), Block: cuda.Dim1(newcomer.TPB), Stream: s}
+	if err := cuda.Jit(newcomer.Saxpy).LaunchWith(cfg, float32(2), dx, dy); err != nil {
 		return "", err
 	}
 	if err := end.Record(s); err != nil {
@@ -77,11 +78,11 @@ func run() (string, error) {
 	for i := range a {
 		a[i] = float64(i)
 	}
-	h, err := vectorize.New2(hypot2, vectorize.CUDA).Apply(a, a)
+	h, err := vectorize.New2(newcomer.Hypot2, vectorize.CUDA).Apply(a, a)
 	if err != nil {
 		return "", err
 	}
-	mavg, err := vectorize.GU("(n),()->(n)", movingAverage, vectorize.CUDA)
+	mavg, err := vectorize.GU("(n),()->(n)", newcomer.MovingAverage, vectorize.CUDA)
 	if err != nil {
 		return "", err
 	}
