@@ -14,8 +14,8 @@ import (
 // from any thread of any block. On a GPU they compile to atom instructions
 // on global or shared memory.
 //
-// Float16 has AtomicAdd, AtomicSub, AtomicMax, AtomicMin, AtomicExch and
-// AtomicCAS (the AtomicElement types), as CUDA has atomicAdd(__half*) and
+// Float16 has AtomicAdd, AtomicSub, AtomicMax, AtomicMin, AtomicNanMax,
+// AtomicNanMin, AtomicExch and AtomicCAS (the AtomicElement types), as CUDA has atomicAdd(__half*) and
 // a 16-bit atomicCAS. On a GPU they need compute capability 7.0 (sm_70) or
 // later (PTX atom.add.noftz.f16 and atom.cas.b16); compiling one for an
 // older target is a *CompileError. Go has no 16-bit atomics, so the CPU
@@ -134,6 +134,40 @@ func AtomicMin[T AtomicElement](addr *T, val T) (old T) {
 		return as[T](numMin(ptrAs[int64](addr), as[int64](val)))
 	}
 	return as[T](numMin(ptrAs[uint64](addr), as[uint64](val)))
+}
+
+// AtomicNanMax stores val in *addr if it is greater than the value there
+// or that value is a NaN, and returns the old value: Numba's
+// cuda.atomic.nanmax, which treats a NaN as a missing value. A NaN val is
+// never stored, and a NaN there is replaced by the first val that is not
+// one; -0 and +0 tie, so neither replaces the other. On integers it is
+// AtomicMax.
+func AtomicNanMax[T AtomicElement](addr *T, val T) (old T) {
+	switch size, float := unsafe.Sizeof(val), isFloatType[T](); {
+	case size == 2:
+		return as[T](nanMinMaxHalf(ptrAs[Float16](addr), as[Float16](val), true))
+	case size == 4 && float:
+		return as[T](numNanMax(ptrAs[float32](addr), as[float32](val)))
+	case float:
+		return as[T](numNanMax(ptrAs[float64](addr), as[float64](val)))
+	}
+	return AtomicMax(addr, val)
+}
+
+// AtomicNanMin stores val in *addr if it is less than the value there or
+// that value is a NaN, and returns the old value: Numba's
+// cuda.atomic.nanmin, the mirror of AtomicNanMax. On integers it is
+// AtomicMin.
+func AtomicNanMin[T AtomicElement](addr *T, val T) (old T) {
+	switch size, float := unsafe.Sizeof(val), isFloatType[T](); {
+	case size == 2:
+		return as[T](nanMinMaxHalf(ptrAs[Float16](addr), as[Float16](val), false))
+	case size == 4 && float:
+		return as[T](numNanMin(ptrAs[float32](addr), as[float32](val)))
+	case float:
+		return as[T](numNanMin(ptrAs[float64](addr), as[float64](val)))
+	}
+	return AtomicMin(addr, val)
 }
 
 // AtomicExch stores val in *addr and returns the old value.
@@ -271,6 +305,26 @@ func numMin[T AtomicNumber](addr *T, val T) (old T) {
 	}
 }
 
+// numNanMax and numNanMin stop if val is a NaN or does not beat an old
+// value that is a number (old != old only for a NaN).
+func numNanMax[T AtomicNumber](addr *T, val T) (old T) {
+	for {
+		old = atomicLoad(addr)
+		if val != val || !(val > old || old != old) || atomicCAS(addr, old, val) {
+			return old
+		}
+	}
+}
+
+func numNanMin[T AtomicNumber](addr *T, val T) (old T) {
+	for {
+		old = atomicLoad(addr)
+		if val != val || !(val < old || old != old) || atomicCAS(addr, old, val) {
+			return old
+		}
+	}
+}
+
 func addHalf(addr *Float16, val Float16) Float16 {
 	w, off := halfWord(addr)
 	for {
@@ -301,6 +355,23 @@ func minHalf(addr *Float16, val Float16) Float16 {
 		ow := atomic.LoadUint32(w)
 		old := halfIn(ow, off)
 		if !half.Compare(half.LT, val.bits, old) || atomic.CompareAndSwapUint32(w, ow, withHalf(ow, off, val.bits)) {
+			return Float16{old}
+		}
+	}
+}
+
+// nanMinMaxHalf is AtomicNanMax (isMax) or AtomicNanMin of a Float16.
+func nanMinMaxHalf(addr *Float16, val Float16, isMax bool) Float16 {
+	op := half.GT
+	if !isMax {
+		op = half.LT
+	}
+	w, off := halfWord(addr)
+	for {
+		ow := atomic.LoadUint32(w)
+		old := halfIn(ow, off)
+		if half.IsNaN(val.bits) || !(half.Compare(op, val.bits, old) || half.IsNaN(old)) ||
+			atomic.CompareAndSwapUint32(w, ow, withHalf(ow, off, val.bits)) {
 			return Float16{old}
 		}
 	}

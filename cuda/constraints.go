@@ -42,7 +42,7 @@ type AtomicNumber interface {
 }
 
 // AtomicElement is the set of types AtomicAdd, AtomicSub, AtomicMax,
-// AtomicMin, AtomicExch and AtomicCAS work on: the AtomicNumbers and
+// AtomicMin, AtomicNanMax, AtomicNanMin, AtomicExch and AtomicCAS work on: the AtomicNumbers and
 // Float16 (CUDA's atomicAdd(__half*) and 16-bit atomicCAS, sm_70 and
 // later). It is apart from AtomicNumber as Element is apart from Number:
 // Float16 has no Go operators. AtomicSub is AtomicAdd of the negation,

@@ -38,15 +38,21 @@ func (f *fnState) atomic(in *ssa.Call, name string) {
 			typ = ".u" + typ[2:] // two's complement: one add for both signs
 		}
 		f.p.Emit(atom+".add"+typ, r, a, val)
-	case "AtomicMax", "AtomicMin":
+	case "AtomicMax", "AtomicMin", "AtomicNanMax", "AtomicNanMin":
 		op := ".max"
-		if name == "AtomicMin" {
+		if name == "AtomicMin" || name == "AtomicNanMin" {
 			op = ".min"
 		}
 		if s.isFloat() {
+			nan := name == "AtomicNanMax" || name == "AtomicNanMin"
+			if nan {
+				f.atomicFloatNanMinMax(r, s, sp, a, regOr(f, val, s), op == ".max")
+				break
+			}
 			f.atomicFloatMinMax(r, s, sp, a, regOr(f, val, s), op == ".max")
 			break
 		}
+		// on integers, NanMax and NanMin are Max and Min
 		f.p.Emit(atom+op+typ, r, a, val)
 	case "AtomicExch":
 		f.p.Emit(atom+".exch"+s.bits(), r, a, val)
@@ -78,7 +84,8 @@ const minAtomicHalfSM = 70
 
 // atomicHalf lowers the Float16 atomics: AtomicAdd and AtomicSub to
 // atom.add.noftz.f16 (noftz: the sum keeps subnormals, as HAdd does),
-// AtomicCAS to atom.cas.b16, and AtomicExch, AtomicMax and AtomicMin, which
+// AtomicCAS to atom.cas.b16, and AtomicExch, AtomicMax, AtomicMin,
+// AtomicNanMax and AtomicNanMin, which
 // PTX lacks for 16 bits, to atom.cas.b16 loops. Before sm_70 there is no
 // 16-bit atomic to build on: refused, as CUDA refuses atomicAdd(__half*).
 func (f *fnState) atomicHalf(in *ssa.Call, name, r string, sp space, a string) {
@@ -111,6 +118,8 @@ func (f *fnState) atomicHalf(in *ssa.Call, name, r string, sp space, a string) {
 		f.p.EmitIf("!"+same, "bra", loop)
 	case "AtomicMax", "AtomicMin":
 		f.atomicFloatMinMax(r, sF16, sp, a, val, name == "AtomicMax")
+	case "AtomicNanMax", "AtomicNanMin":
+		f.atomicFloatNanMinMax(r, sF16, sp, a, val, name == "AtomicNanMax")
 	default:
 		f.errorf("cuda.%s cannot take a Float16", name) // the type checker refuses it first
 	}
@@ -143,6 +152,45 @@ func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string,
 	}
 	f.p.Emit(cmp+s.op(), p, val, r)
 	f.p.EmitIf(stop, "bra", done)
+	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
+	f.p.Emit("mov"+b, oldBits, r)
+	f.p.Emit("mov"+b, newBits, val)
+	f.p.Emit("atom"+sp.suffix()+".cas"+b, got, a, oldBits, newBits)
+	same := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.eq"+b, same, got, oldBits)
+	f.p.Emit("mov"+b, r, got)
+	f.p.EmitIf("!"+same, "bra", loop)
+	f.p.Label(done)
+}
+
+// atomicFloatNanMinMax is AtomicNanMax (isMax) or AtomicNanMin, Numba's
+// nanmax and nanmin: old = *a; unless val is a NaN, while val beats old or
+// old is a NaN, CAS it in. It compares ordered only (eq, lt, gt), which
+// ptxsim runs for .f16 too: val == val is false only for a NaN.
+func (f *fnState) atomicFloatNanMinMax(r string, s scalar, sp space, a, val string, isMax bool) {
+	ic, ld, b := ptx.B32, s.op(), s.bits()
+	switch s {
+	case sF64:
+		ic = ptx.B64
+	case sF16:
+		ic, ld, b = ptx.B16, ".b16", ".b16" // ld has no .f16
+	}
+	loop, store, done := f.newLabel("anmm"), f.newLabel("anmmstore"), f.newLabel("anmmdone")
+	f.p.Emit("ld"+sp.suffix()+".volatile"+ld, r, a)
+	num := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.eq"+s.op(), num, val, val)
+	f.p.EmitIf("!"+num, "bra", done) // a NaN val is never stored
+	f.p.Label(loop)
+	beats, oldNum := f.p.NewReg(ptx.Pred).String(), f.p.NewReg(ptx.Pred).String()
+	cmp := "setp.gt"
+	if !isMax {
+		cmp = "setp.lt"
+	}
+	f.p.Emit(cmp+s.op(), beats, val, r)
+	f.p.EmitIf(beats, "bra", store)
+	f.p.Emit("setp.eq"+s.op(), oldNum, r, r)
+	f.p.EmitIf(oldNum, "bra", done) // a number that val does not beat stays
+	f.p.Label(store)
 	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
 	f.p.Emit("mov"+b, oldBits, r)
 	f.p.Emit("mov"+b, newBits, val)

@@ -43,7 +43,7 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.mustView(in, 2)
 	case "MustView3":
 		f.mustView(in, 3)
-	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor", "AtomicInc", "AtomicDec":
+	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicNanMax", "AtomicNanMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor", "AtomicInc", "AtomicDec":
 		f.atomic(in, name)
 	case "ShflSync", "ShflDownSync", "ShflUpSync", "ShflXorSync":
 		f.shfl(in, name)

@@ -1,6 +1,10 @@
 package corpus
 
-import "github.com/nugo-dev/nugo/cuda"
+import (
+	"math"
+
+	"github.com/nugo-dev/nugo/cuda"
+)
 
 // Atomics on global and shared memory; results are order-independent.
 
@@ -160,6 +164,38 @@ func atomicHalfShared(t cuda.Thread, a []cuda.Float16, out []cuda.Float16) {
 	}
 }
 
+// atomicNan: AtomicNanMax and AtomicNanMin (Numba's nanmax, nanmin)
+// over inputs with NaNs and ±Inf, into elements that start as NaN (the
+// first number replaces it, a NaN given is ignored) on global and shared
+// memory; x-x is +0 for a finite x and NaN for the rest. The results do
+// not depend on the order the threads come in.
+func atomicNan(t cuda.Thread, a []float64, f []float32, h []cuda.Float16, mx []float64, mn []float32, hmx []cuda.Float16, out []float32) {
+	sh := cuda.SharedArray[float32](t, 2)
+	tid := t.ThreadIdx().X
+	if tid < 2 {
+		sh[tid] = out[2+tid] // NaN
+	}
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(a) {
+		cuda.AtomicNanMax(&mx[0], a[i])
+		cuda.AtomicNanMax(&mx[1], a[i]-a[i])
+		cuda.AtomicNanMin(&mn[0], f[i])
+		cuda.AtomicNanMin(&mn[1], f[i]-f[i])
+		cuda.AtomicNanMax(&hmx[0], h[i])
+		cuda.AtomicNanMin(&hmx[1], h[i])
+		cuda.AtomicNanMax(&sh[0], f[i]*0.5)
+		cuda.AtomicNanMin(&sh[1], f[i]-f[i])
+	}
+	t.SyncThreads()
+	if tid < 2 {
+		if tid == 0 {
+			cuda.AtomicNanMax(&out[0], sh[0])
+		} else {
+			cuda.AtomicNanMin(&out[1], sh[1])
+		}
+	}
+}
+
 func halfFill(n int, b uint16) []cuda.Float16 {
 	out := make([]cuda.Float16, n)
 	for i := range out {
@@ -188,6 +224,11 @@ var atomicCases = []Case{
 		owners := append(halfFill(8, 0xBC00), cuda.Float16FromBits(0x8000))
 		return []any{cycleF16(n1, 3), []cuda.Float16{cuda.F16(-7), cuda.Float16FromBits(0x7E00), cuda.F16(-1)},
 			[]cuda.Float16{cuda.F16(7), cuda.Float16FromBits(0xFE00)}, owners, zeros[int32](8), make([]cuda.Float16, 4)}
+	}),
+	c1("atomics/nan", atomicNan, func() []any {
+		nan64, nan32 := math.NaN(), float32(math.NaN())
+		return []any{cycleF64(n1), cycleF32(n1), cycleF16(n1, 7), []float64{nan64, nan64}, []float32{nan32, nan32},
+			halfFill(2, 0x7E00), []float32{nan32, nan32, nan32, nan32}}
 	}),
 	c1("atomics/half_shared", atomicHalfShared, func() []any {
 		out := make([]cuda.Float16, 12)

@@ -471,12 +471,12 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:42
+//line atomics.go:46
 					tid := t.ThreadIdx().X
 
-//line atomics.go:43
+//line atomics.go:47
 					if tid < 9 {
-//line atomics.go:44
+//line atomics.go:48
 						sh[tid] = 0
 					}
 				}
@@ -484,14 +484,14 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:42
+//line atomics.go:46
 					tid := t.ThreadIdx().X
 
-//line atomics.go:47
+//line atomics.go:51
 					if i := t.Grid1(); i < len(a) {
-//line atomics.go:48
+//line atomics.go:52
 						cuda.AtomicAdd(&sh[tid%8], a[i]%100)
-//line atomics.go:49
+//line atomics.go:53
 						cuda.AtomicMax(&sh[8], int32(tid))
 					}
 				}
@@ -503,12 +503,12 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:42
+//line atomics.go:46
 					tid := t.ThreadIdx().X
 
-//line atomics.go:52
+//line atomics.go:56
 					if tid < 9 {
-//line atomics.go:53
+//line atomics.go:57
 						cuda.AtomicAdd(&out[tid], sh[tid])
 					}
 				}
@@ -543,19 +543,19 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:81
-					if i := t.Grid1(); i < 1000 {
-//line atomics.go:82
-						cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
-//line atomics.go:83
-						cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
-//line atomics.go:84
-						cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
 //line atomics.go:85
-						cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
+					if i := t.Grid1(); i < 1000 {
 //line atomics.go:86
-						cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
+						cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
 //line atomics.go:87
+						cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
+//line atomics.go:88
+						cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
+//line atomics.go:89
+						cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
+//line atomics.go:90
+						cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
+//line atomics.go:91
 						cuda.AtomicInc(&sh[0], 2)
 					}
 				}
@@ -567,9 +567,9 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:90
+//line atomics.go:94
 					if t.ThreadIdx().X == 0 {
-//line atomics.go:91
+//line atomics.go:95
 						cuda.AtomicAdd(&sums[5], uint64(sh[0]))
 					}
 				}
@@ -617,16 +617,16 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:137
+//line atomics.go:141
 					tid := t.ThreadIdx().X
 
-//line atomics.go:138
+//line atomics.go:142
 					if tid < 12 {
-//line atomics.go:139
+//line atomics.go:143
 						sh[tid] = cuda.Float16FromBits(0)
-//line atomics.go:140
+//line atomics.go:144
 						if tid == 8 {
-//line atomics.go:141
+//line atomics.go:145
 							sh[tid] = cuda.Float16FromBits(0xFC00)
 						}
 					}
@@ -635,23 +635,23 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:137
+//line atomics.go:141
 					tid := t.ThreadIdx().X
 
-//line atomics.go:145
-					if i := t.Grid1(); i < len(a) {
-//line atomics.go:146
-						cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
-//line atomics.go:147
-						cuda.AtomicMax(&sh[8], a[i])
-//line atomics.go:148
-						cuda.AtomicSub(&sh[9], cuda.F16(0.5))
 //line atomics.go:149
-						if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
+					if i := t.Grid1(); i < len(a) {
 //line atomics.go:150
+						cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
+//line atomics.go:151
+						cuda.AtomicMax(&sh[8], a[i])
+//line atomics.go:152
+						cuda.AtomicSub(&sh[9], cuda.F16(0.5))
+//line atomics.go:153
+						if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
+//line atomics.go:154
 							cuda.AtomicMin(&sh[10], cuda.F16(-3))
 						}
-//line atomics.go:152
+//line atomics.go:156
 						cuda.AtomicExch(&sh[11], cuda.F16(7))
 					}
 				}
@@ -659,20 +659,94 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:137
+//line atomics.go:141
 					tid := t.ThreadIdx().X
 
-//line atomics.go:155
+//line atomics.go:159
 					switch {
 
-//line atomics.go:156
+//line atomics.go:160
 					case tid == 8 || tid == 10:
-//line atomics.go:157
+//line atomics.go:161
 						cuda.AtomicMin(&out[tid], sh[tid])
-//line atomics.go:158
+//line atomics.go:162
 					case tid < 12:
-//line atomics.go:159
+//line atomics.go:163
 						cuda.AtomicAdd(&out[tid], sh[tid])
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(atomicNan, "19fe34dad007f939", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, f, h, mx, mn, hmx, out := nugoArgs[0].([]float64), nugoArgs[1].([]float32), nugoArgs[2].([]cuda.Float16), nugoArgs[3].([]float64), nugoArgs[4].([]float32), nugoArgs[5].([]cuda.Float16), nugoArgs[6].([]float32)
+		_, _, _, _, _, _, _ = a, f, h, mx, mn, hmx, out
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 2)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:174
+					tid := t.ThreadIdx().X
+
+//line atomics.go:175
+					if tid < 2 {
+//line atomics.go:176
+						sh[tid] = out[2+tid]
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:179
+					if i := t.Grid1(); i < len(a) {
+//line atomics.go:180
+						cuda.AtomicNanMax(&mx[0], a[i])
+//line atomics.go:181
+						cuda.AtomicNanMax(&mx[1], a[i]-a[i])
+//line atomics.go:182
+						cuda.AtomicNanMin(&mn[0], f[i])
+//line atomics.go:183
+						cuda.AtomicNanMin(&mn[1], f[i]-f[i])
+//line atomics.go:184
+						cuda.AtomicNanMax(&hmx[0], h[i])
+//line atomics.go:185
+						cuda.AtomicNanMin(&hmx[1], h[i])
+//line atomics.go:186
+						cuda.AtomicNanMax(&sh[0], f[i]*0.5)
+//line atomics.go:187
+						cuda.AtomicNanMin(&sh[1], f[i]-f[i])
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = 0, min(max(2, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:174
+					tid := t.ThreadIdx().X
+
+//line atomics.go:190
+					if tid < 2 {
+//line atomics.go:191
+						if tid == 0 {
+//line atomics.go:192
+							cuda.AtomicNanMax(&out[0], sh[0])
+						} else {
+//line atomics.go:194
+							cuda.AtomicNanMin(&out[1], sh[1])
+						}
 					}
 				}
 			}
