@@ -168,8 +168,9 @@ func atomicHalfShared(t cuda.Thread, a []cuda.Float16, out []cuda.Float16) {
 // over inputs with NaNs and ±Inf, into elements that start as NaN (the
 // first number replaces it, a NaN given is ignored) on global and shared
 // memory; x-x is +0 for a finite x and NaN for the rest. The results do
-// not depend on the order the threads come in.
-func atomicNan(t cuda.Thread, a []float64, f []float32, h []cuda.Float16, mx []float64, mn []float32, hmx []cuda.Float16, out []float32) {
+// not depend on the order the threads come in. On integers (im) they are
+// AtomicMax and AtomicMin.
+func atomicNan(t cuda.Thread, a []float64, f []float32, h []cuda.Float16, mx []float64, mn []float32, hmx []cuda.Float16, out []float32, im []int64) {
 	sh := cuda.SharedArray[float32](t, 2)
 	tid := t.ThreadIdx().X
 	if tid < 2 {
@@ -185,6 +186,8 @@ func atomicNan(t cuda.Thread, a []float64, f []float32, h []cuda.Float16, mx []f
 		cuda.AtomicNanMin(&hmx[1], h[i])
 		cuda.AtomicNanMax(&sh[0], f[i]*0.5)
 		cuda.AtomicNanMin(&sh[1], f[i]-f[i])
+		cuda.AtomicNanMax(&im[0], int64(i%1000)-500)
+		cuda.AtomicNanMin(&im[1], int64(i%1000)-500)
 	}
 	t.SyncThreads()
 	if tid < 2 {
@@ -228,7 +231,7 @@ var atomicCases = []Case{
 	c1("atomics/nan", atomicNan, func() []any {
 		nan64, nan32 := math.NaN(), float32(math.NaN())
 		return []any{cycleF64(n1), cycleF32(n1), cycleF16(n1, 7), []float64{nan64, nan64}, []float32{nan32, nan32},
-			halfFill(2, 0x7E00), []float32{nan32, nan32, nan32, nan32}}
+			halfFill(2, 0x7E00), []float32{nan32, nan32, nan32, nan32}, []int64{-1 << 40, 1 << 40}}
 	}),
 	c1("atomics/half_shared", atomicHalfShared, func() []any {
 		out := make([]cuda.Float16, 12)

@@ -678,9 +678,9 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(atomicNan, "19fe34dad007f939", func(nugoArgs []any) func() cuda.BlockLoop {
-		a, f, h, mx, mn, hmx, out := nugoArgs[0].([]float64), nugoArgs[1].([]float32), nugoArgs[2].([]cuda.Float16), nugoArgs[3].([]float64), nugoArgs[4].([]float32), nugoArgs[5].([]cuda.Float16), nugoArgs[6].([]float32)
-		_, _, _, _, _, _, _ = a, f, h, mx, mn, hmx, out
+	cuda.RegisterBlockLoop(atomicNan, "9855e6e451adfe6f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, f, h, mx, mn, hmx, out, im := nugoArgs[0].([]float64), nugoArgs[1].([]float32), nugoArgs[2].([]cuda.Float16), nugoArgs[3].([]float64), nugoArgs[4].([]float32), nugoArgs[5].([]cuda.Float16), nugoArgs[6].([]float32), nugoArgs[7].([]int64)
+		_, _, _, _, _, _, _, _ = a, f, h, mx, mn, hmx, out, im
 		return func() cuda.BlockLoop {
 			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
@@ -693,12 +693,12 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:174
+//line atomics.go:175
 					tid := t.ThreadIdx().X
 
-//line atomics.go:175
-					if tid < 2 {
 //line atomics.go:176
+					if tid < 2 {
+//line atomics.go:177
 						sh[tid] = out[2+tid]
 					}
 				}
@@ -706,24 +706,28 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:179
-					if i := t.Grid1(); i < len(a) {
 //line atomics.go:180
-						cuda.AtomicNanMax(&mx[0], a[i])
+					if i := t.Grid1(); i < len(a) {
 //line atomics.go:181
-						cuda.AtomicNanMax(&mx[1], a[i]-a[i])
+						cuda.AtomicNanMax(&mx[0], a[i])
 //line atomics.go:182
-						cuda.AtomicNanMin(&mn[0], f[i])
+						cuda.AtomicNanMax(&mx[1], a[i]-a[i])
 //line atomics.go:183
-						cuda.AtomicNanMin(&mn[1], f[i]-f[i])
+						cuda.AtomicNanMin(&mn[0], f[i])
 //line atomics.go:184
-						cuda.AtomicNanMax(&hmx[0], h[i])
+						cuda.AtomicNanMin(&mn[1], f[i]-f[i])
 //line atomics.go:185
-						cuda.AtomicNanMin(&hmx[1], h[i])
+						cuda.AtomicNanMax(&hmx[0], h[i])
 //line atomics.go:186
-						cuda.AtomicNanMax(&sh[0], f[i]*0.5)
+						cuda.AtomicNanMin(&hmx[1], h[i])
 //line atomics.go:187
+						cuda.AtomicNanMax(&sh[0], f[i]*0.5)
+//line atomics.go:188
 						cuda.AtomicNanMin(&sh[1], f[i]-f[i])
+//line atomics.go:189
+						cuda.AtomicNanMax(&im[0], int64(i%1000)-500)
+//line atomics.go:190
+						cuda.AtomicNanMin(&im[1], int64(i%1000)-500)
 					}
 				}
 				nugoLo, nugoHi := 0, nugoN
@@ -734,17 +738,17 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line atomics.go:174
+//line atomics.go:175
 					tid := t.ThreadIdx().X
 
-//line atomics.go:190
+//line atomics.go:193
 					if tid < 2 {
-//line atomics.go:191
+//line atomics.go:194
 						if tid == 0 {
-//line atomics.go:192
+//line atomics.go:195
 							cuda.AtomicNanMax(&out[0], sh[0])
 						} else {
-//line atomics.go:194
+//line atomics.go:197
 							cuda.AtomicNanMin(&out[1], sh[1])
 						}
 					}
