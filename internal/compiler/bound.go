@@ -43,7 +43,8 @@ func isFuncType(t types.Type) bool {
 }
 
 // sameScalarSignature compares two signatures of numbers and bools by the
-// basic types under them: a function loaded in a second program has its
+// basic types under them, and of other named types (cuda.Float16) by their
+// package path and name: a function loaded in a second program has its
 // own named types, which are never identical to the kernel's.
 func sameScalarSignature(a, b types.Type) bool {
 	sa, ok1 := a.Underlying().(*types.Signature)
@@ -56,11 +57,18 @@ func sameScalarSignature(a, b types.Type) bool {
 			return false
 		}
 		for i := 0; i < x.Len(); i++ {
-			bx, ok1 := x.At(i).Type().Underlying().(*types.Basic)
-			by, ok2 := y.At(i).Type().Underlying().(*types.Basic)
-			if !ok1 || !ok2 || bx.Kind() != by.Kind() {
-				return false
+			tx, ty := x.At(i).Type(), y.At(i).Type()
+			bx, ok1 := tx.Underlying().(*types.Basic)
+			by, ok2 := ty.Underlying().(*types.Basic)
+			if ok1 && ok2 && bx.Kind() == by.Kind() {
+				continue
 			}
+			// A named type (cuda.Float16, or a slice of or pointer to it)
+			// of the other program: the same path and name.
+			if !ok1 && !ok2 && types.TypeString(tx, nil) == types.TypeString(ty, nil) {
+				continue
+			}
+			return false
 		}
 		return true
 	}
