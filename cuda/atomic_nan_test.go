@@ -121,7 +121,7 @@ func testAtomicNan[T cuda.AtomicElement](t *testing.T, typ string, each func(cud
 // testkernels.AtomicNanAll, to make n threads hit the same elements: every fifth value a
 // NaN, the rest integers from -1000 to 1000 (exact in a Float16), so the
 // nanmax and nanmin of all of them are known whatever the order.
-func testAtomicNanContended[T cuda.AtomicElement](t *testing.T, typ string, all func(cuda.Thread, []T, []T)) {
+func testAtomicNanContended[T cuda.AtomicElement](t *testing.T, typ string, all func(cuda.Thread, []T, []T, []T)) {
 	t.Run(typ, func(t *testing.T) {
 		const n = 64 * 256
 		y := make([]T, n)
@@ -135,7 +135,8 @@ func testAtomicNanContended[T cuda.AtomicElement](t *testing.T, typ string, all 
 			wantMx, wantMn = nanMax(wantMx, v), nanMin(wantMn, v)
 		}
 		acc := []T{nanOf[T](math.NaN()), nanOf[T](math.NaN()), nanOf[T](math.NaN()), nanOf[T](math.NaN())}
-		if err := cuda.Jit(all).Launch(cuda.Dim1(64), cuda.Dim1(256), y, acc); err != nil {
+		init := []T{nanOf[T](math.NaN()), nanOf[T](math.NaN())}
+		if err := cuda.Jit(all).Launch(cuda.Dim1(64), cuda.Dim1(256), y, init, acc); err != nil {
 			t.Fatal(err)
 		}
 		for i, want := range []float64{wantMx, wantMn, wantMx, wantMn} {

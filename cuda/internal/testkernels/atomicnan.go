@@ -32,14 +32,14 @@ func AtomicNanEach[T cuda.AtomicElement](t cuda.Thread, mx, mn, y, oldMx, oldMn,
 
 // AtomicNanAll makes every thread apply AtomicNanMax and AtomicNanMin of
 // y[i] to acc[0] and acc[1] in global memory, and to two shared elements
-// that start as acc[2] and acc[3], which each block then folds into
+// that start as init[0] and init[1], which each block then folds into
 // acc[2] and acc[3] with the same atomics.
-func AtomicNanAll[T cuda.AtomicElement](t cuda.Thread, y, acc []T) {
+func AtomicNanAll[T cuda.AtomicElement](t cuda.Thread, y, init, acc []T) {
 	sh := cuda.SharedArray[T](t, 2)
 	tid := t.ThreadIdx().X
 	if tid == 0 {
-		sh[0] = acc[2]
-		sh[1] = acc[3]
+		sh[0] = init[0]
+		sh[1] = init[1]
 	}
 	t.SyncThreads()
 	if i := t.Grid1(); i < len(y) {
