@@ -48,7 +48,7 @@ func (d *DeviceArray[T]) DevicePointer() uintptr {
 		}
 		return uintptr(m.ptr) + uintptr(d.off)
 	case *hostMemory:
-		hostPointers.remember(m)
+		hostPointers.remember(uintptr(m.ptr()), m)
 		return uintptr(m.ptr()) + uintptr(d.off)
 	}
 	return 0
@@ -97,7 +97,7 @@ func WrapDevicePointer[T any](ptr uintptr, shape ...int) (*DeviceArray[T], error
 		a := &gpuAlloc{dev: b.current(), ptr: driver.DevicePtr(ptr), external: true}
 		arr.buf = &deviceBuffer{memory: &gpuMemory{gpuAlloc: a, n: bytes}}
 	case *hostBackend:
-		m, off, ok := hostPointers.find(ptr, bytes)
+		m, off, ok := hostAllocation(ptr, bytes)
 		if !ok {
 			return nil, fmt.Errorf("WrapDevicePointer: %#x (%d bytes of %T) is not within an array of the %s backend; on the host backends a device pointer comes from DevicePointer of a live array", ptr, bytes, zero, be.kind())
 		}
@@ -123,7 +123,9 @@ func (s *Stream) Handle() uintptr {
 	case *gpuStream:
 		return uintptr(impl.h)
 	case *hostStream:
-		return hostStreams.remember(impl)
+		h := uintptr(unsafe.Pointer(impl))
+		hostStreams.remember(h, impl)
+		return h
 	}
 	return 0
 }
@@ -148,7 +150,7 @@ func ExternalStream(handle uintptr) (*Stream, error) {
 	case *gpuBackend:
 		return &Stream{be: be, impl: &gpuStream{be: b.top, dev: b.current(), h: driver.Stream(handle)}}, nil
 	case *hostBackend:
-		if hs := hostStreams.find(handle); hs != nil && hs.be == b {
+		if hs := hostStreams.lookup(handle); hs != nil && hs.be == b {
 			return &Stream{be: be, impl: hs}, nil
 		}
 		return nil, fmt.Errorf("ExternalStream: %#x is not the handle of a live stream of the %s backend", handle, be.kind())
@@ -182,67 +184,68 @@ func hostOrGPU(be backend) backend {
 }
 
 // hostPointers remembers the host-backend allocations whose address
-// DevicePointer gave out, so that WrapDevicePointer can find them; weak
-// references, so that remembering keeps nothing alive.
-var hostPointers = &hostPointerSet{m: map[uintptr]weak.Pointer[hostMemory]{}}
+// DevicePointer gave out, so that WrapDevicePointer can find them, and
+// hostStreams the host-backend streams Handle gave a handle, for
+// ExternalStream; weak references, so that remembering keeps nothing alive.
+var (
+	hostPointers = newWeakRegistry[hostMemory]()
+	hostStreams  = newWeakRegistry[hostStream]()
+)
 
-type hostPointerSet struct {
+// weakRegistry maps addresses to live objects without keeping them alive.
+type weakRegistry[T any] struct {
 	mu sync.Mutex
-	m  map[uintptr]weak.Pointer[hostMemory]
+	m  map[uintptr]weak.Pointer[T]
 }
 
-func (s *hostPointerSet) remember(m *hostMemory) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for base, w := range s.m { // drop the collected ones
+func newWeakRegistry[T any]() *weakRegistry[T] {
+	return &weakRegistry[T]{m: map[uintptr]weak.Pointer[T]{}}
+}
+
+// remember records v under key; a new key first drops the entries whose
+// objects the collector took.
+func (r *weakRegistry[T]) remember(key uintptr, v *T) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if w, ok := r.m[key]; ok && w.Value() == v {
+		return
+	}
+	for k, w := range r.m {
 		if w.Value() == nil {
-			delete(s.m, base)
+			delete(r.m, k)
 		}
 	}
-	s.m[uintptr(m.ptr())] = weak.Make(m)
+	r.m[key] = weak.Make(v)
 }
 
-// find returns the live allocation holding bytes bytes at p, and p's
-// offset in it.
-func (s *hostPointerSet) find(p uintptr, bytes int) (*hostMemory, int, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for base, w := range s.m {
-		m := w.Value()
-		if m == nil || p < base || p-base > uintptr(m.n) || uintptr(bytes) > uintptr(m.n)-(p-base) {
-			continue
-		}
-		return m, int(p - base), true
-	}
-	return nil, 0, false
+// lookup returns the live object remembered under key, or nil.
+func (r *weakRegistry[T]) lookup(key uintptr) *T {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.m[key].Value()
 }
 
-// hostStreams gives host-backend streams their handles.
-var hostStreams = &hostStreamSet{m: map[uintptr]weak.Pointer[hostStream]{}}
-
-type hostStreamSet struct {
-	mu sync.Mutex
-	m  map[uintptr]weak.Pointer[hostStream]
-}
-
-func (s *hostStreamSet) remember(hs *hostStream) uintptr {
-	h := uintptr(unsafe.Pointer(hs))
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k, w := range s.m {
-		if w.Value() == nil {
-			delete(s.m, k)
+// find returns the first live object for which match, given its key, is
+// true.
+func (r *weakRegistry[T]) find(match func(key uintptr, v *T) bool) (uintptr, *T) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, w := range r.m {
+		if v := w.Value(); v != nil && match(k, v) {
+			return k, v
 		}
 	}
-	s.m[h] = weak.Make(hs)
-	return h
+	return 0, nil
 }
 
-func (s *hostStreamSet) find(h uintptr) *hostStream {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w, ok := s.m[h]; ok {
-		return w.Value()
+// hostAllocation returns the live allocation that DevicePointer gave out
+// holding bytes bytes at p, and p's offset in it.
+func hostAllocation(p uintptr, bytes int) (*hostMemory, int, bool) {
+	base, m := hostPointers.find(func(base uintptr, m *hostMemory) bool {
+		return p >= base && p-base <= uintptr(m.n) && uintptr(bytes) <= uintptr(m.n)-(p-base)
+	})
+	if m == nil {
+		return nil, 0, false
 	}
-	return nil
+	return m, int(p - base), true
 }

@@ -44,18 +44,10 @@ func Time(s *Stream, queue func() error) (time.Duration, error) {
 		return 0, fmt.Errorf("Time: %w", err)
 	}
 	qerr := queue()
-	if err := errors.Join(qerr, end.Record(s), synchronizeStream(s)); err != nil {
+	if err := errors.Join(qerr, end.Record(s), s.Synchronize()); err != nil {
 		return 0, err
 	}
 	return ElapsedTime(start, end)
-}
-
-// synchronizeStream waits for s, or for the whole device for the nil stream.
-func synchronizeStream(s *Stream) error {
-	if s == nil {
-		return Synchronize()
-	}
-	return s.Synchronize()
 }
 
 // Must returns v, or panics with err when it is not nil. It is for

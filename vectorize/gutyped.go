@@ -1,6 +1,6 @@
 package vectorize
 
-import "fmt"
+import "reflect"
 
 // Apply1 calls a generalized ufunc of one output like g.Apply, and returns
 // that output typed: out, err := vectorize.Apply1[float64](mavg, x, 3)
@@ -17,12 +17,7 @@ func Apply1[R Element](g *GUfunc, inputs ...any) (Array[R], error) {
 	}
 	a, ok := outs[0].(Array[R])
 	if !ok {
-		return Array[R]{}, g.cfg.errorf("Apply1: the output is a %T, not a vectorize.Array[%s]", outs[0], typeName[R]())
+		return Array[R]{}, g.cfg.errorf("Apply1: the output is a %T, not a vectorize.Array[%s]", outs[0], reflect.TypeFor[R]())
 	}
 	return a, nil
-}
-
-func typeName[T any]() string {
-	var zero T
-	return fmt.Sprintf("%T", zero)
 }
