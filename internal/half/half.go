@@ -19,11 +19,9 @@ const (
 	signBit        = 0x8000
 )
 
-// nan32Bits are the bits of the float32 that a NaN half converts to.
+// nan32Bits are the bits of the float32 that a NaN half converts to (a
+// constant: kernels that reach this package cannot read its variables).
 const nan32Bits = 0x7FFFFFFF
-
-// NaN32 is the float32 that a NaN half converts to.
-var NaN32 = math.Float32frombits(nan32Bits)
 
 // IsNaN reports whether h is a NaN.
 func IsNaN(h uint16) bool { return h&0x7FFF > 0x7C00 }
@@ -39,7 +37,7 @@ func ToFloat32(h uint16) float32 {
 	switch {
 	case exp == 0x1F:
 		if man != 0 {
-			return math.Float32frombits(nan32Bits) // not NaN32: kernels cannot read package variables
+			return math.Float32frombits(nan32Bits)
 		}
 		return math.Float32frombits(sign | 0x7F800000)
 	case exp == 0:
