@@ -183,22 +183,7 @@ func BlockShuffle[T Shuffleable](kind ShuffleKind, out, v []T, arg []int, exited
 	for base := 0; base < n; base += WarpSize {
 		end := min(base+WarpSize, n)
 		for i := base; i < end; i++ {
-			l, a := i-base, arg[i]&(WarpSize-1)
-			src := -1
-			switch kind {
-			case ShuffleIdx:
-				src = a
-			case ShuffleDown:
-				if s := l + a; s < WarpSize {
-					src = s
-				}
-			case ShuffleUp:
-				if s := l - a; s >= 0 {
-					src = s
-				}
-			case ShuffleXor:
-				src = l ^ a
-			}
+			src := shuffleSource(kind, i-base, arg[i]&(WarpSize-1))
 			j := base + src
 			if src < 0 || j >= end || exited != nil && exited[j] {
 				j = i
@@ -206,6 +191,27 @@ func BlockShuffle[T Shuffleable](kind ShuffleKind, out, v []T, arg []int, exited
 			out[i] = v[j]
 		}
 	}
+}
+
+// shuffleSource is the lane that lane reads in a shuffle of kind with
+// operand a (its low 5 bits, as PTX's shfl.sync takes), or -1 when it is
+// outside the warp and the lane keeps its own value.
+func shuffleSource(kind ShuffleKind, lane, a int) int {
+	switch kind {
+	case ShuffleIdx:
+		return a
+	case ShuffleDown:
+		if s := lane + a; s < WarpSize {
+			return s
+		}
+	case ShuffleUp:
+		if s := lane - a; s >= 0 {
+			return s
+		}
+	case ShuffleXor:
+		return lane ^ a
+	}
+	return -1
 }
 
 // BlockShuffleConst is BlockShuffle with the same argument arg for every
@@ -235,22 +241,7 @@ func BlockShuffleConst[T Shuffleable](kind ShuffleKind, out, v []T, arg int, exi
 	for base := 0; base < n; base += WarpSize {
 		end := min(base+WarpSize, n)
 		for i := base; i < end; i++ {
-			l := i - base
-			src := -1
-			switch kind {
-			case ShuffleIdx:
-				src = a
-			case ShuffleDown:
-				if s := l + a; s < WarpSize {
-					src = s
-				}
-			case ShuffleUp:
-				if s := l - a; s >= 0 {
-					src = s
-				}
-			case ShuffleXor:
-				src = l ^ a
-			}
+			src := shuffleSource(kind, i-base, a)
 			j := base + src
 			if src < 0 || j >= end || exited != nil && exited[j] {
 				j = i

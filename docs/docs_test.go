@@ -156,14 +156,12 @@ func TestCodeBlocks(t *testing.T) {
 		t.Fatalf("found %d Go blocks in the documentation; expected the tutorial's programs at least", len(goBlocks))
 	}
 
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
 	dir, err := os.MkdirTemp("testdata", "doctest-")
 	if err != nil {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if dir, err = os.MkdirTemp("testdata", "doctest-"); err != nil {
-			t.Fatal(err)
-		}
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 
