@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"fmt"
 	"reflect"
 	"sync"
 
@@ -120,24 +119,13 @@ func currentBlockLoop(fn reflect.Value, source string) bool {
 
 // blockLoopFor binds fn's registered BlockLoop maker to args, or returns
 // nil when fn has none; as rowLoopFor.
-func blockLoopFor(fn reflect.Value, args []reflect.Value) (mk func() BlockLoop, err error) {
+func blockLoopFor(fn reflect.Value, args []reflect.Value) (func() BlockLoop, error) {
 	rb, ok := cpu.Rows(fn)
 	bind, _ := rb.Bind.(func([]any) func() BlockLoop)
 	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() || !currentBlockLoop(fn, rb.Source) {
 		return nil, nil
 	}
-	vals := make([]any, len(args))
-	for i, a := range args {
-		v := reflect.New(fn.Type().In(i + 1)).Elem()
-		v.Set(a)
-		vals[i] = v.Interface()
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			mk, err = nil, fmt.Errorf("block loop of %s: binding the arguments panicked: %v", fn.Type(), r)
-		}
-	}()
-	return bind(vals), nil
+	return bindLoop(fn, args, bind, "block loop")
 }
 
 // BlockShared returns a block loop's shared array of n elements, zeroed:

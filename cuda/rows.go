@@ -77,12 +77,20 @@ func RegisterRowLoop(kernel any, bind func(args []any) RowLoop) {
 // rowLoopFor binds fn's registered RowLoop to args, or returns nil when fn
 // has none. args are converted to the parameter types first, so the
 // generated type assertions hold for arguments that are only assignable.
-func rowLoopFor(fn reflect.Value, args []reflect.Value) (loop RowLoop, err error) {
+func rowLoopFor(fn reflect.Value, args []reflect.Value) (RowLoop, error) {
 	rb, ok := cpu.Rows(fn)
 	bind, _ := rb.Bind.(func([]any) RowLoop)
 	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() {
 		return nil, nil
 	}
+	return bindLoop(fn, args, bind, "row loop")
+}
+
+// bindLoop converts args to fn's parameter types, so that the generated
+// type assertions hold for arguments that are only assignable, and calls
+// the registered binder with them; a binder's panic is an error naming
+// what (the kind of loop).
+func bindLoop[L any](fn reflect.Value, args []reflect.Value, bind func([]any) L, what string) (loop L, err error) {
 	vals := make([]any, len(args))
 	for i, a := range args {
 		v := reflect.New(fn.Type().In(i + 1)).Elem()
@@ -93,7 +101,8 @@ func rowLoopFor(fn reflect.Value, args []reflect.Value) (loop RowLoop, err error
 		// A generated binder only asserts types, which the conversion
 		// above guarantees; a hand-written one may do more.
 		if r := recover(); r != nil {
-			loop, err = nil, fmt.Errorf("row loop of %s: binding the arguments panicked: %v", fn.Type(), r)
+			var none L
+			loop, err = none, fmt.Errorf("%s of %s: binding the arguments panicked: %v", what, fn.Type(), r)
 		}
 	}()
 	return bind(vals), nil
