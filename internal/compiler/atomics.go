@@ -125,15 +125,36 @@ func (f *fnState) atomicHalf(in *ssa.Call, name, r string, sp space, a string) {
 	}
 }
 
-// atomicFloatMinMax: old = *a; while val beats old, CAS it in.
-func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string, isMax bool) {
-	ic, ld, b := ptx.B32, s.op(), s.bits()
+// casTypes are the register class, load type and bit type of a CAS loop
+// over floats of s (ld has no .f16, so halves move as .b16).
+func casTypes(s scalar) (ic ptx.RegClass, ld, b string) {
 	switch s {
 	case sF64:
-		ic = ptx.B64
+		return ptx.B64, s.op(), s.bits()
 	case sF16:
-		ic, ld, b = ptx.B16, ".b16", ".b16" // ld has no .f16
+		return ptx.B16, ".b16", ".b16"
 	}
+	return ptx.B32, s.op(), s.bits()
+}
+
+// casOrRetry ends a CAS loop: it swaps val in at a if a still holds r (the
+// old value) and branches back to loop with the value found otherwise;
+// r is the old value either way, and done follows.
+func (f *fnState) casOrRetry(r string, sp space, a, val string, ic ptx.RegClass, b, loop, done string) {
+	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
+	f.p.Emit("mov"+b, oldBits, r)
+	f.p.Emit("mov"+b, newBits, val)
+	f.p.Emit("atom"+sp.suffix()+".cas"+b, got, a, oldBits, newBits)
+	same := f.p.NewReg(ptx.Pred).String()
+	f.p.Emit("setp.eq"+b, same, got, oldBits)
+	f.p.Emit("mov"+b, r, got)
+	f.p.EmitIf("!"+same, "bra", loop)
+	f.p.Label(done)
+}
+
+// atomicFloatMinMax: old = *a; while val beats old, CAS it in.
+func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string, isMax bool) {
+	ic, ld, b := casTypes(s)
 	loop, done := f.newLabel("amm"), f.newLabel("ammdone")
 	f.p.Emit("ld"+sp.suffix()+".volatile"+ld, r, a)
 	f.p.Label(loop)
@@ -152,15 +173,7 @@ func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string,
 	}
 	f.p.Emit(cmp+s.op(), p, val, r)
 	f.p.EmitIf(stop, "bra", done)
-	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
-	f.p.Emit("mov"+b, oldBits, r)
-	f.p.Emit("mov"+b, newBits, val)
-	f.p.Emit("atom"+sp.suffix()+".cas"+b, got, a, oldBits, newBits)
-	same := f.p.NewReg(ptx.Pred).String()
-	f.p.Emit("setp.eq"+b, same, got, oldBits)
-	f.p.Emit("mov"+b, r, got)
-	f.p.EmitIf("!"+same, "bra", loop)
-	f.p.Label(done)
+	f.casOrRetry(r, sp, a, val, ic, b, loop, done)
 }
 
 // atomicFloatNanMinMax is AtomicNanMax (isMax) or AtomicNanMin, Numba's
@@ -168,13 +181,7 @@ func (f *fnState) atomicFloatMinMax(r string, s scalar, sp space, a, val string,
 // old is a NaN, CAS it in. It compares ordered only (eq, lt, gt), which
 // ptxsim runs for .f16 too: val == val is false only for a NaN.
 func (f *fnState) atomicFloatNanMinMax(r string, s scalar, sp space, a, val string, isMax bool) {
-	ic, ld, b := ptx.B32, s.op(), s.bits()
-	switch s {
-	case sF64:
-		ic = ptx.B64
-	case sF16:
-		ic, ld, b = ptx.B16, ".b16", ".b16" // ld has no .f16
-	}
+	ic, ld, b := casTypes(s)
 	loop, store, done := f.newLabel("anmm"), f.newLabel("anmmstore"), f.newLabel("anmmdone")
 	f.p.Emit("ld"+sp.suffix()+".volatile"+ld, r, a)
 	num := f.p.NewReg(ptx.Pred).String()
@@ -191,15 +198,7 @@ func (f *fnState) atomicFloatNanMinMax(r string, s scalar, sp space, a, val stri
 	f.p.Emit("setp.eq"+s.op(), oldNum, r, r)
 	f.p.EmitIf(oldNum, "bra", done) // a number that val does not beat stays
 	f.p.Label(store)
-	oldBits, newBits, got := f.p.NewReg(ic).String(), f.p.NewReg(ic).String(), f.p.NewReg(ic).String()
-	f.p.Emit("mov"+b, oldBits, r)
-	f.p.Emit("mov"+b, newBits, val)
-	f.p.Emit("atom"+sp.suffix()+".cas"+b, got, a, oldBits, newBits)
-	same := f.p.NewReg(ptx.Pred).String()
-	f.p.Emit("setp.eq"+b, same, got, oldBits)
-	f.p.Emit("mov"+b, r, got)
-	f.p.EmitIf("!"+same, "bra", loop)
-	f.p.Label(done)
+	f.casOrRetry(r, sp, a, val, ic, b, loop, done)
 }
 
 // atomicWrap64 is AtomicInc or AtomicDec on 64 bits, which atom.inc and
