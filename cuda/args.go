@@ -70,8 +70,8 @@ func bindArg(be backend, p *param, a any) (boundArg, error) {
 		return b, fmt.Errorf("got nil")
 	}
 	if v.Type().Implements(deviceArgType) {
-		if p.kind == scalarParam || p.kind == funcParam {
-			return b, fmt.Errorf("got a device array for a %s parameter", map[paramKind]string{scalarParam: "scalar", funcParam: "func"}[p.kind])
+		if p.kind == scalarParam || p.kind == funcParam || p.kind == valueParam {
+			return b, fmt.Errorf("got a device array for a %s parameter", map[paramKind]string{scalarParam: "scalar", funcParam: "func", valueParam: "by-value " + p.typ.Kind().String()}[p.kind])
 		}
 		if v.IsNil() {
 			return b, fmt.Errorf("got a nil device array")
@@ -118,6 +118,13 @@ func bindArg(be backend, p *param, a any) (boundArg, error) {
 			return b, fmt.Errorf("got an array without data (make it with NewArray%d or View%d)", p.ndim, p.ndim)
 		}
 		b.value = v
+	case valueParam:
+		// A value of the same layout converts: an unnamed struct or array
+		// literal for a named type, or a struct differing only in tags.
+		if v.Kind() != p.typ.Kind() || !v.Type().ConvertibleTo(p.typ) {
+			return b, fmt.Errorf("got %s; pass a %s", v.Type(), p.typ)
+		}
+		b.value = v.Convert(p.typ)
 	case funcParam:
 		if v.Type() != p.typ {
 			return b, fmt.Errorf("got %s; pass a function of type %s", v.Type(), p.typ)
@@ -166,9 +173,10 @@ func convertScalar(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 	return out, nil
 }
 
-// convertComplex converts a complex or float argument to a complex
-// parameter's type (a float becomes the real part), refusing a complex one
-// for a real parameter and parts that overflow complex64.
+// convertComplex converts a complex, float or integer argument to a
+// complex parameter's type (a real one becomes the real part; an integer
+// must convert exactly), refusing a complex one for a real parameter and
+// parts that overflow complex64.
 func convertComplex(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 	from := v.Type()
 	var c complex128
@@ -180,7 +188,13 @@ func convertComplex(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 	case isFloatKind(from.Kind()):
 		c = complex(v.Float(), 0)
 	default:
-		return reflect.Value{}, fmt.Errorf("got %s for a %s parameter; pass a complex or float value", from, to)
+		// An integer becomes the real part when it converts exactly, as
+		// Numba coerces 123 to 123+0j.
+		f, exact := exactFloat(v, to.Kind() == reflect.Complex64)
+		if !exact {
+			return reflect.Value{}, fmt.Errorf("value %v of type %s is not exactly a %s; convert it yourself (complex(float64(x), 0)) to round", v, from, to)
+		}
+		c = complex(f, 0)
 	}
 	if to.Kind() == reflect.Complex64 {
 		for _, f := range []float64{real(c), imag(c)} {
@@ -190,6 +204,26 @@ func convertComplex(v reflect.Value, to reflect.Type) (reflect.Value, error) {
 		}
 	}
 	return reflect.ValueOf(c).Convert(to), nil
+}
+
+// exactFloat converts an integer to float64 (float32 precision if f32),
+// reporting whether it converts without rounding.
+func exactFloat(v reflect.Value, f32 bool) (float64, bool) {
+	var f float64
+	var exact bool
+	if v.CanInt() {
+		x := v.Int()
+		f = float64(x)
+		exact = f < 1<<63 && int64(f) == x
+	} else {
+		x := v.Uint()
+		f = float64(x)
+		exact = f < 1<<64 && uint64(f) == x
+	}
+	if f32 && float64(float32(f)) != f {
+		exact = false
+	}
+	return f, exact
 }
 
 func isFloatKind(k reflect.Kind) bool { return k == reflect.Float32 || k == reflect.Float64 }

@@ -213,6 +213,12 @@ func packParams(m *compiler.Module, args []boundArg, addrs []uint64) ([]byte, er
 				v = uint64(dims[1])
 			case "d2":
 				v = uint64(dims[2])
+			case "bytes":
+				if pp.Offset+pp.Size > len(buf) || pp.Size != int(a.value.Type().Size()) {
+					return nil, fmt.Errorf("parameter %s: %d bytes at %d for a %d-byte %s in a %d-byte buffer", pp.Name, pp.Size, pp.Offset, a.value.Type().Size(), a.value.Type(), len(buf))
+				}
+				copy(buf[pp.Offset:], valueBytes(a.value))
+				continue
 			default:
 				return nil, fmt.Errorf("parameter %s: unknown role %q", pp.Name, pp.Role)
 			}
@@ -259,6 +265,18 @@ func hostBytes(a boundArg) []byte {
 		return nil
 	}
 	return reflect.SliceAt(reflect.TypeFor[byte](), v.UnsafePointer(), n).Interface().([]byte)
+}
+
+// valueBytes is the memory of an array or struct argument passed by value,
+// as Go lays it out (a copy).
+func valueBytes(v reflect.Value) []byte {
+	n := int(v.Type().Size())
+	if n == 0 {
+		return nil
+	}
+	p := reflect.New(v.Type())
+	p.Elem().Set(v)
+	return reflect.SliceAt(reflect.TypeFor[byte](), p.UnsafePointer(), n).Interface().([]byte)
 }
 
 // complexPartBits is the real or imaginary part of a complex scalar

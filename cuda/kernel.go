@@ -445,6 +445,10 @@ const (
 	sliceParam
 	arrayParam // Array2 or Array3
 	funcParam  // a func of numbers, bools and Float16s (and slices of and pointers to them, Array2 and Array3 in), bound to a function at launch
+	// valueParam is an array or struct of numbers, bools and Float16s
+	// (and arrays and structs of them) passed by value: the launch copies
+	// its bytes as Go lays them out.
+	valueParam
 )
 
 // param describes one kernel parameter after the Thread.
@@ -511,10 +515,55 @@ func newParam(i int, t reflect.Type) (param, error) {
 		p.kind, p.elem, p.ndim = arrayParam, a.flat().Type().Elem(), len(a.shape())
 	case isScalarFunc(t):
 		p.kind = funcParam
+	case t.Kind() == reflect.Array || t.Kind() == reflect.Struct:
+		if why := byValueProblem(t, ""); why != "" {
+			return p, fmt.Errorf("parameter %d has type %s, passed by value: %s; arrays and structs passed by value hold numbers, bools and cuda.Float16s and arrays and structs of them (pass memory as a slice parameter)", i, t, why)
+		}
+		p.kind = valueParam
 	default:
-		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers (complex ones too), bools, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers, bools and cuda.Float16 (taking slices of and pointers to those, cuda.Array2 and cuda.Array3 too)", i, t)
+		return p, fmt.Errorf("parameter %d has type %s; kernel parameters are numbers (complex ones too), bools, cuda.Float16, arrays and structs of those (by value), slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or funcs of numbers, bools and cuda.Float16 (taking slices of and pointers to those, cuda.Array2 and cuda.Array3 too)", i, t)
 	}
 	return p, nil
+}
+
+// byValueProblem says why a kernel cannot take a value of type t (reached
+// at path, a field path such as "In.Next" or "[i]" for an array's
+// elements), or "" when it holds only numbers, bools, Float16s and arrays
+// and structs of them.
+func byValueProblem(t reflect.Type, path string) string {
+	switch {
+	case t == float16Type || isScalarKind(t.Kind()):
+		return ""
+	case t.Kind() == reflect.Array:
+		return byValueProblem(t.Elem(), path+"[i]")
+	case t.Kind() == reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name := f.Name
+			if path != "" {
+				name = path + "." + f.Name
+			}
+			if why := byValueProblem(f.Type, name); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	what := "field " + path
+	if path == "[i]" {
+		what = "the element"
+	}
+	kind := t.Kind().String()
+	switch t.Kind() {
+	case reflect.Pointer, reflect.UnsafePointer:
+		kind = "pointer"
+	case reflect.Interface:
+		kind = "an interface"
+	}
+	if kind[0] != 'a' {
+		kind = "a " + kind
+	}
+	return fmt.Sprintf("%s has type %s, %s", what, t, kind)
 }
 
 // isElemType reports whether t may be the element type of a slice

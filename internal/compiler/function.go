@@ -184,6 +184,10 @@ func (f *fnState) params() {
 			f.funcParam(pi-1, prm)
 			continue
 		}
+		if f.kernel && pi > 0 && isAggregate(prm.Type()) {
+			f.aggregateParam(pi, prm)
+			continue
+		}
 		ls, err := leaves(prm.Type())
 		if err != nil {
 			f.errorf("parameter %s: %v", prm.Name(), err)
@@ -227,6 +231,9 @@ func (f *fnState) params() {
 			f.m.out.Params = append(f.m.out.Params, *layout)
 		}
 		f.vals[prm] = regs
+	}
+	if n := f.m.out.ParamBytes; f.kernel && n > MaxParamBytes {
+		f.errorf("the kernel's parameters take %d bytes; at most %d fit in a launch (pass large arrays and structs in a slice instead)", n, MaxParamBytes)
 	}
 }
 

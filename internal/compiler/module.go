@@ -84,11 +84,17 @@ const (
 	Slice                   // []T: pointer, len, cap
 	Array2                  // cuda.Array2[T]: pointer, len, cap, rows, cols
 	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2
+	// Aggregate is an array or struct passed by value (Numba's tuples and
+	// namedtuples): one PTX byte array holding the value as Go lays it out
+	// in memory, padding included, so that a launch copies the Go value's
+	// bytes; none for a value of zero size.
+	Aggregate
 )
 
-// String names the kind as in Go: "scalar", "slice", "Array2", "Array3".
+// String names the kind as in Go: "scalar", "slice", "Array2", "Array3",
+// "aggregate".
 func (k ParamKind) String() string {
-	return [...]string{"scalar", "slice", "Array2", "Array3"}[k]
+	return [...]string{"scalar", "slice", "Array2", "Array3", "aggregate"}[k]
 }
 
 // PTXParam is one parameter of the PTX entry.
@@ -96,9 +102,14 @@ type PTXParam struct {
 	Name   string // PTX name
 	Type   string // PTX type: ".u64", ".s64", ".u32", ".s32", ".f32", ".f64", ".u8", ...
 	Size   int    // bytes
-	Offset int    // byte offset in the packed parameter buffer (natural alignment)
-	Role   string // "value", "real", "imag" (a complex scalar's parts), "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2"
+	Offset int    // byte offset in the packed parameter buffer (natural alignment, or Align)
+	Role   string // "value", "real", "imag" (a complex scalar's parts), "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2", "bytes" (an aggregate's memory)
+	Align  int    // alignment of a "bytes" parameter (Go's alignment of the aggregate); 0 for the others, naturally aligned
 }
+
+// MaxParamBytes is the most bytes of parameters a kernel may take: the
+// parameter space of a kernel on every architecture PTXVersion targets.
+const MaxParamBytes = 4096
 
 // Param describes how one Go parameter of the kernel (after the cuda.Thread)
 // becomes PTX parameters.
@@ -106,8 +117,8 @@ type Param struct {
 	Arg      int        // index of the Go argument after the cuda.Thread
 	Name     string     // Go parameter name
 	Kind     ParamKind  // scalar, slice, Array2, Array3
-	Elem     string     // Go element type ("float64", "int32", "bool", ...): the scalar's type or the slice's element type
-	ElemSize int        // bytes per element (1 for bool)
+	Elem     string     // Go element type ("float64", "int32", "bool", ...): the scalar's type or the slice's element type; an aggregate's own type
+	ElemSize int        // bytes per element (1 for bool); an aggregate's size
 	PTX      []PTXParam // in order
 }
 

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -52,6 +53,12 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	}
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
+		if agg, why := ByValueProblem(p.Type()); agg {
+			if why != "" {
+				d.add(p.Pos(), "kernel parameter %s has type %s, passed by value: %s; such arrays and structs hold numbers, bools and cuda.Float16s and arrays and structs of them (pass memory as a slice parameter)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())), why)
+			}
+			continue
+		}
 		if !kernelParamOK(p.Type()) {
 			d.add(p.Pos(), "kernel parameter %s has type %s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers, bools or structs of numbers, cuda.Array2, cuda.Array3 or a func of numbers, bools and cuda.Float16 and slices of them (pass a slice instead of a pointer, map or string)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())))
 		}
@@ -164,6 +171,78 @@ func kernelParamOK(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// ByValueProblem reports whether a kernel parameter of type t is an array
+// or struct passed by value (Numba's tuples and namedtuples; not
+// cuda.Float16, cuda.Array2 or cuda.Array3), and if so what keeps it from
+// being one, naming the field or element ("field Next is a pointer"), or
+// "" when it holds only numbers, bools, cuda.Float16s and arrays and
+// structs of them. Empty structs and zero-length arrays are allowed.
+func ByValueProblem(t types.Type) (aggregate bool, why string) {
+	if isCudaNamed(t, "Float16") || isCudaNamed(t, "Array2") || isCudaNamed(t, "Array3") {
+		return false, ""
+	}
+	switch t.Underlying().(type) {
+	case *types.Array, *types.Struct:
+	default:
+		return false, ""
+	}
+	var walk func(t types.Type, path string) string
+	walk = func(t types.Type, path string) string {
+		if _, ok := t.(*types.TypeParam); ok || isCudaNamed(t, "Float16") {
+			return ""
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			if u.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) != 0 && u.Kind() != types.UnsafePointer {
+				return ""
+			}
+		case *types.Array:
+			return walk(u.Elem(), path+"[i]")
+		case *types.Struct:
+			for i := range u.NumFields() {
+				f := u.Field(i)
+				sep := "."
+				if path == "" {
+					sep = ""
+				}
+				if w := walk(f.Type(), path+sep+f.Name()); w != "" {
+					return w
+				}
+			}
+			return ""
+		}
+		what := "field " + path
+		if path == "[i]" {
+			what = "the element"
+		}
+		return fmt.Sprintf("%s has type %s, which %s", what, t, kindWord(t))
+	}
+	return true, walk(t, "")
+}
+
+// kindWord says what kind of type t is, for a refusal.
+func kindWord(t types.Type) string {
+	switch t.Underlying().(type) {
+	case *types.Pointer:
+		return "is a pointer"
+	case *types.Slice:
+		return "is a slice"
+	case *types.Map:
+		return "is a map"
+	case *types.Signature:
+		return "is a func"
+	case *types.Interface:
+		return "is an interface"
+	case *types.Chan:
+		return "is a channel"
+	case *types.Basic:
+		if u := t.Underlying().(*types.Basic); u.Info()&types.IsString != 0 {
+			return "is a string"
+		}
+	}
+	return "a kernel argument cannot hold"
 }
 
 // IsPlainStruct reports whether t is a struct whose fields are numbers,

@@ -10,6 +10,123 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
+	cuda.RegisterRowLoop(ByValue, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([3]int64), args[1].(Params), args[2].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ByValue(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(EchoPadded, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(Padded), args[1].([]Padded)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				EchoPadded(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(EchoMixed16, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(Mixed16), args[1].([]Mixed16)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				EchoMixed16(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(EchoNested, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(Nested), args[1].([]Nested)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				EchoNested(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(EchoBytes5, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([5]int8), args[1].([]Bytes5)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				EchoBytes5(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(EchoGrid23, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([2][3]float32), args[1].([]Grid23)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				EchoGrid23(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(ZeroSize, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].(Empty), args[1].([0]int64), args[2].(int32), args[3].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ZeroSize(t, a0, a1, a2, a3)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(ComplexScale, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(complex64), args[1].([]complex64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ComplexScale(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(TakesPointerStruct, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(WithPointerField), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				TakesPointerStruct(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ScaleComplex, "0d0db219034e7674", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, s, m := nugoArgs[0].([]complex64), nugoArgs[1].(complex64), nugoArgs[2].(cuda.Array2[complex128])
 		_, _, _ = a, s, m

@@ -165,6 +165,19 @@ func packParam(buf []byte, p compiler.Param, v reflect.Value, spans *[]span) err
 			return fmt.Errorf("scalar with %d PTX parameters", len(p.PTX))
 		}
 		return putScalar(buf, p.PTX[0], v)
+	case compiler.Aggregate:
+		// The value's bytes as Go lays them out; none for a value of size 0.
+		if len(p.PTX) == 0 {
+			return nil
+		}
+		pp := p.PTX[0]
+		if len(p.PTX) != 1 || pp.Role != "bytes" || uintptr(pp.Size) != v.Type().Size() || pp.Offset+pp.Size > len(buf) {
+			return fmt.Errorf("%s does not fit its %d-byte parameter", v.Type(), pp.Size)
+		}
+		c := reflect.New(v.Type())
+		c.Elem().Set(v)
+		copy(buf[pp.Offset:], unsafe.Slice((*byte)(c.UnsafePointer()), pp.Size))
+		return nil
 	case compiler.Slice:
 		data = v
 	case compiler.Array2, compiler.Array3:
