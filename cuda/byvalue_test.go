@@ -202,6 +202,7 @@ func TestByValueRefused(t *testing.T) {
 		{"struct for array", testkernels.EchoBytes5, []any{testkernels.Bytes5{}, make([]testkernels.Bytes5, 1)}, []string{"got testkernels.Bytes5"}},
 		{"slice for array", testkernels.EchoBytes5, []any{[]int8{1, 2, 3, 4, 5}, make([]testkernels.Bytes5, 1)}, []string{"got []int8"}},
 		{"nil", testkernels.EchoPadded, []any{nil, make([]testkernels.Padded, 1)}, []string{"got nil"}},
+		{"over the parameter space", testkernels.TakesBigArray, []any{[600]float64{}, make([]float64, 1)}, []string{"parameters take 4824 bytes; at most 4096", "in a slice"}},
 		{"pointer field", testkernels.TakesPointerStruct, []any{testkernels.WithPointerField{}, make([]int64, 1)}, []string{"field Next has type *int64, a pointer", "pass memory as a slice parameter"}},
 	} {
 		eachBackend(t, func(t *testing.T, backend string) {

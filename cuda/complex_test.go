@@ -71,7 +71,9 @@ func TestComplexScalarArgs(t *testing.T) {
 		{"float64", 2.5, nil},
 		{"float32", float32(2.5), nil},
 		{"overflow", complex(1e300, 0), []string{"overflows complex64"}},
-		{"int", 3, []string{"got int for a complex64 parameter", "complex or float"}},
+		{"int", 3, nil}, // converts exactly, as Numba coerces 3 to 3+0j
+		{"inexact int", 1<<24 + 1, []string{"value 16777217 of type int is not exactly a complex64"}},
+		{"bool", true, []string{"got bool", "complex64"}},
 	} {
 		err := k.Launch(Dim1(1), Dim1(64), a, c.arg, m)
 		if c.want == nil {

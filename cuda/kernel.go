@@ -500,7 +500,42 @@ func (k *Kernel) inspect(fn any) error {
 		}
 		k.params = append(k.params, p)
 	}
+	if n := paramBytes(k.params); n > compiler.MaxParamBytes {
+		// Every backend refuses it, as the GPU's parameter space must.
+		return fmt.Errorf("kernel %s: its parameters take %d bytes; at most %d fit in a launch (pass large arrays and structs in a slice instead)", k.name, n, compiler.MaxParamBytes)
+	}
 	return nil
+}
+
+// paramBytes is the size of the parameter buffer of a kernel taking
+// params, laid out as the compiler lays it out: each PTX parameter
+// naturally aligned, an aggregate aligned as Go aligns it.
+func paramBytes(params []param) int {
+	n := 0
+	put := func(size, align int) {
+		n = (n+align-1)/align*align + size
+	}
+	for _, p := range params {
+		switch p.kind {
+		case scalarParam:
+			if isComplexKind(p.typ.Kind()) {
+				half := int(p.typ.Size()) / 2
+				put(half, half)
+				put(half, half)
+			} else {
+				put(int(p.typ.Size()), int(p.typ.Size()))
+			}
+		case sliceParam:
+			put(24, 8)
+		case arrayParam:
+			put(8*(3+p.ndim), 8)
+		case valueParam:
+			if p.typ.Size() > 0 {
+				put(int(p.typ.Size()), p.typ.Align())
+			}
+		}
+	}
+	return n
 }
 
 func newParam(i int, t reflect.Type) (param, error) {

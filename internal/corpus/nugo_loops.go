@@ -924,6 +924,45 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(byValueTuple, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([3]int64), args[1].(settings), args[2].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				byValueTuple(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(byValueMatrix, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([3][3]float32), args[1].(struct{}), args[2].([0]int64), args[3].([]float32), args[4].([]float32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				byValueMatrix(t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(byValueStore, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(wrapper), args[1].([]wrapper)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				byValueStore(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(complexArith128, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex128), args[1].([]complex128), args[2].(complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]int32)
 		return func(r *cuda.Row) {

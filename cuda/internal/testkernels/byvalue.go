@@ -157,3 +157,9 @@ type WithPointerField struct {
 func TakesPointerStruct(t cuda.Thread, s WithPointerField, out []int64) {
 	out[0] = s.N
 }
+
+// TakesBigArray takes more bytes by value than a launch's parameter space
+// holds: refused on every backend.
+func TakesBigArray(t cuda.Thread, big [600]float64, out []float64) {
+	out[0] = big[599]
+}

@@ -127,6 +127,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(TakesBigArray, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([600]float64), args[1].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				TakesBigArray(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ScaleComplex, "0d0db219034e7674", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, s, m := nugoArgs[0].([]complex64), nugoArgs[1].(complex64), nugoArgs[2].(cuda.Array2[complex128])
 		_, _, _ = a, s, m
