@@ -263,3 +263,37 @@ func TestComplexParamCoercion(t *testing.T) {
 		})
 	}
 }
+
+// A 2-D read-only table is indexed with bounds checks as a 1-D one is: in
+// range it reads the element on every backend; out of range, in debug
+// mode, it fails with Go's message for the dimension that is out.
+func TestTable2DBounds(t *testing.T) {
+	for _, c := range []struct {
+		idx  []int
+		want int32
+		err  string
+	}{
+		{[]int{2, 1}, 10, ""},
+		{[]int{0, 3}, 4, ""},
+		{[]int{3, 0}, 0, "index out of range [3] with length 3"},
+		{[]int{1, 4}, 0, "index out of range [4] with length 4"},
+		{[]int{-1, 0}, 0, "index out of range [-1]"},
+	} {
+		eachBackend(t, func(t *testing.T, backend string) {
+			out := make([]int32, 1)
+			err := call(t, "TableAt", func() error {
+				return Jit(testkernels.TableAt, Debug).Launch(Dim1(1), Dim1(1), c.idx, out)
+			})
+			if backend == "gpu-fake" {
+				return // the recording fake runs no kernels
+			}
+			if c.err != "" {
+				wantErr(t, fmt.Sprint(c.idx), err, c.err, "byvalue.go")
+				return
+			}
+			if err != nil || out[0] != c.want {
+				t.Errorf("table2%v = %d, %v; want %d", c.idx, out[0], err, c.want)
+			}
+		})
+	}
+}

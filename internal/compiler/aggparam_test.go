@@ -84,3 +84,46 @@ func k(t cuda.Thread, big [600]float64, out []float64) {
 		t.Fatalf("got %v, want the parameter space refused", err)
 	}
 }
+
+// Read-only tables of more than one dimension and of structs are emitted
+// as initialised global data in Go's layout: padding zero, elements the
+// literal leaves out zero, complex numbers as real then imaginary part.
+func TestTableNDLayout(t *testing.T) {
+	src := `package k
+
+import "github.com/nugo-dev/nugo/cuda"
+
+type rec struct {
+	A int8
+	B int16
+	C complex64
+	D bool
+}
+
+var recs = [2]rec{{A: 1, B: -2, C: 3 + 4i}, 1: {D: true}}
+
+var grid = [2][3]uint16{{1, 2}, 1: {2: 0x102}}
+
+func k(t cuda.Thread, out []float64) {
+	i := t.Grid1()
+	out[i] = float64(recs[i%2].B) + float64(grid[i%2][i%3]) + float64(imag(recs[i%2].C))
+	if recs[i%2].D {
+		out[i]++
+	}
+}
+`
+	m, err := compileSrc(t, src, "k", Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		// A at 0, B at 2, C at 4 and 8, D at 12; 16 bytes each.
+		".global .align 8 .b8 __nugo_tbl_recs[32] = {1,0,254,255,0,0,64,64,0,0,128,64,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0};",
+		".global .align 8 .b8 __nugo_tbl_grid[12] = {1,0,2,0,0,0,0,0,0,0,2,1};",
+	} {
+		if !strings.Contains(m.PTX, want) {
+			t.Errorf("PTX lacks %s", want)
+		}
+	}
+	assembleAll(t, "tables", m)
+}

@@ -28,26 +28,9 @@ func (f *fnState) globalTable(g *ssa.Global) string {
 			f.errorf("cannot use package-level variable %s in a kernel; pass it as a parameter or declare a constant", g.Name())
 		}
 		elem := g.Type().(*types.Pointer).Elem()
-		et := elem
-		if a, isArr := elem.Underlying().(*types.Array); isArr {
-			et = a.Elem()
-		}
-		var data []byte
-		if cs, isC := complexPart(et); isC {
-			// A complex table: real and imaginary parts in turn.
-			for _, c := range vals {
-				if c == nil {
-					data = appendConst(appendConst(data, cs, nil), cs, nil)
-					continue
-				}
-				data = appendConst(appendConst(data, cs, constant.Real(c)), cs, constant.Imag(c))
-			}
-		} else {
-			s := f.scalar(et)
-			data = make([]byte, 0, len(vals)*s.size())
-			for _, c := range vals {
-				data = appendConst(data, s, c)
-			}
+		data := make([]byte, sizes.Sizeof(elem))
+		if rest := f.tableBytes(data, elem, vals); len(rest) != 0 {
+			f.errorf("table %s: %d initial values left over", g.Name(), len(rest))
 		}
 		sym = f.m.symbol("__nugo_tbl_" + sanitize(g.Name()))
 		f.m.tables[g] = sym
@@ -65,6 +48,44 @@ func (f *fnState) globalTable(g *ssa.Global) string {
 	r := f.p.NewReg(ptx.B64).String()
 	f.p.Emit("mov.u64", r, sym)
 	return r
+}
+
+// tableBytes writes the leaves of a value of type t, taken from vals in
+// memory order, into data (t's memory, laid out as Go lays it out: n-d
+// arrays and arrays of structs, padding zero) and returns the values left.
+func (f *fnState) tableBytes(data []byte, t types.Type, vals []constant.Value) []constant.Value {
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		es := sizes.Sizeof(u.Elem())
+		for i := range u.Len() {
+			vals = f.tableBytes(data[i*es:], u.Elem(), vals)
+		}
+		return vals
+	case *types.Struct:
+		fields := make([]*types.Var, u.NumFields())
+		for i := range fields {
+			fields[i] = u.Field(i)
+		}
+		offs := sizes.Offsetsof(fields)
+		for i, fd := range fields {
+			vals = f.tableBytes(data[offs[i]:], fd.Type(), vals)
+		}
+		return vals
+	}
+	if len(vals) == 0 {
+		f.errorf("table of type %s: too few initial values", t)
+	}
+	c := vals[0]
+	if cs, isC := complexPart(t); isC {
+		var re, im constant.Value
+		if c != nil {
+			re, im = constant.Real(c), constant.Imag(c)
+		}
+		copy(data, appendConst(appendConst(nil, cs, re), cs, im))
+	} else {
+		copy(data, appendConst(nil, f.scalar(t), c))
+	}
+	return vals[1:]
 }
 
 func appendConst(b []byte, s scalar, c constant.Value) []byte {

@@ -40,7 +40,7 @@ func All() []Case {
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
 		threadCases, sharedCases, syncReduceCases, warpCases, atomicCases, printfCases, miscCases,
-		builtinCases, mixedCases, structCases, byValueCases, packageCases, halfCases, gridSyncCases, complexCases,
+		builtinCases, mixedCases, structCases, byValueCases, tableCases, packageCases, halfCases, gridSyncCases, complexCases,
 	} {
 		all = append(all, group...)
 	}

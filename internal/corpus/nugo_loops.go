@@ -3346,6 +3346,45 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(tableGridSum, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int64), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				tableGridSum(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(tableCubeProduct, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]complex64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				tableCubeProduct(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(tableRecordFields, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]float64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				tableRecordFields(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(threadIndices, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {

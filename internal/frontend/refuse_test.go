@@ -38,6 +38,8 @@ func TestRefusals(t *testing.T) {
 		{"by-value struct with a func", "type cb struct{ F func() }\nfunc k(t cuda.Thread, /*HERE*/c cb) {\n}", "field F has type func(), which is a func"},
 		{"by-value struct with an interface", "type v struct{ X any }\nfunc k(t cuda.Thread, /*HERE*/c v) {\n}", "field X has type any, which is an interface"},
 		{"by-value struct with a map", "type v struct{ M map[int]int }\nfunc k(t cuda.Thread, /*HERE*/c v) {\n}", "field M has type map[int]int, which is a map"},
+		{"n-d table of a call", "var tb = [2][2]float64{{1, f()}}\n\nfunc f() float64 { return 1 }\n\nfunc k(t cuda.Thread, a []float64) {\n\ta[0] = /*HERE*/tb[0][1]\n}", "cannot use package-level variable tb in a kernel: the GPU does not see it; pass it as a parameter, or declare it as a constant (a variable initialized with constants, or with an array or struct literal of constants, n-d arrays and arrays of structs included"},
+		{"table of structs with a string", "type rec struct{ N int; S string }\n\nvar tb = [1]rec{{1, \"a\"}}\n\nfunc k(t cuda.Thread, a []int) {\n\ta[0] = /*HERE*/tb[0].N\n}", "cannot use a string in a kernel"},
 		{"slice of structs with a string", "type s struct{ N int; Name string }\nfunc k(t cuda.Thread, /*HERE*/a []s) {\n}", "kernel parameter a has type []s; kernels take numeric scalars, bool, cuda.Float16, slices of numbers, bools or structs of numbers"},
 		{"channel", "func k(t cuda.Thread, a []int) {\n\tvar /*HERE*/c chan int\n\t_ = c\n}", "cannot use a channel in a kernel"},
 		{"send", "func k(t cuda.Thread, a []int, c chan int) {\n\t/*HERE*/c <- 1\n}", "cannot send on a channel"},

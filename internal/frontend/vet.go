@@ -456,7 +456,7 @@ func vetBody(body *ast.BlockStmt, info *types.Info, srcs map[*types.Package]sour
 			obj := info.Uses[n]
 			if v, ok := obj.(*types.Var); ok && packageVar(v, srcs) {
 				if !isTable(v, srcs) {
-					d.add(n.Pos(), "cannot use package-level variable %s in a kernel: the GPU does not see it; pass it as a parameter, or declare it as a constant (a variable initialized with an array literal of constants is allowed as a read-only table)", n.Name)
+					d.add(n.Pos(), "cannot use package-level variable %s in a kernel: the GPU does not see it; pass it as a parameter, or declare it as a constant (a variable initialized with constants, or with an array or struct literal of constants, n-d arrays and arrays of structs included, is allowed as a read-only table)", n.Name)
 				}
 				return true
 			}

@@ -163,3 +163,13 @@ func TakesPointerStruct(t cuda.Thread, s WithPointerField, out []int64) {
 func TakesBigArray(t cuda.Thread, big [600]float64, out []float64) {
 	out[0] = big[599]
 }
+
+// table2 is a read-only 2-D table.
+var table2 = [3][4]int32{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}}
+
+// TableAt reads table2[idx[0]][idx[1]]: out of range, it fails as Go does.
+func TableAt(t cuda.Thread, idx []int, out []int32) {
+	if t.Grid1() == 0 {
+		out[0] = table2[idx[0]][idx[1]]
+	}
+}

@@ -140,6 +140,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(TableAt, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int), args[1].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				TableAt(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ScaleComplex, "0d0db219034e7674", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, s, m := nugoArgs[0].([]complex64), nugoArgs[1].(complex64), nugoArgs[2].(cuda.Array2[complex128])
 		_, _, _ = a, s, m
