@@ -54,7 +54,7 @@ const (
 	collReduce           // SyncThreadsCount, SyncThreadsAnd, SyncThreadsOr
 	collShuffle          // ShflSync, ShflDownSync, ShflUpSync, ShflXorSync
 	collVote             // BallotSync, AnySync, AllSync, ActiveMask
-	collOther            // SyncGrid, MatchAnySync, MatchAllSync: not transformed
+	collOther            // SyncGrid, Match*, UniSync, the Mask forms: not transformed
 )
 
 // callee returns the function or method a call calls, or nil for calls of
@@ -94,7 +94,7 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 			return collBarrier, name
 		case "SyncThreadsCount", "SyncThreadsAnd", "SyncThreadsOr":
 			return collReduce, name
-		case "SyncGrid":
+		case "SyncGrid", "SyncWarpMask":
 			return collOther, name
 		}
 		return collNone, ""
@@ -104,8 +104,15 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 		return collShuffle, name
 	case "BallotSync", "AnySync", "AllSync", "ActiveMask":
 		return collVote, name
-	case "MatchAnySync", "MatchAllSync":
+	case "MatchAnySync", "MatchAllSync", "UniSync":
 		return collOther, name
+	}
+	if strings.HasSuffix(name, "SyncMask") {
+		// A member mask makes lanes wait only for their mask's lanes, which
+		// the block loops, running the block's lanes in one order, cannot
+		// honour when masks differ (a quarter-warp ballot in a branch);
+		// such kernels keep the goroutine path.
+		return collOther, name + " (member mask)"
 	}
 	return collNone, ""
 }
