@@ -68,7 +68,7 @@ type thread struct {
 	// (diverge.go).
 	div     []divEntry
 	divRoot int32
-	barIn  *inst // the bar.sync or bar.red the thread waits at
+	barIn   *inst // the bar.sync or bar.red the thread waits at
 }
 
 // fillLeftovers fills a thread's fresh local frame with a pattern: on a GPU
