@@ -1,5 +1,7 @@
 package ptxsim
 
+import "slices"
+
 // Divergence tracking, for activemask. Threads run one at a time here, each
 // until it blocks, so which lanes of a warp "execute together" must be
 // reconstructed: a GPU's warp parts at a conditional branch that some lanes
@@ -251,40 +253,77 @@ func (f *function) trackDivergence() {
 	}
 	nb := len(starts)
 	exit := nb
+	// Edges, and the blocks that return (ret) rather than stop the thread
+	// (exit, trap: the failure paths of debug checks and panics).
 	succ := make([][]int, nb+1)
-	pred := make([][]int, nb+1)
-	edge := func(a, b int) {
-		succ[a] = append(succ[a], b)
-		pred[b] = append(pred[b], a)
-	}
-	for b, s := range starts {
+	returns := make([]bool, nb)
+	for b := range starts {
 		e := n
 		if b+1 < nb {
 			e = starts[b+1]
 		}
 		last := &code[e-1]
-		guarded := last.g != slotTrue
-		fall := func() {
-			if e < n {
-				edge(b, blockOf[e])
-			} else {
-				edge(b, exit)
-			}
+		ends := last.op == opBra || last.op == opRet || last.op == opExit || last.op == opTrap
+		if !ends || last.g != slotTrue {
+			// The implicit ret at the end of the code means a block that
+			// falls through has a next one.
+			succ[b] = append(succ[b], blockOf[e])
 		}
-		_ = s
 		switch last.op {
 		case opBra:
-			edge(b, blockOf[last.tgt])
-			if guarded {
-				fall()
-			}
+			succ[b] = append(succ[b], blockOf[last.tgt])
 		case opRet, opExit, opTrap:
-			edge(b, exit)
-			if guarded {
-				fall()
+			succ[b] = append(succ[b], exit)
+			returns[b] = last.op == opRet
+		}
+	}
+	// A path that can only stop the thread does not keep the others from
+	// reconverging (a GPU's warp joins after an if whose bounds check
+	// could trap): where some block returns, post-dominance is computed
+	// over the blocks that can return.
+	canReturn := make([]bool, nb+1)
+	var work []int
+	for b := range nb {
+		if returns[b] {
+			canReturn[b] = true
+			work = append(work, b)
+		}
+	}
+	rpred := make([][]int, nb+1)
+	for a, ss := range succ {
+		for _, b := range ss {
+			rpred[b] = append(rpred[b], a)
+		}
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, a := range rpred[b] {
+			if !canReturn[a] {
+				canReturn[a] = true
+				work = append(work, a)
 			}
-		default:
-			fall()
+		}
+	}
+	if len(rpred[exit]) > 0 && slices.Contains(canReturn, true) {
+		canReturn[exit] = true
+		for b := range nb {
+			if !canReturn[b] {
+				continue
+			}
+			keep := succ[b][:0]
+			for _, s := range succ[b] {
+				if canReturn[s] && (s != exit || returns[b]) {
+					keep = append(keep, s)
+				}
+			}
+			succ[b] = keep
+		}
+	}
+	pred := make([][]int, nb+1)
+	for a, ss := range succ {
+		for _, b := range ss {
+			pred[b] = append(pred[b], a)
 		}
 	}
 	ipdom := postDominators(nb+1, exit, succ, pred)
