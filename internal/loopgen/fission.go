@@ -94,8 +94,10 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 			return collBarrier, name
 		case "SyncThreadsCount", "SyncThreadsAnd", "SyncThreadsOr":
 			return collReduce, name
-		case "SyncGrid", "SyncWarpMask":
+		case "SyncGrid":
 			return collOther, name
+		case "SyncWarpMask":
+			return collOther, name + " (member mask)"
 		}
 		return collNone, ""
 	}
@@ -997,7 +999,7 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 				f.fail(s.Pos(), "a barrier in an if whose init statement is not the same in every thread of the block")
 			}
 			if !f.uniformExpr(s.Cond) {
-				f.fail(s.Cond.Pos(), "a barrier under a condition that is not the same in every thread of the block (undefined on a GPU)")
+				f.fail(s.Cond.Pos(), "a barrier or warp operation under a condition that is not the same in every thread of the block (a barrier there is undefined on a GPU; a warp operation there takes only the lanes on its side, which the block loops do not track)")
 			}
 			if f.hasColl(s.Cond) {
 				f.reduceOnly(s.Cond)
