@@ -205,8 +205,14 @@ func (b *block) goConcurrent(t Thread) {
 		b.warps = make([]warp, nw)
 	}
 	for w := range b.warps[:nw] {
-		lo := max(w*WarpSize, first-1)
-		b.warps[w].reset(max(0, min(total, (w+1)*WarpSize)-lo))
+		// The live lanes are those from the first thread still running
+		// to the block's end.
+		lo, hi := max(w*WarpSize, first-1)-w*WarpSize, min(total, (w+1)*WarpSize)-w*WarpSize
+		var live uint32
+		for l := lo; l < hi; l++ {
+			live |= 1 << l
+		}
+		b.warps[w].reset(live)
 	}
 	b.concurrent = true
 	d := b.dim
@@ -221,7 +227,7 @@ func (b *block) goConcurrent(t Thread) {
 // its warp's.
 func (b *block) leave(t Thread) {
 	b.barrier.Leave()
-	b.warps[t.linear()/WarpSize].leave()
+	b.warps[t.linear()/WarpSize].leave(t.linear() % WarpSize)
 	if b.launch.grid != nil && b.live.Add(-1) == 0 {
 		b.gridExit() // the block's last thread
 	}

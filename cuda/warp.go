@@ -1,8 +1,12 @@
 package cuda
 
 import (
+	"fmt"
+	"runtime"
 	"sync"
 	"unsafe"
+
+	"github.com/nugo-dev/nugo/internal/compiler"
 )
 
 // Shuffleable is the set of types the warp shuffles (ShflSync and its
@@ -14,17 +18,27 @@ type Shuffleable interface {
 	~int32 | ~uint32 | ~float32 | ~int64 | ~uint64 | ~float64 | ~int | ~uint | Float16
 }
 
-// The warp-level operations below work on the full warp (member mask
-// 0xffffffff, as numba's cuda.shfl_sync(0xffffffff, ...)): every thread of
-// the warp that has not returned from the kernel must reach the
-// operation, or the others wait forever (on a GPU the result is undefined). A
-// warp's threads are the block's threads with linear index
+// The warp-level operations below come in two forms. The plain form
+// (ShflSync, BallotSync, ...) works on the full warp: member mask
+// 0xffffffff, as numba's cuda.shfl_sync(0xffffffff, ...). The Mask form
+// (ShflSyncMask, BallotSyncMask, ..., t.SyncWarpMask) takes CUDA's member
+// mask as the argument after t, as numba's mask argument: bit i names lane
+// i, and only the lanes of the mask take part. Every lane named in the
+// mask that has not returned from the kernel must reach a warp operation
+// with the same mask (on a GPU the result is otherwise undefined); a lane
+// outside it goes on without waiting. The caller's own lane must be in its
+// mask: a lane that calls with a mask without its own bit is a
+// *KernelError on the cpu and ptxsim backends and, in debug mode (Debug),
+// on the GPU (CUDA leaves it undefined).
+//
+// A warp's threads are the block's threads with linear index
 // x + y*BlockDim.X + z*BlockDim.X*BlockDim.Y from 32*w to 32*w+31. Lanes
-// that do not take part (past the end of a block whose size is not a
-// multiple of 32, or threads that have returned) are absent: reading an
-// absent lane returns the reader's own value, and an absent lane's
-// predicate is false for BallotSync and AnySync and does not count for
-// AllSync, and an absent lane is never in a mask of MatchAnySync or
+// that do not take part (outside the mask, past the end of a block whose
+// size is not a multiple of 32, or threads that have returned) are absent:
+// reading an absent lane returns the reader's own value (on a GPU, reading
+// a lane outside the mask is undefined), an absent lane's predicate is
+// false for BallotSync and AnySync and does not count for AllSync and
+// UniSync, and an absent lane is never in a mask of MatchAnySync or
 // MatchAllSync (its value does not count). The lane masks (LanemaskLt and
 // the others) need no rendezvous: they depend on the lane only and include
 // the bits of absent lanes. A warp whose threads wait partly in a warp
@@ -33,51 +47,116 @@ type Shuffleable interface {
 //
 // On the cpu backend the first warp operation in a block switches the
 // block to goroutines, as SyncThreads does; each operation is a
-// rendezvous of the warp's live threads.
+// rendezvous of the live threads of its mask.
 
 // SyncWarp waits until every thread of the warp has reached it (CUDA's
 // __syncwarp, PTX bar.warp.sync). Memory written before it by the warp's
 // threads is visible to them after it.
-func (t Thread) SyncWarp() { t.warpOp(opSync, 0, 0) }
+func (t Thread) SyncWarp() { t.warpOp(opSync, fullMask, 0, 0) }
+
+// SyncWarpMask waits until every live thread of the lanes in mask has
+// reached a SyncWarpMask with the same mask (CUDA's __syncwarp(mask),
+// numba's cuda.syncwarp(mask)); the caller's lane must be in mask.
+func (t Thread) SyncWarpMask(mask uint32) { t.warpOp(opSync, mask, 0, 0) }
+
+// fullMask is the member mask of the plain warp operations.
+const fullMask = 0xffffffff
 
 // ShflSync returns v as held by lane srcLane of the warp (CUDA's
 // __shfl_sync, PTX shfl.sync.idx); srcLane is taken modulo 32.
 func ShflSync[T Shuffleable](t Thread, v T, srcLane int) T {
-	return fromBits[T](t.warpOp(opIdx, toBits(v), srcLane))
+	return fromBits[T](t.warpOp(opIdx, fullMask, toBits(v), srcLane))
+}
+
+// ShflSyncMask is ShflSync among the lanes of mask (CUDA's
+// __shfl_sync(mask, v, srcLane), numba's cuda.shfl_sync): a source lane
+// outside mask gives the caller its own v.
+func ShflSyncMask[T Shuffleable](t Thread, mask uint32, v T, srcLane int) T {
+	return fromBits[T](t.warpOp(opIdx, mask, toBits(v), srcLane))
 }
 
 // ShflDownSync returns v as held by the lane delta above the caller's
 // (CUDA's __shfl_down_sync, PTX shfl.sync.down); a lane whose source would
 // be past lane 31 gets its own v. Only delta's low 5 bits count.
 func ShflDownSync[T Shuffleable](t Thread, v T, delta int) T {
-	return fromBits[T](t.warpOp(opDown, toBits(v), delta))
+	return fromBits[T](t.warpOp(opDown, fullMask, toBits(v), delta))
+}
+
+// ShflDownSyncMask is ShflDownSync among the lanes of mask (CUDA's
+// __shfl_down_sync(mask, ...), numba's cuda.shfl_down_sync).
+func ShflDownSyncMask[T Shuffleable](t Thread, mask uint32, v T, delta int) T {
+	return fromBits[T](t.warpOp(opDown, mask, toBits(v), delta))
 }
 
 // ShflUpSync returns v as held by the lane delta below the caller's (CUDA's
 // __shfl_up_sync, PTX shfl.sync.up); a lane whose source would be below
 // lane 0 gets its own v. Only delta's low 5 bits count.
 func ShflUpSync[T Shuffleable](t Thread, v T, delta int) T {
-	return fromBits[T](t.warpOp(opUp, toBits(v), delta))
+	return fromBits[T](t.warpOp(opUp, fullMask, toBits(v), delta))
+}
+
+// ShflUpSyncMask is ShflUpSync among the lanes of mask (CUDA's
+// __shfl_up_sync(mask, ...), numba's cuda.shfl_up_sync).
+func ShflUpSyncMask[T Shuffleable](t Thread, mask uint32, v T, delta int) T {
+	return fromBits[T](t.warpOp(opUp, mask, toBits(v), delta))
 }
 
 // ShflXorSync returns v as held by lane LaneID() ^ laneMask (CUDA's
 // __shfl_xor_sync, PTX shfl.sync.bfly): the exchange of a butterfly
 // reduction. Only laneMask's low 5 bits count.
 func ShflXorSync[T Shuffleable](t Thread, v T, laneMask int) T {
-	return fromBits[T](t.warpOp(opXor, toBits(v), laneMask))
+	return fromBits[T](t.warpOp(opXor, fullMask, toBits(v), laneMask))
+}
+
+// ShflXorSyncMask is ShflXorSync among the lanes of mask (CUDA's
+// __shfl_xor_sync(mask, ...), numba's cuda.shfl_xor_sync).
+func ShflXorSyncMask[T Shuffleable](t Thread, mask uint32, v T, laneMask int) T {
+	return fromBits[T](t.warpOp(opXor, mask, toBits(v), laneMask))
 }
 
 // AllSync reports whether pred is true in every thread of the warp (CUDA's
 // __all_sync, PTX vote.sync.all).
-func AllSync(t Thread, pred bool) bool { return t.warpOp(opAll, b2u(pred), 0) != 0 }
+func AllSync(t Thread, pred bool) bool { return t.warpOp(opAll, fullMask, b2u(pred), 0) != 0 }
+
+// AllSyncMask reports whether pred is true in every live lane of mask
+// (CUDA's __all_sync(mask, pred), numba's cuda.all_sync).
+func AllSyncMask(t Thread, mask uint32, pred bool) bool {
+	return t.warpOp(opAll, mask, b2u(pred), 0) != 0
+}
 
 // AnySync reports whether pred is true in any thread of the warp (CUDA's
 // __any_sync, PTX vote.sync.any).
-func AnySync(t Thread, pred bool) bool { return t.warpOp(opAny, b2u(pred), 0) != 0 }
+func AnySync(t Thread, pred bool) bool { return t.warpOp(opAny, fullMask, b2u(pred), 0) != 0 }
+
+// AnySyncMask reports whether pred is true in any live lane of mask
+// (CUDA's __any_sync(mask, pred), numba's cuda.any_sync).
+func AnySyncMask(t Thread, mask uint32, pred bool) bool {
+	return t.warpOp(opAny, mask, b2u(pred), 0) != 0
+}
+
+// UniSync reports whether pred has the same value in every thread of the
+// warp (CUDA's __uni_sync, numba's cuda.eq_sync, PTX vote.sync.uni).
+func UniSync(t Thread, pred bool) bool { return t.warpOp(opUni, fullMask, b2u(pred), 0) != 0 }
+
+// UniSyncMask reports whether pred has the same value in every live lane
+// of mask (CUDA's __uni_sync(mask, pred), numba's cuda.eq_sync(mask, p)).
+func UniSyncMask(t Thread, mask uint32, pred bool) bool {
+	return t.warpOp(opUni, mask, b2u(pred), 0) != 0
+}
 
 // BallotSync returns the mask of the warp's lanes in which pred is true:
 // bit i is lane i's pred (CUDA's __ballot_sync, PTX vote.sync.ballot).
-func BallotSync(t Thread, pred bool) uint32 { return uint32(t.warpOp(opBallot, b2u(pred), 0)) }
+func BallotSync(t Thread, pred bool) uint32 {
+	return uint32(t.warpOp(opBallot, fullMask, b2u(pred), 0))
+}
+
+// BallotSyncMask is BallotSync among the lanes of mask (CUDA's
+// __ballot_sync(mask, pred), numba's cuda.ballot_sync): the bits of lanes
+// outside mask are 0. Each quarter of a warp can take its own ballot with
+// BallotSyncMask(t, 0xff<<(8*(t.LaneID()/8)), pred).
+func BallotSyncMask(t Thread, mask uint32, pred bool) uint32 {
+	return uint32(t.warpOp(opBallot, mask, b2u(pred), 0))
+}
 
 // MatchAnySync returns the mask of the warp's live lanes whose v equals
 // the caller's (CUDA's __match_any_sync(0xffffffff, v), numba's
@@ -89,7 +168,13 @@ func BallotSync(t Thread, pred bool) uint32 { return uint32(t.warpOp(opBallot, b
 // __match_any_sync(mask, __half_as_ushort(h)) would. On a GPU it needs compute capability 7.0
 // (sm_70) or later; compiling it for an older target is a *CompileError.
 func MatchAnySync[T Shuffleable](t Thread, v T) uint32 {
-	return uint32(t.warpOp(opMatchAny, toBits(v), 0))
+	return uint32(t.warpOp(opMatchAny, fullMask, toBits(v), 0))
+}
+
+// MatchAnySyncMask is MatchAnySync among the lanes of mask (CUDA's
+// __match_any_sync(mask, v)): only lanes of mask are compared.
+func MatchAnySyncMask[T Shuffleable](t Thread, mask uint32, v T) uint32 {
+	return uint32(t.warpOp(opMatchAny, mask, toBits(v), 0))
 }
 
 // MatchAllSync reports whether every live lane of the warp holds the same
@@ -99,15 +184,37 @@ func MatchAnySync[T Shuffleable](t Thread, v T) uint32 {
 // compared as bits, as for MatchAnySync. On a GPU it needs compute
 // capability 7.0 (sm_70) or later.
 func MatchAllSync[T Shuffleable](t Thread, v T) (mask uint32, all bool) {
-	m := uint32(t.warpOp(opMatchAll, toBits(v), 0))
+	m := uint32(t.warpOp(opMatchAll, fullMask, toBits(v), 0))
+	return m, m != 0
+}
+
+// MatchAllSyncMask is MatchAllSync among the lanes of mask (CUDA's
+// __match_all_sync(mask, v, &pred)): if every live lane of mask holds the
+// same v, the result is those lanes and true; else 0 and false.
+func MatchAllSyncMask[T Shuffleable](t Thread, mask uint32, v T) (lanes uint32, all bool) {
+	m := uint32(t.warpOp(opMatchAll, mask, toBits(v), 0))
 	return m, m != 0
 }
 
 // ActiveMask returns the mask of the warp's lanes that execute it
-// together (CUDA's __activemask, PTX activemask): bit i is set if lane i
-// takes part. As for the other warp operations, every live thread of the
-// warp must call it; the result is then the warp's live lanes.
-func ActiveMask(t Thread) uint32 { return uint32(t.warpOp(opBallot, 1, 0)) }
+// together (CUDA's __activemask, numba's cuda.activemask, PTX
+// activemask): bit i is set if lane i takes part. On a GPU it waits for
+// no one.
+// Inside if t.LaneID()%2 == 0 of a full warp it is 0x55555555 on the GPU
+// and on ptxsim, which tracks which lanes of a warp run together: lanes
+// part at a branch that some take and others do not, and join again where
+// the two paths meet (the branch's immediate post-dominator), as a GPU's
+// warp does. On the cpu backend, where each thread is a goroutine and no
+// branch is seen, ActiveMask is the lanes that, in the same round of the
+// warp's rendezvous, call ActiveMask from the same place in the program;
+// it is the GPU's answer when the lanes that went elsewhere wait in
+// another warp operation or have returned, but lanes that have not yet
+// reached the same call are not waited for (see docs/backends.md).
+func ActiveMask(t Thread) uint32 {
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:])
+	return uint32(t.warpOp(opActive, fullMask, 1, int(pc[0])))
+}
 
 // ThreadFence orders the calling thread's memory accesses: every write it
 // made before the fence is visible to all threads of the device before any
@@ -177,20 +284,27 @@ const (
 	opXor
 	opAll
 	opAny
+	opUni
 	opBallot
 	opMatchAny
 	opMatchAll
+	opActive // ActiveMask: arg is the call site
 )
 
-// warpOp runs one warp-level operation: it makes the block concurrent
-// (as SyncThreads does) and meets the other live threads of the warp.
-func (t Thread) warpOp(op warpOpKind, v uint64, arg int) uint64 {
+// warpOp runs one warp-level operation among the lanes of mask: it makes
+// the block concurrent (as SyncThreads does) and meets the other live
+// threads of the mask.
+func (t Thread) warpOp(op warpOpKind, mask uint32, v uint64, arg int) uint64 {
 	b := t.b
+	lin := t.linear()
+	lane := lin % WarpSize
+	if mask&(1<<lane) == 0 {
+		panic(fmt.Sprintf(compiler.WarpMaskMsg, uint64(mask), lane))
+	}
 	if !b.concurrent {
 		b.goConcurrent(t)
 	}
-	lin := t.linear()
-	r, ok := b.warps[lin/WarpSize].exchange(lin%WarpSize, op, v, arg)
+	r, ok := b.warps[lin/WarpSize].exchange(lane, op, mask, v, arg)
 	if !ok {
 		panic(errBlockAborted)
 	}
@@ -198,65 +312,58 @@ func (t Thread) warpOp(op warpOpKind, v uint64, arg int) uint64 {
 }
 
 // warp is the rendezvous of the live threads of one warp of a concurrent
-// block. Each arriving thread deposits its operation and value; the last
-// to arrive computes every lane's result and releases them. A lane reads
+// block. Each arriving thread deposits its operation, mask and value; an
+// arrival that completes a mask (every live lane of it present) computes
+// the results of the lanes that can go and releases them. A lane reads
 // its result before it can arrive again, so one set of slots suffices.
 type warp struct {
 	mu      sync.Mutex
 	cond    sync.Cond
-	parties int // live threads of the warp
-	waiting int
-	gen     uint64
+	live    uint32 // lanes whose threads have not returned
+	present uint32 // lanes waiting in an operation
 	broken  bool
-	present uint32 // lanes that have arrived in this generation
 	op      [WarpSize]warpOpKind
+	mask    [WarpSize]uint32
 	arg     [WarpSize]int
 	val     [WarpSize]uint64
 	out     [WarpSize]uint64
 }
 
-// reset prepares the warp for a block in which parties of its threads are
-// live.
-func (w *warp) reset(parties int) {
+// reset prepares the warp for a block in which the lanes of live are
+// live threads.
+func (w *warp) reset(live uint32) {
 	w.mu.Lock()
 	if w.cond.L == nil {
 		w.cond.L = &w.mu
 	}
-	w.parties, w.waiting, w.broken, w.present = parties, 0, false, 0
-	w.gen++
+	w.live, w.present, w.broken = live, 0, false
 	w.mu.Unlock()
 }
 
 // exchange is lane's part in a warp operation; ok is false if the block
 // was aborted.
-func (w *warp) exchange(lane int, op warpOpKind, v uint64, arg int) (r uint64, ok bool) {
+func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int) (r uint64, ok bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.broken {
 		return 0, false
 	}
-	w.op[lane], w.arg[lane], w.val[lane] = op, arg, v
-	w.present |= 1 << lane
-	w.waiting++
-	if w.waiting >= w.parties {
-		w.release()
-		return w.out[lane], true
-	}
-	gen := w.gen
-	for gen == w.gen && !w.broken {
+	bit := uint32(1) << lane
+	w.op[lane], w.mask[lane], w.arg[lane], w.val[lane] = op, mask, arg, v
+	w.present |= bit
+	w.release()
+	for w.present&bit != 0 && !w.broken {
 		w.cond.Wait()
 	}
 	return w.out[lane], !w.broken
 }
 
 // leave removes a returning thread from the warp.
-func (w *warp) leave() {
+func (w *warp) leave(lane int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.parties--
-	if w.waiting > 0 && w.waiting >= w.parties {
-		w.release()
-	}
+	w.live &^= 1 << lane
+	w.release()
 }
 
 // abort wakes every waiter with a failure.
@@ -267,72 +374,98 @@ func (w *warp) abort() {
 	w.mu.Unlock()
 }
 
-// release computes the results of the lanes present and wakes them.
+// release computes the results of the waiting lanes that can go and wakes
+// them: lanes whose mask's live lanes all wait, and whose partners can go
+// too (a lane never reads the value of one that stays).
 func (w *warp) release() {
-	var ballot uint64
+	can := w.present
 	for l := range WarpSize {
-		if w.present&(1<<l) != 0 && w.val[l] != 0 {
-			ballot |= 1 << l
+		if can&(1<<l) != 0 && w.mask[l]&w.live&^w.present != 0 {
+			can &^= 1 << l
 		}
 	}
-	for l := range WarpSize {
-		if w.present&(1<<l) == 0 {
-			continue
-		}
-		// As PTX's shfl.sync, only the low 5 bits of the lane
-		// operand count.
-		src, arg := -1, w.arg[l]&(WarpSize-1)
-		switch w.op[l] {
-		case opIdx:
-			src = arg
-		case opDown:
-			if s := l + arg; s < WarpSize {
-				src = s
+	for changed := true; changed; {
+		changed = false
+		for l := range WarpSize {
+			if can&(1<<l) != 0 && w.mask[l]&w.present&^can != 0 {
+				can &^= 1 << l
+				changed = true
 			}
-		case opUp:
-			if s := l - arg; s >= 0 {
-				src = s
-			}
-		case opXor:
-			src = l ^ arg
-		case opAll:
-			w.out[l] = b2u(ballot == uint64(w.present))
-			continue
-		case opAny:
-			w.out[l] = b2u(ballot != 0)
-			continue
-		case opBallot:
-			w.out[l] = ballot
-			continue
-		case opMatchAny:
-			w.out[l] = uint64(w.matching(l))
-			continue
-		case opMatchAll:
-			w.out[l] = 0
-			if m := w.matching(l); m == w.present {
-				w.out[l] = uint64(m)
-			}
-			continue
-		default:
-			w.out[l] = 0
-			continue
 		}
-		if src < 0 || w.present&(1<<src) == 0 {
-			src = l
-		}
-		w.out[l] = w.val[src]
 	}
-	w.waiting, w.present = 0, 0
-	w.gen++
+	if can == 0 {
+		return
+	}
+	for l := range WarpSize {
+		if can&(1<<l) != 0 {
+			w.out[l] = w.result(l, w.mask[l]&w.present)
+		}
+	}
+	w.present &^= can
 	w.cond.Broadcast()
 }
 
-// matching is the mask of the present lanes whose value has the same bits
+// result is lane l's result of its operation among the lanes of part.
+func (w *warp) result(l int, part uint32) uint64 {
+	var ballot uint32
+	for j := range WarpSize {
+		if part&(1<<j) != 0 && w.val[j] != 0 {
+			ballot |= 1 << j
+		}
+	}
+	// As PTX's shfl.sync, only the low 5 bits of the lane operand count.
+	src, arg := -1, w.arg[l]&(WarpSize-1)
+	switch w.op[l] {
+	case opIdx:
+		src = arg
+	case opDown:
+		if s := l + arg; s < WarpSize {
+			src = s
+		}
+	case opUp:
+		if s := l - arg; s >= 0 {
+			src = s
+		}
+	case opXor:
+		src = l ^ arg
+	case opAll:
+		return b2u(ballot == part)
+	case opAny:
+		return b2u(ballot != 0)
+	case opUni:
+		return b2u(ballot == 0 || ballot == part)
+	case opBallot:
+		return uint64(ballot)
+	case opMatchAny:
+		return uint64(w.matching(l, part))
+	case opMatchAll:
+		if m := w.matching(l, part); m == part {
+			return uint64(m)
+		}
+		return 0
+	case opActive:
+		var m uint32
+		for j := range WarpSize {
+			if part&(1<<j) != 0 && w.op[j] == opActive && w.arg[j] == w.arg[l] {
+				m |= 1 << j
+			}
+		}
+		return uint64(m)
+	default:
+		return 0
+	}
+	if src < 0 || part&(1<<src) == 0 {
+		src = l
+	}
+	return w.val[src]
+}
+
+// matching is the mask of the lanes of part whose value has the same bits
 // as lane l's.
-func (w *warp) matching(l int) uint32 {
+func (w *warp) matching(l int, part uint32) uint32 {
 	var m uint32
 	for j := range WarpSize {
-		if w.present&(1<<j) != 0 && w.val[j] == w.val[l] {
+		if part&(1<<j) != 0 && w.val[j] == w.val[l] {
 			m |= 1 << j
 		}
 	}

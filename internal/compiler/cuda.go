@@ -45,11 +45,13 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.mustView(in, 3)
 	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicNanMax", "AtomicNanMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor", "AtomicInc", "AtomicDec":
 		f.atomic(in, name)
-	case "ShflSync", "ShflDownSync", "ShflUpSync", "ShflXorSync":
+	case "ShflSync", "ShflDownSync", "ShflUpSync", "ShflXorSync",
+		"ShflSyncMask", "ShflDownSyncMask", "ShflUpSyncMask", "ShflXorSyncMask":
 		f.shfl(in, name)
-	case "AllSync", "AnySync", "BallotSync":
+	case "AllSync", "AnySync", "UniSync", "BallotSync",
+		"AllSyncMask", "AnySyncMask", "UniSyncMask", "BallotSyncMask":
 		f.vote(in, name)
-	case "MatchAnySync", "MatchAllSync":
+	case "MatchAnySync", "MatchAllSync", "MatchAnySyncMask", "MatchAllSyncMask":
 		f.match(in, name)
 	case "ActiveMask":
 		d := f.newReg(sU32)
@@ -168,6 +170,8 @@ func (f *fnState) threadCall(in *ssa.Call, name string) {
 		f.gridSync()
 	case "SyncWarp":
 		f.p.Emit("bar.warp.sync", fullWarp)
+	case "SyncWarpMask":
+		f.p.Emit("bar.warp.sync", f.memberMask(in.Call.Args[1]))
 	default:
 		f.errorf("cuda.Thread.%s is not supported in kernels", name)
 	}

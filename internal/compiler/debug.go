@@ -28,6 +28,7 @@ var errKinds = map[int]string{
 	ErrConvert:    "slice length too short to convert to array or pointer to array",
 	ErrGridExit:   "block returned before t.SyncGrid",
 	ErrPanic:      "panic",
+	ErrWarpMask:   "warp member mask without the calling lane",
 }
 
 // boundsCheck traps when idx is not in [0, length) (unsigned compare).

@@ -266,7 +266,16 @@ const (
 	// message, fmt.Sprint(v) as the CPU backend prints it, is the site's
 	// Msg.
 	ErrPanic = 17
+	// ErrWarpMask: a warp operation (cuda.ShflSyncMask and the other Mask
+	// forms) called by a lane not in its member mask; values the mask and
+	// the lane.
+	ErrWarpMask = 18
 )
+
+// WarpMaskMsg is the message of a warp operation whose member mask does
+// not include the calling lane, with the mask and the lane; the cpu
+// backend, ptxsim and the compiled debug check all say it.
+const WarpMaskMsg = "warp operation with member mask %#08x called by lane %d, which is not in the mask (CUDA leaves this undefined)"
 
 // GridExitMsg is the message of a block that returned before a SyncGrid
 // the rest of the grid waits at, with the returned block's x, y and z;

@@ -57,6 +57,8 @@ func (m *Module) DecodeRecord(rec []byte) (f Failure, ok bool) {
 		f.Msg = fmt.Sprintf("index (%d,%d) out of range for shape (%d,%d)", v[0], v[1], v[2], v[3])
 	case ErrGridExit:
 		f.Msg = fmt.Sprintf(GridExitMsg, v[0], v[1], v[2])
+	case ErrWarpMask:
+		f.Msg = fmt.Sprintf(WarpMaskMsg, uint64(v[0]), v[1])
 	case ErrIndex3:
 		f.Msg = fmt.Sprintf("index (%d,%d,%d) out of range for shape (%d,%d,%d)", v[0], v[1], v[2], v[3], v[4], v[5])
 	default:

@@ -4429,4 +4429,43 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(warpQuarters, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]uint32), args[2].([]uint32), args[3].([]int32), args[4].([]int32), args[5].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				warpQuarters(t, a0, a1, a2, a3, a4, a5)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(warpHalves, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				warpHalves(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(warpActiveBranches, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]uint32), args[1].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				warpActiveBranches(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 }

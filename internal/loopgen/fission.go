@@ -54,7 +54,7 @@ const (
 	collReduce           // SyncThreadsCount, SyncThreadsAnd, SyncThreadsOr
 	collShuffle          // ShflSync, ShflDownSync, ShflUpSync, ShflXorSync
 	collVote             // BallotSync, AnySync, AllSync, ActiveMask
-	collOther            // SyncGrid, MatchAnySync, MatchAllSync: not transformed
+	collOther            // SyncGrid, Match*, UniSync, the Mask forms: not transformed
 )
 
 // callee returns the function or method a call calls, or nil for calls of
@@ -96,6 +96,8 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 			return collReduce, name
 		case "SyncGrid":
 			return collOther, name
+		case "SyncWarpMask":
+			return collOther, name + " (member mask)"
 		}
 		return collNone, ""
 	}
@@ -104,8 +106,15 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 		return collShuffle, name
 	case "BallotSync", "AnySync", "AllSync", "ActiveMask":
 		return collVote, name
-	case "MatchAnySync", "MatchAllSync":
+	case "MatchAnySync", "MatchAllSync", "UniSync":
 		return collOther, name
+	}
+	if strings.HasSuffix(name, "SyncMask") {
+		// A member mask makes lanes wait only for their mask's lanes, which
+		// the block loops, running the block's lanes in one order, cannot
+		// honour when masks differ (a quarter-warp ballot in a branch);
+		// such kernels keep the goroutine path.
+		return collOther, name + " (member mask)"
 	}
 	return collNone, ""
 }
@@ -990,7 +999,7 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 				f.fail(s.Pos(), "a barrier in an if whose init statement is not the same in every thread of the block")
 			}
 			if !f.uniformExpr(s.Cond) {
-				f.fail(s.Cond.Pos(), "a barrier under a condition that is not the same in every thread of the block (undefined on a GPU)")
+				f.fail(s.Cond.Pos(), "a barrier or warp operation under a condition that is not the same in every thread of the block (a barrier there is undefined on a GPU; a warp operation there takes only the lanes on its side, which the block loops do not track)")
 			}
 			if f.hasColl(s.Cond) {
 				f.reduceOnly(s.Cond)

@@ -30,6 +30,7 @@ func TestFissionReasons(t *testing.T) {
 		"Closure":      "function literal",
 		"Helper":       "calls wait, which synchronises",
 		"GridWide":     "SyncGrid is not transformed",
+		"QuarterVote":  "BallotSyncMask (member mask) is not transformed",
 	}
 	if len(res.Unfissioned) != len(want) {
 		t.Errorf("unfissioned %v, want %d kernels", res.Unfissioned, len(want))

@@ -63,7 +63,12 @@ type thread struct {
 	steps  int64
 	err    *ExecError
 	warpIn *inst // the warp-level instruction the thread is parked at
-	barIn  *inst // the bar.sync or bar.red the thread waits at
+	// div and divRoot are the branches and calls the thread is inside and
+	// its count of splits outside them, in modules that track divergence
+	// (diverge.go).
+	div     []divEntry
+	divRoot int32
+	barIn   *inst // the bar.sync or bar.red the thread waits at
 }
 
 // fillLeftovers fills a thread's fresh local frame with a pattern: on a GPU
@@ -129,6 +134,7 @@ func (w *worker) runBlock(b int) {
 			fillLeftovers(t.stack[:frameTop])
 		}
 		t.frames = t.frames[:0]
+		t.div, t.divRoot = t.div[:0], 0
 		t.rtop = 0
 		t.state = stRun
 		t.steps = 0
@@ -787,9 +793,22 @@ func (t *thread) run() {
 			t.barIn = in
 			t.state = stBar
 			return
+		case opBraCond:
+			taken := regs[in.a]^uint64(in.fop) != 0
+			t.divBranch(int32(pc-1), int32(in.off), taken)
+			if taken {
+				pc = int(in.tgt)
+				t.steps++
+				if t.steps > limit {
+					t.faultKind(FaultLimit, in, 0, false, "more than %d branches taken; infinite loop?", limit)
+					return
+				}
+			}
+		case opJoin:
+			t.divJoin(int32(pc - 1))
 		case opShfl, opVote, opMatch, opWarpSync:
-			if uint32(regs[in.e]) != fullWarp {
-				t.fault(in, 0, false, "member mask %#x: only the full warp (0xffffffff) is supported", uint32(regs[in.e]))
+			if m, lane := uint32(regs[in.e]), regs[slotLaneid]; m&(1<<lane) == 0 {
+				t.fault(in, 0, false, warpMaskMsg, uint64(m), lane)
 				return
 			}
 			t.pc, t.regs, t.code = pc, regs, code
@@ -809,6 +828,9 @@ func (t *thread) run() {
 			if len(t.frames) == 0 {
 				t.state = stExit
 				return
+			}
+			if t.fn.track {
+				t.divReturn()
 			}
 			fr := &t.frames[len(t.frames)-1]
 			callee := t.fn
@@ -847,6 +869,9 @@ func (t *thread) run() {
 			for k, a := range ci.args {
 				p := &callee.params[k]
 				t.transfer(a.isReg, regs, a.reg, t.fb+a.off, p.isReg, nregs, p.reg, nfb+p.off, p.size, p.ty)
+			}
+			if t.fn.track {
+				t.divCall()
 			}
 			t.frames = append(t.frames, frame{fn: t.fn, code: code, regs: regs, pc: pc, fb: t.fb, rtop: t.rtop, call: ci})
 			t.rtop += len(tmpl)

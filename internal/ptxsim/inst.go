@@ -86,6 +86,8 @@ const (
 	opHalf     // add/sub/mul/fma .rn.f16: fop is fAdd, fSub, fMul or fFma (internal/half)
 	opSetpF16  // setp.<cmp>.f16
 	opCvtHalf  // cvt between .f16 and .f32/.f64: fop is a cvtH* below
+	opBraCond  // a conditional bra, in modules that track divergence (diverge.go): guard in a, its xor in fop, join pc in off
+	opJoin     // a reconvergence point (diverge.go)
 )
 
 // conversions of opCvtHalf

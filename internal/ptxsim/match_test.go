@@ -154,7 +154,7 @@ func TestMatchDecodeErrors(t *testing.T) {
 		{"match.any.sync.b32 %r1, %r2;", "takes 3 operands"},
 		{"match.all.sync.b64 %r1|%p1, %rd1;", "takes 4 operands"},
 		{"mov.u32 %lanemask_lt, %r1;", "special registers are read-only"},
-		{"match.any.sync.b32 %r1, %r2, 0xffff;", "only the full warp"},
+		{"match.any.sync.b32 %r1, %r2, 0xffff;", "called by lane 16, which is not in the mask"},
 	} {
 		src := header + `
 .visible .entry k()

@@ -111,6 +111,7 @@ type function struct {
 	relocs    []reloc
 	line      int
 	usesBar   bool
+	track     bool // the module tracks divergence (diverge.go)
 	// locs are the function's .loc directives in PTX line order: the
 	// source position of the instructions after each (see sourceAt).
 	locs []srcLoc

@@ -215,6 +215,11 @@ func Parse(src string) (m *Module, err error) {
 			return nil, err
 		}
 	}
+	if p.m.usesActivemask() {
+		for _, f := range p.m.funcs {
+			f.trackDivergence()
+		}
+	}
 	return p.m, nil
 }
 

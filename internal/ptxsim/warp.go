@@ -6,15 +6,24 @@ import (
 )
 
 // Warp-level instructions: shfl.sync, vote.sync, match.sync, activemask
-// and bar.warp.sync. A thread that reaches one parks (stWarp); when every
-// live thread of its warp is parked, runBlock computes the results and
-// resumes them. Lanes that do not take part (past the end of the block, or
-// exited) are absent: reading one gives the reader's own value, and
-// match.sync neither compares with one nor sets its bit, as the CUDA
-// backends document.
+// and bar.warp.sync. A thread that reaches one parks (stWarp). When every
+// thread of the block is blocked, runBlock releases, in each warp, the
+// lanes whose member mask's live lanes are all parked at a warp-level
+// instruction (and whose partners can go too), computing their results
+// among the lanes of their mask. Lanes that do not take part (outside the
+// mask, past the end of the block, or exited) are absent: reading one
+// gives the reader's own value, and match.sync neither compares with one
+// nor sets its bit, as the CUDA backends document. A lane whose mask does
+// not include itself faults. activemask waits for no lane: it gets the
+// lanes on its path (diverge.go).
 
-// fullWarp is the only member mask supported.
+// fullWarp is the member mask of activemask.
 const fullWarp = 0xffffffff
+
+// warpMaskMsg is the fault of a lane not in its member mask, with the mask
+// and the lane: the words of nugo's cpu backend and debug-mode check
+// (compiler.WarpMaskMsg).
+const warpMaskMsg = "warp operation with member mask %#08x called by lane %d, which is not in the mask (CUDA leaves this undefined)"
 
 // shfl modes (inst.fop of opShfl)
 const (
@@ -157,41 +166,71 @@ func (d *decoder) decodeWarp(in *inst, base string, m mods) error {
 	return d.errf("unsupported warp instruction %s", d.ri.opcode)
 }
 
-// releaseWarps completes the warp-level instruction of every warp whose
-// live threads are all parked at one, and reports whether any was.
+// releaseWarps completes the warp-level instructions that can complete,
+// every thread of the block being blocked, and reports whether any did.
 func (w *worker) releaseWarps() bool {
 	released := false
 	for lo := 0; lo < len(w.threads); lo += 32 {
-		warp := w.threads[lo:min(lo+32, len(w.threads))]
-		parked := false
-		ready := true
-		var present uint32
-		for l := range warp {
-			switch warp[l].state {
-			case stWarp:
-				parked = true
-				present |= 1 << l
-			case stExit:
-			default:
-				ready = false
-			}
+		if w.releaseWarp(w.threads[lo:min(lo+32, len(w.threads))]) {
+			released = true
 		}
-		if !parked || !ready {
-			continue
-		}
-		released = true
-		w.completeWarp(warp, present)
 	}
 	return released
 }
 
-// completeWarp computes the result of each parked lane's instruction.
-func (w *worker) completeWarp(warp []thread, present uint32) {
-	var ballot uint32
+// releaseWarp releases what it can of one warp's parked lanes: first the
+// lanes of complete member masks; if there are none, those at activemask.
+func (w *worker) releaseWarp(warp []thread) bool {
+	var live, parked, active uint32
+	for l := range warp {
+		switch t := &warp[l]; t.state {
+		case stExit:
+		case stWarp:
+			live |= 1 << l
+			if t.warpIn.op == opVote && t.warpIn.fop == voteActive {
+				active |= 1 << l
+			} else {
+				parked |= 1 << l
+			}
+		default:
+			live |= 1 << l
+		}
+	}
+	mask := func(l int) uint32 { return uint32(warp[l].regs[warp[l].warpIn.e]) }
+	can := parked
+	for l := range warp {
+		if can&(1<<l) != 0 && mask(l)&live&^parked != 0 {
+			can &^= 1 << l
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for l := range warp {
+			if can&(1<<l) != 0 && mask(l)&parked&^can != 0 {
+				can &^= 1 << l
+				changed = true
+			}
+		}
+	}
+	if can != 0 {
+		w.completeWarp(warp, can, mask)
+		return true
+	}
+	if active != 0 {
+		w.releaseActive(warp, live, active)
+		return true
+	}
+	return false
+}
+
+// completeWarp computes the result of the instruction of each lane of can
+// among the lanes of its member mask, all parked.
+func (w *worker) completeWarp(warp []thread, can uint32, mask func(l int) uint32) {
 	var vals [32]uint64
+	var pred uint32
 	for l := range warp {
 		t := &warp[l]
-		if present&(1<<l) == 0 {
+		if can&(1<<l) == 0 {
 			continue
 		}
 		in := t.warpIn
@@ -200,56 +239,62 @@ func (w *worker) completeWarp(warp []thread, present uint32) {
 			vals[l] &= 0xffffffff
 		}
 		if in.op == opVote && (vals[l]&1 != 0) != (in.flags&flNegSrc != 0) {
-			ballot |= 1 << l
+			pred |= 1 << l
 		}
 	}
+	var out [32]uint64
+	var out2 [32]uint64
 	for l := range warp {
 		t := &warp[l]
-		if present&(1<<l) == 0 {
+		if can&(1<<l) == 0 {
 			continue
 		}
 		in := t.warpIn
+		part := mask(l) & can
+		ballot := pred & part
 		switch in.op {
 		case opShfl:
 			j := shflSource(in.fop, l, uint32(t.regs[in.b]), uint32(t.regs[in.c]))
-			if present&(1<<j) == 0 {
+			if part&(1<<j) == 0 {
 				j = l
 			}
-			if in.d >= 0 {
-				t.regs[in.d] = vals[j] & 0xffffffff
-			}
+			out[l] = vals[j] & 0xffffffff
 		case opVote:
-			var r uint64
 			switch in.fop {
 			case voteAll:
-				r = b2u(ballot == present)
+				out[l] = b2u(ballot == part)
 			case voteAny:
-				r = b2u(ballot != 0)
-			case voteBallot, voteActive:
-				r = uint64(ballot)
+				out[l] = b2u(ballot != 0)
+			case voteBallot:
+				out[l] = uint64(ballot)
 			case voteUni:
-				r = b2u(ballot == 0 || ballot == present)
-			}
-			if in.d >= 0 {
-				t.regs[in.d] = r
+				out[l] = b2u(ballot == 0 || ballot == part)
 			}
 		case opMatch:
 			var same uint32
 			for j := range warp {
-				if present&(1<<j) != 0 && vals[j] == vals[l] {
+				if part&(1<<j) != 0 && vals[j] == vals[l] {
 					same |= 1 << j
 				}
 			}
-			all := same == present
+			all := same == part
 			if in.fop == matchAll && !all {
 				same = 0
 			}
-			if in.d >= 0 {
-				t.regs[in.d] = uint64(same)
-			}
-			if in.d2 >= 0 {
-				t.regs[in.d2] = b2u(all)
-			}
+			out[l], out2[l] = uint64(same), b2u(all)
+		}
+	}
+	for l := range warp {
+		t := &warp[l]
+		if can&(1<<l) == 0 {
+			continue
+		}
+		in := t.warpIn
+		if in.d >= 0 && in.op != opWarpSync {
+			t.regs[in.d] = out[l]
+		}
+		if in.op == opMatch && in.d2 >= 0 {
+			t.regs[in.d2] = out2[l]
 		}
 		t.warpIn = nil
 		t.state = stRun

@@ -113,11 +113,11 @@ func TestWarpInstructions(t *testing.T) {
 	}
 }
 
-// TestWarpInstructionErrors: a partial member mask and a warp whose
+// TestWarpInstructionErrors: a lane outside its member mask and a warp whose
 // threads do not all reach the warp-level instruction fail the launch.
 func TestWarpInstructionErrors(t *testing.T) {
 	cases := []struct{ name, body, want string }{
-		{"partial mask", "shfl.sync.idx.b32 %r1, %r3, 0, 31, 0xffff;", "only the full warp"},
+		{"lane not in its mask", "shfl.sync.idx.b32 %r1, %r3, 0, 31, 0xffff;", "called by lane 16, which is not in the mask"},
 		{"deadlock", "setp.eq.u32 %p1, %r3, 5;\n\t@%p1 bar.sync 0;\n\t@!%p1 bar.warp.sync -1;", "deadlock"},
 		{"ballot type", "vote.sync.ballot.pred %p1, %p1, -1;", "vote.ballot needs type .b32"},
 	}

@@ -2049,4 +2049,69 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(MaskOps, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				MaskOps(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(maskOps, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].(uint32), args[1].(int32), args[2].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				maskOps(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(QuarterBallot, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				QuarterBallot(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(ActiveMasks, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				ActiveMasks(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(OutsideMask, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				OutsideMask(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 }

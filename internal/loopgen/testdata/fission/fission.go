@@ -90,6 +90,12 @@ func GridWide(t cuda.Thread, a []int32) {
 	t.SyncGrid()
 }
 
+// QuarterVote takes a ballot per quarter of the warp (a member mask).
+func QuarterVote(t cuda.Thread, a []uint32) {
+	i := t.Grid1()
+	a[i] = cuda.BallotSyncMask(t, 0xff<<(8*(t.LaneID()/8)), a[i] > 0)
+}
+
 // Plain does not synchronise: it keeps its row loop.
 func Plain(t cuda.Thread, a []int32) {
 	if i := t.Grid1(); i < len(a) {

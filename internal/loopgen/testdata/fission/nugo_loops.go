@@ -248,6 +248,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(QuarterVote, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				QuarterVote(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(Plain, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
@@ -271,24 +284,24 @@ func init() {
 				t := nugoB.Thread(0)
 				_ = t
 
-//line fission.go:103
+//line fission.go:109
 				n := int32(5)
 				for k := 0; k < 2; k++ {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line fission.go:105
+//line fission.go:111
 						a[t.Grid1()] += n
 					}
 
-//line fission.go:106
+//line fission.go:112
 					n := int32(7)
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line fission.go:108
+//line fission.go:114
 						a[t.Grid1()] += n
 					}
 				}
