@@ -82,8 +82,8 @@ type ParamKind int
 const (
 	Scalar ParamKind = iota // a number or bool
 	Slice                   // []T: pointer, len, cap
-	Array2                  // cuda.Array2[T]: pointer, len, cap, rows, cols
-	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2
+	Array2                  // cuda.Array2[T]: pointer, len, cap, rows, cols, off, s0, s1
+	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2, off, s0, s1, s2
 )
 
 // String names the kind as in Go: "scalar", "slice", "Array2", "Array3".
@@ -97,7 +97,7 @@ type PTXParam struct {
 	Type   string // PTX type: ".u64", ".s64", ".u32", ".s32", ".f32", ".f64", ".u8", ...
 	Size   int    // bytes
 	Offset int    // byte offset in the packed parameter buffer (natural alignment)
-	Role   string // "value", "real", "imag" (a complex scalar's parts), "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2"
+	Role   string // "value", "real", "imag" (a complex scalar's parts), "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2", "off" (the index of an array's first element from ptr), "s0", "s1", "s2" (its strides in elements)
 }
 
 // Param describes how one Go parameter of the kernel (after the cuda.Thread)
