@@ -28,8 +28,14 @@ func (a boundArg) isHost() bool {
 type deviceArg interface {
 	owner() backend
 	mem() (memory, error)
-	offset() int // bytes from the start of mem to the first element
+	offset() int // bytes from the start of mem to the lowest element
 	dims() []int
+	// spanBytes is the size from the lowest element to the end of the
+	// highest; layout the index of the first element (index 0 in every
+	// dimension) from the lowest, and the strides in elements.
+	spanBytes() int
+	layout() (first int, strides []int)
+	contiguous() bool
 	elemType() reflect.Type
 }
 
@@ -82,6 +88,10 @@ func bindArg(be backend, p *param, a any) (boundArg, error) {
 		}
 		if p.kind == arrayParam && len(d.dims()) != p.ndim {
 			return b, fmt.Errorf("got a %d-D device array for a %d-D parameter", len(d.dims()), p.ndim)
+		}
+		if p.kind == sliceParam && !d.contiguous() {
+			_, st := d.layout()
+			return b, fmt.Errorf("got a strided device array view (shape %v, strides %v) for a slice parameter; pass it for an Array%d parameter, which takes strides, or copy it into a contiguous array first", d.dims(), st, max(len(d.dims()), 2))
 		}
 		if _, err := d.mem(); err != nil {
 			return b, err

@@ -237,6 +237,26 @@ func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) erro
 	})
 }
 
+// memset writes count copies of the size-byte pattern at off, with
+// cuMemsetD8 where the pattern is one byte; it reports false, doing
+// nothing, for longer patterns.
+func (g *gpuBackend) memset(dst memory, off int, pattern uint32, size, count int) (bool, error) {
+	if size != 1 {
+		return false, nil
+	}
+	m, err := g.useMem(dst)
+	if err != nil {
+		return true, err
+	}
+	defer m.done()
+	if err := g.drainAll(); err != nil {
+		return true, err
+	}
+	return true, m.dev.do(func(api driver.API) error {
+		return api.MemsetD8(m.ptr+driver.DevicePtr(off), byte(pattern), count)
+	})
+}
+
 func (g *gpuBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, srcOff, n int) error {
 	dm, err := g.useMem(dst)
 	if err != nil {

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/nugo-dev/nugo/internal/hostmem"
@@ -142,6 +143,20 @@ func (h *hostBackend) copyToHost(s *Stream, dst []byte, src memory, off int) err
 	return h.run(s, func() error { copy(dst, m.bytes()[off:]); return nil })
 }
 
+// memset writes count copies of the size-byte pattern at off.
+func (h *hostBackend) memset(dst memory, off int, pattern uint32, size, count int) (bool, error) {
+	d := dst.(*hostMemory)
+	var unit [4]byte
+	binary.LittleEndian.PutUint32(unit[:], pattern)
+	return true, h.run(nil, func() error {
+		b := d.bytes()[off : off+size*count]
+		for i := 0; i < len(b); i += size {
+			copy(b[i:i+size], unit[:size])
+		}
+		return nil
+	})
+}
+
 func (h *hostBackend) copyDevice(s *Stream, dst memory, dstOff int, src memory, srcOff, n int) error {
 	d, m := dst.(*hostMemory), src.(*hostMemory)
 	return h.run(s, func() error { copy(d.bytes()[dstOff:dstOff+n], m.bytes()[srcOff:srcOff+n]); return nil })
@@ -165,7 +180,7 @@ func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boun
 			if err != nil {
 				return fmt.Errorf("%v: %w", a.param, err)
 			}
-			vals[i] = hostView(a.param, m.(*hostMemory), a.dev.offset(), a.dev.dims())
+			vals[i] = hostView(a.param, m.(*hostMemory), a.dev)
 		case a.dir == transferIn && a.isHost():
 			// The kernel's writes must not reach the host, as they do
 			// not on a GPU: it works on a copy.
@@ -192,20 +207,27 @@ func (h *hostBackend) launch(s *Stream, k *Kernel, cfg LaunchConfig, args []boun
 }
 
 // hostView makes the Go value a kernel parameter receives for a device
-// array of a host backend: the dims-shaped elements off bytes into m.
-func hostView(p *param, m *hostMemory, off int, dims []int) reflect.Value {
+// array d of a host backend, whose memory is m: a slice of its elements,
+// or an Array2/Array3 over its span with its strides.
+func hostView(p *param, m *hostMemory, d deviceArg) reflect.Value {
 	n := 1
-	for _, d := range dims {
-		n *= d
+	for _, x := range d.dims() {
+		n *= x
 	}
 	ptr := m.ptr()
+	spanElems := 0
 	if n > 0 {
 		// An empty view keeps the memory's start: its own may lie just past
 		// the end of the allocation, where no Go pointer may point.
-		ptr = unsafe.Add(ptr, off)
+		ptr = unsafe.Add(ptr, d.offset())
+		spanElems = d.spanBytes() / int(p.elem.Size())
 	}
 	if p.kind == arrayParam {
-		return reflect.Zero(p.typ).Interface().(ndArray).view(ptr, dims)
+		first, strides := d.layout()
+		if n == 0 {
+			first = 0
+		}
+		return reflect.Zero(p.typ).Interface().(ndArray).view(ptr, spanElems, d.dims(), strides, first)
 	}
 	return reflect.SliceAt(p.elem, ptr, n).Convert(p.typ)
 }

@@ -192,6 +192,20 @@ func packParams(m *compiler.Module, args []boundArg, addrs []uint64) ([]byte, er
 		for _, d := range dims {
 			n *= d
 		}
+		// An array's first element and strides; len and cap are its span.
+		first, strides := 0, rowMajor(dims)
+		switch {
+		case a.param.kind != arrayParam:
+		case a.dev != nil:
+			if n > 0 {
+				first, strides = a.dev.layout()
+				n = a.dev.spanBytes() / int(a.param.elem.Size())
+			}
+		default:
+			arr := a.value.Interface().(ndArray)
+			first, strides = arr.layout()
+			n = arr.flat().Len()
+		}
 		for _, pp := range p.PTX {
 			var v uint64
 			switch pp.Role {
@@ -219,6 +233,10 @@ func packParams(m *compiler.Module, args []boundArg, addrs []uint64) ([]byte, er
 				}
 				copy(buf[pp.Offset:], valueBytes(a.value))
 				continue
+			case "off":
+				v = uint64(first)
+			case "s0", "s1", "s2":
+				v = uint64(strides[pp.Role[1]-'0'])
 			default:
 				return nil, fmt.Errorf("parameter %s: unknown role %q", pp.Name, pp.Role)
 			}
@@ -231,6 +249,17 @@ func packParams(m *compiler.Module, args []boundArg, addrs []uint64) ([]byte, er
 		}
 	}
 	return buf, nil
+}
+
+// rowMajor is the row-major strides of shape, in elements.
+func rowMajor(shape []int) []int {
+	st := make([]int, len(shape))
+	n := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = n
+		n *= shape[i]
+	}
+	return st
 }
 
 // argDims is the shape of a slice or array argument (a slice's length as

@@ -272,6 +272,9 @@ func CopyPeer[T any](dst, src *DeviceArray[T]) error {
 	if sameDevice(src.be, dst.be) {
 		return dst.CopyFrom(src)
 	}
+	if !src.contiguous() || !dst.contiguous() {
+		return fmt.Errorf("CopyPeer: a strided view cannot be copied between devices; copy it into a contiguous array first")
+	}
 	n := dst.Bytes()
 	if n == 0 {
 		return nil

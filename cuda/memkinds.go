@@ -176,7 +176,7 @@ func newShared[T any](fn string, kind sharedKind, n int) (*DeviceArray[T], []T, 
 
 // adopt makes the zero array d the owner of a's memory (which a gives up).
 func (d *DeviceArray[T]) adopt(a *DeviceArray[T]) {
-	d.be, d.shape, d.n, d.off, d.buf = a.be, a.shape, a.n, a.off, a.buf
+	d.be, d.shape, d.n, d.off, d.buf, d.strides = a.be, a.shape, a.n, a.off, a.buf, a.strides
 }
 
 // live reports whether the array's memory is there to use: made by a

@@ -13,10 +13,11 @@ import (
 
 // DeviceArray is an array in the memory of the device that runs kernels:
 // a GPU's memory, or host memory set apart for the CPU backend. Launch
-// passes it to kernels without copying. It has a shape of one to three
-// dimensions, row-major; a kernel takes a 1-D array as a slice parameter
-// and an n-D one as a slice (flat) or as an Array2/Array3 parameter of the
-// same rank.
+// passes it to kernels without copying. It has a shape of zero to three
+// dimensions, row-major unless it is a strided view (Sub, T, Transpose);
+// a kernel takes a contiguous 1-D array as a slice parameter and an n-D
+// one as a slice (flat) or as an Array2/Array3 parameter of the same rank,
+// which strided views are passed to as they are.
 //
 // Its elements are numbers, or structs of numbers (fields that are
 // numbers, bools, arrays and structs of them, as kernel parameters take
@@ -36,6 +37,10 @@ type DeviceArray[T any] struct {
 	off   int           // byte offset of the first element in buf's memory
 	buf   *deviceBuffer // shared by an array and its views; nil in a zero DeviceArray
 	view  bool          // made by Slice or Reshape: Free detaches, not releases
+	// strides are the distances in elements between consecutive indices
+	// of each dimension, set on the views Sub, T and Transpose make; nil
+	// is row-major.
+	strides []int
 
 	detached atomic.Bool // Free was called on this view
 }
@@ -233,6 +238,14 @@ func (d *DeviceArray[T]) CopyFrom(src *DeviceArray[T]) error {
 	if src.n != d.n {
 		return fmt.Errorf("CopyFrom: source has %d elements, destination %d", src.n, d.n)
 	}
+	if !d.contiguous() || !src.contiguous() {
+		// Element by element through the host, in row-major order.
+		tmp, err := src.ToHost()
+		if err != nil {
+			return fmt.Errorf("CopyFrom: %w", err)
+		}
+		return d.CopyFromHost(tmp)
+	}
 	dm, err := d.mem()
 	if err != nil {
 		return err
@@ -321,6 +334,9 @@ func (d *DeviceArray[T]) copyTo(dst []T, s *Stream) error {
 	if err := d.checkStream(s); err != nil {
 		return err
 	}
+	if !d.contiguous() {
+		return d.gather(s, m, dst)
+	}
 	return d.be.copyToHost(s, bytesOf(dst), m, d.off)
 }
 
@@ -337,6 +353,9 @@ func (d *DeviceArray[T]) copyFrom(src []T, s *Stream) error {
 	}
 	if err := d.checkStream(s); err != nil {
 		return err
+	}
+	if !d.contiguous() {
+		return d.scatter(s, m, src)
 	}
 	return d.be.copyToDevice(s, m, d.off, bytesOf(src))
 }
@@ -379,8 +398,27 @@ func (d *DeviceArray[T]) mem() (memory, error) {
 	return d.buf.memory, nil
 }
 
-// offset is the byte offset of the array's first element in its memory.
-func (d *DeviceArray[T]) offset() int { return d.off }
+// offset is the byte offset in its memory of the array's lowest element:
+// its first, unless a stride is negative.
+func (d *DeviceArray[T]) offset() int {
+	lo, _ := d.span()
+	return lo
+}
+
+// spanBytes is the size of the memory from the lowest element to the end
+// of the highest.
+func (d *DeviceArray[T]) spanBytes() int {
+	_, n := d.span()
+	return n
+}
+
+// layout is the index of the first element from the lowest one (offset)
+// and the strides in elements.
+func (d *DeviceArray[T]) layout() (first int, strides []int) {
+	lo, _ := d.span()
+	var zero T
+	return (d.off - lo) / max(int(unsafe.Sizeof(zero)), 1), d.strideList()
+}
 
 func (d *DeviceArray[T]) dims() []int { return d.shape }
 

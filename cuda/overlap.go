@@ -132,11 +132,6 @@ func rangesOverlap(a, an, b, bn int) bool {
 	return an > 0 && bn > 0 && a < b+bn && b < a+an
 }
 
-// deviceBytes is the size in bytes of a device array argument.
-func deviceBytes(d deviceArg) int {
-	n := int(d.elemType().Size())
-	for _, x := range d.dims() {
-		n *= x
-	}
-	return n
-}
+// deviceBytes is the size in bytes of the memory a device array argument
+// covers (a strided view's span).
+func deviceBytes(d deviceArg) int { return d.spanBytes() }

@@ -163,8 +163,29 @@ func (t Thread) syncReduce(pred bool) (trues, arrived int) {
 // the same memory, zeroed when the block starts. On a GPU it lives in the
 // multiprocessor's fast shared memory, so n must be a constant there.
 func SharedArray[T Element](t Thread, n int) []T {
+	return sharedAt[T](t, n)
+}
+
+// SharedArray2 returns the block's rows×cols shared array for this call
+// site, row-major, as Numba's cuda.shared.array((rows, cols), dtype):
+// every thread of the block that executes the same call gets the same
+// memory, zeroed when the block starts. On a GPU the dimensions must be
+// constants, as SharedArray's size must.
+func SharedArray2[T Element](t Thread, rows, cols int) Array2[T] {
+	return rowMajor2(sharedAt[T](t, rows*cols), rows, cols)
+}
+
+// SharedArray3 returns the block's d0×d1×d2 shared array for this call
+// site, row-major (see SharedArray2).
+func SharedArray3[T Element](t Thread, d0, d1, d2 int) Array3[T] {
+	return rowMajor3(sharedAt[T](t, d0*d1*d2), d0, d1, d2)
+}
+
+// sharedAt is the block's shared array of n elements for the call site of
+// its caller's caller (SharedArray's, SharedArray2's or SharedArray3's).
+func sharedAt[T Element](t Thread, n int) []T {
 	var pc [1]uintptr
-	runtime.Callers(2, pc[:])
+	runtime.Callers(3, pc[:])
 	b := t.b
 	b.sharedMu.Lock()
 	defer b.sharedMu.Unlock()

@@ -32,6 +32,12 @@ func (d *DeviceArray[T]) Slice(lo, hi int) (*DeviceArray[T], error) {
 	if lo < 0 || hi < lo || hi > d.n {
 		return nil, fmt.Errorf("Slice [%d:%d] of a device array of %d elements: %s", lo, hi, d.n, boundsProblem(lo, hi, d.n))
 	}
+	if !d.contiguous() {
+		if len(d.shape) == 1 {
+			return d.Sub(Range(lo, hi))
+		}
+		return nil, fmt.Errorf("Slice [%d:%d] of a strided %v view: its elements are not contiguous; use Sub, or copy it into a new array first", lo, hi, d.shape)
+	}
 	var zero T
 	return d.viewOf([]int{hi - lo}, hi-lo, d.off+lo*int(unsafe.Sizeof(zero))), nil
 }
@@ -60,6 +66,9 @@ func (d *DeviceArray[T]) Reshape(shape ...int) (*DeviceArray[T], error) {
 	}
 	if len(shape) == 0 || len(shape) > 3 {
 		return nil, fmt.Errorf("Reshape to %v: %d dimensions; a device array has 1 to 3", shape, len(shape))
+	}
+	if !d.contiguous() {
+		return nil, fmt.Errorf("Reshape to %v of a strided %v view: its elements are not contiguous; copy it into a new array first", shape, d.shape)
 	}
 	shape = append([]int(nil), shape...)
 	if err := inferDim(shape, d.n); err != nil {

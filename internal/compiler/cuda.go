@@ -35,6 +35,10 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 	switch name {
 	case "SharedArray":
 		f.sharedArray(in)
+	case "SharedArray2":
+		f.sharedArrayN(in, 2)
+	case "SharedArray3":
+		f.sharedArrayN(in, 3)
 	case "DynamicSharedArray":
 		f.dynamicSharedArray(in)
 	case "Printf":
@@ -214,10 +218,46 @@ func (f *fnState) sharedArray(in *ssa.Call) {
 	if n <= 0 {
 		f.errorf("cuda.SharedArray size must be positive, got %d", n)
 	}
-	elem := sliceElem(in.Type())
+	r := f.declareShared("cuda.SharedArray", sliceElem(in.Type()), n)
+	f.bind(in, []string{r, fmt.Sprint(n), fmt.Sprint(n)})
+}
+
+// sharedArrayN lowers cuda.SharedArray2 and SharedArray3: a row-major
+// array over a block shared buffer of constant dimensions.
+func (f *fnState) sharedArrayN(in *ssa.Call, rank int) {
+	name := fmt.Sprintf("cuda.SharedArray%d", rank)
+	dims := make([]string, rank)
+	n := int64(1)
+	for i := range rank {
+		c, ok := in.Call.Args[1+i].(*ssa.Const)
+		if !ok {
+			f.errorf("the dimensions of %s must be constants (shared memory is laid out when the kernel is compiled); use cuda.DynamicSharedArray and cuda.MustView%d for sizes chosen at launch", name, rank)
+		}
+		d := c.Int64()
+		if d <= 0 {
+			f.errorf("%s dimensions must be positive, got %d", name, d)
+		}
+		if n > (48*1024)/d {
+			f.errorf("%s of %d elements in a dimension exceeds the 48 KiB of static shared memory per block; use cuda.DynamicSharedArray and cuda.MustView%d", name, d, rank)
+		}
+		n *= d
+		dims[i] = fmt.Sprint(d)
+	}
+	t, ok := types.Unalias(in.Type()).(*types.Named)
+	if !ok || t.TypeArgs().Len() != 1 {
+		f.errorf("cannot find the element type of %s", in.Type())
+	}
+	r := f.declareShared(name, t.TypeArgs().At(0), n)
+	parts := append([]string{r, fmt.Sprint(n), fmt.Sprint(n)}, dims...)
+	f.bind(in, append(parts, f.rowMajorStrides(dims)...))
+}
+
+// declareShared declares a block shared buffer of n elements of elem for the
+// function named fn and returns a register holding its address.
+func (f *fnState) declareShared(fn string, elem types.Type, n int64) string {
 	size := sizes.Sizeof(elem) * n
 	if size > 48*1024 {
-		f.errorf("cuda.SharedArray of %d bytes exceeds the 48 KiB of static shared memory per block; use cuda.DynamicSharedArray", size)
+		f.errorf("%s of %d bytes exceeds the 48 KiB of static shared memory per block; use cuda.DynamicSharedArray", fn, size)
 	}
 	sym := fmt.Sprintf("__shared_%d", len(f.m.names))
 	sym = f.m.symbol(sym)
@@ -228,7 +268,7 @@ func (f *fnState) sharedArray(in *ssa.Call) {
 	f.m.nshared += int(padded)
 	r := f.p.NewReg(ptx.B64).String()
 	f.p.Emit("mov.u64", r, sym)
-	f.bind(in, []string{r, fmt.Sprint(n), fmt.Sprint(n)})
+	return r
 }
 
 // dynamicSharedArray views the launch's dynamic shared memory as []T.
@@ -284,15 +324,18 @@ func (f *fnState) mustView(in *ssa.Call, rank int) {
 		}
 		f.trapWith("setp.ne.s64", regOr(f, s[1], sI64), prod, code, false, vals...)
 	}
+	parts = append(parts, f.rowMajorStrides(parts[3:])...)
 	f.bindCopy(in, parts)
 }
 
 // arrayCall lowers the methods of cuda.Array2 and cuda.Array3, whose values
-// are (ptr, len, cap, dims...).
+// are (ptr, len, cap, dims..., off, strides...): element (i, j, k) lies at
+// ptr + (off + i*s0 + j*s1 + k*s2) * size.
 func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
 	args := in.Call.Args
 	a := f.get(args[0])
 	ptr, dimsRegs := a[0], a[3:3+rank]
+	offReg, strides := a[3+rank], a[4+rank:4+2*rank]
 	elem := in.Call.Args[0].Type()
 	var et types.Type
 	if n, ok := types.Unalias(elem).(*types.Named); ok && n.TypeArgs().Len() == 1 {
@@ -304,12 +347,27 @@ func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
 	switch name {
 	case "Shape":
 		f.bindCopy(in, dimsRegs)
-	case "Len", "Data":
-		if name == "Data" {
-			f.bindCopy(in, a[:3])
-			return
+	case "Strides":
+		f.bindCopy(in, strides)
+	case "Offset":
+		f.bindCopy(in, []string{offReg})
+	case "T":
+		// The axes reversed: dimensions and strides swap, the memory stays.
+		parts := append([]string(nil), a[:3]...)
+		parts = append(parts, reversed(dimsRegs)...)
+		parts = append(parts, offReg)
+		parts = append(parts, reversed(strides)...)
+		f.bindCopy(in, parts)
+	case "Data":
+		f.bindCopy(in, a[:3])
+	case "Len":
+		prod := dimsRegs[0]
+		for _, d := range dimsRegs[1:] {
+			t := f.p.NewReg(ptx.B64).String()
+			f.p.Emit("mul.lo.s64", t, regOr(f, prod, sI64), d)
+			prod = t
 		}
-		f.bindCopy(in, a[1:2])
+		f.bindCopy(in, []string{prod})
 	case "At", "Set":
 		idx := make([]string, rank)
 		for i := range rank {
@@ -324,11 +382,11 @@ func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
 				f.trapWith("setp.ge.u64", regOr(f, idx[i], sI64), dimsRegs[i], code, false, vals...)
 			}
 		}
-		// Row-major: ((i*d1)+j)*d2+k.
-		lin := idx[0]
-		for i := 1; i < rank; i++ {
+		// off + i*s0 + j*s1 + k*s2, in elements.
+		lin := offReg
+		for i := range rank {
 			t := f.p.NewReg(ptx.B64).String()
-			f.p.Emit("mad.lo.s64", t, regOr(f, lin, sI64), dimsRegs[i], idx[i])
+			f.p.Emit("mad.lo.s64", t, regOr(f, idx[i], sI64), strides[i], lin)
 			lin = t
 		}
 		// One leaf for most elements, two for a complex one.
@@ -362,4 +420,31 @@ func (f *fnState) arrayCall(in *ssa.Call, name string, rank int) {
 	default:
 		f.errorf("cuda.Array%d.%s is not supported in kernels", rank, name)
 	}
+}
+
+// reversed returns a copy of xs in reverse order.
+func reversed(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[len(xs)-1-i] = x
+	}
+	return out
+}
+
+// rowMajorStrides are the (off, strides...) parts of a row-major array
+// of the given dimensions: 0, then d1*d2, d2, 1 (3-D) or cols, 1 (2-D).
+func (f *fnState) rowMajorStrides(dims []string) []string {
+	out := []string{"0"}
+	st := make([]string, len(dims))
+	st[len(dims)-1] = "1"
+	for i := len(dims) - 2; i >= 0; i-- {
+		if st[i+1] == "1" {
+			st[i] = dims[i+1]
+			continue
+		}
+		t := f.p.NewReg(ptx.B64).String()
+		f.p.Emit("mul.lo.s64", t, regOr(f, dims[i+1], sI64), st[i+1])
+		st[i] = t
+	}
+	return append(out, st...)
 }

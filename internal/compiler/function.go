@@ -293,9 +293,9 @@ func roleOf(k ParamKind, leaf int, complexScalar bool) string {
 	case Slice:
 		return [...]string{"ptr", "len", "cap"}[leaf]
 	case Array2:
-		return [...]string{"ptr", "len", "cap", "rows", "cols"}[leaf]
+		return [...]string{"ptr", "len", "cap", "rows", "cols", "off", "s0", "s1"}[leaf]
 	case Array3:
-		return [...]string{"ptr", "len", "cap", "d0", "d1", "d2"}[leaf]
+		return [...]string{"ptr", "len", "cap", "d0", "d1", "d2", "off", "s0", "s1", "s2"}[leaf]
 	}
 	return "value"
 }

@@ -207,8 +207,8 @@ func TestParamLayout(t *testing.T) {
 		{Scalar, "float32", "value"},
 		{Scalar, "bool", "value"},
 		{Slice, "int16", "ptr len cap"},
-		{Array2, "float64", "ptr len cap rows cols"},
-		{Array3, "uint8", "ptr len cap d0 d1 d2"},
+		{Array2, "float64", "ptr len cap rows cols off s0 s1"},
+		{Array3, "uint8", "ptr len cap d0 d1 d2 off s0 s1 s2"},
 	}
 	if len(m.Params) != len(wants) {
 		t.Fatalf("got %d params, want %d: %+v", len(m.Params), len(wants), m.Params)

@@ -123,9 +123,9 @@ func (f *fnState) ruleSpace(v ssa.Value) space {
 	case *ssa.Call:
 		if fn := v.Call.StaticCallee(); fn != nil && len(fn.Blocks) == 0 {
 			switch calleeName(fn) {
-			case "SharedArray", "DynamicSharedArray":
+			case "SharedArray", "DynamicSharedArray", "SharedArray2", "SharedArray3":
 				return spaceShared
-			case "Data", "MustView2", "MustView3":
+			case "Data", "MustView2", "MustView3", "T":
 				return get(v.Call.Args[0])
 			}
 		}

@@ -82,8 +82,8 @@ type ParamKind int
 const (
 	Scalar ParamKind = iota // a number or bool
 	Slice                   // []T: pointer, len, cap
-	Array2                  // cuda.Array2[T]: pointer, len, cap, rows, cols
-	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2
+	Array2                  // cuda.Array2[T]: pointer, len, cap, rows, cols, off, s0, s1
+	Array3                  // cuda.Array3[T]: pointer, len, cap, d0, d1, d2, off, s0, s1, s2
 	// Aggregate is an array or struct passed by value (Numba's tuples and
 	// namedtuples): one PTX byte array holding the value as Go lays it out
 	// in memory, padding included, so that a launch copies the Go value's
@@ -103,7 +103,7 @@ type PTXParam struct {
 	Type   string // PTX type: ".u64", ".s64", ".u32", ".s32", ".f32", ".f64", ".u8", ...
 	Size   int    // bytes
 	Offset int    // byte offset in the packed parameter buffer (natural alignment, or Align)
-	Role   string // "value", "real", "imag" (a complex scalar's parts), "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2", "bytes" (an aggregate's memory)
+	Role   string // "value", "real", "imag" (a complex scalar's parts), "ptr", "len", "cap", "rows", "cols", "d0", "d1", "d2", "off" (the index of an array's first element from ptr), "s0", "s1", "s2" (its strides in elements), "bytes" (an aggregate's memory)
 	Align  int    // alignment of a "bytes" parameter (Go's alignment of the aggregate); 0 for the others, naturally aligned
 }
 

@@ -122,4 +122,41 @@ var arrayCases = []Case{
 		return []any{a3, arr2(5, 6, func(i, j int) float64 { return 0 })}
 	}},
 	c1("arrays/data", array2Data, func() []any { return []any{arr2Of[uint16](20, 15)} }),
+	// Strided views (issue 21, item 12): stepped, reversed and transposed
+	// arrays passed as they are, and views made in the kernel.
+	{Name: "arrays/strided_add", Kernel: array2Add, Grid: cuda.Dim2(2, 2), Block: cuda.Dim2(16, 16), Args: func() []any {
+		big := arr2(61, 50, func(i, j int) float64 { return float64(i)*1.5 - float64(j) })
+		a, _ := big.Sub(cuda.StepRange(60, -1, -2), cuda.StepRange(3, 50, 4)) // 31×12, both strides odd
+		b := arr2(12, 31, func(i, j int) float64 { return float64(i * j) })   // 31×12 transposed
+		c, _ := arr2(40, 70, func(i, j int) float64 { return -1 }).Sub(cuda.Range(5, 36), cuda.StepRange(69, 45, -2))
+		return []any{a, b.T(), c}
+	}},
+	{Name: "arrays/strided_array3", Kernel: array3Sum, Grid: cuda.Dim2(1, 1), Block: cuda.Dim2(8, 8), Args: func() []any {
+		data := make([]float64, 7*6*5)
+		for i := range data {
+			data[i] = float64(i%23) * 0.25
+		}
+		a3, _ := cuda.View3(data, 7, 6, 5) // its transpose is 5×6×7
+		out, _ := arr2(12, 6, func(i, j int) float64 { return 9 }).Sub(cuda.StepRange(11, 1, -2), cuda.All())
+		return []any{a3.T(), out}
+	}},
+	{Name: "arrays/strided_in_kernel", Kernel: array2Views, Grid: cuda.Dim2(1, 1), Block: cuda.Dim2(16, 16), Args: func() []any {
+		return []any{arr2Of[int64](9, 14), zeros[int64](9 * 14 * 2)}
+	}},
+}
+
+// array2Views reads a through its transpose, made in the kernel, and
+// through a row-major view of a slice, and writes the strides and shapes
+// it sees.
+func array2Views(t cuda.Thread, a cuda.Array2[int64], out []int64) {
+	i, j := t.Grid2()
+	at := a.T()
+	r, c := at.Shape()
+	if i < r && j < c {
+		o := cuda.MustView2(out[:r*c], r, c)
+		s0, s1 := at.Strides()
+		o.Set(i, j, at.At(i, j)*int64(s0+2*s1)+int64(at.Offset()))
+		v := cuda.MustView2(out[r*c:], c, r).T()
+		v.Set(i, j, int64(v.Len()+i-j))
+	}
 }

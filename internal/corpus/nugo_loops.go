@@ -417,6 +417,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(array2Views, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(cuda.Array2[int64]), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				array2Views(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(atomicHistogram, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
@@ -2701,6 +2714,81 @@ func init() {
 //line shared.go:132
 						out[i] = sh[t.ThreadIdx().X%len(sh)] + uint8(len(sh))
 					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(sharedArrays2And3, "475b9d992c65b6ac", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoVTile []cuda.Array2[int64]
+			var nugoVCube []cuda.Array3[int64]
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVTile) < nugoN {
+					nugoVTile = make([]cuda.Array2[int64], nugoN)
+				}
+				nugoVTile = nugoVTile[:nugoN]
+				if cap(nugoVCube) < nugoN {
+					nugoVCube = make([]cuda.Array3[int64], nugoN)
+				}
+				nugoVCube = nugoVCube[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:157
+					tile := cuda.SharedArray2[int64](t, 4, 8)
+
+//line shared.go:158
+					cube := cuda.SharedArray3[int64](t, 2, 2, 8)
+
+//line shared.go:159
+					x, y := t.ThreadIdx().X, t.ThreadIdx().Y
+
+//line shared.go:160
+					g := t.BlockIdx().X*32 + y*8 + x
+
+//line shared.go:161
+					tile.Set(y, x, in[g])
+
+//line shared.go:162
+					cube.Set(y/2, y%2, x, in[g]*3)
+					nugoVTile[nugoTi] = tile
+					nugoVCube[nugoTi] = cube
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line shared.go:159
+					x, y := t.ThreadIdx().X, t.ThreadIdx().Y
+
+//line shared.go:160
+					g := t.BlockIdx().X*32 + y*8 + x
+					tile := nugoVTile[nugoTi]
+					cube := nugoVCube[nugoTi]
+
+//line shared.go:164
+					tt := tile.T()
+
+//line shared.go:167
+					s := int64(0)
+
+//line shared.go:168
+					for k := 0; k < 8; k++ {
+//line shared.go:169
+						s += cube.At(y/2, y%2, k)
+					}
+
+//line shared.go:171
+					out[g] = tt.At(x, y)*1000 + s
+					nugoVTile[nugoTi] = tile
+					nugoVCube[nugoTi] = cube
 				}
 			}
 		}

@@ -134,6 +134,9 @@ func sharedDynamicZeroed(t cuda.Thread, out []uint8) {
 }
 
 var sharedCases = []Case{
+	{Name: "shared/array2_3", Kernel: sharedArrays2And3, Grid: cuda.Dim1(3), Block: cuda.Dim2(8, 4), Args: func() []any {
+		return []any{cycleI64(3 * 32), zeros[int64](3 * 32)}
+	}},
 	c1("shared/reverse", sharedReverse, func() []any { return []any{iotaF64(n1)} }),
 	c1("shared/reduce", sharedReduce, func() []any { return []any{cycleI64(n1), zeros[int64](3)} }),
 	c1("shared/two_arrays", sharedTwoArrays, func() []any { return []any{cycleOf[int32](n1), zeros[int32](n1)} }),
@@ -145,4 +148,25 @@ var sharedCases = []Case{
 	{Name: "shared/dynamic_zeroed", Kernel: sharedDynamicZeroed, Grid: grid1(n1, 128), Block: cuda.Dim1(128), SharedMem: 131, Args: func() []any {
 		return []any{zeros[uint8](n1)}
 	}},
+}
+
+// sharedArrays2And3 stages a block's 4×8 inputs in a SharedArray2, reads
+// them back transposed (its T()), and sums rows of a SharedArray3 holding
+// the same values: Numba's cuda.shared.array with a tuple shape.
+func sharedArrays2And3(t cuda.Thread, in, out []int64) {
+	tile := cuda.SharedArray2[int64](t, 4, 8)
+	cube := cuda.SharedArray3[int64](t, 2, 2, 8)
+	x, y := t.ThreadIdx().X, t.ThreadIdx().Y
+	g := t.BlockIdx().X*32 + y*8 + x
+	tile.Set(y, x, in[g])
+	cube.Set(y/2, y%2, x, in[g]*3)
+	t.SyncThreads()
+	tt := tile.T()
+	// Thread (x, y) reads element (x, y) of the 8×4 transpose: tile's (y, x)
+	// read through the strides, plus the cube's row sum.
+	s := int64(0)
+	for k := 0; k < 8; k++ {
+		s += cube.At(y/2, y%2, k)
+	}
+	out[g] = tt.At(x, y)*1000 + s
 }

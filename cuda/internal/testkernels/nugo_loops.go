@@ -1476,6 +1476,183 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(Scale2, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(cuda.Array2[float32]), args[1].(float32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Scale2(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(Copy2, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64])
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Copy2(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(Index3, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(cuda.Array3[int32]), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				Index3(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(TransposeInKernel, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].(cuda.Array2[int32]), args[1].(cuda.Array2[int32])
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				TransposeInKernel(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SharedTile2, "fb59857a5f673f0f", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].(cuda.Array2[float32]), nugoArgs[1].(cuda.Array2[float32])
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoVTile []cuda.Array2[float32]
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVTile) < nugoN {
+					nugoVTile = make([]cuda.Array2[float32], nugoN)
+				}
+				nugoVTile = nugoVTile[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+
+//line strided.go:58
+				r, c := in.Shape()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line strided.go:55
+					tile := cuda.SharedArray2[float32](t, 16, 17)
+
+//line strided.go:56
+					tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
+
+//line strided.go:57
+					i, j := t.BlockIdx().Y*16+ty, t.BlockIdx().X*16+tx
+
+//line strided.go:59
+					if i < r && j < c {
+//line strided.go:60
+						tile.Set(ty, tx, in.At(i, j))
+					}
+					nugoVTile[nugoTi] = tile
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line strided.go:56
+					tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
+					tile := nugoVTile[nugoTi]
+
+//line strided.go:63
+					oi, oj := t.BlockIdx().X*16+ty, t.BlockIdx().Y*16+tx
+
+//line strided.go:64
+					if oi < c && oj < r {
+//line strided.go:65
+						out.Set(oi, oj, tile.At(tx, ty))
+					}
+					nugoVTile[nugoTi] = tile
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SharedCube3, "ec465cb8f68e8c6e", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]int64)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoVCube []cuda.Array3[int64]
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVCube) < nugoN {
+					nugoVCube = make([]cuda.Array3[int64], nugoN)
+				}
+				nugoVCube = nugoVCube[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line strided.go:73
+					cube := cuda.SharedArray3[int64](t, 2, 4, 8)
+
+//line strided.go:74
+					x := t.ThreadIdx().X
+
+//line strided.go:75
+					cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+					nugoVCube[nugoTi] = cube
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line strided.go:74
+					x := t.ThreadIdx().X
+					cube := nugoVCube[nugoTi]
+
+//line strided.go:77
+					if x == 0 {
+//line strided.go:78
+						s := int64(0)
+//line strided.go:79
+						d0, d1, d2 := cube.Shape()
+//line strided.go:80
+						for i := 0; i < d0; i++ {
+//line strided.go:81
+							for j := 0; j < d1; j++ {
+//line strided.go:82
+								for k := 0; k < d2; k++ {
+//line strided.go:83
+									s += cube.At(i, j, k)
+								}
+							}
+						}
+//line strided.go:87
+						b := t.BlockIdx().X * 4
+//line strided.go:88
+						out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+					}
+					nugoVCube[nugoTi] = cube
+				}
+			}
+		}
+	})
 	cuda.RegisterRowLoop(CountCells, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {

@@ -146,7 +146,8 @@ type span struct {
 // records the host memory it refers to.
 func packParam(buf []byte, p compiler.Param, v reflect.Value, spans *[]span) error {
 	var data reflect.Value
-	var dims []int
+	var dims, strides []int
+	off := 0
 	switch p.Kind {
 	case compiler.Scalar:
 		if v.Kind() == reflect.Complex64 || v.Kind() == reflect.Complex128 {
@@ -189,6 +190,14 @@ func packParam(buf []byte, p compiler.Param, v reflect.Value, spans *[]span) err
 		for _, r := range sh.Call(nil) {
 			dims = append(dims, int(r.Int()))
 		}
+		st, of := v.MethodByName("Strides"), v.MethodByName("Offset")
+		if !st.IsValid() || !of.IsValid() {
+			return fmt.Errorf("%s has no Strides and Offset methods", v.Type())
+		}
+		for _, r := range st.Call(nil) {
+			strides = append(strides, int(r.Int()))
+		}
+		off = int(of.Call(nil)[0].Int())
 	}
 	if data.Kind() != reflect.Slice {
 		return fmt.Errorf("got %s, want a slice", data.Type())
@@ -213,6 +222,14 @@ func packParam(buf []byte, p compiler.Param, v reflect.Value, spans *[]span) err
 				return fmt.Errorf("parameter role %s needs %d dimensions", pp.Role, i+1)
 			}
 			x = uint64(dims[i])
+		case "off":
+			x = uint64(off)
+		case "s0", "s1", "s2":
+			i := int(pp.Role[1] - '0')
+			if i >= len(strides) {
+				return fmt.Errorf("parameter role %s needs %d dimensions", pp.Role, i+1)
+			}
+			x = uint64(strides[i])
 		default:
 			return fmt.Errorf("unknown parameter role %q", pp.Role)
 		}
