@@ -384,3 +384,51 @@ func TestReduceIntoMultiPass(t *testing.T) {
 		t.Error("ReduceInto on the Parallel target succeeded")
 	}
 }
+
+func addC128(x, y complex128) complex128 { return x + y }
+
+// TestReduceIntoElementTypes: ReduceInto with Init for complex, Float16
+// and bool elements (the final kernel takes the initial value as a
+// parameter of the element type), on every backend.
+func TestReduceIntoElementTypes(t *testing.T) {
+	for _, be := range streamBackends {
+		t.Run(be, func(t *testing.T) {
+			onStreamBackend(t, be)
+			s := mustStream(t)
+			zs := []complex128{1 + 2i, 3 - 1i, -0.5 + 0.25i}
+			zres := mustToDevice(t, []complex128{0})
+			if err := ReduceInto(New2(addC128).On(s), zres, Slice(zs), Init(complex(10, -10))); err != nil {
+				t.Fatal(err)
+			}
+			hs := []cuda.Float16{cuda.F16(1), cuda.F16(2.5), cuda.F16(-0.5)}
+			hres := mustToDevice(t, []cuda.Float16{cuda.F16(0)})
+			if err := ReduceInto(New2(haddH).On(s), hres, Slice(hs), Init(cuda.F16(4))); err != nil {
+				t.Fatal(err)
+			}
+			bs := []bool{true, true, false}
+			bres := mustToDevice(t, []bool{false})
+			if err := ReduceInto(New2(orB).On(s), bres, Slice(bs), Init(false)); err != nil {
+				t.Fatal(err)
+			}
+			bres2 := mustToDevice(t, []bool{false})
+			if err := ReduceInto(New2(andB).On(s), bres2, Slice([]bool{}), Init(true)); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Synchronize(); err != nil {
+				t.Fatal(err)
+			}
+			if got := mustToHost(t, zres)[0]; got != complex(13.5, -8.75) {
+				t.Errorf("complex128: %v, want (13.5-8.75i)", got)
+			}
+			if got := mustToHost(t, hres)[0]; got.Float32() != 7 {
+				t.Errorf("Float16: %v, want 7", got.Float32())
+			}
+			if got := mustToHost(t, bres)[0]; !got {
+				t.Error("bool or: false, want true")
+			}
+			if got := mustToHost(t, bres2)[0]; !got {
+				t.Error("bool and of nothing from Init(true): false")
+			}
+		})
+	}
+}
