@@ -42,6 +42,31 @@ func AtomicAdd[T AtomicElement](addr *T, val T) (old T) {
 	return as[T](atomic.AddUint64(ptrAs[uint64](addr), v) - v)
 }
 
+// AtomicAddComplex adds val to the complex number *addr part by part: the
+// real part of val to its real part and the imaginary part to its
+// imaginary part, each part atomically, as CUDA code does with two
+// atomicAdd on the parts of a float2 or double2 (Numba's atomic.add takes
+// no complex arrays; Go cannot take the address of a complex's part). It
+// returns the old value, the parts as each held them before its own add.
+// The two adds are separate atomics: a thread that reads the element
+// while another adds to it may see one part updated and not yet the
+// other, but once every thread's adds are done the element holds the sum
+// of them all. On a GPU they compile to atom.add.f32 or atom.add.f64 on
+// the two parts, in global or shared memory. Subtract with
+// AtomicAddComplex(addr, -val).
+func AtomicAddComplex[T Complex](addr *T, val T) (old T) {
+	if unsafe.Sizeof(val) == 8 {
+		p, v := ptrAs[[2]float32](addr), as[complex64](val)
+		re := numAdd(&p[0], real(v))
+		im := numAdd(&p[1], imag(v))
+		return as[T](complex(re, im))
+	}
+	p, v := ptrAs[[2]float64](addr), as[complex128](val)
+	re := numAdd(&p[0], real(v))
+	im := numAdd(&p[1], imag(v))
+	return as[T](complex(re, im))
+}
+
 // AtomicSub subtracts val from *addr and returns the old value. For floats
 // (Float16 too) it adds -val, which rounds exactly as subtracting val does.
 func AtomicSub[T AtomicElement](addr *T, val T) (old T) {

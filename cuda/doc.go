@@ -182,8 +182,10 @@
 // Log10, Sqrt, Pow, Sin, Cos, Sinh, Cosh, Tanh, Asin, Acos, Asinh, Acosh,
 // Inf, NaN, IsNaN and IsInf follow Go's algorithms over the device math library, so their results
 // differ from the CPU's by the library's ulps. Complex values are not
-// ordered: they are not a Number, and atomics and warp shuffles do not
-// take them (CUDA has no complex atomics).
+// ordered: they are not a Number, and the atomics of numbers and warp
+// shuffles do not take them. AtomicAddComplex adds to a complex element
+// part by part, each part atomically (CUDA has no complex atomics; its
+// code adds to a float2's parts with two atomicAdd, as this does).
 //
 // # Backends
 //

@@ -48,6 +48,25 @@
 // reduction of an empty array (0 for add, 1 for multiply); without one,
 // reducing an empty array is an error.
 //
+// Init starts Reduce from a value (Numba's init=), and ReduceInto
+// reduces into a one-element device array (res=) on the CUDA target.
+//
+// # Streams
+//
+// Stream (an option) and the On methods put a ufunc's or gufunc's calls
+// on a cuda.Stream, as Numba's stream= argument: a call queues its
+// copies and kernels and returns; its results, host outputs included,
+// are valid once the stream has synchronised, and a failed kernel is
+// reported there. A call on a stream runs on the CUDA target. Device
+// arrays are not copied; host slices are copied asynchronously when
+// pinned (cuda.Pin), else through a page-locked staging buffer (see
+// Stream). Reduce returns a value, so it waits for the stream;
+// ReduceInto does not.
+//
+//	u.On(s).CallInto(vectorize.Device(dOut), vectorize.Device(dA), vectorize.Device(dB))
+//	err = vectorize.ReduceInto(u.On(s), dSum, vectorize.Device(dA), vectorize.Init(0.0))
+//	err = s.Synchronize()
+//
 // # Targets
 //
 // A ufunc runs on one of three targets, given as an option to New*:

@@ -54,7 +54,7 @@ type compiledKernel struct {
 // compiled returns the gufunc's compiled-backend kernel, making and
 // registering it on first use.
 func (g *GUfunc) compiled() (*compiledKernel, error) {
-	c := &g.compiledK
+	c := g.compiledK
 	c.once.Do(func() {
 		ft := g.fn.Type()
 		c.fn = g.fn.Convert(reflect.FuncOf(ins(ft), nil, false))
@@ -202,14 +202,13 @@ func (g *GUfunc) launchCompiled(args []guArg, p guPlan, n int) error {
 	for _, st := range p.strides {
 		strides = append(strides, st...)
 	}
-	launchArgs = append(launchArgs, n, p.loop, strides)
+	launchArgs = append(launchArgs, n, cuda.In(p.loop), cuda.In(strides))
 	for _, a := range args {
 		for _, n := range a.core {
 			launchArgs = append(launchArgs, n)
 		}
 	}
-	grid, block := g.cfg.grid(n)
-	if err := c.k.Launch(grid, block, launchArgs...); err != nil {
+	if err := c.k.LaunchWith(g.cfg.launch(n), launchArgs...); err != nil {
 		return g.cfg.launchError(err)
 	}
 	return nil

@@ -23,11 +23,17 @@ type GUfunc struct {
 	ops []guParam // inputs, then outputs
 	cfg config
 
-	kernel struct { // the CUDA target's kernel on the cpu backend
-		once sync.Once
-		k    *cuda.Kernel
-	}
-	compiledK compiledKernel // and on the compiled backends
+	// The CUDA target's kernel on the cpu backend, and on the compiled
+	// backends; shared with the copies that On makes.
+	kernel    *cpuKernel
+	compiledK *compiledKernel
+}
+
+// cpuKernel is a gufunc's CUDA-target kernel on the cpu backend, made at
+// its first launch there.
+type cpuKernel struct {
+	once sync.Once
+	k    *cuda.Kernel
 }
 
 // guParam is one operand of a gufunc: its core dimensions and the type
@@ -57,7 +63,7 @@ func (p guParam) rank() int { return len(p.dims) }
 // 3-D cores need one of Go's predeclared types). A layout that cannot be parsed or does not match fn is
 // an error wrapping ErrLayout that says which parameter and why.
 func GU(layoutText string, fn any, opts ...Option) (*GUfunc, error) {
-	g := &GUfunc{cfg: newConfig(fn, opts)}
+	g := &GUfunc{cfg: newConfig(fn, opts), kernel: new(cpuKernel), compiledK: new(compiledKernel)}
 	if g.cfg.err != nil {
 		return nil, g.cfg.err
 	}
@@ -147,6 +153,15 @@ func (g *GUfunc) Name() string { return g.cfg.name }
 
 // Layout returns the layout the gufunc was made with.
 func (g *GUfunc) Layout() string { return g.lay.text }
+
+// On returns the gufunc with its calls on stream s (see Stream), sharing
+// g's kernels: g.On(s).Into(...) is Numba's gufunc(..., stream=s).
+// On(nil) makes them synchronous.
+func (g *GUfunc) On(s *cuda.Stream) *GUfunc {
+	c := *g
+	c.cfg.stream = s
+	return &c
+}
 
 // guArg is one argument of a call, checked against its operand.
 type guArg struct {

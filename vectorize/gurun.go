@@ -152,9 +152,8 @@ func (g *GUfunc) launch(args []guArg, p guPlan, n int) error {
 	for _, a := range args {
 		cores = append(cores, a.core...)
 	}
-	launchArgs = append(launchArgs, offs, cores)
-	grid, block := g.cfg.grid(n)
-	if err := g.kernel.k.Launch(grid, block, launchArgs...); err != nil {
+	launchArgs = append(launchArgs, cuda.In(offs), cuda.In(cores))
+	if err := g.kernel.k.LaunchWith(g.cfg.launch(n), launchArgs...); err != nil {
 		return g.cfg.launchError(err)
 	}
 	return nil

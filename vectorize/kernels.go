@@ -123,3 +123,19 @@ func reduceChunksKernel[T Element](t cuda.Thread, f func(T, T) T, x, partial []T
 	}
 	partial[c] = acc
 }
+
+// reduceFinalKernel folds x into res[0] in one thread: from init when
+// hasInit (x may then be empty), else from x[0].
+func reduceFinalKernel[T Element](t cuda.Thread, f func(T, T) T, x, res []T, init T, hasInit bool) {
+	if t.Grid1() != 0 {
+		return
+	}
+	acc, lo := init, 0
+	if !hasInit {
+		acc, lo = x[0], 1
+	}
+	for j := lo; j < len(x); j++ {
+		acc = f(acc, x[j])
+	}
+	res[0] = acc
+}

@@ -54,12 +54,37 @@ func (b blockOption) apply(c *config) { c.block = int(b) }
 // (default 256).
 func BlockSize(threads int) Option { return blockOption(threads) }
 
+type streamOption struct{ s *cuda.Stream }
+
+func (o streamOption) apply(c *config) { c.stream = o.s }
+
+// Stream makes the CUDA target's calls asynchronous on s (Numba's
+// stream= argument): a call queues its copies and launches on s and
+// returns, and its results are valid once s has synchronised
+// (s.Synchronize, or a Query that returns true), which also returns the
+// errors of the kernels. A call on a stream runs on the CUDA target (the
+// Auto target chooses it on every backend, so that the call is ordered
+// with the stream's other work); the CPU and Parallel targets refuse a
+// stream. A nil stream is the default stream: calls are synchronous. As
+// an option of New1 to New4 or GU it applies to every call; the On
+// methods give a ufunc bound to another stream for some calls.
+//
+// Device-array operands and outputs are not copied. Host slices are
+// copied as for any launch on a stream (see cuda.Pinned): straight
+// between the device and memory pinned with cuda.Pin, asynchronously;
+// other Go memory through a page-locked staging buffer, which the call
+// fills before it returns and whose results the stream's Synchronize
+// copies back. Either way, host operands must not be changed, nor host
+// outputs read, until the stream has synchronised.
+func Stream(s *cuda.Stream) Option { return streamOption{s} }
+
 // config is what every ufunc and gufunc carries besides its function.
 type config struct {
 	name   string
 	target Target
 	block  int
-	err    error // a problem with the construction, reported by every call
+	stream *cuda.Stream // the CUDA target's stream; nil: synchronous
+	err    error        // a problem with the construction, reported by every call
 	// compiled says why the CUDA target cannot run the function on the
 	// compiled backends (gpu, ptxsim); nil when it can.
 	compiled error
@@ -98,7 +123,8 @@ func (c *config) errorf(format string, args ...any) error {
 }
 
 // resolve picks the target of one call; device says whether an operand is
-// a device array.
+// a device array. A call on a stream runs on the CUDA target, as one with
+// a device array does.
 func (c *config) resolve(device bool) (Target, error) {
 	if c.err != nil {
 		return "", c.err
@@ -107,6 +133,12 @@ func (c *config) resolve(device bool) (Target, error) {
 	if device {
 		if t == CPU || t == Parallel {
 			return "", c.errorf("a device array operand needs the cuda or auto target, not %s; copy it to the host with ToHost", t)
+		}
+		t = CUDA
+	}
+	if c.stream != nil {
+		if t == CPU || t == Parallel {
+			return "", c.errorf("a call on a stream needs the cuda or auto target, not %s; drop the stream (On(nil)) to run on the host", t)
 		}
 		t = CUDA
 	}
@@ -220,6 +252,13 @@ func funcName(fn any) string {
 		name = name[i+1:]
 	}
 	return strings.TrimSuffix(name, "[...]") // a generic function's instantiation
+}
+
+// launch is the launch configuration of the CUDA target for n threads,
+// one per element, on the configured stream.
+func (c *config) launch(n int) cuda.LaunchConfig {
+	grid, block := c.grid(n)
+	return cuda.LaunchConfig{Grid: grid, Block: block, Stream: c.stream}
 }
 
 // launchError reports a failed CUDA-target launch. A thread that failed

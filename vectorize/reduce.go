@@ -20,9 +20,39 @@ type identity[R any] struct {
 // reduceKernels are the CUDA-target kernels of Reduce, ReduceAxis and
 // Accumulate, made at their first CUDA call.
 type reduceKernels struct {
-	once                    sync.Once
-	axis, accumulate, chunk *cuda.Kernel
+	once                           sync.Once
+	axis, accumulate, chunk, final *cuda.Kernel
 }
+
+// ReduceOption changes a reduction of elements of type T: Init.
+type ReduceOption[T Element] func(*reduceOpts[T])
+
+// reduceOpts are a reduction's options.
+type reduceOpts[T Element] struct {
+	init    T
+	hasInit bool
+}
+
+func reduceOptions[T Element](opts []ReduceOption[T]) reduceOpts[T] {
+	var o reduceOpts[T]
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// Init starts a reduction from v (Numba's init=): Reduce and ReduceInto
+// then fold f(...f(f(v, x[0]), x[1])..., x[n-1]), and an empty x gives v,
+// with or without an identity.
+func Init[T Element](v T) ReduceOption[T] {
+	return func(o *reduceOpts[T]) { o.init, o.hasInit = v, true }
+}
+
+// reduceChunk is how many elements one thread of the CUDA target's
+// reductions folds.
+const reduceChunk = 1024
 
 // WithIdentity sets the identity of the function: the value id with
 // f(id, x) == x for every x (0 for addition, 1 for multiplication). It is
@@ -66,7 +96,8 @@ func ones(n int) []int {
 }
 
 // Reduce folds x with the function from the left: f(f(f(x[0], x[1]),
-// x[2]), ...). An empty x gives the identity, or an error wrapping
+// x[2]), ...), or from an initial value given with Init. An empty x gives
+// the initial value, else the identity, else an error wrapping
 // ErrNoIdentity. The Parallel and CUDA targets fold chunks of x
 // separately and then fold the chunks' results, which gives the same
 // result when f is associative (as it must be for any parallel reduction;
@@ -74,17 +105,25 @@ func ones(n int) []int {
 // target CPU for a strict left fold. On the CPU and Parallel targets a
 // compiled fold of f (RegisterFold, written by `nugo gen`) folds the same
 // chunks in the same order, faster.
-func Reduce[T Element](u *Ufunc2[T, T, T], x []T) (T, error) {
+//
+// Reduce returns the value, so a ufunc on a stream (Stream, On) queues
+// its kernel there and then waits for the stream (Synchronize), returning
+// the first error of the stream's work; ReduceInto does not wait.
+func Reduce[T Element](u *Ufunc2[T, T, T], x []T, opts ...ReduceOption[T]) (T, error) {
 	var zero T
+	o := reduceOptions(opts)
 	t, err := u.cfg.resolve(false)
 	if err != nil {
 		return zero, err
 	}
 	if len(x) == 0 {
-		if u.id.ok {
+		switch {
+		case o.hasInit:
+			return o.init, nil
+		case u.id.ok:
 			return u.id.v, nil
 		}
-		return zero, u.cfg.errorf("%w; give it one with WithIdentity", ErrNoIdentity)
+		return zero, u.cfg.errorf("%w; give it one with WithIdentity, or an initial value with Init", ErrNoIdentity)
 	}
 	f := foldOf(u)
 	if t == CUDA {
@@ -94,12 +133,15 @@ func Reduce[T Element](u *Ufunc2[T, T, T], x []T) (T, error) {
 	var partial []T
 	switch {
 	case t == CUDA:
-		const chunk = 1024
-		partial = make([]T, (len(x)+chunk-1)/chunk)
+		partial = make([]T, (len(x)+reduceChunk-1)/reduceChunk)
 		k := u.reduceKernels()
-		grid, block := u.cfg.grid(len(partial))
-		if err := k.chunk.Launch(grid, block, u.f, x, partial, chunk); err != nil {
+		if err := k.chunk.LaunchWith(u.cfg.launch(len(partial)), u.f, cuda.In(x), cuda.Out(partial), reduceChunk); err != nil {
 			return zero, u.cfg.launchError(err)
+		}
+		if s := u.cfg.stream; s != nil {
+			if err := s.Synchronize(); err != nil {
+				return zero, u.cfg.launchError(err)
+			}
 		}
 	case t == Parallel && len(x) >= parallelMin:
 		parts := min(len(x)/(parallelMin/2), 4*workers())
@@ -114,8 +156,70 @@ func Reduce[T Element](u *Ufunc2[T, T, T], x []T) (T, error) {
 		partial = x
 	}
 	var r T
-	err = u.cfg.safe(func() { r = fold(partial) })
+	err = u.cfg.safe(func() {
+		if o.hasInit {
+			r = f(o.init, partial)
+			return
+		}
+		r = fold(partial)
+	})
 	return r, err
+}
+
+// ReduceInto folds every element of x (in row-major order) as Reduce
+// does, on the CUDA target, and writes the result into res, a device
+// array of one element (d.Slice(i, i+1) for element i of a larger one):
+// Numba's reduce(x, res=res, init=..., stream=...). x may be a host
+// array or a device array, which stays on the device; the partial
+// results stay on the device too. On a stream (Stream, On) the call
+// queues its kernels and returns; res holds the result once the stream
+// has synchronised.
+func ReduceInto[T Element](u *Ufunc2[T, T, T], res *cuda.DeviceArray[T], x Operand[T], opts ...ReduceOption[T]) error {
+	o := reduceOptions(opts)
+	ox := get(x)
+	if err := ox.check("operand"); err != nil {
+		return u.cfg.errorf("%w", err)
+	}
+	if res == nil {
+		return u.cfg.errorf("reduce into a nil device array")
+	}
+	if n := res.Len(); n != 1 {
+		return u.cfg.errorf("reduce into a device array of %d elements; it must have one (d.Slice(i, i+1) is element i of d)", n)
+	}
+	if _, err := u.cfg.resolve(true); err != nil {
+		return err
+	}
+	n := size(ox.shape)
+	if n == 0 && !o.hasInit {
+		if !u.id.ok {
+			return u.cfg.errorf("%w; give it one with WithIdentity, or an initial value with Init", ErrNoIdentity)
+		}
+		o.init, o.hasInit = u.id.v, true
+	}
+	k := u.reduceKernels()
+	var cur any = cuda.In(ox.data)
+	if ox.dev != nil {
+		cur = ox.dev
+	}
+	for ; n > reduceChunk; n = (n + reduceChunk - 1) / reduceChunk {
+		partial, err := cuda.NewDeviceArray[T]((n + reduceChunk - 1) / reduceChunk)
+		if err != nil {
+			return u.cfg.errorf("partial results: %w", err)
+		}
+		if err := k.chunk.LaunchWith(u.cfg.launch(partial.Len()), u.f, cur, partial, reduceChunk); err != nil {
+			return u.cfg.launchError(err)
+		}
+		if u.cfg.stream == nil {
+			defer partial.Free() // the launches are done when ReduceInto returns
+		}
+		// On a stream the array is dropped: package cuda keeps its memory
+		// until the kernels queued on it have run.
+		cur = partial
+	}
+	if err := k.final.LaunchWith(u.cfg.launch(1), u.f, cur, res, o.init, o.hasInit); err != nil {
+		return u.cfg.launchError(err)
+	}
+	return nil
 }
 
 // ReduceAxis folds x along one axis (negative axes count from the end, as
@@ -150,8 +254,7 @@ func ReduceAxis[T Element](u *Ufunc2[T, T, T], x Operand[T], axis int) (Array[T]
 	}
 	if t == CUDA {
 		k := u.reduceKernels()
-		grid, block := u.cfg.grid(len(out.Data))
-		if err := k.axis.Launch(grid, block, u.f, ox.arg(), out.Data, n, inner); err != nil {
+		if err := k.axis.LaunchWith(u.cfg.launch(len(out.Data)), u.f, ox.arg(), out.Data, n, inner); err != nil {
 			return Array[T]{}, u.cfg.launchError(err)
 		}
 		return out, nil
@@ -226,8 +329,7 @@ func AccumulateAxis[T Element](u *Ufunc2[T, T, T], x Operand[T], axis int) (Arra
 	}
 	if t == CUDA {
 		k := u.reduceKernels()
-		grid, block := u.cfg.grid(outer * inner)
-		if err := k.accumulate.Launch(grid, block, u.f, ox.arg(), out.Data, n, inner, outer*inner); err != nil {
+		if err := k.accumulate.LaunchWith(u.cfg.launch(outer*inner), u.f, ox.arg(), out.Data, n, inner, outer*inner); err != nil {
 			return Array[T]{}, u.cfg.launchError(err)
 		}
 		return out, nil
@@ -355,6 +457,7 @@ func (u *Ufunc2[T, U, R]) reduceKernels() *reduceKernels {
 		u.red.axis = cuda.Jit(reduceAxisKernel[T])
 		u.red.accumulate = cuda.Jit(accumulateAxisKernel[T])
 		u.red.chunk = cuda.Jit(reduceChunksKernel[T])
+		u.red.final = cuda.Jit(reduceFinalKernel[T])
 	})
-	return &u.red
+	return u.red
 }

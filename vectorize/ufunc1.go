@@ -11,7 +11,7 @@ type Ufunc1[T, R Element] struct {
 	f   func(T) R
 	key loopKey // f's key in the compiled-loop registry
 	cfg config
-	k   mapKernels
+	k   *mapKernels // shared with the copies that On makes
 }
 
 // New1 makes a ufunc of f, a function of 1 number (complex too) or bool:
@@ -21,7 +21,7 @@ type Ufunc1[T, R Element] struct {
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
 func New1[T, R Element](f func(T) R, opts ...Option) *Ufunc1[T, R] {
-	return &Ufunc1[T, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
+	return &Ufunc1[T, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts), k: new(mapKernels)}
 }
 
 // Name is the name errors use for the function.
@@ -30,6 +30,15 @@ func (u *Ufunc1[T, R]) Name() string { return u.cfg.name }
 // Target is the target the ufunc was made for (Auto unless an option
 // chose one).
 func (u *Ufunc1[T, R]) Target() Target { return u.cfg.target }
+
+// On returns the ufunc with its calls on stream s (see Stream), sharing
+// u's kernels: u.On(s).CallInto(out, ...) is Numba's ufunc(..., out=out,
+// stream=s). On(nil) makes them synchronous.
+func (u *Ufunc1[T, R]) On(s *cuda.Stream) *Ufunc1[T, R] {
+	c := *u
+	c.cfg.stream = s
+	return &c
+}
 
 // Apply applies the function to slices of equal length (or length 1,
 // broadcast) and returns the results in a new slice.
@@ -104,7 +113,7 @@ func (u *Ufunc1[T, R]) kernels() *mapKernels {
 		u.k.flat = cuda.Jit(map1Kernel[T, R])
 		u.k.broadcast = cuda.Jit(map1BroadcastKernel[T, R])
 	})
-	return &u.k
+	return u.k
 }
 
 // launch runs the call on the CUDA target.
@@ -114,13 +123,13 @@ func (u *Ufunc1[T, R]) launch(out opnd[R], a opnd[T]) error {
 	if n == 0 {
 		return nil
 	}
-	grid, block := u.cfg.grid(n)
+	lc := u.cfg.launch(n)
 	var err error
 	if equalShape(a.shape, out.shape) {
-		err = k.flat.Launch(grid, block, u.f, out.arg(), a.arg())
+		err = k.flat.LaunchWith(lc, u.f, out.arg(), a.arg())
 	} else {
 		shape := kernelShape(out.shape)
-		err = k.broadcast.Launch(grid, block, u.f, out.arg(), a.arg(), shape, stridesFor(a.shape, shape))
+		err = k.broadcast.LaunchWith(lc, u.f, out.arg(), a.arg(), cuda.In(shape), cuda.In(stridesFor(a.shape, shape)))
 	}
 	if err != nil {
 		return u.cfg.launchError(err)

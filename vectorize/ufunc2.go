@@ -11,9 +11,9 @@ type Ufunc2[T, U, R Element] struct {
 	f   func(T, U) R
 	key loopKey // f's key in the compiled-loop registry
 	cfg config
-	k   mapKernels
+	k   *mapKernels // shared with the copies that On makes
 	id  identity[R]
-	red reduceKernels
+	red *reduceKernels
 }
 
 // New2 makes a ufunc of f, a function of 2 numbers (complex too) or bools:
@@ -23,7 +23,7 @@ type Ufunc2[T, U, R Element] struct {
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
 func New2[T, U, R Element](f func(T, U) R, opts ...Option) *Ufunc2[T, U, R] {
-	return &Ufunc2[T, U, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
+	return &Ufunc2[T, U, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts), k: new(mapKernels), red: new(reduceKernels)}
 }
 
 // Name is the name errors use for the function.
@@ -32,6 +32,15 @@ func (u *Ufunc2[T, U, R]) Name() string { return u.cfg.name }
 // Target is the target the ufunc was made for (Auto unless an option
 // chose one).
 func (u *Ufunc2[T, U, R]) Target() Target { return u.cfg.target }
+
+// On returns the ufunc with its calls on stream s (see Stream), sharing
+// u's kernels: u.On(s).CallInto(out, ...) is Numba's ufunc(..., out=out,
+// stream=s). On(nil) makes them synchronous.
+func (u *Ufunc2[T, U, R]) On(s *cuda.Stream) *Ufunc2[T, U, R] {
+	c := *u
+	c.cfg.stream = s
+	return &c
+}
 
 // Apply applies the function to slices of equal length (or length 1,
 // broadcast) and returns the results in a new slice.
@@ -107,7 +116,7 @@ func (u *Ufunc2[T, U, R]) kernels() *mapKernels {
 		u.k.flat = cuda.Jit(map2Kernel[T, U, R])
 		u.k.broadcast = cuda.Jit(map2BroadcastKernel[T, U, R])
 	})
-	return &u.k
+	return u.k
 }
 
 // launch runs the call on the CUDA target.
@@ -117,13 +126,13 @@ func (u *Ufunc2[T, U, R]) launch(out opnd[R], a opnd[T], b opnd[U]) error {
 	if n == 0 {
 		return nil
 	}
-	grid, block := u.cfg.grid(n)
+	lc := u.cfg.launch(n)
 	var err error
 	if equalShape(a.shape, out.shape) && equalShape(b.shape, out.shape) {
-		err = k.flat.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg())
+		err = k.flat.LaunchWith(lc, u.f, out.arg(), a.arg(), b.arg())
 	} else {
 		shape := kernelShape(out.shape)
-		err = k.broadcast.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape))
+		err = k.broadcast.LaunchWith(lc, u.f, out.arg(), a.arg(), b.arg(), cuda.In(shape), cuda.In(stridesFor(a.shape, shape)), cuda.In(stridesFor(b.shape, shape)))
 	}
 	if err != nil {
 		return u.cfg.launchError(err)

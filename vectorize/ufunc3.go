@@ -11,7 +11,7 @@ type Ufunc3[T, U, V, R Element] struct {
 	f   func(T, U, V) R
 	key loopKey // f's key in the compiled-loop registry
 	cfg config
-	k   mapKernels
+	k   *mapKernels // shared with the copies that On makes
 }
 
 // New3 makes a ufunc of f, a function of 3 numbers (complex too) or bools:
@@ -21,7 +21,7 @@ type Ufunc3[T, U, V, R Element] struct {
 // opts choose the target (default Auto) and the name used in errors.
 // Problems with f or opts are reported by every call.
 func New3[T, U, V, R Element](f func(T, U, V) R, opts ...Option) *Ufunc3[T, U, V, R] {
-	return &Ufunc3[T, U, V, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts)}
+	return &Ufunc3[T, U, V, R]{f: f, key: keyOf(f), cfg: newConfig(f, opts), k: new(mapKernels)}
 }
 
 // Name is the name errors use for the function.
@@ -30,6 +30,15 @@ func (u *Ufunc3[T, U, V, R]) Name() string { return u.cfg.name }
 // Target is the target the ufunc was made for (Auto unless an option
 // chose one).
 func (u *Ufunc3[T, U, V, R]) Target() Target { return u.cfg.target }
+
+// On returns the ufunc with its calls on stream s (see Stream), sharing
+// u's kernels: u.On(s).CallInto(out, ...) is Numba's ufunc(..., out=out,
+// stream=s). On(nil) makes them synchronous.
+func (u *Ufunc3[T, U, V, R]) On(s *cuda.Stream) *Ufunc3[T, U, V, R] {
+	c := *u
+	c.cfg.stream = s
+	return &c
+}
 
 // Apply applies the function to slices of equal length (or length 1,
 // broadcast) and returns the results in a new slice.
@@ -106,7 +115,7 @@ func (u *Ufunc3[T, U, V, R]) kernels() *mapKernels {
 		u.k.flat = cuda.Jit(map3Kernel[T, U, V, R])
 		u.k.broadcast = cuda.Jit(map3BroadcastKernel[T, U, V, R])
 	})
-	return &u.k
+	return u.k
 }
 
 // launch runs the call on the CUDA target.
@@ -116,13 +125,13 @@ func (u *Ufunc3[T, U, V, R]) launch(out opnd[R], a opnd[T], b opnd[U], c opnd[V]
 	if n == 0 {
 		return nil
 	}
-	grid, block := u.cfg.grid(n)
+	lc := u.cfg.launch(n)
 	var err error
 	if equalShape(a.shape, out.shape) && equalShape(b.shape, out.shape) && equalShape(c.shape, out.shape) {
-		err = k.flat.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg(), c.arg())
+		err = k.flat.LaunchWith(lc, u.f, out.arg(), a.arg(), b.arg(), c.arg())
 	} else {
 		shape := kernelShape(out.shape)
-		err = k.broadcast.Launch(grid, block, u.f, out.arg(), a.arg(), b.arg(), c.arg(), shape, stridesFor(a.shape, shape), stridesFor(b.shape, shape), stridesFor(c.shape, shape))
+		err = k.broadcast.LaunchWith(lc, u.f, out.arg(), a.arg(), b.arg(), c.arg(), cuda.In(shape), cuda.In(stridesFor(a.shape, shape)), cuda.In(stridesFor(b.shape, shape)), cuda.In(stridesFor(c.shape, shape)))
 	}
 	if err != nil {
 		return u.cfg.launchError(err)

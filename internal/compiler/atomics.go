@@ -78,6 +78,32 @@ func (f *fnState) atomic(in *ssa.Call, name string) {
 	f.bind(in, []string{r})
 }
 
+// atomicAddComplex lowers cuda.AtomicAddComplex: one atom.add on each
+// part of the complex element (real part at its address, imaginary part
+// one part's size further), as CUDA code adds to a float2's x and y.
+func (f *fnState) atomicAddComplex(in *ssa.Call) {
+	args := in.Call.Args
+	ptrV := args[0]
+	ls, err := leaves(in.Type())
+	if err != nil || len(ls) != 2 {
+		f.errorf("cuda.AtomicAddComplex takes a complex64 or complex128 element, not %s", in.Type())
+		return
+	}
+	s := ls[0]
+	sp := f.spaceOf(ptrV)
+	base := f.reg(ptrV)
+	val := f.get(args[1])
+	size := int64(4)
+	if s.is64() {
+		size = 8
+	}
+	re, im := f.newReg(s), f.newReg(s)
+	atom := "atom" + sp.suffix() + ".add" + s.op()
+	f.p.Emit(atom, re, addr(base, 0), regOr(f, val[0], s))
+	f.p.Emit(atom, im, addr(base, size), regOr(f, val[1], s))
+	f.bind(in, []string{re, im})
+}
+
 // minAtomicHalfSM is the oldest architecture with 16-bit atomics
 // (atom.add.noftz.f16 and atom.cas.b16).
 const minAtomicHalfSM = 70

@@ -49,6 +49,8 @@ func (f *fnState) cudaCall(in *ssa.Call, fn *ssa.Function, name string) {
 		f.mustView(in, 3)
 	case "AtomicAdd", "AtomicSub", "AtomicMax", "AtomicMin", "AtomicNanMax", "AtomicNanMin", "AtomicExch", "AtomicCAS", "AtomicAnd", "AtomicOr", "AtomicXor", "AtomicInc", "AtomicDec":
 		f.atomic(in, name)
+	case "AtomicAddComplex":
+		f.atomicAddComplex(in)
 	case "ShflSync", "ShflDownSync", "ShflUpSync", "ShflXorSync",
 		"ShflSyncMask", "ShflDownSyncMask", "ShflUpSyncMask", "ShflXorSyncMask":
 		f.shfl(in, name)

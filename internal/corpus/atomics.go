@@ -199,6 +199,44 @@ func atomicNan(t cuda.Thread, a []float64, f []float32, h []cuda.Float16, mx []f
 	}
 }
 
+// atomicComplex: AtomicAddComplex on complex64 and complex128 elements of
+// global and shared memory, each contended by many threads of several
+// blocks, with values whose parts are small multiples of 1/4, so that the
+// sums are exact in any order; the old values are kept where they do not
+// depend on the order (every thread's own element).
+func atomicComplex(t cuda.Thread, x []complex128, own, olds, g64 []complex64, g128 []complex128) {
+	sh64 := cuda.SharedArray[complex64](t, 1)
+	sh128 := cuda.SharedArray[complex128](t, 1)
+	tid := t.ThreadIdx().X
+	if tid == 0 {
+		sh64[0], sh128[0] = 0, 0
+	}
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(x) {
+		v := x[i]
+		cuda.AtomicAddComplex(&g128[i%3], v)
+		cuda.AtomicAddComplex(&g64[i%2], complex64(v))
+		cuda.AtomicAddComplex(&sh64[0], complex64(v))
+		cuda.AtomicAddComplex(&sh128[0], -v)
+		olds[i] = cuda.AtomicAddComplex(&own[i], complex64(v)+1i)
+	}
+	t.SyncThreads()
+	if tid == 0 {
+		cuda.AtomicAddComplex(&g64[2], sh64[0])
+		cuda.AtomicAddComplex(&g128[3], sh128[0])
+	}
+}
+
+// quarterComplexes are n complex numbers whose parts are multiples of
+// 1/4 between -8 and 8.
+func quarterComplexes(n int) []complex128 {
+	out := make([]complex128, n)
+	for i := range out {
+		out[i] = complex(float64(i*7%65-32)/4, float64(i*11%61-30)/4)
+	}
+	return out
+}
+
 func halfFill(n int, b uint16) []cuda.Float16 {
 	out := make([]cuda.Float16, n)
 	for i := range out {
@@ -232,6 +270,13 @@ var atomicCases = []Case{
 		nan64, nan32 := math.NaN(), float32(math.NaN())
 		return []any{cycleF64(n1), cycleF32(n1), cycleF16(n1, 7), []float64{nan64, nan64}, []float32{nan32, nan32},
 			halfFill(2, 0x7E00), []float32{nan32, nan32, nan32, nan32}, []int64{-1 << 40, 1 << 40}}
+	}),
+	c1("atomics/complex", atomicComplex, func() []any {
+		own := make([]complex64, n1)
+		for i := range own {
+			own[i] = complex(float32(i), -float32(i)/2)
+		}
+		return []any{quarterComplexes(n1), own, make([]complex64, n1), make([]complex64, 3), []complex128{1, 2i, -3, 4 + 4i}}
 	}),
 	c1("atomics/half_shared", atomicHalfShared, func() []any {
 		out := make([]cuda.Float16, 12)

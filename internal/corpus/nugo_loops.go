@@ -769,6 +769,74 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(atomicComplex, "44be8cea4b6b37ab", func(nugoArgs []any) func() cuda.BlockLoop {
+		x, own, olds, g64, g128 := nugoArgs[0].([]complex128), nugoArgs[1].([]complex64), nugoArgs[2].([]complex64), nugoArgs[3].([]complex64), nugoArgs[4].([]complex128)
+		_, _, _, _, _ = x, own, olds, g64, g128
+		return func() cuda.BlockLoop {
+			var nugoShared []complex64
+			var nugoShared2 []complex128
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh64 := cuda.BlockShared(&nugoShared, 1)
+				sh128 := cuda.BlockShared(&nugoShared2, 1)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:210
+					tid := t.ThreadIdx().X
+
+//line atomics.go:211
+					if tid == 0 {
+//line atomics.go:212
+						sh64[0], sh128[0] = 0, 0
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:215
+					if i := t.Grid1(); i < len(x) {
+//line atomics.go:216
+						v := x[i]
+//line atomics.go:217
+						cuda.AtomicAddComplex(&g128[i%3], v)
+//line atomics.go:218
+						cuda.AtomicAddComplex(&g64[i%2], complex64(v))
+//line atomics.go:219
+						cuda.AtomicAddComplex(&sh64[0], complex64(v))
+//line atomics.go:220
+						cuda.AtomicAddComplex(&sh128[0], -v)
+//line atomics.go:221
+						olds[i] = cuda.AtomicAddComplex(&own[i], complex64(v)+1i)
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomics.go:210
+					tid := t.ThreadIdx().X
+
+//line atomics.go:224
+					if tid == 0 {
+//line atomics.go:225
+						cuda.AtomicAddComplex(&g64[2], sh64[0])
+//line atomics.go:226
+						cuda.AtomicAddComplex(&g128[3], sh128[0])
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterRowLoop(bitsCounts, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int32), args[2].([]int32), args[3].([]int32), args[4].([]int32)
 		return func(r *cuda.Row) {

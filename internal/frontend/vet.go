@@ -404,6 +404,7 @@ func isTable(v *types.Var, srcs map[*types.Package]source) bool {
 
 func vetBody(body *ast.BlockStmt, info *types.Info, srcs map[*types.Package]source, funcParams map[types.Object]bool, d *diags) {
 	callOnly := callOnlyFuncs(body, info)
+	recursive := recursiveClosures(body, info)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -434,6 +435,13 @@ func vetBody(body *ast.BlockStmt, info *types.Info, srcs map[*types.Package]sour
 			d.add(n.Pos(), "type assertions need interfaces, which kernels do not support; use a concrete type or a generic function")
 			return false
 		case *ast.FuncLit:
+			if v := recursive.lits[n]; v != nil {
+				// One sentence for the construct; the variable's other
+				// uses (its declaration, the assignment, the calls) are
+				// not reported again as function values.
+				d.add(n.Pos(), "recursive closures are not supported in kernels: this function literal calls itself through variable %s; declare it as a top-level function (func %s(...)), which may call itself, and pass what it uses from the enclosing function as arguments", v.Name(), v.Name())
+				return false
+			}
 			if v := capturedVar(n, info); v != nil {
 				d.add(n.Pos(), "closures that capture variables (here %s) are not supported in kernels; write a top-level device function and pass %s as an argument", v.Name(), v.Name())
 				return false
@@ -465,6 +473,9 @@ func vetBody(body *ast.BlockStmt, info *types.Info, srcs map[*types.Package]sour
 			}
 			if funcParams[obj] {
 				return true // the compiler checks that it is only called
+			}
+			if v, ok := obj.(*types.Var); ok && recursive.vars[v] {
+				return true // reported once, at the function literal
 			}
 			if v, ok := obj.(*types.Var); ok && !callOnly[v] {
 				if msg := badType(v.Type()); msg != "" {
@@ -608,6 +619,56 @@ func callOnlyFuncs(body *ast.BlockStmt, info *types.Info) map[*types.Var]bool {
 		}
 	}
 	return out
+}
+
+// closureVars are the recursive closures of a function body: lits maps
+// each function literal that calls itself through a variable to the
+// variable, and vars holds those variables.
+type closureVars struct {
+	lits map[*ast.FuncLit]*types.Var
+	vars map[*types.Var]bool
+}
+
+// recursiveClosures finds the function literals assigned to a local
+// variable that they use themselves (`var fib func(int) int; fib =
+// func(n int) int { ... fib(n-1) ... }`), Go's way of writing a recursive
+// closure: a closure that captures its own variable, which kernels cannot
+// hold (issue 21, item 9).
+func recursiveClosures(body *ast.BlockStmt, info *types.Info) closureVars {
+	out := closureVars{lits: map[*ast.FuncLit]*types.Var{}, vars: map[*types.Var]bool{}}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			id, ok := ast.Unparen(l).(*ast.Ident)
+			lit, isLit := ast.Unparen(as.Rhs[i]).(*ast.FuncLit)
+			if !ok || !isLit {
+				continue
+			}
+			v, ok := info.Uses[id].(*types.Var)
+			if !ok || !usesVar(lit.Body, v, info) {
+				continue
+			}
+			out.lits[lit] = v
+			out.vars[v] = true
+		}
+		return true
+	})
+	return out
+}
+
+// usesVar reports whether v occurs in n.
+func usesVar(n ast.Node, v *types.Var, info *types.Info) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // capturedVar returns a variable a function literal uses from an enclosing
