@@ -30,6 +30,9 @@ type fnState struct {
 	// inl is set while the function's body is inlined into a caller.
 	inl  *inlineState
 	tail []func() // out-of-line code (debug error paths), emitted after the body
+	// depth is the register holding a recursive function's call depth
+	// (calldepth.go); "" elsewhere.
+	depth string
 	pos  token.Pos
 	// block is the block being lowered; divPairs the 64-bit quotients and
 	// remainders computed so far (see divRem64).
@@ -228,6 +231,7 @@ func (f *fnState) params() {
 		}
 		f.vals[prm] = regs
 	}
+	f.depthParam()
 }
 
 // paramType is the PTX type of a device function's parameter or result.
