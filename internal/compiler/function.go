@@ -33,7 +33,7 @@ type fnState struct {
 	// depth is the register holding a recursive function's call depth
 	// (calldepth.go); "" elsewhere.
 	depth string
-	pos  token.Pos
+	pos   token.Pos
 	// block is the block being lowered; divPairs the 64-bit quotients and
 	// remainders computed so far (see divRem64).
 	block    *ssa.BasicBlock
