@@ -1378,6 +1378,20 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterCallDepthBound(funcDeepRecursion, nugoDepth_funcDeepRecursion)
+	cuda.RegisterRowLoop(funcDeepRecursion, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				nugoDepth_funcDeepRecursion(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(funcSharedArg, "08379f04c6275fd0", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
@@ -1393,18 +1407,18 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line funcs.go:91
+//line funcs.go:118
 					tid := t.ThreadIdx().X
 
-//line funcs.go:92
+//line funcs.go:119
 					i := t.Grid1()
 
-//line funcs.go:93
+//line funcs.go:120
 					sh[tid] = 0
 
-//line funcs.go:94
+//line funcs.go:121
 					if i < len(a) {
-//line funcs.go:95
+//line funcs.go:122
 						sh[tid] = a[i]
 					}
 				}
@@ -1412,17 +1426,17 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line funcs.go:91
+//line funcs.go:118
 					tid := t.ThreadIdx().X
 
-//line funcs.go:92
+//line funcs.go:119
 					i := t.Grid1()
 
-//line funcs.go:98
+//line funcs.go:125
 					if i < len(out) {
-//line funcs.go:99
+//line funcs.go:126
 						lo := tid - tid%8
-//line funcs.go:100
+//line funcs.go:127
 						out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
 					}
 				}
@@ -4389,7 +4403,46 @@ func nugoDepth_fib(nugoDepth int, n int) int {
 	return nugoDepth_fib(nugoDepth+1, n-1) + nugoDepth_fib(nugoDepth+1, n-2)
 }
 
-//line funcs.go:134
+//line funcs.go:83
+func nugoDepth_funcDeepRecursion(t cuda.Thread, out []int64) {
+	if i := t.Grid1(); i < len(out) {
+		d := i % 50
+		if i%64 == 0 {
+			d = 1000
+		}
+		out[i] = int64(nugoDepth_deepDown(1, d, int64(i)))
+	}
+}
+
+//line funcs.go:93
+func nugoDepth_deepDown(nugoDepth int, d int, acc int64) int64 {
+//line funcs.go:93
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line funcs.go:93
+
+	if d == 0 {
+		return acc
+	}
+	return nugoDepth_deepUp(nugoDepth+1, d-1, acc*3+int64(d))
+}
+
+//line funcs.go:100
+func nugoDepth_deepUp(nugoDepth int, d int, acc int64) int64 {
+//line funcs.go:100
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line funcs.go:100
+
+	if d == 0 {
+		return acc
+	}
+	return nugoDepth_deepDown(nugoDepth+1, d-1, acc^int64(d)<<7)
+}
+
+//line funcs.go:161
 func nugoDepth_funcCallABI(t cuda.Thread, a []float32, out []float32, flags []uint8) {
 	sh := cuda.SharedArray[float32](t, 128)
 	tid := t.ThreadIdx().X
@@ -4408,13 +4461,13 @@ func nugoDepth_funcCallABI(t cuda.Thread, a []float32, out []float32, flags []ui
 	}
 }
 
-//line funcs.go:124
+//line funcs.go:151
 func nugoDepth_sumRec(nugoDepth int, s []float32, a acc) (acc, bool) {
-//line funcs.go:124
+//line funcs.go:151
 	if nugoDepth > cuda.MaxCallDepth {
 		panic(cuda.ErrCallDepth)
 	}
-//line funcs.go:124
+//line funcs.go:151
 
 	if len(s) == 0 {
 		return a, a.n > 0
