@@ -54,7 +54,17 @@ type hostLaunch struct {
 }
 
 func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
-	inv, err := cpu.NewInvoker[Thread](k.fn, args)
+	// A kernel that reaches a recursive function runs as its
+	// depth-counting copy, on the goroutine path too; without one (no
+	// nugo gen) it is refused, as its recursion could overflow the stack.
+	fn, bounded := boundedKernel(k.fn)
+	if !bounded {
+		fn = k.fn
+		if err := checkRecursion(k.fn); err != nil {
+			return err
+		}
+	}
+	inv, err := cpu.NewInvoker[Thread](fn, args)
 	if err != nil {
 		return err
 	}

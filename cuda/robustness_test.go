@@ -979,20 +979,77 @@ func TestRobustLaunchBounds(t *testing.T) {
 	})
 }
 
-// TestRobustRunawayRecursionPTXSim: a recursion without end is a
-// *KernelError naming the interpreter's call-depth limit on ptxsim, not a
-// hang or a crash. (On a GPU the thread's stack overflows: a fault that
-// loses the context; on the cpu backend it is still Go's fatal stack
-// overflow; see docs/limits.md.)
-func TestRobustRunawayRecursionPTXSim(t *testing.T) {
-	onBackend(t, PTXSim)
-	err := call(t, "Launch", func() error { return Jit(testkernels.Runaway).Launch(Dim1(1), Dim1(2), []int64{-1, 0}) })
-	var ke *KernelError
-	if !errors.As(err, &ke) {
-		t.Fatalf("Launch = %v, want a *KernelError", err)
-	}
-	wantErr(t, "Launch", err, "call depth exceeds 4096")
-	if ke.Thread != (Dim3{1, 0, 0}) {
-		t.Errorf("thread %v, want (1,0,0)", ke.Thread)
-	}
+// TestRobustRunawayRecursion: a recursion without end is a *KernelError
+// naming the call-depth limit (MaxCallDepth, "call depth exceeds 4096") on
+// every backend, not a hang or a crash: ptxsim and the simulated GPU
+// count the compiled calls, the cpu backend runs the depth-counting copies
+// of testkernels' nugo_loops.go (issue 21 item 5). The failing thread is
+// named, and the other threads' writes are kept where the backend runs
+// them first.
+func TestRobustRunawayRecursion(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		if backend == "gpu-fake" {
+			return // the recording fake runs no kernel, so none fails
+		}
+		cases := []struct {
+			name   string
+			kernel any
+			arg    []int64
+			thread Dim3
+			pos    string
+		}{
+			{"self", testkernels.Runaway, []int64{-1, 0}, Dim3{1, 0, 0}, "panics.go:"},
+			{"mutual", testkernels.RunawayMutual, make([]int64, 8), Dim3{3, 0, 0}, "recursion.go:"},
+		}
+		for _, c := range cases {
+			err := call(t, "Launch", func() error { return Jit(c.kernel).Launch(Dim1(1), Dim1(len(c.arg)), c.arg) })
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("%s: Launch = %v, want a *KernelError", c.name, err)
+			}
+			wantErr(t, c.name, err, "call depth exceeds 4096")
+			if ke.Thread != c.thread {
+				t.Errorf("%s: thread %v, want %v", c.name, ke.Thread, c.thread)
+			}
+			if backend == "cpu" && !strings.Contains(ke.Pos, c.pos) {
+				t.Errorf("%s: position %q, want one in %s", c.name, ke.Pos, c.pos)
+			}
+		}
+	})
+}
+
+// TestRobustDeepRecursion: a recursion 1000 calls deep works on every
+// backend, and one 4000 deep on the cpu backend and ptxsim (the simulated
+// GPU interprets as ptxsim does, but slowly); 4097 calls fail with the
+// limit's KernelError (issue 21 item 5).
+func TestRobustDeepRecursion(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		if backend == "gpu-fake" {
+			return // the recording fake runs no kernel
+		}
+		depths := []int64{1000, 0, 1, 999}
+		if backend == "cpu" || backend == "ptxsim" {
+			depths = append(depths, MaxCallDepth-96, 4000)
+		}
+		out := make([]int64, len(depths))
+		if err := call(t, "Launch", func() error { return Jit(testkernels.Recurse).Launch(Dim1(1), Dim1(len(depths)), depths, out) }); err != nil {
+			t.Fatalf("depths %v: %v", depths, err)
+		}
+		for i, d := range depths {
+			if want := d * (d + 1) / 2; out[i] != want {
+				t.Errorf("depth %d: sum %d, want %d", d, out[i], want)
+			}
+		}
+		if backend == "gpu-sim" {
+			return
+		}
+		err := call(t, "Launch", func() error {
+			return Jit(testkernels.Recurse).Launch(Dim1(1), Dim1(2), []int64{5, MaxCallDepth + 1}, make([]int64, 2))
+		})
+		var ke *KernelError
+		if !errors.As(err, &ke) || ke.Thread != (Dim3{1, 0, 0}) {
+			t.Fatalf("depth %d: %v, want a *KernelError of thread 1", MaxCallDepth+1, err)
+		}
+		wantErr(t, "too deep", err, "call depth exceeds 4096")
+	})
 }

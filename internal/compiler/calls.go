@@ -131,6 +131,12 @@ func (f *fnState) callRegs(callee *ssa.Function, argLeaves [][]scalar, argVals [
 			lines = append(lines, fmt.Sprintf("\t.param %s %s;", paramType(s), name), fmt.Sprintf("\tst.param%s [%s], %s;", paramType(s), name, v))
 		}
 	}
+	if f.m.recursive(callee) {
+		d := f.depthArg(callee)
+		name := fmt.Sprintf("param%d", len(params))
+		params = append(params, name)
+		lines = append(lines, fmt.Sprintf("\t.param .b32 %s;", name), fmt.Sprintf("\tst.param.b32 [%s], %s;", name, d))
+	}
 	var rets []string
 	var results []string
 	var fixups []string

@@ -44,6 +44,7 @@ func CompileBound(k *frontend.Kernel, target Target, bound map[int]*frontend.Ker
 		tables:      map[*ssa.Global]string{},
 		files:       map[string]int{},
 		recursion:   map[*ssa.Function]bool{},
+		reach:       map[[2]*ssa.Function]bool{},
 		leaks:       map[*ssa.Function]token.Pos{},
 		localSize:   map[*ptx.Func]int64{},
 		loopChecked: map[*ssa.Function]bool{},
@@ -75,6 +76,7 @@ type modState struct {
 	files       map[string]int       // Go source files → .file numbers
 	nlabel      int                  // labels are module-unique (inlined bodies share a function)
 	recursion   map[*ssa.Function]bool
+	reach       map[[2]*ssa.Function]bool   // reaches' answers
 	leaks       map[*ssa.Function]token.Pos // localLeak's answers
 	localSize   map[*ptx.Func]int64         // bytes of .local memory each function declares
 	loopChecked map[*ssa.Function]bool      // checkLoopAddresses has run

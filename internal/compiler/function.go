@@ -30,7 +30,10 @@ type fnState struct {
 	// inl is set while the function's body is inlined into a caller.
 	inl  *inlineState
 	tail []func() // out-of-line code (debug error paths), emitted after the body
-	pos  token.Pos
+	// depth is the register holding a recursive function's call depth
+	// (calldepth.go); "" elsewhere.
+	depth string
+	pos   token.Pos
 	// block is the block being lowered; divPairs the 64-bit quotients and
 	// remainders computed so far (see divRem64).
 	block    *ssa.BasicBlock
@@ -235,6 +238,7 @@ func (f *fnState) params() {
 	if n := f.m.out.ParamBytes; f.kernel && n > MaxParamBytes {
 		f.errorf("the kernel's parameters take %d bytes; at most %d fit in a launch (pass large arrays and structs in a slice instead)", n, MaxParamBytes)
 	}
+	f.depthParam()
 }
 
 // paramType is the PTX type of a device function's parameter or result.

@@ -77,6 +77,33 @@ func funcRecursive(t cuda.Thread, out []int64, parity []uint8) {
 	}
 }
 
+// funcDeepRecursion recurses 1000 calls deep in every 64th thread and up to
+// 49 in the others (a mutual recursion, issue 21 item 5): within
+// cuda.MaxCallDepth on every backend.
+func funcDeepRecursion(t cuda.Thread, out []int64) {
+	if i := t.Grid1(); i < len(out) {
+		d := i % 50
+		if i%64 == 0 {
+			d = 1000
+		}
+		out[i] = int64(deepDown(d, int64(i)))
+	}
+}
+
+func deepDown(d int, acc int64) int64 {
+	if d == 0 {
+		return acc
+	}
+	return deepUp(d-1, acc*3+int64(d))
+}
+
+func deepUp(d int, acc int64) int64 {
+	if d == 0 {
+		return acc
+	}
+	return deepDown(d-1, acc^int64(d)<<7)
+}
+
 func sumSlice(s []float32) float32 {
 	var acc float32
 	for _, v := range s {
@@ -157,6 +184,7 @@ var funcCases = []Case{
 	c1("funcs/generic_int16", funcGeneric[int16], func() []any { return []any{cycleOf[int16](n1 + 8), zeros[int16](n1), zeros[int16](n1)} }),
 	c1("funcs/generic_float64", funcGeneric[float64], func() []any { return []any{inRange(n1+8, 1e308), zeros[float64](n1), zeros[float64](n1)} }),
 	c1("funcs/recursive", funcRecursive, func() []any { return []any{zeros[int64](n1), zeros[uint8](n1)} }),
+	c1("funcs/recursion_1000_deep", funcDeepRecursion, func() []any { return []any{zeros[int64](n1)} }),
 	c1("funcs/shared_and_global_arg", funcSharedArg, func() []any { return []any{cycleF32(n1), zeros[float32](n1 - 1)} }),
 	c1("funcs/pointer_arg", funcPointerArg, func() []any { return []any{iotaF64(n1)} }),
 }

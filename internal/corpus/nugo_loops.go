@@ -1236,12 +1236,13 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterCallDepthBound(complexCalls, nugoDepth_complexCalls)
 	cuda.RegisterRowLoop(complexCalls, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex64), args[2].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
 			for {
-				complexCalls(t, a0, a1, a2)
+				nugoDepth_complexCalls(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
@@ -1483,12 +1484,27 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterCallDepthBound(funcRecursive, nugoDepth_funcRecursive)
 	cuda.RegisterRowLoop(funcRecursive, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
 			for {
-				funcRecursive(t, a0, a1)
+				nugoDepth_funcRecursive(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterCallDepthBound(funcDeepRecursion, nugoDepth_funcDeepRecursion)
+	cuda.RegisterRowLoop(funcDeepRecursion, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				nugoDepth_funcDeepRecursion(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
@@ -1511,18 +1527,18 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line funcs.go:91
+//line funcs.go:118
 					tid := t.ThreadIdx().X
 
-//line funcs.go:92
+//line funcs.go:119
 					i := t.Grid1()
 
-//line funcs.go:93
+//line funcs.go:120
 					sh[tid] = 0
 
-//line funcs.go:94
+//line funcs.go:121
 					if i < len(a) {
-//line funcs.go:95
+//line funcs.go:122
 						sh[tid] = a[i]
 					}
 				}
@@ -1530,17 +1546,17 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line funcs.go:91
+//line funcs.go:118
 					tid := t.ThreadIdx().X
 
-//line funcs.go:92
+//line funcs.go:119
 					i := t.Grid1()
 
-//line funcs.go:98
+//line funcs.go:125
 					if i < len(out) {
-//line funcs.go:99
+//line funcs.go:126
 						lo := tid - tid%8
-//line funcs.go:100
+//line funcs.go:127
 						out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
 					}
 				}
@@ -1560,60 +1576,17 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(funcCallABI, "a8a90bf9cba8214f", func(nugoArgs []any) func() cuda.BlockLoop {
-		a, out, flags := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]uint8)
-		_, _, _ = a, out, flags
-		return func() cuda.BlockLoop {
-			var nugoShared []float32
-			return func(nugoB *cuda.Block) {
-				nugoN := nugoB.Size()
-				_ = nugoN
-				t := nugoB.Thread(0)
-				_ = t
-				sh := cuda.BlockShared(&nugoShared, 128)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line funcs.go:136
-					tid := t.ThreadIdx().X
-
-//line funcs.go:137
-					i := t.Grid1()
-
-//line funcs.go:138
-					sh[tid] = 0
-
-//line funcs.go:139
-					if i < len(a) {
-//line funcs.go:140
-						sh[tid] = a[i]
-					}
+	cuda.RegisterCallDepthBound(funcCallABI, nugoDepth_funcCallABI)
+	cuda.RegisterRowLoop(funcCallABI, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]uint8)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				nugoDepth_funcCallABI(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line funcs.go:136
-					tid := t.ThreadIdx().X
-
-//line funcs.go:137
-					i := t.Grid1()
-
-//line funcs.go:143
-					if i < len(out) {
-//line funcs.go:144
-						lo := tid - tid%4
-//line funcs.go:145
-						r1, ok1 := sumRec(sh[lo:lo+4], acc{})
-//line funcs.go:146
-						r2, ok2 := sumRec(a[i:min(i+3, len(a))], acc{sum: 1})
-//line funcs.go:147
-						out[i] = r1.sum + r2.sum + float32(r1.n*10+r2.n)
-//line funcs.go:148
-						flags[i] = b2u(ok1) + 2*b2u(ok2) + 4*b2u(r1.neg) + 8*b2u(r2.neg)
-					}
-				}
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1734,12 +1707,13 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterCallDepthBound(halfDot, nugoDepth_halfDot)
 	cuda.RegisterRowLoop(halfDot, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].(cuda.Float16), args[1].([]halfWeighted), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
 			for {
-				halfDot(t, a0, a1, a2, a3, a4)
+				nugoDepth_halfDot(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
@@ -2296,12 +2270,13 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterCallDepthBound(pkgCalls, nugoDepth_pkgCalls)
 	cuda.RegisterRowLoop(pkgCalls, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]int64), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
 			for {
-				pkgCalls(t, a0, a1, a2)
+				nugoDepth_pkgCalls(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
@@ -4624,4 +4599,207 @@ func init() {
 			}
 		}
 	})
+}
+
+// The depth-counting copies of the kernels that reach a recursive
+// function, and of the functions on their way (cuda.MaxCallDepth).
+
+//line complexk.go:183
+func nugoDepth_complexCalls(t cuda.Thread, z []complex128, w []complex64, out []complex128) {
+	if i := t.Grid1(); i < len(z) {
+		out[i] = nugoDepth_cpowN(1, z[i], i%5)*rootsOfUnity[i%4] + csq(z[i])
+		w[i] = cscale(csq(w[i]))
+	}
+}
+
+//line complexk.go:170
+func nugoDepth_cpowN(nugoDepth int, z complex128, n int) complex128 {
+//line complexk.go:170
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line complexk.go:170
+
+	if n <= 0 {
+		return 1
+	}
+	return z * nugoDepth_cpowN(nugoDepth+1, z, n-1)
+}
+
+//line funcs.go:73
+func nugoDepth_funcRecursive(t cuda.Thread, out []int64, parity []uint8) {
+	if i := t.Grid1(); i < len(out) {
+		out[i] = int64(nugoDepth_fib(1, i%15))
+		parity[i] = b2u(nugoDepth_isEven(1, i%40))
+	}
+}
+
+//line funcs.go:41
+func nugoDepth_isEven(nugoDepth int, n int) bool {
+//line funcs.go:41
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line funcs.go:41
+
+	if n == 0 {
+		return true
+	}
+	return nugoDepth_isOdd(nugoDepth+1, n-1)
+}
+
+//line funcs.go:48
+func nugoDepth_isOdd(nugoDepth int, n int) bool {
+//line funcs.go:48
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line funcs.go:48
+
+	if n == 0 {
+		return false
+	}
+	return nugoDepth_isEven(nugoDepth+1, n-1)
+}
+
+//line funcs.go:34
+func nugoDepth_fib(nugoDepth int, n int) int {
+//line funcs.go:34
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line funcs.go:34
+
+	if n < 2 {
+		return n
+	}
+	return nugoDepth_fib(nugoDepth+1, n-1) + nugoDepth_fib(nugoDepth+1, n-2)
+}
+
+//line funcs.go:83
+func nugoDepth_funcDeepRecursion(t cuda.Thread, out []int64) {
+	if i := t.Grid1(); i < len(out) {
+		d := i % 50
+		if i%64 == 0 {
+			d = 1000
+		}
+		out[i] = int64(nugoDepth_deepDown(1, d, int64(i)))
+	}
+}
+
+//line funcs.go:93
+func nugoDepth_deepDown(nugoDepth int, d int, acc int64) int64 {
+//line funcs.go:93
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line funcs.go:93
+
+	if d == 0 {
+		return acc
+	}
+	return nugoDepth_deepUp(nugoDepth+1, d-1, acc*3+int64(d))
+}
+
+//line funcs.go:100
+func nugoDepth_deepUp(nugoDepth int, d int, acc int64) int64 {
+//line funcs.go:100
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line funcs.go:100
+
+	if d == 0 {
+		return acc
+	}
+	return nugoDepth_deepDown(nugoDepth+1, d-1, acc^int64(d)<<7)
+}
+
+//line funcs.go:161
+func nugoDepth_funcCallABI(t cuda.Thread, a []float32, out []float32, flags []uint8) {
+	sh := cuda.SharedArray[float32](t, 128)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = 0
+	if i < len(a) {
+		sh[tid] = a[i]
+	}
+	t.SyncThreads()
+	if i < len(out) {
+		lo := tid - tid%4
+		r1, ok1 := nugoDepth_sumRec(1, sh[lo:lo+4], acc{})
+		r2, ok2 := nugoDepth_sumRec(1, a[i:min(i+3, len(a))], acc{sum: 1})
+		out[i] = r1.sum + r2.sum + float32(r1.n*10+r2.n)
+		flags[i] = b2u(ok1) + 2*b2u(ok2) + 4*b2u(r1.neg) + 8*b2u(r2.neg)
+	}
+}
+
+//line funcs.go:151
+func nugoDepth_sumRec(nugoDepth int, s []float32, a acc) (acc, bool) {
+//line funcs.go:151
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line funcs.go:151
+
+	if len(s) == 0 {
+		return a, a.n > 0
+	}
+	a.sum += s[0]
+	a.n++
+	a.neg = a.neg || s[0] < 0
+	return nugoDepth_sumRec(nugoDepth+1, s[1:], a)
+}
+
+//line half.go:81
+func nugoDepth_halfDot(t cuda.Thread, alpha cuda.Float16, ws []halfWeighted, a []cuda.Float16, out []cuda.Float16, out32 []float32) {
+	i := t.Grid1()
+	if i >= len(out) {
+		return
+	}
+	var window [4]cuda.Float16
+	acc := cuda.F16(0)
+	for k := range 8 {
+		j := (i + k) % len(a)
+		window[k%4] = a[j]
+		acc = cuda.HFma(nugoDepth_halfScale(1, a[j], alpha, 1), ws[j].W, acc)
+	}
+	out[i] = acc
+	out32[i] = cuda.HAdd(window[i%4], cuda.F16(float32(ws[i].N))).Float32() + ws[i].X
+}
+
+//line half.go:71
+func nugoDepth_halfScale(nugoDepth int, x, s cuda.Float16, depth int) cuda.Float16 {
+//line half.go:71
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line half.go:71
+
+	if depth > 0 {
+		return nugoDepth_halfScale(nugoDepth+1, x, s, depth-1)
+	}
+	return cuda.HMul(x, s)
+}
+
+//line packages.go:21
+func nugoDepth_pkgCalls(t cuda.Thread, a []float64, h []int64, out []float64) {
+	if i := t.Grid1(); i < len(a) {
+		out[i] = devlib.Clamp(a[i]*devlib.Scale, -5, 5) + devlib.Weights[i%len(devlib.Weights)]
+		h[i] = devlib.Hash(int64(i)*1000003) + nugoDepth_helper(1, int64(i)*12345)
+	}
+}
+
+//line packages.go:14
+func nugoDepth_helper(nugoDepth int, x int64) int64 {
+//line packages.go:14
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line packages.go:14
+
+	if x <= 0 {
+		return 0
+	}
+	return x&7 + nugoDepth_helper(nugoDepth+1, x>>3)
 }

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 )
 
-//go:embed doc.go dd.go exp.go log.go pow.go trig.go atan.go hyper.go misc.go erf.go gamma.go tables.go f32.go f32b.go bitsfn.go cmplx.go
+//go:embed doc.go dd.go exp.go log.go pow.go trig.go atan.go hyper.go misc.go erf.go gamma.go lgzeros.go tables.go f32.go f32b.go bitsfn.go cmplx.go
 var source embed.FS
 
 // Source returns the library's own Go source, file name to content, so that

@@ -147,6 +147,22 @@ func sinPiAbs(a float64) (float64, float64, bool) {
 	return h, l, neg
 }
 
+// lgNearZero returns lgamma(x0+d) as a double-double for the zero x0 =
+// lgZeroHi[i]+lgZeroLo[i] of lgamma and |d| < lgZeroR[i], d = x-lgZeroHi[i]
+// (exact): the Taylor series of lgamma at x0, its linear term in
+// double-double, so that the result keeps its relative accuracy however
+// close x is to the zero (the reflection formula cancels there).
+func lgNearZero(i int, d float64) (float64, float64) {
+	dh, dl := twoSum(d, -lgZeroLo[i])
+	o := i * lgZeroTerms
+	p := lgZeroC[o+lgZeroTerms-1]
+	for k := lgZeroTerms - 2; k >= 1; k-- {
+		p = p*dh + lgZeroC[o+k]
+	}
+	h, l := ddMul(lgZeroC[o], lgZeroC1Lo[i], dh, dl)
+	return ddAdd(h, l, dh*dh*p, 0)
+}
+
 // lgammaCore returns lgamma(x) as a double-double and the sign of
 // Gamma(x), for finite x that is neither 0 nor a negative integer.
 func lgammaCore(x float64) (float64, float64, int) {
@@ -164,6 +180,18 @@ func lgammaCore(x float64) (float64, float64, int) {
 	if x > 0 {
 		h, l := lgammaPos(x, 0)
 		return h, l, 1
+	}
+	if x > -5 && x < -2 {
+		for i := 0; i < len(lgZeroHi); i++ {
+			if d := x - lgZeroHi[i]; math.Abs(d) < lgZeroR[i] {
+				h, l := lgNearZero(i, d)
+				// Gamma is negative on (-3, -2) and (-5, -4).
+				if x > -3 || x < -4 {
+					return h, l, -1
+				}
+				return h, l, 1
+			}
+		}
 	}
 	// Reflection: Gamma(x) Gamma(1-x) = pi / sin(pi x), Gamma(1-x) > 0.
 	sh, sl, neg := sinPiAbs(a)

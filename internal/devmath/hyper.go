@@ -2,15 +2,30 @@ package devmath
 
 import "math"
 
+// halfExp returns e**a/2 for a > 22, where it is sinh(a) and cosh(a) to
+// within 2**-63 relative. The halving is part of the final scaling, so the
+// result overflows only where e**a/2 does, at asinh(MaxFloat64) =
+// 710.4758600739439, not at ln(MaxFloat64) = 709.782712893384 where e**a
+// does (Go's math.Sinh and math.Cosh return +Inf from there; CUDA's
+// libdevice and Numba do not).
+func halfExp(a float64) float64 {
+	if a > 711 {
+		return math.Inf(1)
+	}
+	h, l, k := expDD(a, 0)
+	return scale(h+l, k-1)
+}
+
 // Sinh returns the hyperbolic sine of x. Special cases as Go's math.Sinh:
-// Sinh(±0) = ±0, Sinh(±Inf) = ±Inf, Sinh(NaN) = NaN.
+// Sinh(±0) = ±0, Sinh(±Inf) = ±Inf, Sinh(NaN) = NaN. It overflows at
+// |x| > asinh(MaxFloat64), Go's at |x| > ln(MaxFloat64) (see halfExp).
 func Sinh(x float64) float64 {
 	a := math.Abs(x)
 	switch {
 	case a < 0x1p-28 || x != x || math.IsInf(x, 0):
 		return x
 	case a > 22:
-		return math.Copysign(Exp(a)*0.5, x)
+		return math.Copysign(halfExp(a), x)
 	case a < 1:
 		// x + x**3/6 + x**5*(1/120 + ...), the cubic term kept exactly.
 		z, zl := twoProd(a, a)
@@ -41,14 +56,15 @@ func Sinh(x float64) float64 {
 }
 
 // Cosh returns the hyperbolic cosine of x. Special cases as Go's math.Cosh:
-// Cosh(±0) = 1, Cosh(±Inf) = +Inf, Cosh(NaN) = NaN.
+// Cosh(±0) = 1, Cosh(±Inf) = +Inf, Cosh(NaN) = NaN. It overflows at
+// |x| > acosh(MaxFloat64), Go's at |x| > ln(MaxFloat64) (see halfExp).
 func Cosh(x float64) float64 {
 	a := math.Abs(x)
 	switch {
 	case x != x:
 		return x
 	case a > 22:
-		return Exp(a) * 0.5
+		return halfExp(a)
 	case a < 0x1p-28:
 		return 1
 	}

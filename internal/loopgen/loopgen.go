@@ -64,6 +64,10 @@ type Result struct {
 	// the goroutine path at their first barrier, and why.
 	Fissioned   []string
 	Unfissioned []Skip
+	// Bounded are the kernels among Kernels that reach a recursive
+	// function of the package and run as depth-counting copies
+	// (recursion.go).
+	Bounded []string
 }
 
 // Skip is a function left without a generated loop, and why.
@@ -105,6 +109,24 @@ func Generate(dir string) (*Result, error) {
 			if reason := g.kernelProblem(fd, constrained); reason != "" {
 				res.Skipped = append(res.Skipped, Skip{name, reason})
 				continue
+			}
+			if g.signature(fd).TypeParams().Len() == 0 {
+				bounded, why := g.depthBounded(fd)
+				if why != "" {
+					res.Skipped = append(res.Skipped, Skip{name, "it calls recursive functions, and " + why})
+					continue
+				}
+				if bounded != "" {
+					// Recursion: the depth-counting copy runs, as a
+					// row loop and on the goroutine path alike, and
+					// no block loop (barrier fission) is made.
+					cuda := g.importName(cudaPath, "cuda")
+					fmt.Fprintf(&g.body, "%s.RegisterCallDepthBound(%s, %s)\n", cuda, name, bounded)
+					g.kernelCall(name, bounded, g.signature(fd))
+					res.Kernels = append(res.Kernels, name)
+					res.Bounded = append(res.Bounded, name)
+					continue
+				}
 			}
 			if g.needsFission(fd) {
 				src, why := g.fission(fd)
@@ -264,6 +286,13 @@ type generator struct {
 	imports map[string]string    // import path -> name in the generated file
 	names   map[string]bool      // names taken in the generated file's scope
 	syncing map[*types.Func]bool // functions that synchronise (fission.go)
+	// calls, copies and copied serve the depth-counting copies of
+	// recursion.go: the call graph, each copy's name, the functions
+	// already written; decls holds the copies' source.
+	calls  *callGraph
+	copies map[*types.Func]string
+	copied map[*types.Func]bool
+	decls  bytes.Buffer
 }
 
 func newGenerator(pkg *packages.Package) *generator {
@@ -464,7 +493,11 @@ func (g *generator) unwritable(t types.Type) string {
 
 // kernel adds the row loop registration of the kernel that expr (its name,
 // with type arguments for an instantiation) denotes.
-func (g *generator) kernel(expr string, sig *types.Signature) {
+func (g *generator) kernel(expr string, sig *types.Signature) { g.kernelCall(expr, expr, sig) }
+
+// kernelCall adds the row loop registration of the kernel expr, whose
+// loop calls call (the kernel, or its depth-counting copy).
+func (g *generator) kernelCall(expr, call string, sig *types.Signature) {
 	cuda := g.importName(cudaPath, "cuda")
 	args, r, t, n, stop := g.local("args"), g.local("r"), g.local("t"), g.local("n"), g.local("stop")
 	var vars, asserts []string
@@ -482,7 +515,7 @@ func (g *generator) kernel(expr string, sig *types.Signature) {
 	}
 	fmt.Fprintf(w, "return func(%s *%s.Row) {\n", r, cuda)
 	fmt.Fprintf(w, "%s, %s, %s := %s.Begin()\n", t, n, stop, r)
-	fmt.Fprintf(w, "for {\n%s(%s)\n", expr, strings.Join(append([]string{t}, vars...), ", "))
+	fmt.Fprintf(w, "for {\n%s(%s)\n", call, strings.Join(append([]string{t}, vars...), ", "))
 	fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nreturn\n}\n", n, n, stop)
 	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n})\n", t, r, t)
 }
@@ -641,6 +674,11 @@ func (g *generator) file() ([]byte, error) {
 	b.WriteString("// The CPU backend's loops for this package's kernels and vectorized\n")
 	b.WriteString("// functions, with each call direct so that the compiler can inline it.\n")
 	fmt.Fprintf(&b, "func init() {\n%s}\n", g.body.String())
+	if g.decls.Len() > 0 {
+		b.WriteString("\n// The depth-counting copies of the kernels that reach a recursive\n")
+		b.WriteString("// function, and of the functions on their way (cuda.MaxCallDepth).\n")
+		b.Write(g.decls.Bytes())
+	}
 	return format.Source(b.Bytes())
 }
 

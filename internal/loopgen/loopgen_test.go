@@ -300,3 +300,43 @@ func moduleRoot(t *testing.T) string {
 		dir = parent
 	}
 }
+
+// TestGenerateRecursion: kernels that reach a recursive function of their
+// package (directly or through a helper, self or mutual recursion) run as
+// depth-counting copies, registered with cuda.RegisterCallDepthBound; the
+// copies check cuda.MaxCallDepth, pass the depth on, keep the user's
+// positions (//line) and the package names of the generated file; a kernel
+// without recursion keeps its plain loop (issue 21 item 5).
+func TestGenerateRecursion(t *testing.T) {
+	res, err := Generate("testdata/recur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Fact", "Even"}; !slices.Equal(res.Bounded, want) {
+		t.Errorf("bounded kernels %v, want %v", res.Bounded, want)
+	}
+	if want := []string{"Fact", "Even", "Plain"}; !slices.Equal(res.Kernels, want) {
+		t.Errorf("kernels %v, want %v", res.Kernels, want)
+	}
+	src := string(res.Source)
+	for _, s := range []string{
+		"cuda.RegisterCallDepthBound(Fact, nugoDepth_Fact)",
+		"cuda.RegisterCallDepthBound(Even, nugoDepth_Even)",
+		"nugoDepth_Fact(t, a0, a1)",
+		"\n\t\t\t\tPlain(t, a0)",
+		"//line recur.go:13\nfunc nugoDepth_Fact(t cuda.Thread, ns []int64, out []float64) {",
+		"math.Sqrt(nugoDepth_fact(1, ns[i]) * nugoDepth_fact(1, ns[i]))",
+		"func nugoDepth_fact(nugoDepth int, n int64) float64 {\n//line recur.go:19\n\tif nugoDepth > cuda.MaxCallDepth {\n\t\tpanic(cuda.ErrCallDepth)\n\t}\n//line recur.go:19\n",
+		"return float64(n) * nugoDepth_fact(nugoDepth+1, n-1)",
+		"return nugoDepth_isOdd(nugoDepth+1, n-1)",
+		// a one-line function: its body keeps the line of its declaration
+		"//line recur.go:33\n\treturn nugoDepth_isEven(nugoDepth+1, n)\n}",
+	} {
+		if !strings.Contains(src, s) {
+			t.Errorf("generated file lacks %q:\n%s", s, src)
+		}
+	}
+	if strings.Contains(src, "nugoDepth_Plain") || strings.Contains(src, "func nugoDepth_Even") && strings.Count(src, "func nugoDepth_isEven") != 1 {
+		t.Errorf("unexpected copies:\n%s", src)
+	}
+}

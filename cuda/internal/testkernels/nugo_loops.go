@@ -1463,12 +1463,41 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterCallDepthBound(Runaway, nugoDepth_Runaway)
 	cuda.RegisterRowLoop(Runaway, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
 			for {
-				Runaway(t, a0)
+				nugoDepth_Runaway(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterCallDepthBound(Recurse, nugoDepth_Recurse)
+	cuda.RegisterRowLoop(Recurse, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int64), args[1].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				nugoDepth_Recurse(t, a0, a1)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterCallDepthBound(RunawayMutual, nugoDepth_RunawayMutual)
+	cuda.RegisterRowLoop(RunawayMutual, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				nugoDepth_RunawayMutual(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
@@ -2291,4 +2320,82 @@ func init() {
 			}
 		}
 	})
+}
+
+// The depth-counting copies of the kernels that reach a recursive
+// function, and of the functions on their way (cuda.MaxCallDepth).
+
+//line panics.go:50
+func nugoDepth_Runaway(t cuda.Thread, d []int64) {
+	if i := t.Grid1(); i < len(d) {
+		d[i] = nugoDepth_countUp(1, d[i])
+	}
+}
+
+//line panics.go:56
+func nugoDepth_countUp(nugoDepth int, n int64) int64 {
+//line panics.go:56
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line panics.go:56
+
+	if n == -1 {
+		return 0
+	}
+	return nugoDepth_countUp(nugoDepth+1, n+1) + 1
+}
+
+//line recursion.go:10
+func nugoDepth_Recurse(t cuda.Thread, depth []int64, out []int64) {
+	if i := t.Grid1(); i < len(depth) {
+		out[i] = nugoDepth_sumDown(1, depth[i])
+	}
+}
+
+//line recursion.go:17
+func nugoDepth_sumDown(nugoDepth int, n int64) int64 {
+//line recursion.go:17
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line recursion.go:17
+
+	if n <= 0 {
+		return 0
+	}
+	return n + nugoDepth_sumDown(nugoDepth+1, n-1)
+}
+
+//line recursion.go:26
+func nugoDepth_RunawayMutual(t cuda.Thread, out []int64) {
+	i := t.Grid1()
+	if i >= len(out) {
+		return
+	}
+	if i == 3 {
+		out[i] = nugoDepth_ping(1, int64(i))
+		return
+	}
+	out[i] = int64(i)
+}
+
+//line recursion.go:38
+func nugoDepth_ping(nugoDepth int, n int64) int64 {
+//line recursion.go:38
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line recursion.go:38
+	return nugoDepth_pong(nugoDepth+1, n+1) + 1
+}
+
+//line recursion.go:40
+func nugoDepth_pong(nugoDepth int, n int64) int64 {
+//line recursion.go:40
+	if nugoDepth > cuda.MaxCallDepth {
+		panic(cuda.ErrCallDepth)
+	}
+//line recursion.go:40
+	return nugoDepth_ping(nugoDepth+1, n*3%1000) - 1
 }

@@ -2,12 +2,17 @@
 # of devmath's functions, computed with mpmath at 300 bits, for the
 # accuracy-against-the-exact-value test (TestExact64). Run:
 #   python3 genref.py | gzip -9 > ref64.txt.gz
+# With arguments N SEED [NAMES] it draws N points per function (only the
+# comma-separated NAMES if given) from another seed:
+# the larger runs that doc.go's "max" column reports, checked with
+#   python3 genref.py 20000 9 | gzip > /tmp/big.txt.gz
+#   go test -run TestExact64 -v -args -exactref /tmp/big.txt.gz
 import random, math, sys
 import mpmath
 from mpmath import mp, mpf
 mp.prec = 300
-N = 2000
-rnd = random.Random(4)
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+rnd = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 4)
 
 def logu(lo, hi):
     return math.exp(rnd.uniform(math.log(lo), math.log(hi)))
@@ -70,6 +75,11 @@ F2 = {
 
 def h(v):
     return float(v).hex()
+
+if len(sys.argv) > 3:
+    keep = set(sys.argv[3].split(","))
+    F = {k: v for k, v in F.items() if k in keep}
+    F2 = {k: v for k, v in F2.items() if k in keep}
 
 out = sys.stdout
 for name, (f, gen) in F.items():

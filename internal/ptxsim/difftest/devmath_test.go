@@ -62,7 +62,7 @@ var devmath32 = []func(a, b float32) float32{
 // arguments that stress trigonometric argument reduction.
 func mathInputs() (x, y []float64) {
 	x = append([]float64{}, edgeFloats...)
-	x = append(x, -0.5, 0.75, 1e-8, -1e-300, 709.7, 710, -745.1, 88.7, 1e22, -1e15, 3*math.Pi/4, 1.0000001, 0.9999999)
+	x = append(x, -0.5, 0.75, 1e-8, -1e-300, 709.7, 710, -745.1, 710.2, -710.4758600739439, 710.475860073944, 88.7, 1e22, -1e15, 3*math.Pi/4, 1.0000001, 0.9999999)
 	// Gamma's branches: poles, near 1 and 2, the shift and Stirling ranges,
 	// reflection, overflow and underflow.
 	x = append(x, -3, -2.5, -2.7476826467274, -1e-3, 1.01, 2.003, 31.9, 33, 171.7, -170.6, -185.3, -250.5, 0x1p-1074, 3e305)

@@ -96,3 +96,14 @@ func sampleMath32(t cuda.Thread, x, y []float32, out []float32) {
 	o[28] = lg
 	o[29] = float32(sign)
 }
+
+// sampleHyper computes math.Sinh and math.Cosh, and the float32 ones: the
+// functions whose overflow threshold differs between the backends (Go's
+// math, on the cpu backend, overflows at ln(MaxFloat64); the device
+// library at asinh(MaxFloat64), the exact threshold).
+func sampleHyper(t cuda.Thread, x []float64, s, c []float64, s32, c32 []float32) {
+	if i := t.Grid1(); i < len(x) {
+		s[i], c[i] = math.Sinh(x[i]), math.Cosh(x[i])
+		s32[i], c32[i] = math32.Sinh(float32(x[i])), math32.Cosh(float32(x[i]))
+	}
+}

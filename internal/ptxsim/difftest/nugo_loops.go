@@ -35,6 +35,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(sampleHyper, func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float32), args[4].([]float32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				sampleHyper(t, a0, a1, a2, a3, a4)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(sampleCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
