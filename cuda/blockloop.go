@@ -1,7 +1,9 @@
 package cuda
 
 import (
+	"fmt"
 	"reflect"
+	"runtime"
 	"sync"
 
 	"github.com/nugo-dev/nugo/internal/cpu"
@@ -77,10 +79,9 @@ func (b *Block) Thread(i int) Thread {
 // It is called from the init functions that `nugo gen` writes. Unlike a
 // row loop, a block loop holds a transformed copy of the kernel's body:
 // source is the fingerprint of the kernel's declaration it was made from
-// (package declhash), and a launch uses the loop only if the kernel's
-// source, as the binary carries it, still has that fingerprint; a kernel
-// edited after `nugo gen` runs on goroutines until go generate is run
-// again.
+// (package declhash), and a launch on the CPU backend fails with a
+// *CompileError saying to run go generate if the kernel's source, as the
+// binary carries it, no longer has that fingerprint.
 func RegisterBlockLoop(kernel any, source string, bind func(args []any) func() BlockLoop) {
 	v := reflect.ValueOf(kernel)
 	if kernel == nil || bind == nil || v.Kind() != reflect.Func || v.IsNil() {
@@ -89,41 +90,60 @@ func RegisterBlockLoop(kernel any, source string, bind func(args []any) func() B
 	cpu.RegisterRows(v.Pointer(), cpu.RowBinder{Type: v.Type(), Bind: bind, Source: source})
 }
 
-// blockLoopCurrent caches, per kernel code pointer and fingerprint,
-// whether a block loop was generated from the kernel's current source.
-var blockLoopCurrent sync.Map // blockLoopKey -> bool
+// blockLoopCurrent caches, per kernel code pointer and fingerprint, nil
+// when the block loop was generated from the kernel's current source, or
+// the error that says it is out of date.
+var blockLoopCurrent sync.Map // blockLoopKey -> error (nil when current)
 
 type blockLoopKey struct {
 	pc     uintptr
 	source string
 }
 
-// currentBlockLoop reports whether the block loop registered for fn with
+// currentBlockLoop returns nil when the block loop registered for fn with
 // fingerprint source was generated from the declaration of fn that the
-// binary carries (or the source tree has). A block loop holds a copy of
+// binary carries (or the source tree has), and otherwise a *CompileError
+// saying that nugo_loops.go is out of date. A block loop holds a copy of
 // the kernel's body: after an edit without go generate it would compute
 // the old kernel on the CPU while the compiled backends compile the new
-// one, so a stale loop is not used, and the kernel runs as goroutines.
-// Where no source can be found, no backend compiles another body, and
-// the loop is used.
-func currentBlockLoop(fn reflect.Value, source string) bool {
+// one, and falling back to goroutines would hide, at a thousand times the
+// cost, that the generated file is stale; the launch fails instead, as a
+// stale row loop fails to compile and a stale nugo_source.go fails the
+// compiled backends. Where no source can be found, no backend compiles
+// another body, and the loop is used.
+func currentBlockLoop(fn reflect.Value, source string) error {
 	key := blockLoopKey{fn.Pointer(), source}
-	if ok, seen := blockLoopCurrent.Load(key); seen {
-		return ok.(bool)
+	if err, seen := blockLoopCurrent.Load(key); seen {
+		e, _ := err.(error)
+		return e
 	}
-	h, found := frontend.DeclHash(fn.Interface())
-	ok := !found || h == source
-	blockLoopCurrent.Store(key, ok)
-	return ok
+	var err error
+	if h, found := frontend.DeclHash(fn.Interface()); found && h != source {
+		pos := ""
+		if f := runtime.FuncForPC(fn.Pointer()); f != nil {
+			if file, line := f.FileLine(f.Entry()); file != "" {
+				pos = fmt.Sprintf("%s:%d", file, line)
+			}
+		}
+		err = &CompileError{Kernel: funcName(fn), Diagnostics: []Diagnostic{{Pos: pos, Msg: fmt.Sprintf(
+			"the block loop nugo gen wrote for this kernel (in nugo_loops.go) is out of date: it was made from another version of the kernel (fingerprint %s, the kernel's is %s); run go generate in the kernel's package directory and rebuild",
+			source, h)}}}
+	}
+	blockLoopCurrent.Store(key, err)
+	return err
 }
 
 // blockLoopFor binds fn's registered BlockLoop maker to args, or returns
-// nil when fn has none; as rowLoopFor.
+// nil when fn has none; as rowLoopFor. A block loop made from another
+// version of the kernel is an error (see currentBlockLoop).
 func blockLoopFor(fn reflect.Value, args []reflect.Value) (func() BlockLoop, error) {
 	rb, ok := cpu.Rows(fn)
 	bind, _ := rb.Bind.(func([]any) func() BlockLoop)
-	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() || !currentBlockLoop(fn, rb.Source) {
+	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() {
 		return nil, nil
+	}
+	if err := currentBlockLoop(fn, rb.Source); err != nil {
+		return nil, err
 	}
 	return bindLoop(fn, args, bind, "block loop")
 }

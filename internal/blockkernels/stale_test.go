@@ -1,7 +1,9 @@
 package blockkernels
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nugo-dev/nugo/cuda"
@@ -35,14 +37,17 @@ func staleKernel(t cuda.Thread, a []int32) {
 	a[i] = v
 }
 
-// TestStaleBlockLoopUnused: a block loop whose fingerprint is not the
-// kernel's is not run; one whose fingerprint is, is.
-func TestStaleBlockLoopUnused(t *testing.T) {
+// TestStaleBlockLoop: a launch whose kernel has a block loop made from
+// another version of its source fails with a *cuda.CompileError that says
+// the generated file is out of date and to run go generate, and runs
+// nothing (neither the old body nor goroutines); a block loop whose
+// fingerprint is the kernel's is run.
+func TestStaleBlockLoop(t *testing.T) {
 	if err := cuda.SetBackend(cuda.CPU); err != nil {
 		t.Fatal(err)
 	}
 	defer cuda.SetBackend(cuda.Auto)
-	wrong := func(args []any) func() cuda.BlockLoop {
+	marker := func(args []any) func() cuda.BlockLoop {
 		a := args[0].([]int32)
 		return func() cuda.BlockLoop {
 			return func(b *cuda.Block) {
@@ -57,16 +62,36 @@ func TestStaleBlockLoopUnused(t *testing.T) {
 		t.Fatal("the test's own source was not found")
 	}
 	for _, tc := range []struct {
-		source string
-		want   int32
-	}{{"0123456789abcdef", 14}, {current, -1}} {
-		cuda.RegisterBlockLoop(staleKernel, tc.source, wrong)
-		a := []int32{7, 7, 7, 7}
-		if err := cuda.Jit(staleKernel).Launch(cuda.Dim1(1), cuda.Dim1(4), a); err != nil {
-			t.Fatal(err)
-		}
-		if a[0] != tc.want {
-			t.Errorf("registered with source %s: a[0] = %d, want %d", tc.source, a[0], tc.want)
-		}
+		name    string
+		source  string
+		want    int32
+		wantErr []string // substrings of the error; nil: no error
+	}{
+		{"stale", "0123456789abcdef", 7, []string{"staleKernel", "stale_test.go:", "out of date", "run go generate", "0123456789abcdef", current}},
+		{"current", current, -1, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cuda.RegisterBlockLoop(staleKernel, tc.source, marker)
+			a := []int32{7, 7, 7, 7}
+			err := cuda.Jit(staleKernel).Launch(cuda.Dim1(1), cuda.Dim1(4), a)
+			if tc.wantErr == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				var ce *cuda.CompileError
+				if !errors.As(err, &ce) {
+					t.Fatalf("launch returned %v (%T), want a *cuda.CompileError", err, err)
+				}
+				for _, sub := range tc.wantErr {
+					if !strings.Contains(err.Error(), sub) {
+						t.Errorf("error %q does not contain %q", err, sub)
+					}
+				}
+			}
+			if a[0] != tc.want {
+				t.Errorf("a[0] = %d, want %d", a[0], tc.want)
+			}
+		})
 	}
 }
