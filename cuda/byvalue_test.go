@@ -297,3 +297,29 @@ func TestTable2DBounds(t *testing.T) {
 		})
 	}
 }
+
+// By-value parameters reach a kernel with a barrier, which the CPU backend
+// runs through its generated block loop, as they reach the compiled one.
+func TestByValueBlockLoop(t *testing.T) {
+	v := testkernels.Padded{A: 3, B: 0.5, C: [3]int16{1, -2, 4}, D: 1i}
+	w := [4]float32{1, 2, 3, 4}
+	want := make([]float64, 64)
+	for i := range want {
+		tid := i % 32
+		want[i] = float64(w[(tid+1)%4]*3) + 0.5 + float64(v.C[tid%3])
+	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		out := make([]float64, 64)
+		if err := Jit(testkernels.BlockScaled).Launch(Dim1(2), Dim1(32), v, w, out); err != nil {
+			t.Fatal(err)
+		}
+		if backend == "gpu-fake" {
+			return
+		}
+		for i := range want {
+			if out[i] != want[i] {
+				t.Fatalf("out[%d] = %v, want %v", i, out[i], want[i])
+			}
+		}
+	})
+}
