@@ -297,3 +297,55 @@ func TestTable2DBounds(t *testing.T) {
 		})
 	}
 }
+
+// By-value parameters reach a kernel with a barrier, which the CPU backend
+// runs through its generated block loop, as they reach the compiled one.
+func TestByValueBlockLoop(t *testing.T) {
+	v := testkernels.Padded{A: 3, B: 0.5, C: [3]int16{1, -2, 4}, D: 1i}
+	w := [4]float32{1, 2, 3, 4}
+	want := make([]float64, 64)
+	for i := range want {
+		tid := i % 32
+		want[i] = float64(w[(tid+1)%4]*3) + 0.5 + float64(v.C[tid%3])
+	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		out := make([]float64, 64)
+		if err := Jit(testkernels.BlockScaled).Launch(Dim1(2), Dim1(32), v, w, out); err != nil {
+			t.Fatal(err)
+		}
+		if backend == "gpu-fake" {
+			return
+		}
+		for i := range want {
+			if out[i] != want[i] {
+				t.Fatalf("out[%d] = %v, want %v", i, out[i], want[i])
+			}
+		}
+	})
+}
+
+// A by-value parameter holding anything but numbers, bools, Float16s and
+// arrays and structs of them is refused when the kernel is made, on every
+// backend, with the field named.
+func TestByValueFieldKindsRefused(t *testing.T) {
+	type inner struct{ S string }
+	for _, c := range []struct {
+		name   string
+		kernel any
+		want   string
+	}{
+		{"pointer", func(t Thread, s struct{ P *int }) {}, "field P has type *int, a pointer"},
+		{"slice", func(t Thread, s struct{ A [2]struct{ S []int } }) {}, "field A[i].S has type []int, a slice"},
+		{"string", func(t Thread, s struct{ In inner }) {}, "field In.S has type string, a string"},
+		{"map", func(t Thread, s struct{ M map[int]int }) {}, "field M has type map[int]int, a map"},
+		{"func", func(t Thread, s struct{ F func() }) {}, "field F has type func(), a func"},
+		{"interface", func(t Thread, s struct{ X any }) {}, "field X has type interface {}, an interface"},
+		{"channel", func(t Thread, s struct{ C chan int }) {}, "field C has type chan int, a chan"},
+		{"array of pointers", func(t Thread, a [3]*int) {}, "the element has type *int, a pointer"},
+	} {
+		eachBackend(t, func(t *testing.T, backend string) {
+			err := call(t, c.name, func() error { return Jit(c.kernel).Launch(Dim1(1), Dim1(1), nil) })
+			wantErr(t, c.name, err, "parameter 1", "passed by value", c.want, "pass memory as a slice parameter")
+		})
+	}
+}

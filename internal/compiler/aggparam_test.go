@@ -104,12 +104,15 @@ var recs = [2]rec{{A: 1, B: -2, C: 3 + 4i}, 1: {D: true}}
 
 var grid = [2][3]uint16{{1, 2}, 1: {2: 0x102}}
 
+var origin = rec{A: 5, D: true}
+
 func k(t cuda.Thread, out []float64) {
 	i := t.Grid1()
 	out[i] = float64(recs[i%2].B) + float64(grid[i%2][i%3]) + float64(imag(recs[i%2].C))
 	if recs[i%2].D {
 		out[i]++
 	}
+	out[i] += float64(origin.A)
 }
 `
 	m, err := compileSrc(t, src, "k", Target{})
@@ -120,6 +123,7 @@ func k(t cuda.Thread, out []float64) {
 		// A at 0, B at 2, C at 4 and 8, D at 12; 16 bytes each.
 		".global .align 8 .b8 __nugo_tbl_recs[32] = {1,0,254,255,0,0,64,64,0,0,128,64,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0};",
 		".global .align 8 .b8 __nugo_tbl_grid[12] = {1,0,2,0,0,0,0,0,0,0,2,1};",
+		".global .align 8 .b8 __nugo_tbl_origin[16] = {5,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0};", // a struct table
 	} {
 		if !strings.Contains(m.PTX, want) {
 			t.Errorf("PTX lacks %s", want)

@@ -48,7 +48,31 @@ func byValueStore(t cuda.Thread, w wrapper, out []wrapper) {
 	out[i].N[i%2].A = int8(i)
 }
 
+// padded is the layout: 7 bytes of padding after A, 2 after C.
+type padded struct {
+	A int8
+	B float64
+	C [3]int16
+	D complex64
+}
+
+func byValuePadded(t cuda.Thread, v padded, scale [2]float32, out []padded) {
+	i := t.Grid1()
+	if i >= len(out) {
+		return
+	}
+	w := v
+	w.A += int8(i)
+	w.B *= float64(scale[i%2])
+	w.C[i%3] = int16(i)
+	w.D *= complex(scale[1-i%2], 0)
+	out[i] = w
+}
+
 var byValueCases = []Case{
+	c1("byvalue/padded", byValuePadded, func() []any {
+		return []any{padded{A: -100, B: 1.25e-7, C: [3]int16{-32768, 1, 32767}, D: complex(3.5, -1e-30)}, [2]float32{-3, 0.5}, make([]padded, n1)}
+	}),
 	c1("byvalue/tuple", byValueTuple, func() []any {
 		return []any{[3]int64{-3, 1 << 33, 7}, settings{
 			Lo: 10, Hi: 200, Scale: -0.375, W: [4]float32{1.5, -2, 1e-3, 7},

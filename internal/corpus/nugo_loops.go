@@ -1044,6 +1044,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(byValuePadded, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].(padded), args[1].([2]float32), args[2].([]padded)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				byValuePadded(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(complexArith128, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex128), args[1].([]complex128), args[2].(complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]int32)
 		return func(r *cuda.Row) {

@@ -32,7 +32,7 @@ func TestRefusals(t *testing.T) {
 		{"copy from string", "func k(t cuda.Thread, a []byte) {\n\t/*HERE*/copy(a, \"abc\")\n}", "copy from a string is not supported in kernels"},
 		{"map", "func k(t cuda.Thread, a []int) {\n\t/*HERE*/m := make(map[int]int)\n\ta[0] = m[1]\n}", "cannot use a map in a kernel; pass a slice"},
 		{"map param", "func k(t cuda.Thread, /*HERE*/m map[int]int) {\n}", "kernel parameter m has type map[int]int"},
-		{"by-value struct with a pointer", "type node struct{ N int; Next *node }\nfunc k(t cuda.Thread, /*HERE*/n node) {\n}", "kernel parameter n has type node, passed by value: field Next has type *k.node, which is a pointer"},
+		{"by-value struct with a pointer", "type node struct{ N int; Next *node }\nfunc k(t cuda.Thread, /*HERE*/n node) {\n}", "kernel parameter n has type node, passed by value: field Next has type *node, which is a pointer"},
 		{"by-value nested slice field", "type in struct{ S []int32 }\ntype out struct{ A [2]in }\nfunc k(t cuda.Thread, /*HERE*/o out) {\n}", "field A[i].S has type []int32, which is a slice"},
 		{"by-value array of strings", "func k(t cuda.Thread, /*HERE*/a [2]string) {\n}", "the element has type string, which is a string"},
 		{"by-value struct with a func", "type cb struct{ F func() }\nfunc k(t cuda.Thread, /*HERE*/c cb) {\n}", "field F has type func(), which is a func"},

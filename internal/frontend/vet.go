@@ -53,7 +53,7 @@ func vetKernelSignature(fd *ast.FuncDecl, info *types.Info, d *diags) {
 	}
 	for i := 1; i < params.Len(); i++ {
 		p := params.At(i)
-		if agg, why := ByValueProblem(p.Type()); agg {
+		if agg, why := ByValueProblem(p.Type(), types.RelativeTo(p.Pkg())); agg {
 			if why != "" {
 				d.add(p.Pos(), "kernel parameter %s has type %s, passed by value: %s; such arrays and structs hold numbers, bools and cuda.Float16s and arrays and structs of them (pass memory as a slice parameter)", p.Name(), types.TypeString(p.Type(), types.RelativeTo(p.Pkg())), why)
 			}
@@ -178,8 +178,9 @@ func kernelParamOK(t types.Type) bool {
 // cuda.Float16, cuda.Array2 or cuda.Array3), and if so what keeps it from
 // being one, naming the field or element ("field Next is a pointer"), or
 // "" when it holds only numbers, bools, cuda.Float16s and arrays and
-// structs of them. Empty structs and zero-length arrays are allowed.
-func ByValueProblem(t types.Type) (aggregate bool, why string) {
+// structs of them. Empty structs and zero-length arrays are allowed. q
+// writes the types the reason names.
+func ByValueProblem(t types.Type, q types.Qualifier) (aggregate bool, why string) {
 	if isCudaNamed(t, "Float16") || isCudaNamed(t, "Array2") || isCudaNamed(t, "Array3") {
 		return false, ""
 	}
@@ -217,7 +218,7 @@ func ByValueProblem(t types.Type) (aggregate bool, why string) {
 		if path == "[i]" {
 			what = "the element"
 		}
-		return fmt.Sprintf("%s has type %s, which %s", what, t, kindWord(t))
+		return fmt.Sprintf("%s has type %s, which %s", what, types.TypeString(t, q), kindWord(t))
 	}
 	return true, walk(t, "")
 }

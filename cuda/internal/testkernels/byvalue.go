@@ -173,3 +173,17 @@ func TableAt(t cuda.Thread, idx []int, out []int32) {
 		out[0] = table2[idx[0]][idx[1]]
 	}
 }
+
+// BlockScaled stages v.W through shared memory, with a barrier between:
+// a by-value parameter in a kernel the CPU backend splits at barriers.
+func BlockScaled(t cuda.Thread, v Padded, w [4]float32, out []float64) {
+	sh := cuda.SharedArray[float32](t, 4)
+	tid := t.ThreadIdx().X
+	if tid < 4 {
+		sh[tid] = w[tid] * float32(v.A)
+	}
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(out) {
+		out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+	}
+}

@@ -153,6 +153,46 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(BlockScaled, "a6d141e5fdfd63ee", func(nugoArgs []any) func() cuda.BlockLoop {
+		v, w, out := nugoArgs[0].(Padded), nugoArgs[1].([4]float32), nugoArgs[2].([]float64)
+		_, _, _ = v, w, out
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 4)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line byvalue.go:181
+					tid := t.ThreadIdx().X
+
+//line byvalue.go:182
+					if tid < 4 {
+//line byvalue.go:183
+						sh[tid] = w[tid] * float32(v.A)
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line byvalue.go:181
+					tid := t.ThreadIdx().X
+
+//line byvalue.go:186
+					if i := t.Grid1(); i < len(out) {
+//line byvalue.go:187
+						out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ScaleComplex, "0d0db219034e7674", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, s, m := nugoArgs[0].([]complex64), nugoArgs[1].(complex64), nugoArgs[2].(cuda.Array2[complex128])
 		_, _, _ = a, s, m
