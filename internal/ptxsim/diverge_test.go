@@ -295,3 +295,52 @@ func TestPostDominators(t *testing.T) {
 		t.Errorf("ipdom %v, want %v", got, want)
 	}
 }
+
+// trapPathKernel has a check on one side of an if whose failure path
+// traps, as a debug-mode bounds check does: the warp still reconverges
+// after the if (out[2*tid+1] is the whole warp), the sides' activemasks
+// being the even and odd lanes (out[2*tid]).
+const trapPathKernel = header + `
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	.reg .pred %p<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %laneid;
+	mul.wide.u32 %rd2, %r1, 8;
+	add.s64 %rd3, %rd1, %rd2;
+	and.b32 %r3, %r2, 1;
+	setp.ne.u32 %p1, %r3, 0;
+	@%p1 bra ODD;
+	setp.gt.u32 %p2, %r2, 100;
+	@%p2 bra FAIL;
+	activemask.b32 %r4;
+	st.global.u32 [%rd3], %r4;
+	bra JOIN;
+ODD:
+	activemask.b32 %r4;
+	st.global.u32 [%rd3], %r4;
+JOIN:
+	activemask.b32 %r5;
+	st.global.u32 [%rd3+4], %r5;
+	ret;
+FAIL:
+	trap;
+}`
+
+// TestActivemaskTrapPath: a path that can only trap does not move the
+// reconvergence point of the branch around it.
+func TestActivemaskTrapPath(t *testing.T) {
+	out := runDiverge(t, trapPathKernel, 32, 2)
+	for tid := range 32 {
+		want := []uint32{0x55555555, 0xffffffff}
+		if tid%2 == 1 {
+			want[0] = 0xaaaaaaaa
+		}
+		if got := out[2*tid : 2*tid+2]; !slices.Equal(got, want) {
+			t.Errorf("thread %d: activemasks %#x, want %#x", tid, got, want)
+		}
+	}
+}
