@@ -375,22 +375,25 @@ func (w *warp) abort() {
 }
 
 // release computes the results of the waiting lanes that can go and wakes
-// them: lanes whose mask's live lanes all wait, and whose partners can go
-// too (a lane never reads the value of one that stays).
+// them: the lanes whose mask's live lanes all wait in a warp operation with
+// the same mask (CUDA requires them to call one with the same mask; a lane
+// waiting with another mask has yet to get there). Their partners can then
+// go too, so a lane never reads the value of one that stays.
 func (w *warp) release() {
-	can := w.present
+	var can uint32
 	for l := range WarpSize {
-		if can&(1<<l) != 0 && w.mask[l]&w.live&^w.present != 0 {
-			can &^= 1 << l
+		if w.present&(1<<l) == 0 {
+			continue
 		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for l := range WarpSize {
-			if can&(1<<l) != 0 && w.mask[l]&w.present&^can != 0 {
-				can &^= 1 << l
-				changed = true
+		m, ok := w.mask[l], true
+		for j := range WarpSize {
+			if m&w.live&(1<<j) != 0 && (w.present&(1<<j) == 0 || w.mask[j] != m) {
+				ok = false
+				break
 			}
+		}
+		if ok {
+			can |= 1 << l
 		}
 	}
 	if can == 0 {
