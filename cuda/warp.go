@@ -200,11 +200,11 @@ func MatchAllSyncMask[T Shuffleable](t Thread, mask uint32, v T) (lanes uint32, 
 // together (CUDA's __activemask, numba's cuda.activemask, PTX
 // activemask): bit i is set if lane i takes part. On a GPU it waits for
 // no one.
-// Inside if t.LaneID()%2 == 0 of a full warp it is 0x55555555 on the GPU
+// Inside if t.LaneID()%2 == 0 of a full warp it is 0x55555555 on a GPU
+// (as GPUs schedule such code; CUDA promises no particular reconvergence)
 // and on ptxsim, which tracks which lanes of a warp run together: lanes
 // part at a branch that some take and others do not, and join again where
-// the two paths meet (the branch's immediate post-dominator), as a GPU's
-// warp does. On the cpu backend, where each thread is a goroutine and no
+// the two paths meet (the branch's immediate post-dominator). On the cpu backend, where each thread is a goroutine and no
 // branch is seen, ActiveMask is the lanes that, in the same round of the
 // warp's rendezvous, call ActiveMask from the same place in the program;
 // it is the GPU's answer when the lanes that went elsewhere wait in
