@@ -200,11 +200,11 @@ func MatchAllSyncMask[T Shuffleable](t Thread, mask uint32, v T) (lanes uint32, 
 // together (CUDA's __activemask, numba's cuda.activemask, PTX
 // activemask): bit i is set if lane i takes part. On a GPU it waits for
 // no one.
-// Inside if t.LaneID()%2 == 0 of a full warp it is 0x55555555 on the GPU
+// Inside if t.LaneID()%2 == 0 of a full warp it is 0x55555555 on a GPU
+// (as GPUs schedule such code; CUDA promises no particular reconvergence)
 // and on ptxsim, which tracks which lanes of a warp run together: lanes
 // part at a branch that some take and others do not, and join again where
-// the two paths meet (the branch's immediate post-dominator), as a GPU's
-// warp does. On the cpu backend, where each thread is a goroutine and no
+// the two paths meet (the branch's immediate post-dominator). On the cpu backend, where each thread is a goroutine and no
 // branch is seen, ActiveMask is the lanes that, in the same round of the
 // warp's rendezvous, call ActiveMask from the same place in the program;
 // it is the GPU's answer when the lanes that went elsewhere wait in
@@ -375,22 +375,25 @@ func (w *warp) abort() {
 }
 
 // release computes the results of the waiting lanes that can go and wakes
-// them: lanes whose mask's live lanes all wait, and whose partners can go
-// too (a lane never reads the value of one that stays).
+// them: the lanes whose mask's live lanes all wait in a warp operation with
+// the same mask (CUDA requires them to call one with the same mask; a lane
+// waiting with another mask has yet to get there). Their partners can then
+// go too, so a lane never reads the value of one that stays.
 func (w *warp) release() {
-	can := w.present
+	var can uint32
 	for l := range WarpSize {
-		if can&(1<<l) != 0 && w.mask[l]&w.live&^w.present != 0 {
-			can &^= 1 << l
+		if w.present&(1<<l) == 0 {
+			continue
 		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for l := range WarpSize {
-			if can&(1<<l) != 0 && w.mask[l]&w.present&^can != 0 {
-				can &^= 1 << l
-				changed = true
+		m, ok := w.mask[l], true
+		for j := range WarpSize {
+			if m&w.live&(1<<j) != 0 && (w.present&(1<<j) == 0 || w.mask[j] != m) {
+				ok = false
+				break
 			}
+		}
+		if ok {
+			can |= 1 << l
 		}
 	}
 	if can == 0 {

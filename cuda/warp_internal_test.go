@@ -79,3 +79,32 @@ func checkQuarter(t *testing.T, l int, ballot uint32, shfl int) {
 		t.Errorf("lane %d: ballot %#x, shuffle %d; want %#x, %d", l, ballot, shfl, want, wantShfl)
 	}
 }
+
+// TestWarpSameMask: a full-warp operation does not complete with lanes
+// that wait in an operation with another mask; they join it later. Lanes
+// 0-7 wait in UniSync of true while lanes 8-31 first take a ballot of
+// false among themselves, then call UniSync of true: every lane's UniSync
+// is true.
+func TestWarpSameMask(t *testing.T) {
+	w := &warp{}
+	w.reset(fullMask)
+	done := make(chan uint64, 32)
+	for l := range 8 {
+		go func() {
+			r, _ := w.exchange(l, opUni, fullMask, 1, 0)
+			done <- r
+		}()
+	}
+	for l := 8; l < 32; l++ {
+		go func() {
+			w.exchange(l, opBallot, 0xffffff00, 0, 0)
+			r, _ := w.exchange(l, opUni, fullMask, 1, 0)
+			done <- r
+		}()
+	}
+	for range 32 {
+		if r := <-done; r != 1 {
+			t.Fatalf("UniSync of true in every lane gave %d", r)
+		}
+	}
+}

@@ -29,9 +29,15 @@ func (f *fnState) maskArgs(in *ssa.Call, name string) (mask string, rest []ssa.V
 func (f *fnState) memberMask(v ssa.Value) string {
 	m := f.one(v)
 	if isImmediate(m) {
-		if n, err := strconv.ParseUint(m, 0, 64); err == nil {
-			m = "0x" + strconv.FormatUint(n&0xffffffff, 16)
-			if n&0xffffffff == 0xffffffff {
+		// A uint32 constant may be written as a negative number (-1).
+		n, err := strconv.ParseInt(m, 0, 64)
+		if err != nil {
+			u, uerr := strconv.ParseUint(m, 0, 64)
+			n, err = int64(u), uerr
+		}
+		if err == nil {
+			m = "0x" + strconv.FormatUint(uint64(n)&0xffffffff, 16)
+			if uint32(n) == 0xffffffff {
 				return m
 			}
 		}

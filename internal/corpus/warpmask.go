@@ -9,7 +9,8 @@ import "github.com/nugo-dev/nugo/cuda"
 // of an if call it; lanes that returned are absent).
 
 // warpQuarters runs the Mask forms over each quarter of the warp: a
-// ballot, all, any and uni votes of v%3 == 0, the quarter's first lane's
+// ballot, all, any and uni votes of v%3 == 0 (and UniSync over the
+// whole warp), the quarter's first lane's
 // value, a butterfly sum inside the quarter and the lanes of the quarter
 // with the same v%4.
 func warpQuarters(t cuda.Thread, in []int32, ballot, votes []uint32, first, sum []int32, match []uint32) {
@@ -31,6 +32,9 @@ func warpQuarters(t cuda.Thread, in []int32, ballot, votes []uint32, first, sum 
 	}
 	if cuda.UniSyncMask(t, m, p) {
 		vs |= 4
+	}
+	if cuda.UniSync(t, v%64 != 1000) {
+		vs |= 8 // the whole warp: always true
 	}
 	f := cuda.ShflSyncMask(t, m, v, lane/8*8)
 	s := v

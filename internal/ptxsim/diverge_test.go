@@ -2,6 +2,7 @@ package ptxsim
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -293,5 +294,117 @@ func TestPostDominators(t *testing.T) {
 	want := []int{3, 3, 3, 4, 6, 4, 8, -1, 8}
 	if !slices.Equal(got, want) {
 		t.Errorf("ipdom %v, want %v", got, want)
+	}
+}
+
+// trapPathKernel has a check on one side of an if whose failure path
+// traps, as a debug-mode bounds check does: the warp still reconverges
+// after the if (out[2*tid+1] is the whole warp), the sides' activemasks
+// being the even and odd lanes (out[2*tid]).
+const trapPathKernel = header + `
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	.reg .pred %p<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %laneid;
+	mul.wide.u32 %rd2, %r1, 8;
+	add.s64 %rd3, %rd1, %rd2;
+	and.b32 %r3, %r2, 1;
+	setp.ne.u32 %p1, %r3, 0;
+	@%p1 bra ODD;
+	setp.gt.u32 %p2, %r2, 100;
+	@%p2 bra FAIL;
+	activemask.b32 %r4;
+	st.global.u32 [%rd3], %r4;
+	bra JOIN;
+ODD:
+	activemask.b32 %r4;
+	st.global.u32 [%rd3], %r4;
+JOIN:
+	activemask.b32 %r5;
+	st.global.u32 [%rd3+4], %r5;
+	ret;
+FAIL:
+	trap;
+}`
+
+// TestActivemaskTrapPath: a path that can only trap does not move the
+// reconvergence point of the branch around it.
+func TestActivemaskTrapPath(t *testing.T) {
+	out := runDiverge(t, trapPathKernel, 32, 2)
+	for tid := range 32 {
+		want := []uint32{0x55555555, 0xffffffff}
+		if tid%2 == 1 {
+			want[0] = 0xaaaaaaaa
+		}
+		if got := out[2*tid : 2*tid+2]; !slices.Equal(got, want) {
+			t.Errorf("thread %d: activemasks %#x, want %#x", tid, got, want)
+		}
+	}
+}
+
+// loopKernel runs a loop of 200 trips with a branch that half the lanes
+// take in each; ACTIVE is activemask (divergence tracked) or a mov.
+const loopKernel = header + `
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	.reg .pred %p<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 0;
+LOOP:
+	add.u32 %r4, %r2, %r1;
+	and.b32 %r5, %r4, 1;
+	setp.eq.u32 %p1, %r5, 0;
+	@%p1 bra SKIP;
+	add.u32 %r3, %r3, %r4;
+SKIP:
+	add.u32 %r2, %r2, 1;
+	setp.lt.u32 %p2, %r2, 200;
+	@%p2 bra LOOP;
+	ACTIVE;
+	add.u32 %r3, %r3, %r6;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}`
+
+// BenchmarkDivergenceTracking runs loopKernel over 256 threads with and
+// without divergence tracking (an activemask after the loop, or a mov in
+// its place): their ratio is what tracking costs a kernel that uses
+// activemask; kernels without one run the untracked code.
+func BenchmarkDivergenceTracking(b *testing.B) {
+	for _, v := range []struct{ name, active string }{
+		{"untracked", "mov.u32 %r6, 0"},
+		{"tracked", "activemask.b32 %r6"},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			m, err := Parse(strings.Replace(loopKernel, "ACTIVE", v.active, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			mem := NewMemory()
+			p, err := m.Load(mem)
+			if err != nil {
+				b.Fatal(err)
+			}
+			addr, _ := mem.Alloc(4 * 256)
+			params, err := PackParams(m, "k", addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if err := p.Run(Config{Kernel: "k", Block: [3]int{256}, Params: params}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -17,11 +17,18 @@
 // true predicates among the threads that wait at a bar.red, .and and .or
 // whether all or any of them are true. The barrier number and thread count
 // operands are read but not used: every barrier is the whole block's. A thread that reaches a warp-level instruction
-// (shfl.sync, vote.sync, match.sync, bar.warp.sync; full member mask only)
-// parks; when every live thread of its warp is parked, the results are
-// computed and they resume. Lanes past the end of the block or exited are
-// absent: a shuffle from one gives the reader's own value, and match.sync
-// leaves it out of its masks (match.all compares the live lanes only).
+// (shfl.sync, vote.sync, match.sync, bar.warp.sync) parks; when every live
+// lane of its member mask is parked at one, the results are computed among
+// the mask's lanes and they resume, so lanes with different masks (each
+// quarter of a warp with its own) complete independently. Lanes outside the
+// mask, past the end of the block or exited are absent: a shuffle from one
+// gives the reader's own value, a vote does not count it, and match.sync
+// leaves it out of its masks (match.all compares the live lanes only). A
+// lane whose member mask lacks its own bit faults. activemask waits for no
+// lane: it names the lanes on the caller's path, which modules that use it
+// track per warp (diverge.go): lanes part at a conditional branch and join
+// at its immediate post-dominator, and an activemask completes once no
+// lane of the warp is still on its way to the same point.
 // match.sync compares the bits of its .b32 or .b64 operand. The lane mask
 // registers (%lanemask_eq, _lt, _le, _gt, _ge) depend on %laneid alone. A warp whose threads wait
 // partly at a warp-level instruction and partly at bar.sync is a deadlock
@@ -91,8 +98,7 @@
 //
 // Not supported (a parse error names the instruction and line): warp-level
 // instructions other than shfl.sync, vote.sync, match.sync, activemask and
-// bar.warp.sync (redux, shfl and vote without .sync), member masks
-// other than the full warp (a run-time fault), textures and
+// bar.warp.sync (redux, shfl and vote without .sync), textures and
 // surfaces, other .f16 instructions, .f16x2 and .bf16, carry arithmetic (.cc, addc), brx.idx and
 // indirect calls, bar.arrive, vector registers (.reg .v2), and
 // module-scope .local variables.

@@ -9,8 +9,8 @@ import (
 // and bar.warp.sync. A thread that reaches one parks (stWarp). When every
 // thread of the block is blocked, runBlock releases, in each warp, the
 // lanes whose member mask's live lanes are all parked at a warp-level
-// instruction (and whose partners can go too), computing their results
-// among the lanes of their mask. Lanes that do not take part (outside the
+// instruction with the same mask, computing their results among the
+// lanes of their mask. Lanes that do not take part (outside the
 // mask, past the end of the block, or exited) are absent: reading one
 // gives the reader's own value, and match.sync neither compares with one
 // nor sets its bit, as the CUDA backends document. A lane whose mask does
@@ -197,19 +197,23 @@ func (w *worker) releaseWarp(warp []thread) bool {
 		}
 	}
 	mask := func(l int) uint32 { return uint32(warp[l].regs[warp[l].warpIn.e]) }
-	can := parked
+	// A lane can go when every live lane of its mask is parked with the
+	// same mask (CUDA requires them to reach one with the same mask; a lane
+	// parked with another has yet to get there); its partners then can too.
+	var can uint32
 	for l := range warp {
-		if can&(1<<l) != 0 && mask(l)&live&^parked != 0 {
-			can &^= 1 << l
+		if parked&(1<<l) == 0 {
+			continue
 		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for l := range warp {
-			if can&(1<<l) != 0 && mask(l)&parked&^can != 0 {
-				can &^= 1 << l
-				changed = true
+		m, ok := mask(l), true
+		for j := range warp {
+			if m&live&(1<<j) != 0 && (parked&(1<<j) == 0 || mask(j) != m) {
+				ok = false
+				break
 			}
+		}
+		if ok {
+			can |= 1 << l
 		}
 	}
 	if can != 0 {
