@@ -499,3 +499,50 @@ func TestSharedArray2And3(t *testing.T) {
 		})
 	}
 }
+
+// TestFillUsesMemset: on the GPU, Fill of a contiguous array whose value
+// is a repeated 1-, 2- or 4-byte pattern is one cuMemsetD8/D16/D32; other
+// values and strided views are written by a copy.
+func TestFillUsesMemset(t *testing.T) {
+	f := simGPU(t)
+	count := func(call string) int {
+		n := 0
+		for _, c := range f.Calls() {
+			if c == call {
+				n++
+			}
+		}
+		return n
+	}
+	check := func(what string, fill func() error, call string, read func() bool) {
+		t.Helper()
+		before := count(call)
+		if err := fill(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if call != "" && count(call) != before+1 {
+			t.Errorf("%s: %d %s calls, want 1", what, count(call)-before, call)
+		}
+		if !read() {
+			t.Errorf("%s: wrong contents", what)
+		}
+	}
+	u8 := mustDevice(t, make([]uint8, 5))
+	check("Fill uint8", func() error { return u8.Fill(7) }, "cuMemsetD8", func() bool { return slices.Equal(toHost(t, u8), slices.Repeat([]uint8{7}, 5)) })
+	i16 := mustDevice(t, make([]int16, 5))
+	check("Fill int16", func() error { return i16.Fill(-2) }, "cuMemsetD16", func() bool { return slices.Equal(toHost(t, i16), slices.Repeat([]int16{-2}, 5)) })
+	f32 := mustDevice(t, make([]float32, 5))
+	check("Fill float32", func() error { return f32.Fill(1.5) }, "cuMemsetD32", func() bool { return slices.Equal(toHost(t, f32), slices.Repeat([]float32{1.5}, 5)) })
+	f64 := mustDevice(t, make([]float64, 6))
+	check("Fill float64 0", func() error { return f64.Fill(0) }, "cuMemsetD8", func() bool { return slices.Equal(toHost(t, f64), make([]float64, 6)) })
+	before := count("cuMemsetD32") + count("cuMemsetD16") + count("cuMemsetD8")
+	check("Fill float64 1.5", func() error { return f64.Fill(1.5) }, "", func() bool { return slices.Equal(toHost(t, f64), slices.Repeat([]float64{1.5}, 6)) })
+	odd, err := f32.Sub(Every(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("Fill of a strided view", func() error { return odd.Fill(4) }, "", func() bool { return slices.Equal(toHost(t, f32), []float32{4, 1.5, 4, 1.5, 4}) })
+	if n := count("cuMemsetD32") + count("cuMemsetD16") + count("cuMemsetD8"); n != before {
+		t.Errorf("%d memsets for values without a short pattern and strided views, want none", n-before)
+	}
+}
