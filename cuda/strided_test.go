@@ -546,3 +546,70 @@ func TestFillUsesMemset(t *testing.T) {
 		t.Errorf("%d memsets for values without a short pattern and strided views, want none", n-before)
 	}
 }
+
+// TestHostArraySub: Sub and T of host Array2/Array3 values, against
+// explicit indexing, and their errors.
+func TestHostArraySub(t *testing.T) {
+	data := make([]int, 6*7)
+	for i := range data {
+		data[i] = i
+	}
+	a := MustView2(data, 6, 7)
+	tests := []struct {
+		rows, cols Span
+		ri, ci     []int // the rows and columns selected
+	}{
+		{All(), All(), []int{0, 1, 2, 3, 4, 5}, []int{0, 1, 2, 3, 4, 5, 6}},
+		{StepRange(1, 6, 2), Every(-3), []int{1, 3, 5}, []int{6, 3, 0}},
+		{StepRange(5, -1, -1), Range(2, 4), []int{5, 4, 3, 2, 1, 0}, []int{2, 3}},
+		{Range(3, 3), All(), nil, []int{0, 1, 2, 3, 4, 5, 6}},
+	}
+	for _, tc := range tests {
+		v, err := a.Sub(tc.rows, tc.cols)
+		if err != nil {
+			t.Errorf("Sub(%v, %v): %v", tc.rows, tc.cols, err)
+			continue
+		}
+		if r, c := v.Shape(); r != len(tc.ri) || c != len(tc.ci) {
+			t.Errorf("Sub(%v, %v): shape (%d, %d), want (%d, %d)", tc.rows, tc.cols, r, c, len(tc.ri), len(tc.ci))
+			continue
+		}
+		for i, ri := range tc.ri {
+			for j, cj := range tc.ci {
+				if got := v.At(i, j); got != data[ri*7+cj] {
+					t.Errorf("Sub(%v, %v).At(%d, %d) = %d, want %d", tc.rows, tc.cols, i, j, got, data[ri*7+cj])
+				}
+				if got := v.T().At(j, i); got != data[ri*7+cj] {
+					t.Errorf("Sub(%v, %v).T().At(%d, %d) = %d, want %d", tc.rows, tc.cols, j, i, got, data[ri*7+cj])
+				}
+			}
+		}
+		// Data is the memory from the lowest element to the highest.
+		if v.Len() > 0 {
+			lo, hi := len(data), -1
+			for _, ri := range tc.ri {
+				for _, cj := range tc.ci {
+					lo, hi = min(lo, ri*7+cj), max(hi, ri*7+cj)
+				}
+			}
+			if d := v.Data(); len(d) != hi-lo+1 || d[0] != lo {
+				t.Errorf("Sub(%v, %v).Data() covers %d elements from %d, want %d from %d", tc.rows, tc.cols, len(d), d[0], hi-lo+1, lo)
+			}
+		}
+	}
+	if a.T().Contiguous() || !a.Contiguous() || !a.T().T().Contiguous() {
+		t.Errorf("Contiguous: a %v, a.T() %v, a.T().T() %v", a.Contiguous(), a.T().Contiguous(), a.T().T().Contiguous())
+	}
+	_, err := a.Sub(Index(1), All())
+	wantErr(t, "Sub with an Index", err, "an Index span would drop the dimension; use Range(1, 2)")
+	_, err = a.Sub(All(), Range(0, 8))
+	wantErr(t, "Sub past the end", err, "dimension 1: the high bound 8 is past the end (at most 7)")
+	b := MustView3(data, 2, 3, 7)
+	v, err := b.Sub(Every(-1), Range(1, 3), StepRange(6, 0, -3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d0, d1, d2 := v.Shape(); d0 != 2 || d1 != 2 || d2 != 2 || v.At(0, 1, 1) != b.At(1, 2, 3) || v.T().At(1, 0, 1) != b.At(0, 1, 3) {
+		t.Errorf("3-D Sub: shape (%d, %d, %d), At(0, 1, 1) = %d, T().At(1, 0, 1) = %d", d0, d1, d2, v.At(0, 1, 1), v.T().At(1, 0, 1))
+	}
+}
