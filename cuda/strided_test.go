@@ -317,6 +317,36 @@ func TestDeviceArrayTransposeAtSetFill(t *testing.T) {
 		_, err = tr.Slice(0, 2)
 		wantErr(t, "Slice of a 2-D transpose", err, "not contiguous")
 
+		// Copies of a strided view on a stream: ready once the stream is
+		// synchronized.
+		st, err := NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float64, 12)
+		if err := tr.CopyToHostAsync(got, st); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, toHost(t, tr)) {
+			t.Errorf("CopyToHostAsync of a transpose: %v", got)
+		}
+		back := slices.Clone(got)
+		for i := range back {
+			back[i] += 100
+		}
+		if err := tr.CopyFromHostAsync(back, st); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		if got := toHost(t, tr); !slices.Equal(got, back) {
+			t.Errorf("CopyFromHostAsync into a transpose: %v, want %v", got, back)
+		}
+
 		// CopyFrom between a strided view and a contiguous array.
 		dst := mustDevice(t, make([]float64, 12), 4, 3)
 		if err := dst.CopyFrom(tr); err != nil {
@@ -457,6 +487,19 @@ func TestStridedViewKernels(t *testing.T) {
 			}
 			if nonZero != d0*d1*d2-1 { // (0,0,0) writes 0
 				t.Errorf("Index3 wrote %d elements, want %d", nonZero, d0*d1*d2-1)
+			}
+
+			// A 0-d array goes to a slice parameter as one element.
+			z, err := ToDeviceScalar[float32](3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer z.Free()
+			if err := Jit(testkernels.Scale).Launch(Dim1(1), Dim1(32), z, float32(2)); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := z.At(); err != nil || got != 6 {
+				t.Errorf("Scale of a 0-d array: %v, %v; want 6", got, err)
 			}
 
 			// A strided view for a slice parameter is refused.
