@@ -237,23 +237,30 @@ func (g *gpuBackend) copyToHost(s *Stream, dst []byte, src memory, off int) erro
 	})
 }
 
-// memset writes count copies of the size-byte pattern at off, with
-// cuMemsetD8 where the pattern is one byte; it reports false, doing
-// nothing, for longer patterns.
+// memset writes count copies of the size-byte pattern at off with
+// cuMemsetD8, D16 or D32; it reports false, doing nothing, where the
+// address is not aligned to the pattern (CUDA requires it).
 func (g *gpuBackend) memset(dst memory, off int, pattern uint32, size, count int) (bool, error) {
-	if size != 1 {
-		return false, nil
-	}
 	m, err := g.useMem(dst)
 	if err != nil {
 		return true, err
 	}
 	defer m.done()
+	p := m.ptr + driver.DevicePtr(off)
+	if int(p)%size != 0 {
+		return false, nil
+	}
 	if err := g.drainAll(); err != nil {
 		return true, err
 	}
 	return true, m.dev.do(func(api driver.API) error {
-		return api.MemsetD8(m.ptr+driver.DevicePtr(off), byte(pattern), count)
+		switch size {
+		case 1:
+			return api.MemsetD8(p, byte(pattern), count)
+		case 2:
+			return api.MemsetD16(p, uint16(pattern), count)
+		}
+		return api.MemsetD32(p, pattern, count)
 	})
 }
 

@@ -317,6 +317,36 @@ func TestDeviceArrayTransposeAtSetFill(t *testing.T) {
 		_, err = tr.Slice(0, 2)
 		wantErr(t, "Slice of a 2-D transpose", err, "not contiguous")
 
+		// Copies of a strided view on a stream: ready once the stream is
+		// synchronized.
+		st, err := NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float64, 12)
+		if err := tr.CopyToHostAsync(got, st); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, toHost(t, tr)) {
+			t.Errorf("CopyToHostAsync of a transpose: %v", got)
+		}
+		back := slices.Clone(got)
+		for i := range back {
+			back[i] += 100
+		}
+		if err := tr.CopyFromHostAsync(back, st); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		if got := toHost(t, tr); !slices.Equal(got, back) {
+			t.Errorf("CopyFromHostAsync into a transpose: %v, want %v", got, back)
+		}
+
 		// CopyFrom between a strided view and a contiguous array.
 		dst := mustDevice(t, make([]float64, 12), 4, 3)
 		if err := dst.CopyFrom(tr); err != nil {
@@ -459,6 +489,19 @@ func TestStridedViewKernels(t *testing.T) {
 				t.Errorf("Index3 wrote %d elements, want %d", nonZero, d0*d1*d2-1)
 			}
 
+			// A 0-d array goes to a slice parameter as one element.
+			z, err := ToDeviceScalar[float32](3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer z.Free()
+			if err := Jit(testkernels.Scale).Launch(Dim1(1), Dim1(32), z, float32(2)); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := z.At(); err != nil || got != 6 {
+				t.Errorf("Scale of a 0-d array: %v, %v; want 6", got, err)
+			}
+
 			// A strided view for a slice parameter is refused.
 			err = Jit(testkernels.Scale).Launch(Dim1(1), Dim1(32), v, float32(1))
 			wantErr(t, "strided view for a slice parameter", err, "strided device array view")
@@ -497,5 +540,119 @@ func TestSharedArray2And3(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFillUsesMemset: on the GPU, Fill of a contiguous array whose value
+// is a repeated 1-, 2- or 4-byte pattern is one cuMemsetD8/D16/D32; other
+// values and strided views are written by a copy.
+func TestFillUsesMemset(t *testing.T) {
+	f := simGPU(t)
+	count := func(call string) int {
+		n := 0
+		for _, c := range f.Calls() {
+			if c == call {
+				n++
+			}
+		}
+		return n
+	}
+	check := func(what string, fill func() error, call string, read func() bool) {
+		t.Helper()
+		before := count(call)
+		if err := fill(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if call != "" && count(call) != before+1 {
+			t.Errorf("%s: %d %s calls, want 1", what, count(call)-before, call)
+		}
+		if !read() {
+			t.Errorf("%s: wrong contents", what)
+		}
+	}
+	u8 := mustDevice(t, make([]uint8, 5))
+	check("Fill uint8", func() error { return u8.Fill(7) }, "cuMemsetD8", func() bool { return slices.Equal(toHost(t, u8), slices.Repeat([]uint8{7}, 5)) })
+	i16 := mustDevice(t, make([]int16, 5))
+	check("Fill int16", func() error { return i16.Fill(-2) }, "cuMemsetD16", func() bool { return slices.Equal(toHost(t, i16), slices.Repeat([]int16{-2}, 5)) })
+	f32 := mustDevice(t, make([]float32, 5))
+	check("Fill float32", func() error { return f32.Fill(1.5) }, "cuMemsetD32", func() bool { return slices.Equal(toHost(t, f32), slices.Repeat([]float32{1.5}, 5)) })
+	f64 := mustDevice(t, make([]float64, 6))
+	check("Fill float64 0", func() error { return f64.Fill(0) }, "cuMemsetD8", func() bool { return slices.Equal(toHost(t, f64), make([]float64, 6)) })
+	before := count("cuMemsetD32") + count("cuMemsetD16") + count("cuMemsetD8")
+	check("Fill float64 1.5", func() error { return f64.Fill(1.5) }, "", func() bool { return slices.Equal(toHost(t, f64), slices.Repeat([]float64{1.5}, 6)) })
+	odd, err := f32.Sub(Every(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("Fill of a strided view", func() error { return odd.Fill(4) }, "", func() bool { return slices.Equal(toHost(t, f32), []float32{4, 1.5, 4, 1.5, 4}) })
+	if n := count("cuMemsetD32") + count("cuMemsetD16") + count("cuMemsetD8"); n != before {
+		t.Errorf("%d memsets for values without a short pattern and strided views, want none", n-before)
+	}
+}
+
+// TestHostArraySub: Sub and T of host Array2/Array3 values, against
+// explicit indexing, and their errors.
+func TestHostArraySub(t *testing.T) {
+	data := make([]int, 6*7)
+	for i := range data {
+		data[i] = i
+	}
+	a := MustView2(data, 6, 7)
+	tests := []struct {
+		rows, cols Span
+		ri, ci     []int // the rows and columns selected
+	}{
+		{All(), All(), []int{0, 1, 2, 3, 4, 5}, []int{0, 1, 2, 3, 4, 5, 6}},
+		{StepRange(1, 6, 2), Every(-3), []int{1, 3, 5}, []int{6, 3, 0}},
+		{StepRange(5, -1, -1), Range(2, 4), []int{5, 4, 3, 2, 1, 0}, []int{2, 3}},
+		{Range(3, 3), All(), nil, []int{0, 1, 2, 3, 4, 5, 6}},
+	}
+	for _, tc := range tests {
+		v, err := a.Sub(tc.rows, tc.cols)
+		if err != nil {
+			t.Errorf("Sub(%v, %v): %v", tc.rows, tc.cols, err)
+			continue
+		}
+		if r, c := v.Shape(); r != len(tc.ri) || c != len(tc.ci) {
+			t.Errorf("Sub(%v, %v): shape (%d, %d), want (%d, %d)", tc.rows, tc.cols, r, c, len(tc.ri), len(tc.ci))
+			continue
+		}
+		for i, ri := range tc.ri {
+			for j, cj := range tc.ci {
+				if got := v.At(i, j); got != data[ri*7+cj] {
+					t.Errorf("Sub(%v, %v).At(%d, %d) = %d, want %d", tc.rows, tc.cols, i, j, got, data[ri*7+cj])
+				}
+				if got := v.T().At(j, i); got != data[ri*7+cj] {
+					t.Errorf("Sub(%v, %v).T().At(%d, %d) = %d, want %d", tc.rows, tc.cols, j, i, got, data[ri*7+cj])
+				}
+			}
+		}
+		// Data is the memory from the lowest element to the highest.
+		if v.Len() > 0 {
+			lo, hi := len(data), -1
+			for _, ri := range tc.ri {
+				for _, cj := range tc.ci {
+					lo, hi = min(lo, ri*7+cj), max(hi, ri*7+cj)
+				}
+			}
+			if d := v.Data(); len(d) != hi-lo+1 || d[0] != lo {
+				t.Errorf("Sub(%v, %v).Data() covers %d elements from %d, want %d from %d", tc.rows, tc.cols, len(d), d[0], hi-lo+1, lo)
+			}
+		}
+	}
+	if a.T().Contiguous() || !a.Contiguous() || !a.T().T().Contiguous() {
+		t.Errorf("Contiguous: a %v, a.T() %v, a.T().T() %v", a.Contiguous(), a.T().Contiguous(), a.T().T().Contiguous())
+	}
+	_, err := a.Sub(Index(1), All())
+	wantErr(t, "Sub with an Index", err, "an Index span would drop the dimension; use Range(1, 2)")
+	_, err = a.Sub(All(), Range(0, 8))
+	wantErr(t, "Sub past the end", err, "dimension 1: the high bound 8 is past the end (at most 7)")
+	b := MustView3(data, 2, 3, 7)
+	v, err := b.Sub(Every(-1), Range(1, 3), StepRange(6, 0, -3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d0, d1, d2 := v.Shape(); d0 != 2 || d1 != 2 || d2 != 2 || v.At(0, 1, 1) != b.At(1, 2, 3) || v.T().At(1, 0, 1) != b.At(0, 1, 3) {
+		t.Errorf("3-D Sub: shape (%d, %d, %d), At(0, 1, 1) = %d, T().At(1, 0, 1) = %d", d0, d1, d2, v.At(0, 1, 1), v.T().At(1, 0, 1))
 	}
 }

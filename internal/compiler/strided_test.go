@@ -31,6 +31,19 @@ func shared2(t cuda.Thread, out []float64) {
 	out[i] = s.At(i%8, 0) + float64(c.At(1, 2, 3))
 }
 
+// writeThroughT writes a through its transpose: a is not read-only, so its
+// loads must not go through the non-coherent cache.
+func writeThroughT(t cuda.Thread, a cuda.Array2[float32]) {
+	i := t.Grid1()
+	a.T().Set(0, i, a.At(i, 0)+1)
+}
+
+// readThroughT only reads a, through its transpose: a is read-only.
+func readThroughT(t cuda.Thread, a cuda.Array2[float32], out []float32) {
+	i := t.Grid1()
+	out[i] = a.T().At(0, i)
+}
+
 func sharedVar(t cuda.Thread, n int, out []float64) {
 	s := cuda.SharedArray2[float64](t, n, 3)
 	out[0] = s.At(0, 0)
@@ -72,6 +85,19 @@ func TestStridedArrayLowering(t *testing.T) {
 		t.Errorf("SharedBytes = %d, want the two arrays (%d bytes before padding)", m.SharedBytes, want-8)
 	}
 	assembleAll(t, "shared2", m)
+
+	for _, tc := range []struct {
+		kernel string
+		nc     int
+	}{{"writeThroughT", 0}, {"readThroughT", 1}} {
+		m, err = compileSrc(t, stridedSrc, tc.kernel, Target{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(m.PTX, "ld.global.nc"); n != tc.nc {
+			t.Errorf("%s: %d non-coherent loads, want %d\n%s", tc.kernel, n, tc.nc, m.PTX)
+		}
+	}
 
 	for _, tc := range []struct{ kernel, want string }{
 		{"sharedVar", "the dimensions of cuda.SharedArray2 must be constants"},

@@ -149,11 +149,11 @@ func roots(v ssa.Value) map[ssa.Value]bool {
 				walk(e)
 			}
 		case *ssa.Call:
-			// Data's result and MustView2's and MustView3's share their
-			// first argument's memory.
+			// Data's and T's results and MustView2's and MustView3's
+			// share their first argument's memory.
 			if fn := v.Call.StaticCallee(); fn != nil && len(fn.Blocks) == 0 && len(v.Call.Args) > 0 {
 				switch name := calleeName(fn); {
-				case name == "Data" && len(v.Call.Args) == 1, name == "MustView2", name == "MustView3":
+				case (name == "Data" || name == "T") && len(v.Call.Args) == 1, name == "MustView2", name == "MustView3":
 					walk(v.Call.Args[0])
 				}
 			}

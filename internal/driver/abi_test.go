@@ -223,6 +223,8 @@ func TestLibraryABI(t *testing.T) {
 	}
 	check("cuMemFree_v2", l.MemFree(p), field{fFreed, uint64(p)})
 	check("cuMemsetD8_v2", l.MemsetD8(p+8, 0xAB, big), field{fMemsetPtr, uint64(p + 8)}, field{fMemsetValue, 0xAB}, field{fMemsetN, big})
+	check("cuMemsetD16_v2", l.MemsetD16(p+2, 0xBEEF, 7), field{fMemsetPtr, uint64(p + 2)}, field{fMemsetValue, 0xBEEF}, field{fMemsetN, 7})
+	check("cuMemsetD32_v2", l.MemsetD32(p+4, 0xDEADBEEF, 9), field{fMemsetPtr, uint64(p + 4)}, field{fMemsetValue, 0xDEADBEEF}, field{fMemsetN, 9})
 	check("cuMemsetD8Async", l.MemsetD8Async(p+4, 0xCD, 12, 0x5005), field{fMemsetPtr, uint64(p + 4)}, field{fMemsetValue, 0xCD}, field{fMemsetN, 12}, field{fMemsetStream, 0x5005})
 	free, tot, err := l.MemGetInfo()
 	check("cuMemGetInfo_v2", err)

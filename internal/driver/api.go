@@ -48,6 +48,10 @@ type API interface {
 	MemsetD8(p DevicePtr, value byte, n int) error
 	// MemsetD8Async is MemsetD8 queued on stream s (cuMemsetD8Async).
 	MemsetD8Async(p DevicePtr, value byte, n int, s Stream) error
+	// MemsetD16 and MemsetD32 set n 2-byte or 4-byte words (p aligned to
+	// the word) to value (cuMemsetD16, cuMemsetD32).
+	MemsetD16(p DevicePtr, value uint16, n int) error
+	MemsetD32(p DevicePtr, value uint32, n int) error
 	// MemGetInfo is the free and total device memory of the current context.
 	MemGetInfo() (free, total int, err error)
 

@@ -43,6 +43,8 @@ const (
 	pMemFree
 	pMemsetD8
 	pMemsetD8Async
+	pMemsetD16
+	pMemsetD32
 	pMemGetInfo
 	pMemcpyHtoD
 	pMemcpyDtoH
@@ -115,6 +117,8 @@ var procSpecs = [numProcs]procSpec{
 	pMemFree:                        {"cuMemFree", true},
 	pMemsetD8:                       {"cuMemsetD8", true},
 	pMemsetD8Async:                  {"cuMemsetD8Async", false},
+	pMemsetD16:                      {"cuMemsetD16", true},
+	pMemsetD32:                      {"cuMemsetD32", true},
 	pMemGetInfo:                     {"cuMemGetInfo", true},
 	pMemcpyHtoD:                     {"cuMemcpyHtoD", true},
 	pMemcpyDtoH:                     {"cuMemcpyDtoH", true},

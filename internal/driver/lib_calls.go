@@ -178,6 +178,24 @@ func (l *Library) MemsetD8(p DevicePtr, value byte, n int) error {
 	return l.call(pMemsetD8, uintptr(p), uintptr(value), sz)
 }
 
+// MemsetD16 implements API.
+func (l *Library) MemsetD16(p DevicePtr, value uint16, n int) error {
+	sz, err := size("cuMemsetD16", n)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemsetD16, uintptr(p), uintptr(value), sz)
+}
+
+// MemsetD32 implements API.
+func (l *Library) MemsetD32(p DevicePtr, value uint32, n int) error {
+	sz, err := size("cuMemsetD32", n)
+	if err != nil {
+		return err
+	}
+	return l.call(pMemsetD32, uintptr(p), uintptr(value), sz)
+}
+
 // MemGetInfo implements API.
 func (l *Library) MemGetInfo() (free, total int, err error) {
 	var f, t uint64

@@ -253,6 +253,8 @@ func TestLibraryErrorMapping(t *testing.T) {
 		{"cuMemFree", func() error { return l.MemFree(0x1000) }},
 		{"cuMemsetD8", func() error { return l.MemsetD8(0x1000, 1, 64) }},
 		{"cuMemsetD8Async", func() error { return l.MemsetD8Async(0x1000, 1, 64, 0) }},
+		{"cuMemsetD16", func() error { return l.MemsetD16(0x1000, 1, 32) }},
+		{"cuMemsetD32", func() error { return l.MemsetD32(0x1000, 1, 16) }},
 		{"cuMemGetInfo", func() error { _, _, err := l.MemGetInfo(); return err }},
 		{"cuMemcpyHtoD", func() error { return l.MemcpyHtoD(0x1000, hp, 64) }},
 		{"cuMemcpyDtoH", func() error { return l.MemcpyDtoH(hp, 0x1000, 64) }},

@@ -288,7 +288,13 @@ func DebugFailures() []DebugFailure {
 		{"index/array negative", ArrayIndex, func() []any { return []any{-1, out()} }},
 		{"array2/i", At2, func() []any { return []any{a2(), 2, 0, make([]float32, 1)} }},
 		{"array2/j<0", At2, func() []any { return []any{a2(), 1, -1, make([]float32, 1)} }},
+		{"array2/transposed j", At2, func() []any { return []any{a2().T(), 0, 2, make([]float32, 1)} }},
+		{"array2/strided i", At2, func() []any {
+			v, _ := cuda.MustView2(make([]float32, 12), 3, 4).Sub(cuda.Every(-2), cuda.StepRange(1, 4, 2))
+			return []any{v, 2, 1, make([]float32, 1)}
+		}},
 		{"array3/k", Set3, func() []any { return []any{a3(), 1, 2, 4} }},
+		{"array3/transposed i", Set3, func() []any { return []any{a3().T(), 4, 0, 0} }},
 		{"array3/i<0", Set3, func() []any { return []any{a3(), -7, 9, 1} }},
 		{"view2/len", View2, func() []any { return []any{d(), 3, 2, out()} }},
 		{"view2/negative", View2, func() []any { return []any{d(), -2, -2, out()} }},

@@ -134,6 +134,8 @@ func TestEveryCallSuccessAndInjectedError(t *testing.T) {
 		{"cuMemFree", func(e *env) error { return e.f.MemFree(e.ptr) }},
 		{"cuMemsetD8", func(e *env) error { return e.f.MemsetD8(e.ptr, 7, 64) }},
 		{"cuMemsetD8Async", func(e *env) error { return e.f.MemsetD8Async(e.ptr, 7, 64, e.s) }},
+		{"cuMemsetD16", func(e *env) error { return e.f.MemsetD16(e.ptr, 7, 32) }},
+		{"cuMemsetD32", func(e *env) error { return e.f.MemsetD32(e.ptr, 7, 16) }},
 		{"cuMemGetInfo", func(e *env) error { _, _, err := e.f.MemGetInfo(); return err }},
 		{"cuMemcpyHtoD", func(e *env) error { return e.f.MemcpyHtoD(e.ptr, host(e), 64) }},
 		{"cuMemcpyDtoH", func(e *env) error { return e.f.MemcpyDtoH(host(e), e.ptr, 64) }},

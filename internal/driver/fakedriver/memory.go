@@ -1,6 +1,8 @@
 package fakedriver
 
 import (
+	"encoding/binary"
+	"fmt"
 	"unsafe"
 
 	"github.com/nugo-dev/nugo/internal/driver"
@@ -132,16 +134,28 @@ func (f *Fake) MemFree(p driver.DevicePtr) error {
 
 // MemsetD8 implements driver.API.
 func (f *Fake) MemsetD8(p driver.DevicePtr, value byte, n int) error {
-	return f.memset("cuMemsetD8", p, value, n, 0, false)
+	return f.memset("cuMemsetD8", p, []byte{value}, n, 0, false)
 }
 
 // MemsetD8Async implements driver.API: MemsetD8 on stream s (with
 // Config.Sim, queued as the stream's other work is).
 func (f *Fake) MemsetD8Async(p driver.DevicePtr, value byte, n int, s driver.Stream) error {
-	return f.memset("cuMemsetD8Async", p, value, n, s, true)
+	return f.memset("cuMemsetD8Async", p, []byte{value}, n, s, true)
 }
 
-func (f *Fake) memset(call string, p driver.DevicePtr, value byte, n int, s driver.Stream, async bool) error {
+// MemsetD16 implements driver.API.
+func (f *Fake) MemsetD16(p driver.DevicePtr, value uint16, n int) error {
+	return f.memset("cuMemsetD16", p, binary.LittleEndian.AppendUint16(nil, value), n, 0, false)
+}
+
+// MemsetD32 implements driver.API.
+func (f *Fake) MemsetD32(p driver.DevicePtr, value uint32, n int) error {
+	return f.memset("cuMemsetD32", p, binary.LittleEndian.AppendUint32(nil, value), n, 0, false)
+}
+
+// memset sets n words of len(word) bytes at p to word; CUDA requires p
+// aligned to the word.
+func (f *Fake) memset(call string, p driver.DevicePtr, word []byte, n int, s driver.Stream, async bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	dev, err := f.enter(call, true, true)
@@ -153,13 +167,21 @@ func (f *Fake) memset(call string, p driver.DevicePtr, value byte, n int, s driv
 			return err
 		}
 	}
-	b, err := f.span(call, p, n)
+	if n < 0 {
+		return driver.NewError(call, driver.ErrorInvalidValue)
+	}
+	if int(p)%len(word) != 0 {
+		e := driver.NewError(call, driver.ErrorInvalidValue)
+		e.Message = fmt.Sprintf("address %#x is not aligned to %d bytes", uint64(p), len(word))
+		return e
+	}
+	b, err := f.span(call, p, n*len(word))
 	if err != nil {
 		return err
 	}
 	set := func() {
 		for i := range b {
-			b[i] = value
+			b[i] = word[i%len(word)]
 		}
 	}
 	if a := f.allocAt(p); a != nil && a.hostVisible() {

@@ -96,6 +96,14 @@ CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
 	rec[F_MEMSET_PTR] = p; rec[F_MEMSET_VALUE] = v; rec[F_MEMSET_N] = n;
 	return 0;
 }
+CUresult cuMemsetD16_v2(CUdeviceptr p, unsigned short v, size_t n) {
+	rec[F_MEMSET_PTR] = p; rec[F_MEMSET_VALUE] = v; rec[F_MEMSET_N] = n;
+	return 0;
+}
+CUresult cuMemsetD32_v2(CUdeviceptr p, unsigned int v, size_t n) {
+	rec[F_MEMSET_PTR] = p; rec[F_MEMSET_VALUE] = v; rec[F_MEMSET_N] = n;
+	return 0;
+}
 CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
 	*free = (size_t)3 << 33; *total = (size_t)7 << 33;
 	return 0;
