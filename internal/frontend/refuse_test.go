@@ -57,6 +57,7 @@ func TestRefusals(t *testing.T) {
 		{"panic of a named type", "type code int\n\nfunc (c code) String() string { return \"c\" }\n\nfunc k(t cuda.Thread, a []int) {\n\t/*HERE*/panic(code(1))\n}", "panic in a kernel takes a constant"},
 		{"method on interface", "type shape interface{ Area() float64 }\n\nfunc area(s /*HERE*/shape) float64 { return s.Area() }\n\nfunc k(t cuda.Thread, a []float64) {\n\ta[0] = area(nil)\n}", "cannot use an interface value"},
 		{"complex atomic", "func k(t cuda.Thread, a []complex128) {\n\t/*HERE*/cuda.AtomicAdd(&a[0], 1i)\n}", "does not satisfy"},
+		{"complex atomic advice", "func k(t cuda.Thread, a []complex64) {\n\t/*HERE*/cuda.AtomicSub(&a[0], 1i)\n}", "with cuda.AtomicAddComplex"},
 		{"complex shuffle", "func k(t cuda.Thread, a []complex64) {\n\ta[0] = /*HERE*/cuda.ShflSync(t, a[0], 0)\n}", "does not satisfy"},
 	}
 	for _, c := range cases {
