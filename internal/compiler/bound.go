@@ -105,14 +105,15 @@ func usesAsArg(call *ssa.Call, v ssa.Value) bool {
 }
 
 // boundCallee returns the function bound to a func parameter called by a
-// call instruction, or nil.
+// call instruction, or the function literal of a recursive closure called
+// through its variable, or nil.
 func (f *fnState) boundCallee(v ssa.Value) *ssa.Function {
 	if p, ok := v.(*ssa.Parameter); ok {
 		if d := f.m.bound[p]; d != nil {
 			return d.Func
 		}
 	}
-	return nil
+	return closureCallee(v) // a recursive closure's variable (closures.go)
 }
 
 // tableInit finds a read-only table's initial value in whichever loaded

@@ -90,7 +90,7 @@ func (f *fnState) intrinsic(in *ssa.Call, fn *ssa.Function) {
 // deviceCall calls a device function through the PTX ABI: one .param per
 // scalar leaf, bools as .b32, pointers as generic addresses.
 func (f *fnState) deviceCall(in ssa.Value, callee *ssa.Function, args []ssa.Value) {
-	if callee.Parent() != nil && len(callee.FreeVars) > 0 {
+	if callee.Parent() != nil && len(callee.FreeVars) > 0 && selfClosure(callee.FreeVars[0]) != callee {
 		f.errorf("closures that capture variables are not supported in kernels; write a top-level device function")
 	}
 	argLeaves := make([][]scalar, len(args))

@@ -316,6 +316,9 @@ func (f *fnState) lowerInstr(instr ssa.Instruction) {
 
 // instr is the one switch over SSA instructions.
 func (f *fnState) instr(instr ssa.Instruction) {
+	if selfClosureInstr(instr) {
+		return // a recursive closure's plumbing (closures.go)
+	}
 	switch in := instr.(type) {
 	case *ssa.DebugRef:
 	case *ssa.Phi:

@@ -187,6 +187,57 @@ var funcCases = []Case{
 	c1("funcs/recursion_1000_deep", funcDeepRecursion, func() []any { return []any{zeros[int64](n1)} }),
 	c1("funcs/shared_and_global_arg", funcSharedArg, func() []any { return []any{cycleF32(n1), zeros[float32](n1 - 1)} }),
 	c1("funcs/pointer_arg", funcPointerArg, func() []any { return []any{iotaF64(n1)} }),
+	c1("funcs/recursive_closure", funcRecursiveClosure, func() []any { return []any{cycleI64(n1), zeros[int64](n1), zeros[int64](n1)} }),
+}
+
+// funcRecursiveClosure calls function literals that call themselves
+// through the variable they are assigned to (capturing only it): a
+// Fibonacci number, a binary search over a slice argument with two
+// results, and a gcd called in a loop.
+func funcRecursiveClosure(t cuda.Thread, a []int64, out, pos []int64) {
+	i := t.Grid1()
+	if i >= len(out) {
+		return
+	}
+	var fib func(n int) int64
+	fib = func(n int) int64 {
+		if n < 2 {
+			return int64(n)
+		}
+		return fib(n-1) + fib(n-2)
+	}
+	var search func(s []int64, x int64, lo, hi int) (int, bool)
+	search = func(s []int64, x int64, lo, hi int) (int, bool) {
+		if lo >= hi {
+			return lo, false
+		}
+		mid := lo + (hi-lo)/2
+		switch {
+		case s[mid] == x:
+			return mid, true
+		case s[mid] < x:
+			return search(s, x, mid+1, hi)
+		}
+		return search(s, x, lo, mid)
+	}
+	var gcd func(x, y int64) int64
+	gcd = func(x, y int64) int64 {
+		if y == 0 {
+			return x
+		}
+		return gcd(y, x%y)
+	}
+	sorted := [8]int64{-40, -7, 0, 3, 9, 27, 81, 1 << 40}
+	at, found := search(sorted[:], a[i]%100, 0, len(sorted))
+	pos[i] = int64(at)
+	if found {
+		pos[i] = -pos[i] - 1
+	}
+	g := int64(0)
+	for k := int64(1); k <= 4; k++ {
+		g += gcd(a[i]%1000+1000, k*36)
+	}
+	out[i] = fib(i%20) + g
 }
 
 // funcLiteral calls function literals held in local variables (they

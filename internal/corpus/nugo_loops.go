@@ -1603,6 +1603,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(funcRecursiveClosure, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				funcRecursiveClosure(t, a0, a1, a2)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(funcLiteral, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {

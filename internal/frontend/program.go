@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -236,13 +237,22 @@ func (l *loader) check(p *loadPkg) (*types.Package, *types.Info) {
 		Importer: l,
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
-				l.d.add(te.Pos, "%s", te.Msg)
+				l.d.add(te.Pos, "%s%s", te.Msg, typeErrorAdvice(te.Msg))
 			}
 		},
 		Sizes: types.SizesFor("gc", "amd64"),
 	}
 	tpkg, _ := conf.Check(p.path, fset, p.kept, info)
 	return tpkg, info
+}
+
+// typeErrorAdvice is what to write instead, for the type errors a kernel
+// author meets where nugo has another way, or "".
+func typeErrorAdvice(msg string) string {
+	if strings.Contains(msg, "complex") && strings.Contains(msg, "does not satisfy") && strings.Contains(msg, "AtomicElement") {
+		return "; add to a complex element with cuda.AtomicAddComplex (each part atomically)"
+	}
+	return ""
 }
 
 func newInfo() *types.Info {

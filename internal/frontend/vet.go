@@ -437,11 +437,16 @@ func vetBody(body *ast.BlockStmt, info *types.Info, srcs map[*types.Package]sour
 			return false
 		case *ast.FuncLit:
 			if v := recursive.lits[n]; v != nil {
-				// One sentence for the construct; the variable's other
-				// uses (its declaration, the assignment, the calls) are
-				// not reported again as function values.
-				d.add(n.Pos(), "recursive closures are not supported in kernels: this function literal calls itself through variable %s; declare it as a top-level function (func %s(...)), which may call itself, and pass what it uses from the enclosing function as arguments", v.Name(), v.Name())
-				return false
+				if other := capturedOtherThan(n, v, info); other != nil {
+					// One sentence for the construct; the variable's
+					// other uses (its declaration, the assignment, the
+					// calls) are not reported again as function values.
+					d.add(n.Pos(), "a recursive closure may capture only its own variable (%s) in a kernel, but this one also captures %s; pass %s to it as an argument, or declare it as a top-level function (func %s(...)), which may call itself", v.Name(), other.Name(), other.Name(), v.Name())
+					return false
+				}
+			}
+			if recursive.lits[n] != nil {
+				return true // captures only itself: a recursive device function (compiler/closures.go)
 			}
 			if v := capturedVar(n, info); v != nil {
 				d.add(n.Pos(), "closures that capture variables (here %s) are not supported in kernels; write a top-level device function and pass %s as an argument", v.Name(), v.Name())
@@ -633,8 +638,9 @@ type closureVars struct {
 // recursiveClosures finds the function literals assigned to a local
 // variable that they use themselves (`var fib func(int) int; fib =
 // func(n int) int { ... fib(n-1) ... }`), Go's way of writing a recursive
-// closure: a closure that captures its own variable, which kernels cannot
-// hold (issue 21, item 9).
+// closure (issue 21, item 9). One that captures nothing else compiles to a
+// recursive device function; one that captures other variables is
+// refused, as every closure that captures variables is.
 func recursiveClosures(body *ast.BlockStmt, info *types.Info) closureVars {
 	out := closureVars{lits: map[*ast.FuncLit]*types.Var{}, vars: map[*types.Var]bool{}}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -658,6 +664,30 @@ func recursiveClosures(body *ast.BlockStmt, info *types.Info) closureVars {
 		return true
 	})
 	return out
+}
+
+// capturedOtherThan returns a variable other than self that a function
+// literal uses from an enclosing function, or nil.
+func capturedOtherThan(lit *ast.FuncLit, self *types.Var, info *types.Info) *types.Var {
+	var found *types.Var
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || v == self || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+			return true
+		}
+		if v.Pos() < lit.Pos() || v.Pos() >= lit.End() {
+			found = v
+		}
+		return true
+	})
+	return found
 }
 
 // usesVar reports whether v occurs in n.
