@@ -18,7 +18,8 @@ import (
 // MaxCallDepth is the deepest nesting of device-function calls a kernel's
 // thread may reach on every backend: ptxsim counts the calls of the
 // compiled code, the cpu backend those of the depth-counting copies that
-// nugo gen writes for kernels that reach a recursive function. A thread
+// nugo gen writes for kernels that reach a recursive function (before go
+// generate, such a kernel runs on ptxsim instead). A thread
 // that goes deeper fails the launch with a *KernelError whose message is
 // ErrCallDepth's, instead of overflowing its stack (on the cpu backend, a
 // Go stack overflow ends the process). See docs/limits.md.
