@@ -53,15 +53,16 @@ type hostLaunch struct {
 	exited atomic.Pointer[Dim3]
 }
 
-func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, _ []boundArg) error {
+func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, bound []boundArg) error {
 	// A kernel that reaches a recursive function runs as its
 	// depth-counting copy, on the goroutine path too; without one (no
-	// nugo gen) it is refused, as its recursion could overflow the stack.
+	// nugo gen), run as plain Go its recursion could overflow the stack,
+	// so it runs compiled, on ptxsim, whose calls count their depth.
 	fn, bounded := boundedKernel(k.fn)
 	if !bounded {
 		fn = k.fn
 		if err := checkRecursion(k.fn); err != nil {
-			return err
+			return runRecursiveOnPTXSim(k, cfg, args, bound, err)
 		}
 	}
 	inv, err := cpu.NewInvoker[Thread](fn, args)
@@ -98,6 +99,20 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		}
 	}
 	return err
+}
+
+// runRecursiveOnPTXSim runs on ptxsim a kernel of the cpu backend that
+// reaches a recursive function and has no depth-counting copy (recursion
+// says which): the compiled calls count their depth, so a runaway
+// recursion fails the launch with ErrCallDepth's KernelError instead of
+// ending the process. The arguments are host memory on both backends. A
+// kernel the compiler cannot take is refused, with both reasons.
+func runRecursiveOnPTXSim(k *Kernel, cfg LaunchConfig, args []reflect.Value, bound []boundArg, recursion error) error {
+	sim := ptxsimExecutor{}
+	if _, err := sim.compile(k, bound); err != nil {
+		return fmt.Errorf("%w; it cannot run on ptxsim either (which bounds the depth): %w", recursion, err)
+	}
+	return sim.execute(k, cfg, args, bound)
 }
 
 // goexitMsg is the KernelError message for a thread that called

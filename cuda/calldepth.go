@@ -18,7 +18,8 @@ import (
 // MaxCallDepth is the deepest nesting of device-function calls a kernel's
 // thread may reach on every backend: ptxsim counts the calls of the
 // compiled code, the cpu backend those of the depth-counting copies that
-// nugo gen writes for kernels that reach a recursive function. A thread
+// nugo gen writes for kernels that reach a recursive function (before go
+// generate, such a kernel runs on ptxsim instead). A thread
 // that goes deeper fails the launch with a *KernelError whose message is
 // ErrCallDepth's, instead of overflowing its stack (on the cpu backend, a
 // Go stack overflow ends the process). See docs/limits.md.
@@ -59,10 +60,11 @@ func boundedKernel(fn reflect.Value) (reflect.Value, bool) {
 // recursionChecked caches checkRecursion's verdict per kernel code pointer.
 var recursionChecked sync.Map // uintptr -> error (nil: none found)
 
-// checkRecursion refuses, on the cpu backend, a kernel without a
-// depth-counting copy that reaches a recursive function of its package:
-// run as plain Go, a recursion that does not end would overflow the
-// goroutine's stack, which Go cannot recover from. The kernel's package
+// checkRecursion finds, for the cpu backend, whether a kernel without a
+// depth-counting copy reaches a recursive function of its package (an
+// error saying so): run as plain Go, a recursion that does not end would
+// overflow the goroutine's stack, which Go cannot recover from, so such a
+// kernel runs on ptxsim (runRecursiveOnPTXSim). The kernel's package
 // source is parsed (not type-checked) once; calls are matched by name to
 // the package's functions, local names that hide them excluded. Kernels
 // whose source cannot be found (func literals, binaries without their
@@ -111,7 +113,7 @@ func findRecursion(pc uintptr) error {
 		queue = queue[1:]
 		for _, c := range calls[n] {
 			if reaches(calls, c, n) {
-				return fmt.Errorf("%s reaches the recursive function %s (%s); on the cpu backend recursion is bounded (cuda.MaxCallDepth = %d) only by the loops nugo gen writes: run go generate (nugo gen) in %s, or use the ptxsim backend",
+				return fmt.Errorf("%s reaches the recursive function %s (%s); on the cpu backend recursion is bounded (cuda.MaxCallDepth = %d) only by the copies nugo gen writes: run go generate (nugo gen) in %s",
 					name, n, strings.Join(cycleOf(calls, n), " → "), MaxCallDepth, dir)
 			}
 			if !seen[c] {

@@ -130,6 +130,10 @@ func report(w io.Writer, res *loopgen.Result) {
 			fmt.Fprintf(w, "\tkernel %s (block loop: barriers split into loops over the block's threads)\n", k)
 			continue
 		}
+		if slices.Contains(res.Bounded, k) {
+			fmt.Fprintf(w, "\tkernel %s (recursive: depth-counting copies, at most cuda.MaxCallDepth nested calls)\n", k)
+			continue
+		}
 		fmt.Fprintf(w, "\tkernel %s\n", k)
 	}
 	for _, s := range res.Unfissioned {
