@@ -16,12 +16,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				panicAt(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -29,12 +30,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].(int), args[3].(int)
 		return func(r *Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				syncMidRow(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -42,12 +44,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].(bool)
 		return func(r *Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				goexitAt(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -157,6 +160,8 @@ func rowIndex(t Thread, calls []int32) {
 	AtomicAdd(&calls[block*d.Size()+tid.X+d.X*(tid.Y+d.Y*tid.Z)], 1)
 }
 
+// rowIndex's loop has the shape of an older nugo gen (Next records every
+// thread), which must keep working.
 func init() {
 	RegisterRowLoop(rowIndex, func(args []any) RowLoop {
 		a0 := args[0].([]int32)
@@ -171,4 +176,43 @@ func init() {
 			}
 		}
 	})
+}
+
+// TestPackTidLimits checks that a Thread's packed index keeps every
+// coordinate apart at the launch limits: the largest grid x, block y and z.
+func TestPackTidLimits(t *testing.T) {
+	maxX := defaultLimits.MaxGrid.X - 1
+	for _, tc := range []struct {
+		name       string
+		dim, idx   Dim3
+		x, y, z    int // thread position in the block
+		wantLinear int
+	}{
+		{"origin", Dim3{1, 1, 1}, Dim3{0, 0, 0}, 0, 0, 0, 0},
+		{"largest x", Dim3{1024, 1, 1}, Dim3{maxX, 3, 5}, 1023, 0, 0, 1023},
+		{"largest y", Dim3{1, 1024, 1}, Dim3{maxX, 65534, 0}, 0, 1023, 0, 1023},
+		{"largest z", Dim3{2, 8, 64}, Dim3{maxX, 7, 65534}, 1, 7, 63, 1 + 2*(7+8*63)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &block{dim: tc.dim, idx: tc.idx}
+			b.base = Dim3{tc.idx.X * tc.dim.X, tc.idx.Y * tc.dim.Y, tc.idx.Z * tc.dim.Z}
+			th := Thread{b, packTid(b.base.X+tc.x, tc.y, tc.z)}
+			if got, want := th.ThreadIdx(), (Dim3{tc.x, tc.y, tc.z}); got != want {
+				t.Errorf("ThreadIdx() = %v, want %v", got, want)
+			}
+			gx, gy, gz := th.Grid3()
+			if want := (Dim3{b.base.X + tc.x, b.base.Y + tc.y, b.base.Z + tc.z}); (Dim3{gx, gy, gz}) != want {
+				t.Errorf("Grid3() = %d, %d, %d, want %v", gx, gy, gz, want)
+			}
+			if gx1 := th.Grid1(); gx1 != gx {
+				t.Errorf("Grid1() = %d, want %d", gx1, gx)
+			}
+			if gx2, gy2 := th.Grid2(); gx2 != gx || gy2 != gy {
+				t.Errorf("Grid2() = %d, %d, want %d, %d", gx2, gy2, gx, gy)
+			}
+			if got := th.linear(); got != tc.wantLinear {
+				t.Errorf("linear() = %d, want %d", got, tc.wantLinear)
+			}
+		})
+	}
 }

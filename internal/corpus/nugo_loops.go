@@ -15,12 +15,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDiv64(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -28,12 +29,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivU64(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -41,12 +43,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].([]int32), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDiv32(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -54,12 +57,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]int8), args[3].([]int8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDiv8(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -67,12 +71,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivConst(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -80,12 +85,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int8), args[2].([]uint16), args[3].([]int64), args[4].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivPow2(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -93,12 +99,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint), args[2].([]int64), args[3].([]int64), args[4].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithShift64(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -106,12 +113,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int), args[2].([]int32), args[3].([]int32), args[4].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithShift32(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -119,12 +127,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int8), args[1].([]uint8), args[2].([]int8), args[3].([]int8), args[4].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithShift8(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -132,12 +141,13 @@ func init() {
 		a0, a1 := args[0].([]uint16), args[1].([]uint16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithShiftConst(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -145,12 +155,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]int16), args[4].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithBitwise(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -158,12 +169,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]float64), args[2].([]int64), args[3].([]float64), args[4].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithUnary(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -171,12 +183,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]uint8), args[2].([]int64), args[3].([]int32), args[4].([]uint8), args[5].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithWrap(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -184,12 +197,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float32), args[5].([]float32), args[6].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithFloat(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -197,12 +211,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithFloatCompare(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -210,12 +225,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithConsts(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -223,12 +239,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivConstI64(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -236,12 +253,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivConstU64(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -249,12 +267,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivConstI32(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -262,12 +281,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivConstNarrow(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -275,12 +295,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]int16), args[2].([]int8), args[3].([]int8), args[4].([]int16), args[5].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivConstSmall(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -288,12 +309,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]uint16), args[4].([]uint16), args[5].([]uint8), args[6].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				arithDivConstU32(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -301,12 +323,13 @@ func init() {
 		a0, a1, a2 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64]), args[2].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				array2Add(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -314,12 +337,13 @@ func init() {
 		a0, a1 := args[0].(cuda.Array2[int32]), args[1].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				array2Transpose(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -327,12 +351,13 @@ func init() {
 		a0, a1 := args[0].(cuda.Array2[float32]), args[1].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				array2Logs(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -340,12 +365,13 @@ func init() {
 		a0, a1 := args[0].(cuda.Array3[float64]), args[1].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				array3Sum(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -353,12 +379,13 @@ func init() {
 		a0 := args[0].(cuda.Array2[uint16])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				array2Data(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -421,12 +448,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				atomicHistogram(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -434,12 +462,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64), args[4].([]uint32), args[5].([]uint32), args[6].([]uint32), args[7].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				atomicGlobalOps(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -447,12 +476,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]float64), args[3].([]float32), args[4].([]float64), args[5].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				atomicFloat(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -519,12 +549,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				atomicCASExch(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -580,12 +611,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				atomicHalfAdd(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -593,12 +625,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]int32), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				atomicHalfCompare(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -760,12 +793,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int32), args[2].([]int32), args[3].([]int32), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				bitsCounts(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -773,12 +807,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint32), args[3].([]uint16), args[4].([]uint8), args[5].([]uint64), args[6].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				bitsReverse(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -786,12 +821,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int), args[2].([]uint64), args[3].([]uint32), args[4].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				bitsRotate(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -799,12 +835,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64), args[4].([]uint64), args[5].([]uint64), args[6].([]uint64), args[7].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				bitsArith(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -812,12 +849,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				copyGlobalToLocal(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -825,12 +863,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				copyOverlap(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -838,12 +877,13 @@ func init() {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				copyGlobalSegments(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -902,12 +942,13 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				copyStructs(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -915,12 +956,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				clearSegments(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -928,12 +970,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex128), args[1].([]complex128), args[2].(complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexArith128(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -941,12 +984,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex64), args[1].([]complex64), args[2].(complex64), args[3].([]complex64), args[4].([]complex64), args[5].([]complex128), args[6].([]float32), args[7].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexArith64(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -954,12 +998,13 @@ func init() {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexDiv128(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -967,12 +1012,13 @@ func init() {
 		a0, a1, a2 := args[0].([]complex64), args[1].([]complex64), args[2].([]complex64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexDiv64(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -980,12 +1026,13 @@ func init() {
 		a0, a1, a2 := args[0].(cuda.Array2[complex128]), args[1].(cuda.Array2[int32]), args[2].(int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexMandel(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1042,12 +1089,13 @@ func init() {
 		a0, a1, a2 := args[0].([]cplxPoint), args[1].([]complex128), args[2].(complex64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexStructs(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1055,12 +1103,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]complex128), args[8].([]complex128), args[9].([]float64), args[10].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexFuncs(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1068,12 +1117,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexPowTanh(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1081,12 +1131,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexTan(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1094,12 +1145,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexInverse(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1107,12 +1159,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]complex128), args[1].([]int32), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexSpecial(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1120,12 +1173,13 @@ func init() {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex64), args[2].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				complexCalls(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1133,12 +1187,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ctrlCollatz(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1146,12 +1201,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ctrlForms(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1159,12 +1215,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ctrlSwitch(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1172,12 +1229,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ctrlLabels(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1185,12 +1243,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ctrlSwap(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1198,12 +1257,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ctrlGoto(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1211,12 +1271,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ctrlShortCircuit(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1224,12 +1285,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ctrlUnrolled(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1237,12 +1299,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]int64), args[1].([]int8), args[2].([]uint8), args[3].([]int16), args[4].([]uint16), args[5].([]int32), args[6].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				convNarrow(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1250,12 +1313,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]uint8), args[2].([]int32), args[3].([]uint32), args[4].([]int64), args[5].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				convWiden(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1263,12 +1327,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint64), args[2].([]int8), args[3].([]float64), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				convIntToFloat(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1276,12 +1341,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]int64), args[3].([]int32), args[4].([]int8), args[5].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				convFloatToInt(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1289,12 +1355,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]float32), args[3].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				convFloatFloat(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1302,12 +1369,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				convUintMaxWrap(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1315,12 +1383,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].(float64), args[2].(float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				funcClamp(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1328,12 +1397,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				funcMulti(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1341,12 +1411,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				funcGeneric[int16](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1354,12 +1425,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				funcGeneric[float64](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1367,12 +1439,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				funcRecursive(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1431,12 +1504,13 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				funcPointerArg(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1501,12 +1575,13 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				funcLiteral(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1514,12 +1589,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				gridReduce(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1527,12 +1603,13 @@ func init() {
 		a0 := args[0].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sequentialRows(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1540,12 +1617,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				gridSyncEarlyReturn(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1553,12 +1631,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				gridSyncExitAfter(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1566,12 +1645,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				halfArith(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1579,12 +1659,13 @@ func init() {
 		a0, a1, a2 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				halfCompare(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1592,12 +1673,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				halfConvert(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1605,12 +1687,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16), args[12].([]cuda.Float16), args[13].([]cuda.Float16), args[14].([]cuda.Float16), args[15].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				halfMath(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1618,12 +1701,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].(cuda.Float16), args[1].([]halfWeighted), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				halfDot(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1682,12 +1766,13 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				localArray(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1695,12 +1780,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				localArrayInt8(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1708,12 +1794,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				localBigArray(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1721,12 +1808,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				localStruct(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1734,12 +1822,13 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				localArrayOfStructs(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1747,12 +1836,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				localArrayValue(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1760,12 +1850,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				localPointerReturn(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1773,12 +1864,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				localPointerGlobalMix(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1786,12 +1878,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64), args[5].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathRounding(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1799,12 +1892,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathSqrtAbs(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1812,12 +1906,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathMinMax(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1825,12 +1920,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathFMA(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1838,12 +1934,13 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathClassify(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1851,12 +1948,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]uint64), args[2].([]float32), args[3].([]uint64), args[4].([]float64), args[5].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathBits(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1864,12 +1962,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathNaNDim(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1877,12 +1976,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathFloat32(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1890,12 +1990,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]int32), args[2].([]float64), args[3].([]float64), args[4].([]int32), args[5].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathBuiltinMinMax(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1903,12 +2004,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathTranscendental(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1916,12 +2018,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int), args[4].([]float32), args[5].([]float32), args[6].([]float32), args[7].([]int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathGamma(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1929,12 +2032,13 @@ func init() {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathLogs(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1942,12 +2046,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mathMaxMinEdges(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1955,12 +2060,13 @@ func init() {
 		a0, a1 := args[0].(Vec), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				miscFeatures(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1968,12 +2074,13 @@ func init() {
 		a0, a1 := args[0].(int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				miscPrimes(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1981,12 +2088,13 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				miscPanicNotTaken(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1994,12 +2102,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mixControl(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2007,12 +2116,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int16), args[1].([]float32), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mixGeneric(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2020,12 +2130,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mixShifts(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2033,12 +2144,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mixWrap(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2046,12 +2158,13 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mixFloatToInt(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2154,12 +2267,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mixNarrowEdges(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2167,12 +2281,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				mixConstDivisions(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2180,12 +2295,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]int64), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				pkgCalls(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2193,12 +2309,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				pkgGeneric[int32](t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2206,12 +2323,13 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				pkgGeneric[float64](t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2219,12 +2337,13 @@ func init() {
 		a0, a1 := args[0].([]devlib.Real), args[1].([]devlib.Real)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				pkgGeneric[devlib.Real](t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2232,12 +2351,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				pkgMethods(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2245,12 +2365,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				printfValues(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2258,12 +2379,13 @@ func init() {
 		a0, a1 := args[0].([]uint8), args[1].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				printfTypes(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2271,12 +2393,13 @@ func init() {
 		_ = args
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				printfPlain(t)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2670,12 +2793,13 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceIncrement(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2683,12 +2807,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceVectorAdd(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2696,12 +2821,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceGridStride(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2709,12 +2835,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceSub(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2722,12 +2849,13 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceRangeIndex(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2735,12 +2863,13 @@ func init() {
 		a0, a1 := args[0].([]uint8), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceCapLen(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2748,12 +2877,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceNilCheck(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2761,12 +2891,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceLocalFromArray(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2774,12 +2905,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceMakeConst(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2787,12 +2919,13 @@ func init() {
 		a0, a1, a2 := args[0].([]bool), args[1].([]bool), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sliceBools(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2800,12 +2933,13 @@ func init() {
 		a0, a1 := args[0].([]particle), args[1].(float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				structParticles(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -2813,12 +2947,13 @@ func init() {
 		a0, a1 := args[0].([]wrapper), args[1].([]wrapper)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				structCopy(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3298,12 +3433,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				sleepBackoff(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3311,12 +3447,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				threadIndices(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3324,12 +3461,13 @@ func init() {
 		a0 := args[0].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				threadGrid2(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3337,12 +3475,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				threadLane(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3350,12 +3489,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[int](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3363,12 +3503,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int8), args[1].([]int8), args[2].([]int8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[int8](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3376,12 +3517,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[int16](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3389,12 +3531,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[int32](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3402,12 +3545,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[int64](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3415,12 +3559,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uint), args[1].([]uint), args[2].([]uint)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[uint](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3428,12 +3573,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uint8), args[1].([]uint8), args[2].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[uint8](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3441,12 +3587,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uint16), args[1].([]uint16), args[2].([]uint16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[uint16](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3454,12 +3601,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[uint32](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3467,12 +3615,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[uint64](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3480,12 +3629,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uintptr), args[1].([]uintptr), args[2].([]uintptr)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[uintptr](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3493,12 +3643,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[float32](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3506,12 +3657,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesArith[float64](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3519,12 +3671,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesCompare[int8](t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3532,12 +3685,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesCompare[uint32](t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3545,12 +3699,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesCompare[float64](t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3558,12 +3713,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uint8), args[1].(bool), args[2].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesBool(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -3571,12 +3727,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]Celsius), args[1].(Celsius), args[2].([]Count), args[3].(Count)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				typesNamed(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -4035,12 +4192,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				matchAnyFew(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -4048,12 +4206,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]uint32), args[3].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				matchFloats(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -4061,12 +4220,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				matchAll(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -4342,12 +4502,13 @@ func init() {
 		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				halfMatch(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})

@@ -71,12 +71,13 @@ func init() {
 		a0, a1 := args[0].(func(complex128) complex128), args[1].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ApplyComplex(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -84,12 +85,13 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Increment(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -97,12 +99,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				VecAdd(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -110,12 +113,13 @@ func init() {
 		a0, a1, a2 := args[0].(cuda.Array2[float32]), args[1].(cuda.Array2[float32]), args[2].(cuda.Array2[float32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Add2D(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -123,12 +127,13 @@ func init() {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Logs(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -136,12 +141,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Permuted(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -149,12 +155,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				MovingAverage(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -162,12 +169,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int8), args[4].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				IntOps(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -285,12 +293,13 @@ func init() {
 		a0, a1 := args[0].([]uint32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Histogram(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -298,12 +307,13 @@ func init() {
 		a0 := args[0].(cuda.Array3[float32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Volume(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -311,12 +321,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				OutOfRange(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -324,12 +335,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].(int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				DivideBy(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -337,12 +349,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ShiftBy(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -350,12 +363,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				SumFrom(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -409,12 +423,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ForAllProbe(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -422,12 +437,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int32), args[2].([]uint16), args[3].([]uint64), args[4].([]int64), args[5].([]int32), args[6].([]uint16), args[7].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				DivRemWidths(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -435,12 +451,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				SliceHi(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -448,12 +465,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				SliceLo(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -461,12 +479,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				SliceLoHi(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -474,12 +493,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				SliceShortHi(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -487,12 +507,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Slice3(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -500,12 +521,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Slice3NoLo(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -513,12 +535,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				SliceHiUint(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -526,12 +549,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				SliceLoUint32(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -539,12 +563,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int8), args[2].(int8), args[3].(int8), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Slice3Int8(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -552,12 +577,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(uint64), args[2].(uint64), args[3].(uint64), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Slice3Uint64(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -565,12 +591,13 @@ func init() {
 		a0, a1, a2 := args[0].(int), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ArraySlice(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -578,12 +605,13 @@ func init() {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ArraySliceLo(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -591,12 +619,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].(int), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ArraySlice3(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -672,12 +701,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ToArrayPtr(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -685,12 +715,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ToArray(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -698,12 +729,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				IndexAt(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -711,12 +743,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint64), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				IndexUint(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -724,12 +757,13 @@ func init() {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ArrayIndex(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -737,12 +771,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].(cuda.Array2[float32]), args[1].(int), args[2].(int), args[3].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				At2(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -750,12 +785,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].(cuda.Array3[int64]), args[1].(int), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Set3(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -763,12 +799,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				View2(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -776,12 +813,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				View3(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -789,12 +827,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				IndexAtThread(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -802,12 +841,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridRotate(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -815,12 +855,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridSyncAfterSyncThreads(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -828,12 +869,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridSyncFault(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -841,12 +883,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridSyncBlockExits(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -854,12 +897,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridSyncBlockFails(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -867,12 +911,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridSyncLateBlockExits(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -880,12 +925,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridSyncAfterLast(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -893,12 +939,13 @@ func init() {
 		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridApplyRotate(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -906,12 +953,13 @@ func init() {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				HalfUnary(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -919,12 +967,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				HalfBinary(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -932,12 +981,13 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				HalfConvert(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -945,12 +995,13 @@ func init() {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				HalfAxpy(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -958,12 +1009,13 @@ func init() {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				HalfCompareOp(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -971,12 +1023,13 @@ func init() {
 		a0, a1, a2 := args[0].(func(cuda.Float16, cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ApplyHalf(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -984,12 +1037,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].(func([]cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				RowsHalfFunc(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -997,12 +1051,13 @@ func init() {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Scale(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1010,12 +1065,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				WithMap(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1023,12 +1079,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float32), args[1].(float32), args[2].(cuda.Array2[int32]), args[3].(int8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Mixed(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1036,12 +1093,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].(func(float32, float32) float32), args[1].([]float32), args[2].([]float32), args[3].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				MapFunc(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1049,12 +1107,13 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].(func(float32) float32), args[2].(int8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				MixedFunc(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1062,12 +1121,13 @@ func init() {
 		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				BadFunc(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1075,12 +1135,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].(func([]float32, *float32)), args[1].([]float32), args[2].([]float32), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				RowsFunc(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1088,12 +1149,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].(func([]bool, *bool)), args[1].([]bool), args[2].([]bool), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				RowsBoolFunc(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1133,12 +1195,13 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Transpose(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1146,12 +1209,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int64), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				PlaneSums(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1159,12 +1223,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].(func(cuda.Array2[float32], *float32)), args[1].([]float32), args[2].([]float32), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				BlocksFunc(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1172,12 +1237,13 @@ func init() {
 		a0, a1 := args[0].([]int16), args[1].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				ScaleThenRead(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1185,12 +1251,13 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				RowSums23(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1198,12 +1265,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Match[float32](t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1211,12 +1279,13 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				MatchFloat32(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1224,12 +1293,13 @@ func init() {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Lanemasks(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1311,12 +1381,13 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Panics(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1324,12 +1395,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Runaway(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1337,12 +1409,13 @@ func init() {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				CountCells(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1350,12 +1423,13 @@ func init() {
 		a0 := args[0].([]WithPointer)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				TakesPointers(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1363,12 +1437,13 @@ func init() {
 		a0 := args[0].([]struct{})
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				TakesEmpty(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1528,12 +1603,13 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Fences(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1541,12 +1617,13 @@ func init() {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				WarpSum(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1638,12 +1715,13 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				XorAllReduce(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -1731,12 +1809,13 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Votes(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})

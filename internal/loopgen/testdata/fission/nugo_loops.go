@@ -150,12 +150,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Divergent(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -163,12 +164,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				InSwitch(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -176,12 +178,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				BreakOut(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -189,12 +192,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				AssignsParam(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -202,12 +206,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Closure(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -215,12 +220,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Helper(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -239,12 +245,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				GridWide(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
@@ -252,12 +259,13 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
+			defer r.End(&t)
 			for {
 				Plain(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Next(t)
+				t = r.Step(t)
 			}
 		}
 	})
