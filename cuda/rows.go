@@ -19,21 +19,14 @@ import (
 //
 //	func(r *cuda.Row) {
 //		t, n, stop := r.Begin()
-//		defer r.End(&t)
 //		for {
 //			kernel(t, a0, a1)
 //			if n--; n == 0 || *stop {
 //				return
 //			}
-//			t = r.Step(t)
+//			t = r.Next(t)
 //		}
 //	}
-//
-// The thread being run stays in a register; the deferred End records it
-// once, when the loop returns or a thread panics. (Loops of an older nugo
-// gen call r.Next, which records every thread as it goes: correct, but a
-// store per thread, which costs a memory-bound kernel up to half its
-// speed.)
 type RowLoop func(r *Row)
 
 // Row is the run of threads a RowLoop is called for. It records the thread
@@ -52,21 +45,8 @@ type Row struct {
 // their own and the loop returns.
 func (r *Row) Begin() (t Thread, n int, stop *bool) { return r.t, r.n, r.stop }
 
-// Step returns the thread after t in the row. Unlike Next it records
-// nothing: the loop's deferred End records the thread it stopped at.
-func (r *Row) Step(t Thread) Thread {
-	t.tid++
-	return t
-}
-
-// End records *t as the thread being run: a RowLoop defers it, so that
-// after the loop returns, or while a thread's panic unwinds it, the CPU
-// backend knows the last thread run (the one that called SyncThreads, or
-// the one that failed).
-func (r *Row) End(t *Thread) { r.t = *t }
-
 // Next returns the thread after t in the row and records it as the
-// thread being run; row loops written by an older nugo gen call it.
+// thread being run.
 func (r *Row) Next(t Thread) Thread {
 	t.tid++
 	r.t.tid = t.tid

@@ -16,13 +16,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				panicAt(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -30,13 +29,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].(int), args[3].(int)
 		return func(r *Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				syncMidRow(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -44,13 +42,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].(bool)
 		return func(r *Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				goexitAt(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -160,8 +157,6 @@ func rowIndex(t Thread, calls []int32) {
 	AtomicAdd(&calls[block*d.Size()+tid.X+d.X*(tid.Y+d.Y*tid.Z)], 1)
 }
 
-// rowIndex's loop has the shape of an older nugo gen (Next records every
-// thread), which must keep working.
 func init() {
 	RegisterRowLoop(rowIndex, func(args []any) RowLoop {
 		a0 := args[0].([]int32)

@@ -13,13 +13,12 @@ func init() {
 		a0, a1, a2 := args[0].(float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				saxpy(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})

@@ -13,13 +13,12 @@ func init() {
 		a0, a1 := args[0].([]Particle), args[1].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				spawn(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -27,13 +26,12 @@ func init() {
 		a0, a1, a2 := args[0].([]Particle), args[1].(float32), args[2].(int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				step(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})

@@ -13,13 +13,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				factorSums(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})

@@ -15,13 +15,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDiv64(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -29,13 +28,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivU64(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -43,13 +41,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].([]int32), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDiv32(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -57,13 +54,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]int8), args[3].([]int8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDiv8(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -71,13 +67,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivConst(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -85,13 +80,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int8), args[2].([]uint16), args[3].([]int64), args[4].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivPow2(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -99,13 +93,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint), args[2].([]int64), args[3].([]int64), args[4].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithShift64(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -113,13 +106,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int), args[2].([]int32), args[3].([]int32), args[4].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithShift32(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -127,13 +119,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int8), args[1].([]uint8), args[2].([]int8), args[3].([]int8), args[4].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithShift8(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -141,13 +132,12 @@ func init() {
 		a0, a1 := args[0].([]uint16), args[1].([]uint16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithShiftConst(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -155,13 +145,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]int16), args[4].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithBitwise(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -169,13 +158,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]float64), args[2].([]int64), args[3].([]float64), args[4].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithUnary(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -183,13 +171,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]uint8), args[2].([]int64), args[3].([]int32), args[4].([]uint8), args[5].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithWrap(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -197,13 +184,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float32), args[5].([]float32), args[6].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithFloat(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -211,13 +197,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithFloatCompare(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -225,13 +210,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithConsts(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -239,13 +223,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivConstI64(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -253,13 +236,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivConstU64(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -267,13 +249,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivConstI32(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -281,13 +262,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivConstNarrow(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -295,13 +275,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]int16), args[2].([]int8), args[3].([]int8), args[4].([]int16), args[5].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivConstSmall(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -309,13 +288,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]uint16), args[4].([]uint16), args[5].([]uint8), args[6].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				arithDivConstU32(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -323,13 +301,12 @@ func init() {
 		a0, a1, a2 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64]), args[2].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				array2Add(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -337,13 +314,12 @@ func init() {
 		a0, a1 := args[0].(cuda.Array2[int32]), args[1].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				array2Transpose(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -351,13 +327,12 @@ func init() {
 		a0, a1 := args[0].(cuda.Array2[float32]), args[1].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				array2Logs(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -365,13 +340,12 @@ func init() {
 		a0, a1 := args[0].(cuda.Array3[float64]), args[1].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				array3Sum(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -379,13 +353,12 @@ func init() {
 		a0 := args[0].(cuda.Array2[uint16])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				array2Data(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -448,13 +421,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				atomicHistogram(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -462,13 +434,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64), args[4].([]uint32), args[5].([]uint32), args[6].([]uint32), args[7].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				atomicGlobalOps(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -476,13 +447,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]float64), args[3].([]float32), args[4].([]float64), args[5].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				atomicFloat(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -549,13 +519,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				atomicCASExch(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -611,13 +580,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				atomicHalfAdd(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -625,13 +593,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]int32), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				atomicHalfCompare(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -793,13 +760,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int32), args[2].([]int32), args[3].([]int32), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				bitsCounts(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -807,13 +773,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint32), args[3].([]uint16), args[4].([]uint8), args[5].([]uint64), args[6].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				bitsReverse(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -821,13 +786,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int), args[2].([]uint64), args[3].([]uint32), args[4].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				bitsRotate(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -835,13 +799,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64), args[4].([]uint64), args[5].([]uint64), args[6].([]uint64), args[7].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				bitsArith(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -849,13 +812,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				copyGlobalToLocal(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -863,13 +825,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				copyOverlap(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -877,13 +838,12 @@ func init() {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				copyGlobalSegments(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -942,13 +902,12 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				copyStructs(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -956,13 +915,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				clearSegments(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -970,13 +928,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex128), args[1].([]complex128), args[2].(complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexArith128(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -984,13 +941,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex64), args[1].([]complex64), args[2].(complex64), args[3].([]complex64), args[4].([]complex64), args[5].([]complex128), args[6].([]float32), args[7].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexArith64(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -998,13 +954,12 @@ func init() {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexDiv128(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1012,13 +967,12 @@ func init() {
 		a0, a1, a2 := args[0].([]complex64), args[1].([]complex64), args[2].([]complex64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexDiv64(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1026,13 +980,12 @@ func init() {
 		a0, a1, a2 := args[0].(cuda.Array2[complex128]), args[1].(cuda.Array2[int32]), args[2].(int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexMandel(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1089,13 +1042,12 @@ func init() {
 		a0, a1, a2 := args[0].([]cplxPoint), args[1].([]complex128), args[2].(complex64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexStructs(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1103,13 +1055,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]complex128), args[8].([]complex128), args[9].([]float64), args[10].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexFuncs(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1117,13 +1068,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexPowTanh(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1131,13 +1081,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexTan(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1145,13 +1094,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexInverse(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1159,13 +1107,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]complex128), args[1].([]int32), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexSpecial(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1173,13 +1120,12 @@ func init() {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex64), args[2].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				complexCalls(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1187,13 +1133,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ctrlCollatz(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1201,13 +1146,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ctrlForms(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1215,13 +1159,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ctrlSwitch(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1229,13 +1172,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ctrlLabels(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1243,13 +1185,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ctrlSwap(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1257,13 +1198,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ctrlGoto(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1271,13 +1211,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ctrlShortCircuit(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1285,13 +1224,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ctrlUnrolled(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1299,13 +1237,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]int64), args[1].([]int8), args[2].([]uint8), args[3].([]int16), args[4].([]uint16), args[5].([]int32), args[6].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				convNarrow(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1313,13 +1250,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]uint8), args[2].([]int32), args[3].([]uint32), args[4].([]int64), args[5].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				convWiden(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1327,13 +1263,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint64), args[2].([]int8), args[3].([]float64), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				convIntToFloat(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1341,13 +1276,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]int64), args[3].([]int32), args[4].([]int8), args[5].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				convFloatToInt(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1355,13 +1289,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]float32), args[3].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				convFloatFloat(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1369,13 +1302,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				convUintMaxWrap(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1383,13 +1315,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].(float64), args[2].(float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				funcClamp(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1397,13 +1328,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				funcMulti(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1411,13 +1341,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				funcGeneric[int16](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1425,13 +1354,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				funcGeneric[float64](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1439,13 +1367,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				funcRecursive(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1504,13 +1431,12 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				funcPointerArg(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1575,13 +1501,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				funcLiteral(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1589,13 +1514,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				gridReduce(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1603,13 +1527,12 @@ func init() {
 		a0 := args[0].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sequentialRows(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1617,13 +1540,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				gridSyncEarlyReturn(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1631,13 +1553,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				gridSyncExitAfter(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1645,13 +1566,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				halfArith(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1659,13 +1579,12 @@ func init() {
 		a0, a1, a2 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				halfCompare(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1673,13 +1592,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				halfConvert(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1687,13 +1605,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16), args[12].([]cuda.Float16), args[13].([]cuda.Float16), args[14].([]cuda.Float16), args[15].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				halfMath(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1701,13 +1618,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].(cuda.Float16), args[1].([]halfWeighted), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				halfDot(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1766,13 +1682,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				localArray(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1780,13 +1695,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				localArrayInt8(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1794,13 +1708,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				localBigArray(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1808,13 +1721,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				localStruct(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1822,13 +1734,12 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				localArrayOfStructs(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1836,13 +1747,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				localArrayValue(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1850,13 +1760,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				localPointerReturn(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1864,13 +1773,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				localPointerGlobalMix(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1878,13 +1786,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64), args[5].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathRounding(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1892,13 +1799,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathSqrtAbs(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1906,13 +1812,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathMinMax(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1920,13 +1825,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathFMA(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1934,13 +1838,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathClassify(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1948,13 +1851,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]uint64), args[2].([]float32), args[3].([]uint64), args[4].([]float64), args[5].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathBits(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1962,13 +1864,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathNaNDim(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1976,13 +1877,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathFloat32(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1990,13 +1890,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]int32), args[2].([]float64), args[3].([]float64), args[4].([]int32), args[5].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathBuiltinMinMax(t, a0, a1, a2, a3, a4, a5)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2004,13 +1903,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathTranscendental(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2018,13 +1916,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int), args[4].([]float32), args[5].([]float32), args[6].([]float32), args[7].([]int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathGamma(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2032,13 +1929,12 @@ func init() {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathLogs(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2046,13 +1942,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mathMaxMinEdges(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2060,13 +1955,12 @@ func init() {
 		a0, a1 := args[0].(Vec), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				miscFeatures(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2074,13 +1968,12 @@ func init() {
 		a0, a1 := args[0].(int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				miscPrimes(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2088,13 +1981,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				miscPanicNotTaken(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2102,13 +1994,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mixControl(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2116,13 +2007,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int16), args[1].([]float32), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mixGeneric(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2130,13 +2020,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mixShifts(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2144,13 +2033,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mixWrap(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2158,13 +2046,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mixFloatToInt(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2267,13 +2154,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mixNarrowEdges(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2281,13 +2167,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				mixConstDivisions(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2295,13 +2180,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]int64), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				pkgCalls(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2309,13 +2193,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				pkgGeneric[int32](t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2323,13 +2206,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				pkgGeneric[float64](t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2337,13 +2219,12 @@ func init() {
 		a0, a1 := args[0].([]devlib.Real), args[1].([]devlib.Real)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				pkgGeneric[devlib.Real](t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2351,13 +2232,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				pkgMethods(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2365,13 +2245,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				printfValues(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2379,13 +2258,12 @@ func init() {
 		a0, a1 := args[0].([]uint8), args[1].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				printfTypes(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2393,13 +2271,12 @@ func init() {
 		_ = args
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				printfPlain(t)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2793,13 +2670,12 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceIncrement(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2807,13 +2683,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceVectorAdd(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2821,13 +2696,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceGridStride(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2835,13 +2709,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceSub(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2849,13 +2722,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceRangeIndex(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2863,13 +2735,12 @@ func init() {
 		a0, a1 := args[0].([]uint8), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceCapLen(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2877,13 +2748,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceNilCheck(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2891,13 +2761,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceLocalFromArray(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2905,13 +2774,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceMakeConst(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2919,13 +2787,12 @@ func init() {
 		a0, a1, a2 := args[0].([]bool), args[1].([]bool), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sliceBools(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2933,13 +2800,12 @@ func init() {
 		a0, a1 := args[0].([]particle), args[1].(float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				structParticles(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -2947,13 +2813,12 @@ func init() {
 		a0, a1 := args[0].([]wrapper), args[1].([]wrapper)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				structCopy(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3433,13 +3298,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sleepBackoff(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3447,13 +3311,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				threadIndices(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3461,13 +3324,12 @@ func init() {
 		a0 := args[0].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				threadGrid2(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3475,13 +3337,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				threadLane(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3489,13 +3350,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[int](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3503,13 +3363,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int8), args[1].([]int8), args[2].([]int8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[int8](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3517,13 +3376,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[int16](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3531,13 +3389,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[int32](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3545,13 +3402,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[int64](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3559,13 +3415,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uint), args[1].([]uint), args[2].([]uint)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[uint](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3573,13 +3428,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uint8), args[1].([]uint8), args[2].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[uint8](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3587,13 +3441,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uint16), args[1].([]uint16), args[2].([]uint16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[uint16](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3601,13 +3454,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[uint32](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3615,13 +3467,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[uint64](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3629,13 +3480,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uintptr), args[1].([]uintptr), args[2].([]uintptr)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[uintptr](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3643,13 +3493,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[float32](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3657,13 +3506,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesArith[float64](t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3671,13 +3519,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesCompare[int8](t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3685,13 +3532,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesCompare[uint32](t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3699,13 +3545,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesCompare[float64](t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3713,13 +3558,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uint8), args[1].(bool), args[2].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesBool(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -3727,13 +3571,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]Celsius), args[1].(Celsius), args[2].([]Count), args[3].(Count)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				typesNamed(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -4192,13 +4035,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				matchAnyFew(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -4206,13 +4048,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]uint32), args[3].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				matchFloats(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -4220,13 +4061,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int64), args[1].([]uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				matchAll(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -4502,13 +4342,12 @@ func init() {
 		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				halfMatch(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})

@@ -482,10 +482,9 @@ func (g *generator) kernel(expr string, sig *types.Signature) {
 	}
 	fmt.Fprintf(w, "return func(%s *%s.Row) {\n", r, cuda)
 	fmt.Fprintf(w, "%s, %s, %s := %s.Begin()\n", t, n, stop, r)
-	fmt.Fprintf(w, "defer %s.End(&%s)\n", r, t)
 	fmt.Fprintf(w, "for {\n%s(%s)\n", expr, strings.Join(append([]string{t}, vars...), ", "))
 	fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nreturn\n}\n", n, n, stop)
-	fmt.Fprintf(w, "%s = %s.Step(%s)\n}\n}\n})\n", t, r, t)
+	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n})\n", t, r, t)
 }
 
 // ufuncInstance returns how the generated file writes the function that u

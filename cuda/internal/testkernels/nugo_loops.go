@@ -71,13 +71,12 @@ func init() {
 		a0, a1 := args[0].(func(complex128) complex128), args[1].([]complex128)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ApplyComplex(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -85,13 +84,12 @@ func init() {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Increment(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -99,13 +97,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				VecAdd(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -113,13 +110,12 @@ func init() {
 		a0, a1, a2 := args[0].(cuda.Array2[float32]), args[1].(cuda.Array2[float32]), args[2].(cuda.Array2[float32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Add2D(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -127,13 +123,12 @@ func init() {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Logs(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -141,13 +136,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Permuted(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -155,13 +149,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				MovingAverage(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -169,13 +162,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int8), args[4].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				IntOps(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -293,13 +285,12 @@ func init() {
 		a0, a1 := args[0].([]uint32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Histogram(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -307,13 +298,12 @@ func init() {
 		a0 := args[0].(cuda.Array3[float32])
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Volume(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -321,13 +311,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				OutOfRange(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -335,13 +324,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].(int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				DivideBy(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -349,13 +337,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ShiftBy(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -363,13 +350,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				SumFrom(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -423,13 +409,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ForAllProbe(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -437,13 +422,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int32), args[2].([]uint16), args[3].([]uint64), args[4].([]int64), args[5].([]int32), args[6].([]uint16), args[7].([]uint64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				DivRemWidths(t, a0, a1, a2, a3, a4, a5, a6, a7)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -451,13 +435,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				SliceHi(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -465,13 +448,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				SliceLo(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -479,13 +461,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				SliceLoHi(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -493,13 +474,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				SliceShortHi(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -507,13 +487,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Slice3(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -521,13 +500,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Slice3NoLo(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -535,13 +513,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				SliceHiUint(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -549,13 +526,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				SliceLoUint32(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -563,13 +539,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int8), args[2].(int8), args[3].(int8), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Slice3Int8(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -577,13 +552,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(uint64), args[2].(uint64), args[3].(uint64), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Slice3Uint64(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -591,13 +565,12 @@ func init() {
 		a0, a1, a2 := args[0].(int), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ArraySlice(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -605,13 +578,12 @@ func init() {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ArraySliceLo(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -619,13 +591,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].(int), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ArraySlice3(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -701,13 +672,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ToArrayPtr(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -715,13 +685,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ToArray(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -729,13 +698,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				IndexAt(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -743,13 +711,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint64), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				IndexUint(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -757,13 +724,12 @@ func init() {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ArrayIndex(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -771,13 +737,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].(cuda.Array2[float32]), args[1].(int), args[2].(int), args[3].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				At2(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -785,13 +750,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].(cuda.Array3[int64]), args[1].(int), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Set3(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -799,13 +763,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				View2(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -813,13 +776,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				View3(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -827,13 +789,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				IndexAtThread(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -841,13 +802,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridRotate(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -855,13 +815,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridSyncAfterSyncThreads(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -869,13 +828,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridSyncFault(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -883,13 +841,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridSyncBlockExits(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -897,13 +854,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridSyncBlockFails(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -911,13 +867,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridSyncLateBlockExits(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -925,13 +880,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridSyncAfterLast(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -939,13 +893,12 @@ func init() {
 		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridApplyRotate(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -953,13 +906,12 @@ func init() {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				HalfUnary(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -967,13 +919,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				HalfBinary(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -981,13 +932,12 @@ func init() {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				HalfConvert(t, a0, a1, a2, a3, a4, a5, a6)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -995,13 +945,12 @@ func init() {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				HalfAxpy(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1009,13 +958,12 @@ func init() {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]uint8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				HalfCompareOp(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1023,13 +971,12 @@ func init() {
 		a0, a1, a2 := args[0].(func(cuda.Float16, cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ApplyHalf(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1037,13 +984,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].(func([]cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				RowsHalfFunc(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1051,13 +997,12 @@ func init() {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Scale(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1065,13 +1010,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				WithMap(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1079,13 +1023,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float32), args[1].(float32), args[2].(cuda.Array2[int32]), args[3].(int8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Mixed(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1093,13 +1036,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].(func(float32, float32) float32), args[1].([]float32), args[2].([]float32), args[3].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				MapFunc(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1107,13 +1049,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].(func(float32) float32), args[2].(int8)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				MixedFunc(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1121,13 +1062,12 @@ func init() {
 		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				BadFunc(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1135,13 +1075,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].(func([]float32, *float32)), args[1].([]float32), args[2].([]float32), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				RowsFunc(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1149,13 +1088,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].(func([]bool, *bool)), args[1].([]bool), args[2].([]bool), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				RowsBoolFunc(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1195,13 +1133,12 @@ func init() {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Transpose(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1209,13 +1146,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int64), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				PlaneSums(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1223,13 +1159,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].(func(cuda.Array2[float32], *float32)), args[1].([]float32), args[2].([]float32), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				BlocksFunc(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1237,13 +1172,12 @@ func init() {
 		a0, a1 := args[0].([]int16), args[1].([]int16)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				ScaleThenRead(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1251,13 +1185,12 @@ func init() {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				RowSums23(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1265,13 +1198,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Match[float32](t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1279,13 +1211,12 @@ func init() {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				MatchFloat32(t, a0, a1, a2, a3, a4)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1293,13 +1224,12 @@ func init() {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Lanemasks(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1381,13 +1311,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Panics(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1395,13 +1324,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Runaway(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1409,13 +1337,12 @@ func init() {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				CountCells(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1423,13 +1350,12 @@ func init() {
 		a0 := args[0].([]WithPointer)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				TakesPointers(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1437,13 +1363,12 @@ func init() {
 		a0 := args[0].([]struct{})
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				TakesEmpty(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1603,13 +1528,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Fences(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1617,13 +1541,12 @@ func init() {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				WarpSum(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1715,13 +1638,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				XorAllReduce(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -1809,13 +1731,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Votes(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})

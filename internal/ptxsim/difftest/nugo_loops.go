@@ -13,13 +13,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sampleMath64(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -27,13 +26,12 @@ func init() {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sampleMath32(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -41,13 +39,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sampleCompare(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -55,13 +52,12 @@ func init() {
 		a0, a1 := args[0].([]int32), args[1].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sampleWiden(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -69,13 +65,12 @@ func init() {
 		a0, a1 := args[0].([]float64), args[1].([]float32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sampleFloat(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -141,13 +136,12 @@ func init() {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].(int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sampleStore(t, a0, a1, a2)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -155,13 +149,12 @@ func init() {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sampleMap(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -169,13 +162,12 @@ func init() {
 		a0 := args[0].(float64)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				sampleHello(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})

@@ -150,13 +150,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Divergent(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -164,13 +163,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				InSwitch(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -178,13 +176,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				BreakOut(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -192,13 +189,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				AssignsParam(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -206,13 +202,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Closure(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -220,13 +215,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Helper(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -245,13 +239,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				GridWide(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})
@@ -259,13 +252,12 @@ func init() {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
-			defer r.End(&t)
 			for {
 				Plain(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
-				t = r.Step(t)
+				t = r.Next(t)
 			}
 		}
 	})

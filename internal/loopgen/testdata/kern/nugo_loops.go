@@ -15,13 +15,12 @@ func init() {
 		a02, a12 := args2[0].([]float32), args2[1].(float32)
 		return func(r2 *cuda2.Row) {
 			t2, n2, stop2 := r2.Begin()
-			defer r2.End(&t2)
 			for {
 				Scale(t2, a02, a12)
 				if n2--; n2 == 0 || *stop2 {
 					return
 				}
-				t2 = r2.Step(t2)
+				t2 = r2.Next(t2)
 			}
 		}
 	})
@@ -29,13 +28,12 @@ func init() {
 		a02, a12, a2, a3 := args2[0].(cuda2.Array2[float64]), args2[1].([]Point), args2[2].(func(float64) float64), args2[3].([]other.Weight)
 		return func(r2 *cuda2.Row) {
 			t2, n2, stop2 := r2.Begin()
-			defer r2.End(&t2)
 			for {
 				Mixed(t2, a02, a12, a2, a3)
 				if n2--; n2 == 0 || *stop2 {
 					return
 				}
-				t2 = r2.Step(t2)
+				t2 = r2.Next(t2)
 			}
 		}
 	})
@@ -43,13 +41,12 @@ func init() {
 		a02, a12, a2 := args2[0].([]complex64), args2[1].(complex128), args2[2].(cuda2.Array3[complex128])
 		return func(r2 *cuda2.Row) {
 			t2, n2, stop2 := r2.Begin()
-			defer r2.End(&t2)
 			for {
 				Rotate(t2, a02, a12, a2)
 				if n2--; n2 == 0 || *stop2 {
 					return
 				}
-				t2 = r2.Step(t2)
+				t2 = r2.Next(t2)
 			}
 		}
 	})
@@ -57,13 +54,12 @@ func init() {
 		_ = args2
 		return func(r2 *cuda2.Row) {
 			t2, n2, stop2 := r2.Begin()
-			defer r2.End(&t2)
 			for {
 				a1(t2)
 				if n2--; n2 == 0 || *stop2 {
 					return
 				}
-				t2 = r2.Step(t2)
+				t2 = r2.Next(t2)
 			}
 		}
 	})
@@ -71,13 +67,12 @@ func init() {
 		a02 := args2[0].([]float32)
 		return func(r2 *cuda2.Row) {
 			t2, n2, stop2 := r2.Begin()
-			defer r2.End(&t2)
 			for {
 				Generic[float32](t2, a02)
 				if n2--; n2 == 0 || *stop2 {
 					return
 				}
-				t2 = r2.Step(t2)
+				t2 = r2.Next(t2)
 			}
 		}
 	})
@@ -85,13 +80,12 @@ func init() {
 		a02 := args2[0].([]other.Weight)
 		return func(r2 *cuda2.Row) {
 			t2, n2, stop2 := r2.Begin()
-			defer r2.End(&t2)
 			for {
 				Generic[other.Weight](t2, a02)
 				if n2--; n2 == 0 || *stop2 {
 					return
 				}
-				t2 = r2.Step(t2)
+				t2 = r2.Next(t2)
 			}
 		}
 	})
