@@ -184,7 +184,8 @@ func (r *runner) run(bi int) error {
 
 		if r.loop != nil {
 			// The whole block, barriers included, as loops.
-			r.blk.cur = 0
+			r.blk.base = uint64(b.base.X)
+			r.blk.cur = r.blk.base
 			r.loop(&r.blk)
 			returned = true
 			b.gridExit()
@@ -196,7 +197,7 @@ func (r *runner) run(bi int) error {
 		rows := b.launch.rows
 		for z := range d.Z {
 			for y := range d.Y {
-				r.row = Row{t: Thread{b, packTid(0, y, z)}, n: d.X, stop: &b.concurrent}
+				r.row = Row{t: Thread{b, packTid(b.base.X, y, z)}, n: d.X, stop: &b.concurrent}
 				if rows != nil {
 					rows(&r.row)
 				} else {
@@ -244,7 +245,7 @@ func (b *block) goConcurrent(t Thread) {
 	for lin := first; lin < total; lin++ {
 		x, y, z := lin%d.X, lin/d.X%d.Y, lin/(d.X*d.Y)
 		b.threads.Add(1)
-		go b.runThread(Thread{b, packTid(x, y, z)})
+		go b.runThread(Thread{b, packTid(b.base.X+x, y, z)})
 	}
 }
 

@@ -28,7 +28,8 @@ type Block struct {
 	b    *block
 	n    int
 	flat bool     // the block is one-dimensional: linear index = x
-	tids []uint64 // packed thread index by linear index, when not flat
+	tids []uint64 // packed thread index by linear index, when not flat, for the block at grid x 0
+	base uint64   // the block's grid x, added to a packed thread index (see packTid)
 	cur  uint64
 }
 
@@ -61,9 +62,9 @@ func (b *Block) Flat() bool { return b.flat }
 // Thread returns the block's thread of linear index i (0 <= i < Size())
 // and records it as the thread being run.
 func (b *Block) Thread(i int) Thread {
-	tid := uint64(i)
+	tid := b.base + uint64(i)
 	if !b.flat {
-		tid = b.tids[i]
+		tid = b.tids[i] + b.base
 	}
 	b.cur = tid
 	return Thread{b.b, tid}

@@ -172,3 +172,42 @@ func init() {
 		}
 	})
 }
+
+// TestPackTidLimits checks that a Thread's packed index keeps every
+// coordinate apart at the launch limits: the largest grid x, block y and z.
+func TestPackTidLimits(t *testing.T) {
+	maxX := defaultLimits.MaxGrid.X - 1
+	for _, tc := range []struct {
+		name       string
+		dim, idx   Dim3
+		x, y, z    int // thread position in the block
+		wantLinear int
+	}{
+		{"origin", Dim3{1, 1, 1}, Dim3{0, 0, 0}, 0, 0, 0, 0},
+		{"largest x", Dim3{1024, 1, 1}, Dim3{maxX, 3, 5}, 1023, 0, 0, 1023},
+		{"largest y", Dim3{1, 1024, 1}, Dim3{maxX, 65534, 0}, 0, 1023, 0, 1023},
+		{"largest z", Dim3{2, 8, 64}, Dim3{maxX, 7, 65534}, 1, 7, 63, 1 + 2*(7+8*63)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &block{dim: tc.dim, idx: tc.idx}
+			b.base = Dim3{tc.idx.X * tc.dim.X, tc.idx.Y * tc.dim.Y, tc.idx.Z * tc.dim.Z}
+			th := Thread{b, packTid(b.base.X+tc.x, tc.y, tc.z)}
+			if got, want := th.ThreadIdx(), (Dim3{tc.x, tc.y, tc.z}); got != want {
+				t.Errorf("ThreadIdx() = %v, want %v", got, want)
+			}
+			gx, gy, gz := th.Grid3()
+			if want := (Dim3{b.base.X + tc.x, b.base.Y + tc.y, b.base.Z + tc.z}); (Dim3{gx, gy, gz}) != want {
+				t.Errorf("Grid3() = %d, %d, %d, want %v", gx, gy, gz, want)
+			}
+			if gx1 := th.Grid1(); gx1 != gx {
+				t.Errorf("Grid1() = %d, want %d", gx1, gx)
+			}
+			if gx2, gy2 := th.Grid2(); gx2 != gx || gy2 != gy {
+				t.Errorf("Grid2() = %d, %d, want %d, %d", gx2, gy2, gx, gy)
+			}
+			if got := th.linear(); got != tc.wantLinear {
+				t.Errorf("linear() = %d, want %d", got, tc.wantLinear)
+			}
+		})
+	}
+}

@@ -16,19 +16,32 @@ import (
 // was passed to.
 type Thread struct {
 	b   *block
-	tid uint64 // thread index in the block: x | y<<tidBits | z<<2*tidBits
+	tid uint64 // gx | y<<tidYShift | z<<tidZShift; see packTid
 }
 
+// A Thread's tid packs its x position in the grid (not in the block: the
+// most used coordinate, Grid1, is then a mask of a register instead of a
+// load of the block's base and an add in every thread of a row loop) with
+// its y and z positions in the block. The limits every launch is checked
+// against bound them: x < (2^31-1)*1024 < 2^48, y < 1024, z < 64. The
+// last field stays a counter that the row loops and cpu.Invoker increase
+// by one for the next thread of a row.
 const (
-	tidBits = 20
-	tidMask = 1<<tidBits - 1
+	tidYShift = 48
+	tidZShift = 58
+	tidXMask  = 1<<tidYShift - 1
+	tidYMask  = 1<<(tidZShift-tidYShift) - 1
 )
 
-func packTid(x, y, z int) uint64 { return uint64(x) | uint64(y)<<tidBits | uint64(z)<<(2*tidBits) }
+// packTid returns the tid of the thread at x in the grid and y, z in its
+// block.
+func packTid(gx, y, z int) uint64 {
+	return uint64(gx) | uint64(y)<<tidYShift | uint64(z)<<tidZShift
+}
 
 // ThreadIdx is the thread's position in its block (CUDA's threadIdx).
 func (t Thread) ThreadIdx() Dim3 {
-	return Dim3{int(t.tid & tidMask), int(t.tid >> tidBits & tidMask), int(t.tid >> (2 * tidBits))}
+	return Dim3{int(t.tid&tidXMask) - t.b.base.X, int(t.tid >> tidYShift & tidYMask), int(t.tid >> tidZShift)}
 }
 
 // BlockIdx is the block's position in the grid (CUDA's blockIdx).
@@ -42,17 +55,17 @@ func (t Thread) GridDim() Dim3 { return t.b.grid }
 
 // Grid1 is the thread's absolute position in a 1-D grid:
 // BlockIdx.X*BlockDim.X + ThreadIdx.X (numba's cuda.grid(1)).
-func (t Thread) Grid1() int { return t.b.base.X + int(t.tid&tidMask) }
+func (t Thread) Grid1() int { return int(t.tid & tidXMask) }
 
 // Grid2 is the thread's absolute position in a 2-D grid (cuda.grid(2)).
 func (t Thread) Grid2() (x, y int) {
-	return t.b.base.X + int(t.tid&tidMask), t.b.base.Y + int(t.tid>>tidBits&tidMask)
+	return int(t.tid & tidXMask), t.b.base.Y + int(t.tid>>tidYShift&tidYMask)
 }
 
 // Grid3 is the thread's absolute position in a 3-D grid (cuda.grid(3)).
 func (t Thread) Grid3() (x, y, z int) {
-	return t.b.base.X + int(t.tid&tidMask), t.b.base.Y + int(t.tid>>tidBits&tidMask),
-		t.b.base.Z + int(t.tid>>(2*tidBits))
+	return int(t.tid & tidXMask), t.b.base.Y + int(t.tid>>tidYShift&tidYMask),
+		t.b.base.Z + int(t.tid>>tidZShift)
 }
 
 // GridSize1 is the number of threads in the grid along x:
@@ -99,7 +112,7 @@ func (t Thread) LanemaskGt() uint32 { return ^t.LanemaskLe() }
 
 func (t Thread) linear() int {
 	d := t.b.dim
-	return int(t.tid&tidMask) + d.X*(int(t.tid>>tidBits&tidMask)+d.Y*int(t.tid>>(2*tidBits)))
+	return int(t.tid&tidXMask) - t.b.base.X + d.X*(int(t.tid>>tidYShift&tidYMask)+d.Y*int(t.tid>>tidZShift))
 }
 
 // SyncThreads waits until every thread of the block has reached it (CUDA's
