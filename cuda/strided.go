@@ -215,16 +215,27 @@ func hostSync(s *Stream) error {
 	return s.Synchronize()
 }
 
+// readSpan waits for stream s (nil: nothing to wait for) and copies the
+// memory the array's elements span, from its lowest element (at byte lo
+// of m) to its highest, to the host.
+func (d *DeviceArray[T]) readSpan(s *Stream, m memory) (span []byte, lo int, err error) {
+	if err := hostSync(s); err != nil {
+		return nil, 0, err
+	}
+	lo, n := d.span()
+	span = make([]byte, n)
+	if err := d.be.copyToHost(nil, span, m, lo); err != nil {
+		return nil, 0, err
+	}
+	return span, lo, nil
+}
+
 // gather copies a non-contiguous array into dst in row-major order: one
 // copy of its span to the host, then element by element there. On a
 // stream it waits for the stream first, so dst is ready when it returns.
 func (d *DeviceArray[T]) gather(s *Stream, m memory, dst []T) error {
-	if err := hostSync(s); err != nil {
-		return err
-	}
-	lo, n := d.span()
-	tmp := make([]byte, n)
-	if err := d.be.copyToHost(nil, tmp, m, lo); err != nil {
+	tmp, _, err := d.readSpan(s, m)
+	if err != nil {
 		return err
 	}
 	var zero T
@@ -239,12 +250,8 @@ func (d *DeviceArray[T]) gather(s *Stream, m memory, dst []T) error {
 // memory between the elements keeps its contents (unless a kernel writes
 // it meanwhile: the copy is not atomic with respect to running kernels).
 func (d *DeviceArray[T]) scatter(s *Stream, m memory, src []T) error {
-	if err := hostSync(s); err != nil {
-		return err
-	}
-	lo, n := d.span()
-	tmp := make([]byte, n)
-	if err := d.be.copyToHost(nil, tmp, m, lo); err != nil {
+	tmp, lo, err := d.readSpan(s, m)
+	if err != nil {
 		return err
 	}
 	var zero T
