@@ -72,12 +72,12 @@ func WrapDevicePointer[T any](ptr uintptr, shape ...int) (*DeviceArray[T], error
 	}
 	var zero T
 	size := int(unsafe.Sizeof(zero))
-	if len(shape) == 0 || len(shape) > 3 {
-		return nil, fmt.Errorf("WrapDevicePointer: %d dimensions; give one to three", len(shape))
+	if len(shape) == 0 {
+		return nil, errors.New("WrapDevicePointer: no shape; give one to three dimensions")
 	}
-	n, ok := elements(size, shape...)
-	if !ok {
-		return nil, fmt.Errorf("WrapDevicePointer: shape %v of %T is negative or too large", shape, zero)
+	n, err := shapeElements[T](shape)
+	if err != nil {
+		return nil, fmt.Errorf("WrapDevicePointer: %w", err)
 	}
 	if ptr == 0 {
 		return nil, errors.New("WrapDevicePointer: a nil device pointer")

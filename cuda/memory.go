@@ -71,21 +71,12 @@ func newDeviceArray[T any](be backend, shape ...int) (*DeviceArray[T], error) {
 	if len(shape) == 0 {
 		shape = []int{0}
 	}
-	if len(shape) > 3 {
-		return nil, fmt.Errorf("NewDeviceArray: %d dimensions; at most 3", len(shape))
-	}
 	var zero T
-	n, ok := elements(int(unsafe.Sizeof(zero)), shape...)
-	if !ok {
-		for _, d := range shape {
-			if d < 0 {
-				return nil, fmt.Errorf("NewDeviceArray: negative dimension in shape %v", shape)
-			}
-		}
-		return nil, fmt.Errorf("NewDeviceArray: shape %v of %T is too large: its size in bytes overflows int", shape, zero)
+	n, err := shapeElements[T](shape)
+	if err != nil {
+		return nil, fmt.Errorf("NewDeviceArray: %w", err)
 	}
 	if be == nil {
-		var err error
 		if be, err = current(); err != nil {
 			return nil, fmt.Errorf("NewDeviceArray: %w", err)
 		}
@@ -96,6 +87,27 @@ func newDeviceArray[T any](be backend, shape ...int) (*DeviceArray[T], error) {
 		return nil, fmt.Errorf("NewDeviceArray(%v of %T): %w", shape, zero, err)
 	}
 	return &DeviceArray[T]{be: be, shape: append([]int(nil), shape...), n: n, buf: &deviceBuffer{memory: m}}, nil
+}
+
+// shapeElements returns the number of elements of a device array of T
+// with the given shape, or an error that says why no array has it: more
+// than three dimensions, a negative one, or a size in bytes that
+// overflows int.
+func shapeElements[T any](shape []int) (int, error) {
+	var zero T
+	if len(shape) > 3 {
+		return 0, fmt.Errorf("%d dimensions; at most 3", len(shape))
+	}
+	n, ok := elements(int(unsafe.Sizeof(zero)), shape...)
+	if !ok {
+		for _, d := range shape {
+			if d < 0 {
+				return 0, fmt.Errorf("negative dimension in shape %v", shape)
+			}
+		}
+		return 0, fmt.Errorf("shape %v of %T is too large: its size in bytes overflows int", shape, zero)
+	}
+	return n, nil
 }
 
 // DeviceArrayLike allocates a zeroed 1-D device array as long as host.
