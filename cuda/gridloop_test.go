@@ -19,7 +19,7 @@ func TestGridLoopsRegistered(t *testing.T) {
 	for _, k := range []any{
 		testkernels.GridRotate, testkernels.GridSyncAfterSyncThreads, testkernels.GridSyncFault,
 		testkernels.GridSyncBlockExits, testkernels.GridSyncBlockFails, testkernels.GridSyncLateBlockExits,
-		testkernels.GridSyncAfterLast, testkernels.GridApplyRotate,
+		testkernels.GridSyncAfterLast, testkernels.GridApplyRotate, testkernels.GridSyncOneBlock,
 	} {
 		name := runtime.FuncForPC(reflect.ValueOf(k).Pointer()).Name()
 		rb, ok := cpu.Rows(reflect.ValueOf(k))

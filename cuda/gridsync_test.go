@@ -321,7 +321,7 @@ func TestSyncGridFault(t *testing.T) {
 // cannot say it as a *KernelError: a GPU hangs there, and the fake
 // driver's interpreter reports the deadlock as a fault that loses the
 // context. The late case returns after passing the first barrier, from a
-// block of a 2-D grid.
+// block of a 2-D grid; in the by-block case only block 0 calls SyncGrid.
 func TestSyncGridBlockExits(t *testing.T) {
 	type launch struct {
 		name    string
@@ -339,6 +339,9 @@ func TestSyncGridBlockExits(t *testing.T) {
 		{"late", testkernels.GridSyncLateBlockExits, LaunchConfig{Grid: Dim2(2, 2), Block: Dim2(8, 4), Cooperative: true},
 			func() []any { return []any{make([]int32, 128), make([]int32, 128)} },
 			"block (1,1,0) returned before t.SyncGrid", "testkernels/gridsync.go:80", []Dim3{{}, {X: 1}, {Y: 1}}},
+		{"by-block", testkernels.GridSyncOneBlock, LaunchConfig{Grid: Dim1(2), Block: Dim1(32), Cooperative: true},
+			func() []any { return []any{make([]int32, 64)} },
+			"block (1,0,0) returned before t.SyncGrid", "testkernels/gridsync.go:127", []Dim3{{}}},
 	}
 	for _, be := range gridSyncBackends {
 		for _, debug := range []bool{false, true} {

@@ -1435,6 +1435,32 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(GridSyncOneBlock, "f81e283523de0e26", func(nugoArgs []any) func() cuda.BlockLoop {
+		data := nugoArgs[0].([]int32)
+		_ = data
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				if t.BlockIdx().X == 0 {
+
+//line gridsync.go:127
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:129
+					data[t.Grid1()] = 1
+				}
+			}
+		}
+	})
 	cuda.RegisterRowLoop(HalfUnary, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {
