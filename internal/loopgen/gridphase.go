@@ -57,8 +57,9 @@ func (e *emitter) gridSync(n *gridNode) {
 // many values as variables into one assignment per variable, so that
 // each variable is classified on its own: in `i, n := t.Grid1(),
 // t.GridSize1()` n is the same in every thread (and so can bound a loop
-// around grid barriers) while i is not. Assignments whose right side
-// names a variable of the left (a swap) stay whole.
+// around grid barriers) while i is not. Only declarations of new
+// variables are split, which the right side cannot see (nor, through a
+// pointer, change); assignments (a swap) and redeclarations stay whole.
 func (f *fissioner) splitTuples(list []ast.Stmt) []ast.Stmt {
 	var out []ast.Stmt
 	for _, s := range list {
@@ -90,42 +91,21 @@ func (f *fissioner) splitTuples(list []ast.Stmt) []ast.Stmt {
 // splitTuple returns s split as splitTuples says, or s alone.
 func (f *fissioner) splitTuple(s ast.Stmt) []ast.Stmt {
 	as, ok := s.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) || (as.Tok != token.DEFINE && as.Tok != token.ASSIGN) {
+	if !ok || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) || as.Tok != token.DEFINE {
 		return []ast.Stmt{s}
 	}
-	names := map[string]bool{}
 	for _, l := range as.Lhs {
-		id, ok := l.(*ast.Ident)
-		if !ok {
+		if id, ok := l.(*ast.Ident); !ok || id.Name != "_" && f.info.Defs[id] == nil {
 			return []ast.Stmt{s}
 		}
-		names[id.Name] = true
-	}
-	clash := false
-	for _, r := range as.Rhs {
-		ast.Inspect(r, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && names[id.Name] {
-				clash = true
-			}
-			return !clash
-		})
-	}
-	if clash {
-		return []ast.Stmt{s}
 	}
 	var out []ast.Stmt
 	for i, l := range as.Lhs {
-		id := l.(*ast.Ident)
-		if id.Name == "_" && as.Tok == token.DEFINE {
-			// _ := x is not Go; keep the evaluation.
-			out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{id}, TokPos: as.TokPos, Tok: token.ASSIGN, Rhs: []ast.Expr{as.Rhs[i]}})
-			continue
+		tok := token.DEFINE
+		if l.(*ast.Ident).Name == "_" {
+			tok = token.ASSIGN // _ := x is not Go; keep the evaluation
 		}
-		tok := as.Tok
-		if tok == token.DEFINE && f.info.Defs[id] == nil {
-			tok = token.ASSIGN // redeclared: an assignment
-		}
-		out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{id}, TokPos: as.TokPos, Tok: tok, Rhs: []ast.Expr{as.Rhs[i]}})
+		out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{l}, TokPos: as.TokPos, Tok: tok, Rhs: []ast.Expr{as.Rhs[i]}})
 	}
 	return out
 }
