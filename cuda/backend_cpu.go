@@ -360,15 +360,15 @@ func panicSite() string {
 }
 
 // inArrayAPI reports whether a function, as the runtime names it, is one
-// of Array2's or Array3's methods, MustView2, MustView3 or Thread.SyncGrid,
-// which panic for their caller.
+// of Array2's or Array3's methods, MustView2, MustView3, Thread.SyncGrid
+// or a block loop's Block.SyncGrid, which panic for their caller.
 func inArrayAPI(fn string) bool {
 	const pkg = "github.com/nugo-dev/nugo/cuda."
 	rest, ok := strings.CutPrefix(fn, pkg)
 	if !ok {
 		return false
 	}
-	for _, p := range []string{"Array2[", "Array3[", "MustView2[", "MustView3[", "Thread.SyncGrid"} {
+	for _, p := range []string{"Array2[", "Array3[", "MustView2[", "MustView3[", "Thread.SyncGrid", "(*Block).SyncGrid"} {
 		if strings.HasPrefix(rest, p) {
 			return true
 		}

@@ -9,7 +9,8 @@ import (
 
 // HostCooperativeThreads is the most threads a cooperative launch may have
 // on the cpu and ptxsim backends: there every thread of a cooperative grid
-// runs at once, the cpu backend's each as a goroutine, and a cap keeps a
+// runs at once (on the cpu backend each block on a goroutine of its own,
+// each thread too for a kernel without a block loop), and a cap keeps a
 // mistaken grid from taking the machine's memory. MaxCooperativeBlocks
 // reports it in blocks: HostCooperativeThreads / threads per block.
 const HostCooperativeThreads = 1 << 16

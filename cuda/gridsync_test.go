@@ -10,12 +10,15 @@ import (
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
+	"github.com/nugo-dev/nugo/internal/cpu"
 	"github.com/nugo-dev/nugo/internal/driver"
 	"github.com/nugo-dev/nugo/internal/driver/fakedriver"
 )
 
-// gridSyncBackend is a backend the grid-sync tests run on: cpu, ptxsim, or
-// the simulated GPU (the fake driver executing the PTX).
+// gridSyncBackend is a backend the grid-sync tests run on: cpu (through
+// the block loops nugo gen writes for grid-syncing kernels), cpu with the
+// generated loops off (every thread a goroutine), ptxsim, or the simulated
+// GPU (the fake driver executing the PTX).
 type gridSyncBackend struct {
 	name string
 	use  func(t *testing.T)
@@ -23,6 +26,11 @@ type gridSyncBackend struct {
 
 var gridSyncBackends = []gridSyncBackend{
 	{"cpu", func(t *testing.T) { onBackend(t, CPU) }},
+	{"cpu-goroutines", func(t *testing.T) {
+		onBackend(t, CPU)
+		was := cpu.SetRowsDisabled(true)
+		t.Cleanup(func() { cpu.SetRowsDisabled(was) })
+	}},
 	{"ptxsim", func(t *testing.T) { onBackend(t, PTXSim) }},
 	{"simgpu", func(t *testing.T) { simGPU(t) }},
 }
@@ -102,9 +110,14 @@ func TestSyncGridNotCooperative(t *testing.T) {
 					t.Errorf("error %q does not name the fix", err)
 				}
 				var ke *KernelError
-				if be.name == "cpu" {
-					if !errors.As(err, &ke) || !strings.Contains(ke.Pos, "gridsync.go") {
-						t.Fatalf("cpu: %v; want a *KernelError at the SyncGrid call", err)
+				if strings.HasPrefix(be.name, "cpu") {
+					// The first SyncGrid, reached first by thread 0 of a
+					// block, unless a SyncThreads made the threads
+					// goroutines.
+					line := map[string]string{"GridRotate": "gridsync.go:16", "GridSyncAfterSyncThreads": "gridsync.go:28"}[k.Name()]
+					first := be.name == "cpu" || k.Name() == "GridRotate"
+					if !errors.As(err, &ke) || !strings.HasSuffix(ke.Pos, line) || first && ke.Thread != (Dim3{}) || !strings.Contains(ke.Msg, "not cooperative") {
+						t.Fatalf("%s: %v; want thread 0's *KernelError at the SyncGrid call %s", be.name, err, line)
 					}
 					return
 				}
@@ -308,7 +321,7 @@ func TestSyncGridFault(t *testing.T) {
 // cannot say it as a *KernelError: a GPU hangs there, and the fake
 // driver's interpreter reports the deadlock as a fault that loses the
 // context. The late case returns after passing the first barrier, from a
-// block of a 2-D grid.
+// block of a 2-D grid; in the by-block case only block 0 calls SyncGrid.
 func TestSyncGridBlockExits(t *testing.T) {
 	type launch struct {
 		name    string
@@ -326,6 +339,9 @@ func TestSyncGridBlockExits(t *testing.T) {
 		{"late", testkernels.GridSyncLateBlockExits, LaunchConfig{Grid: Dim2(2, 2), Block: Dim2(8, 4), Cooperative: true},
 			func() []any { return []any{make([]int32, 128), make([]int32, 128)} },
 			"block (1,1,0) returned before t.SyncGrid", "testkernels/gridsync.go:80", []Dim3{{}, {X: 1}, {Y: 1}}},
+		{"by-block", testkernels.GridSyncOneBlock, LaunchConfig{Grid: Dim1(2), Block: Dim1(32), Cooperative: true},
+			func() []any { return []any{make([]int32, 64)} },
+			"block (1,0,0) returned before t.SyncGrid", "testkernels/gridsync.go:127", []Dim3{{}}},
 	}
 	for _, be := range gridSyncBackends {
 		for _, debug := range []bool{false, true} {
@@ -367,7 +383,7 @@ func TestSyncGridBlockExits(t *testing.T) {
 					}
 					// ptxsim without debug mode knows the PTX line, and the
 					// Go one only as far as .loc says.
-					if (be.name == "cpu" || debug) && !strings.Contains(ke.Pos, l.line) {
+					if (strings.HasPrefix(be.name, "cpu") || debug) && !strings.Contains(ke.Pos, l.line) {
 						t.Errorf("position %q; want the SyncGrid at %s", ke.Pos, l.line)
 					}
 				})

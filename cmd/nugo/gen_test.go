@@ -107,7 +107,8 @@ func TestGenVerboseFission(t *testing.T) {
 		"\tkernel Reduce (block loop: barriers split into loops over the block's threads)\n",
 		"\tkernel Plain\n",
 		"\tkernel Divergent keeps goroutines at its barriers: fission.go:",
-		"\tkernel GridWide keeps goroutines at its barriers: fission.go:",
+		"\tkernel GridWide (block loop: barriers split into loops over the block's threads)\n",
+		"\tkernel GridDivergent keeps goroutines at its barriers: fission.go:",
 	} {
 		if !strings.Contains(v.String(), want) {
 			t.Errorf("nugo gen -v output lacks %q:\n%s", want, v.String())

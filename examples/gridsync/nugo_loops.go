@@ -9,16 +9,42 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
-	cuda.RegisterRowLoop(sequentialRows, func(args []any) cuda.RowLoop {
-		a0 := args[0].(cuda.Array2[int32])
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sequentialRows(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sequentialRows, "dada564c054c86f3", func(nugoArgs []any) func() cuda.BlockLoop {
+		m := nugoArgs[0].(cuda.Array2[int32])
+		_ = m
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line main.go:20
+				rows, cols := m.Shape()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
 				}
-				t = r.Next(t)
+				for row := 1; row < rows; row++ {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line main.go:19
+						col := t.Grid1()
+
+//line main.go:22
+						opposite := cols - col - 1
+
+//line main.go:23
+						m.Set(row, col, m.At(row-1, opposite)+1)
+					}
+
+//line main.go:24
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
 			}
 		}
 	})

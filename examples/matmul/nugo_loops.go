@@ -66,7 +66,10 @@ func init() {
 						tid := t.ThreadIdx()
 
 //line main.go:45
-						tx, ty := tid.X, tid.Y
+						tx := tid.X
+
+//line main.go:45
+						ty := tid.Y
 
 //line main.go:50
 						var va, vb float32
@@ -97,7 +100,10 @@ func init() {
 						tid := t.ThreadIdx()
 
 //line main.go:45
-						tx, ty := tid.X, tid.Y
+						tx := tid.X
+
+//line main.go:45
+						ty := tid.Y
 						sum := nugoVSum[nugoTi]
 
 //line main.go:60

@@ -125,7 +125,10 @@ func init() {
 						tid := t.ThreadIdx()
 
 //line kernels.go:47
-						tx, ty := tid.X, tid.Y
+						tx := tid.X
+
+//line kernels.go:47
+						ty := tid.Y
 
 //line kernels.go:52
 						var va, vb float32
@@ -156,7 +159,10 @@ func init() {
 						tid := t.ThreadIdx()
 
 //line kernels.go:47
-						tx, ty := tid.X, tid.Y
+						tx := tid.X
+
+//line kernels.go:47
+						ty := tid.Y
 						sum := nugoVSum[nugoTi]
 
 //line kernels.go:62
@@ -220,7 +226,10 @@ func init() {
 				}
 
 //line kernels.go:85
-				src, dst := 0, Block
+				src := 0
+
+//line kernels.go:85
+				dst := Block
 				for off := 1; off < Block; off *= 2 {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
@@ -466,7 +475,10 @@ func init() {
 					tid := t.ThreadIdx().X
 
 //line kernels.go:156
-					lane, warp := tid%32, tid/32
+					lane := tid % 32
+
+//line kernels.go:156
+					warp := tid / 32
 					v := nugoVV[nugoTi]
 
 //line kernels.go:165

@@ -1629,55 +1629,310 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(gridReduce, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				gridReduce(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(gridReduce, "0e119b2eda84da22", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, partial, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]int64)
+		_, _, _ = a, partial, out
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line gridsync.go:12
+				n := t.GridSize1()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:12
+					i := t.Grid1()
+
+//line gridsync.go:13
+					var s int64
+
+//line gridsync.go:14
+					for j := i; j < len(a); j += n {
+//line gridsync.go:15
+						s += a[j] * int64(j%7+1)
+					}
+
+//line gridsync.go:17
+					partial[i] = s
+				}
+
+//line gridsync.go:18
+				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				t = r.Next(t)
+				for stride := n / 2; stride > 0; stride /= 2 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:12
+						i := t.Grid1()
+
+//line gridsync.go:20
+						if i < stride {
+//line gridsync.go:21
+							partial[i] += partial[i+stride]
+						}
+					}
+
+//line gridsync.go:23
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:12
+					i := t.Grid1()
+
+//line gridsync.go:25
+					if i == 0 {
+//line gridsync.go:26
+						out[0] = partial[0]
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(sequentialRows, func(args []any) cuda.RowLoop {
-		a0 := args[0].(cuda.Array2[int32])
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				sequentialRows(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(sequentialRows, "dada564c054c86f3", func(nugoArgs []any) func() cuda.BlockLoop {
+		m := nugoArgs[0].(cuda.Array2[int32])
+		_ = m
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line gridsync.go:36
+				rows, cols := m.Shape()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
 				}
-				t = r.Next(t)
+				for row := 1; row < rows; row++ {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:35
+						col := t.Grid1()
+
+//line gridsync.go:38
+						opposite := cols - col - 1
+
+//line gridsync.go:39
+						m.Set(row, col, m.At(row-1, opposite)+1)
+					}
+
+//line gridsync.go:40
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(gridSyncEarlyReturn, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				gridSyncEarlyReturn(t, a0, a1)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(gridSyncEarlyReturn, "cf0d9e949485db23", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+
+//line gridsync.go:50
+				sx, sy := t.GridSize2()
+
+//line gridsync.go:55
+				n := sx * sy
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:49
+					x, y := t.Grid2()
+
+//line gridsync.go:51
+					tid := t.ThreadIdx()
+
+//line gridsync.go:52
+					if (tid.X+tid.Y)%3 == 0 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line gridsync.go:55
+					lin := y*sx + x
+
+//line gridsync.go:56
+					a[lin] = a[lin]*3 + int32(lin)
+				}
+
+//line gridsync.go:57
+				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:49
+					x, y := t.Grid2()
+
+//line gridsync.go:51
+					tid := t.ThreadIdx()
+
+//line gridsync.go:55
+					lin := y*sx + x
+
+//line gridsync.go:58
+					out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
+				}
+
+//line gridsync.go:59
+				if !nugoB.SyncGrid(nugoExited) {
+					return
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:49
+					x, y := t.Grid2()
+
+//line gridsync.go:55
+					lin := y*sx + x
+
+//line gridsync.go:60
+					a[lin] = out[(lin+1)%n]
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(gridSyncExitAfter, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int64), args[1].([]int64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				gridSyncExitAfter(t, a0, a1)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(gridSyncExitAfter, "1f82c55c9f297c9b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:68
+					i := t.Grid1()
+
+//line gridsync.go:69
+					if i%2 == 1 {
+//line gridsync.go:70
+						out[i] = -1
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line gridsync.go:73
+					a[i] = int64(i) * 3
+				}
+
+//line gridsync.go:74
+				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:68
+					i := t.Grid1()
+
+//line gridsync.go:75
+					out[i] = a[(i+t.BlockDim().X)%len(a)]
+				}
+
+//line gridsync.go:76
+				if !nugoB.SyncGrid(nugoExited) {
+					return
+				}
+
+//line gridsync.go:77
+				b := t.BlockIdx().X
+			nugoRegion2:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:68
+					i := t.Grid1()
+
+//line gridsync.go:78
+					if b == 0 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion2
+						}
+					}
+
+//line gridsync.go:81
+					var s int64
+
+//line gridsync.go:82
+					for k := range 100 * b {
+//line gridsync.go:83
+						s += a[(i+k)%len(a)] ^ int64(k)
+					}
+
+//line gridsync.go:85
+					out[i] += s
+				}
 			}
 		}
 	})
@@ -2719,7 +2974,7 @@ func init() {
 					_ = t
 
 //line shared.go:112
-					i, _ := t.Grid1(), t.ThreadIdx().X
+					i := t.Grid1()
 
 //line shared.go:113
 					if i < len(a) {
@@ -2735,7 +2990,8 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-					_, tid := t.Grid1(), t.ThreadIdx().X
+//line shared.go:112
+					tid := t.ThreadIdx().X
 
 //line shared.go:117
 					if tid < 37 {
@@ -2751,7 +3007,8 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-					_, tid := t.Grid1(), t.ThreadIdx().X
+//line shared.go:112
+					tid := t.ThreadIdx().X
 
 //line shared.go:121
 					if tid < 37 {
@@ -2817,7 +3074,10 @@ func init() {
 					cube := cuda.SharedArray3[int64](t, 2, 2, 8)
 
 //line shared.go:159
-					x, y := t.ThreadIdx().X, t.ThreadIdx().Y
+					x := t.ThreadIdx().X
+
+//line shared.go:159
+					y := t.ThreadIdx().Y
 
 //line shared.go:160
 					g := t.BlockIdx().X*32 + y*8 + x
@@ -2835,7 +3095,10 @@ func init() {
 					_ = t
 
 //line shared.go:159
-					x, y := t.ThreadIdx().X, t.ThreadIdx().Y
+					x := t.ThreadIdx().X
+
+//line shared.go:159
+					y := t.ThreadIdx().Y
 
 //line shared.go:160
 					g := t.BlockIdx().X*32 + y*8 + x
@@ -3105,7 +3368,10 @@ func init() {
 					}
 
 //line syncreduce.go:28
-					i, tid := t.Grid1(), t.ThreadIdx().X
+					i := t.Grid1()
+
+//line syncreduce.go:28
+					tid := t.ThreadIdx().X
 
 //line syncreduce.go:29
 					if tid < 3 || tid%5 == 2 || tid >= 90 || i >= len(a) {
@@ -3131,7 +3397,7 @@ func init() {
 					}
 
 //line syncreduce.go:28
-					i, _ := t.Grid1(), t.ThreadIdx().X
+					i := t.Grid1()
 					if a[i] > -1<<30 {
 						nugoCount2++
 					}
@@ -3149,7 +3415,7 @@ func init() {
 					}
 
 //line syncreduce.go:28
-					i, _ := t.Grid1(), t.ThreadIdx().X
+					i := t.Grid1()
 					if a[i] == 7 {
 						nugoCount3++
 					}
@@ -3166,7 +3432,8 @@ func init() {
 						continue
 					}
 
-					_, tid := t.Grid1(), t.ThreadIdx().X
+//line syncreduce.go:28
+					tid := t.ThreadIdx().X
 
 //line syncreduce.go:35
 					if tid%3 == 0 {
@@ -3190,7 +3457,7 @@ func init() {
 					}
 
 //line syncreduce.go:28
-					i, _ := t.Grid1(), t.ThreadIdx().X
+					i := t.Grid1()
 
 //line syncreduce.go:39
 					v := int32(pos*10000 + live*10)
@@ -3450,7 +3717,10 @@ func init() {
 					_ = t
 
 //line syncreduce.go:108
-					tid, i := t.ThreadIdx().X, t.Grid1()
+					tid := t.ThreadIdx().X
+
+//line syncreduce.go:108
+					i := t.Grid1()
 
 //line syncreduce.go:109
 					var v int64
@@ -3473,7 +3743,10 @@ func init() {
 					_ = t
 
 //line syncreduce.go:108
-					tid, i := t.ThreadIdx().X, t.Grid1()
+					tid := t.ThreadIdx().X
+
+//line syncreduce.go:108
+					i := t.Grid1()
 					v := nugoVV[nugoTi]
 
 //line syncreduce.go:116
@@ -3881,7 +4154,10 @@ func init() {
 					v := nugoVV[nugoTi]
 
 //line warp.go:27
-					lane, w := t.LaneID(), t.ThreadIdx().X/32
+					lane := t.LaneID()
+
+//line warp.go:27
+					w := t.ThreadIdx().X / 32
 
 //line warp.go:28
 					if lane == 0 {
@@ -4324,12 +4600,15 @@ func init() {
 				nugoVote = nugoVote[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
+
+//line warp.go:146
+				d := t.BlockDim()
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
 //line warp.go:146
-					tid, d := t.ThreadIdx(), t.BlockDim()
+					tid := t.ThreadIdx()
 
 //line warp.go:147
 					i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
@@ -4347,7 +4626,7 @@ func init() {
 					_ = t
 
 //line warp.go:146
-					tid, d := t.ThreadIdx(), t.BlockDim()
+					tid := t.ThreadIdx()
 
 //line warp.go:147
 					i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X

@@ -54,7 +54,8 @@ const (
 	collReduce           // SyncThreadsCount, SyncThreadsAnd, SyncThreadsOr
 	collShuffle          // ShflSync, ShflDownSync, ShflUpSync, ShflXorSync
 	collVote             // BallotSync, AnySync, AllSync, ActiveMask
-	collOther            // SyncGrid, Match*, UniSync, the Mask forms: not transformed
+	collOther            // Match*, UniSync, the Mask forms: not transformed
+	collGrid             // SyncGrid: a grid phase boundary (gridphase.go)
 )
 
 // callee returns the function or method a call calls, or nil for calls of
@@ -95,7 +96,7 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 		case "SyncThreadsCount", "SyncThreadsAnd", "SyncThreadsOr":
 			return collReduce, name
 		case "SyncGrid":
-			return collOther, name
+			return collGrid, name
 		case "SyncWarpMask":
 			return collOther, name + " (member mask)"
 		}
@@ -252,6 +253,7 @@ type fissioner struct {
 	shared     map[ast.Stmt]scratchVar
 	sharedBufs []scratchVar
 	depth      int    // of the block-level list being transformed
+	gridSyncs  int    // SyncGrid calls, each a grid phase boundary (gridphase.go)
 	hash       string // the kernel declaration\'s fingerprint
 	exited     string // name of the exited flags
 	ti         string // the thread loop's index
@@ -318,6 +320,7 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 	}
 	f.hash = hash
 	f.check()
+	fd.Body.List = f.splitTuples(fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.census()
 	f.findUniform()
@@ -612,7 +615,7 @@ func (f *fissioner) uniformAssign(a ast.Node) bool {
 		}
 		return true
 	case *ast.RangeStmt:
-		if a.Value != nil || !lhsOK(a.Key) {
+		if a.Value != nil || a.Key != nil && !lhsOK(a.Key) {
 			return false
 		}
 		b, ok := f.info.TypeOf(a.X).Underlying().(*types.Basic)
@@ -953,6 +956,9 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 				if k, _ := f.g.collective(call); k == collBarrier {
 					cur = nil // the barrier: the next statement starts a new loop
 					continue
+				} else if k == collGrid {
+					cur = f.gridSync(call, &out)
+					continue
 				}
 			}
 			cur = f.collectiveStmt(s, open, &out)
@@ -1146,7 +1152,7 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 				switch k, name := f.g.collective(c); k {
 				case collNone:
 					return true
-				case collBarrier:
+				case collBarrier, collGrid:
 					f.fail(c.Pos(), "%s inside an expression", name)
 				default:
 					for _, a := range c.Args {
@@ -1442,7 +1448,7 @@ func (f *fissioner) emit(body []node) string {
 		}
 		returns = returns || r.returns
 	}
-	useExited := returns && (len(f.regions) > 1 || warps)
+	useExited := returns && (len(f.regions) > 1 || warps || f.gridSyncs > 0)
 	if useExited {
 		f.exited = f.name("nugoExited")
 		f.scratch = append(f.scratch, scratchVar{f.exited, types.Typ[types.Bool]})
@@ -1607,6 +1613,8 @@ func (e *emitter) nodes(ns []node) {
 			fmt.Fprintf(w, n.text+"\n", f.cuda, exited)
 		case *breakNode:
 			fmt.Fprintf(w, "if !(%s) {\nbreak\n}\n", f.print(n.cond))
+		case *gridNode:
+			e.gridSync(n)
 		case *blockNode:
 			w.WriteString("{\n")
 			e.nodes(n.body)

@@ -19,18 +19,18 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "wait", "Shadow"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "wait", "GridWide", "Shadow", "GridFold", "GridByBlock"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
-		"Divergent":    "not the same in every thread",
-		"InSwitch":     "inside a switch",
-		"BreakOut":     "break in a loop around barriers",
-		"AssignsParam": "assigns to parameter a",
-		"Closure":      "function literal",
-		"Helper":       "calls wait, which synchronises",
-		"GridWide":     "SyncGrid is not transformed",
-		"QuarterVote":  "BallotSyncMask (member mask) is not transformed",
+		"Divergent":     "not the same in every thread",
+		"InSwitch":      "inside a switch",
+		"BreakOut":      "break in a loop around barriers",
+		"AssignsParam":  "assigns to parameter a",
+		"Closure":       "function literal",
+		"Helper":        "calls wait, which synchronises",
+		"GridDivergent": "not the same in every thread",
+		"QuarterVote":   "BallotSyncMask (member mask) is not transformed",
 	}
 	if len(res.Unfissioned) != len(want) {
 		t.Errorf("unfissioned %v, want %d kernels", res.Unfissioned, len(want))
@@ -43,7 +43,9 @@ func TestFissionReasons(t *testing.T) {
 			t.Errorf("%s keeps no row loop", s.Name)
 		}
 	}
-	for _, s := range []string{"RegisterBlockLoop(Reduce,", "RegisterRowLoop(Divergent,", "RegisterRowLoop(Plain,", "//line fission.go:"} {
+	for _, s := range []string{"RegisterBlockLoop(Reduce,", "RegisterRowLoop(Divergent,", "RegisterRowLoop(Plain,", "//line fission.go:",
+		// GridWide's barrier, with its line; GridFold's i and n apart.
+		"RegisterBlockLoop(GridWide,", "//line fission.go:90\n\t\t\t\tif !nugoB.SyncGrid(nil) {", "i := t.Grid1()\n", "n := t.GridSize1()\n"} {
 		if !bytes.Contains(res.Source, []byte(s)) {
 			t.Errorf("generated file lacks %q", s)
 		}

@@ -118,3 +118,13 @@ func GridApplyRotate(t cuda.Thread, f func(int64) int64, data []int64) {
 
 // Triple is a function for GridApplyRotate's func parameter.
 func Triple(x int64) int64 { return 3 * x }
+
+// GridSyncOneBlock: only block 0 meets the grid (a SyncGrid under a
+// condition on BlockIdx, the same in every thread of a block), so block 1
+// returns before the grid barrier that block 0 waits at.
+func GridSyncOneBlock(t cuda.Thread, data []int32) {
+	if t.BlockIdx().X == 0 {
+		t.SyncGrid()
+	}
+	data[t.Grid1()] = 1
+}

@@ -435,15 +435,18 @@ func init() {
 
 //line corpus.go:108
 				buf := cuda.DynamicSharedArray[float32](t)
+
+//line corpus.go:109
+				n := t.BlockDim().X
+
+//line corpus.go:110
+				base := t.BlockIdx().X * n
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
 //line corpus.go:109
-					tid, n := t.ThreadIdx().X, t.BlockDim().X
-
-//line corpus.go:110
-					base := t.BlockIdx().X * n
+					tid := t.ThreadIdx().X
 
 //line corpus.go:111
 					buf[tid] = x[base+tid]
@@ -453,10 +456,7 @@ func init() {
 					_ = t
 
 //line corpus.go:109
-					tid, n := t.ThreadIdx().X, t.BlockDim().X
-
-//line corpus.go:110
-					base := t.BlockIdx().X * n
+					tid := t.ThreadIdx().X
 
 //line corpus.go:113
 					x[base+tid] = buf[n-1-tid]
@@ -556,12 +556,15 @@ func init() {
 
 //line corpus.go:170
 				dyn := cuda.DynamicSharedArray[float32](t)
+
+//line corpus.go:171
+				n := t.BlockDim().X
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
 //line corpus.go:171
-					tid, n := t.ThreadIdx().X, t.BlockDim().X
+					tid := t.ThreadIdx().X
 
 //line corpus.go:172
 					i := t.BlockIdx().X*n + tid
@@ -577,7 +580,7 @@ func init() {
 					_ = t
 
 //line corpus.go:171
-					tid, n := t.ThreadIdx().X, t.BlockDim().X
+					tid := t.ThreadIdx().X
 
 //line corpus.go:172
 					i := t.BlockIdx().X*n + tid
@@ -981,107 +984,480 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridRotate, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int64), args[1].(int)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridRotate(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(GridRotate, "dce1be181b270fcd", func(nugoArgs []any) func() cuda.BlockLoop {
+		data, rounds := nugoArgs[0].([]int64), nugoArgs[1].(int)
+		_, _ = data, rounds
+		return func() cuda.BlockLoop {
+			var nugoVV []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+
+//line gridsync.go:10
+				n := len(data)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+				}
+				for range rounds {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:9
+						i := t.Grid1()
+
+//line gridsync.go:12
+						var v int64
+
+//line gridsync.go:13
+						if i < n {
+//line gridsync.go:14
+							v = data[(i+1)%n]
+						}
+						nugoVV[nugoTi] = v
+					}
+
+//line gridsync.go:16
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:9
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line gridsync.go:17
+						if i < n {
+//line gridsync.go:18
+							data[i] = v + 1
+						}
+						nugoVV[nugoTi] = v
+					}
+
+//line gridsync.go:20
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridSyncAfterSyncThreads, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridSyncAfterSyncThreads(t, a0)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(GridSyncAfterSyncThreads, "57964efa86a78aa6", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]int32)
+		_ = out
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line gridsync.go:28
+				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:29
+					out[t.Grid1()] = 1
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridSyncFault, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridSyncFault(t, a0)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(GridSyncFault, "c6f54faaf3eca5ca", func(nugoArgs []any) func() cuda.BlockLoop {
+		data := nugoArgs[0].([]int32)
+		_ = data
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:35
+					i := t.Grid1()
+
+//line gridsync.go:36
+					if t.BlockIdx().X == 1 && t.ThreadIdx().X == 5 {
+//line gridsync.go:37
+						data[len(data)+i]++
+					}
+				}
+
+//line gridsync.go:39
+				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:35
+					i := t.Grid1()
+
+//line gridsync.go:40
+					data[i]++
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridSyncBlockExits, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridSyncBlockExits(t, a0, a1)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(GridSyncBlockExits, "ad38c8d7bfed8152", func(nugoArgs []any) func() cuda.BlockLoop {
+		data, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = data, out
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:47
+					if t.BlockIdx().X == 1 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line gridsync.go:50
+					i := t.Grid1()
+
+//line gridsync.go:51
+					data[i] = 1
+				}
+
+//line gridsync.go:52
+				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:50
+					i := t.Grid1()
+
+//line gridsync.go:53
+					out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridSyncBlockFails, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridSyncBlockFails(t, a0)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(GridSyncBlockFails, "81343f46cf0e4e01", func(nugoArgs []any) func() cuda.BlockLoop {
+		data := nugoArgs[0].([]int32)
+		_ = data
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:59
+					i := t.Grid1()
+
+//line gridsync.go:60
+					if t.BlockIdx().X == 1 {
+//line gridsync.go:61
+						data[len(data)+i]++
+					}
+				}
+
+//line gridsync.go:63
+				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:59
+					i := t.Grid1()
+
+//line gridsync.go:64
+					data[i]++
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridSyncLateBlockExits, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridSyncLateBlockExits(t, a0, a1)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(GridSyncLateBlockExits, "792c38b52122ebc0", func(nugoArgs []any) func() cuda.BlockLoop {
+		data, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = data, out
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+
+//line gridsync.go:72
+				w, _ := t.GridSize2()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:71
+					x, y := t.Grid2()
+
+//line gridsync.go:73
+					i := y*w + x
+
+//line gridsync.go:74
+					data[i] = 1
+				}
+
+//line gridsync.go:75
+				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				t = r.Next(t)
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:71
+					x, y := t.Grid2()
+
+//line gridsync.go:73
+					i := y*w + x
+
+//line gridsync.go:76
+					if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line gridsync.go:79
+					out[i] = data[i] + data[len(data)-1-i]
+				}
+
+//line gridsync.go:80
+				if !nugoB.SyncGrid(nugoExited) {
+					return
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:71
+					x, y := t.Grid2()
+
+//line gridsync.go:73
+					i := y*w + x
+
+//line gridsync.go:81
+					out[i]++
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridSyncAfterLast, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridSyncAfterLast(t, a0, a1)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(GridSyncAfterLast, "b6bd9d1630439734", func(nugoArgs []any) func() cuda.BlockLoop {
+		data, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = data, out
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:88
+					i := t.Grid1()
+
+//line gridsync.go:89
+					if i%2 == 1 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line gridsync.go:92
+					data[i] *= 3
+				}
+
+//line gridsync.go:93
+				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				t = r.Next(t)
+			nugoRegion2:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line gridsync.go:88
+					i := t.Grid1()
+
+//line gridsync.go:94
+					if t.BlockIdx().X == 0 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion2
+						}
+					}
+
+//line gridsync.go:97
+					v := data[(i+t.BlockDim().X)%len(data)]
+
+//line gridsync.go:98
+					for k := range 50 * t.BlockIdx().X {
+//line gridsync.go:99
+						v ^= int32(k)
+					}
+
+//line gridsync.go:101
+					out[i] = v
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridApplyRotate, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridApplyRotate(t, a0, a1)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(GridApplyRotate, "aa03ade68282bcf1", func(nugoArgs []any) func() cuda.BlockLoop {
+		f, data := nugoArgs[0].(func(int64) int64), nugoArgs[1].([]int64)
+		_, _ = f, data
+		return func() cuda.BlockLoop {
+			var nugoVV []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+
+//line gridsync.go:108
+				n := len(data)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:107
+					i := t.Grid1()
+
+//line gridsync.go:109
+					var v int64
+
+//line gridsync.go:110
+					if i < n {
+//line gridsync.go:111
+						v = f(data[i])
+					}
+					nugoVV[nugoTi] = v
+				}
+
+//line gridsync.go:113
+				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				t = r.Next(t)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:107
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line gridsync.go:114
+					if i < n {
+//line gridsync.go:115
+						data[(i+n-1)%n] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(GridSyncOneBlock, "f81e283523de0e26", func(nugoArgs []any) func() cuda.BlockLoop {
+		data := nugoArgs[0].([]int32)
+		_ = data
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				if t.BlockIdx().X == 0 {
+
+//line gridsync.go:127
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line gridsync.go:129
+					data[t.Grid1()] = 1
+				}
 			}
 		}
 	})
@@ -1622,10 +1998,16 @@ func init() {
 					tile := cuda.SharedArray2[float32](t, 16, 17)
 
 //line strided.go:56
-					tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
+					tx := t.ThreadIdx().X
+
+//line strided.go:56
+					ty := t.ThreadIdx().Y
 
 //line strided.go:57
-					i, j := t.BlockIdx().Y*16+ty, t.BlockIdx().X*16+tx
+					i := t.BlockIdx().Y*16 + ty
+
+//line strided.go:57
+					j := t.BlockIdx().X*16 + tx
 
 //line strided.go:59
 					if i < r && j < c {
@@ -1639,11 +2021,17 @@ func init() {
 					_ = t
 
 //line strided.go:56
-					tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
+					tx := t.ThreadIdx().X
+
+//line strided.go:56
+					ty := t.ThreadIdx().Y
 					tile := nugoVTile[nugoTi]
 
 //line strided.go:63
-					oi, oj := t.BlockIdx().X*16+ty, t.BlockIdx().Y*16+tx
+					oi := t.BlockIdx().X*16 + ty
+
+//line strided.go:63
+					oj := t.BlockIdx().Y*16 + tx
 
 //line strided.go:64
 					if oi < c && oj < r {

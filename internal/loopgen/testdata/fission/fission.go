@@ -114,3 +114,35 @@ func Shadow(t cuda.Thread, a []int32) {
 		a[t.Grid1()] += n
 	}
 }
+
+// GridFold folds partial sums over the grid in halves, the grid meeting
+// after every fold: n, declared in one statement with the thread's i, is
+// the same in every thread and bounds the loop around the grid barrier.
+func GridFold(t cuda.Thread, partial []int64) {
+	i, n := t.Grid1(), t.GridSize1()
+	t.SyncGrid()
+	for stride := n / 2; stride > 0; stride /= 2 {
+		if i < stride {
+			partial[i] += partial[i+stride]
+		}
+		t.SyncGrid()
+	}
+}
+
+// GridByBlock meets the grid in block 0 only: block-uniform control flow,
+// transformed (the other blocks returning before the barrier is reported
+// at run time, as on the goroutine path).
+func GridByBlock(t cuda.Thread, a []int32) {
+	if t.BlockIdx().X == 0 {
+		t.SyncGrid()
+	}
+	a[t.Grid1()] = 1
+}
+
+// GridDivergent meets the grid in one thread of each block only.
+func GridDivergent(t cuda.Thread, a []int32) {
+	if t.ThreadIdx().X == 0 {
+		t.SyncGrid()
+	}
+	a[t.Grid1()] = 1
+}

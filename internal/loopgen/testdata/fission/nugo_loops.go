@@ -235,16 +235,27 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(GridWide, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridWide(t, a0)
-				if n--; n == 0 || *stop {
+	cuda.RegisterBlockLoop(GridWide, "9562d6f3147594b4", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line fission.go:89
+					a[t.Grid1()] = 1
+				}
+
+//line fission.go:90
+				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -305,6 +316,89 @@ func init() {
 						a[t.Grid1()] += n
 					}
 				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(GridFold, "d676bb76258278cb", func(nugoArgs []any) func() cuda.BlockLoop {
+		partial := nugoArgs[0].([]int64)
+		_ = partial
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+
+//line fission.go:122
+				n := t.GridSize1()
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+				}
+
+//line fission.go:123
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+				for stride := n / 2; stride > 0; stride /= 2 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:122
+						i := t.Grid1()
+
+//line fission.go:125
+						if i < stride {
+//line fission.go:126
+							partial[i] += partial[i+stride]
+						}
+					}
+
+//line fission.go:128
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(GridByBlock, "24e2bcd4864cae4a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				if t.BlockIdx().X == 0 {
+
+//line fission.go:137
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line fission.go:139
+					a[t.Grid1()] = 1
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(GridDivergent, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				GridDivergent(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
 			}
 		}
 	})

@@ -1,0 +1,135 @@
+package cuda_test
+
+import (
+	"reflect"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+
+	. "github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
+	"github.com/nugo-dev/nugo/internal/cpu"
+)
+
+// Every grid-syncing test kernel has a block loop (nugo gen's grid
+// phases), so that the grid-sync tests' "cpu" backend runs through it and
+// "cpu-goroutines" through the goroutine path.
+func TestGridLoopsRegistered(t *testing.T) {
+	for _, k := range []any{
+		testkernels.GridRotate, testkernels.GridSyncAfterSyncThreads, testkernels.GridSyncFault,
+		testkernels.GridSyncBlockExits, testkernels.GridSyncBlockFails, testkernels.GridSyncLateBlockExits,
+		testkernels.GridSyncAfterLast, testkernels.GridApplyRotate, testkernels.GridSyncOneBlock,
+	} {
+		name := runtime.FuncForPC(reflect.ValueOf(k).Pointer()).Name()
+		rb, ok := cpu.Rows(reflect.ValueOf(k))
+		if _, block := rb.Bind.(func([]any) func() BlockLoop); !ok || !block {
+			t.Errorf("%s has no block loop (run go generate ./cuda/internal/testkernels)", name)
+		}
+	}
+}
+
+// The block loop and the goroutine path agree with the host's rotation
+// for grids whose threads do not fill their last block, over many rounds.
+func TestGridLoopRotateMatchesGoroutines(t *testing.T) {
+	tests := []struct {
+		grid, block Dim3
+		n, rounds   int
+	}{
+		{Dim1(5), Dim1(64), 300, 7},
+		{Dim1(1), Dim1(96), 96, 3},
+		{Dim1(16), Dim1(32), 512, 0},
+	}
+	for _, tc := range tests {
+		for _, off := range []bool{false, true} {
+			t.Run(fmtGrid(tc.grid, tc.block, off), func(t *testing.T) {
+				onBackend(t, CPU)
+				defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(off))
+				data := make([]int64, tc.n)
+				for i := range data {
+					data[i] = int64(i * i)
+				}
+				want := rotated(data, tc.rounds)
+				cfg := LaunchConfig{Grid: tc.grid, Block: tc.block, Cooperative: true}
+				if err := Jit(testkernels.GridRotate).LaunchWith(cfg, data, tc.rounds); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(data, want) {
+					t.Errorf("got %v\nwant %v", data, want)
+				}
+			})
+		}
+	}
+}
+
+func fmtGrid(g, b Dim3, goroutines bool) string {
+	s := g.String() + "x" + b.String()
+	if goroutines {
+		s += "/goroutines"
+	}
+	return s
+}
+
+// BenchmarkGridLoop times GridRotate (10 rounds, 20 grid barriers) over
+// 64 blocks of 256 threads on the cpu backend: "block-loop" through the
+// block loop nugo gen writes (grid phases), "goroutines" with the
+// generated loops off (every thread a goroutine), "hand" a plain Go loop
+// doing the same rotations on GOMAXPROCS goroutines with a WaitGroup per
+// phase. cpu-ns/op is the process's CPU time per launch.
+func BenchmarkGridLoop(b *testing.B) {
+	const blocks, threads, rounds = 64, 256, 10
+	n := blocks * threads
+	cfg := LaunchConfig{Grid: Dim1(blocks), Block: Dim1(threads), Cooperative: true}
+	for _, mode := range []string{"block-loop", "goroutines"} {
+		b.Run(mode, func(b *testing.B) {
+			if err := SetBackend(CPU); err != nil {
+				b.Fatal(err)
+			}
+			defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(mode == "goroutines"))
+			data := make([]int64, n)
+			k := Jit(testkernels.GridRotate)
+			cpu0 := GridLoopCPUTime()
+			for b.Loop() {
+				if err := k.LaunchWith(cfg, data, rounds); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if cpu0 >= 0 {
+				b.ReportMetric(float64((GridLoopCPUTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+		})
+	}
+	b.Run("hand", func(b *testing.B) {
+		data, tmp := make([]int64, n), make([]int64, n)
+		workers := runtime.GOMAXPROCS(0)
+		phase := func(f func(lo, hi int)) {
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					f(w*n/workers, (w+1)*n/workers)
+				}()
+			}
+			wg.Wait()
+		}
+		cpu0 := GridLoopCPUTime()
+		for b.Loop() {
+			for range rounds {
+				phase(func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						tmp[i] = data[(i+1)%n]
+					}
+				})
+				phase(func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						data[i] = tmp[i] + 1
+					}
+				})
+			}
+		}
+		if cpu0 >= 0 {
+			b.ReportMetric(float64((GridLoopCPUTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
+	})
+}
