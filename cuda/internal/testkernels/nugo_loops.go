@@ -13,10 +13,10 @@ func init() {
 	cuda.RegisterRowLoop(ByValue, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([3]int64), args[1].(Params), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ByValue(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -26,10 +26,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoPadded, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Padded), args[1].([]Padded)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoPadded(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -39,10 +39,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoMixed16, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Mixed16), args[1].([]Mixed16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoMixed16(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -52,10 +52,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoNested, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Nested), args[1].([]Nested)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoNested(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -65,10 +65,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoBytes5, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([5]int8), args[1].([]Bytes5)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoBytes5(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -78,10 +78,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoGrid23, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([2][3]float32), args[1].([]Grid23)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoGrid23(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -91,10 +91,10 @@ func init() {
 	cuda.RegisterRowLoop(ZeroSize, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(Empty), args[1].([0]int64), args[2].(int32), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ZeroSize(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -104,10 +104,10 @@ func init() {
 	cuda.RegisterRowLoop(ComplexScale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(complex64), args[1].([]complex64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ComplexScale(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -117,10 +117,10 @@ func init() {
 	cuda.RegisterRowLoop(TakesPointerStruct, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(WithPointerField), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TakesPointerStruct(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -130,10 +130,10 @@ func init() {
 	cuda.RegisterRowLoop(TakesBigArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([600]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TakesBigArray(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -143,10 +143,10 @@ func init() {
 	cuda.RegisterRowLoop(TableAt, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TableAt(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -253,10 +253,10 @@ func init() {
 	cuda.RegisterRowLoop(ApplyComplex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(func(complex128) complex128), args[1].([]complex128)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ApplyComplex(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -266,10 +266,10 @@ func init() {
 	cuda.RegisterRowLoop(Increment, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Increment(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -279,10 +279,10 @@ func init() {
 	cuda.RegisterRowLoop(VecAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				VecAdd(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -292,10 +292,10 @@ func init() {
 	cuda.RegisterRowLoop(Add2D, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[float32]), args[1].(cuda.Array2[float32]), args[2].(cuda.Array2[float32])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Add2D(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -305,10 +305,10 @@ func init() {
 	cuda.RegisterRowLoop(Logs, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Logs(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -318,10 +318,10 @@ func init() {
 	cuda.RegisterRowLoop(Permuted, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Permuted(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -331,10 +331,10 @@ func init() {
 	cuda.RegisterRowLoop(MovingAverage, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				MovingAverage(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -344,10 +344,10 @@ func init() {
 	cuda.RegisterRowLoop(IntOps, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int8), args[4].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				IntOps(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -467,10 +467,10 @@ func init() {
 	cuda.RegisterRowLoop(Histogram, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Histogram(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -480,10 +480,10 @@ func init() {
 	cuda.RegisterRowLoop(Volume, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array3[float32])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Volume(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -493,10 +493,10 @@ func init() {
 	cuda.RegisterRowLoop(OutOfRange, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				OutOfRange(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -506,10 +506,10 @@ func init() {
 	cuda.RegisterRowLoop(DivideBy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].(int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				DivideBy(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -519,10 +519,10 @@ func init() {
 	cuda.RegisterRowLoop(ShiftBy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ShiftBy(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -532,10 +532,10 @@ func init() {
 	cuda.RegisterRowLoop(SumFrom, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SumFrom(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -591,10 +591,10 @@ func init() {
 	cuda.RegisterRowLoop(ForAllProbe, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ForAllProbe(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -604,10 +604,10 @@ func init() {
 	cuda.RegisterRowLoop(DivRemWidths, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int32), args[2].([]uint16), args[3].([]uint64), args[4].([]int64), args[5].([]int32), args[6].([]uint16), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				DivRemWidths(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -617,10 +617,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceHi(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -630,10 +630,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceLo, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceLo(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -643,10 +643,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceLoHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceLoHi(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -656,10 +656,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceShortHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceShortHi(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -669,10 +669,10 @@ func init() {
 	cuda.RegisterRowLoop(Slice3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Slice3(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -682,10 +682,10 @@ func init() {
 	cuda.RegisterRowLoop(Slice3NoLo, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Slice3NoLo(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -695,10 +695,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceHiUint, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceHiUint(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -708,10 +708,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceLoUint32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceLoUint32(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -721,10 +721,10 @@ func init() {
 	cuda.RegisterRowLoop(Slice3Int8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int8), args[2].(int8), args[3].(int8), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Slice3Int8(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -734,10 +734,10 @@ func init() {
 	cuda.RegisterRowLoop(Slice3Uint64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(uint64), args[2].(uint64), args[3].(uint64), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Slice3Uint64(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -747,10 +747,10 @@ func init() {
 	cuda.RegisterRowLoop(ArraySlice, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(int), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ArraySlice(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -760,10 +760,10 @@ func init() {
 	cuda.RegisterRowLoop(ArraySliceLo, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ArraySliceLo(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -773,10 +773,10 @@ func init() {
 	cuda.RegisterRowLoop(ArraySlice3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(int), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ArraySlice3(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -854,10 +854,10 @@ func init() {
 	cuda.RegisterRowLoop(ToArrayPtr, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ToArrayPtr(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -867,10 +867,10 @@ func init() {
 	cuda.RegisterRowLoop(ToArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ToArray(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -880,10 +880,10 @@ func init() {
 	cuda.RegisterRowLoop(IndexAt, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				IndexAt(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -893,10 +893,10 @@ func init() {
 	cuda.RegisterRowLoop(IndexUint, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint64), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				IndexUint(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -906,10 +906,10 @@ func init() {
 	cuda.RegisterRowLoop(ArrayIndex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ArrayIndex(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -919,10 +919,10 @@ func init() {
 	cuda.RegisterRowLoop(At2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(cuda.Array2[float32]), args[1].(int), args[2].(int), args[3].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				At2(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -932,10 +932,10 @@ func init() {
 	cuda.RegisterRowLoop(Set3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(cuda.Array3[int64]), args[1].(int), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Set3(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -945,10 +945,10 @@ func init() {
 	cuda.RegisterRowLoop(View2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				View2(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -958,10 +958,10 @@ func init() {
 	cuda.RegisterRowLoop(View3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				View3(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -971,10 +971,10 @@ func init() {
 	cuda.RegisterRowLoop(IndexAtThread, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				IndexAtThread(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1088,10 +1088,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfUnary, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfUnary(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1101,10 +1101,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfBinary, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfBinary(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1114,10 +1114,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfConvert, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfConvert(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1127,10 +1127,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfAxpy, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfAxpy(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1140,10 +1140,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfCompareOp, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfCompareOp(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1153,10 +1153,10 @@ func init() {
 	cuda.RegisterRowLoop(ApplyHalf, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(func(cuda.Float16, cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ApplyHalf(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1166,10 +1166,10 @@ func init() {
 	cuda.RegisterRowLoop(RowsHalfFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				RowsHalfFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1179,10 +1179,10 @@ func init() {
 	cuda.RegisterRowLoop(Scale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Scale(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1192,10 +1192,10 @@ func init() {
 	cuda.RegisterRowLoop(WithMap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				WithMap(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1205,10 +1205,10 @@ func init() {
 	cuda.RegisterRowLoop(Mixed, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float32), args[1].(float32), args[2].(cuda.Array2[int32]), args[3].(int8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Mixed(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1218,10 +1218,10 @@ func init() {
 	cuda.RegisterRowLoop(MapFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func(float32, float32) float32), args[1].([]float32), args[2].([]float32), args[3].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				MapFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1231,10 +1231,10 @@ func init() {
 	cuda.RegisterRowLoop(MixedFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].(func(float32) float32), args[2].(int8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				MixedFunc(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1244,10 +1244,10 @@ func init() {
 	cuda.RegisterRowLoop(BadFunc, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				BadFunc(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1257,10 +1257,10 @@ func init() {
 	cuda.RegisterRowLoop(RowsFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]float32, *float32)), args[1].([]float32), args[2].([]float32), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				RowsFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1270,10 +1270,10 @@ func init() {
 	cuda.RegisterRowLoop(RowsBoolFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]bool, *bool)), args[1].([]bool), args[2].([]bool), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				RowsBoolFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1315,10 +1315,10 @@ func init() {
 	cuda.RegisterRowLoop(Transpose, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Transpose(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1328,10 +1328,10 @@ func init() {
 	cuda.RegisterRowLoop(PlaneSums, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int64), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				PlaneSums(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1341,10 +1341,10 @@ func init() {
 	cuda.RegisterRowLoop(BlocksFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].(func(cuda.Array2[float32], *float32)), args[1].([]float32), args[2].([]float32), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				BlocksFunc(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1354,10 +1354,10 @@ func init() {
 	cuda.RegisterRowLoop(ScaleThenRead, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int16), args[1].([]int16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ScaleThenRead(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1367,10 +1367,10 @@ func init() {
 	cuda.RegisterRowLoop(RowSums23, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				RowSums23(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1406,10 +1406,10 @@ func init() {
 	cuda.RegisterRowLoop(Lanemasks, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Lanemasks(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1493,10 +1493,10 @@ func init() {
 	cuda.RegisterRowLoop(Panics, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Panics(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1507,10 +1507,10 @@ func init() {
 	cuda.RegisterRowLoop(Runaway, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				nugoDepth_Runaway(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1521,10 +1521,10 @@ func init() {
 	cuda.RegisterRowLoop(Recurse, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				nugoDepth_Recurse(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1535,10 +1535,10 @@ func init() {
 	cuda.RegisterRowLoop(RunawayMutual, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				nugoDepth_RunawayMutual(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1548,10 +1548,10 @@ func init() {
 	cuda.RegisterRowLoop(Scale2, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float32]), args[1].(float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Scale2(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1561,10 +1561,10 @@ func init() {
 	cuda.RegisterRowLoop(Copy2, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Copy2(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1574,10 +1574,10 @@ func init() {
 	cuda.RegisterRowLoop(Index3, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array3[int32]), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Index3(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1587,10 +1587,10 @@ func init() {
 	cuda.RegisterRowLoop(TransposeInKernel, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[int32]), args[1].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TransposeInKernel(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1725,10 +1725,10 @@ func init() {
 	cuda.RegisterRowLoop(CountCells, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				CountCells(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1738,10 +1738,10 @@ func init() {
 	cuda.RegisterRowLoop(TakesPointers, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]WithPointer)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TakesPointers(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1751,10 +1751,10 @@ func init() {
 	cuda.RegisterRowLoop(TakesEmpty, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]struct{})
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TakesEmpty(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1916,10 +1916,10 @@ func init() {
 	cuda.RegisterRowLoop(Fences, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Fences(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
