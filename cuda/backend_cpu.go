@@ -87,6 +87,7 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 	}
 	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
 		r := &runner{block: newBlock(l)}
+		r.block.row = &r.row
 		if l.blocks != nil {
 			r.loop = l.blocks()
 			r.blk = newBlockOf(r.block, cfg.Block)
@@ -127,6 +128,7 @@ type runner struct {
 	row  Row
 	loop BlockLoop
 	blk  Block
+	next int // the block after the last one run, whose index is b.idx's next
 }
 
 // current returns the thread being run, for error reports.
@@ -158,7 +160,20 @@ func newBlock(l *hostLaunch) *block {
 func (r *runner) run(bi int) error {
 	b := r.block
 	g, d := b.grid, b.dim
-	b.idx = Dim3{bi % g.X, bi / g.X % g.Y, bi / (g.X * g.Y)}
+	if bi == r.next && bi > 0 {
+		// The block after the last one (cpu.Run hands out runs of
+		// consecutive blocks): step the index instead of dividing.
+		if b.idx.X++; b.idx.X == g.X {
+			b.idx.X = 0
+			if b.idx.Y++; b.idx.Y == g.Y {
+				b.idx.Y = 0
+				b.idx.Z++
+			}
+		}
+	} else {
+		b.idx = Dim3{bi % g.X, bi / g.X % g.Y, bi / (g.X * g.Y)}
+	}
+	r.next = bi + 1
 	b.base = Dim3{b.idx.X * d.X, b.idx.Y * d.Y, b.idx.Z * d.Z}
 	if len(b.shared) > 0 {
 		clear(b.shared)
@@ -223,6 +238,11 @@ func (r *runner) run(bi int) error {
 // The threads before t have already returned, which a GPU could also have
 // let happen; the threads after t start now as goroutines.
 func (b *block) goConcurrent(t Thread) {
+	if b.row != nil && b.row.unstoppable {
+		// The row loop would go on with the next thread, which runs
+		// concurrently from now on: fail this thread instead.
+		panic(errUnstoppableRow)
+	}
 	first, total := t.linear()+1, b.dim.Size()
 	b.barrier.Reset(total - first + 1)
 	b.live.Store(int32(total - first + 1))
@@ -248,6 +268,12 @@ func (b *block) goConcurrent(t Thread) {
 		go b.runThread(Thread{b, packTid(b.base.X+x, y, z)})
 	}
 }
+
+// errUnstoppableRow is the panic of a thread that makes its block
+// concurrent in a row loop that cannot stop for it (Row.Start).
+var errUnstoppableRow = errors.New("the kernel reached a block or warp synchronisation that `nugo gen` did not see " +
+	"(its row loop cannot stop for it: a Thread passed to code of another package, or in an interface?); " +
+	"regenerate with nugo gen, or report a bug")
 
 // leave removes thread t, which has returned, from the block's barrier and
 // its warp's.

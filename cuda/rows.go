@@ -27,6 +27,21 @@ import (
 //			t = r.Next(t)
 //		}
 //	}
+//
+// or, for a kernel that nugo gen found can reach no operation that makes
+// the block's threads concurrent, this one, which starts with Start and
+// does not check the flag:
+//
+//	func(r *cuda.Row) {
+//		t, n := r.Start()
+//		for {
+//			kernel(t, a0, a1)
+//			if n--; n == 0 {
+//				return
+//			}
+//			t = r.Next(t)
+//		}
+//	}
 type RowLoop func(r *Row)
 
 // Row is the run of threads a RowLoop is called for. It records the thread
@@ -37,6 +52,10 @@ type Row struct {
 	t    Thread
 	n    int
 	stop *bool
+	// unstoppable is set by Start: the loop does not read stop, so a
+	// thread that would make the block concurrent fails instead (see
+	// block.goConcurrent).
+	unstoppable bool
 }
 
 // Begin returns the row's first thread, the number of threads in the row
@@ -44,6 +63,16 @@ type Row struct {
 // is true, the remaining threads of the block are already running on
 // their own and the loop returns.
 func (r *Row) Begin() (t Thread, n int, stop *bool) { return r.t, r.n, r.stop }
+
+// Start is Begin for a loop that does not read the stop flag: the kernel
+// cannot make the block's threads concurrent (nugo gen checks that it
+// reaches no SyncThreads, reducing form, warp operation or SyncGrid). If
+// one of its threads reaches such an operation all the same, the launch
+// fails with a KernelError for that thread.
+func (r *Row) Start() (t Thread, n int) {
+	r.unstoppable = true
+	return r.t, r.n
+}
 
 // Next returns the thread after t in the row and records it as the
 // thread being run.

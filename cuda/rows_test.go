@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,10 +16,10 @@ func init() {
 	RegisterRowLoop(panicAt, func(args []any) RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start() // panicAt cannot make its block concurrent
 			for {
 				panicAt(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -32,6 +33,19 @@ func init() {
 			for {
 				syncMidRow(t, a0, a1, a2, a3)
 				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	RegisterRowLoop(syncUnseen, func(args []any) RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *Row) {
+			t, n := r.Start() // as if nugo gen had missed the SyncThreads
+			for {
+				syncUnseen(t, a0, a1)
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -207,6 +221,70 @@ func TestPackTidLimits(t *testing.T) {
 			}
 			if got := th.linear(); got != tc.wantLinear {
 				t.Errorf("linear() = %d, want %d", got, tc.wantLinear)
+			}
+		})
+	}
+}
+
+// syncUnseen counts its calls per thread and, in thread sx of each block,
+// calls SyncThreads, through a func value that nugo gen cannot see into.
+func syncUnseen(t Thread, calls []int32, sx int) {
+	AtomicAdd(&calls[t.Grid1()], 1)
+	if t.ThreadIdx().X == sx {
+		syncVia(t)
+	}
+}
+
+var syncVia = func(t Thread) { t.SyncThreads() }
+
+// TestRowStartReachesSync: a thread that makes its block concurrent in a
+// row loop without the stop check (Row.Start) fails the launch, naming
+// itself, and no thread runs twice.
+func TestRowStartReachesSync(t *testing.T) {
+	for _, sx := range []int{0, 17, 63} {
+		calls := make([]int32, 4*64)
+		err := Jit(syncUnseen).Launch(Dim1(4), Dim1(64), calls, sx)
+		var ke *KernelError
+		if !errors.As(err, &ke) {
+			t.Fatalf("sx=%d: error %v, want a KernelError", sx, err)
+		}
+		if ke.Thread != (Dim3{sx, 0, 0}) || !strings.Contains(ke.Msg, "nugo gen") {
+			t.Errorf("sx=%d: %v, want thread (%d,0,0) and a message naming nugo gen", sx, ke, sx)
+		}
+		for i, c := range calls {
+			if c > 1 {
+				t.Errorf("sx=%d: thread %d of the grid ran %d times", sx, i, c)
+			}
+		}
+		if c := calls[int(ke.Block.X)*64+sx]; c != 1 {
+			t.Errorf("sx=%d: the failing thread ran %d times, want 1", sx, c)
+		}
+	}
+}
+
+// blockSeen counts, in thread 0 of each block, the block's visits under
+// its linear index.
+func blockSeen(t Thread, seen []int32) {
+	if t.ThreadIdx() == (Dim3{}) {
+		b, g := t.BlockIdx(), t.GridDim()
+		AtomicAdd(&seen[b.X+g.X*(b.Y+g.Y*b.Z)], 1)
+	}
+}
+
+// TestBlockIndexStepping: the workers step a block's index from the one
+// before instead of dividing; every block of grids of every shape still
+// runs once, with its own index.
+func TestBlockIndexStepping(t *testing.T) {
+	for _, grid := range []Dim3{{1, 1, 1}, {7, 1, 1}, {3, 5, 2}, {37, 3, 5}, {1, 9, 11}, {2000, 1, 1}} {
+		bothPaths(t, func(t *testing.T) {
+			seen := make([]int32, grid.Size())
+			if err := Jit(blockSeen).Launch(grid, Dim3{2, 2, 1}, seen); err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range seen {
+				if s != 1 {
+					t.Fatalf("grid %v: block %d ran %d times", grid, i, s)
+				}
 			}
 		})
 	}

@@ -241,6 +241,7 @@ type block struct {
 	// SyncThreads switches it to concurrent: the remaining threads start as
 	// goroutines that meet at barrier.
 	concurrent bool
+	row        *Row // the worker's row of threads (its runner's), or nil
 	barrier    *cpu.Barrier
 	live       atomic.Int32 // threads not yet returned, once concurrent
 	warps      []warp       // the rendezvous of each warp's threads (warp.go)

@@ -12,10 +12,10 @@ func init() {
 	cuda.RegisterRowLoop(increment2D, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float32])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				increment2D(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)

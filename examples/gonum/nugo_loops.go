@@ -12,10 +12,10 @@ func init() {
 	cuda.RegisterRowLoop(matmul, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64]), args[2].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				matmul(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)

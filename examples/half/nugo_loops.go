@@ -12,10 +12,10 @@ func init() {
 	cuda.RegisterRowLoop(axpyHalf, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				axpyHalf(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -25,10 +25,10 @@ func init() {
 	cuda.RegisterRowLoop(axpy32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				axpy32(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)

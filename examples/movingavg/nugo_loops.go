@@ -12,10 +12,10 @@ func init() {
 	cuda.RegisterRowLoop(movingAverage, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				movingAverage(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)

@@ -12,10 +12,10 @@ func init() {
 	cuda.RegisterRowLoop(spawn, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Particle), args[1].([]uint64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				spawn(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -25,10 +25,10 @@ func init() {
 	cuda.RegisterRowLoop(step, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]Particle), args[1].(float32), args[2].(int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				step(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)

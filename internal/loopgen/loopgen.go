@@ -122,7 +122,7 @@ func Generate(dir string) (*Result, error) {
 					// no block loop (barrier fission) is made.
 					cuda := g.importName(cudaPath, "cuda")
 					fmt.Fprintf(&g.body, "%s.RegisterCallDepthBound(%s, %s)\n", cuda, name, bounded)
-					g.kernelCall(name, bounded, g.signature(fd))
+					g.kernelCall(name, bounded, g.signature(fd), g.mayStop(fd))
 					res.Kernels = append(res.Kernels, name)
 					res.Bounded = append(res.Bounded, name)
 					continue
@@ -139,13 +139,13 @@ func Generate(dir string) (*Result, error) {
 				res.Unfissioned = append(res.Unfissioned, Skip{name, why})
 			}
 			if g.signature(fd).TypeParams().Len() == 0 {
-				g.kernel(name, g.signature(fd))
+				g.kernel(name, g.signature(fd), g.mayStop(fd))
 				res.Kernels = append(res.Kernels, name)
 				continue
 			}
 			insts, skips := g.instances(fd)
 			for _, in := range insts {
-				g.kernel(in.expr, in.sig)
+				g.kernel(in.expr, in.sig, g.mayStop(fd))
 				res.Kernels = append(res.Kernels, in.expr)
 			}
 			res.Skipped = append(res.Skipped, skips...)
@@ -286,6 +286,10 @@ type generator struct {
 	imports map[string]string    // import path -> name in the generated file
 	names   map[string]bool      // names taken in the generated file's scope
 	syncing map[*types.Func]bool // functions that synchronise (fission.go)
+	// stopping and funcDecls serve mayStop (rowstop.go): what is known
+	// of each function, and the package's functions.
+	stopping  map[*types.Func]int
+	funcDecls map[*types.Func]*ast.FuncDecl
 	// calls, copies and copied serve the depth-counting copies of
 	// recursion.go: the call graph, each copy's name, the functions
 	// already written; decls holds the copies' source.
@@ -492,12 +496,18 @@ func (g *generator) unwritable(t types.Type) string {
 }
 
 // kernel adds the row loop registration of the kernel that expr (its name,
-// with type arguments for an instantiation) denotes.
-func (g *generator) kernel(expr string, sig *types.Signature) { g.kernelCall(expr, expr, sig) }
+// with type arguments for an instantiation) denotes; stops tells whether
+// its loop must stop after a thread that made the block concurrent (see
+// mayStop).
+func (g *generator) kernel(expr string, sig *types.Signature, stops bool) {
+	g.kernelCall(expr, expr, sig, stops)
+}
 
 // kernelCall adds the row loop registration of the kernel expr, whose
-// loop calls call (the kernel, or its depth-counting copy).
-func (g *generator) kernelCall(expr, call string, sig *types.Signature) {
+// loop calls call (the kernel, or its depth-counting copy). A loop that
+// need not stop (stops false) starts with Row.Start, which returns no stop
+// flag, and checks only the count.
+func (g *generator) kernelCall(expr, call string, sig *types.Signature, stops bool) {
 	cuda := g.importName(cudaPath, "cuda")
 	args, r, t, n, stop := g.local("args"), g.local("r"), g.local("t"), g.local("n"), g.local("stop")
 	var vars, asserts []string
@@ -514,9 +524,17 @@ func (g *generator) kernelCall(expr, call string, sig *types.Signature) {
 		fmt.Fprintf(w, "_ = %s\n", args)
 	}
 	fmt.Fprintf(w, "return func(%s *%s.Row) {\n", r, cuda)
-	fmt.Fprintf(w, "%s, %s, %s := %s.Begin()\n", t, n, stop, r)
+	if stops {
+		fmt.Fprintf(w, "%s, %s, %s := %s.Begin()\n", t, n, stop, r)
+	} else {
+		fmt.Fprintf(w, "%s, %s := %s.Start()\n", t, n, r)
+	}
 	fmt.Fprintf(w, "for {\n%s(%s)\n", call, strings.Join(append([]string{t}, vars...), ", "))
-	fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nreturn\n}\n", n, n, stop)
+	if stops {
+		fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nreturn\n}\n", n, n, stop)
+	} else {
+		fmt.Fprintf(w, "if %s--; %s == 0 {\nreturn\n}\n", n, n)
+	}
 	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n})\n", t, r, t)
 }
 

@@ -12,10 +12,10 @@ func init() {
 	cuda.RegisterRowLoop(VecAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				VecAdd(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -25,10 +25,10 @@ func init() {
 	cuda.RegisterRowLoop(Logs, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Logs(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -38,10 +38,10 @@ func init() {
 	cuda.RegisterRowLoop(InOrder, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				InOrder(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -51,10 +51,10 @@ func init() {
 	cuda.RegisterRowLoop(Permuted, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Permuted(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -64,10 +64,10 @@ func init() {
 	cuda.RegisterRowLoop(MovingAverage, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				MovingAverage(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)

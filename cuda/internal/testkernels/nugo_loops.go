@@ -13,10 +13,10 @@ func init() {
 	cuda.RegisterRowLoop(ByValue, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([3]int64), args[1].(Params), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ByValue(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -26,10 +26,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoPadded, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Padded), args[1].([]Padded)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoPadded(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -39,10 +39,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoMixed16, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Mixed16), args[1].([]Mixed16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoMixed16(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -52,10 +52,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoNested, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Nested), args[1].([]Nested)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoNested(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -65,10 +65,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoBytes5, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([5]int8), args[1].([]Bytes5)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoBytes5(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -78,10 +78,10 @@ func init() {
 	cuda.RegisterRowLoop(EchoGrid23, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([2][3]float32), args[1].([]Grid23)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				EchoGrid23(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -91,10 +91,10 @@ func init() {
 	cuda.RegisterRowLoop(ZeroSize, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(Empty), args[1].([0]int64), args[2].(int32), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ZeroSize(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -104,10 +104,10 @@ func init() {
 	cuda.RegisterRowLoop(ComplexScale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(complex64), args[1].([]complex64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ComplexScale(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -117,10 +117,10 @@ func init() {
 	cuda.RegisterRowLoop(TakesPointerStruct, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(WithPointerField), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TakesPointerStruct(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -130,10 +130,10 @@ func init() {
 	cuda.RegisterRowLoop(TakesBigArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([600]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TakesBigArray(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -143,10 +143,10 @@ func init() {
 	cuda.RegisterRowLoop(TableAt, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TableAt(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -253,10 +253,10 @@ func init() {
 	cuda.RegisterRowLoop(ApplyComplex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(func(complex128) complex128), args[1].([]complex128)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ApplyComplex(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -266,10 +266,10 @@ func init() {
 	cuda.RegisterRowLoop(Increment, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Increment(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -279,10 +279,10 @@ func init() {
 	cuda.RegisterRowLoop(VecAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				VecAdd(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -292,10 +292,10 @@ func init() {
 	cuda.RegisterRowLoop(Add2D, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[float32]), args[1].(cuda.Array2[float32]), args[2].(cuda.Array2[float32])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Add2D(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -305,10 +305,10 @@ func init() {
 	cuda.RegisterRowLoop(Logs, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Logs(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -318,10 +318,10 @@ func init() {
 	cuda.RegisterRowLoop(Permuted, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Permuted(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -331,10 +331,10 @@ func init() {
 	cuda.RegisterRowLoop(MovingAverage, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				MovingAverage(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -344,10 +344,10 @@ func init() {
 	cuda.RegisterRowLoop(IntOps, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int8), args[4].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				IntOps(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -467,10 +467,10 @@ func init() {
 	cuda.RegisterRowLoop(Histogram, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Histogram(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -480,10 +480,10 @@ func init() {
 	cuda.RegisterRowLoop(Volume, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array3[float32])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Volume(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -493,10 +493,10 @@ func init() {
 	cuda.RegisterRowLoop(OutOfRange, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				OutOfRange(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -506,10 +506,10 @@ func init() {
 	cuda.RegisterRowLoop(DivideBy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].(int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				DivideBy(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -519,10 +519,10 @@ func init() {
 	cuda.RegisterRowLoop(ShiftBy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ShiftBy(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -532,10 +532,10 @@ func init() {
 	cuda.RegisterRowLoop(SumFrom, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SumFrom(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -594,10 +594,10 @@ func init() {
 	cuda.RegisterRowLoop(ForAllProbe, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ForAllProbe(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -607,10 +607,10 @@ func init() {
 	cuda.RegisterRowLoop(DivRemWidths, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int32), args[2].([]uint16), args[3].([]uint64), args[4].([]int64), args[5].([]int32), args[6].([]uint16), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				DivRemWidths(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -620,10 +620,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceHi(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -633,10 +633,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceLo, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceLo(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -646,10 +646,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceLoHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceLoHi(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -659,10 +659,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceShortHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceShortHi(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -672,10 +672,10 @@ func init() {
 	cuda.RegisterRowLoop(Slice3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Slice3(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -685,10 +685,10 @@ func init() {
 	cuda.RegisterRowLoop(Slice3NoLo, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Slice3NoLo(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -698,10 +698,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceHiUint, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceHiUint(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -711,10 +711,10 @@ func init() {
 	cuda.RegisterRowLoop(SliceLoUint32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				SliceLoUint32(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -724,10 +724,10 @@ func init() {
 	cuda.RegisterRowLoop(Slice3Int8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int8), args[2].(int8), args[3].(int8), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Slice3Int8(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -737,10 +737,10 @@ func init() {
 	cuda.RegisterRowLoop(Slice3Uint64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(uint64), args[2].(uint64), args[3].(uint64), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Slice3Uint64(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -750,10 +750,10 @@ func init() {
 	cuda.RegisterRowLoop(ArraySlice, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(int), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ArraySlice(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -763,10 +763,10 @@ func init() {
 	cuda.RegisterRowLoop(ArraySliceLo, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ArraySliceLo(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -776,10 +776,10 @@ func init() {
 	cuda.RegisterRowLoop(ArraySlice3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(int), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ArraySlice3(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -857,10 +857,10 @@ func init() {
 	cuda.RegisterRowLoop(ToArrayPtr, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ToArrayPtr(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -870,10 +870,10 @@ func init() {
 	cuda.RegisterRowLoop(ToArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ToArray(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -883,10 +883,10 @@ func init() {
 	cuda.RegisterRowLoop(IndexAt, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				IndexAt(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -896,10 +896,10 @@ func init() {
 	cuda.RegisterRowLoop(IndexUint, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint64), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				IndexUint(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -909,10 +909,10 @@ func init() {
 	cuda.RegisterRowLoop(ArrayIndex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ArrayIndex(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -922,10 +922,10 @@ func init() {
 	cuda.RegisterRowLoop(At2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(cuda.Array2[float32]), args[1].(int), args[2].(int), args[3].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				At2(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -935,10 +935,10 @@ func init() {
 	cuda.RegisterRowLoop(Set3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(cuda.Array3[int64]), args[1].(int), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Set3(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -948,10 +948,10 @@ func init() {
 	cuda.RegisterRowLoop(View2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				View2(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -961,10 +961,10 @@ func init() {
 	cuda.RegisterRowLoop(View3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				View3(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -974,10 +974,10 @@ func init() {
 	cuda.RegisterRowLoop(IndexAtThread, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				IndexAtThread(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1464,10 +1464,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfUnary, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfUnary(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1477,10 +1477,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfBinary, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfBinary(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1490,10 +1490,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfConvert, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfConvert(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1503,10 +1503,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfAxpy, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfAxpy(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1516,10 +1516,10 @@ func init() {
 	cuda.RegisterRowLoop(HalfCompareOp, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				HalfCompareOp(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1529,10 +1529,10 @@ func init() {
 	cuda.RegisterRowLoop(ApplyHalf, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(func(cuda.Float16, cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ApplyHalf(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1542,10 +1542,10 @@ func init() {
 	cuda.RegisterRowLoop(RowsHalfFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				RowsHalfFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1555,10 +1555,10 @@ func init() {
 	cuda.RegisterRowLoop(Scale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Scale(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1568,10 +1568,10 @@ func init() {
 	cuda.RegisterRowLoop(WithMap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				WithMap(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1581,10 +1581,10 @@ func init() {
 	cuda.RegisterRowLoop(Mixed, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float32), args[1].(float32), args[2].(cuda.Array2[int32]), args[3].(int8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Mixed(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1594,10 +1594,10 @@ func init() {
 	cuda.RegisterRowLoop(MapFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func(float32, float32) float32), args[1].([]float32), args[2].([]float32), args[3].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				MapFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1607,10 +1607,10 @@ func init() {
 	cuda.RegisterRowLoop(MixedFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].(func(float32) float32), args[2].(int8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				MixedFunc(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1620,10 +1620,10 @@ func init() {
 	cuda.RegisterRowLoop(BadFunc, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				BadFunc(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1633,10 +1633,10 @@ func init() {
 	cuda.RegisterRowLoop(RowsFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]float32, *float32)), args[1].([]float32), args[2].([]float32), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				RowsFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1646,10 +1646,10 @@ func init() {
 	cuda.RegisterRowLoop(RowsBoolFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]bool, *bool)), args[1].([]bool), args[2].([]bool), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				RowsBoolFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1691,10 +1691,10 @@ func init() {
 	cuda.RegisterRowLoop(Transpose, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Transpose(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1704,10 +1704,10 @@ func init() {
 	cuda.RegisterRowLoop(PlaneSums, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int64), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				PlaneSums(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1717,10 +1717,10 @@ func init() {
 	cuda.RegisterRowLoop(BlocksFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].(func(cuda.Array2[float32], *float32)), args[1].([]float32), args[2].([]float32), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				BlocksFunc(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1730,10 +1730,10 @@ func init() {
 	cuda.RegisterRowLoop(ScaleThenRead, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int16), args[1].([]int16)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				ScaleThenRead(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1743,10 +1743,10 @@ func init() {
 	cuda.RegisterRowLoop(RowSums23, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				RowSums23(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1782,10 +1782,10 @@ func init() {
 	cuda.RegisterRowLoop(Lanemasks, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Lanemasks(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1869,10 +1869,10 @@ func init() {
 	cuda.RegisterRowLoop(Panics, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Panics(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1883,10 +1883,10 @@ func init() {
 	cuda.RegisterRowLoop(Runaway, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				nugoDepth_Runaway(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1897,10 +1897,10 @@ func init() {
 	cuda.RegisterRowLoop(Recurse, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				nugoDepth_Recurse(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1911,10 +1911,10 @@ func init() {
 	cuda.RegisterRowLoop(RunawayMutual, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				nugoDepth_RunawayMutual(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1924,10 +1924,10 @@ func init() {
 	cuda.RegisterRowLoop(Scale2, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float32]), args[1].(float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Scale2(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1937,10 +1937,10 @@ func init() {
 	cuda.RegisterRowLoop(Copy2, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Copy2(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1950,10 +1950,10 @@ func init() {
 	cuda.RegisterRowLoop(Index3, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array3[int32]), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Index3(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -1963,10 +1963,10 @@ func init() {
 	cuda.RegisterRowLoop(TransposeInKernel, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[int32]), args[1].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TransposeInKernel(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -2113,10 +2113,10 @@ func init() {
 	cuda.RegisterRowLoop(CountCells, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				CountCells(t, a0, a1)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -2126,10 +2126,10 @@ func init() {
 	cuda.RegisterRowLoop(TakesPointers, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]WithPointer)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TakesPointers(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -2139,10 +2139,10 @@ func init() {
 	cuda.RegisterRowLoop(TakesEmpty, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]struct{})
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				TakesEmpty(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
@@ -2304,10 +2304,10 @@ func init() {
 	cuda.RegisterRowLoop(Fences, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
+			t, n := r.Start()
 			for {
 				Fences(t, a0)
-				if n--; n == 0 || *stop {
+				if n--; n == 0 {
 					return
 				}
 				t = r.Next(t)
