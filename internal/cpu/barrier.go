@@ -30,6 +30,38 @@ type Barrier struct {
 	// those waiters has woken and arrived again (or left).
 	trues, counted         int
 	lastTrues, lastCounted int
+
+	// yield, when set (SetYield), replaces parking on cond: a waiter
+	// calls it, without b.mu, until its round is released or the barrier
+	// broken.
+	yield func() bool
+}
+
+// SetYield makes the barrier's waiters call yield instead of parking their
+// goroutine, for threads that run as coroutines of one goroutine: yield
+// must let the other threads run (or, called by a coroutine, switch back to
+// the one that drives them) and return; it returns false to make the
+// waiter give up, whose wait then fails as at a broken barrier. Waiters
+// call it without the barrier's lock and check their round again after it.
+// nil restores parking.
+func (b *Barrier) SetYield(yield func() bool) {
+	b.mu.Lock()
+	b.yield = yield
+	b.mu.Unlock()
+}
+
+// park waits, with b.mu held, for a release or break: on cond, or through
+// yield. It is false if yield gave up.
+func (b *Barrier) park() bool {
+	if b.yield == nil {
+		b.cond.Wait()
+		return true
+	}
+	y := b.yield
+	b.mu.Unlock()
+	ok := y()
+	b.mu.Lock()
+	return ok
 }
 
 // NewBarrier returns a barrier for parties threads.
@@ -63,7 +95,9 @@ func (b *Barrier) Wait() bool {
 	}
 	gen := b.gen
 	for gen == b.gen && !b.broken {
-		b.cond.Wait()
+		if !b.park() {
+			return false
+		}
 	}
 	return gen != b.gen // released before the break, if any
 }
@@ -86,7 +120,9 @@ func (b *Barrier) WaitLead() (lead, ok bool) {
 	}
 	gen := b.gen
 	for gen == b.gen && !b.broken {
-		b.cond.Wait()
+		if !b.park() {
+			return lead, false
+		}
 	}
 	return lead, gen != b.gen
 }
@@ -114,7 +150,9 @@ func (b *Barrier) WaitCount(pred bool) (trues, arrived int, ok bool) {
 	}
 	gen := b.gen
 	for gen == b.gen && !b.broken {
-		b.cond.Wait()
+		if !b.park() {
+			return 0, 0, false
+		}
 	}
 	if gen == b.gen {
 		return 0, 0, false
