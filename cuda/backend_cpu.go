@@ -145,15 +145,14 @@ func (r *runner) current() Thread {
 func newBlock(l *hostLaunch) *block {
 	g, d := l.cfg.Grid, l.cfg.Block
 	b := &block{
-		dim:     d,
-		grid:    g,
-		size:    Dim3{g.X * d.X, g.Y * d.Y, g.Z * d.Z},
-		launch:  l,
-		shared:  map[uintptr]any{},
-		barrier: cpu.NewBarrier(0),
-		co:      &coPool{},
+		dim:    d,
+		grid:   g,
+		size:   Dim3{g.X * d.X, g.Y * d.Y, g.Z * d.Z},
+		launch: l,
+		shared: map[uintptr]any{},
+		co:     &coPool{},
 	}
-	b.barrier.SetYield(b.co.wait)
+	b.barrier = cpu.NewYieldBarrier(0, b.co.wait)
 	l.poolsMu.Lock()
 	l.pools = append(l.pools, b.co)
 	l.poolsMu.Unlock()

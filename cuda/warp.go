@@ -328,9 +328,22 @@ type warp struct {
 	arg     [WarpSize]int
 	val     [WarpSize]uint64
 	out     [WarpSize]uint64
-	// yield, when set, replaces waiting on cond, as for cpu.Barrier's
-	// SetYield.
+	// yield, when set, replaces waiting on cond and the lock: the block's
+	// threads are coroutines of one goroutine, as for
+	// cpu.NewYieldBarrier.
 	yield func() bool
+}
+
+func (w *warp) lock() {
+	if w.yield == nil {
+		w.mu.Lock()
+	}
+}
+
+func (w *warp) unlock() {
+	if w.yield == nil {
+		w.mu.Unlock()
+	}
 }
 
 // reset prepares the warp for a block in which the lanes of live are
@@ -347,8 +360,8 @@ func (w *warp) reset(live uint32, yield func() bool) {
 // exchange is lane's part in a warp operation; ok is false if the block
 // was aborted.
 func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int) (r uint64, ok bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lock()
+	defer w.unlock()
 	if w.broken {
 		return 0, false
 	}
@@ -363,11 +376,7 @@ func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int)
 		}
 		// The block's threads are coroutines (coro.go): let the others
 		// run, then look again.
-		y := w.yield
-		w.mu.Unlock()
-		ok := y()
-		w.mu.Lock()
-		if !ok {
+		if !w.yield() {
 			return 0, false
 		}
 	}
@@ -376,18 +385,20 @@ func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int)
 
 // leave removes a returning thread from the warp.
 func (w *warp) leave(lane int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lock()
+	defer w.unlock()
 	w.live &^= 1 << lane
 	w.release()
 }
 
 // abort wakes every waiter with a failure.
 func (w *warp) abort() {
-	w.mu.Lock()
+	w.lock()
 	w.broken = true
-	w.cond.Broadcast()
-	w.mu.Unlock()
+	if w.yield == nil {
+		w.cond.Broadcast()
+	}
+	w.unlock()
 }
 
 // release computes the results of the waiting lanes that can go and wakes

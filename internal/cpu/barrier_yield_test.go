@@ -5,13 +5,13 @@ import (
 	"testing"
 )
 
-// coroutines runs body(i) for i in [0, n) as coroutines of the calling
-// goroutine, each resumed in turn (rounds) until all have returned, with
-// b's waiters yielding to the driver; it returns the number of rounds.
-func coroutines(b *Barrier, n int, body func(i int)) int {
+// coroutines runs body(b, i) for i in [0, n) as coroutines of the calling
+// goroutine, each resumed in turn (rounds) until all have returned, on a
+// barrier of NewYieldBarrier whose waiters yield to the driver; it returns
+// the number of rounds.
+func coroutines(n int, body func(b *Barrier, i int)) int {
 	var cur func(struct{}) bool
-	b.SetYield(func() bool { return cur(struct{}{}) })
-	defer b.SetYield(nil)
+	b := NewYieldBarrier(n, func() bool { return cur(struct{}{}) })
 	type co struct {
 		next  func() (struct{}, bool)
 		stop  func()
@@ -23,7 +23,7 @@ func coroutines(b *Barrier, n int, body func(i int)) int {
 		c.next, c.stop = iter.Pull(func(yield func(struct{}) bool) {
 			c.yield = yield
 			cur = yield
-			body(i)
+			body(b, i)
 		})
 		cos[i] = c
 		defer c.stop()
@@ -46,7 +46,7 @@ func coroutines(b *Barrier, n int, body func(i int)) int {
 	return rounds
 }
 
-// With SetYield, a barrier's waiters yield instead of parking: coroutines
+// In a barrier of NewYieldBarrier, waiters yield instead of parking: coroutines
 // of one goroutine meet at it with the same results as goroutines, threads
 // that leave count for nothing, and a waiter whose yield gives up fails.
 func TestBarrierYield(t *testing.T) {
@@ -71,9 +71,8 @@ func TestBarrierYield(t *testing.T) {
 					}
 				}
 			}
-			b := NewBarrier(tc.n)
 			leads := make([]int, rounds)
-			coroutines(b, tc.n, func(i int) {
+			coroutines(tc.n, func(b *Barrier, i int) {
 				defer b.Leave()
 				for r := range min(tc.exitAfter(i), rounds) {
 					switch r % 3 {
@@ -117,9 +116,8 @@ func TestBarrierYieldGivesUp(t *testing.T) {
 		{"WaitCount", func(b *Barrier) bool { _, _, ok := b.WaitCount(true); return ok }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := NewBarrier(2)
 			yields := 0
-			b.SetYield(func() bool { yields++; return false })
+			b := NewYieldBarrier(2, func() bool { yields++; return false })
 			if tc.wait(b) {
 				t.Error("wait succeeded with the other thread absent and yield giving up")
 			}
@@ -143,12 +141,11 @@ func BenchmarkBarrierCoroutines(b *testing.B) {
 		{"WaitCount", func(br *Barrier, i int) bool { _, _, ok := br.WaitCount(i%2 == 0); return ok }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			br := NewBarrier(n)
 			rounds := b.N
 			b.ResetTimer()
 			cpu0 := cpuTime()
 			defer reportCPU(b, cpu0)
-			coroutines(br, n, func(i int) {
+			coroutines(n, func(br *Barrier, i int) {
 				defer br.Leave()
 				for range rounds {
 					if !bc.wait(br, i) {
