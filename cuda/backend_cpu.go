@@ -152,6 +152,7 @@ func newBlock(l *hostLaunch) *block {
 		shared: map[uintptr]any{},
 		co:     &coPool{},
 	}
+	b.co.block = b
 	b.barrier = cpu.NewYieldBarrier(0, b.co.wait)
 	l.poolsMu.Lock()
 	l.pools = append(l.pools, b.co)

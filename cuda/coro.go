@@ -11,8 +11,10 @@ import "iter"
 // a thread that must wait (at the block's barrier, in a warp operation)
 // switches back to the worker, and the worker, when its own thread must
 // wait, resumes each unfinished coroutine in turn (one round) and looks
-// again. A barrier costs one coroutine switch per thread, where parking
-// goroutines cost a scheduler wake-up each. The coroutines are kept from
+// again. A barrier costs a round trip of coroutine switches per thread,
+// where parking goroutines cost a scheduler wake-up each. A round that
+// changes nothing (no thread arrives, leaves or returns) would repeat
+// forever: the worker's thread fails with deadlockMsg instead. The coroutines are kept from
 // block to block and stopped when the launch ends.
 //
 // A thread that waits on something outside the block (the grid's barrier
@@ -27,6 +29,9 @@ type coPool struct {
 	all    []*coThread
 	active []*coThread // the current block's, in thread order
 	cur    *coThread   // the coroutine running; nil: the worker's thread
+	block  *block      // the worker's block
+	// finished counts the threads that finished, for events.
+	finished uint64
 }
 
 // coThread is a coroutine that runs the threads it is handed, one after
@@ -41,8 +46,10 @@ type coThread struct {
 }
 
 // deadlockMsg is the KernelError message of a thread that waits for the
-// block's other threads when none of them can run any more.
-const deadlockMsg = "thread waits in a barrier or warp operation that no other thread of its block can reach (all have returned)"
+// block's other threads when none of them can go on: every one has
+// returned or waits (at SyncThreads, in a warp operation) for another
+// that waits elsewhere. A GPU would hang.
+const deadlockMsg = "deadlock: the block's threads wait for each other at different barriers or warp operations (or have returned), so none can go on"
 
 // start makes threads first to total-1 (linear indices) of block b the
 // pool's active coroutines; they start at the worker's next round.
@@ -70,6 +77,7 @@ func (p *coPool) newThread() *coThread {
 			}
 			c.busy = false
 			c.t = Thread{}
+			p.finished++
 			if c.stopped || !yield(struct{}{}) {
 				return
 			}
@@ -79,8 +87,9 @@ func (p *coPool) newThread() *coThread {
 }
 
 // wait is the yield of the block's barrier and warps: a coroutine switches
-// back to the worker, the worker's thread runs a round of the others. It
-// is false when the coroutine was stopped (the launch is ending).
+// back to the worker, the worker's thread runs a round of the others (and
+// fails the thread with deadlockMsg if that changed nothing). It is false
+// when the coroutine was stopped (the launch is ending).
 func (p *coPool) wait() bool {
 	if c := p.cur; c != nil {
 		if !c.yield(struct{}{}) {
@@ -89,10 +98,26 @@ func (p *coPool) wait() bool {
 		}
 		return true
 	}
-	if !p.round() {
+	// A round in which no coroutine finished, arrived, left or broke
+	// anything leaves every waiter, this one included, where it was:
+	// the next would too.
+	before := p.events()
+	if !p.round() || p.events() == before {
 		panic(deadlockMsg)
 	}
 	return true
+}
+
+// events sums what has happened in the block that can let a waiter go on:
+// arrivals at, and leaves and breaks of, its barrier and warps, and
+// threads finished.
+func (p *coPool) events() uint64 {
+	b := p.block
+	n := b.barrier.Events() + p.finished
+	for i := range b.warps {
+		n += b.warps[i].events
+	}
+	return n
 }
 
 // round resumes, in thread order, every active coroutine whose thread has
@@ -106,19 +131,34 @@ func (p *coPool) round() bool {
 		}
 		ran = true
 		p.cur = c
-		if _, ok := c.next(); !ok {
+		if _, ok := c.next(); !ok && c.busy {
 			// Ended: stopped, or its thread called runtime.Goexit
 			// (which next passed on, so this is not reached then).
 			c.busy = false
+			p.finished++
 		}
 		p.cur = nil
 	}
 	return ran
 }
 
-// drain runs the active coroutines until every thread has finished.
+// drain runs the active coroutines until every thread has finished. If a
+// round changes nothing, those left wait for each other: the first fails
+// with deadlockMsg, which unwinds the rest.
 func (p *coPool) drain() {
-	for p.round() {
+	for {
+		before := p.events()
+		if !p.round() {
+			break
+		}
+		if p.events() == before {
+			for _, c := range p.active {
+				if c.busy {
+					p.block.fail(c.t.ThreadIdx(), deadlockMsg)
+					break
+				}
+			}
+		}
 	}
 	p.active = nil
 }

@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 // coroRounds is how many rounds of SyncThreadsCount coroLeaving runs.
@@ -77,6 +78,61 @@ func TestCoroutinesAcrossBlocks(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// coroDeadlock: thread `waiter` shuffles with the whole warp while the
+// other threads wait at SyncThreads, each for the others: on a GPU the
+// block hangs. With waiter 0 the worker's own thread (the first to
+// synchronise) is the one in the warp operation; otherwise thread 0 makes
+// the block concurrent with a warp sync of its own lane and returns, and
+// the threads left, coroutines, deadlock among themselves.
+func coroDeadlock(t Thread, out []int32, waiter int) {
+	l := t.ThreadIdx().X
+	if l == 0 && waiter != 0 {
+		t.SyncWarpMask(1)
+		return
+	}
+	if l == waiter {
+		out[0] = int32(ShflSync(t, int32(l), 1))
+		return
+	}
+	t.SyncThreads()
+	out[l] = 1
+}
+
+// Threads that wait for each other at different barriers fail the launch
+// with a KernelError saying so, where goroutines used to hang.
+func TestCoroutinesDeadlock(t *testing.T) {
+	defer SetBackend(Auto)
+	if err := SetBackend(CPU); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		waiter int
+	}{
+		{"worker's thread waits", 0},
+		{"coroutine waits", 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := goroutines()
+			done := make(chan error, 1)
+			go func() {
+				done <- Jit(coroDeadlock).Launch(Dim1(2), Dim1(32), make([]int32, 32), c.waiter)
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("Launch did not return")
+			}
+			var ke *KernelError
+			if !errors.As(err, &ke) || ke.Msg != deadlockMsg {
+				t.Fatalf("got %v, want a KernelError %q", err, deadlockMsg)
+			}
+			checkNoLeak(t, before)
 		})
 	}
 }

@@ -328,6 +328,9 @@ type warp struct {
 	arg     [WarpSize]int
 	val     [WarpSize]uint64
 	out     [WarpSize]uint64
+	// events counts arrivals, leaves and aborts, for coPool's deadlock
+	// check.
+	events uint64
 	// yield, when set, replaces waiting on cond and the lock: the block's
 	// threads are coroutines of one goroutine, as for
 	// cpu.NewYieldBarrier.
@@ -368,6 +371,7 @@ func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int)
 	bit := uint32(1) << lane
 	w.op[lane], w.mask[lane], w.arg[lane], w.val[lane] = op, mask, arg, v
 	w.present |= bit
+	w.events++
 	w.releaseArrival(lane)
 	for w.present&bit != 0 && !w.broken {
 		if w.yield == nil {
@@ -388,6 +392,7 @@ func (w *warp) leave(lane int) {
 	w.lock()
 	defer w.unlock()
 	w.live &^= 1 << lane
+	w.events++
 	w.release()
 }
 
@@ -395,6 +400,7 @@ func (w *warp) leave(lane int) {
 func (w *warp) abort() {
 	w.lock()
 	w.broken = true
+	w.events++
 	if w.yield == nil {
 		w.cond.Broadcast()
 	}

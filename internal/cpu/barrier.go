@@ -34,6 +34,17 @@ type Barrier struct {
 	// yield, in a barrier of NewYieldBarrier, replaces parking on cond
 	// and the lock; see there.
 	yield func() bool
+	// events counts arrivals, leaves and breaks (Events).
+	events uint64
+}
+
+// Events returns how many arrivals, leaves and breaks the barrier has
+// seen: a driver of coroutines that finds it unchanged after resuming
+// every waiter knows that none of them can go on.
+func (b *Barrier) Events() uint64 {
+	b.lock()
+	defer b.unlock()
+	return b.events
 }
 
 // NewBarrier returns a barrier for parties threads.
@@ -95,6 +106,7 @@ func (b *Barrier) Wait() bool {
 		return false
 	}
 	b.waiting++
+	b.events++
 	if b.waiting >= b.parties {
 		b.release()
 		return true
@@ -120,6 +132,7 @@ func (b *Barrier) WaitLead() (lead, ok bool) {
 	}
 	lead = b.waiting == 0
 	b.waiting++
+	b.events++
 	if b.waiting >= b.parties {
 		b.release()
 		return lead, true
@@ -150,6 +163,7 @@ func (b *Barrier) WaitCount(pred bool) (trues, arrived int, ok bool) {
 		b.trues++
 	}
 	b.waiting++
+	b.events++
 	if b.waiting >= b.parties {
 		b.release()
 		return b.lastTrues, b.lastCounted, true
@@ -172,6 +186,7 @@ func (b *Barrier) Leave() {
 	b.lock()
 	defer b.unlock()
 	b.parties--
+	b.events++
 	if b.waiting > 0 && b.waiting >= b.parties {
 		b.release()
 	}
@@ -182,6 +197,7 @@ func (b *Barrier) Leave() {
 func (b *Barrier) Break() {
 	b.lock()
 	b.broken = true
+	b.events++
 	if b.yield == nil {
 		b.cond.Broadcast()
 	}
