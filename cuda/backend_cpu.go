@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/nugo-dev/nugo/internal/cpu"
@@ -24,8 +25,8 @@ func newCPUBackend() *hostBackend {
 
 // nativeExecutor runs kernels as compiled Go: the grid's blocks are spread
 // over all cores; a block's threads are called one after another until one
-// of them calls SyncThreads, and from then on run as goroutines that meet
-// at a barrier.
+// of them calls SyncThreads, and from then on run as coroutines of the
+// worker that meet at a barrier (coro.go).
 type nativeExecutor struct{}
 
 func (nativeExecutor) kind() Backend { return CPU }
@@ -51,6 +52,9 @@ type hostLaunch struct {
 	// first such block.
 	grid   *cpu.Barrier
 	exited atomic.Pointer[Dim3]
+	// pools are the workers' coroutines, stopped when the launch ends.
+	poolsMu sync.Mutex
+	pools   []*coPool
 }
 
 func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value, bound []boundArg) error {
@@ -85,6 +89,7 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		workers = cfg.Grid.Size()
 		l.grid = cpu.NewBarrier(workers)
 	}
+	defer l.stopPools()
 	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
 		r := &runner{block: newBlock(l)}
 		r.block.row = &r.row
@@ -142,13 +147,18 @@ func (r *runner) current() Thread {
 func newBlock(l *hostLaunch) *block {
 	g, d := l.cfg.Grid, l.cfg.Block
 	b := &block{
-		dim:     d,
-		grid:    g,
-		size:    Dim3{g.X * d.X, g.Y * d.Y, g.Z * d.Z},
-		launch:  l,
-		shared:  map[uintptr]any{},
-		barrier: cpu.NewBarrier(0),
+		dim:    d,
+		grid:   g,
+		size:   Dim3{g.X * d.X, g.Y * d.Y, g.Z * d.Z},
+		launch: l,
+		shared: map[uintptr]any{},
+		co:     &coPool{},
 	}
+	b.co.block = b
+	b.barrier = cpu.NewYieldBarrier(0, b.co.wait)
+	l.poolsMu.Lock()
+	l.pools = append(l.pools, b.co)
+	l.poolsMu.Unlock()
 	if l.cfg.SharedMem > 0 {
 		b.dynamic = make([]uint64, (l.cfg.SharedMem+7)/8)
 	}
@@ -229,14 +239,25 @@ func (r *runner) run(bi int) error {
 		b.gridExit() // every thread returned without SyncGrid
 	}()
 	if b.concurrent {
-		b.threads.Wait()
+		b.co.drain()
 	}
 	return b.err
 }
 
+// stopPools ends the coroutines of the launch's workers.
+func (l *hostLaunch) stopPools() {
+	l.poolsMu.Lock()
+	defer l.poolsMu.Unlock()
+	for _, p := range l.pools {
+		p.stopAll()
+	}
+	l.pools = nil
+}
+
 // goConcurrent is called by the first thread t that reaches SyncThreads.
 // The threads before t have already returned, which a GPU could also have
-// let happen; the threads after t start now as goroutines.
+// let happen; t goes on on the worker, and the threads after t become the
+// worker's coroutines, which start when t first waits.
 func (b *block) goConcurrent(t Thread) {
 	if b.row != nil && b.row.unstoppable {
 		// The row loop would go on with the next thread, which runs
@@ -258,15 +279,10 @@ func (b *block) goConcurrent(t Thread) {
 		for l := lo; l < hi; l++ {
 			live |= 1 << l
 		}
-		b.warps[w].reset(live)
+		b.warps[w].reset(live, b.co.wait)
 	}
 	b.concurrent = true
-	d := b.dim
-	for lin := first; lin < total; lin++ {
-		x, y, z := lin%d.X, lin/d.X%d.Y, lin/(d.X*d.Y)
-		b.threads.Add(1)
-		go b.runThread(Thread{b, packTid(b.base.X+x, y, z)})
-	}
+	b.co.start(b, first, total)
 }
 
 // errUnstoppableRow is the panic of a thread that makes its block
@@ -300,16 +316,21 @@ func (b *block) gridExit() {
 	}
 }
 
+// runThread runs thread t of a concurrent block, on a coroutine.
 func (b *block) runThread(t Thread) {
 	returned := false
-	defer b.threads.Done()
 	defer func() {
 		if r := recover(); r != nil {
 			b.fail(t.ThreadIdx(), r)
 			return
 		}
 		if !returned {
-			b.fail(t.ThreadIdx(), goexitMsg) // runtime.Goexit
+			// runtime.Goexit: the coroutine passes it on to the worker,
+			// which ends; the launch returns this error.
+			b.fail(t.ThreadIdx(), goexitMsg)
+			if ke, ok := b.err.(*KernelError); ok {
+				b.launch.goexit.CompareAndSwap(nil, ke)
+			}
 			return
 		}
 		b.leave(t)

@@ -238,14 +238,14 @@ type block struct {
 	dynamic  []uint64
 
 	// A block starts with its threads called one after another. The first
-	// SyncThreads switches it to concurrent: the remaining threads start as
-	// goroutines that meet at barrier.
+	// SyncThreads switches it to concurrent: the remaining threads become
+	// coroutines of the worker (co) that meet at barrier.
 	concurrent bool
 	row        *Row // the worker's row of threads (its runner's), or nil
 	barrier    *cpu.Barrier
 	live       atomic.Int32 // threads not yet returned, once concurrent
 	warps      []warp       // the rendezvous of each warp's threads (warp.go)
-	threads    sync.WaitGroup
+	co         *coPool
 	errMu      sync.Mutex
 	err        error
 }

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -327,95 +328,143 @@ type warp struct {
 	arg     [WarpSize]int
 	val     [WarpSize]uint64
 	out     [WarpSize]uint64
+	// events counts arrivals, leaves and aborts, for coPool's deadlock
+	// check.
+	events uint64
+	// yield, when set, replaces waiting on cond and the lock: the block's
+	// threads are coroutines of one goroutine, as for
+	// cpu.NewYieldBarrier.
+	yield func() bool
+}
+
+func (w *warp) lock() {
+	if w.yield == nil {
+		w.mu.Lock()
+	}
+}
+
+func (w *warp) unlock() {
+	if w.yield == nil {
+		w.mu.Unlock()
+	}
 }
 
 // reset prepares the warp for a block in which the lanes of live are
-// live threads.
-func (w *warp) reset(live uint32) {
+// live threads, whose waits call yield (nil: they park).
+func (w *warp) reset(live uint32, yield func() bool) {
 	w.mu.Lock()
 	if w.cond.L == nil {
 		w.cond.L = &w.mu
 	}
-	w.live, w.present, w.broken = live, 0, false
+	w.live, w.present, w.broken, w.yield = live, 0, false, yield
 	w.mu.Unlock()
 }
 
 // exchange is lane's part in a warp operation; ok is false if the block
 // was aborted.
 func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int) (r uint64, ok bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lock()
+	defer w.unlock()
 	if w.broken {
 		return 0, false
 	}
 	bit := uint32(1) << lane
 	w.op[lane], w.mask[lane], w.arg[lane], w.val[lane] = op, mask, arg, v
 	w.present |= bit
-	w.release()
+	w.events++
+	w.releaseArrival(lane)
 	for w.present&bit != 0 && !w.broken {
-		w.cond.Wait()
+		if w.yield == nil {
+			w.cond.Wait()
+			continue
+		}
+		// The block's threads are coroutines (coro.go): let the others
+		// run, then look again.
+		if !w.yield() {
+			return 0, false
+		}
 	}
 	return w.out[lane], !w.broken
 }
 
 // leave removes a returning thread from the warp.
 func (w *warp) leave(lane int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.lock()
+	defer w.unlock()
 	w.live &^= 1 << lane
+	w.events++
 	w.release()
 }
 
 // abort wakes every waiter with a failure.
 func (w *warp) abort() {
-	w.mu.Lock()
+	w.lock()
 	w.broken = true
-	w.cond.Broadcast()
-	w.mu.Unlock()
+	w.events++
+	if w.yield == nil {
+		w.cond.Broadcast()
+	}
+	w.unlock()
 }
 
 // release computes the results of the waiting lanes that can go and wakes
 // them: the lanes whose mask's live lanes all wait in a warp operation with
 // the same mask (CUDA requires them to call one with the same mask; a lane
 // waiting with another mask has yet to get there). Their partners can then
-// go too, so a lane never reads the value of one that stays.
+// go too, so a lane never reads the value of one that stays. The waiting
+// lanes fall into groups by mask, each of which goes or stays as a whole.
 func (w *warp) release() {
-	var can uint32
-	for l := range WarpSize {
-		if w.present&(1<<l) == 0 {
-			continue
-		}
-		m, ok := w.mask[l], true
-		for j := range WarpSize {
-			if m&w.live&(1<<j) != 0 && (w.present&(1<<j) == 0 || w.mask[j] != m) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			can |= 1 << l
-		}
+	done := uint32(0)
+	for rest := w.present; rest != 0; rest &^= done {
+		l := bits.TrailingZeros32(rest)
+		done = w.group(w.mask[l])
+		w.releaseGroup(w.mask[l], done)
 	}
-	if can == 0 {
-		return
-	}
-	for l := range WarpSize {
-		if can&(1<<l) != 0 {
-			w.out[l] = w.result(l, w.mask[l]&w.present)
-		}
-	}
-	w.present &^= can
-	w.cond.Broadcast()
 }
 
-// result is lane l's result of its operation among the lanes of part.
-func (w *warp) result(l int, part uint32) uint64 {
+// releaseArrival is release after lane arrived: only the lanes waiting with
+// its mask can have become free to go.
+func (w *warp) releaseArrival(lane int) {
+	m := w.mask[lane]
+	w.releaseGroup(m, w.group(m))
+}
+
+// group is the mask of the waiting lanes whose mask is m.
+func (w *warp) group(m uint32) uint32 {
+	var g uint32
+	for rest := w.present & m; rest != 0; rest &= rest - 1 {
+		if j := bits.TrailingZeros32(rest); w.mask[j] == m {
+			g |= 1 << j
+		}
+	}
+	return g
+}
+
+// releaseGroup releases the lanes of group, those waiting with mask m, if
+// every live lane of m is among them.
+func (w *warp) releaseGroup(m, group uint32) {
+	if group == 0 || m&w.live&^group != 0 {
+		return
+	}
 	var ballot uint32
-	for j := range WarpSize {
-		if part&(1<<j) != 0 && w.val[j] != 0 {
+	for rest := group; rest != 0; rest &= rest - 1 {
+		if j := bits.TrailingZeros32(rest); w.val[j] != 0 {
 			ballot |= 1 << j
 		}
 	}
+	for rest := group; rest != 0; rest &= rest - 1 {
+		l := bits.TrailingZeros32(rest)
+		w.out[l] = w.result(l, group, ballot)
+	}
+	w.present &^= group
+	if w.yield == nil {
+		w.cond.Broadcast()
+	}
+}
+
+// result is lane l's result of its operation among the lanes of part,
+// whose lanes with a nonzero value are those of ballot.
+func (w *warp) result(l int, part, ballot uint32) uint64 {
 	// As PTX's shfl.sync, only the low 5 bits of the lane operand count.
 	src, arg := -1, w.arg[l]&(WarpSize-1)
 	switch w.op[l] {

@@ -5,7 +5,7 @@ import "testing"
 // TestWarpShuffleOperands: lane operands count modulo 32, as in PTX.
 func TestWarpShuffleOperands(t *testing.T) {
 	w := &warp{}
-	w.reset(fullMask)
+	w.reset(fullMask, nil)
 	done := make(chan [3]int, 32)
 	for l := range 32 {
 		go func() {
@@ -38,7 +38,7 @@ func TestWarpShuffleOperands(t *testing.T) {
 // A shuffle from a lane outside the mask reads the caller's own value.
 func TestWarpMaskRendezvous(t *testing.T) {
 	w := &warp{}
-	w.reset(fullMask)
+	w.reset(fullMask, nil)
 	type res struct{ lane, ballot, shfl int }
 	done := make(chan res, 32)
 	quarter := func(l int) {
@@ -87,7 +87,7 @@ func checkQuarter(t *testing.T, l int, ballot uint32, shfl int) {
 // is true.
 func TestWarpSameMask(t *testing.T) {
 	w := &warp{}
-	w.reset(fullMask)
+	w.reset(fullMask, nil)
 	done := make(chan uint64, 32)
 	for l := range 8 {
 		go func() {

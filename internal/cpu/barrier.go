@@ -30,6 +30,21 @@ type Barrier struct {
 	// those waiters has woken and arrived again (or left).
 	trues, counted         int
 	lastTrues, lastCounted int
+
+	// yield, in a barrier of NewYieldBarrier, replaces parking on cond
+	// and the lock; see there.
+	yield func() bool
+	// events counts arrivals, leaves and breaks (Events).
+	events uint64
+}
+
+// Events returns how many arrivals, leaves and breaks the barrier has
+// seen: a driver of coroutines that finds it unchanged after resuming
+// every waiter knows that none of them can go on.
+func (b *Barrier) Events() uint64 {
+	b.lock()
+	defer b.unlock()
+	return b.events
 }
 
 // NewBarrier returns a barrier for parties threads.
@@ -39,31 +54,68 @@ func NewBarrier(parties int) *Barrier {
 	return b
 }
 
+// NewYieldBarrier returns a barrier for parties threads that run as
+// coroutines of one goroutine, one at a time: a waiter calls yield, until
+// its round is released or the barrier broken, instead of parking its
+// goroutine. yield must let the other threads run (or, called by a
+// coroutine, switch back to the one that drives them) and return; it
+// returns false to make the waiter give up, whose wait then fails as at a
+// broken barrier. The barrier takes no lock: its methods must never run
+// at the same time, as coroutines' never do.
+func NewYieldBarrier(parties int, yield func() bool) *Barrier {
+	return &Barrier{parties: parties, yield: yield}
+}
+
+func (b *Barrier) lock() {
+	if b.yield == nil {
+		b.mu.Lock()
+	}
+}
+
+func (b *Barrier) unlock() {
+	if b.yield == nil {
+		b.mu.Unlock()
+	}
+}
+
+// park waits, with the lock held, for a release or break: on cond, or
+// through yield. It is false if yield gave up.
+func (b *Barrier) park() bool {
+	if b.yield == nil {
+		b.cond.Wait()
+		return true
+	}
+	return b.yield()
+}
+
 // Reset prepares the barrier for a new block of parties threads.
 func (b *Barrier) Reset(parties int) {
-	b.mu.Lock()
+	b.lock()
 	b.parties, b.waiting, b.broken = parties, 0, false
 	b.trues, b.counted = 0, 0
 	b.gen++
-	b.mu.Unlock()
+	b.unlock()
 }
 
 // Wait blocks until all live threads have arrived. It returns false if the
 // barrier was broken, in which case the caller must stop running.
 func (b *Barrier) Wait() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.lock()
+	defer b.unlock()
 	if b.broken {
 		return false
 	}
 	b.waiting++
+	b.events++
 	if b.waiting >= b.parties {
 		b.release()
 		return true
 	}
 	gen := b.gen
 	for gen == b.gen && !b.broken {
-		b.cond.Wait()
+		if !b.park() {
+			return false
+		}
 	}
 	return gen != b.gen // released before the break, if any
 }
@@ -73,20 +125,23 @@ func (b *Barrier) Wait() bool {
 // block uses to elect the thread that acts for it (the grid barrier's
 // arrival, SyncGrid).
 func (b *Barrier) WaitLead() (lead, ok bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.lock()
+	defer b.unlock()
 	if b.broken {
 		return false, false
 	}
 	lead = b.waiting == 0
 	b.waiting++
+	b.events++
 	if b.waiting >= b.parties {
 		b.release()
 		return lead, true
 	}
 	gen := b.gen
 	for gen == b.gen && !b.broken {
-		b.cond.Wait()
+		if !b.park() {
+			return lead, false
+		}
 	}
 	return lead, gen != b.gen
 }
@@ -98,8 +153,8 @@ func (b *Barrier) WaitLead() (lead, ok bool) {
 // count for neither. ok is false if the barrier was broken, in which case
 // the caller must stop running.
 func (b *Barrier) WaitCount(pred bool) (trues, arrived int, ok bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.lock()
+	defer b.unlock()
 	if b.broken {
 		return 0, 0, false
 	}
@@ -108,13 +163,16 @@ func (b *Barrier) WaitCount(pred bool) (trues, arrived int, ok bool) {
 		b.trues++
 	}
 	b.waiting++
+	b.events++
 	if b.waiting >= b.parties {
 		b.release()
 		return b.lastTrues, b.lastCounted, true
 	}
 	gen := b.gen
 	for gen == b.gen && !b.broken {
-		b.cond.Wait()
+		if !b.park() {
+			return 0, 0, false
+		}
 	}
 	if gen == b.gen {
 		return 0, 0, false
@@ -125,9 +183,10 @@ func (b *Barrier) WaitCount(pred bool) (trues, arrived int, ok bool) {
 // Leave removes an exiting thread from the barrier, releasing the others if
 // they were only waiting for it.
 func (b *Barrier) Leave() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.lock()
+	defer b.unlock()
 	b.parties--
+	b.events++
 	if b.waiting > 0 && b.waiting >= b.parties {
 		b.release()
 	}
@@ -136,10 +195,13 @@ func (b *Barrier) Leave() {
 // Break wakes every waiter with a false result and makes later waits fail
 // at once.
 func (b *Barrier) Break() {
-	b.mu.Lock()
+	b.lock()
 	b.broken = true
-	b.cond.Broadcast()
-	b.mu.Unlock()
+	b.events++
+	if b.yield == nil {
+		b.cond.Broadcast()
+	}
+	b.unlock()
 }
 
 func (b *Barrier) release() {
@@ -151,5 +213,7 @@ func (b *Barrier) release() {
 	}
 	b.waiting = 0
 	b.gen++
-	b.cond.Broadcast()
+	if b.yield == nil {
+		b.cond.Broadcast()
+	}
 }
