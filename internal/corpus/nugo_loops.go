@@ -3819,26 +3819,11 @@ func init() {
 		in, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
-			var nugoVal []float32
-			var nugoLane []int
-			var nugoShfl []float32
 			var nugoVV []float32
 			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]float32, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
-				if cap(nugoShfl) < nugoN {
-					nugoShfl = make([]float32, nugoN)
-				}
-				nugoShfl = nugoShfl[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
@@ -3863,15 +3848,21 @@ func init() {
 					nugoVV[nugoTi] = v
 				}
 				for off := 16; off > 0; off /= 2 {
-					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVV, int(off), nil)
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-
-//line warp.go:24
-						v += nugoShfl[nugoTi]
-						nugoVV[nugoTi] = v
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
 					}
 				}
 				partial := cuda.BlockShared(&nugoShared, 4)
@@ -3911,14 +3902,10 @@ func init() {
 		in, f, out, rot, up := nugoArgs[0].([]int64), nugoArgs[1].([]float64), nugoArgs[2].([]int64), nugoArgs[3].([]uint32), nugoArgs[4].([]float64)
 		_, _, _, _, _ = in, f, out, rot, up
 		return func() cuda.BlockLoop {
-			var nugoVal []int64
-			var nugoLane []int
 			var nugoShfl []int64
 			var nugoVal2 []uint32
 			var nugoLane2 []int
 			var nugoShfl2 []uint32
-			var nugoVal3 []float64
-			var nugoLane3 []int
 			var nugoShfl3 []float64
 			var nugoVV []int64
 			var nugoVX []float64
@@ -3927,14 +3914,6 @@ func init() {
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]int64, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
@@ -3951,14 +3930,6 @@ func init() {
 					nugoShfl2 = make([]uint32, nugoN)
 				}
 				nugoShfl2 = nugoShfl2[:nugoN]
-				if cap(nugoVal3) < nugoN {
-					nugoVal3 = make([]float64, nugoN)
-				}
-				nugoVal3 = nugoVal3[:nugoN]
-				if cap(nugoLane3) < nugoN {
-					nugoLane3 = make([]int, nugoN)
-				}
-				nugoLane3 = nugoLane3[:nugoN]
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]float64, nugoN)
 				}
@@ -4052,21 +4023,11 @@ func init() {
 		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
-			var nugoVal []int64
-			var nugoLane []int
 			var nugoShfl []int64
 			var nugoVV []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]int64, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
@@ -4374,20 +4335,11 @@ func init() {
 		in, sums, b, rot, up, bfly := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16), nugoArgs[2].([]cuda.Float16), nugoArgs[3].([]cuda.Float16), nugoArgs[4].([]cuda.Float16), nugoArgs[5].([]cuda.Float16)
 		_, _, _, _, _, _ = in, sums, b, rot, up, bfly
 		return func() cuda.BlockLoop {
-			var nugoVal []cuda.Float16
-			var nugoLane []int
 			var nugoShfl []cuda.Float16
-			var nugoVal2 []cuda.Float16
-			var nugoLane2 []int
 			var nugoShfl2 []cuda.Float16
-			var nugoVal3 []cuda.Float16
 			var nugoLane3 []int
 			var nugoShfl3 []cuda.Float16
-			var nugoVal4 []cuda.Float16
-			var nugoLane4 []int
 			var nugoShfl4 []cuda.Float16
-			var nugoVal5 []cuda.Float16
-			var nugoLane5 []int
 			var nugoShfl5 []cuda.Float16
 			var nugoVV []cuda.Float16
 			var nugoVS []cuda.Float16
@@ -4397,34 +4349,14 @@ func init() {
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]cuda.Float16, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]cuda.Float16, nugoN)
 				}
 				nugoShfl = nugoShfl[:nugoN]
-				if cap(nugoVal2) < nugoN {
-					nugoVal2 = make([]cuda.Float16, nugoN)
-				}
-				nugoVal2 = nugoVal2[:nugoN]
-				if cap(nugoLane2) < nugoN {
-					nugoLane2 = make([]int, nugoN)
-				}
-				nugoLane2 = nugoLane2[:nugoN]
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]cuda.Float16, nugoN)
 				}
 				nugoShfl2 = nugoShfl2[:nugoN]
-				if cap(nugoVal3) < nugoN {
-					nugoVal3 = make([]cuda.Float16, nugoN)
-				}
-				nugoVal3 = nugoVal3[:nugoN]
 				if cap(nugoLane3) < nugoN {
 					nugoLane3 = make([]int, nugoN)
 				}
@@ -4433,26 +4365,10 @@ func init() {
 					nugoShfl3 = make([]cuda.Float16, nugoN)
 				}
 				nugoShfl3 = nugoShfl3[:nugoN]
-				if cap(nugoVal4) < nugoN {
-					nugoVal4 = make([]cuda.Float16, nugoN)
-				}
-				nugoVal4 = nugoVal4[:nugoN]
-				if cap(nugoLane4) < nugoN {
-					nugoLane4 = make([]int, nugoN)
-				}
-				nugoLane4 = nugoLane4[:nugoN]
 				if cap(nugoShfl4) < nugoN {
 					nugoShfl4 = make([]cuda.Float16, nugoN)
 				}
 				nugoShfl4 = nugoShfl4[:nugoN]
-				if cap(nugoVal5) < nugoN {
-					nugoVal5 = make([]cuda.Float16, nugoN)
-				}
-				nugoVal5 = nugoVal5[:nugoN]
-				if cap(nugoLane5) < nugoN {
-					nugoLane5 = make([]int, nugoN)
-				}
-				nugoLane5 = nugoLane5[:nugoN]
 				if cap(nugoShfl5) < nugoN {
 					nugoShfl5 = make([]cuda.Float16, nugoN)
 				}

@@ -251,13 +251,17 @@ type fissioner struct {
 	// from a per-worker buffer (cuda.BlockShared), with that buffer.
 	shared     map[ast.Stmt]scratchVar
 	sharedBufs []scratchVar
-	depth      int    // of the block-level list being transformed
-	hash       string // the kernel declaration\'s fingerprint
-	exited     string // name of the exited flags
-	ti         string // the thread loop's index
-	blk        string // the *cuda.Block
-	n          string // the block's size
-	cuda       string // cuda's import name
+	// fused are the shuffles computed in place (fission_warp.go), with
+	// the regions they replace.
+	fused        map[*textNode]*fusion
+	fusedRegions map[*region]bool
+	depth        int    // of the block-level list being transformed
+	hash         string // the kernel declaration\'s fingerprint
+	exited       string // name of the exited flags
+	ti           string // the thread loop's index
+	blk          string // the *cuda.Block
+	n            string // the block's size
+	cuda         string // cuda's import name
 }
 
 type scratchVar struct {
@@ -1409,6 +1413,7 @@ func (f *fissioner) emit(body []node) string {
 	for i, r := range f.regions {
 		regionRefs[i] = f.regionVars(r, true)
 	}
+	f.planWarps(body, defs, regionRefs, arrays)
 	warps := false
 	var walk func([]node)
 	walk = func(ns []node) {
@@ -1584,13 +1589,19 @@ func (e *emitter) nodes(ns []node) {
 	for _, n := range ns {
 		switch n := n.(type) {
 		case *region:
-			e.region(n)
+			if !f.fusedRegions[n] {
+				e.region(n)
+			}
 		case *stmtNode:
 			fmt.Fprintf(w, "%s\n", f.printLines(n.stmt))
 		case *textNode:
 			exited := "nil"
 			if f.exited != "" {
 				exited = f.exited
+			}
+			if fu := f.fused[n]; fu != nil {
+				e.fusedExchange(fu)
+				continue
 			}
 			if op := n.shfl; op != nil {
 				vals := op.vals
@@ -1745,6 +1756,11 @@ func (e *emitter) region(r *region) {
 			w.WriteString(r.label + ":\n")
 		}
 		fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, l, f.ti, h, f.ti)
+	} else if step, ok := e.laneStep(r); ok {
+		if r.label != "" {
+			w.WriteString(r.label + ":\n")
+		}
+		fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %s {\n", f.ti, f.ti, f.n, f.ti, step)
 	} else {
 		if r.label != "" {
 			w.WriteString(r.label + ":\n")

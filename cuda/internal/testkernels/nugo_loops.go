@@ -1943,8 +1943,6 @@ func init() {
 		in, out, out32 := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]uint32)
 		_, _, _ = in, out, out32
 		return func() cuda.BlockLoop {
-			var nugoVal []int64
-			var nugoLane []int
 			var nugoShfl []int64
 			var nugoVal2 []uint32
 			var nugoLane2 []int
@@ -1953,14 +1951,6 @@ func init() {
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]int64, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
@@ -2040,36 +2030,16 @@ func init() {
 		in, up, down, delta := nugoArgs[0].([]int), nugoArgs[1].([]int), nugoArgs[2].([]int), nugoArgs[3].(int)
 		_, _, _, _ = in, up, down, delta
 		return func() cuda.BlockLoop {
-			var nugoVal []int
-			var nugoLane []int
 			var nugoShfl []int
-			var nugoVal2 []int
-			var nugoLane2 []int
 			var nugoShfl2 []int
 			var nugoVV []int
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]int, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
 				nugoShfl = nugoShfl[:nugoN]
-				if cap(nugoVal2) < nugoN {
-					nugoVal2 = make([]int, nugoN)
-				}
-				nugoVal2 = nugoVal2[:nugoN]
-				if cap(nugoLane2) < nugoN {
-					nugoLane2 = make([]int, nugoN)
-				}
-				nugoLane2 = nugoLane2[:nugoN]
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int, nugoN)
 				}
@@ -2138,7 +2108,6 @@ func init() {
 			var nugoPred2 []bool
 			var nugoVote2 []uint32
 			var nugoVal []int
-			var nugoLane []int
 			var nugoShfl []int
 			var nugoExited []bool
 			return func(nugoB *cuda.Block) {
@@ -2164,10 +2133,6 @@ func init() {
 					nugoVal = make([]int, nugoN)
 				}
 				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
@@ -2251,7 +2216,6 @@ func init() {
 		_ = data
 		return func() cuda.BlockLoop {
 			var nugoVal []int
-			var nugoLane []int
 			var nugoShfl []int
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
@@ -2260,10 +2224,6 @@ func init() {
 					nugoVal = make([]int, nugoN)
 				}
 				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
