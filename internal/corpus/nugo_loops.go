@@ -4541,6 +4541,540 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(warpTreeLanes, "8eb193586aef841d", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, sums, xs := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]uint32)
+		_, _, _ = in, sums, xs
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoVX []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]uint32, nugoN)
+				}
+				nugoVX = nugoVX[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warptree.go:15
+					i := t.Grid1()
+
+//line warptree.go:16
+					if i%5 == 4 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line warptree.go:19
+					var v float32
+
+//line warptree.go:20
+					var x uint32
+
+//line warptree.go:21
+					if i < len(in) {
+//line warptree.go:22
+						v, x = in[i], uint32(i*2654435761)
+					}
+					nugoVV[nugoTi] = v
+					nugoVX[nugoTi] = x
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							for nugoI := nugoW; nugoI < nugoL; nugoI++ {
+								if nugoExited[nugoI] {
+									continue
+								}
+								nugoJ := nugoI + nugoD
+								if nugoJ >= nugoE || nugoExited[nugoJ] {
+									nugoJ = nugoI
+								}
+								nugoVV[nugoI] += nugoVV[nugoJ]
+							}
+						}
+					}
+				}
+				for off := 8; off > 0; off >>= 1 {
+					{
+						nugoD2 := int(off) & 31
+						nugoK2, nugoT3 := min(int(off), 32), nugoN
+						_, _ = nugoK2, nugoT3
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							for nugoI2 := nugoW2; nugoI2 < nugoL2; nugoI2++ {
+								if nugoExited[nugoI2] {
+									continue
+								}
+								nugoJ2 := nugoI2 + nugoD2
+								if nugoJ2 >= nugoE2 || nugoExited[nugoJ2] {
+									nugoJ2 = nugoI2
+								}
+								nugoVX[nugoI2] ^= nugoVX[nugoJ2]
+							}
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+					v := nugoVV[nugoTi]
+					x := nugoVX[nugoTi]
+
+//line warptree.go:30
+					if t.LaneID() == 0 {
+//line warptree.go:31
+						w := t.BlockIdx().X*2 + t.ThreadIdx().X/32
+//line warptree.go:32
+						sums[w], xs[w] = v, x
+					}
+					nugoVV[nugoTi] = v
+					nugoVX[nugoTi] = x
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(warpTreeAll, "5e5859f59bcd8f11", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out, firsts := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = in, out, firsts
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:39
+					i := t.Grid1()
+
+//line warptree.go:40
+					var v float32
+
+//line warptree.go:41
+					if i < len(in) {
+//line warptree.go:42
+						v = in[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:39
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line warptree.go:47
+					if t.LaneID() == 0 && i < len(out) {
+//line warptree.go:48
+						firsts[i/32] = v
+					}
+
+//line warptree.go:50
+					if i < len(out) {
+//line warptree.go:51
+						out[i] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(warpTreeUnrolled, "0711b4607c05e49a", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, warps, blocks := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]int64)
+		_, _, _ = in, warps, blocks
+		return func() cuda.BlockLoop {
+			var nugoVV []int64
+			var nugoShared []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 32)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:63
+					tid := t.ThreadIdx().X
+
+//line warptree.go:64
+					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+
+//line warptree.go:65
+					i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+
+//line warptree.go:66
+					var v int64
+
+//line warptree.go:67
+					if i < len(in) {
+//line warptree.go:68
+						v = in[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				{
+					nugoD := int(16) & 31
+					nugoK, nugoT2 := 16, nugoN
+					_, _ = nugoK, nugoT2
+					if !nugoB.Flat() {
+						nugoK, nugoT2 = 32, nugoN
+					}
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoE := min(nugoW+32, nugoN)
+						nugoL := min(nugoW+nugoK, nugoE)
+						nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+						for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+							nugoVV[nugoI] *= nugoVV[nugoI+nugoD]
+						}
+						for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+							nugoVV[nugoI] *= nugoVV[nugoI]
+						}
+					}
+				}
+				{
+					nugoD2 := int(8) & 31
+					nugoK2, nugoT3 := 8, nugoN
+					_, _ = nugoK2, nugoT3
+					if !nugoB.Flat() {
+						nugoK2, nugoT3 = 32, nugoN
+					}
+					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+						nugoE2 := min(nugoW2+32, nugoN)
+						nugoL2 := min(nugoW2+nugoK2, nugoE2)
+						nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+						for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+							nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+						}
+						for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+							nugoVV[nugoI2] += nugoVV[nugoI2]
+						}
+					}
+				}
+				{
+					nugoD3 := int(4) & 31
+					nugoK3, nugoT4 := 4, nugoN
+					_, _ = nugoK3, nugoT4
+					if !nugoB.Flat() {
+						nugoK3, nugoT4 = 32, nugoN
+					}
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoE3 := min(nugoW3+32, nugoN)
+						nugoL3 := min(nugoW3+nugoK3, nugoE3)
+						nugoM3 := max(min(nugoL3, nugoE3-nugoD3), nugoW3)
+						for nugoI3 := nugoW3; nugoI3 < nugoM3; nugoI3++ {
+							nugoVV[nugoI3] -= nugoVV[nugoI3+nugoD3]
+						}
+						for nugoI3 := nugoM3; nugoI3 < nugoL3; nugoI3++ {
+							nugoVV[nugoI3] -= nugoVV[nugoI3]
+						}
+					}
+				}
+				{
+					nugoD4 := int(2) & 31
+					nugoK4, nugoT5 := 2, nugoN
+					_, _ = nugoK4, nugoT5
+					if !nugoB.Flat() {
+						nugoK4, nugoT5 = 32, nugoN
+					}
+					for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+						nugoE4 := min(nugoW4+32, nugoN)
+						nugoL4 := min(nugoW4+nugoK4, nugoE4)
+						nugoM4 := max(min(nugoL4, nugoE4-nugoD4), nugoW4)
+						for nugoI4 := nugoW4; nugoI4 < nugoM4; nugoI4++ {
+							nugoVV[nugoI4] += nugoVV[nugoI4+nugoD4]
+						}
+						for nugoI4 := nugoM4; nugoI4 < nugoL4; nugoI4++ {
+							nugoVV[nugoI4] += nugoVV[nugoI4]
+						}
+					}
+				}
+				{
+					nugoD5 := int(1) & 31
+					nugoK5, nugoT6 := 1, nugoN
+					_, _ = nugoK5, nugoT6
+					if !nugoB.Flat() {
+						nugoK5, nugoT6 = 32, nugoN
+					}
+					for nugoW5 := 0; nugoW5 < nugoT6; nugoW5 += 32 {
+						nugoE5 := min(nugoW5+32, nugoN)
+						nugoL5 := min(nugoW5+nugoK5, nugoE5)
+						nugoM5 := max(min(nugoL5, nugoE5-nugoD5), nugoW5)
+						for nugoI5 := nugoW5; nugoI5 < nugoM5; nugoI5++ {
+							nugoVV[nugoI5] |= nugoVV[nugoI5+nugoD5]
+						}
+						for nugoI5 := nugoM5; nugoI5 < nugoL5; nugoI5++ {
+							nugoVV[nugoI5] |= nugoVV[nugoI5]
+						}
+					}
+				}
+				nugoStep := 1
+				if nugoB.Flat() {
+					nugoStep = 32
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi += nugoStep {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:63
+					tid := t.ThreadIdx().X
+
+//line warptree.go:64
+					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+
+//line warptree.go:65
+					i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+					v := nugoVV[nugoTi]
+
+//line warptree.go:75
+					if tid%32 == 0 {
+//line warptree.go:76
+						warps[i/16] = v
+//line warptree.go:77
+						sh[lin/16] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:63
+					tid := t.ThreadIdx().X
+
+//line warptree.go:64
+					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+					v := nugoVV[nugoTi]
+
+//line warptree.go:80
+					v = 0
+
+//line warptree.go:81
+					if lin < (t.BlockDim().X*t.BlockDim().Y)/32 {
+//line warptree.go:82
+						v = sh[lin]
+					}
+					nugoVV[nugoTi] = v
+				}
+				{
+					nugoD6 := int(2) & 31
+					nugoK6, nugoT7 := 2, min(1, nugoN)
+					_, _ = nugoK6, nugoT7
+					if !nugoB.Flat() {
+						nugoK6, nugoT7 = 32, nugoN
+					}
+					for nugoW6 := 0; nugoW6 < nugoT7; nugoW6 += 32 {
+						nugoE6 := min(nugoW6+32, nugoN)
+						nugoL6 := min(nugoW6+nugoK6, nugoE6)
+						nugoM6 := max(min(nugoL6, nugoE6-nugoD6), nugoW6)
+						for nugoI6 := nugoW6; nugoI6 < nugoM6; nugoI6++ {
+							nugoVV[nugoI6] += nugoVV[nugoI6+nugoD6]
+						}
+						for nugoI6 := nugoM6; nugoI6 < nugoL6; nugoI6++ {
+							nugoVV[nugoI6] += nugoVV[nugoI6]
+						}
+					}
+				}
+				{
+					nugoD7 := int(1) & 31
+					nugoK7, nugoT8 := 1, min(1, nugoN)
+					_, _ = nugoK7, nugoT8
+					if !nugoB.Flat() {
+						nugoK7, nugoT8 = 32, nugoN
+					}
+					for nugoW7 := 0; nugoW7 < nugoT8; nugoW7 += 32 {
+						nugoE7 := min(nugoW7+32, nugoN)
+						nugoL7 := min(nugoW7+nugoK7, nugoE7)
+						nugoM7 := max(min(nugoL7, nugoE7-nugoD7), nugoW7)
+						for nugoI7 := nugoW7; nugoI7 < nugoM7; nugoI7++ {
+							nugoVV[nugoI7] += nugoVV[nugoI7+nugoD7]
+						}
+						for nugoI7 := nugoM7; nugoI7 < nugoL7; nugoI7++ {
+							nugoVV[nugoI7] += nugoVV[nugoI7]
+						}
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:63
+					tid := t.ThreadIdx().X
+					v := nugoVV[nugoTi]
+
+//line warptree.go:86
+					if tid == 0 {
+//line warptree.go:87
+						blocks[t.BlockIdx().X*t.BlockDim().Y+t.ThreadIdx().Y] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(warpShiftUp, "4dcd3d527c92f292", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:94
+					i := t.Grid1()
+
+//line warptree.go:95
+					var v int32
+
+//line warptree.go:96
+					if i < len(in) {
+//line warptree.go:97
+						v = in[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				{
+					nugoD := int(3) & 31
+					nugoK, nugoT2 := 32, nugoN
+					_, _ = nugoK, nugoT2
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoE := min(nugoW+32, nugoN)
+						nugoL := min(nugoW+nugoK, nugoE)
+						nugoM := min(nugoW+nugoD, nugoL)
+						for nugoI := nugoL - 1; nugoI >= nugoM; nugoI-- {
+							nugoVV[nugoI] += nugoVV[nugoI-nugoD]
+						}
+						for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+							nugoVV[nugoI] += nugoVV[nugoI]
+						}
+					}
+				}
+				{
+					nugoD2 := int(1) & 31
+					nugoK2, nugoT3 := 32, nugoN
+					_, _ = nugoK2, nugoT3
+					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+						nugoE2 := min(nugoW2+32, nugoN)
+						nugoL2 := min(nugoW2+nugoK2, nugoE2)
+						nugoM2 := min(nugoW2+nugoD2, nugoL2)
+						for nugoI2 := nugoL2 - 1; nugoI2 >= nugoM2; nugoI2-- {
+							nugoVV[nugoI2] *= nugoVV[nugoI2-nugoD2]
+						}
+						for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+							nugoVV[nugoI2] *= nugoVV[nugoI2]
+						}
+					}
+				}
+				{
+					nugoD3 := int(35) & 31
+					nugoK3, nugoT4 := 32, nugoN
+					_, _ = nugoK3, nugoT4
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoE3 := min(nugoW3+32, nugoN)
+						nugoL3 := min(nugoW3+nugoK3, nugoE3)
+						nugoM3 := min(nugoW3+nugoD3, nugoL3)
+						for nugoI3 := nugoL3 - 1; nugoI3 >= nugoM3; nugoI3-- {
+							nugoVV[nugoI3] &^= nugoVV[nugoI3-nugoD3]
+						}
+						for nugoI3 := nugoW3; nugoI3 < nugoM3; nugoI3++ {
+							nugoVV[nugoI3] &^= nugoVV[nugoI3]
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:94
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line warptree.go:102
+					if i < len(out) {
+//line warptree.go:103
+						out[i] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+			}
+		}
+	})
 }
 
 // The depth-counting copies of the kernels that reach a recursive

@@ -251,17 +251,15 @@ type fissioner struct {
 	// from a per-worker buffer (cuda.BlockShared), with that buffer.
 	shared     map[ast.Stmt]scratchVar
 	sharedBufs []scratchVar
-	// fused are the shuffles computed in place (fission_warp.go), with
-	// the regions they replace.
-	fused        map[*textNode]*fusion
-	fusedRegions map[*region]bool
-	depth        int    // of the block-level list being transformed
-	hash         string // the kernel declaration\'s fingerprint
-	exited       string // name of the exited flags
-	ti           string // the thread loop's index
-	blk          string // the *cuda.Block
-	n            string // the block's size
-	cuda         string // cuda's import name
+	// fused are the shuffles computed in place (fission_warp.go).
+	fused  map[*textNode]*fusion
+	depth  int    // of the block-level list being transformed
+	hash   string // the kernel declaration\'s fingerprint
+	exited string // name of the exited flags
+	ti     string // the thread loop's index
+	blk    string // the *cuda.Block
+	n      string // the block's size
+	cuda   string // cuda's import name
 }
 
 type scratchVar struct {
@@ -1589,9 +1587,7 @@ func (e *emitter) nodes(ns []node) {
 	for _, n := range ns {
 		switch n := n.(type) {
 		case *region:
-			if !f.fusedRegions[n] {
-				e.region(n)
-			}
+			e.region(n)
 		case *stmtNode:
 			fmt.Fprintf(w, "%s\n", f.printLines(n.stmt))
 		case *textNode:

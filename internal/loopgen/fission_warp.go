@@ -37,10 +37,12 @@ import (
 type fusion struct {
 	op       *shuffleOp
 	exchange *textNode
-	r        *region // the region the exchange replaces
-	v        *types.Var
-	arr      string      // v's per-thread array
-	tok      token.Token // the assignment operator of `v op= shuffle`
+	r        *region // the region reading the exchange's result
+	// rest are r's pieces after the fused statement.
+	rest []piece
+	v    *types.Var
+	arr  string      // v's per-thread array
+	tok  token.Token // the assignment operator of `v op= shuffle`
 	// lanes is the prefix of each warp's lanes computed; loop means the
 	// round with offset off computes min(off, 32) lanes instead.
 	lanes int
@@ -86,7 +88,6 @@ var foldOps = map[token.Token]bool{
 // nothing uses any more.
 func (f *fissioner) planWarps(body []node, defs map[*types.Var]topDef, regionRefs []map[*types.Var]bool, arrays map[*types.Var]string) {
 	f.fused = map[*textNode]*fusion{}
-	f.fusedRegions = map[*region]bool{}
 	e := &emitter{f: f, defs: defs, regionRefs: regionRefs, arrays: arrays}
 	e.planList(body, true)
 	unused := map[string]bool{}
@@ -104,20 +105,14 @@ func (f *fissioner) planWarps(body []node, defs map[*types.Var]topDef, regionRef
 	f.scratch = slices.DeleteFunc(f.scratch, func(s scratchVar) bool { return unused[s.name] })
 }
 
-// fusableStmt checks the pieces of a region for `v op= shuffle result`.
+// fusableStmt checks that the first of a region's pieces is `v op=
+// shuffle result`.
 func (e *emitter) fusableStmt(op *shuffleOp, r *region, pieces []piece) *fusion {
 	f := e.f
-	var stmt ast.Stmt
-	for _, p := range pieces {
-		switch {
-		case p.stmt != nil && stmt == nil:
-			stmt = p.stmt
-		case p.shfl != nil && p.shfl.valArray != "" && p.shfl.laneConst:
-			// Gathers nothing.
-		default:
-			return nil
-		}
+	if len(pieces) == 0 || pieces[0].stmt == nil {
+		return nil
 	}
+	stmt := pieces[0].stmt
 	as, ok := stmt.(*ast.AssignStmt)
 	if !ok || !foldOps[as.Tok] || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 		return nil
@@ -133,10 +128,18 @@ func (e *emitter) fusableStmt(op *shuffleOp, r *region, pieces []piece) *fusion 
 	if res, ok := as.Rhs[0].(*ast.Ident); !ok || res.Name != op.out+"["+f.ti+"]" {
 		return nil
 	}
-	if f.shared[stmt].name != "" {
-		return nil
+	return &fusion{op: op, r: r, rest: pieces[1:], v: v, arr: e.arrays[v], tok: as.Tok, lanes: WarpLanes, threads: -1}
+}
+
+// idle reports whether pieces do nothing in a region's loop: they gather
+// operands already in arrays.
+func idle(pieces []piece) bool {
+	for _, p := range pieces {
+		if p.shfl == nil || p.shfl.valArray == "" || !p.shfl.laneConst {
+			return false
+		}
 	}
-	return &fusion{op: op, r: r, v: v, arr: e.arrays[v], tok: as.Tok, lanes: WarpLanes, threads: -1}
+	return true
 }
 
 // pairAt returns the fusion of ns[i] and ns[i+1], or nil.
@@ -178,13 +181,8 @@ func (e *emitter) treeLoop(n node) *fusion {
 	i := 0
 	if len(fn.body) == 3 {
 		r, ok := fn.body[0].(*region)
-		if !ok || len(r.prelude) != 0 || r.returns {
+		if !ok || len(r.prelude) != 0 || r.returns || !idle(r.pieces) {
 			return nil
-		}
-		for _, p := range r.pieces {
-			if p.shfl == nil || p.shfl.valArray == "" || !p.shfl.laneConst {
-				return nil
-			}
 		}
 		i = 1
 	}
@@ -192,7 +190,7 @@ func (e *emitter) treeLoop(n node) *fusion {
 		return nil
 	}
 	fu := e.pairAt(fn.body, i)
-	if fu == nil || fu.op.kind != "ShuffleDown" {
+	if fu == nil || fu.op.kind != "ShuffleDown" || !idle(fu.rest) {
 		return nil
 	}
 	fu.exchange = fn.body[i].(*textNode)
@@ -248,7 +246,7 @@ func (e *emitter) planList(ns []node, top bool) {
 				fu.threads, fu.flat = after.threads, after.flat
 				fu.loop = after.lanes <= 1
 				f.fused[fu.exchange] = fu
-				f.fusedRegions[fu.r] = true
+				fu.r.pieces = fu.rest
 				continue
 			}
 			e.planList(n.body, false)
@@ -259,10 +257,11 @@ func (e *emitter) planList(ns []node, top bool) {
 			e.planList(n.body, false)
 		case *textNode:
 			if fu := e.pairAt(ns, i); fu != nil {
-				after := e.demandFrom(ns, i+2, fu.v, top)
+				// The region goes on with the statements after the fused one.
+				fu.r.pieces = fu.rest
+				after := e.demandFrom(ns, i+1, fu.v, top)
 				fu.lanes, fu.threads, fu.flat = after.lanes, after.threads, after.flat
 				f.fused[n] = fu
-				f.fusedRegions[fu.r] = true
 			}
 		}
 	}
