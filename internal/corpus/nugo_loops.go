@@ -4227,42 +4227,316 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(matchAnyFew, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				matchAnyFew(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(matchAnyFew, "5b1d31f6b912824c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, m32, m64 := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]uint32)
+		_, _, _ = a, m32, m64
+		return func() cuda.BlockLoop {
+			var nugoVal []int32
+			var nugoMatch []uint32
+			var nugoVal2 []uint64
+			var nugoMatch2 []uint32
+			var nugoVV []int32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]uint64, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:95
+					i := t.Grid1()
+
+//line warp.go:96
+					if i >= len(a) || a[i]%5 == 1 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line warp.go:99
+					v := a[i] & 3
+					nugoVal[nugoTi] = (v)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:95
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line warp.go:100
+					m32[i] = nugoMatch[nugoTi]
+					nugoVal2[nugoTi] = (uint64(i&1)<<32 | uint64(v))
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:95
+					i := t.Grid1()
+
+//line warp.go:101
+					m64[i] = nugoMatch2[nugoTi]
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(matchFloats, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]uint32), args[3].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				matchFloats(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(matchFloats, "b0751b29400f6811", func(nugoArgs []any) func() cuda.BlockLoop {
+		f, g, m64, m32 := nugoArgs[0].([]float64), nugoArgs[1].([]float32), nugoArgs[2].([]uint32), nugoArgs[3].([]uint32)
+		_, _, _, _ = f, g, m64, m32
+		return func() cuda.BlockLoop {
+			var nugoVal []float64
+			var nugoMatch []uint32
+			var nugoVal2 []float32
+			var nugoMatch2 []uint32
+			var nugoVY []float32
+			var nugoVA []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]float32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVY) < nugoN {
+					nugoVY = make([]float32, nugoN)
+				}
+				nugoVY = nugoVY[:nugoN]
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA = nugoVA[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:108
+					i := t.Grid1()
+
+//line warp.go:109
+					var x float64
+
+//line warp.go:110
+					var y float32
+
+//line warp.go:111
+					if i < len(f) {
+//line warp.go:112
+						x, y = f[i], g[i]
+					}
+					nugoVal[nugoTi] = (x)
+					nugoVY[nugoTi] = y
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					y := nugoVY[nugoTi]
+
+//line warp.go:114
+					a := nugoMatch[nugoTi]
+					nugoVal2[nugoTi] = (y)
+					nugoVY[nugoTi] = y
+					nugoVA[nugoTi] = a
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:108
+					i := t.Grid1()
+					a := nugoVA[nugoTi]
+
+//line warp.go:115
+					b := nugoMatch2[nugoTi]
+
+//line warp.go:116
+					if i < len(m64) {
+//line warp.go:117
+						m64[i], m32[i] = a, b
+					}
+					nugoVA[nugoTi] = a
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(matchAll, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int64), args[1].([]uint32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				matchAll(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(matchAll, "167773f7564ed1a0", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, masks, flags := nugoArgs[0].([]int64), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
+		_, _, _ = a, masks, flags
+		return func() cuda.BlockLoop {
+			var nugoVal []int64
+			var nugoMatch []uint32
+			var nugoVal2 []uint32
+			var nugoMatch2 []uint32
+			var nugoVM []uint32
+			var nugoVOk []bool
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]uint32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]uint32, nugoN)
+				}
+				nugoVM = nugoVM[:nugoN]
+				if cap(nugoVOk) < nugoN {
+					nugoVOk = make([]bool, nugoN)
+				}
+				nugoVOk = nugoVOk[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:126
+					i := t.Grid1()
+
+//line warp.go:127
+					if i >= len(a) || a[i] < 0 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+					nugoVal[nugoTi] = (a[i])
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:126
+					i := t.Grid1()
+
+//line warp.go:130
+					m, ok := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+					nugoVal2[nugoTi] = (uint32(a[i]))
+					nugoVM[nugoTi] = m
+					nugoVOk[nugoTi] = ok
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:126
+					i := t.Grid1()
+					m := nugoVM[nugoTi]
+					ok := nugoVOk[nugoTi]
+
+//line warp.go:131
+					m32, ok32 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warp.go:132
+					var f int32
+
+//line warp.go:133
+					if ok {
+//line warp.go:134
+						f |= 1
+					}
+
+//line warp.go:136
+					if ok32 {
+//line warp.go:137
+						f |= 2
+					}
+
+//line warp.go:139
+					masks[2*i], masks[2*i+1], flags[i] = m, m32, f
+					nugoVM[nugoTi] = m
+					nugoVOk[nugoTi] = ok
+				}
 			}
 		}
 	})
@@ -4489,29 +4763,493 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(halfMatch, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				halfMatch(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(halfMatch, "c18f9fae750cf707", func(nugoArgs []any) func() cuda.BlockLoop {
+		any, all, ok := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
+		_, _, _ = any, all, ok
+		return func() cuda.BlockLoop {
+			var nugoVal []cuda.Float16
+			var nugoMatch []uint32
+			var nugoVal2 []cuda.Float16
+			var nugoMatch2 []uint32
+			var nugoVV []cuda.Float16
+			var nugoVA []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]cuda.Float16, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]cuda.Float16, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]cuda.Float16, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA = nugoVA[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:230
+					i := t.Grid1()
+
+//line warp.go:231
+					w := i / 32
+
+//line warp.go:232
+					k := (i*5 + i/3) % len(halfMatchPalette)
+
+//line warp.go:233
+					if w%2 == 0 {
+//line warp.go:234
+						k = w % len(halfMatchPalette)
+					}
+
+//line warp.go:236
+					v := cuda.Float16FromBits(halfMatchPalette[k])
+					nugoVal[nugoTi] = (v)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v := nugoVV[nugoTi]
+
+//line warp.go:237
+					a := nugoMatch[nugoTi]
+					nugoVal2[nugoTi] = (v)
+					nugoVV[nugoTi] = v
+					nugoVA[nugoTi] = a
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:230
+					i := t.Grid1()
+					a := nugoVA[nugoTi]
+
+//line warp.go:238
+					m, yes := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warp.go:239
+					if i < len(any) {
+//line warp.go:240
+						any[i], all[i] = a, m
+//line warp.go:241
+						ok[i] = 0
+//line warp.go:242
+						if yes {
+//line warp.go:243
+							ok[i] = 1
+						}
+					}
+					nugoVA[nugoTi] = a
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpQuarters, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]uint32), args[2].([]uint32), args[3].([]int32), args[4].([]int32), args[5].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpQuarters(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(warpQuarters, "7566d9e4d76eeeff", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, ballot, votes, first, sum, match := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]uint32), nugoArgs[3].([]int32), nugoArgs[4].([]int32), nugoArgs[5].([]uint32)
+		_, _, _, _, _, _ = in, ballot, votes, first, sum, match
+		return func() cuda.BlockLoop {
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoMask2 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoMask3 []uint32
+			var nugoPred3 []bool
+			var nugoVote3 []bool
+			var nugoMask4 []uint32
+			var nugoPred4 []bool
+			var nugoVote4 []bool
+			var nugoPred5 []bool
+			var nugoVote5 []bool
+			var nugoMask5 []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoMask6 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoMask7 []uint32
+			var nugoVal3 []int32
+			var nugoMatch []uint32
+			var nugoVV []int32
+			var nugoVP []bool
+			var nugoVB []uint32
+			var nugoVVs []uint32
+			var nugoVF []int32
+			var nugoVS []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
 				}
-				t = r.Next(t)
+				nugoMask = nugoMask[:nugoN]
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 = nugoMask2[:nugoN]
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 = nugoPred2[:nugoN]
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 = nugoVote2[:nugoN]
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 = nugoMask3[:nugoN]
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 = nugoPred3[:nugoN]
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]bool, nugoN)
+				}
+				nugoVote3 = nugoVote3[:nugoN]
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 = nugoMask4[:nugoN]
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 = nugoPred4[:nugoN]
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]bool, nugoN)
+				}
+				nugoVote4 = nugoVote4[:nugoN]
+				if cap(nugoPred5) < nugoN {
+					nugoPred5 = make([]bool, nugoN)
+				}
+				nugoPred5 = nugoPred5[:nugoN]
+				if cap(nugoVote5) < nugoN {
+					nugoVote5 = make([]bool, nugoN)
+				}
+				nugoVote5 = nugoVote5[:nugoN]
+				if cap(nugoMask5) < nugoN {
+					nugoMask5 = make([]uint32, nugoN)
+				}
+				nugoMask5 = nugoMask5[:nugoN]
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoMask6) < nugoN {
+					nugoMask6 = make([]uint32, nugoN)
+				}
+				nugoMask6 = nugoMask6[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoMask7) < nugoN {
+					nugoMask7 = make([]uint32, nugoN)
+				}
+				nugoMask7 = nugoMask7[:nugoN]
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]int32, nugoN)
+				}
+				nugoVal3 = nugoVal3[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVP) < nugoN {
+					nugoVP = make([]bool, nugoN)
+				}
+				nugoVP = nugoVP[:nugoN]
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]uint32, nugoN)
+				}
+				nugoVB = nugoVB[:nugoN]
+				if cap(nugoVVs) < nugoN {
+					nugoVVs = make([]uint32, nugoN)
+				}
+				nugoVVs = nugoVVs[:nugoN]
+				if cap(nugoVF) < nugoN {
+					nugoVF = make([]int32, nugoN)
+				}
+				nugoVF = nugoVF[:nugoN]
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS = nugoVS[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:17
+					i := t.Grid1()
+
+//line warpmask.go:18
+					var v int32
+
+//line warpmask.go:19
+					if i < len(in) {
+//line warpmask.go:20
+						v = in[i]
+					}
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+
+//line warpmask.go:24
+					p := v%3 == 0
+					nugoMask[nugoTi] = uint32(m)
+					nugoPred[nugoTi] = (p)
+					nugoVV[nugoTi] = v
+					nugoVP[nugoTi] = p
+				}
+				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					p := nugoVP[nugoTi]
+
+//line warpmask.go:25
+					b := nugoVote[nugoTi]
+
+//line warpmask.go:26
+					var vs uint32
+					nugoMask2[nugoTi] = uint32(m)
+					nugoPred2[nugoTi] = (p)
+					nugoVP[nugoTi] = p
+					nugoVB[nugoTi] = b
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask2, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					p := nugoVP[nugoTi]
+					vs := nugoVVs[nugoTi]
+
+//line warpmask.go:27
+					if nugoVote2[nugoTi] {
+//line warpmask.go:28
+						vs |= 1
+					}
+					nugoMask3[nugoTi] = uint32(m)
+					nugoPred3[nugoTi] = (p)
+					nugoVP[nugoTi] = p
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask3, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					p := nugoVP[nugoTi]
+					vs := nugoVVs[nugoTi]
+
+//line warpmask.go:30
+					if nugoVote3[nugoTi] {
+//line warpmask.go:31
+						vs |= 2
+					}
+					nugoMask4[nugoTi] = uint32(m)
+					nugoPred4[nugoTi] = (p)
+					nugoVP[nugoTi] = p
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask4, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v := nugoVV[nugoTi]
+					vs := nugoVVs[nugoTi]
+
+//line warpmask.go:33
+					if nugoVote4[nugoTi] {
+//line warpmask.go:34
+						vs |= 4
+					}
+					nugoPred5[nugoTi] = (v%64 != 1000)
+					nugoVV[nugoTi] = v
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote5, nugoPred5, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					v := nugoVV[nugoTi]
+					vs := nugoVVs[nugoTi]
+
+//line warpmask.go:36
+					if nugoVote5[nugoTi] {
+//line warpmask.go:37
+						vs |= 8
+					}
+					nugoMask5[nugoTi] = uint32(m)
+					nugoVal[nugoTi] = (v)
+					nugoLane[nugoTi] = int(lane / 8 * 8)
+					nugoVV[nugoTi] = v
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask5, nugoLane, 0, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v := nugoVV[nugoTi]
+
+//line warpmask.go:39
+					f := nugoShfl[nugoTi]
+
+//line warpmask.go:40
+					s := v
+					nugoVV[nugoTi] = v
+					nugoVF[nugoTi] = f
+					nugoVS[nugoTi] = s
+				}
+				for x := 1; x < 8; x *= 2 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						s := nugoVS[nugoTi]
+						nugoMask6[nugoTi] = uint32(m)
+						nugoVal2[nugoTi] = (s)
+						nugoLane2[nugoTi] = int(x)
+						nugoVS[nugoTi] = s
+					}
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask6, nugoLane2, 0, nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						s := nugoVS[nugoTi]
+
+//line warpmask.go:42
+						s += nugoShfl2[nugoTi]
+						nugoVS[nugoTi] = s
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					v := nugoVV[nugoTi]
+					nugoMask7[nugoTi] = uint32(m)
+					nugoVal3[nugoTi] = (v % 4)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal3, nugoMask7, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:17
+					i := t.Grid1()
+					b := nugoVB[nugoTi]
+					vs := nugoVVs[nugoTi]
+					f := nugoVF[nugoTi]
+					s := nugoVS[nugoTi]
+
+//line warpmask.go:44
+					mt := nugoMatch[nugoTi]
+
+//line warpmask.go:45
+					if i < len(in) {
+//line warpmask.go:46
+						ballot[i], votes[i], first[i], sum[i], match[i] = b, vs, f, s, mt
+					}
+					nugoVB[nugoTi] = b
+					nugoVVs[nugoTi] = vs
+					nugoVF[nugoTi] = f
+					nugoVS[nugoTi] = s
+				}
 			}
 		}
 	})

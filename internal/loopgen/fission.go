@@ -54,7 +54,8 @@ const (
 	collReduce           // SyncThreadsCount, SyncThreadsAnd, SyncThreadsOr
 	collShuffle          // ShflSync, ShflDownSync, ShflUpSync, ShflXorSync
 	collVote             // BallotSync, AnySync, AllSync, ActiveMask
-	collOther            // SyncGrid, Match*, UniSync, the Mask forms: not transformed
+	collMasked           // the Mask forms, UniSync, MatchAnySync, MatchAllSync, t.SyncWarpMask (fission_warp.go)
+	collOther            // SyncGrid: not transformed
 )
 
 // callee returns the function or method a call calls, or nil for calls of
@@ -97,7 +98,7 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 		case "SyncGrid":
 			return collOther, name
 		case "SyncWarpMask":
-			return collOther, name + " (member mask)"
+			return collMasked, name
 		}
 		return collNone, ""
 	}
@@ -107,14 +108,14 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 	case "BallotSync", "AnySync", "AllSync", "ActiveMask":
 		return collVote, name
 	case "MatchAnySync", "MatchAllSync", "UniSync":
-		return collOther, name
+		return collMasked, name
 	}
 	if strings.HasSuffix(name, "SyncMask") {
-		// A member mask makes lanes wait only for their mask's lanes, which
-		// the block loops, running the block's lanes in one order, cannot
-		// honour when masks differ (a quarter-warp ballot in a branch);
-		// such kernels keep the goroutine path.
-		return collOther, name + " (member mask)"
+		// Reached by every live lane together (block-uniform control
+		// flow), an operation with member masks is exact in a block loop:
+		// each lane's result is over the lanes of its mask (a warp
+		// operation under a thread-dependent condition keeps goroutines).
+		return collMasked, name
 	}
 	return collNone, ""
 }
@@ -442,6 +443,9 @@ func (f *fissioner) markBlock(list []ast.Stmt) {
 			f.block[s] = true
 			f.markBlock(s.Body.List)
 		case *ast.IfStmt:
+			if f.collOnlyInHead(s) {
+				continue // a statement of one region (see list)
+			}
 			if s.Init != nil {
 				f.block[s.Init] = true
 			}
@@ -997,6 +1001,12 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 			cur = nil
 			out = append(out, &forNode{loop: s, body: f.list(s.Body.List)})
 		case *ast.IfStmt:
+			if f.collOnlyInHead(s) {
+				// Warp operations in the condition only: their results
+				// start the region of the if.
+				cur = f.collectiveStmt(s, open, &out)
+				continue
+			}
 			if s.Init != nil && !f.isUniformStmt(s.Init) {
 				f.fail(s.Pos(), "a barrier in an if whose init statement is not the same in every thread of the block")
 			}
@@ -1199,6 +1209,8 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 			r.pieces = append(r.pieces, piece{shfl: op})
 			*out = append(*out, &textNode{shfl: op})
 			repl[c] = rs + "[" + f.ti + "]"
+		case collMasked:
+			posts = append(posts, f.gatherMasked(n, c, name, r, repl))
 		case collVote:
 			if !f.isThread(c.Args[0]) {
 				f.fail(c.Pos(), "%s of a Thread other than the kernel's parameter", name)

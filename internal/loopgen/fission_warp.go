@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // Fused shuffles. A shuffle whose region only folds the shuffled value
@@ -619,4 +620,123 @@ func (e *emitter) laneStep(r *region) (string, bool) {
 	step := f.name("nugoStep")
 	fmt.Fprintf(e.w, "%s := 1\nif %s.Flat() {\n%s = %d\n}\n", step, f.blk, step, WarpLanes)
 	return step, true
+}
+
+// collOnlyInHead reports whether the warp operations of if statement s sit
+// in its init statement and condition only, which every thread evaluates,
+// and are not reducing barriers (whose uniform result keeps ifs around
+// barriers Go ifs).
+func (f *fissioner) collOnlyInHead(s *ast.IfStmt) bool {
+	if f.hasColl(s.Body) || s.Else != nil && f.hasColl(s.Else) {
+		return false
+	}
+	reduce := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if k, _ := f.g.collective(call); k == collReduce || k == collBarrier {
+				reduce = true
+			}
+		}
+		return !reduce
+	})
+	return !reduce
+}
+
+// gatherMasked gathers the operands of c, a warp operation with member
+// masks (or UniSync, MatchAnySync, MatchAllSync, t.SyncWarpMask), into
+// per-thread arrays in region r, records in repl what replaces the call,
+// and returns the exchange to run after r (cuda.BlockShuffleMask and
+// friends, written with %[1]s for cuda's import name and %[2]s for the
+// exited flags). n is the statement the call sits in.
+func (f *fissioner) gatherMasked(n ast.Node, c *ast.CallExpr, name string, r *region, repl map[*ast.CallExpr]string) string {
+	args := c.Args
+	if name == "SyncWarpMask" {
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok || !f.isThread(sel.X) {
+			f.fail(c.Pos(), "SyncWarpMask of a Thread other than the kernel's parameter")
+		}
+		ms := f.scratchOf("nugoMask", types.Typ[types.Uint32])
+		r.pieces = append(r.pieces, piece{text: ms + "[" + f.ti + "] = %s", exprs: []ast.Expr{args[0]}})
+		repl[c] = "_"
+		return fmt.Sprintf("%%[1]s.BlockSyncWarpMask(%s, %s, %%[2]s)", f.blk, ms)
+	}
+	if !f.isThread(args[0]) {
+		f.fail(c.Pos(), "%s of a Thread other than the kernel's parameter", name)
+	}
+	masked := strings.HasSuffix(name, "Mask")
+	base := strings.TrimSuffix(name, "Mask")
+	masks := "nil"
+	ops := args[1:]
+	var text []string
+	var exprs []ast.Expr
+	gatherInto := func(arr, conv string, x ast.Expr) {
+		text = append(text, arr+"["+f.ti+"] = "+conv+"(%s)")
+		exprs = append(exprs, x)
+	}
+	if masked {
+		masks = f.scratchOf("nugoMask", types.Typ[types.Uint32])
+		gatherInto(masks, "uint32", ops[0])
+		ops = ops[1:]
+	}
+	var post string
+	switch base {
+	case "ShflSync", "ShflDownSync", "ShflUpSync", "ShflXorSync":
+		typ := f.info.TypeOf(c)
+		vs, ls, rs := f.scratchOf("nugoVal", typ), f.scratchOf("nugoLane", types.Typ[types.Int]), f.scratchOf("nugoShfl", typ)
+		gatherInto(vs, "", ops[0])
+		gatherInto(ls, "int", ops[1])
+		kind := map[string]string{"ShflSync": "ShuffleIdx", "ShflDownSync": "ShuffleDown", "ShflUpSync": "ShuffleUp", "ShflXorSync": "ShuffleXor"}[base]
+		post = fmt.Sprintf("%%[1]s.BlockShuffleMask(%s, %%[1]s.%s, %s, %s, %s, %s, 0, %%[2]s)", f.blk, kind, rs, vs, masks, ls)
+		repl[c] = rs + "[" + f.ti + "]"
+	case "BallotSync", "AllSync", "AnySync", "UniSync":
+		ps := f.scratchOf("nugoPred", types.Typ[types.Bool])
+		gatherInto(ps, "", ops[0])
+		if base == "BallotSync" {
+			rs := f.scratchOf("nugoVote", types.Typ[types.Uint32])
+			post = fmt.Sprintf("%%[1]s.BlockBallotMask(%s, %s, %s, %s, %%[2]s)", f.blk, rs, ps, masks)
+			repl[c] = rs + "[" + f.ti + "]"
+			break
+		}
+		rs := f.scratchOf("nugoVote", types.Typ[types.Bool])
+		kind := map[string]string{"AllSync": "VoteAll", "AnySync": "VoteAny", "UniSync": "VoteUni"}[base]
+		post = fmt.Sprintf("%%[1]s.BlockVoteMask(%s, %%[1]s.%s, %s, %s, %s, %%[2]s)", f.blk, kind, rs, ps, masks)
+		repl[c] = rs + "[" + f.ti + "]"
+	case "MatchAnySync", "MatchAllSync":
+		vs, rs := f.scratchOf("nugoVal", types.Default(f.info.TypeOf(ops[0]))), f.scratchOf("nugoMatch", types.Typ[types.Uint32])
+		gatherInto(vs, "", ops[0])
+		all := base == "MatchAllSync"
+		post = fmt.Sprintf("%%[1]s.BlockMatch(%s, %v, %s, %s, %s, %%[2]s)", f.blk, all, rs, vs, masks)
+		repl[c] = rs + "[" + f.ti + "]"
+		if all {
+			// Two results: the call must be the one value of a
+			// two-variable assignment (or a statement of its own).
+			if !f.pairContext(n, c) {
+				f.fail(c.Pos(), "%s other than as the value of a two-variable assignment", name)
+			}
+			res := rs + "[" + f.ti + "]"
+			repl[c] = res + ", " + res + " != 0"
+		}
+	default:
+		f.fail(c.Pos(), "%s is not transformed", name)
+	}
+	r.pieces = append(r.pieces, piece{text: strings.Join(text, "\n"), exprs: exprs})
+	return post
+}
+
+// pairContext reports whether call c in statement n is the only value of
+// a two-variable assignment or declaration, or a statement of its own.
+func (f *fissioner) pairContext(n ast.Node, c *ast.CallExpr) bool {
+	ok := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			ok = ok || len(x.Lhs) == 2 && len(x.Rhs) == 1 && ast.Unparen(x.Rhs[0]) == c
+		case *ast.ValueSpec:
+			ok = ok || len(x.Names) == 2 && len(x.Values) == 1 && ast.Unparen(x.Values[0]) == c
+		case *ast.ExprStmt:
+			ok = ok || ast.Unparen(x.X) == c
+		}
+		return !ok
+	})
+	return ok
 }
