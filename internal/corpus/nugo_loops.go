@@ -5716,11 +5716,12 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(warpShiftUp, "4dcd3d527c92f292", func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(warpShiftUp, "6b3e3b98b2c87e35", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
 			var nugoVV []int32
+			var nugoExited []bool
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
@@ -5728,21 +5729,38 @@ func init() {
 					nugoVV = make([]int32, nugoN)
 				}
 				nugoVV = nugoVV[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
+			nugoRegion:
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
 
 //line warptree.go:94
 					i := t.Grid1()
 
 //line warptree.go:95
+					if i%7 == 5 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line warptree.go:98
 					var v int32
 
-//line warptree.go:96
+//line warptree.go:99
 					if i < len(in) {
-//line warptree.go:97
+//line warptree.go:100
 						v = in[i]
 					}
 					nugoVV[nugoTi] = v
@@ -5754,12 +5772,15 @@ func init() {
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
 						nugoE := min(nugoW+32, nugoN)
 						nugoL := min(nugoW+nugoK, nugoE)
-						nugoM := min(nugoW+nugoD, nugoL)
-						for nugoI := nugoL - 1; nugoI >= nugoM; nugoI-- {
-							nugoVV[nugoI] += nugoVV[nugoI-nugoD]
-						}
-						for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-							nugoVV[nugoI] += nugoVV[nugoI]
+						for nugoI := nugoL - 1; nugoI >= nugoW; nugoI-- {
+							if nugoExited[nugoI] {
+								continue
+							}
+							nugoJ := nugoI - nugoD
+							if nugoJ < nugoW || nugoExited[nugoJ] {
+								nugoJ = nugoI
+							}
+							nugoVV[nugoI] += nugoVV[nugoJ]
 						}
 					}
 				}
@@ -5770,12 +5791,15 @@ func init() {
 					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
 						nugoE2 := min(nugoW2+32, nugoN)
 						nugoL2 := min(nugoW2+nugoK2, nugoE2)
-						nugoM2 := min(nugoW2+nugoD2, nugoL2)
-						for nugoI2 := nugoL2 - 1; nugoI2 >= nugoM2; nugoI2-- {
-							nugoVV[nugoI2] *= nugoVV[nugoI2-nugoD2]
-						}
-						for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-							nugoVV[nugoI2] *= nugoVV[nugoI2]
+						for nugoI2 := nugoL2 - 1; nugoI2 >= nugoW2; nugoI2-- {
+							if nugoExited[nugoI2] {
+								continue
+							}
+							nugoJ2 := nugoI2 - nugoD2
+							if nugoJ2 < nugoW2 || nugoExited[nugoJ2] {
+								nugoJ2 = nugoI2
+							}
+							nugoVV[nugoI2] *= nugoVV[nugoJ2]
 						}
 					}
 				}
@@ -5786,26 +5810,32 @@ func init() {
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
 						nugoE3 := min(nugoW3+32, nugoN)
 						nugoL3 := min(nugoW3+nugoK3, nugoE3)
-						nugoM3 := min(nugoW3+nugoD3, nugoL3)
-						for nugoI3 := nugoL3 - 1; nugoI3 >= nugoM3; nugoI3-- {
-							nugoVV[nugoI3] &^= nugoVV[nugoI3-nugoD3]
-						}
-						for nugoI3 := nugoW3; nugoI3 < nugoM3; nugoI3++ {
-							nugoVV[nugoI3] &^= nugoVV[nugoI3]
+						for nugoI3 := nugoL3 - 1; nugoI3 >= nugoW3; nugoI3-- {
+							if nugoExited[nugoI3] {
+								continue
+							}
+							nugoJ3 := nugoI3 - nugoD3
+							if nugoJ3 < nugoW3 || nugoExited[nugoJ3] {
+								nugoJ3 = nugoI3
+							}
+							nugoVV[nugoI3] &^= nugoVV[nugoJ3]
 						}
 					}
 				}
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
 
 //line warptree.go:94
 					i := t.Grid1()
 					v := nugoVV[nugoTi]
 
-//line warptree.go:102
+//line warptree.go:105
 					if i < len(out) {
-//line warptree.go:103
+//line warptree.go:106
 						out[i] = v
 					}
 					nugoVV[nugoTi] = v

@@ -89,9 +89,12 @@ func warpTreeUnrolled(t cuda.Thread, in []int64, warps []int64, blocks []int64) 
 }
 
 // warpShiftUp folds values shifted up by constant offsets; every lane is
-// written.
+// written but those of every seventh thread, which returns first.
 func warpShiftUp(t cuda.Thread, in []int32, out []int32) {
 	i := t.Grid1()
+	if i%7 == 5 {
+		return
+	}
 	var v int32
 	if i < len(in) {
 		v = in[i]
