@@ -62,10 +62,10 @@ type demand struct {
 	flat           bool
 }
 
-var demandAll = demand{lanes: WarpLanes, threads: -1}
+var demandAll = demand{lanes: warpLanes, threads: -1}
 
-// WarpLanes is the number of lanes in a warp.
-const WarpLanes = 32
+// warpLanes is the number of lanes in a warp.
+const warpLanes = 32
 
 func (a demand) join(b demand) demand {
 	d := demand{lanes: max(a.lanes, b.lanes), flat: a.flat || b.flat}
@@ -129,7 +129,7 @@ func (e *emitter) fusableStmt(op *shuffleOp, r *region, pieces []piece) *fusion 
 	if res, ok := as.Rhs[0].(*ast.Ident); !ok || res.Name != op.out+"["+f.ti+"]" {
 		return nil
 	}
-	return &fusion{op: op, r: r, rest: pieces[1:], v: v, arr: e.arrays[v], tok: as.Tok, lanes: WarpLanes, threads: -1}
+	return &fusion{op: op, r: r, rest: pieces[1:], v: v, arr: e.arrays[v], tok: as.Tok, lanes: warpLanes, threads: -1}
 }
 
 // idle reports whether pieces do nothing in a region's loop: they gather
@@ -273,7 +273,7 @@ func (e *emitter) planList(ns []node, top bool) {
 func (e *emitter) before(fu *fusion) demand {
 	d := demand{lanes: fu.lanes, threads: fu.threads, flat: fu.flat}
 	if fu.loop {
-		d.lanes = WarpLanes
+		d.lanes = warpLanes
 		return d
 	}
 	if d.lanes == 0 {
@@ -281,11 +281,11 @@ func (e *emitter) before(fu *fusion) demand {
 	}
 	c, ok := e.constInt(fu.op.lane)
 	if !ok {
-		d.lanes = WarpLanes
+		d.lanes = warpLanes
 		return d
 	}
 	if fu.op.kind == "ShuffleDown" {
-		d.lanes = min(WarpLanes, d.lanes+int(c&(WarpLanes-1)))
+		d.lanes = min(warpLanes, d.lanes+int(c&(warpLanes-1)))
 	}
 	return d
 }
@@ -413,7 +413,7 @@ func (e *emitter) guard(s ast.Stmt, v *types.Var) (demand, bool) {
 		}
 	case token.LSS:
 		if k, isK := e.constInt(y); isK && e.isTid(x) && k >= 0 && k <= 1<<20 {
-			return demand{lanes: WarpLanes, threads: int(k), flat: true}, true
+			return demand{lanes: warpLanes, threads: int(k), flat: true}, true
 		}
 	}
 	return demand{}, false
@@ -444,7 +444,7 @@ func (e *emitter) isLane(x ast.Expr) (flat, ok bool) {
 		m, isSel := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 		return false, isSel && len(x.Args) == 0 && m.Sel.Name == "LaneID" && f.isThread(m.X)
 	case *ast.BinaryExpr:
-		if x.Op == token.REM && e.isConst(x.Y, WarpLanes) || x.Op == token.AND && e.isConst(x.Y, WarpLanes-1) {
+		if x.Op == token.REM && e.isConst(x.Y, warpLanes) || x.Op == token.AND && e.isConst(x.Y, warpLanes-1) {
 			return true, e.isTid(x.X)
 		}
 	}
@@ -543,21 +543,21 @@ func (e *emitter) fusedExchange(fu *fusion) {
 	a, k, t := f.name("nugoD"), f.name("nugoK"), f.name("nugoT")
 	base, end, lim, i, j := f.name("nugoW"), f.name("nugoE"), f.name("nugoL"), f.name("nugoI"), f.name("nugoJ")
 	lane := f.print(fu.op.lane)
-	fmt.Fprintf(w, "{\n%s := int(%s) & %d\n", a, lane, WarpLanes-1)
+	fmt.Fprintf(w, "{\n%s := int(%s) & %d\n", a, lane, warpLanes-1)
 	lanes := fmt.Sprint(fu.lanes)
 	if fu.loop {
-		lanes = fmt.Sprintf("min(int(%s), %d)", lane, WarpLanes)
+		lanes = fmt.Sprintf("min(int(%s), %d)", lane, warpLanes)
 	}
 	threads := f.n
 	if fu.threads >= 0 {
 		threads = fmt.Sprintf("min(%d, %s)", fu.threads, f.n)
 	}
 	fmt.Fprintf(w, "%s, %s := %s, %s\n_, _ = %s, %s\n", k, t, lanes, threads, k, t)
-	if fu.flat && (fu.lanes < WarpLanes || fu.loop || fu.threads >= 0) {
-		fmt.Fprintf(w, "if !%s.Flat() {\n%s, %s = %d, %s\n}\n", f.blk, k, t, WarpLanes, f.n)
+	if fu.flat && (fu.lanes < warpLanes || fu.loop || fu.threads >= 0) {
+		fmt.Fprintf(w, "if !%s.Flat() {\n%s, %s = %d, %s\n}\n", f.blk, k, t, warpLanes, f.n)
 	}
-	fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %d {\n", base, base, t, base, WarpLanes)
-	fmt.Fprintf(w, "%s := min(%s+%d, %s)\n%s := min(%s+%s, %s)\n", end, base, WarpLanes, f.n, lim, base, k, end)
+	fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %d {\n", base, base, t, base, warpLanes)
+	fmt.Fprintf(w, "%s := min(%s+%d, %s)\n%s := min(%s+%s, %s)\n", end, base, warpLanes, f.n, lim, base, k, end)
 	arr, op := fu.arr, fu.tok.String()
 	if f.exited != "" {
 		if fu.op.kind == "ShuffleDown" {
@@ -615,10 +615,10 @@ func (e *emitter) laneStep(r *region) (string, bool) {
 		return "", false
 	}
 	if !flat {
-		return fmt.Sprint(WarpLanes), true
+		return fmt.Sprint(warpLanes), true
 	}
 	step := f.name("nugoStep")
-	fmt.Fprintf(e.w, "%s := 1\nif %s.Flat() {\n%s = %d\n}\n", step, f.blk, step, WarpLanes)
+	fmt.Fprintf(e.w, "%s := 1\nif %s.Flat() {\n%s = %d\n}\n", step, f.blk, step, warpLanes)
 	return step, true
 }
 
