@@ -396,41 +396,11 @@ func init() {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
 		return func() cuda.BlockLoop {
-			var nugoVal []float32
-			var nugoLane []int
-			var nugoShfl []float32
-			var nugoVal2 []float32
-			var nugoLane2 []int
-			var nugoShfl2 []float32
 			var nugoVV []float32
 			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]float32, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
-				if cap(nugoShfl) < nugoN {
-					nugoShfl = make([]float32, nugoN)
-				}
-				nugoShfl = nugoShfl[:nugoN]
-				if cap(nugoVal2) < nugoN {
-					nugoVal2 = make([]float32, nugoN)
-				}
-				nugoVal2 = nugoVal2[:nugoN]
-				if cap(nugoLane2) < nugoN {
-					nugoLane2 = make([]int, nugoN)
-				}
-				nugoLane2 = nugoLane2[:nugoN]
-				if cap(nugoShfl2) < nugoN {
-					nugoShfl2 = make([]float32, nugoN)
-				}
-				nugoShfl2 = nugoShfl2[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
@@ -456,18 +426,31 @@ func init() {
 					nugoVV[nugoTi] = v
 				}
 				for off := 16; off > 0; off /= 2 {
-					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVV, int(off), nil)
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-
-//line kernels.go:163
-						v += nugoShfl[nugoTi]
-						nugoVV[nugoTi] = v
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						if !nugoB.Flat() {
+							nugoK, nugoT2 = 32, nugoN
+						}
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+				nugoStep := 1
+				if nugoB.Flat() {
+					nugoStep = 32
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi += nugoStep {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
@@ -507,15 +490,24 @@ func init() {
 					nugoVV[nugoTi] = v
 				}
 				for off := 16; off > 0; off /= 2 {
-					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(off), nil)
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-
-//line kernels.go:174
-						v += nugoShfl2[nugoTi]
-						nugoVV[nugoTi] = v
+					{
+						nugoD2 := int(off) & 31
+						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
+						_, _ = nugoK2, nugoT3
+						if !nugoB.Flat() {
+							nugoK2, nugoT3 = 32, nugoN
+						}
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+							}
+							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+								nugoVV[nugoI2] += nugoVV[nugoI2]
+							}
+						}
 					}
 				}
 				nugoLo, nugoHi := 0, nugoN

@@ -4092,26 +4092,11 @@ func init() {
 		in, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
-			var nugoVal []float32
-			var nugoLane []int
-			var nugoShfl []float32
 			var nugoVV []float32
 			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]float32, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
-				if cap(nugoShfl) < nugoN {
-					nugoShfl = make([]float32, nugoN)
-				}
-				nugoShfl = nugoShfl[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
@@ -4136,15 +4121,21 @@ func init() {
 					nugoVV[nugoTi] = v
 				}
 				for off := 16; off > 0; off /= 2 {
-					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVV, int(off), nil)
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-
-//line warp.go:24
-						v += nugoShfl[nugoTi]
-						nugoVV[nugoTi] = v
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
 					}
 				}
 				partial := cuda.BlockShared(&nugoShared, 4)
@@ -4187,14 +4178,10 @@ func init() {
 		in, f, out, rot, up := nugoArgs[0].([]int64), nugoArgs[1].([]float64), nugoArgs[2].([]int64), nugoArgs[3].([]uint32), nugoArgs[4].([]float64)
 		_, _, _, _, _ = in, f, out, rot, up
 		return func() cuda.BlockLoop {
-			var nugoVal []int64
-			var nugoLane []int
 			var nugoShfl []int64
 			var nugoVal2 []uint32
 			var nugoLane2 []int
 			var nugoShfl2 []uint32
-			var nugoVal3 []float64
-			var nugoLane3 []int
 			var nugoShfl3 []float64
 			var nugoVV []int64
 			var nugoVX []float64
@@ -4203,14 +4190,6 @@ func init() {
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]int64, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
@@ -4227,14 +4206,6 @@ func init() {
 					nugoShfl2 = make([]uint32, nugoN)
 				}
 				nugoShfl2 = nugoShfl2[:nugoN]
-				if cap(nugoVal3) < nugoN {
-					nugoVal3 = make([]float64, nugoN)
-				}
-				nugoVal3 = nugoVal3[:nugoN]
-				if cap(nugoLane3) < nugoN {
-					nugoLane3 = make([]int, nugoN)
-				}
-				nugoLane3 = nugoLane3[:nugoN]
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]float64, nugoN)
 				}
@@ -4328,21 +4299,11 @@ func init() {
 		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
-			var nugoVal []int64
-			var nugoLane []int
 			var nugoShfl []int64
 			var nugoVV []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]int64, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
@@ -4542,42 +4503,316 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(matchAnyFew, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				matchAnyFew(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(matchAnyFew, "5b1d31f6b912824c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, m32, m64 := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]uint32)
+		_, _, _ = a, m32, m64
+		return func() cuda.BlockLoop {
+			var nugoVal []int32
+			var nugoMatch []uint32
+			var nugoVal2 []uint64
+			var nugoMatch2 []uint32
+			var nugoVV []int32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]uint64, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:95
+					i := t.Grid1()
+
+//line warp.go:96
+					if i >= len(a) || a[i]%5 == 1 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line warp.go:99
+					v := a[i] & 3
+					nugoVal[nugoTi] = (v)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:95
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line warp.go:100
+					m32[i] = nugoMatch[nugoTi]
+					nugoVal2[nugoTi] = (uint64(i&1)<<32 | uint64(v))
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:95
+					i := t.Grid1()
+
+//line warp.go:101
+					m64[i] = nugoMatch2[nugoTi]
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(matchFloats, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]uint32), args[3].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				matchFloats(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(matchFloats, "b0751b29400f6811", func(nugoArgs []any) func() cuda.BlockLoop {
+		f, g, m64, m32 := nugoArgs[0].([]float64), nugoArgs[1].([]float32), nugoArgs[2].([]uint32), nugoArgs[3].([]uint32)
+		_, _, _, _ = f, g, m64, m32
+		return func() cuda.BlockLoop {
+			var nugoVal []float64
+			var nugoMatch []uint32
+			var nugoVal2 []float32
+			var nugoMatch2 []uint32
+			var nugoVY []float32
+			var nugoVA []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]float32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVY) < nugoN {
+					nugoVY = make([]float32, nugoN)
+				}
+				nugoVY = nugoVY[:nugoN]
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA = nugoVA[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:108
+					i := t.Grid1()
+
+//line warp.go:109
+					var x float64
+
+//line warp.go:110
+					var y float32
+
+//line warp.go:111
+					if i < len(f) {
+//line warp.go:112
+						x, y = f[i], g[i]
+					}
+					nugoVal[nugoTi] = (x)
+					nugoVY[nugoTi] = y
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					y := nugoVY[nugoTi]
+
+//line warp.go:114
+					a := nugoMatch[nugoTi]
+					nugoVal2[nugoTi] = (y)
+					nugoVY[nugoTi] = y
+					nugoVA[nugoTi] = a
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:108
+					i := t.Grid1()
+					a := nugoVA[nugoTi]
+
+//line warp.go:115
+					b := nugoMatch2[nugoTi]
+
+//line warp.go:116
+					if i < len(m64) {
+//line warp.go:117
+						m64[i], m32[i] = a, b
+					}
+					nugoVA[nugoTi] = a
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(matchAll, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int64), args[1].([]uint32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				matchAll(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(matchAll, "167773f7564ed1a0", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, masks, flags := nugoArgs[0].([]int64), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
+		_, _, _ = a, masks, flags
+		return func() cuda.BlockLoop {
+			var nugoVal []int64
+			var nugoMatch []uint32
+			var nugoVal2 []uint32
+			var nugoMatch2 []uint32
+			var nugoVM []uint32
+			var nugoVOk []bool
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]uint32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]uint32, nugoN)
+				}
+				nugoVM = nugoVM[:nugoN]
+				if cap(nugoVOk) < nugoN {
+					nugoVOk = make([]bool, nugoN)
+				}
+				nugoVOk = nugoVOk[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:126
+					i := t.Grid1()
+
+//line warp.go:127
+					if i >= len(a) || a[i] < 0 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+					nugoVal[nugoTi] = (a[i])
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:126
+					i := t.Grid1()
+
+//line warp.go:130
+					m, ok := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+					nugoVal2[nugoTi] = (uint32(a[i]))
+					nugoVM[nugoTi] = m
+					nugoVOk[nugoTi] = ok
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warp.go:126
+					i := t.Grid1()
+					m := nugoVM[nugoTi]
+					ok := nugoVOk[nugoTi]
+
+//line warp.go:131
+					m32, ok32 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warp.go:132
+					var f int32
+
+//line warp.go:133
+					if ok {
+//line warp.go:134
+						f |= 1
+					}
+
+//line warp.go:136
+					if ok32 {
+//line warp.go:137
+						f |= 2
+					}
+
+//line warp.go:139
+					masks[2*i], masks[2*i+1], flags[i] = m, m32, f
+					nugoVM[nugoTi] = m
+					nugoVOk[nugoTi] = ok
+				}
 			}
 		}
 	})
@@ -4653,20 +4888,11 @@ func init() {
 		in, sums, b, rot, up, bfly := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16), nugoArgs[2].([]cuda.Float16), nugoArgs[3].([]cuda.Float16), nugoArgs[4].([]cuda.Float16), nugoArgs[5].([]cuda.Float16)
 		_, _, _, _, _, _ = in, sums, b, rot, up, bfly
 		return func() cuda.BlockLoop {
-			var nugoVal []cuda.Float16
-			var nugoLane []int
 			var nugoShfl []cuda.Float16
-			var nugoVal2 []cuda.Float16
-			var nugoLane2 []int
 			var nugoShfl2 []cuda.Float16
-			var nugoVal3 []cuda.Float16
 			var nugoLane3 []int
 			var nugoShfl3 []cuda.Float16
-			var nugoVal4 []cuda.Float16
-			var nugoLane4 []int
 			var nugoShfl4 []cuda.Float16
-			var nugoVal5 []cuda.Float16
-			var nugoLane5 []int
 			var nugoShfl5 []cuda.Float16
 			var nugoVV []cuda.Float16
 			var nugoVS []cuda.Float16
@@ -4676,34 +4902,14 @@ func init() {
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]cuda.Float16, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]cuda.Float16, nugoN)
 				}
 				nugoShfl = nugoShfl[:nugoN]
-				if cap(nugoVal2) < nugoN {
-					nugoVal2 = make([]cuda.Float16, nugoN)
-				}
-				nugoVal2 = nugoVal2[:nugoN]
-				if cap(nugoLane2) < nugoN {
-					nugoLane2 = make([]int, nugoN)
-				}
-				nugoLane2 = nugoLane2[:nugoN]
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]cuda.Float16, nugoN)
 				}
 				nugoShfl2 = nugoShfl2[:nugoN]
-				if cap(nugoVal3) < nugoN {
-					nugoVal3 = make([]cuda.Float16, nugoN)
-				}
-				nugoVal3 = nugoVal3[:nugoN]
 				if cap(nugoLane3) < nugoN {
 					nugoLane3 = make([]int, nugoN)
 				}
@@ -4712,26 +4918,10 @@ func init() {
 					nugoShfl3 = make([]cuda.Float16, nugoN)
 				}
 				nugoShfl3 = nugoShfl3[:nugoN]
-				if cap(nugoVal4) < nugoN {
-					nugoVal4 = make([]cuda.Float16, nugoN)
-				}
-				nugoVal4 = nugoVal4[:nugoN]
-				if cap(nugoLane4) < nugoN {
-					nugoLane4 = make([]int, nugoN)
-				}
-				nugoLane4 = nugoLane4[:nugoN]
 				if cap(nugoShfl4) < nugoN {
 					nugoShfl4 = make([]cuda.Float16, nugoN)
 				}
 				nugoShfl4 = nugoShfl4[:nugoN]
-				if cap(nugoVal5) < nugoN {
-					nugoVal5 = make([]cuda.Float16, nugoN)
-				}
-				nugoVal5 = nugoVal5[:nugoN]
-				if cap(nugoLane5) < nugoN {
-					nugoLane5 = make([]int, nugoN)
-				}
-				nugoLane5 = nugoLane5[:nugoN]
 				if cap(nugoShfl5) < nugoN {
 					nugoShfl5 = make([]cuda.Float16, nugoN)
 				}
@@ -4852,29 +5042,493 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(halfMatch, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				halfMatch(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(halfMatch, "c18f9fae750cf707", func(nugoArgs []any) func() cuda.BlockLoop {
+		any, all, ok := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
+		_, _, _ = any, all, ok
+		return func() cuda.BlockLoop {
+			var nugoVal []cuda.Float16
+			var nugoMatch []uint32
+			var nugoVal2 []cuda.Float16
+			var nugoMatch2 []uint32
+			var nugoVV []cuda.Float16
+			var nugoVA []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]cuda.Float16, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]cuda.Float16, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]cuda.Float16, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA = nugoVA[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:230
+					i := t.Grid1()
+
+//line warp.go:231
+					w := i / 32
+
+//line warp.go:232
+					k := (i*5 + i/3) % len(halfMatchPalette)
+
+//line warp.go:233
+					if w%2 == 0 {
+//line warp.go:234
+						k = w % len(halfMatchPalette)
+					}
+
+//line warp.go:236
+					v := cuda.Float16FromBits(halfMatchPalette[k])
+					nugoVal[nugoTi] = (v)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v := nugoVV[nugoTi]
+
+//line warp.go:237
+					a := nugoMatch[nugoTi]
+					nugoVal2[nugoTi] = (v)
+					nugoVV[nugoTi] = v
+					nugoVA[nugoTi] = a
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:230
+					i := t.Grid1()
+					a := nugoVA[nugoTi]
+
+//line warp.go:238
+					m, yes := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warp.go:239
+					if i < len(any) {
+//line warp.go:240
+						any[i], all[i] = a, m
+//line warp.go:241
+						ok[i] = 0
+//line warp.go:242
+						if yes {
+//line warp.go:243
+							ok[i] = 1
+						}
+					}
+					nugoVA[nugoTi] = a
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpQuarters, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]uint32), args[2].([]uint32), args[3].([]int32), args[4].([]int32), args[5].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpQuarters(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(warpQuarters, "7566d9e4d76eeeff", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, ballot, votes, first, sum, match := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]uint32), nugoArgs[3].([]int32), nugoArgs[4].([]int32), nugoArgs[5].([]uint32)
+		_, _, _, _, _, _ = in, ballot, votes, first, sum, match
+		return func() cuda.BlockLoop {
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoMask2 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoMask3 []uint32
+			var nugoPred3 []bool
+			var nugoVote3 []bool
+			var nugoMask4 []uint32
+			var nugoPred4 []bool
+			var nugoVote4 []bool
+			var nugoPred5 []bool
+			var nugoVote5 []bool
+			var nugoMask5 []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoMask6 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoMask7 []uint32
+			var nugoVal3 []int32
+			var nugoMatch []uint32
+			var nugoVV []int32
+			var nugoVP []bool
+			var nugoVB []uint32
+			var nugoVVs []uint32
+			var nugoVF []int32
+			var nugoVS []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
 				}
-				t = r.Next(t)
+				nugoMask = nugoMask[:nugoN]
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 = nugoMask2[:nugoN]
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 = nugoPred2[:nugoN]
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 = nugoVote2[:nugoN]
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 = nugoMask3[:nugoN]
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 = nugoPred3[:nugoN]
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]bool, nugoN)
+				}
+				nugoVote3 = nugoVote3[:nugoN]
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 = nugoMask4[:nugoN]
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 = nugoPred4[:nugoN]
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]bool, nugoN)
+				}
+				nugoVote4 = nugoVote4[:nugoN]
+				if cap(nugoPred5) < nugoN {
+					nugoPred5 = make([]bool, nugoN)
+				}
+				nugoPred5 = nugoPred5[:nugoN]
+				if cap(nugoVote5) < nugoN {
+					nugoVote5 = make([]bool, nugoN)
+				}
+				nugoVote5 = nugoVote5[:nugoN]
+				if cap(nugoMask5) < nugoN {
+					nugoMask5 = make([]uint32, nugoN)
+				}
+				nugoMask5 = nugoMask5[:nugoN]
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoMask6) < nugoN {
+					nugoMask6 = make([]uint32, nugoN)
+				}
+				nugoMask6 = nugoMask6[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoMask7) < nugoN {
+					nugoMask7 = make([]uint32, nugoN)
+				}
+				nugoMask7 = nugoMask7[:nugoN]
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]int32, nugoN)
+				}
+				nugoVal3 = nugoVal3[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVP) < nugoN {
+					nugoVP = make([]bool, nugoN)
+				}
+				nugoVP = nugoVP[:nugoN]
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]uint32, nugoN)
+				}
+				nugoVB = nugoVB[:nugoN]
+				if cap(nugoVVs) < nugoN {
+					nugoVVs = make([]uint32, nugoN)
+				}
+				nugoVVs = nugoVVs[:nugoN]
+				if cap(nugoVF) < nugoN {
+					nugoVF = make([]int32, nugoN)
+				}
+				nugoVF = nugoVF[:nugoN]
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS = nugoVS[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:17
+					i := t.Grid1()
+
+//line warpmask.go:18
+					var v int32
+
+//line warpmask.go:19
+					if i < len(in) {
+//line warpmask.go:20
+						v = in[i]
+					}
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+
+//line warpmask.go:24
+					p := v%3 == 0
+					nugoMask[nugoTi] = uint32(m)
+					nugoPred[nugoTi] = (p)
+					nugoVV[nugoTi] = v
+					nugoVP[nugoTi] = p
+				}
+				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					p := nugoVP[nugoTi]
+
+//line warpmask.go:25
+					b := nugoVote[nugoTi]
+
+//line warpmask.go:26
+					var vs uint32
+					nugoMask2[nugoTi] = uint32(m)
+					nugoPred2[nugoTi] = (p)
+					nugoVP[nugoTi] = p
+					nugoVB[nugoTi] = b
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask2, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					p := nugoVP[nugoTi]
+					vs := nugoVVs[nugoTi]
+
+//line warpmask.go:27
+					if nugoVote2[nugoTi] {
+//line warpmask.go:28
+						vs |= 1
+					}
+					nugoMask3[nugoTi] = uint32(m)
+					nugoPred3[nugoTi] = (p)
+					nugoVP[nugoTi] = p
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask3, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					p := nugoVP[nugoTi]
+					vs := nugoVVs[nugoTi]
+
+//line warpmask.go:30
+					if nugoVote3[nugoTi] {
+//line warpmask.go:31
+						vs |= 2
+					}
+					nugoMask4[nugoTi] = uint32(m)
+					nugoPred4[nugoTi] = (p)
+					nugoVP[nugoTi] = p
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask4, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v := nugoVV[nugoTi]
+					vs := nugoVVs[nugoTi]
+
+//line warpmask.go:33
+					if nugoVote4[nugoTi] {
+//line warpmask.go:34
+						vs |= 4
+					}
+					nugoPred5[nugoTi] = (v%64 != 1000)
+					nugoVV[nugoTi] = v
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote5, nugoPred5, nil, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					v := nugoVV[nugoTi]
+					vs := nugoVVs[nugoTi]
+
+//line warpmask.go:36
+					if nugoVote5[nugoTi] {
+//line warpmask.go:37
+						vs |= 8
+					}
+					nugoMask5[nugoTi] = uint32(m)
+					nugoVal[nugoTi] = (v)
+					nugoLane[nugoTi] = int(lane / 8 * 8)
+					nugoVV[nugoTi] = v
+					nugoVVs[nugoTi] = vs
+				}
+				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask5, nugoLane, 0, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v := nugoVV[nugoTi]
+
+//line warpmask.go:39
+					f := nugoShfl[nugoTi]
+
+//line warpmask.go:40
+					s := v
+					nugoVV[nugoTi] = v
+					nugoVF[nugoTi] = f
+					nugoVS[nugoTi] = s
+				}
+				for x := 1; x < 8; x *= 2 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						s := nugoVS[nugoTi]
+						nugoMask6[nugoTi] = uint32(m)
+						nugoVal2[nugoTi] = (s)
+						nugoLane2[nugoTi] = int(x)
+						nugoVS[nugoTi] = s
+					}
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask6, nugoLane2, 0, nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						s := nugoVS[nugoTi]
+
+//line warpmask.go:42
+						s += nugoShfl2[nugoTi]
+						nugoVS[nugoTi] = s
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:22
+					lane := t.LaneID()
+
+//line warpmask.go:23
+					m := uint32(0xff) << (8 * (lane / 8))
+					v := nugoVV[nugoTi]
+					nugoMask7[nugoTi] = uint32(m)
+					nugoVal3[nugoTi] = (v % 4)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal3, nugoMask7, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:17
+					i := t.Grid1()
+					b := nugoVB[nugoTi]
+					vs := nugoVVs[nugoTi]
+					f := nugoVF[nugoTi]
+					s := nugoVS[nugoTi]
+
+//line warpmask.go:44
+					mt := nugoMatch[nugoTi]
+
+//line warpmask.go:45
+					if i < len(in) {
+//line warpmask.go:46
+						ballot[i], votes[i], first[i], sum[i], match[i] = b, vs, f, s, mt
+					}
+					nugoVB[nugoTi] = b
+					nugoVVs[nugoTi] = vs
+					nugoVF[nugoTi] = f
+					nugoVS[nugoTi] = s
+				}
 			}
 		}
 	})
@@ -4901,6 +5555,570 @@ func init() {
 					return
 				}
 				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(warpTreeLanes, "8eb193586aef841d", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, sums, xs := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]uint32)
+		_, _, _ = in, sums, xs
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoVX []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]uint32, nugoN)
+				}
+				nugoVX = nugoVX[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warptree.go:15
+					i := t.Grid1()
+
+//line warptree.go:16
+					if i%5 == 4 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line warptree.go:19
+					var v float32
+
+//line warptree.go:20
+					var x uint32
+
+//line warptree.go:21
+					if i < len(in) {
+//line warptree.go:22
+						v, x = in[i], uint32(i*2654435761)
+					}
+					nugoVV[nugoTi] = v
+					nugoVX[nugoTi] = x
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							for nugoI := nugoW; nugoI < nugoL; nugoI++ {
+								if nugoExited[nugoI] {
+									continue
+								}
+								nugoJ := nugoI + nugoD
+								if nugoJ >= nugoE || nugoExited[nugoJ] {
+									nugoJ = nugoI
+								}
+								nugoVV[nugoI] += nugoVV[nugoJ]
+							}
+						}
+					}
+				}
+				for off := 8; off > 0; off >>= 1 {
+					{
+						nugoD2 := int(off) & 31
+						nugoK2, nugoT3 := min(int(off), 32), nugoN
+						_, _ = nugoK2, nugoT3
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							for nugoI2 := nugoW2; nugoI2 < nugoL2; nugoI2++ {
+								if nugoExited[nugoI2] {
+									continue
+								}
+								nugoJ2 := nugoI2 + nugoD2
+								if nugoJ2 >= nugoE2 || nugoExited[nugoJ2] {
+									nugoJ2 = nugoI2
+								}
+								nugoVX[nugoI2] ^= nugoVX[nugoJ2]
+							}
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+					v := nugoVV[nugoTi]
+					x := nugoVX[nugoTi]
+
+//line warptree.go:30
+					if t.LaneID() == 0 {
+//line warptree.go:31
+						w := t.BlockIdx().X*2 + t.ThreadIdx().X/32
+//line warptree.go:32
+						sums[w], xs[w] = v, x
+					}
+					nugoVV[nugoTi] = v
+					nugoVX[nugoTi] = x
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(warpTreeAll, "5e5859f59bcd8f11", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out, firsts := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = in, out, firsts
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:39
+					i := t.Grid1()
+
+//line warptree.go:40
+					var v float32
+
+//line warptree.go:41
+					if i < len(in) {
+//line warptree.go:42
+						v = in[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:39
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line warptree.go:47
+					if t.LaneID() == 0 && i < len(out) {
+//line warptree.go:48
+						firsts[i/32] = v
+					}
+
+//line warptree.go:50
+					if i < len(out) {
+//line warptree.go:51
+						out[i] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(warpTreeUnrolled, "0711b4607c05e49a", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, warps, blocks := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]int64)
+		_, _, _ = in, warps, blocks
+		return func() cuda.BlockLoop {
+			var nugoVV []int64
+			var nugoShared []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 32)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:63
+					tid := t.ThreadIdx().X
+
+//line warptree.go:64
+					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+
+//line warptree.go:65
+					i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+
+//line warptree.go:66
+					var v int64
+
+//line warptree.go:67
+					if i < len(in) {
+//line warptree.go:68
+						v = in[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				{
+					nugoD := int(16) & 31
+					nugoK, nugoT2 := 16, nugoN
+					_, _ = nugoK, nugoT2
+					if !nugoB.Flat() {
+						nugoK, nugoT2 = 32, nugoN
+					}
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoE := min(nugoW+32, nugoN)
+						nugoL := min(nugoW+nugoK, nugoE)
+						nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+						for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+							nugoVV[nugoI] *= nugoVV[nugoI+nugoD]
+						}
+						for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+							nugoVV[nugoI] *= nugoVV[nugoI]
+						}
+					}
+				}
+				{
+					nugoD2 := int(8) & 31
+					nugoK2, nugoT3 := 8, nugoN
+					_, _ = nugoK2, nugoT3
+					if !nugoB.Flat() {
+						nugoK2, nugoT3 = 32, nugoN
+					}
+					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+						nugoE2 := min(nugoW2+32, nugoN)
+						nugoL2 := min(nugoW2+nugoK2, nugoE2)
+						nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+						for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+							nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+						}
+						for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+							nugoVV[nugoI2] += nugoVV[nugoI2]
+						}
+					}
+				}
+				{
+					nugoD3 := int(4) & 31
+					nugoK3, nugoT4 := 4, nugoN
+					_, _ = nugoK3, nugoT4
+					if !nugoB.Flat() {
+						nugoK3, nugoT4 = 32, nugoN
+					}
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoE3 := min(nugoW3+32, nugoN)
+						nugoL3 := min(nugoW3+nugoK3, nugoE3)
+						nugoM3 := max(min(nugoL3, nugoE3-nugoD3), nugoW3)
+						for nugoI3 := nugoW3; nugoI3 < nugoM3; nugoI3++ {
+							nugoVV[nugoI3] -= nugoVV[nugoI3+nugoD3]
+						}
+						for nugoI3 := nugoM3; nugoI3 < nugoL3; nugoI3++ {
+							nugoVV[nugoI3] -= nugoVV[nugoI3]
+						}
+					}
+				}
+				{
+					nugoD4 := int(2) & 31
+					nugoK4, nugoT5 := 2, nugoN
+					_, _ = nugoK4, nugoT5
+					if !nugoB.Flat() {
+						nugoK4, nugoT5 = 32, nugoN
+					}
+					for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+						nugoE4 := min(nugoW4+32, nugoN)
+						nugoL4 := min(nugoW4+nugoK4, nugoE4)
+						nugoM4 := max(min(nugoL4, nugoE4-nugoD4), nugoW4)
+						for nugoI4 := nugoW4; nugoI4 < nugoM4; nugoI4++ {
+							nugoVV[nugoI4] += nugoVV[nugoI4+nugoD4]
+						}
+						for nugoI4 := nugoM4; nugoI4 < nugoL4; nugoI4++ {
+							nugoVV[nugoI4] += nugoVV[nugoI4]
+						}
+					}
+				}
+				{
+					nugoD5 := int(1) & 31
+					nugoK5, nugoT6 := 1, nugoN
+					_, _ = nugoK5, nugoT6
+					if !nugoB.Flat() {
+						nugoK5, nugoT6 = 32, nugoN
+					}
+					for nugoW5 := 0; nugoW5 < nugoT6; nugoW5 += 32 {
+						nugoE5 := min(nugoW5+32, nugoN)
+						nugoL5 := min(nugoW5+nugoK5, nugoE5)
+						nugoM5 := max(min(nugoL5, nugoE5-nugoD5), nugoW5)
+						for nugoI5 := nugoW5; nugoI5 < nugoM5; nugoI5++ {
+							nugoVV[nugoI5] |= nugoVV[nugoI5+nugoD5]
+						}
+						for nugoI5 := nugoM5; nugoI5 < nugoL5; nugoI5++ {
+							nugoVV[nugoI5] |= nugoVV[nugoI5]
+						}
+					}
+				}
+				nugoStep := 1
+				if nugoB.Flat() {
+					nugoStep = 32
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi += nugoStep {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:63
+					tid := t.ThreadIdx().X
+
+//line warptree.go:64
+					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+
+//line warptree.go:65
+					i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+					v := nugoVV[nugoTi]
+
+//line warptree.go:75
+					if tid%32 == 0 {
+//line warptree.go:76
+						warps[i/16] = v
+//line warptree.go:77
+						sh[lin/16] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:63
+					tid := t.ThreadIdx().X
+
+//line warptree.go:64
+					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+					v := nugoVV[nugoTi]
+
+//line warptree.go:80
+					v = 0
+
+//line warptree.go:81
+					if lin < (t.BlockDim().X*t.BlockDim().Y)/32 {
+//line warptree.go:82
+						v = sh[lin]
+					}
+					nugoVV[nugoTi] = v
+				}
+				{
+					nugoD6 := int(2) & 31
+					nugoK6, nugoT7 := 2, min(1, nugoN)
+					_, _ = nugoK6, nugoT7
+					if !nugoB.Flat() {
+						nugoK6, nugoT7 = 32, nugoN
+					}
+					for nugoW6 := 0; nugoW6 < nugoT7; nugoW6 += 32 {
+						nugoE6 := min(nugoW6+32, nugoN)
+						nugoL6 := min(nugoW6+nugoK6, nugoE6)
+						nugoM6 := max(min(nugoL6, nugoE6-nugoD6), nugoW6)
+						for nugoI6 := nugoW6; nugoI6 < nugoM6; nugoI6++ {
+							nugoVV[nugoI6] += nugoVV[nugoI6+nugoD6]
+						}
+						for nugoI6 := nugoM6; nugoI6 < nugoL6; nugoI6++ {
+							nugoVV[nugoI6] += nugoVV[nugoI6]
+						}
+					}
+				}
+				{
+					nugoD7 := int(1) & 31
+					nugoK7, nugoT8 := 1, min(1, nugoN)
+					_, _ = nugoK7, nugoT8
+					if !nugoB.Flat() {
+						nugoK7, nugoT8 = 32, nugoN
+					}
+					for nugoW7 := 0; nugoW7 < nugoT8; nugoW7 += 32 {
+						nugoE7 := min(nugoW7+32, nugoN)
+						nugoL7 := min(nugoW7+nugoK7, nugoE7)
+						nugoM7 := max(min(nugoL7, nugoE7-nugoD7), nugoW7)
+						for nugoI7 := nugoW7; nugoI7 < nugoM7; nugoI7++ {
+							nugoVV[nugoI7] += nugoVV[nugoI7+nugoD7]
+						}
+						for nugoI7 := nugoM7; nugoI7 < nugoL7; nugoI7++ {
+							nugoVV[nugoI7] += nugoVV[nugoI7]
+						}
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warptree.go:63
+					tid := t.ThreadIdx().X
+					v := nugoVV[nugoTi]
+
+//line warptree.go:86
+					if tid == 0 {
+//line warptree.go:87
+						blocks[t.BlockIdx().X*t.BlockDim().Y+t.ThreadIdx().Y] = v
+					}
+					nugoVV[nugoTi] = v
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(warpShiftUp, "6b3e3b98b2c87e35", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warptree.go:94
+					i := t.Grid1()
+
+//line warptree.go:95
+					if i%7 == 5 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line warptree.go:98
+					var v int32
+
+//line warptree.go:99
+					if i < len(in) {
+//line warptree.go:100
+						v = in[i]
+					}
+					nugoVV[nugoTi] = v
+				}
+				{
+					nugoD := int(3) & 31
+					nugoK, nugoT2 := 32, nugoN
+					_, _ = nugoK, nugoT2
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoE := min(nugoW+32, nugoN)
+						nugoL := min(nugoW+nugoK, nugoE)
+						for nugoI := nugoL - 1; nugoI >= nugoW; nugoI-- {
+							if nugoExited[nugoI] {
+								continue
+							}
+							nugoJ := nugoI - nugoD
+							if nugoJ < nugoW || nugoExited[nugoJ] {
+								nugoJ = nugoI
+							}
+							nugoVV[nugoI] += nugoVV[nugoJ]
+						}
+					}
+				}
+				{
+					nugoD2 := int(1) & 31
+					nugoK2, nugoT3 := 32, nugoN
+					_, _ = nugoK2, nugoT3
+					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+						nugoE2 := min(nugoW2+32, nugoN)
+						nugoL2 := min(nugoW2+nugoK2, nugoE2)
+						for nugoI2 := nugoL2 - 1; nugoI2 >= nugoW2; nugoI2-- {
+							if nugoExited[nugoI2] {
+								continue
+							}
+							nugoJ2 := nugoI2 - nugoD2
+							if nugoJ2 < nugoW2 || nugoExited[nugoJ2] {
+								nugoJ2 = nugoI2
+							}
+							nugoVV[nugoI2] *= nugoVV[nugoJ2]
+						}
+					}
+				}
+				{
+					nugoD3 := int(35) & 31
+					nugoK3, nugoT4 := 32, nugoN
+					_, _ = nugoK3, nugoT4
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoE3 := min(nugoW3+32, nugoN)
+						nugoL3 := min(nugoW3+nugoK3, nugoE3)
+						for nugoI3 := nugoL3 - 1; nugoI3 >= nugoW3; nugoI3-- {
+							if nugoExited[nugoI3] {
+								continue
+							}
+							nugoJ3 := nugoI3 - nugoD3
+							if nugoJ3 < nugoW3 || nugoExited[nugoJ3] {
+								nugoJ3 = nugoI3
+							}
+							nugoVV[nugoI3] &^= nugoVV[nugoJ3]
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warptree.go:94
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line warptree.go:105
+					if i < len(out) {
+//line warptree.go:106
+						out[i] = v
+					}
+					nugoVV[nugoTi] = v
+				}
 			}
 		}
 	})

@@ -54,8 +54,9 @@ const (
 	collReduce           // SyncThreadsCount, SyncThreadsAnd, SyncThreadsOr
 	collShuffle          // ShflSync, ShflDownSync, ShflUpSync, ShflXorSync
 	collVote             // BallotSync, AnySync, AllSync, ActiveMask
-	collOther            // Match*, UniSync, the Mask forms: not transformed
+	collMasked           // the Mask forms, UniSync, MatchAnySync, MatchAllSync, t.SyncWarpMask (fission_warp.go)
 	collGrid             // SyncGrid: a grid phase boundary (gridphase.go)
+	collOther            // not transformed
 )
 
 // callee returns the function or method a call calls, or nil for calls of
@@ -98,7 +99,7 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 		case "SyncGrid":
 			return collGrid, name
 		case "SyncWarpMask":
-			return collOther, name + " (member mask)"
+			return collMasked, name
 		}
 		return collNone, ""
 	}
@@ -108,14 +109,14 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 	case "BallotSync", "AnySync", "AllSync", "ActiveMask":
 		return collVote, name
 	case "MatchAnySync", "MatchAllSync", "UniSync":
-		return collOther, name
+		return collMasked, name
 	}
 	if strings.HasSuffix(name, "SyncMask") {
-		// A member mask makes lanes wait only for their mask's lanes, which
-		// the block loops, running the block's lanes in one order, cannot
-		// honour when masks differ (a quarter-warp ballot in a branch);
-		// such kernels keep the goroutine path.
-		return collOther, name + " (member mask)"
+		// Reached by every live lane together (block-uniform control
+		// flow), an operation with member masks is exact in a block loop:
+		// each lane's result is over the lanes of its mask (a warp
+		// operation under a thread-dependent condition keeps goroutines).
+		return collMasked, name
 	}
 	return collNone, ""
 }
@@ -252,14 +253,16 @@ type fissioner struct {
 	// from a per-worker buffer (cuda.BlockShared), with that buffer.
 	shared     map[ast.Stmt]scratchVar
 	sharedBufs []scratchVar
-	depth      int    // of the block-level list being transformed
-	gridSyncs  int    // SyncGrid calls, each a grid phase boundary (gridphase.go)
-	hash       string // the kernel declaration\'s fingerprint
-	exited     string // name of the exited flags
-	ti         string // the thread loop's index
-	blk        string // the *cuda.Block
-	n          string // the block's size
-	cuda       string // cuda's import name
+	// fused are the shuffles computed in place (fission_warp.go).
+	fused     map[*textNode]*fusion
+	depth     int    // of the block-level list being transformed
+	gridSyncs int    // SyncGrid calls, each a grid phase boundary (gridphase.go)
+	hash      string // the kernel declaration's fingerprint
+	exited    string // name of the exited flags
+	ti        string // the thread loop's index
+	blk       string // the *cuda.Block
+	n         string // the block's size
+	cuda      string // cuda's import name
 }
 
 type scratchVar struct {
@@ -443,6 +446,9 @@ func (f *fissioner) markBlock(list []ast.Stmt) {
 			f.block[s] = true
 			f.markBlock(s.Body.List)
 		case *ast.IfStmt:
+			if f.collOnlyInHead(s) {
+				continue // a statement of one region (see list)
+			}
 			if s.Init != nil {
 				f.block[s.Init] = true
 			}
@@ -1001,6 +1007,12 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 			cur = nil
 			out = append(out, &forNode{loop: s, body: f.list(s.Body.List)})
 		case *ast.IfStmt:
+			if f.collOnlyInHead(s) {
+				// Warp operations in the condition only: their results
+				// start the region of the if.
+				cur = f.collectiveStmt(s, open, &out)
+				continue
+			}
 			if s.Init != nil && !f.isUniformStmt(s.Init) {
 				f.fail(s.Pos(), "a barrier in an if whose init statement is not the same in every thread of the block")
 			}
@@ -1203,6 +1215,8 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 			r.pieces = append(r.pieces, piece{shfl: op})
 			*out = append(*out, &textNode{shfl: op})
 			repl[c] = rs + "[" + f.ti + "]"
+		case collMasked:
+			posts = append(posts, f.gatherMasked(n, c, name, r, repl))
 		case collVote:
 			if !f.isThread(c.Args[0]) {
 				f.fail(c.Pos(), "%s of a Thread other than the kernel's parameter", name)
@@ -1415,6 +1429,7 @@ func (f *fissioner) emit(body []node) string {
 	for i, r := range f.regions {
 		regionRefs[i] = f.regionVars(r, true)
 	}
+	f.planWarps(body, defs, regionRefs, arrays)
 	warps := false
 	var walk func([]node)
 	walk = func(ns []node) {
@@ -1598,6 +1613,10 @@ func (e *emitter) nodes(ns []node) {
 			if f.exited != "" {
 				exited = f.exited
 			}
+			if fu := f.fused[n]; fu != nil {
+				e.fusedExchange(fu)
+				continue
+			}
 			if op := n.shfl; op != nil {
 				vals := op.vals
 				if op.valArray != "" {
@@ -1753,6 +1772,11 @@ func (e *emitter) region(r *region) {
 			w.WriteString(r.label + ":\n")
 		}
 		fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, l, f.ti, h, f.ti)
+	} else if step, ok := e.laneStep(r); ok {
+		if r.label != "" {
+			w.WriteString(r.label + ":\n")
+		}
+		fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %s {\n", f.ti, f.ti, f.n, f.ti, step)
 	} else {
 		if r.label != "" {
 			w.WriteString(r.label + ":\n")

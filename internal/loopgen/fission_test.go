@@ -19,7 +19,7 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "wait", "GridWide", "Shadow", "GridFold", "GridByBlock"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
@@ -30,7 +30,8 @@ func TestFissionReasons(t *testing.T) {
 		"Closure":       "function literal",
 		"Helper":        "calls wait, which synchronises",
 		"GridDivergent": "not the same in every thread",
-		"QuarterVote":   "BallotSyncMask (member mask) is not transformed",
+		"HalfVote":      "a warp operation there takes only the lanes on its side",
+		"MatchArg":      "MatchAllSync other than as the value of a two-variable assignment",
 	}
 	if len(res.Unfissioned) != len(want) {
 		t.Errorf("unfissioned %v, want %d kernels", res.Unfissioned, len(want))

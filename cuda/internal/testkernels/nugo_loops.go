@@ -2331,8 +2331,6 @@ func init() {
 		in, out, out32 := nugoArgs[0].([]int64), nugoArgs[1].([]int64), nugoArgs[2].([]uint32)
 		_, _, _ = in, out, out32
 		return func() cuda.BlockLoop {
-			var nugoVal []int64
-			var nugoLane []int
 			var nugoShfl []int64
 			var nugoVal2 []uint32
 			var nugoLane2 []int
@@ -2341,14 +2339,6 @@ func init() {
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]int64, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
@@ -2428,36 +2418,16 @@ func init() {
 		in, up, down, delta := nugoArgs[0].([]int), nugoArgs[1].([]int), nugoArgs[2].([]int), nugoArgs[3].(int)
 		_, _, _, _ = in, up, down, delta
 		return func() cuda.BlockLoop {
-			var nugoVal []int
-			var nugoLane []int
 			var nugoShfl []int
-			var nugoVal2 []int
-			var nugoLane2 []int
 			var nugoShfl2 []int
 			var nugoVV []int
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]int, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
 				nugoShfl = nugoShfl[:nugoN]
-				if cap(nugoVal2) < nugoN {
-					nugoVal2 = make([]int, nugoN)
-				}
-				nugoVal2 = nugoVal2[:nugoN]
-				if cap(nugoLane2) < nugoN {
-					nugoLane2 = make([]int, nugoN)
-				}
-				nugoLane2 = nugoLane2[:nugoN]
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int, nugoN)
 				}
@@ -2504,16 +2474,184 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(Votes, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]int32), args[1].([]uint32), args[2].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Votes(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(Votes, "95b4010bfecd6eea", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, ballot, anyAll := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]int32)
+		_, _, _ = in, ballot, anyAll
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoPred3 []bool
+			var nugoVote3 []bool
+			var nugoPred4 []bool
+			var nugoVote4 []bool
+			var nugoPred5 []bool
+			var nugoVote5 []bool
+			var nugoVP []bool
+			var nugoVQ []bool
+			var nugoVR []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 = nugoPred2[:nugoN]
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 = nugoVote2[:nugoN]
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 = nugoPred3[:nugoN]
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]bool, nugoN)
+				}
+				nugoVote3 = nugoVote3[:nugoN]
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 = nugoPred4[:nugoN]
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]bool, nugoN)
+				}
+				nugoVote4 = nugoVote4[:nugoN]
+				if cap(nugoPred5) < nugoN {
+					nugoPred5 = make([]bool, nugoN)
+				}
+				nugoPred5 = nugoPred5[:nugoN]
+				if cap(nugoVote5) < nugoN {
+					nugoVote5 = make([]bool, nugoN)
+				}
+				nugoVote5 = nugoVote5[:nugoN]
+				if cap(nugoVP) < nugoN {
+					nugoVP = make([]bool, nugoN)
+				}
+				nugoVP = nugoVP[:nugoN]
+				if cap(nugoVQ) < nugoN {
+					nugoVQ = make([]bool, nugoN)
+				}
+				nugoVQ = nugoVQ[:nugoN]
+				if cap(nugoVR) < nugoN {
+					nugoVR = make([]int32, nugoN)
+				}
+				nugoVR = nugoVR[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:78
+					i := t.Grid1()
+
+//line warp.go:79
+					p := in[i] > 0
+
+//line warp.go:79
+					q := in[i] >= 0
+
+//line warp.go:80
+					cuda.ThreadFence()
+					nugoPred[nugoTi] = p
+					nugoVP[nugoTi] = p
+					nugoVQ[nugoTi] = q
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:78
+					i := t.Grid1()
+					p := nugoVP[nugoTi]
+
+//line warp.go:81
+					ballot[i] = nugoVote[nugoTi]
+
+//line warp.go:82
+					var r int32
+					nugoPred2[nugoTi] = p
+					nugoVP[nugoTi] = p
+					nugoVR[nugoTi] = r
+				}
+				cuda.BlockAny(nugoVote2, nugoPred2, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					p := nugoVP[nugoTi]
+					r := nugoVR[nugoTi]
+
+//line warp.go:83
+					if nugoVote2[nugoTi] {
+//line warp.go:84
+						r |= 1
+					}
+					nugoPred3[nugoTi] = p
+					nugoVP[nugoTi] = p
+					nugoVR[nugoTi] = r
+				}
+				cuda.BlockAll(nugoVote3, nugoPred3, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					q := nugoVQ[nugoTi]
+					r := nugoVR[nugoTi]
+
+//line warp.go:86
+					if nugoVote3[nugoTi] {
+//line warp.go:87
+						r |= 2
+					}
+					nugoPred4[nugoTi] = q
+					nugoVQ[nugoTi] = q
+					nugoVR[nugoTi] = r
+				}
+				cuda.BlockAll(nugoVote4, nugoPred4, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					q := nugoVQ[nugoTi]
+					r := nugoVR[nugoTi]
+
+//line warp.go:89
+					if nugoVote4[nugoTi] {
+//line warp.go:90
+						r |= 4
+					}
+					nugoPred5[nugoTi] = !q
+					nugoVQ[nugoTi] = q
+					nugoVR[nugoTi] = r
+				}
+				cuda.BlockAny(nugoVote5, nugoPred5, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:78
+					i := t.Grid1()
+					r := nugoVR[nugoTi]
+
+//line warp.go:92
+					if nugoVote5[nugoTi] {
+//line warp.go:93
+						r |= 8
+					}
+
+//line warp.go:95
+					anyAll[i] = r
+					nugoVR[nugoTi] = r
+				}
 			}
 		}
 	})
@@ -2526,7 +2664,6 @@ func init() {
 			var nugoPred2 []bool
 			var nugoVote2 []uint32
 			var nugoVal []int
-			var nugoLane []int
 			var nugoShfl []int
 			var nugoExited []bool
 			return func(nugoB *cuda.Block) {
@@ -2552,10 +2689,6 @@ func init() {
 					nugoVal = make([]int, nugoN)
 				}
 				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
@@ -2639,7 +2772,6 @@ func init() {
 		_ = data
 		return func() cuda.BlockLoop {
 			var nugoVal []int
-			var nugoLane []int
 			var nugoShfl []int
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
@@ -2648,10 +2780,6 @@ func init() {
 					nugoVal = make([]int, nugoN)
 				}
 				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
@@ -2696,29 +2824,400 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(maskOps, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].(uint32), args[1].(int32), args[2].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				maskOps(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(maskOps, "edc44f35e841d7e5", func(nugoArgs []any) func() cuda.BlockLoop {
+		m, v, o := nugoArgs[0].(uint32), nugoArgs[1].(int32), nugoArgs[2].([]uint32)
+		_, _, _ = m, v, o
+		return func() cuda.BlockLoop {
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoMask2 []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoMask3 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoMask4 []uint32
+			var nugoVal3 []int64
+			var nugoLane3 []int
+			var nugoShfl3 []int64
+			var nugoMask5 []uint32
+			var nugoVal4 []float32
+			var nugoLane4 []int
+			var nugoShfl4 []float32
+			var nugoMask6 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoMask7 []uint32
+			var nugoPred3 []bool
+			var nugoVote3 []bool
+			var nugoMask8 []uint32
+			var nugoPred4 []bool
+			var nugoVote4 []bool
+			var nugoMask9 []uint32
+			var nugoVal5 []int32
+			var nugoMatch []uint32
+			var nugoMask10 []uint32
+			var nugoVal6 []int32
+			var nugoMatch2 []uint32
+			var nugoVVotes []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
 				}
-				t = r.Next(t)
+				nugoMask = nugoMask[:nugoN]
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 = nugoMask2[:nugoN]
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 = nugoMask3[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 = nugoMask4[:nugoN]
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]int64, nugoN)
+				}
+				nugoVal3 = nugoVal3[:nugoN]
+				if cap(nugoLane3) < nugoN {
+					nugoLane3 = make([]int, nugoN)
+				}
+				nugoLane3 = nugoLane3[:nugoN]
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int64, nugoN)
+				}
+				nugoShfl3 = nugoShfl3[:nugoN]
+				if cap(nugoMask5) < nugoN {
+					nugoMask5 = make([]uint32, nugoN)
+				}
+				nugoMask5 = nugoMask5[:nugoN]
+				if cap(nugoVal4) < nugoN {
+					nugoVal4 = make([]float32, nugoN)
+				}
+				nugoVal4 = nugoVal4[:nugoN]
+				if cap(nugoLane4) < nugoN {
+					nugoLane4 = make([]int, nugoN)
+				}
+				nugoLane4 = nugoLane4[:nugoN]
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]float32, nugoN)
+				}
+				nugoShfl4 = nugoShfl4[:nugoN]
+				if cap(nugoMask6) < nugoN {
+					nugoMask6 = make([]uint32, nugoN)
+				}
+				nugoMask6 = nugoMask6[:nugoN]
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 = nugoPred2[:nugoN]
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 = nugoVote2[:nugoN]
+				if cap(nugoMask7) < nugoN {
+					nugoMask7 = make([]uint32, nugoN)
+				}
+				nugoMask7 = nugoMask7[:nugoN]
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 = nugoPred3[:nugoN]
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]bool, nugoN)
+				}
+				nugoVote3 = nugoVote3[:nugoN]
+				if cap(nugoMask8) < nugoN {
+					nugoMask8 = make([]uint32, nugoN)
+				}
+				nugoMask8 = nugoMask8[:nugoN]
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 = nugoPred4[:nugoN]
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]bool, nugoN)
+				}
+				nugoVote4 = nugoVote4[:nugoN]
+				if cap(nugoMask9) < nugoN {
+					nugoMask9 = make([]uint32, nugoN)
+				}
+				nugoMask9 = nugoMask9[:nugoN]
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]int32, nugoN)
+				}
+				nugoVal5 = nugoVal5[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoMask10) < nugoN {
+					nugoMask10 = make([]uint32, nugoN)
+				}
+				nugoMask10 = nugoMask10[:nugoN]
+				if cap(nugoVal6) < nugoN {
+					nugoVal6 = make([]int32, nugoN)
+				}
+				nugoVal6 = nugoVal6[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVVotes) < nugoN {
+					nugoVVotes = make([]uint32, nugoN)
+				}
+				nugoVVotes = nugoVVotes[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+
+//line warpmask.go:32
+				p := v%3 == 0
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					nugoMask[nugoTi] = uint32(m)
+					nugoPred[nugoTi] = (p)
+				}
+				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:33
+					o[0] = nugoVote[nugoTi]
+					nugoMask2[nugoTi] = uint32(m)
+					nugoVal[nugoTi] = (v)
+					nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+				}
+				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:34
+					o[1] = uint32(nugoShfl[nugoTi])
+					nugoMask3[nugoTi] = uint32(m)
+					nugoVal2[nugoTi] = (v)
+					nugoLane2[nugoTi] = int(1)
+				}
+				cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:35
+					o[2] = uint32(nugoShfl2[nugoTi])
+					nugoMask4[nugoTi] = uint32(m)
+					nugoVal3[nugoTi] = (int64(v))
+					nugoLane3[nugoTi] = int(1)
+				}
+				cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:36
+					o[3] = uint32(nugoShfl3[nugoTi])
+					nugoMask5[nugoTi] = uint32(m)
+					nugoVal4[nugoTi] = (float32(v))
+					nugoLane4[nugoTi] = int(3)
+				}
+				cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:37
+					o[4] = uint32(nugoShfl4[nugoTi])
+
+//line warpmask.go:38
+					var votes uint32
+					nugoMask6[nugoTi] = uint32(m)
+					nugoPred2[nugoTi] = (p)
+					nugoVVotes[nugoTi] = votes
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					votes := nugoVVotes[nugoTi]
+
+//line warpmask.go:39
+					if nugoVote2[nugoTi] {
+//line warpmask.go:40
+						votes |= 1
+					}
+					nugoMask7[nugoTi] = uint32(m)
+					nugoPred3[nugoTi] = (p)
+					nugoVVotes[nugoTi] = votes
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					votes := nugoVVotes[nugoTi]
+
+//line warpmask.go:42
+					if nugoVote3[nugoTi] {
+//line warpmask.go:43
+						votes |= 2
+					}
+					nugoMask8[nugoTi] = uint32(m)
+					nugoPred4[nugoTi] = (p)
+					nugoVVotes[nugoTi] = votes
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					votes := nugoVVotes[nugoTi]
+
+//line warpmask.go:45
+					if nugoVote4[nugoTi] {
+//line warpmask.go:46
+						votes |= 4
+					}
+
+//line warpmask.go:48
+					o[5] = votes
+					nugoMask9[nugoTi] = uint32(m)
+					nugoVal5[nugoTi] = (v % 2)
+					nugoVVotes[nugoTi] = votes
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:49
+					o[6] = nugoMatch[nugoTi]
+					nugoMask10[nugoTi] = uint32(m)
+					nugoVal6[nugoTi] = (v / 8)
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warpmask.go:50
+					lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warpmask.go:51
+					if all != (lanes != 0) {
+//line warpmask.go:52
+						lanes = 0xbad
+					}
+
+//line warpmask.go:54
+					o[7] = lanes
+				}
 			}
 		}
 	})
-	cuda.RegisterRowLoop(QuarterBallot, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				QuarterBallot(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(QuarterBallot, "2af17ede673efc8f", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]int32), nugoArgs[1].([]uint32)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
 				}
-				t = r.Next(t)
+				nugoMask = nugoMask[:nugoN]
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warpmask.go:61
+					i := t.Grid1()
+
+//line warpmask.go:62
+					if i >= len(in) {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+					nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+					nugoPred[nugoTi] = (in[i] > 0)
+				}
+				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line warpmask.go:61
+					i := t.Grid1()
+
+//line warpmask.go:65
+					out[i] = nugoVote[nugoTi]
+				}
 			}
 		}
 	})

@@ -90,10 +90,36 @@ func GridWide(t cuda.Thread, a []int32) {
 	t.SyncGrid()
 }
 
-// QuarterVote takes a ballot per quarter of the warp (a member mask).
+// QuarterVote takes a ballot per quarter of the warp (a member mask),
+// every lane at once: it gets a block loop.
 func QuarterVote(t cuda.Thread, a []uint32) {
 	i := t.Grid1()
 	a[i] = cuda.BallotSyncMask(t, 0xff<<(8*(t.LaneID()/8)), a[i] > 0)
+	if m, all := cuda.MatchAllSyncMask(t, 0xff<<(8*(t.LaneID()/8)), a[i]); all {
+		a[i] = m
+	}
+}
+
+// HalfVote takes a ballot in the lower half of the warp only: a warp
+// operation under a thread-dependent condition keeps goroutines.
+func HalfVote(t cuda.Thread, a []uint32) {
+	i := t.Grid1()
+	if t.LaneID() < 16 {
+		a[i] = cuda.BallotSyncMask(t, 0xffff, a[i] > 0)
+	}
+}
+
+// MatchArg passes MatchAllSync's two results to a function.
+func MatchArg(t cuda.Thread, a []uint32) {
+	i := t.Grid1()
+	a[i] = pick(cuda.MatchAllSync(t, a[i]))
+}
+
+func pick(m uint32, all bool) uint32 {
+	if all {
+		return m
+	}
+	return 0
 }
 
 // Plain does not synchronise: it keeps its row loop.

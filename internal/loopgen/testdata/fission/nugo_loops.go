@@ -259,12 +259,103 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(QuarterVote, func(args []any) cuda.RowLoop {
+	cuda.RegisterBlockLoop(QuarterVote, "38d25adf88970c6e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]uint32)
+		_ = a
+		return func() cuda.BlockLoop {
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoMask2 []uint32
+			var nugoVal []uint32
+			var nugoMatch []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask = nugoMask[:nugoN]
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 = nugoMask2[:nugoN]
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]uint32, nugoN)
+				}
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line fission.go:96
+					i := t.Grid1()
+					nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+					nugoPred[nugoTi] = (a[i] > 0)
+				}
+				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line fission.go:96
+					i := t.Grid1()
+
+//line fission.go:97
+					a[i] = nugoVote[nugoTi]
+					nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+					nugoVal[nugoTi] = (a[i])
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nugoMask2, nil)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line fission.go:96
+					i := t.Grid1()
+
+//line fission.go:98
+					if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
+//line fission.go:99
+						a[i] = m
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HalfVote, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
 			t, n, stop := r.Begin()
 			for {
-				QuarterVote(t, a0)
+				HalfVote(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterRowLoop(MatchArg, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]uint32)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				MatchArg(t, a0)
 				if n--; n == 0 || *stop {
 					return
 				}
@@ -295,24 +386,24 @@ func init() {
 				t := nugoB.Thread(0)
 				_ = t
 
-//line fission.go:109
+//line fission.go:135
 				n := int32(5)
 				for k := 0; k < 2; k++ {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line fission.go:111
+//line fission.go:137
 						a[t.Grid1()] += n
 					}
 
-//line fission.go:112
+//line fission.go:138
 					n := int32(7)
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line fission.go:114
+//line fission.go:140
 						a[t.Grid1()] += n
 					}
 				}
@@ -329,14 +420,14 @@ func init() {
 				t := nugoB.Thread(0)
 				_ = t
 
-//line fission.go:122
+//line fission.go:148
 				n := t.GridSize1()
 				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 				}
 
-//line fission.go:123
+//line fission.go:149
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
@@ -345,17 +436,17 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line fission.go:122
+//line fission.go:148
 						i := t.Grid1()
 
-//line fission.go:125
+//line fission.go:151
 						if i < stride {
-//line fission.go:126
+//line fission.go:152
 							partial[i] += partial[i+stride]
 						}
 					}
 
-//line fission.go:128
+//line fission.go:154
 					if !nugoB.SyncGrid(nil) {
 						return
 					}
@@ -374,7 +465,7 @@ func init() {
 				_ = t
 				if t.BlockIdx().X == 0 {
 
-//line fission.go:137
+//line fission.go:163
 					if !nugoB.SyncGrid(nil) {
 						return
 					}
@@ -383,7 +474,7 @@ func init() {
 					t := nugoB.Thread(nugoTi)
 					_ = t
 
-//line fission.go:139
+//line fission.go:165
 					a[t.Grid1()] = 1
 				}
 			}
