@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -47,7 +48,14 @@ func reference(op warpOpKind, i int, vals []uint64, args []int, masks []uint32, 
 			w.mask[l] = masks[j]
 		}
 	}
-	return w.result(i-base, w.mask[i-base]&live)
+	part := w.mask[i-base] & live
+	var ballot uint32
+	for rest := part; rest != 0; rest &= rest - 1 {
+		if j := bits.TrailingZeros32(rest); w.val[j] != 0 {
+			ballot |= 1 << j
+		}
+	}
+	return w.result(i-base, part, ballot)
 }
 
 // TestBlockMaskOpsMatchWarp checks the block loops' warp operations with
