@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
-
-	"github.com/nugo-dev/nugo/internal/declhash"
 )
 
 // Barrier fission: a kernel that synchronises its block (SyncThreads, its
@@ -258,6 +256,8 @@ type fissioner struct {
 	blk        string // the *cuda.Block
 	n          string // the block's size
 	cuda       string // cuda's import name
+
+	inlined []string // the helpers inlined into the kernel (inline.go)
 }
 
 type scratchVar struct {
@@ -310,18 +310,19 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 	if sig.TypeParams().Len() > 0 {
 		return "", "generic kernels keep the goroutine path at barriers"
 	}
-	// The fingerprint of the declaration as written, before the transform
-	// edits the syntax tree.
-	hash, err := declhash.Of(g.pkg.Fset, fd)
-	if err != nil {
-		return "", err.Error()
+	// Synchronising helpers are inlined first (inline.go); the
+	// fingerprint covers the declarations as written, the kernel's and
+	// the inlined helpers', before the transform edits the syntax tree.
+	ig, ifd, hash, inlined, why := g.inlined(fd)
+	if why != "" {
+		return "", why
 	}
-	f.hash = hash
+	f.g, f.fd, f.info, f.hash, f.inlined = ig, ifd, ig.pkg.TypesInfo, hash, inlined
 	f.check()
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.census()
 	f.findUniform()
-	body := f.list(fd.Body.List)
+	body := f.list(f.fd.Body.List)
 	return f.emit(body), ""
 }
 
@@ -1568,7 +1569,7 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 	fmt.Fprintf(w, "%s := %s.Thread(0)\n_ = %s\n", f.tname, f.blk, f.tname)
 	e := &emitter{f: f, w: w, defs: defs, regionRefs: regionRefs, arrays: arrays}
 	e.nodes(body)
-	fmt.Fprintf(w, "}\n}\n})\n")
+	fmt.Fprintf(w, "}\n}\n}%s)\n", inlinedArgs(f.inlined))
 }
 
 type emitter struct {
