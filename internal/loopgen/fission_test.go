@@ -19,7 +19,7 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "wait", "Shadow"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "Helper", "wait", "Shadow"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
@@ -28,7 +28,6 @@ func TestFissionReasons(t *testing.T) {
 		"BreakOut":     "break in a loop around barriers",
 		"AssignsParam": "assigns to parameter a",
 		"Closure":      "function literal",
-		"Helper":       "calls wait, which synchronises",
 		"GridWide":     "SyncGrid is not transformed",
 		"QuarterVote":  "BallotSyncMask (member mask) is not transformed",
 	}

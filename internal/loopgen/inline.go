@@ -3,12 +3,15 @@ package loopgen
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/nugo-dev/nugo/internal/declhash"
 )
@@ -87,6 +90,20 @@ func (g *generator) inlined(fd *ast.FuncDecl) (ig *generator, ifd *ast.FuncDecl,
 		return true
 	})
 	in.frame = top
+	in.fileImports = map[string]string{}
+	for _, f := range g.pkg.Syntax {
+		if f.Pos() <= fd.Pos() && fd.End() <= f.End() {
+			for _, spec := range f.Imports {
+				obj := in.info.Defs[spec.Name]
+				if obj == nil {
+					obj = in.info.Implicits[spec]
+				}
+				if pn, ok := obj.(*types.PkgName); ok && pn.Name() != "_" && pn.Name() != "." {
+					in.fileImports[pn.Imported().Path()] = pn.Name()
+				}
+			}
+		}
+	}
 	nfd := in.copy(fd).(*ast.FuncDecl)
 	nfd.Doc = nil
 
@@ -122,6 +139,9 @@ type inliner struct {
 	used  map[*types.Func]bool          // the helpers inlined
 	taken map[string]bool               // names no fresh name may take
 	frame *inlineFrame                  // of the function whose code is being copied
+	// fileImports maps the import paths of the kernel's file to their
+	// names there.
+	fileImports map[string]string
 	// lastResults maps the first result name of an inlined call to all
 	// of them, for calls with several results.
 	lastResults map[string][]string
@@ -132,6 +152,9 @@ type inliner struct {
 type inlineFrame struct {
 	fn     *types.Func // nil for the kernel
 	rename map[types.Object]string
+	// targs are the type arguments of a generic function's copy, by
+	// type parameter, as the generated code writes them.
+	targs map[types.Object]ast.Expr
 	// results are the fresh names of the callee's results; declared says
 	// whether they are declared before the body (named results, or a
 	// return that is not the body's last statement).
@@ -210,15 +233,13 @@ func (in *inliner) reach(fd *ast.FuncDecl, stack []*types.Func) {
 			in.fail(call.Pos(), "calls %s, which synchronises the block and calls itself; recursive helpers are not inlined", c.Name())
 		case sig.Recv() != nil:
 			in.fail(call.Pos(), "calls method %s, which synchronises the block; only functions are inlined", c.Name())
-		case c.Origin() != c || sig.TypeParams().Len() > 0 || d == nil || d.Type.TypeParams != nil:
-			in.fail(call.Pos(), "calls %s, a generic function that synchronises the block; generic helpers are not inlined", c.Name())
 		case sig.Variadic():
 			in.fail(call.Pos(), "calls %s, a variadic function that synchronises the block; variadic helpers are not inlined", c.Name())
 		case d == nil:
 			in.fail(call.Pos(), "calls %s, which synchronises the block and has no body here", c.Name())
 		}
-		in.used[c] = true
-		in.reach(d, append(stack, c))
+		in.used[c.Origin()] = true
+		in.reach(d, append(stack, c.Origin()))
 		return true
 	})
 }
@@ -444,6 +465,11 @@ func (in *inliner) replace(n ast.Node) ast.Node {
 		if name, ok := in.frame.rename[obj]; ok && obj != nil {
 			return &ast.Ident{NamePos: n.NamePos, Name: name}
 		}
+		if t, ok := in.frame.targs[obj]; ok && obj != nil {
+			c := in.copyPlain(t)
+			setPos(c, n.NamePos)
+			return c
+		}
 	case *ast.BlockStmt:
 		return &ast.BlockStmt{Lbrace: n.Lbrace, List: in.list(n.List), Rbrace: n.Rbrace}
 	case *ast.CaseClause:
@@ -609,12 +635,13 @@ func tailReturns(list []ast.Stmt, out map[*ast.ReturnStmt]bool) {
 // pending statements, and returns the names of the variables holding its
 // results.
 func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
-	d := in.decls[c]
+	d := in.decls[c.Origin()]
 	sig := c.Type().(*types.Signature)
 	caller := in.frame
 	pending := caller.pending
+	bodyList := normalized(d.Body.List)
 	tails := map[*ast.ReturnStmt]bool{}
-	tailReturns(d.Body.List, tails)
+	tailReturns(bodyList, tails)
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -627,7 +654,7 @@ func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
 		}
 		return true
 	})
-	fr := &inlineFrame{fn: c, rename: map[types.Object]string{}}
+	fr := &inlineFrame{fn: c, rename: map[types.Object]string{}, targs: in.typeArgs(call, d)}
 
 	// Arguments: evaluated once, in order. A variable passed to a
 	// parameter that the helper never assigns nor takes the address of
@@ -649,6 +676,13 @@ func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
 		})
 	}
 	assigned := in.assignedVars(d)
+	usedVars := map[types.Object]bool{}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && in.info.Uses[id] != nil {
+			usedVars[in.info.Uses[id]] = true
+		}
+		return true
+	})
 	var params []*ast.Ident
 	var ptypes []ast.Expr
 	for _, f := range d.Type.Params.List {
@@ -672,6 +706,13 @@ func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
 			continue
 		}
 		obj := in.info.Defs[id]
+		if !usedVars[obj] {
+			// An unused parameter: its argument is evaluated all the same.
+			if _, isIdent := ast.Unparen(a).(*ast.Ident); !isIdent {
+				*pending = append(*pending, &ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: call.Pos(), Name: "_"}}, TokPos: call.Pos(), Tok: token.ASSIGN, Rhs: []ast.Expr{ac}})
+			}
+			continue
+		}
 		if aid, ok := ast.Unparen(ac).(*ast.Ident); ok && pure && !assigned[obj] {
 			if _, isVar := in.info.Uses[ast.Unparen(a).(*ast.Ident)].(*types.Var); isVar {
 				fr.rename[obj] = aid.Name
@@ -699,6 +740,9 @@ func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
 		if v, ok := obj.(*types.Var); ok && v.IsField() {
 			return true
 		}
+		if _, ok := obj.Type().(*types.TypeParam); ok {
+			return true // written as its argument
+		}
 		if _, done := fr.rename[obj]; !done {
 			fr.rename[obj] = in.fresh(id.Name)
 		}
@@ -722,7 +766,7 @@ func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
 			}
 		}
 		fr.results = names
-		last, _ := d.Body.List[len(d.Body.List)-1].(*ast.ReturnStmt)
+		last, _ := bodyList[len(bodyList)-1].(*ast.ReturnStmt)
 		fr.declared = named || last == nil || len(tails) != 1 || len(last.Results) != len(names)
 		if fr.declared {
 			in.frame = fr
@@ -738,10 +782,9 @@ func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
 		in.fail(call.Pos(), "calls %s, whose results could not be named", c.Name())
 	}
 	in.frame = fr
-	body := in.list(d.Body.List)
+	body := in.list(bodyList)
 	in.frame = caller
 	*pending = append(*pending, body...)
-	in.used[c] = true
 	if len(names) > 0 {
 		in.lastResults[names[0]] = names
 	}
@@ -862,14 +905,14 @@ func (in *inliner) position(pos token.Pos) string {
 func (g *generator) retyped(fd, nfd *ast.FuncDecl) (*generator, error) {
 	files := make([]*ast.File, len(g.pkg.Syntax))
 	for i, f := range g.pkg.Syntax {
-		// Other functions' bodies are left out: the kernel needs only
-		// their signatures, and fission may have edited them.
+		// Other functions' bodies are left out, but for generic ones: the
+		// kernel needs only their signatures.
 		c := *f
 		c.Decls = slices.Clone(f.Decls)
 		for j, d := range c.Decls {
 			if d == ast.Decl(fd) {
 				c.Decls[j] = nfd
-			} else if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil {
+			} else if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil && !isGenericDecl(d) {
 				e := *d
 				e.Body = nil
 				c.Decls[j] = &e
@@ -902,9 +945,17 @@ func (g *generator) retyped(fd, nfd *ast.FuncDecl) (*generator, error) {
 		Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
 		Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{},
 	}
-	tp, err := conf.Check(g.pkg.PkgPath, g.pkg.Fset, files, info)
-	if err != nil {
-		return nil, err
+	// Soft errors (an import that only the left-out bodies use) do not
+	// matter here.
+	var hard error
+	conf.Error = func(err error) {
+		if te, ok := err.(types.Error); (!ok || !te.Soft) && hard == nil {
+			hard = err
+		}
+	}
+	tp, _ := conf.Check(g.pkg.PkgPath, g.pkg.Fset, files, info)
+	if hard != nil {
+		return nil, hard
 	}
 	np := *g.pkg
 	np.Syntax, np.Types, np.TypesInfo = files, tp, info
@@ -924,4 +975,158 @@ func inlinedArgs(names []string) string {
 		fmt.Fprintf(&b, ", %q", n)
 	}
 	return b.String()
+}
+
+// isGenericDecl reports whether fd has type parameters or is a method of
+// a generic type (which go/types wants with a body).
+func isGenericDecl(fd *ast.FuncDecl) bool {
+	if fd.Type.TypeParams != nil {
+		return true
+	}
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return false
+	}
+	t := fd.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	switch ast.Unparen(t).(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
+}
+
+// typeArgs returns the type arguments of call, a call of the generic
+// function d (nil if d is not generic), by type parameter, written in the
+// caller's terms.
+func (in *inliner) typeArgs(call *ast.CallExpr, d *ast.FuncDecl) map[types.Object]ast.Expr {
+	if d.Type.TypeParams == nil {
+		return nil
+	}
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		fun = sel.Sel
+	}
+	id, _ := fun.(*ast.Ident)
+	inst, ok := in.info.Instances[id]
+	if id == nil || !ok {
+		in.fail(call.Pos(), "cannot tell the type arguments of this call of %s", d.Name.Name)
+	}
+	return in.typeParamArgs(d, slices.Collect(inst.TypeArgs.Types()), call.Pos())
+}
+
+// typeParamArgs maps the type parameters of d to the expressions writing
+// targs, in the current frame's terms (a type argument that is the
+// caller's own type parameter is written as the caller's argument).
+func (in *inliner) typeParamArgs(d *ast.FuncDecl, targs []types.Type, pos token.Pos) map[types.Object]ast.Expr {
+	out := map[types.Object]ast.Expr{}
+	i := 0
+	for _, f := range d.Type.TypeParams.List {
+		for _, id := range f.Names {
+			if i >= len(targs) {
+				in.fail(pos, "%s has more type parameters than arguments", d.Name.Name)
+			}
+			out[in.info.Defs[id]] = in.typeExpr(targs[i], pos)
+			i++
+		}
+	}
+	return out
+}
+
+// typeExpr returns an expression writing t in the kernel's file, where
+// the current frame's type parameters stand for their arguments.
+func (in *inliner) typeExpr(t types.Type, pos token.Pos) ast.Expr {
+	var why string
+	text := types.TypeString(t, func(p *types.Package) string {
+		if p == in.g.pkg.Types {
+			return ""
+		}
+		if name, ok := in.fileImports[p.Path()]; ok {
+			return name
+		}
+		if why == "" {
+			why = fmt.Sprintf("the kernel's file does not import %s, which type %s needs", p.Path(), t)
+		}
+		return p.Name()
+	})
+	if why != "" {
+		in.fail(pos, "%s", why)
+	}
+	e, err := parser.ParseExpr(text)
+	if err != nil {
+		in.fail(pos, "cannot write type %s: %v", t, err)
+	}
+	// The caller's type parameters, as TypeString writes them, become
+	// the caller's type arguments.
+	byName := map[string]ast.Expr{}
+	if in.frame != nil {
+		for obj, a := range in.frame.targs {
+			byName[obj.Name()] = a
+		}
+	}
+	e = astutil.Apply(e, func(c *astutil.Cursor) bool {
+		if id, ok := c.Node().(*ast.Ident); ok {
+			if a, ok := byName[id.Name]; ok {
+				c.Replace(in.copyPlain(a))
+			}
+		}
+		return true
+	}, nil).(ast.Expr)
+	setPos(e, pos)
+	return e
+}
+
+// copyPlain returns a deep copy of e, an expression made by typeExpr.
+func (in *inliner) copyPlain(e ast.Expr) ast.Expr {
+	saved := in.frame
+	in.frame = &inlineFrame{}
+	defer func() { in.frame = saved }()
+	return in.copy(e).(ast.Expr)
+}
+
+// normalized returns list with each `if c { ...; return }` that more
+// statements follow turned into `if c { ... } else { the rest }`, so that
+// the returns end the helper's body where they can.
+func normalized(list []ast.Stmt) []ast.Stmt {
+	for i, s := range list {
+		ifs, ok := s.(*ast.IfStmt)
+		if !ok || i == len(list)-1 || ifs.Else != nil || !endsInReturn(ifs.Body.List) {
+			continue
+		}
+		c := *ifs
+		body := *ifs.Body
+		body.List = normalized(body.List)
+		c.Body = &body
+		c.Else = &ast.BlockStmt{Lbrace: list[i+1].Pos(), List: normalized(list[i+1:]), Rbrace: list[len(list)-1].End()}
+		return append(slices.Clone(list[:i]), &c)
+	}
+	return list
+}
+
+// endsInReturn reports whether every way through list ends in a return.
+func endsInReturn(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BlockStmt:
+		return endsInReturn(s.List)
+	case *ast.IfStmt:
+		switch e := s.Else.(type) {
+		case *ast.BlockStmt:
+			return endsInReturn(s.Body.List) && endsInReturn(e.List)
+		case *ast.IfStmt:
+			return endsInReturn(s.Body.List) && endsInReturn([]ast.Stmt{e})
+		}
+	}
+	return false
 }

@@ -2023,19 +2023,76 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(XorAllReduce, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float64), args[1].([]float64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				XorAllReduce(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(XorAllReduce, "81e7877547a1a362", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoVal []float64
+			var nugoLane []int
+			var nugoShfl []float64
+			var nugoVV2 []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float64, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]float64, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVV2) < nugoN {
+					nugoVV2 = make([]float64, nugoN)
+				}
+				nugoVV2 = nugoVV2[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:49
+					i := t.Grid1()
+
+//line warp.go:50
+					var v2 float64 = in[i]
+					nugoVV2[nugoTi] = v2
+				}
+				for m2 := 16; m2 > 0; m2 /= 2 {
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(m2), nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v2 := nugoVV2[nugoTi]
+
+//line warp.go:60
+						v2 += nugoShfl[nugoTi]
+						nugoVV2[nugoTi] = v2
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:49
+					i := t.Grid1()
+					v2 := nugoVV2[nugoTi]
+
+//line warp.go:62
+					var res float64 = v2
+
+//line warp.go:50
+					out[i] = res
+					nugoVV2[nugoTi] = v2
+				}
 			}
 		}
-	})
+	}, "allReduce")
 	cuda.RegisterBlockLoop(UpDown, "58c0dc7650f6b7e3", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, up, down, delta := nugoArgs[0].([]int), nugoArgs[1].([]int), nugoArgs[2].([]int), nugoArgs[3].(int)
 		_, _, _, _ = in, up, down, delta
