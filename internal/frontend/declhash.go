@@ -19,8 +19,10 @@ import (
 // inlined; the fingerprint then covers their declarations too
 // (declhash.OfAll, in that order).
 func DeclHash(fn any, inlined ...string) (hash string, ok bool) {
+	// An instantiation of a generic kernel (info.generic) has the
+	// fingerprint of the generic declaration.
 	info, err := locate(fn)
-	if err != nil || info.generic {
+	if err != nil {
 		return "", false
 	}
 	fs := fset

@@ -290,6 +290,12 @@ func (f *fissioner) name(base string) string {
 // fission returns the block loop registration of kernel fd, or why it
 // cannot be written.
 func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
+	return g.fissionAs(fd, nil)
+}
+
+// fissionAs is fission for kernel fd or, when inst is not nil, for that
+// instantiation of the generic kernel fd (inline.go).
+func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why string) {
 	f := &fissioner{
 		g: g, fd: fd, info: g.pkg.TypesInfo,
 		params: map[*types.Var]bool{}, local: map[*types.Var]bool{},
@@ -307,13 +313,13 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 		}
 	}()
 	sig := g.signature(fd)
-	if sig.TypeParams().Len() > 0 {
-		return "", "generic kernels keep the goroutine path at barriers"
+	if sig.TypeParams().Len() > 0 && inst == nil {
+		return "", "generic kernels get block loops only for the instantiations the package writes"
 	}
 	// Synchronising helpers are inlined first (inline.go); the
 	// fingerprint covers the declarations as written, the kernel's and
 	// the inlined helpers', before the transform edits the syntax tree.
-	ig, ifd, hash, inlined, why := g.inlined(fd)
+	ig, ifd, hash, inlined, why := g.inlined(fd, inst)
 	if why != "" {
 		return "", why
 	}

@@ -38,8 +38,10 @@ const maxInlineDepth = 16
 // inlined returns the generator and declaration that barrier fission
 // transforms for kernel fd, the fingerprint of the block loop (the
 // kernel's declaration and those of the helpers inlined into it) and the
-// names of those helpers, or why fd cannot be inlined.
-func (g *generator) inlined(fd *ast.FuncDecl) (ig *generator, ifd *ast.FuncDecl, hash string, callees []string, why string) {
+// names of those helpers, or why fd cannot be inlined. For inst, an
+// instantiation of the generic kernel fd, the copy is a function of its
+// own (instanceName) with the type arguments written in.
+func (g *generator) inlined(fd *ast.FuncDecl, inst *instance) (ig *generator, ifd *ast.FuncDecl, hash string, callees []string, why string) {
 	in := &inliner{g: g, info: g.pkg.TypesInfo, decls: map[*types.Func]*ast.FuncDecl{}, used: map[*types.Func]bool{}, taken: map[string]bool{}, lastResults: map[string][]string{}}
 	for _, f := range g.pkg.Syntax {
 		for _, d := range f.Decls {
@@ -104,8 +106,15 @@ func (g *generator) inlined(fd *ast.FuncDecl) (ig *generator, ifd *ast.FuncDecl,
 			}
 		}
 	}
+	if inst != nil {
+		top.targs = in.typeParamArgs(fd, inst.targs, fd.Pos())
+	}
 	nfd := in.copy(fd).(*ast.FuncDecl)
 	nfd.Doc = nil
+	if inst != nil {
+		nfd.Name = &ast.Ident{NamePos: fd.Name.NamePos, Name: g.instanceName(fd)}
+		nfd.Type.TypeParams = nil
+	}
 
 	var used []*ast.FuncDecl
 	for fn := range in.used {
@@ -123,7 +132,7 @@ func (g *generator) inlined(fd *ast.FuncDecl) (ig *generator, ifd *ast.FuncDecl,
 	if err != nil {
 		return nil, nil, "", nil, err.Error()
 	}
-	ng, err := g.retyped(fd, nfd)
+	ng, err := g.retyped(fd, nfd, inst != nil)
 	if err != nil {
 		pos := g.pkg.Fset.Position(fd.Pos())
 		return nil, nil, "", nil, fmt.Sprintf("%s:%d:%d: inlining %v into the kernel does not type-check: %v", shortFile(pos.Filename), pos.Line, pos.Column, callees, err)
@@ -465,7 +474,7 @@ func (in *inliner) replace(n ast.Node) ast.Node {
 		if name, ok := in.frame.rename[obj]; ok && obj != nil {
 			return &ast.Ident{NamePos: n.NamePos, Name: name}
 		}
-		if t, ok := in.frame.targs[obj]; ok && obj != nil {
+		if t, ok := in.frame.targs[in.info.Uses[n]]; ok && in.info.Uses[n] != nil {
 			c := in.copyPlain(t)
 			setPos(c, n.NamePos)
 			return c
@@ -901,8 +910,9 @@ func (in *inliner) position(pos token.Pos) string {
 }
 
 // retyped returns a generator for the package in which kernel fd is
-// replaced by nfd, type-checked anew.
-func (g *generator) retyped(fd, nfd *ast.FuncDecl) (*generator, error) {
+// replaced by nfd (or, with add, nfd is added next to it), type-checked
+// anew.
+func (g *generator) retyped(fd, nfd *ast.FuncDecl, add bool) (*generator, error) {
 	files := make([]*ast.File, len(g.pkg.Syntax))
 	for i, f := range g.pkg.Syntax {
 		// Other functions' bodies are left out, but for generic ones: the
@@ -910,13 +920,16 @@ func (g *generator) retyped(fd, nfd *ast.FuncDecl) (*generator, error) {
 		c := *f
 		c.Decls = slices.Clone(f.Decls)
 		for j, d := range c.Decls {
-			if d == ast.Decl(fd) {
+			if d == ast.Decl(fd) && !add {
 				c.Decls[j] = nfd
 			} else if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil && !isGenericDecl(d) {
 				e := *d
 				e.Body = nil
 				c.Decls[j] = &e
 			}
+		}
+		if add && f.Pos() <= fd.Pos() && fd.End() <= f.End() {
+			c.Decls = append(c.Decls, nfd)
 		}
 		files[i] = &c
 	}
@@ -1129,4 +1142,34 @@ func endsInReturn(list []ast.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// instanceName returns the name of the copy of generic kernel fd that
+// fission transforms for one instantiation: a name the package does not
+// use. The registration names the instantiation instead
+// (fissionInstance).
+func (g *generator) instanceName(fd *ast.FuncDecl) string {
+	scope := g.pkg.Types.Scope()
+	n := "nugoInst" + fd.Name.Name
+	for i := 2; scope.Lookup(n) != nil; i++ {
+		n = "nugoInst" + fd.Name.Name + strconv.Itoa(i)
+	}
+	return n
+}
+
+// fissionInstance returns the block loop registration of inst, an
+// instantiation of the generic kernel fd, or why it cannot be written.
+// The block loop is made from a copy of fd with inst's type arguments
+// written in; its fingerprint is that of the generic declaration, and it
+// is registered for inst's func value (fd[T...]).
+func (g *generator) fissionInstance(fd *ast.FuncDecl, inst instance) (src, why string) {
+	src, why = g.fissionAs(fd, &inst)
+	if why != "" {
+		return "", why
+	}
+	old := "RegisterBlockLoop(" + g.instanceName(fd) + ","
+	if !strings.Contains(src, old) {
+		return "", fmt.Sprintf("the block loop of %s names no kernel", inst.expr)
+	}
+	return strings.Replace(src, old, "RegisterBlockLoop("+inst.expr+",", 1), ""
 }
