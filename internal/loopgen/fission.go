@@ -1398,7 +1398,7 @@ func (f *fissioner) emit(body []node) string {
 		}
 		arrayOrder = append(arrayOrder, v)
 	}
-	slices.SortFunc(arrayOrder, func(a, b *types.Var) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(arrayOrder, varOrder)
 	for _, v := range arrayOrder {
 		arrays[v] = f.name("nugoV" + strings.ToUpper(v.Name()[:1]) + v.Name()[1:])
 		f.scratch = append(f.scratch, scratchVar{arrays[v], v.Type()})
@@ -1708,7 +1708,7 @@ func (e *emitter) region(r *region) {
 			stmts = append(stmts, s)
 		}
 	}
-	slices.SortFunc(stmts, func(a, b ast.Stmt) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(stmts, stmtOrder)
 	var loads, stores []*types.Var
 	for v := range refs {
 		if _, ok := e.arrays[v]; ok {
@@ -1718,9 +1718,8 @@ func (e *emitter) region(r *region) {
 			}
 		}
 	}
-	byPos := func(a, b *types.Var) int { return int(a.Pos() - b.Pos()) }
-	slices.SortFunc(loads, byPos)
-	slices.SortFunc(stores, byPos)
+	slices.SortFunc(loads, varOrder)
+	slices.SortFunc(stores, varOrder)
 	// A name declared at the top of the region must not be one the
 	// region's head declares for another variable.
 	head := map[string]bool{f.tname: true}

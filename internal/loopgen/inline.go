@@ -1,6 +1,7 @@
 package loopgen
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -75,6 +76,12 @@ func (g *generator) inlined(fd *ast.FuncDecl, inst *instance) (ig *generator, if
 		collectNames(in.decls[fn], in.taken)
 	}
 	collectNames(fd, in.taken)
+	in.addrTaken = in.assignedVars(fd, true)
+	for fn := range in.used {
+		for v := range in.assignedVars(in.decls[fn], true) {
+			in.addrTaken[v] = true
+		}
+	}
 	// The kernel's own variables that bear the name of a package-level
 	// name, an import or a predeclared identifier that an inlined helper
 	// uses are renamed, so that they do not hide it from the helper's code.
@@ -148,6 +155,9 @@ type inliner struct {
 	used  map[*types.Func]bool          // the helpers inlined
 	taken map[string]bool               // names no fresh name may take
 	frame *inlineFrame                  // of the function whose code is being copied
+	// addrTaken are the variables whose address the kernel or a helper
+	// takes.
+	addrTaken map[types.Object]bool
 	// fileImports maps the import paths of the kernel's file to their
 	// names there.
 	fileImports map[string]string
@@ -684,7 +694,7 @@ func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
 			return pure
 		})
 	}
-	assigned := in.assignedVars(d)
+	assigned := in.assignedVars(d, false)
 	usedVars := map[types.Object]bool{}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && in.info.Uses[id] != nil {
@@ -722,8 +732,11 @@ func (in *inliner) expand(call *ast.CallExpr, c *types.Func) []string {
 			}
 			continue
 		}
-		if aid, ok := ast.Unparen(ac).(*ast.Ident); ok && pure && !assigned[obj] {
-			if _, isVar := in.info.Uses[ast.Unparen(a).(*ast.Ident)].(*types.Var); isVar {
+		if aid, ok := ast.Unparen(ac).(*ast.Ident); ok && !assigned[obj] {
+			// A local variable whose address is never taken keeps its
+			// value while the other arguments are evaluated.
+			v, isVar := in.info.Uses[ast.Unparen(a).(*ast.Ident)].(*types.Var)
+			if isVar && (pure || v.Parent() != in.g.pkg.Types.Scope() && !in.addrTaken[v]) {
 				fr.rename[obj] = aid.Name
 				continue
 			}
@@ -871,8 +884,8 @@ func setPos(n ast.Node, pos token.Pos) {
 }
 
 // assignedVars returns the variables that fd assigns, increments or
-// takes the address of.
-func (in *inliner) assignedVars(fd *ast.FuncDecl) map[types.Object]bool {
+// takes the address of (only those whose address it takes, with addr).
+func (in *inliner) assignedVars(fd *ast.FuncDecl, addr bool) map[types.Object]bool {
 	out := map[types.Object]bool{}
 	mark := func(e ast.Expr) {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
@@ -882,6 +895,9 @@ func (in *inliner) assignedVars(fd *ast.FuncDecl) map[types.Object]bool {
 		}
 	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); addr && (!ok || u.Op != token.AND) {
+			return true
+		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
@@ -1172,4 +1188,22 @@ func (g *generator) fissionInstance(fd *ast.FuncDecl, inst instance) (src, why s
 		return "", fmt.Sprintf("the block loop of %s names no kernel", inst.expr)
 	}
 	return strings.Replace(src, old, "RegisterBlockLoop("+inst.expr+",", 1), ""
+}
+
+// varOrder orders variables by position, then name: the copies of a
+// helper inlined twice declare their variables at the same positions.
+func varOrder(a, b *types.Var) int {
+	return cmp.Or(cmp.Compare(a.Pos(), b.Pos()), strings.Compare(a.Name(), b.Name()))
+}
+
+// stmtOrder orders statements by position, then by the first name they
+// declare (as varOrder).
+func stmtOrder(a, b ast.Stmt) int {
+	first := func(s ast.Stmt) string {
+		if ids := defNames(s); len(ids) > 0 {
+			return ids[0].Name
+		}
+		return ""
+	}
+	return cmp.Or(cmp.Compare(a.Pos(), b.Pos()), strings.Compare(first(a), first(b)))
 }
