@@ -91,3 +91,17 @@ func GenericReduce[T Number](t cuda.Thread, a, sums []T) {
 // Instances are the instantiations of the package's generic kernels that
 // its tests launch: nugo gen makes loops for those the package names.
 var Instances = []any{GenericReduce[int32], GenericReduce[float64]}
+
+// gather returns a[j] after a barrier: a helper that indexes out of range
+// when j does, so that a test sees the position a panic names.
+func gather(t cuda.Thread, a []int32, j int32) int32 {
+	t.SyncThreads()
+	return a[j]
+}
+
+// HelperGather sets out[i] to a[idx[i]], through gather, for grids that
+// cover out exactly.
+func HelperGather(t cuda.Thread, a, idx, out []int32) {
+	i := t.Grid1()
+	out[i] = gather(t, a, idx[i])
+}

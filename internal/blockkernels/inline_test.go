@@ -2,10 +2,13 @@ package blockkernels
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +31,9 @@ func TestInlinedAndInstances(t *testing.T) {
 	}
 	if want := []string{"blockSum", "scaled", "warpSum"}; !reflect.DeepEqual(rb.Inlined, want) {
 		t.Errorf("HelperReduce's block loop inlined %v, want %v", rb.Inlined, want)
+	}
+	if rb, _ := cpu.Rows(reflect.ValueOf(HelperGather)); !reflect.DeepEqual(rb.Inlined, []string{"gather"}) {
+		t.Errorf("HelperGather's block loop inlined %v, want [gather]", rb.Inlined)
 	}
 	for _, tc := range []struct {
 		name string
@@ -165,6 +171,47 @@ func TestStaleInlinedHelper(t *testing.T) {
 			}
 			if a[0] != tc.want {
 				t.Errorf("a[0] = %d, want %d", a[0], tc.want)
+			}
+		})
+	}
+}
+
+// TestInlinedHelperPanicPosition: a panic in a helper inlined into a
+// block loop names the helper's file and line, as on the goroutine path,
+// and the thread that raised it.
+func TestInlinedHelperPanicPosition(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	if err := cuda.SetBackend(cuda.CPU); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("helpers.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := slices.Index(strings.Split(string(src), "\n"), "\treturn a[j]") + 1
+	if line == 0 {
+		t.Fatal("gather's return not found in helpers.go")
+	}
+	want := fmt.Sprintf("helpers.go:%d", line)
+	for _, p := range []path{generated, goroutines} {
+		t.Run(p.name, func(t *testing.T) {
+			defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(p.noLoops))
+			n := 2 * Block
+			a, idx, out := ints(n), make([]int32, n), make([]int32, n)
+			for i := range idx {
+				idx[i] = int32(n - 1 - i)
+			}
+			idx[Block+5] = int32(n + 100)
+			err := cuda.Jit(HelperGather).Launch(cuda.Dim1(2), cuda.Dim1(Block), a, idx, out)
+			var ke *cuda.KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("launch returned %v (%T), want a *cuda.KernelError", err, err)
+			}
+			if !strings.Contains(ke.Msg, "index out of range") || !strings.Contains(ke.Pos, want) {
+				t.Errorf("panic %q at %q, want an index out of range at %s (gather's return)", ke.Msg, ke.Pos, want)
+			}
+			if ke.Block != (cuda.Dim3{X: 1, Y: 0, Z: 0}) || ke.Thread != (cuda.Dim3{X: 5, Y: 0, Z: 0}) {
+				t.Errorf("panic in block %v thread %v, want block (1,0,0) thread (5,0,0)", ke.Block, ke.Thread)
 			}
 		})
 	}

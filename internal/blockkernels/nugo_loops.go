@@ -372,6 +372,49 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HelperGather, "7179da33aa6f4507", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, idx, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].([]int32)
+		_, _, _ = a, idx, out
+		return func() cuda.BlockLoop {
+			var nugoVJ2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVJ2) < nugoN {
+					nugoVJ2 = make([]int32, nugoN)
+				}
+				nugoVJ2 = nugoVJ2[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:105
+					i := t.Grid1()
+
+//line helpers.go:106
+					var j2 int32 = idx[i]
+					nugoVJ2[nugoTi] = j2
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:105
+					i := t.Grid1()
+					j2 := nugoVJ2[nugoTi]
+
+//line helpers.go:99
+					var res int32 = a[j2]
+
+//line helpers.go:106
+					out[i] = res
+					nugoVJ2[nugoTi] = j2
+				}
+			}
+		}
+	}, "gather")
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
