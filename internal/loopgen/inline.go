@@ -57,7 +57,10 @@ func (g *generator) inlined(fd *ast.FuncDecl, inst *instance) (ig *generator, if
 		if r := recover(); r != nil {
 			e, ok := r.(*errFission)
 			if !ok {
-				panic(r)
+				// A construct the copy does not foresee: the kernel keeps
+				// the goroutine path rather than nugo gen failing.
+				p := g.pkg.Fset.Position(fd.Pos())
+				e = &errFission{fmt.Sprintf("%s:%d:%d: nugo gen could not copy this kernel for barrier fission (internal error: %v); please report it", shortFile(p.Filename), p.Line, p.Column, r)}
 			}
 			ig, ifd, hash, callees, why = nil, nil, "", nil, e.msg
 		}
