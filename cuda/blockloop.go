@@ -82,13 +82,17 @@ func (b *Block) Thread(i int) Thread {
 // source is the fingerprint of the kernel's declaration it was made from
 // (package declhash), and a launch on the CPU backend fails with a
 // *CompileError saying to run go generate if the kernel's source, as the
-// binary carries it, no longer has that fingerprint.
-func RegisterBlockLoop(kernel any, source string, bind func(args []any) func() BlockLoop) {
+// binary carries it, no longer has that fingerprint. inlined names the
+// functions of the kernel's package that nugo gen inlined into the block
+// loop (helpers that synchronise the block); the fingerprint then covers
+// their declarations too, so that editing a helper alone makes the block
+// loop out of date as well.
+func RegisterBlockLoop(kernel any, source string, bind func(args []any) func() BlockLoop, inlined ...string) {
 	v := reflect.ValueOf(kernel)
 	if kernel == nil || bind == nil || v.Kind() != reflect.Func || v.IsNil() {
 		return
 	}
-	cpu.RegisterRows(v.Pointer(), cpu.RowBinder{Type: v.Type(), Bind: bind, Source: source})
+	cpu.RegisterRows(v.Pointer(), cpu.RowBinder{Type: v.Type(), Bind: bind, Source: source, Inlined: inlined})
 }
 
 // blockLoopCurrent caches, per kernel code pointer and fingerprint, nil
@@ -112,14 +116,14 @@ type blockLoopKey struct {
 // stale row loop fails to compile and a stale nugo_source.go fails the
 // compiled backends. Where no source can be found, no backend compiles
 // another body, and the loop is used.
-func currentBlockLoop(fn reflect.Value, source string) error {
+func currentBlockLoop(fn reflect.Value, source string, inlined []string) error {
 	key := blockLoopKey{fn.Pointer(), source}
 	if err, seen := blockLoopCurrent.Load(key); seen {
 		e, _ := err.(error)
 		return e
 	}
 	var err error
-	if h, found := frontend.DeclHash(fn.Interface()); found && h != source {
+	if h, found := frontend.DeclHash(fn.Interface(), inlined...); found && h != source {
 		pos := ""
 		if f := runtime.FuncForPC(fn.Pointer()); f != nil {
 			if file, line := f.FileLine(f.Entry()); file != "" {
@@ -143,7 +147,7 @@ func blockLoopFor(fn reflect.Value, args []reflect.Value) (func() BlockLoop, err
 	if !ok || bind == nil || len(args)+1 != fn.Type().NumIn() {
 		return nil, nil
 	}
-	if err := currentBlockLoop(fn, rb.Source); err != nil {
+	if err := currentBlockLoop(fn, rb.Source, rb.Inlined); err != nil {
 		return nil, err
 	}
 	return bindLoop(fn, args, bind, "block loop")

@@ -85,6 +85,19 @@ var cases = []kcase{
 	{"shadow", Shadow, func(n int) (cuda.LaunchConfig, []any) {
 		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{ints(n)}
 	}, nil},
+	{"helperreduce", HelperReduce, func(n int) (cuda.LaunchConfig, []any) {
+		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{floats(n), make([]float32, blocks(n)), float32(0.5)}
+	}, nil},
+	{"genericreduce/int32", GenericReduce[int32], func(n int) (cuda.LaunchConfig, []any) {
+		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{ints(n), make([]int32, blocks(n))}
+	}, nil},
+	{"genericreduce/float64", GenericReduce[float64], func(n int) (cuda.LaunchConfig, []any) {
+		a := make([]float64, n)
+		for i, v := range floats(n) {
+			a[i] = float64(v) / 3
+		}
+		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{a, make([]float64, blocks(n))}
+	}, nil},
 	{"countabove", CountAbove, func(n int) (cuda.LaunchConfig, []any) {
 		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{floats(n), float32(0.5), make([]int32, blocks(n)), make([]int32, blocks(n))}
 	}, nil},

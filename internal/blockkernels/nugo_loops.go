@@ -9,6 +9,394 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
+	cuda.RegisterBlockLoop(HelperReduce, "8681238cf08dfcb9", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums, half := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(float32)
+		_, _, _ = a, sums, half
+		return func() cuda.BlockLoop {
+			var nugoVS2 []float32
+			var nugoVV2 []float32
+			var nugoVV3 []float32
+			var nugoVS []float32
+			var nugoVRes4 []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS2) < nugoN {
+					nugoVS2 = make([]float32, nugoN)
+				}
+				nugoVS2 = nugoVS2[:nugoN]
+				if cap(nugoVV2) < nugoN {
+					nugoVV2 = make([]float32, nugoN)
+				}
+				nugoVV2 = nugoVV2[:nugoN]
+				if cap(nugoVV3) < nugoN {
+					nugoVV3 = make([]float32, nugoN)
+				}
+				nugoVV3 = nugoVV3[:nugoN]
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS = nugoVS[:nugoN]
+				if cap(nugoVRes4) < nugoN {
+					nugoVRes4 = make([]float32, nugoN)
+				}
+				nugoVRes4 = nugoVRes4[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				warpSums := cuda.BlockShared(&nugoShared, Block/32)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:50
+					i := t.Grid1()
+
+//line helpers.go:51
+					var v float32
+
+//line helpers.go:52
+					if i < len(a) {
+//line helpers.go:53
+						v = a[i]
+					}
+
+//line helpers.go:23
+					var v2 float32 = v
+					nugoVV2[nugoTi] = v2
+				}
+				for off2 := 16; off2 > 0; off2 /= 2 {
+					{
+						nugoD := int(off2) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV2[nugoI] += nugoVV2[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV2[nugoI] += nugoVV2[nugoI]
+							}
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:22
+					tid2 := t.ThreadIdx().X
+					v2 := nugoVV2[nugoTi]
+
+//line helpers.go:15
+					var res2 float32 = v2
+
+//line helpers.go:23
+					s2 := res2
+
+//line helpers.go:24
+					if tid2%32 == 0 {
+//line helpers.go:25
+						warpSums[tid2/32] = s2
+					}
+					nugoVS2[nugoTi] = s2
+					nugoVV2[nugoTi] = v2
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:22
+					tid2 := t.ThreadIdx().X
+					s2 := nugoVS2[nugoTi]
+
+//line helpers.go:28
+					s2 = 0
+
+//line helpers.go:29
+					if tid2 < Block/32 {
+//line helpers.go:30
+						s2 = warpSums[tid2]
+					}
+
+//line helpers.go:32
+					var v3 float32 = s2
+					nugoVS2[nugoTi] = s2
+					nugoVV3[nugoTi] = v3
+				}
+				for off3 := 16; off3 > 0; off3 /= 2 {
+					{
+						nugoD2 := int(off3) & 31
+						nugoK2, nugoT3 := 32, nugoN
+						_, _ = nugoK2, nugoT3
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+								nugoVV3[nugoI2] += nugoVV3[nugoI2+nugoD2]
+							}
+							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+								nugoVV3[nugoI2] += nugoVV3[nugoI2]
+							}
+						}
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					v3 := nugoVV3[nugoTi]
+
+//line helpers.go:15
+					var res3 float32 = v3
+
+//line helpers.go:32
+					var res float32 = res3
+
+//line helpers.go:55
+					s := 2 * res
+
+//line helpers.go:56
+					var res4 float32
+					nugoVV3[nugoTi] = v3
+					nugoVS[nugoTi] = s
+					nugoVRes4[nugoTi] = res4
+				}
+				if half == 0 {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						s := nugoVS[nugoTi]
+						res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:39
+						res4 = s
+						nugoVS[nugoTi] = s
+						nugoVRes4[nugoTi] = res4
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						s := nugoVS[nugoTi]
+						res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:42
+						res4 = s * half
+						nugoVS[nugoTi] = s
+						nugoVRes4[nugoTi] = res4
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					s := nugoVS[nugoTi]
+					res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:56
+					s = res4
+
+//line helpers.go:57
+					if t.ThreadIdx().X == 0 {
+//line helpers.go:58
+						sums[t.BlockIdx().X] = s / 2
+					}
+					nugoVS[nugoTi] = s
+					nugoVRes4[nugoTi] = res4
+				}
+			}
+		}
+	}, "blockSum", "scaled", "warpSum")
+	cuda.RegisterBlockLoop(GenericReduce[int32], "85c603f843746355", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, sums
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, Block)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:72
+					tid := t.ThreadIdx().X
+
+//line helpers.go:73
+					i := t.Grid1()
+
+//line helpers.go:74
+					var v int32
+
+//line helpers.go:75
+					if i < len(a) {
+//line helpers.go:76
+						v = a[i]
+					}
+
+//line helpers.go:78
+					sh[tid] = v
+				}
+				for s := Block / 2; s > 0; s >>= 1 {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line helpers.go:72
+						tid := t.ThreadIdx().X
+
+//line helpers.go:81
+						if tid < s {
+//line helpers.go:82
+							sh[tid] += sh[tid+s]
+						}
+					}
+				}
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:72
+					tid := t.ThreadIdx().X
+
+//line helpers.go:86
+					if tid == 0 {
+//line helpers.go:87
+						sums[t.BlockIdx().X] = sh[0]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(GenericReduce[float64], "85c603f843746355", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, sums
+		return func() cuda.BlockLoop {
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, Block)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:72
+					tid := t.ThreadIdx().X
+
+//line helpers.go:73
+					i := t.Grid1()
+
+//line helpers.go:74
+					var v float64
+
+//line helpers.go:75
+					if i < len(a) {
+//line helpers.go:76
+						v = a[i]
+					}
+
+//line helpers.go:78
+					sh[tid] = v
+				}
+				for s := Block / 2; s > 0; s >>= 1 {
+					nugoLo, nugoHi := 0, nugoN
+					if nugoB.Flat() {
+						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+					}
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line helpers.go:72
+						tid := t.ThreadIdx().X
+
+//line helpers.go:81
+						if tid < s {
+//line helpers.go:82
+							sh[tid] += sh[tid+s]
+						}
+					}
+				}
+				nugoLo2, nugoHi2 := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:72
+					tid := t.ThreadIdx().X
+
+//line helpers.go:86
+					if tid == 0 {
+//line helpers.go:87
+						sums[t.BlockIdx().X] = sh[0]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HelperGather, "7179da33aa6f4507", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, idx, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].([]int32)
+		_, _, _ = a, idx, out
+		return func() cuda.BlockLoop {
+			var nugoVJ2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVJ2) < nugoN {
+					nugoVJ2 = make([]int32, nugoN)
+				}
+				nugoVJ2 = nugoVJ2[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:105
+					i := t.Grid1()
+
+//line helpers.go:106
+					var j2 int32 = idx[i]
+					nugoVJ2[nugoTi] = j2
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line helpers.go:105
+					i := t.Grid1()
+					j2 := nugoVJ2[nugoTi]
+
+//line helpers.go:99
+					var res int32 = a[j2]
+
+//line helpers.go:106
+					out[i] = res
+					nugoVJ2[nugoTi] = j2
+				}
+			}
+		}
+	}, "gather")
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums

@@ -22,7 +22,7 @@ func TestBlockLoopsCurrent(t *testing.T) {
 			t.Errorf("%s has no block loop (run go generate ./internal/blockkernels)", c.name)
 			continue
 		}
-		if h, found := frontend.DeclHash(c.kernel); !found || h != rb.Source {
+		if h, found := frontend.DeclHash(c.kernel, rb.Inlined...); !found || h != rb.Source {
 			t.Errorf("%s: block loop made from source %s, the kernel's is %s (found %v): run go generate ./internal/blockkernels", c.name, rb.Source, h, found)
 		}
 	}

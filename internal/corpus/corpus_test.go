@@ -117,7 +117,7 @@ func TestCorpusRowLoops(t *testing.T) {
 			if _, block := rb.Bind.(func([]any) func() cuda.BlockLoop); block {
 				// A block loop (barrier fission) is used only if made
 				// from the kernel's current source.
-				if h, found := frontend.DeclHash(c.Kernel); !found || h != rb.Source {
+				if h, found := frontend.DeclHash(c.Kernel, rb.Inlined...); !found || h != rb.Source {
 					t.Fatalf("kernel %s: block loop made from source %s, the kernel's is %s (run go generate ./internal/corpus)", runtime.FuncForPC(fn.Pointer()).Name(), rb.Source, h)
 				}
 			}

@@ -17,6 +17,9 @@ type RowBinder struct {
 	// Source is the fingerprint of the kernel's declaration that a block
 	// loop (cuda.RegisterBlockLoop) was generated from; "" for row loops.
 	Source string
+	// Inlined names the functions of the kernel's package whose bodies
+	// the block loop inlined; Source covers their declarations too.
+	Inlined []string
 }
 
 var rows struct {

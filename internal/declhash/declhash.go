@@ -26,3 +26,28 @@ func Of(fset *token.FileSet, fd *ast.FuncDecl) (string, error) {
 	h.Write(b.Bytes())
 	return fmt.Sprintf("%016x", h.Sum64()), nil
 }
+
+// OfAll returns the fingerprint of a kernel's declaration together with
+// those of the functions inlined into it (decls[0] is the kernel, the
+// rest in the order the caller fixes): Of(decls[0]) alone when nothing is
+// inlined, so that the fingerprints of other kernels do not change.
+func OfAll(fset *token.FileSet, decls []*ast.FuncDecl) (string, error) {
+	if len(decls) == 0 {
+		return "", fmt.Errorf("no declaration to fingerprint")
+	}
+	h := fnv.New64a()
+	for i, fd := range decls {
+		s, err := Of(fset, fd)
+		if err != nil {
+			return "", err
+		}
+		if len(decls) == 1 {
+			return s, nil
+		}
+		if i > 0 {
+			h.Write([]byte{'+'})
+		}
+		h.Write([]byte(s))
+	}
+	return fmt.Sprintf("%016x", h.Sum64()), nil
+}

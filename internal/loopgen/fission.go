@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
-
-	"github.com/nugo-dev/nugo/internal/declhash"
 )
 
 // Barrier fission: a kernel that synchronises its block (SyncThreads, its
@@ -263,6 +261,8 @@ type fissioner struct {
 	blk       string // the *cuda.Block
 	n         string // the block's size
 	cuda      string // cuda's import name
+
+	inlined []string // the helpers inlined into the kernel (inline.go)
 }
 
 type scratchVar struct {
@@ -295,6 +295,12 @@ func (f *fissioner) name(base string) string {
 // fission returns the block loop registration of kernel fd, or why it
 // cannot be written.
 func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
+	return g.fissionAs(fd, nil)
+}
+
+// fissionAs is fission for kernel fd or, when inst is not nil, for that
+// instantiation of the generic kernel fd (inline.go).
+func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why string) {
 	f := &fissioner{
 		g: g, fd: fd, info: g.pkg.TypesInfo,
 		params: map[*types.Var]bool{}, local: map[*types.Var]bool{},
@@ -312,22 +318,23 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 		}
 	}()
 	sig := g.signature(fd)
-	if sig.TypeParams().Len() > 0 {
-		return "", "generic kernels keep the goroutine path at barriers"
+	if sig.TypeParams().Len() > 0 && inst == nil {
+		return "", "generic kernels get block loops only for the instantiations the package writes"
 	}
-	// The fingerprint of the declaration as written, before the transform
-	// edits the syntax tree.
-	hash, err := declhash.Of(g.pkg.Fset, fd)
-	if err != nil {
-		return "", err.Error()
+	// Synchronising helpers are inlined first (inline.go); the
+	// fingerprint covers the declarations as written, the kernel's and
+	// the inlined helpers', before the transform edits the syntax tree.
+	ig, ifd, hash, inlined, why := g.inlined(fd, inst)
+	if why != "" {
+		return "", why
 	}
-	f.hash = hash
+	f.g, f.fd, f.info, f.hash, f.inlined = ig, ifd, ig.pkg.TypesInfo, hash, inlined
 	f.check()
-	fd.Body.List = f.splitTuples(fd.Body.List)
+	f.fd.Body.List = f.splitTuples(f.fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.census()
 	f.findUniform()
-	body := f.list(fd.Body.List)
+	body := f.list(f.fd.Body.List)
 	return f.emit(body), ""
 }
 
@@ -1411,7 +1418,7 @@ func (f *fissioner) emit(body []node) string {
 		}
 		arrayOrder = append(arrayOrder, v)
 	}
-	slices.SortFunc(arrayOrder, func(a, b *types.Var) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(arrayOrder, varOrder)
 	for _, v := range arrayOrder {
 		arrays[v] = f.name("nugoV" + strings.ToUpper(v.Name()[:1]) + v.Name()[1:])
 		f.scratch = append(f.scratch, scratchVar{arrays[v], v.Type()})
@@ -1589,7 +1596,7 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 	fmt.Fprintf(w, "%s := %s.Thread(0)\n_ = %s\n", f.tname, f.blk, f.tname)
 	e := &emitter{f: f, w: w, defs: defs, regionRefs: regionRefs, arrays: arrays}
 	e.nodes(body)
-	fmt.Fprintf(w, "}\n}\n})\n")
+	fmt.Fprintf(w, "}\n}\n}%s)\n", inlinedArgs(f.inlined))
 }
 
 type emitter struct {
@@ -1728,7 +1735,7 @@ func (e *emitter) region(r *region) {
 			stmts = append(stmts, s)
 		}
 	}
-	slices.SortFunc(stmts, func(a, b ast.Stmt) int { return int(a.Pos() - b.Pos()) })
+	slices.SortFunc(stmts, stmtOrder)
 	var loads, stores []*types.Var
 	for v := range refs {
 		if _, ok := e.arrays[v]; ok {
@@ -1738,9 +1745,8 @@ func (e *emitter) region(r *region) {
 			}
 		}
 	}
-	byPos := func(a, b *types.Var) int { return int(a.Pos() - b.Pos()) }
-	slices.SortFunc(loads, byPos)
-	slices.SortFunc(stores, byPos)
+	slices.SortFunc(loads, varOrder)
+	slices.SortFunc(stores, varOrder)
 	// A name declared at the top of the region must not be one the
 	// region's head declares for another variable.
 	head := map[string]bool{f.tname: true}

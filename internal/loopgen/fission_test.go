@@ -19,7 +19,7 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "Helper", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
@@ -28,7 +28,6 @@ func TestFissionReasons(t *testing.T) {
 		"BreakOut":      "break in a loop around barriers",
 		"AssignsParam":  "assigns to parameter a",
 		"Closure":       "function literal",
-		"Helper":        "calls wait, which synchronises",
 		"GridDivergent": "not the same in every thread",
 		"HalfVote":      "a warp operation there takes only the lanes on its side",
 		"MatchArg":      "MatchAllSync other than as the value of a two-variable assignment",

@@ -128,6 +128,24 @@ func Generate(dir string) (*Result, error) {
 					continue
 				}
 			}
+			if g.needsFission(fd) && g.signature(fd).TypeParams().Len() > 0 {
+				// A block loop per instantiation the package writes
+				// (inline.go), a row loop where fission fails.
+				insts, skips := g.instances(fd)
+				for _, in := range insts {
+					res.Kernels = append(res.Kernels, in.expr)
+					src, why := g.fissionInstance(fd, in)
+					if why == "" {
+						g.body.WriteString(src)
+						res.Fissioned = append(res.Fissioned, in.expr)
+						continue
+					}
+					res.Unfissioned = append(res.Unfissioned, Skip{in.expr, why})
+					g.kernel(in.expr, in.sig, g.mayStop(fd))
+				}
+				res.Skipped = append(res.Skipped, skips...)
+				continue
+			}
 			if g.needsFission(fd) {
 				src, why := g.fission(fd)
 				if why == "" {
@@ -380,8 +398,9 @@ func (g *generator) paramsProblem(sig *types.Signature) string {
 // instance is one instantiation of a generic kernel: how the generated
 // file writes it and its signature.
 type instance struct {
-	expr string
-	sig  *types.Signature
+	expr  string
+	sig   *types.Signature
+	targs []types.Type // the type arguments
 }
 
 // instances returns the instantiations of the generic kernel fd that the
@@ -418,7 +437,7 @@ func (g *generator) instances(fd *ast.FuncDecl) ([]instance, []Skip) {
 			skips = append(skips, Skip{expr, why})
 			continue
 		}
-		out = append(out, instance{expr, sig})
+		out = append(out, instance{expr, sig, slices.Collect(u.inst.TypeArgs.Types())})
 	}
 	if len(uses) == 0 {
 		skips = append(skips, Skip{fd.Name.Name, "generic, and the package's non-test files instantiate it nowhere; its launches keep the per-thread call"})

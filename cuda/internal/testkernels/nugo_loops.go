@@ -10,6 +10,530 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
+	cuda.RegisterBlockLoop(AtomicComplexAll[complex64], "390a7b3d9ae7696b", func(nugoArgs []any) func() cuda.BlockLoop {
+		y, own, olds, acc := nugoArgs[0].([]complex64), nugoArgs[1].([]complex64), nugoArgs[2].([]complex64), nugoArgs[3].([]complex64)
+		_, _, _, _ = y, own, olds, acc
+		return func() cuda.BlockLoop {
+			var nugoShared []complex64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 1)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomiccomplex.go:12
+					tid := t.ThreadIdx().X
+
+//line atomiccomplex.go:13
+					if tid == 0 {
+//line atomiccomplex.go:14
+						sh[0] = 0
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomiccomplex.go:17
+					if i := t.Grid1(); i < len(y) {
+//line atomiccomplex.go:18
+						cuda.AtomicAddComplex(&acc[0], y[i])
+//line atomiccomplex.go:19
+						cuda.AtomicAddComplex(&sh[0], y[i])
+//line atomiccomplex.go:20
+						olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomiccomplex.go:12
+					tid := t.ThreadIdx().X
+
+//line atomiccomplex.go:23
+					if tid == 0 {
+//line atomiccomplex.go:24
+						cuda.AtomicAddComplex(&acc[1], sh[0])
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(AtomicComplexAll[complex128], "390a7b3d9ae7696b", func(nugoArgs []any) func() cuda.BlockLoop {
+		y, own, olds, acc := nugoArgs[0].([]complex128), nugoArgs[1].([]complex128), nugoArgs[2].([]complex128), nugoArgs[3].([]complex128)
+		_, _, _, _ = y, own, olds, acc
+		return func() cuda.BlockLoop {
+			var nugoShared []complex128
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 1)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomiccomplex.go:12
+					tid := t.ThreadIdx().X
+
+//line atomiccomplex.go:13
+					if tid == 0 {
+//line atomiccomplex.go:14
+						sh[0] = 0
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomiccomplex.go:17
+					if i := t.Grid1(); i < len(y) {
+//line atomiccomplex.go:18
+						cuda.AtomicAddComplex(&acc[0], y[i])
+//line atomiccomplex.go:19
+						cuda.AtomicAddComplex(&sh[0], y[i])
+//line atomiccomplex.go:20
+						olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomiccomplex.go:12
+					tid := t.ThreadIdx().X
+
+//line atomiccomplex.go:23
+					if tid == 0 {
+//line atomiccomplex.go:24
+						cuda.AtomicAddComplex(&acc[1], sh[0])
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(AtomicNanEach[float32], "73c993238bf83ecb", func(nugoArgs []any) func() cuda.BlockLoop {
+		mx, mn, y, oldMx, oldMn, shMx, shMn := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32), nugoArgs[3].([]float32), nugoArgs[4].([]float32), nugoArgs[5].([]float32), nugoArgs[6].([]float32)
+		_, _, _, _, _, _, _ = mx, mn, y, oldMx, oldMn, shMx, shMn
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 512)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:15
+					if i < len(y) {
+//line atomicnan.go:16
+						sh[2*tid] = shMx[i]
+//line atomicnan.go:17
+						sh[2*tid+1] = shMn[i]
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:20
+					if i < len(y) {
+//line atomicnan.go:21
+						oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+//line atomicnan.go:22
+						oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+//line atomicnan.go:23
+						cuda.AtomicNanMax(&sh[2*tid], y[i])
+//line atomicnan.go:24
+						cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:27
+					if i < len(y) {
+//line atomicnan.go:28
+						shMx[i] = sh[2*tid]
+//line atomicnan.go:29
+						shMn[i] = sh[2*tid+1]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(AtomicNanEach[float64], "73c993238bf83ecb", func(nugoArgs []any) func() cuda.BlockLoop {
+		mx, mn, y, oldMx, oldMn, shMx, shMn := nugoArgs[0].([]float64), nugoArgs[1].([]float64), nugoArgs[2].([]float64), nugoArgs[3].([]float64), nugoArgs[4].([]float64), nugoArgs[5].([]float64), nugoArgs[6].([]float64)
+		_, _, _, _, _, _, _ = mx, mn, y, oldMx, oldMn, shMx, shMn
+		return func() cuda.BlockLoop {
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 512)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:15
+					if i < len(y) {
+//line atomicnan.go:16
+						sh[2*tid] = shMx[i]
+//line atomicnan.go:17
+						sh[2*tid+1] = shMn[i]
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:20
+					if i < len(y) {
+//line atomicnan.go:21
+						oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+//line atomicnan.go:22
+						oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+//line atomicnan.go:23
+						cuda.AtomicNanMax(&sh[2*tid], y[i])
+//line atomicnan.go:24
+						cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:27
+					if i < len(y) {
+//line atomicnan.go:28
+						shMx[i] = sh[2*tid]
+//line atomicnan.go:29
+						shMn[i] = sh[2*tid+1]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(AtomicNanEach[cuda.Float16], "73c993238bf83ecb", func(nugoArgs []any) func() cuda.BlockLoop {
+		mx, mn, y, oldMx, oldMn, shMx, shMn := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16), nugoArgs[2].([]cuda.Float16), nugoArgs[3].([]cuda.Float16), nugoArgs[4].([]cuda.Float16), nugoArgs[5].([]cuda.Float16), nugoArgs[6].([]cuda.Float16)
+		_, _, _, _, _, _, _ = mx, mn, y, oldMx, oldMn, shMx, shMn
+		return func() cuda.BlockLoop {
+			var nugoShared []cuda.Float16
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 512)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:15
+					if i < len(y) {
+//line atomicnan.go:16
+						sh[2*tid] = shMx[i]
+//line atomicnan.go:17
+						sh[2*tid+1] = shMn[i]
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:20
+					if i < len(y) {
+//line atomicnan.go:21
+						oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+//line atomicnan.go:22
+						oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+//line atomicnan.go:23
+						cuda.AtomicNanMax(&sh[2*tid], y[i])
+//line atomicnan.go:24
+						cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:13
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+					i := t.Grid1()
+
+//line atomicnan.go:27
+					if i < len(y) {
+//line atomicnan.go:28
+						shMx[i] = sh[2*tid]
+//line atomicnan.go:29
+						shMn[i] = sh[2*tid+1]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(AtomicNanAll[float32], "d8db7e6af8d5832c", func(nugoArgs []any) func() cuda.BlockLoop {
+		y, init, acc := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = y, init, acc
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 2)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:39
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:40
+					if tid == 0 {
+//line atomicnan.go:41
+						sh[0] = init[0]
+//line atomicnan.go:42
+						sh[1] = init[1]
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:45
+					if i := t.Grid1(); i < len(y) {
+//line atomicnan.go:46
+						cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+						cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+						cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+						cuda.AtomicNanMin(&sh[1], y[i])
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:39
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:52
+					if tid == 0 {
+//line atomicnan.go:53
+						cuda.AtomicNanMax(&acc[2], sh[0])
+//line atomicnan.go:54
+						cuda.AtomicNanMin(&acc[3], sh[1])
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(AtomicNanAll[float64], "d8db7e6af8d5832c", func(nugoArgs []any) func() cuda.BlockLoop {
+		y, init, acc := nugoArgs[0].([]float64), nugoArgs[1].([]float64), nugoArgs[2].([]float64)
+		_, _, _ = y, init, acc
+		return func() cuda.BlockLoop {
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 2)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:39
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:40
+					if tid == 0 {
+//line atomicnan.go:41
+						sh[0] = init[0]
+//line atomicnan.go:42
+						sh[1] = init[1]
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:45
+					if i := t.Grid1(); i < len(y) {
+//line atomicnan.go:46
+						cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+						cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+						cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+						cuda.AtomicNanMin(&sh[1], y[i])
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:39
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:52
+					if tid == 0 {
+//line atomicnan.go:53
+						cuda.AtomicNanMax(&acc[2], sh[0])
+//line atomicnan.go:54
+						cuda.AtomicNanMin(&acc[3], sh[1])
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(AtomicNanAll[cuda.Float16], "d8db7e6af8d5832c", func(nugoArgs []any) func() cuda.BlockLoop {
+		y, init, acc := nugoArgs[0].([]cuda.Float16), nugoArgs[1].([]cuda.Float16), nugoArgs[2].([]cuda.Float16)
+		_, _, _ = y, init, acc
+		return func() cuda.BlockLoop {
+			var nugoShared []cuda.Float16
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				sh := cuda.BlockShared(&nugoShared, 2)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:39
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:40
+					if tid == 0 {
+//line atomicnan.go:41
+						sh[0] = init[0]
+//line atomicnan.go:42
+						sh[1] = init[1]
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:45
+					if i := t.Grid1(); i < len(y) {
+//line atomicnan.go:46
+						cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+						cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+						cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+						cuda.AtomicNanMin(&sh[1], y[i])
+					}
+				}
+				nugoLo, nugoHi := 0, nugoN
+				if nugoB.Flat() {
+					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+				}
+				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line atomicnan.go:39
+					tid := t.ThreadIdx().X
+
+//line atomicnan.go:52
+					if tid == 0 {
+//line atomicnan.go:53
+						cuda.AtomicNanMax(&acc[2], sh[0])
+//line atomicnan.go:54
+						cuda.AtomicNanMin(&acc[3], sh[1])
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterRowLoop(ByValue, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([3]int64), args[1].(Params), args[2].([]float64)
 		return func(r *cuda.Row) {
@@ -1526,6 +2050,19 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(AtomicAddEach[cuda.Float16], func(args []any) cuda.RowLoop {
+		a0, a1, a2, a3 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16)
+		return func(r *cuda.Row) {
+			t, n := r.Start()
+			for {
+				AtomicAddEach[cuda.Float16](t, a0, a1, a2, a3)
+				if n--; n == 0 {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
 	cuda.RegisterRowLoop(ApplyHalf, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(func(cuda.Float16, cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
@@ -1753,16 +2290,113 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(Match[float32], func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Match[float32](t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(Match[float32], "11c7dd2109cd1b42", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, skip, anyMask, allMask, all := nugoArgs[0].([]float32), nugoArgs[1].([]int32), nugoArgs[2].([]uint32), nugoArgs[3].([]uint32), nugoArgs[4].([]int32)
+		_, _, _, _, _ = in, skip, anyMask, allMask, all
+		return func() cuda.BlockLoop {
+			var nugoVal []float32
+			var nugoMatch []uint32
+			var nugoVal2 []float32
+			var nugoMatch2 []uint32
+			var nugoVV []float32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float32, nugoN)
 				}
-				t = r.Next(t)
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]float32, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+			nugoRegion:
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line match.go:14
+					i := t.Grid1()
+
+//line match.go:15
+					if i >= len(in) || skip[i] != 0 {
+						{
+							nugoExited[nugoTi] = true
+							continue nugoRegion
+						}
+					}
+
+//line match.go:18
+					v := in[i]
+					nugoVal[nugoTi] = (v)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line match.go:14
+					i := t.Grid1()
+					v := nugoVV[nugoTi]
+
+//line match.go:19
+					anyMask[i] = nugoMatch[nugoTi]
+					nugoVal2[nugoTi] = (v)
+					nugoVV[nugoTi] = v
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+					if nugoExited[nugoTi] {
+						continue
+					}
+
+//line match.go:14
+					i := t.Grid1()
+
+//line match.go:20
+					m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line match.go:21
+					var a int32
+
+//line match.go:22
+					if ok {
+//line match.go:23
+						a = 1
+					}
+
+//line match.go:25
+					allMask[i], all[i] = m, a
+				}
 			}
 		}
 	})
@@ -2401,19 +3035,66 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(XorAllReduce, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float64), args[1].([]float64)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				XorAllReduce(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(XorAllReduce, "81e7877547a1a362", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoShfl []float64
+			var nugoVV2 []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]float64, nugoN)
 				}
-				t = r.Next(t)
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoVV2) < nugoN {
+					nugoVV2 = make([]float64, nugoN)
+				}
+				nugoVV2 = nugoVV2[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:49
+					i := t.Grid1()
+
+//line warp.go:50
+					var v2 float64 = in[i]
+					nugoVV2[nugoTi] = v2
+				}
+				for m2 := 16; m2 > 0; m2 /= 2 {
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(m2), nil)
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v2 := nugoVV2[nugoTi]
+
+//line warp.go:60
+						v2 += nugoShfl[nugoTi]
+						nugoVV2[nugoTi] = v2
+					}
+				}
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line warp.go:49
+					i := t.Grid1()
+					v2 := nugoVV2[nugoTi]
+
+//line warp.go:62
+					var res float64 = v2
+
+//line warp.go:50
+					out[i] = res
+					nugoVV2[nugoTi] = v2
+				}
 			}
 		}
-	})
+	}, "allReduce")
 	cuda.RegisterBlockLoop(UpDown, "58c0dc7650f6b7e3", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, up, down, delta := nugoArgs[0].([]int), nugoArgs[1].([]int), nugoArgs[2].([]int), nugoArgs[3].(int)
 		_, _, _, _ = in, up, down, delta

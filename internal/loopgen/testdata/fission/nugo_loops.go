@@ -211,19 +211,25 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(Helper, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Helper(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(Helper, "bc4df0e253ad62ba", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					t := nugoB.Thread(nugoTi)
+					_ = t
+
+//line fission.go:82
+					a[t.Grid1()] = 1
 				}
-				t = r.Next(t)
 			}
 		}
-	})
+	}, "wait")
 	cuda.RegisterBlockLoop(wait, "fc8134a48b72ca44", func(nugoArgs []any) func() cuda.BlockLoop {
 		_ = nugoArgs
 		return func() cuda.BlockLoop {
