@@ -58,8 +58,10 @@ func (e *emitter) gridSync(n *gridNode) {
 // each variable is classified on its own: in `i, n := t.Grid1(),
 // t.GridSize1()` n is the same in every thread (and so can bound a loop
 // around grid barriers) while i is not. Only declarations of new
-// variables are split, which the right side cannot see (nor, through a
-// pointer, change); assignments (a swap) and redeclarations stay whole.
+// variables are split, whose values do not name any of them (an outer
+// variable of the same name: x, y := y, x in an inner scope) and cannot
+// change them through a pointer; assignments (a swap) and redeclarations
+// stay whole.
 func (f *fissioner) splitTuples(list []ast.Stmt) []ast.Stmt {
 	var out []ast.Stmt
 	for _, s := range list {
@@ -94,8 +96,26 @@ func (f *fissioner) splitTuple(s ast.Stmt) []ast.Stmt {
 	if !ok || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) || as.Tok != token.DEFINE {
 		return []ast.Stmt{s}
 	}
+	names := map[string]bool{}
 	for _, l := range as.Lhs {
-		if id, ok := l.(*ast.Ident); !ok || id.Name != "_" && f.info.Defs[id] == nil {
+		id, ok := l.(*ast.Ident)
+		if !ok || id.Name != "_" && f.info.Defs[id] == nil {
+			return []ast.Stmt{s}
+		}
+		names[id.Name] = true
+	}
+	// Split, a later value would see an earlier new variable where it
+	// names an outer one of the same name (x, y := y, x in an inner
+	// scope).
+	for _, r := range as.Rhs {
+		shadowed := false
+		ast.Inspect(r, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+				shadowed = true
+			}
+			return !shadowed
+		})
+		if shadowed {
 			return []ast.Stmt{s}
 		}
 	}

@@ -39,9 +39,9 @@ func TestInlineHelpers(t *testing.T) {
 		why    string   // "" when it gets a block loop
 		has    []string // in its registration
 	}{
-		{kernel: "Value", has: []string{`}, "sum")`, "//line inline.go:17", "BlockShuffleConst(cuda.ShuffleDown"}},
-		{kernel: "Multi", has: []string{`"sum", "sumCount")`, "n2 := int32(nugoCount)", "s, n := res, res2"}},
-		{kernel: "Named", has: []string{`"bounds")`, "var lo2 int32", "var hi2 int32", "lo, hi := lo2, hi2"}},
+		{kernel: "Value", has: []string{`}, "sum")`, "//line inline.go:19", "nugoVV2[nugoI] += nugoVV2[nugoI+nugoD]"}},
+		{kernel: "Multi", has: []string{`"sum", "sumCount")`, "n2 := int32(nugoCount)", "s := res", "n := res2"}},
+		{kernel: "Named", has: []string{`"bounds")`, "var lo2 int32", "var hi2 int32", "lo := lo2", "hi := hi2"}},
 		{kernel: "EarlyUniform", has: []string{`"scale")`, "if k == 0 {", "var res int32", "res = v2 * k"}},
 		{kernel: "EarlyLoop", why: "calls loopRet, which synchronises the block and returns before its end (inline.go:73)"},
 		{kernel: "Capture", has: []string{`"capped")`, "limit2 := v + 1", "v2 := v * 2", "min(v2, limit)", "a[i] = res + limit2"}},
