@@ -258,6 +258,10 @@ type fissioner struct {
 	blk        string // the *cuda.Block
 	n          string // the block's size
 	cuda       string // cuda's import name
+	flat, x0   string // whether the block is flat, its first thread's grid x
+	// flatMode is set while a region's loop for flat blocks is written
+	// (see flatten).
+	flatMode bool
 }
 
 type scratchVar struct {
@@ -319,6 +323,7 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 	f.hash = hash
 	f.check()
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
+	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
 	f.census()
 	f.findUniform()
 	body := f.list(fd.Body.List)
@@ -1475,12 +1480,15 @@ func (f *fissioner) emit(body []node) string {
 		return true
 	})
 
+	f.localAtomics()
 	var w bytes.Buffer
 	f.emitRegistration(&w, body, defs, regionRefs, arrays)
 	return w.String()
 }
 
 func (f *fissioner) print(n ast.Node) string {
+	n, undo := f.flatten(n)
+	defer undo()
 	var b bytes.Buffer
 	if err := printer.Fprint(&b, f.g.pkg.Fset, n); err != nil {
 		f.fail(n.Pos(), "printing: %v", err)
@@ -1493,6 +1501,9 @@ func (f *fissioner) print(n ast.Node) string {
 // the generated file (a panic's, a debugger's) are those of the kernel's
 // source.
 func (f *fissioner) printLines(s ast.Stmt) string {
+	n, undo := f.flatten(s)
+	defer undo()
+	s = n.(ast.Stmt)
 	fset := f.g.pkg.Fset
 	var comments []*ast.CommentGroup
 	last := -1
@@ -1566,6 +1577,7 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 		fmt.Fprintf(w, "clear(%s)\n", f.exited)
 	}
 	fmt.Fprintf(w, "%s := %s.Thread(0)\n_ = %s\n", f.tname, f.blk, f.tname)
+	fmt.Fprintf(w, "%s, %s := %s.Flat(), %s.X0()\n_, _ = %s, %s\n", f.flat, f.x0, f.blk, f.blk, f.flat, f.x0)
 	e := &emitter{f: f, w: w, defs: defs, regionRefs: regionRefs, arrays: arrays}
 	e.nodes(body)
 	fmt.Fprintf(w, "}\n}\n})\n")
@@ -1734,33 +1746,6 @@ func (e *emitter) region(r *region) {
 			}
 		}
 	}
-	if r.returns {
-		r.label = f.name("nugoRegion")
-	}
-	if lo, hi, ok := e.bounds(r); ok {
-		l, h := f.name("nugoLo"), f.name("nugoHi")
-		fmt.Fprintf(w, "%s, %s := 0, %s\nif %s.Flat() {\n%s, %s = %s, %s\n}\n", l, h, f.n, f.blk, l, h, lo, hi)
-		if r.label != "" {
-			// The label must sit right before its loop.
-			w.WriteString(r.label + ":\n")
-		}
-		fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, l, f.ti, h, f.ti)
-	} else {
-		if r.label != "" {
-			w.WriteString(r.label + ":\n")
-		}
-		fmt.Fprintf(w, "for %s := 0; %s < %s; %s++ {\n", f.ti, f.ti, f.n, f.ti)
-	}
-	fmt.Fprintf(w, "%s := %s.Thread(%s)\n_ = %s\n", f.tname, f.blk, f.ti, f.tname)
-	if f.exited != "" {
-		fmt.Fprintf(w, "if %s[%s] {\ncontinue\n}\n", f.exited, f.ti)
-	}
-	for _, s := range stmts {
-		fmt.Fprintf(w, "%s\n", f.printLines(e.remat(s, need)))
-	}
-	for _, v := range loads {
-		fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), e.arrays[v], f.ti)
-	}
 	// The region's own declarations of position variables that only other
 	// regions read are dropped (those regions recompute them).
 	used := map[*types.Var]bool{}
@@ -1786,6 +1771,14 @@ func (e *emitter) region(r *region) {
 			use(x)
 		}
 	}
+	// The pieces as both loops write them; a return becomes a continue of
+	// the loop's label (renamed for the second loop).
+	var label string
+	if r.returns {
+		label = f.name("nugoRegion")
+	}
+	var pieces []piece
+	var conts []*ast.Ident
 	for _, p := range r.pieces {
 		if p.stmt != nil && e.isRematDef(p.stmt, r) {
 			kept := false
@@ -1800,13 +1793,56 @@ func (e *emitter) region(r *region) {
 			p.stmt = e.remat(p.stmt, used)
 		}
 		if p.stmt != nil && r.returns {
-			p.stmt = e.returns(p.stmt, r.label)
+			p.stmt = e.returns(p.stmt, label, &conts)
 		}
-		e.piece(p)
+		pieces = append(pieces, p)
 	}
-	for _, v := range stores {
-		fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], f.ti, v.Name())
+	loop := func(lo, hi, thread string) {
+		if r.label != "" {
+			// The label must sit right before its loop.
+			w.WriteString(r.label + ":\n")
+		}
+		fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, lo, f.ti, hi, f.ti)
+		fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
+		if f.exited != "" {
+			fmt.Fprintf(w, "if %s[%s] {\ncontinue\n}\n", f.exited, f.ti)
+		}
+		for _, s := range stmts {
+			fmt.Fprintf(w, "%s\n", f.printLines(e.remat(s, need)))
+		}
+		for _, v := range loads {
+			fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), e.arrays[v], f.ti)
+		}
+		for _, p := range pieces {
+			e.piece(p)
+		}
+		for _, v := range stores {
+			fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], f.ti, v.Name())
+		}
+		w.WriteString("}\n")
 	}
+	// Flat blocks: the thread's x index is the loop's index.
+	fmt.Fprintf(w, "if %s {\n", f.flat)
+	r.label = label
+	lo, hi, ok := e.bounds(r)
+	if ok {
+		l, h := f.name("nugoLo"), f.name("nugoHi")
+		fmt.Fprintf(w, "%s, %s := %s, %s\n", l, h, lo, hi)
+		lo, hi = l, h
+	} else {
+		lo, hi = "0", f.n
+	}
+	f.flatMode = true
+	loop(lo, hi, "FlatThread")
+	f.flatMode = false
+	w.WriteString("} else {\n")
+	if label != "" {
+		r.label = f.name("nugoRegion")
+		for _, id := range conts {
+			id.Name = strings.ReplaceAll(id.Name, "continue "+label, "continue "+r.label)
+		}
+	}
+	loop("0", f.n, "Thread")
 	w.WriteString("}\n")
 }
 
@@ -1939,18 +1975,24 @@ func (e *emitter) remat(s ast.Stmt, need map[*types.Var]bool) ast.Stmt {
 }
 
 // returns replaces the return statements of s: the thread leaves the
-// block, and the region's loop goes on with the next thread.
-func (e *emitter) returns(s ast.Stmt, label string) ast.Stmt {
+// block, and the region's loop goes on with the next thread. It adds to
+// conts the identifiers whose text names the label.
+func (e *emitter) returns(s ast.Stmt, label string, conts *[]*ast.Ident) ast.Stmt {
 	text := "continue " + label
 	if e.f.exited != "" {
 		text = fmt.Sprintf("{\n%s[%s] = true\ncontinue %s\n}", e.f.exited, e.f.ti, label)
 	}
+	cont := func() ast.Stmt {
+		id := &ast.Ident{Name: text}
+		*conts = append(*conts, id)
+		return &ast.ExprStmt{X: id}
+	}
 	if _, ok := s.(*ast.ReturnStmt); ok {
-		return &ast.ExprStmt{X: &ast.Ident{Name: text}}
+		return cont()
 	}
 	return astutil.Apply(s, func(c *astutil.Cursor) bool {
 		if _, ok := c.Node().(*ast.ReturnStmt); ok {
-			c.Replace(&ast.ExprStmt{X: &ast.Ident{Name: text}})
+			c.Replace(cont())
 		}
 		return true
 	}, nil).(ast.Stmt)

@@ -163,31 +163,65 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 4)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line byvalue.go:181
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line byvalue.go:182
-					if tid < 4 {
+						if tid < 4 {
 //line byvalue.go:183
-						sh[tid] = w[tid] * float32(v.A)
+							sh[tid] = w[tid] * float32(v.A)
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line byvalue.go:181
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line byvalue.go:182
+						if tid < 4 {
+//line byvalue.go:183
+							sh[tid] = w[tid] * float32(v.A)
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line byvalue.go:181
+						tid := nugoTi
 
 //line byvalue.go:186
-					if i := t.Grid1(); i < len(out) {
+						if i := (nugoX0 + nugoTi); i < len(out) {
 //line byvalue.go:187
-						out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+							out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line byvalue.go:181
+						tid := t.ThreadIdx().X
+
+//line byvalue.go:186
+						if i := t.Grid1(); i < len(out) {
+//line byvalue.go:187
+							out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+						}
 					}
 				}
 			}
@@ -203,48 +237,96 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 64)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line complex.go:10
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line complex.go:11
-					k := t.ThreadIdx().X
+						k := nugoTi
 
 //line complex.go:12
-					if i < len(a) {
+						if i < len(a) {
 //line complex.go:13
-						sh[k] = a[i]
+							sh[k] = a[i]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line complex.go:10
+						i := t.Grid1()
+
+//line complex.go:11
+						k := t.ThreadIdx().X
+
+//line complex.go:12
+						if i < len(a) {
+//line complex.go:13
+							sh[k] = a[i]
+						}
 					}
 				}
 
 //line complex.go:19
 				rows, cols := m.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line complex.go:10
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line complex.go:11
-					k := t.ThreadIdx().X
+						k := nugoTi
 
 //line complex.go:16
-					if i < len(a) {
+						if i < len(a) {
 //line complex.go:17
-						a[i] = sh[k] * s
-					}
+							a[i] = sh[k] * s
+						}
 
 //line complex.go:20
-					if i < rows*cols {
+						if i < rows*cols {
 //line complex.go:21
-						w := complex128(s)
+							w := complex128(s)
 //line complex.go:22
-						m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+							m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line complex.go:10
+						i := t.Grid1()
+
+//line complex.go:11
+						k := t.ThreadIdx().X
+
+//line complex.go:16
+						if i < len(a) {
+//line complex.go:17
+							a[i] = sh[k] * s
+						}
+
+//line complex.go:20
+						if i < rows*cols {
+//line complex.go:21
+							w := complex128(s)
+//line complex.go:22
+							m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+						}
 					}
 				}
 			}
@@ -364,60 +446,110 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				buf := cuda.BlockShared(&nugoShared, 256)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line corpus.go:88
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line corpus.go:89
-					var v int64
+						var v int64
 
 //line corpus.go:90
-					if i := t.Grid1(); i < len(x) {
+						if i := (nugoX0 + nugoTi); i < len(x) {
 //line corpus.go:91
-						v = x[i]
-					}
+							v = x[i]
+						}
 
 //line corpus.go:93
-					buf[tid] = v
-				}
-				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+						buf[tid] = v
 					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line corpus.go:88
 						tid := t.ThreadIdx().X
 
+//line corpus.go:89
+						var v int64
+
+//line corpus.go:90
+						if i := t.Grid1(); i < len(x) {
+//line corpus.go:91
+							v = x[i]
+						}
+
+//line corpus.go:93
+						buf[tid] = v
+					}
+				}
+				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line corpus.go:88
+							tid := nugoTi
+
 //line corpus.go:96
-						if tid < s {
+							if tid < s {
 //line corpus.go:97
-							buf[tid] += buf[tid+s]
+								buf[tid] += buf[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line corpus.go:88
+							tid := t.ThreadIdx().X
+
+//line corpus.go:96
+							if tid < s {
+//line corpus.go:97
+								buf[tid] += buf[tid+s]
+							}
 						}
 					}
 				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line corpus.go:88
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line corpus.go:101
-					if tid == 0 {
+						if tid == 0 {
 //line corpus.go:102
-						cuda.AtomicAdd(&total[0], buf[0])
+							cuda.AtomicAdd(&total[0], buf[0])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line corpus.go:88
+						tid := t.ThreadIdx().X
+
+//line corpus.go:101
+						if tid == 0 {
+//line corpus.go:102
+							cuda.AtomicAdd(&total[0], buf[0])
+						}
 					}
 				}
 			}
@@ -432,34 +564,68 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line corpus.go:108
 				buf := cuda.DynamicSharedArray[float32](t)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line corpus.go:109
-					tid, n := t.ThreadIdx().X, t.BlockDim().X
+						tid, n := nugoTi, t.BlockDim().X
 
 //line corpus.go:110
-					base := t.BlockIdx().X * n
+						base := t.BlockIdx().X * n
 
 //line corpus.go:111
-					buf[tid] = x[base+tid]
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						buf[tid] = x[base+tid]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line corpus.go:109
-					tid, n := t.ThreadIdx().X, t.BlockDim().X
+						tid, n := t.ThreadIdx().X, t.BlockDim().X
 
 //line corpus.go:110
-					base := t.BlockIdx().X * n
+						base := t.BlockIdx().X * n
+
+//line corpus.go:111
+						buf[tid] = x[base+tid]
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line corpus.go:109
+						tid, n := nugoTi, t.BlockDim().X
+
+//line corpus.go:110
+						base := t.BlockIdx().X * n
 
 //line corpus.go:113
-					x[base+tid] = buf[n-1-tid]
+						x[base+tid] = buf[n-1-tid]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line corpus.go:109
+						tid, n := t.ThreadIdx().X, t.BlockDim().X
+
+//line corpus.go:110
+						base := t.BlockIdx().X * n
+
+//line corpus.go:113
+						x[base+tid] = buf[n-1-tid]
+					}
 				}
 			}
 		}
@@ -552,38 +718,75 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				st := cuda.BlockShared(&nugoShared, 4096)
 
 //line corpus.go:170
 				dyn := cuda.DynamicSharedArray[float32](t)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line corpus.go:171
-					tid, n := t.ThreadIdx().X, t.BlockDim().X
+						tid, n := nugoTi, t.BlockDim().X
 
 //line corpus.go:172
-					i := t.BlockIdx().X*n + tid
+						i := t.BlockIdx().X*n + tid
 
 //line corpus.go:173
-					st[tid] = x[i]
+						st[tid] = x[i]
 
 //line corpus.go:174
-					dyn[len(dyn)-n+tid] = 2 * x[i]
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						dyn[len(dyn)-n+tid] = 2 * x[i]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line corpus.go:171
-					tid, n := t.ThreadIdx().X, t.BlockDim().X
+						tid, n := t.ThreadIdx().X, t.BlockDim().X
 
 //line corpus.go:172
-					i := t.BlockIdx().X*n + tid
+						i := t.BlockIdx().X*n + tid
+
+//line corpus.go:173
+						st[tid] = x[i]
+
+//line corpus.go:174
+						dyn[len(dyn)-n+tid] = 2 * x[i]
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line corpus.go:171
+						tid, n := nugoTi, t.BlockDim().X
+
+//line corpus.go:172
+						i := t.BlockIdx().X*n + tid
 
 //line corpus.go:176
-					x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+						x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line corpus.go:171
+						tid, n := t.ThreadIdx().X, t.BlockDim().X
+
+//line corpus.go:172
+						i := t.BlockIdx().X*n + tid
+
+//line corpus.go:176
+						x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+					}
 				}
 			}
 		}
@@ -793,25 +996,53 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 8)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line debugfail.go:120
-					if i := t.ThreadIdx().X; i < len(sh) {
+						if i := nugoTi; i < len(sh) {
 //line debugfail.go:121
-						sh[i] = 1
+							sh[i] = 1
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line debugfail.go:120
+						if i := t.ThreadIdx().X; i < len(sh) {
+//line debugfail.go:121
+							sh[i] = 1
+						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line debugfail.go:124
-					if t.Grid1() == 0 {
+						if (nugoX0 + nugoTi) == 0 {
 //line debugfail.go:125
-						out[0] = int32(len(sh[lo:hi]))
+							out[0] = int32(len(sh[lo:hi]))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line debugfail.go:124
+						if t.Grid1() == 0 {
+//line debugfail.go:125
+							out[0] = int32(len(sh[lo:hi]))
+						}
 					}
 				}
 			}
@@ -827,25 +1058,53 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 8)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line debugfail.go:132
-					if i := t.ThreadIdx().X; i < len(sh) {
+						if i := nugoTi; i < len(sh) {
 //line debugfail.go:133
-						sh[i] = 1
+							sh[i] = 1
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line debugfail.go:132
+						if i := t.ThreadIdx().X; i < len(sh) {
+//line debugfail.go:133
+							sh[i] = 1
+						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line debugfail.go:136
-					if t.Grid1() == 0 {
+						if (nugoX0 + nugoTi) == 0 {
 //line debugfail.go:137
-						out[0] = int32(cap(sh[lo:hi:max]))
+							out[0] = int32(cap(sh[lo:hi:max]))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line debugfail.go:136
+						if t.Grid1() == 0 {
+//line debugfail.go:137
+							out[0] = int32(cap(sh[lo:hi:max]))
+						}
 					}
 				}
 			}
@@ -1289,25 +1548,53 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:99
-					i := t.ThreadIdx().X
+						i := nugoTi
 
 //line kernels.go:100
-					out[i] = float32(2*i + 1)
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						out[i] = float32(2*i + 1)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line kernels.go:99
-					i := t.ThreadIdx().X
+						i := t.ThreadIdx().X
+
+//line kernels.go:100
+						out[i] = float32(2*i + 1)
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:99
+						i := nugoTi
 
 //line kernels.go:102
-					res[i] = in[(i+1)%len(in)]
+						res[i] = in[(i+1)%len(in)]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:99
+						i := t.ThreadIdx().X
+
+//line kernels.go:102
+						res[i] = in[(i+1)%len(in)]
+					}
 				}
 			}
 		}
@@ -1441,51 +1728,104 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line match.go:48
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line match.go:49
-					if i >= len(in) {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i >= len(in) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
+						nugoPred[nugoTi] = in[i] > 0
 					}
-					nugoPred[nugoTi] = in[i] > 0
-				}
-				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line match.go:48
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line match.go:49
+						if i >= len(in) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoPred[nugoTi] = in[i] > 0
+					}
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line match.go:48
+						i := (nugoX0 + nugoTi)
 
 //line match.go:52
-					b := nugoVote[nugoTi]
+						b := nugoVote[nugoTi]
 
 //line match.go:53
-					r := int32(-1)
+						r := int32(-1)
 
 //line match.go:54
-					if in[i] > 0 {
+						if in[i] > 0 {
 //line match.go:55
-						r = int32(bits.OnesCount32(b & t.LanemaskLt()))
-					}
+							r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+						}
 
 //line match.go:57
-					rank[i] = r
+						rank[i] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line match.go:48
+						i := t.Grid1()
+
+//line match.go:52
+						b := nugoVote[nugoTi]
+
+//line match.go:53
+						r := int32(-1)
+
+//line match.go:54
+						if in[i] > 0 {
+//line match.go:55
+							r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+						}
+
+//line match.go:57
+						rank[i] = r
+					}
 				}
 			}
 		}
@@ -1611,46 +1951,92 @@ func init() {
 				nugoVTile = nugoVTile[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line strided.go:58
 				r, c := in.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line strided.go:55
-					tile := cuda.SharedArray2[float32](t, 16, 17)
+						tile := cuda.SharedArray2[float32](t, 16, 17)
 
 //line strided.go:56
-					tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
+						tx, ty := nugoTi, t.ThreadIdx().Y
 
 //line strided.go:57
-					i, j := t.BlockIdx().Y*16+ty, t.BlockIdx().X*16+tx
+						i, j := t.BlockIdx().Y*16+ty, t.BlockIdx().X*16+tx
 
 //line strided.go:59
-					if i < r && j < c {
+						if i < r && j < c {
 //line strided.go:60
-						tile.Set(ty, tx, in.At(i, j))
+							tile.Set(ty, tx, in.At(i, j))
+						}
+						nugoVTile[nugoTi] = tile
 					}
-					nugoVTile[nugoTi] = tile
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line strided.go:55
+						tile := cuda.SharedArray2[float32](t, 16, 17)
 
 //line strided.go:56
-					tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
-					tile := nugoVTile[nugoTi]
+						tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
+
+//line strided.go:57
+						i, j := t.BlockIdx().Y*16+ty, t.BlockIdx().X*16+tx
+
+//line strided.go:59
+						if i < r && j < c {
+//line strided.go:60
+							tile.Set(ty, tx, in.At(i, j))
+						}
+						nugoVTile[nugoTi] = tile
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line strided.go:56
+						tx, ty := nugoTi, t.ThreadIdx().Y
+						tile := nugoVTile[nugoTi]
 
 //line strided.go:63
-					oi, oj := t.BlockIdx().X*16+ty, t.BlockIdx().Y*16+tx
+						oi, oj := t.BlockIdx().X*16+ty, t.BlockIdx().Y*16+tx
 
 //line strided.go:64
-					if oi < c && oj < r {
+						if oi < c && oj < r {
 //line strided.go:65
-						out.Set(oi, oj, tile.At(tx, ty))
+							out.Set(oi, oj, tile.At(tx, ty))
+						}
+						nugoVTile[nugoTi] = tile
 					}
-					nugoVTile[nugoTi] = tile
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line strided.go:56
+						tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
+						tile := nugoVTile[nugoTi]
+
+//line strided.go:63
+						oi, oj := t.BlockIdx().X*16+ty, t.BlockIdx().Y*16+tx
+
+//line strided.go:64
+						if oi < c && oj < r {
+//line strided.go:65
+							out.Set(oi, oj, tile.At(tx, ty))
+						}
+						nugoVTile[nugoTi] = tile
+					}
 				}
 			}
 		}
@@ -1669,55 +2055,106 @@ func init() {
 				nugoVCube = nugoVCube[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line strided.go:73
-					cube := cuda.SharedArray3[int64](t, 2, 4, 8)
+						cube := cuda.SharedArray3[int64](t, 2, 4, 8)
 
 //line strided.go:74
-					x := t.ThreadIdx().X
+						x := nugoTi
 
 //line strided.go:75
-					cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
-					nugoVCube[nugoTi] = cube
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+						nugoVCube[nugoTi] = cube
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line strided.go:73
+						cube := cuda.SharedArray3[int64](t, 2, 4, 8)
 
 //line strided.go:74
-					x := t.ThreadIdx().X
-					cube := nugoVCube[nugoTi]
+						x := t.ThreadIdx().X
+
+//line strided.go:75
+						cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+						nugoVCube[nugoTi] = cube
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line strided.go:74
+						x := nugoTi
+						cube := nugoVCube[nugoTi]
 
 //line strided.go:77
-					if x == 0 {
+						if x == 0 {
 //line strided.go:78
-						s := int64(0)
+							s := int64(0)
 //line strided.go:79
-						d0, d1, d2 := cube.Shape()
+							d0, d1, d2 := cube.Shape()
 //line strided.go:80
-						for i := 0; i < d0; i++ {
+							for i := 0; i < d0; i++ {
 //line strided.go:81
-							for j := 0; j < d1; j++ {
+								for j := 0; j < d1; j++ {
 //line strided.go:82
-								for k := 0; k < d2; k++ {
+									for k := 0; k < d2; k++ {
 //line strided.go:83
-									s += cube.At(i, j, k)
+										s += cube.At(i, j, k)
+									}
 								}
 							}
-						}
 //line strided.go:87
-						b := t.BlockIdx().X * 4
+							b := t.BlockIdx().X * 4
 //line strided.go:88
-						out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+							out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+						}
+						nugoVCube[nugoTi] = cube
 					}
-					nugoVCube[nugoTi] = cube
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line strided.go:74
+						x := t.ThreadIdx().X
+						cube := nugoVCube[nugoTi]
+
+//line strided.go:77
+						if x == 0 {
+//line strided.go:78
+							s := int64(0)
+//line strided.go:79
+							d0, d1, d2 := cube.Shape()
+//line strided.go:80
+							for i := 0; i < d0; i++ {
+//line strided.go:81
+								for j := 0; j < d1; j++ {
+//line strided.go:82
+									for k := 0; k < d2; k++ {
+//line strided.go:83
+										s += cube.At(i, j, k)
+									}
+								}
+							}
+//line strided.go:87
+							b := t.BlockIdx().X * 4
+//line strided.go:88
+							out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+						}
+						nugoVCube[nugoTi] = cube
+					}
 				}
 			}
 		}
@@ -1781,38 +2218,72 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line syncreduce.go:11
 				sx, sy, _ := t.GridSize3()
 				nugoCount := 0
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:10
-					x, y, z := t.Grid3()
+						x, y, z := t.Grid3()
 
 //line syncreduce.go:12
-					i := (z*sy+y)*sx + x
+						i := (z*sy+y)*sx + x
 
 //line syncreduce.go:13
-					if mode[i] < 0 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if mode[i] < 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line syncreduce.go:16
-					p := mode[i] != 0
-					if p {
-						nugoCount++
+						p := mode[i] != 0
+						if p {
+							nugoCount++
+						}
+						nugoVP[nugoTi] = p
 					}
-					nugoVP[nugoTi] = p
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:10
+						x, y, z := t.Grid3()
+
+//line syncreduce.go:12
+						i := (z*sy+y)*sx + x
+
+//line syncreduce.go:13
+						if mode[i] < 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line syncreduce.go:16
+						p := mode[i] != 0
+						if p {
+							nugoCount++
+						}
+						nugoVP[nugoTi] = p
+					}
 				}
 
 //line syncreduce.go:17
@@ -1822,18 +2293,34 @@ func init() {
 				var f int32
 				nugoCount2 := 0
 				nugoArrived := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount2++
+						}
+						nugoArrived++
+						nugoVP[nugoTi] = p
 					}
-					p := nugoVP[nugoTi]
-					if p {
-						nugoCount2++
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount2++
+						}
+						nugoArrived++
+						nugoVP[nugoTi] = p
 					}
-					nugoArrived++
-					nugoVP[nugoTi] = p
 				}
 				if nugoCount2 == nugoArrived {
 
@@ -1841,38 +2328,72 @@ func init() {
 					f |= 1
 				}
 				nugoCount3 := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount3++
+						}
+						nugoVP[nugoTi] = p
 					}
-					p := nugoVP[nugoTi]
-					if p {
-						nugoCount3++
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount3++
+						}
+						nugoVP[nugoTi] = p
 					}
-					nugoVP[nugoTi] = p
 				}
 				if nugoCount3 > 0 {
 
 //line syncreduce.go:23
 					f |= 2
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:10
-					x, y, z := t.Grid3()
+						x, y, z := t.Grid3()
 
 //line syncreduce.go:12
-					i := (z*sy+y)*sx + x
+						i := (z*sy+y)*sx + x
 
 //line syncreduce.go:25
-					count[i], flags[i] = int32(c), f
+						count[i], flags[i] = int32(c), f
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:10
+						x, y, z := t.Grid3()
+
+//line syncreduce.go:12
+						i := (z*sy+y)*sx + x
+
+//line syncreduce.go:25
+						count[i], flags[i] = int32(c), f
+					}
 				}
 			}
 		}
@@ -1886,29 +2407,60 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				nugoCount := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:31
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:32
-					v := data[i]
-					if v > 0 {
-						nugoCount++
+						v := data[i]
+						if v > 0 {
+							nugoCount++
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line syncreduce.go:31
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line syncreduce.go:32
+						v := data[i]
+						if v > 0 {
+							nugoCount++
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line syncreduce.go:31
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:33
-					data[i] = nugoCount
+						data[i] = nugoCount
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:31
+						i := t.Grid1()
+
+//line syncreduce.go:33
+						data[i] = nugoCount
+					}
 				}
 			}
 		}
@@ -1983,42 +2535,88 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:40
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:41
-					v := in[i]
-					nugoVV[nugoTi] = v
+						v := in[i]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:40
+						i := t.Grid1()
+
+//line warp.go:41
+						v := in[i]
+						nugoVV[nugoTi] = v
+					}
 				}
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:40
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line warp.go:42
-					out[i] = nugoShfl[nugoTi]
-					nugoVal2[nugoTi] = uint32(v)
-					nugoLane2[nugoTi] = int(t.LaneID() + 31)
-					nugoVV[nugoTi] = v
-				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						out[i] = nugoShfl[nugoTi]
+						nugoVal2[nugoTi] = uint32(v)
+						nugoLane2[nugoTi] = int(t.LaneID() + 31)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:40
-					i := t.Grid1()
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line warp.go:42
+						out[i] = nugoShfl[nugoTi]
+						nugoVal2[nugoTi] = uint32(v)
+						nugoLane2[nugoTi] = int(t.LaneID() + 31)
+						nugoVV[nugoTi] = v
+					}
+				}
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:40
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:43
-					out32[i] = nugoShfl2[nugoTi]
+						out32[i] = nugoShfl2[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:40
+						i := t.Grid1()
+
+//line warp.go:43
+						out32[i] = nugoShfl2[nugoTi]
+					}
 				}
 			}
 		}
@@ -2080,38 +2678,80 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:68
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:69
-					v := in[i]
-					nugoVV[nugoTi] = v
+						v := in[i]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:68
+						i := t.Grid1()
+
+//line warp.go:69
+						v := in[i]
+						nugoVV[nugoTi] = v
+					}
 				}
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl, nugoVV, int(delta), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:68
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:70
-					up[i] = nugoShfl[nugoTi]
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						up[i] = nugoShfl[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:68
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line warp.go:70
+						up[i] = nugoShfl[nugoTi]
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:68
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:72
-					down[i] = nugoShfl2[nugoTi]
+						down[i] = nugoShfl2[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:68
+						i := t.Grid1()
+
+//line warp.go:72
+						down[i] = nugoShfl2[nugoTi]
+					}
 				}
 			}
 		}
@@ -2179,69 +2819,144 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:102
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:103
-					if t.LaneID() == 0 || i%5 == 1 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if t.LaneID() == 0 || i%5 == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
+						nugoPred[nugoTi] = true
 					}
-					nugoPred[nugoTi] = true
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:102
+						i := t.Grid1()
+
+//line warp.go:103
+						if t.LaneID() == 0 || i%5 == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoPred[nugoTi] = true
+					}
 				}
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:102
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:106
-					ballot[i] = nugoVote[nugoTi]
-					nugoPred2[nugoTi] = true
+						ballot[i] = nugoVote[nugoTi]
+						nugoPred2[nugoTi] = true
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:102
+						i := t.Grid1()
+
+//line warp.go:106
+						ballot[i] = nugoVote[nugoTi]
+						nugoPred2[nugoTi] = true
+					}
 				}
 				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:102
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:107
-					active[i] = nugoVote2[nugoTi]
-					nugoVal[nugoTi] = i
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+						active[i] = nugoVote2[nugoTi]
+						nugoVal[nugoTi] = i
 					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:102
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line warp.go:107
+						active[i] = nugoVote2[nugoTi]
+						nugoVal[nugoTi] = i
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:102
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:108
-					fromLane0[i] = nugoShfl[nugoTi]
+						fromLane0[i] = nugoShfl[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:102
+						i := t.Grid1()
+
+//line warp.go:108
+						fromLane0[i] = nugoShfl[nugoTi]
+					}
 				}
 			}
 		}
@@ -2270,27 +2985,56 @@ func init() {
 				nugoShfl = nugoShfl[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:114
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:115
-					v := data[i]
-					nugoVal[nugoTi] = v
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						v := data[i]
+						nugoVal[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:114
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line warp.go:115
+						v := data[i]
+						nugoVal[nugoTi] = v
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:114
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:116
-					data[i] = nugoShfl[nugoTi]
+						data[i] = nugoShfl[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:114
+						i := t.Grid1()
+
+//line warp.go:116
+						data[i] = nugoShfl[nugoTi]
+					}
 				}
 			}
 		}

@@ -19,54 +19,98 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 64)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line fission.go:11
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line fission.go:12
-					if i := t.Grid1(); i < len(a) {
+						if i := (nugoX0 + nugoTi); i < len(a) {
 //line fission.go:13
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
-				}
-				for s := 32; s > 0; s >>= 1 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
-					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line fission.go:11
 						tid := t.ThreadIdx().X
 
-//line fission.go:17
-						if tid < s {
-//line fission.go:18
-							sh[tid] += sh[tid+s]
+//line fission.go:12
+						if i := t.Grid1(); i < len(a) {
+//line fission.go:13
+							sh[tid] = a[i]
 						}
 					}
 				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				for s := 32; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:11
-					tid := t.ThreadIdx().X
+							tid := nugoTi
+
+//line fission.go:17
+							if tid < s {
+//line fission.go:18
+								sh[tid] += sh[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line fission.go:11
+							tid := t.ThreadIdx().X
+
+//line fission.go:17
+							if tid < s {
+//line fission.go:18
+								sh[tid] += sh[tid+s]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line fission.go:11
+						tid := nugoTi
 
 //line fission.go:22
-					if tid == 0 {
+						if tid == 0 {
 //line fission.go:23
-						sums[t.BlockIdx().X] = sh[0]
+							sums[t.BlockIdx().X] = sh[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:11
+						tid := t.ThreadIdx().X
+
+//line fission.go:22
+						if tid == 0 {
+//line fission.go:23
+							sums[t.BlockIdx().X] = sh[0]
+						}
 					}
 				}
 			}
@@ -92,56 +136,117 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line fission.go:29
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line fission.go:30
-					if i >= len(a) {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line fission.go:33
-					v := a[i] * 2
-					nugoVV[nugoTi] = v
-				}
-				nugoCount := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+						v := a[i] * 2
+						nugoVV[nugoTi] = v
 					}
-					v := nugoVV[nugoTi]
-					if v > 0 {
-						nugoCount++
-					}
-					nugoVV[nugoTi] = v
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line fission.go:29
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := t.Grid1()
+
+//line fission.go:30
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line fission.go:33
+						v := a[i] * 2
+						nugoVV[nugoTi] = v
+					}
+				}
+				nugoCount := 0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						if v > 0 {
+							nugoCount++
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						if v > 0 {
+							nugoCount++
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line fission.go:29
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line fission.go:35
-					a[i] = v + int32(nugoCount)
-					nugoVV[nugoTi] = v
+						a[i] = v + int32(nugoCount)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line fission.go:29
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line fission.go:35
+						a[i] = v + int32(nugoCount)
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}
@@ -232,6 +337,8 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 			}
 		}
 	})
@@ -283,26 +390,48 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line fission.go:109
 				n := int32(5)
 				for k := 0; k < 2; k++ {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:111
-						a[t.Grid1()] += n
+							a[(nugoX0 + nugoTi)] += n
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line fission.go:111
+							a[t.Grid1()] += n
+						}
 					}
 
 //line fission.go:112
 					n := int32(7)
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:114
-						a[t.Grid1()] += n
+							a[(nugoX0 + nugoTi)] += n
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line fission.go:114
+							a[t.Grid1()] += n
+						}
 					}
 				}
 			}
