@@ -40,8 +40,8 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sA := cuda.BlockShared(&nugoShared, tpb*tpb)
-				sB := cuda.BlockShared(&nugoShared2, tpb*tpb)
+				sA := (*[256]float32)(cuda.BlockShared(&nugoShared, 256))
+				sB := (*[256]float32)(cuda.BlockShared(&nugoShared2, 256))
 
 //line main.go:46
 				rows, cols := c.Shape()

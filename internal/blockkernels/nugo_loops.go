@@ -21,7 +21,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, Block)
+				sh := (*[256]float32)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -152,8 +152,8 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sA := cuda.BlockShared(&nugoShared, Tile*Tile)
-				sB := cuda.BlockShared(&nugoShared2, Tile*Tile)
+				sA := (*[256]float32)(cuda.BlockShared(&nugoShared, 256))
+				sB := (*[256]float32)(cuda.BlockShared(&nugoShared2, 256))
 
 //line kernels.go:48
 				rows, cols := c.Shape()
@@ -339,7 +339,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				buf := cuda.BlockShared(&nugoShared, 2*Block)
+				buf := (*[512]int32)(cuda.BlockShared(&nugoShared, 512))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -486,7 +486,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				bins := cuda.BlockShared(&nugoShared, Bins)
+				bins := (*[256]uint32)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -560,7 +560,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, Block+2*Radius)
+				sh := (*[262]float32)(cuda.BlockShared(&nugoShared, 262))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -747,7 +747,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				warpSums := cuda.BlockShared(&nugoShared, Block/32)
+				warpSums := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)

@@ -377,7 +377,7 @@ func init() {
 
 //line arrays.go:83
 				rows, cols := m.Shape()
-				flags := cuda.BlockShared(&nugoShared, 256)
+				flags := (*[256]bool)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -527,7 +527,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 9)
+				sh := (*[9]int32)(cuda.BlockShared(&nugoShared, 9))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -648,7 +648,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 1)
+				sh := (*[1]uint32)(cuda.BlockShared(&nugoShared, 1))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -757,7 +757,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 12)
+				sh := (*[12]cuda.Float16)(cuda.BlockShared(&nugoShared, 12))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -906,7 +906,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 2)
+				sh := (*[2]float32)(cuda.BlockShared(&nugoShared, 2))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -1053,8 +1053,8 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh64 := cuda.BlockShared(&nugoShared, 1)
-				sh128 := cuda.BlockShared(&nugoShared2, 1)
+				sh64 := (*[1]complex64)(cuda.BlockShared(&nugoShared, 1))
+				sh128 := (*[1]complex128)(cuda.BlockShared(&nugoShared2, 1))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -1267,7 +1267,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 128)
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -1509,7 +1509,7 @@ func init() {
 
 //line complexk.go:77
 				const n = 64
-				sh := cuda.BlockShared(&nugoShared, n)
+				sh := (*[64]complex64)(cuda.BlockShared(&nugoShared, 64))
 
 //line complexk.go:80
 				base := t.BlockIdx().X * n
@@ -1946,7 +1946,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 128)
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -2213,7 +2213,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				tile := cuda.BlockShared(&nugoShared, 128)
+				tile := (*[128]cuda.Float16)(cuda.BlockShared(&nugoShared, 128))
 
 //line half.go:102
 				rows, cols := m.Shape()
@@ -2683,7 +2683,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 128)
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -2989,7 +2989,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 128)
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -3081,7 +3081,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 128)
+				sh := (*[128]int64)(cuda.BlockShared(&nugoShared, 128))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -3201,8 +3201,8 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				x := cuda.BlockShared(&nugoShared, 128)
-				y := cuda.BlockShared(&nugoShared2, 128)
+				x := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				y := (*[128]int16)(cuda.BlockShared(&nugoShared2, 128))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -3394,7 +3394,7 @@ func init() {
 
 //line shared.go:75
 				const r = 3
-				sh := cuda.BlockShared(&nugoShared, 128+2*r)
+				sh := (*[134]float64)(cuda.BlockShared(&nugoShared, 134))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -3541,8 +3541,8 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				bins := cuda.BlockShared(&nugoShared, 37)
-				low := cuda.BlockShared(&nugoShared2, 37)
+				bins := (*[37]uint32)(cuda.BlockShared(&nugoShared, 37))
+				low := (*[37]uint8)(cuda.BlockShared(&nugoShared2, 37))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -4737,7 +4737,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 128)
+				sh := (*[128]int64)(cuda.BlockShared(&nugoShared, 128))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -5249,7 +5249,7 @@ func init() {
 						}
 					}
 				}
-				partial := cuda.BlockShared(&nugoShared, 4)
+				partial := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)

@@ -2002,6 +2002,10 @@ func (e *emitter) piece(p piece) {
 	if buf, ok := e.f.shared[p.stmt]; ok {
 		as := p.stmt.(*ast.AssignStmt)
 		n := as.Rhs[0].(*ast.CallExpr).Args[1]
+		if size, ok := e.f.fixedShared(p.stmt); ok {
+			fmt.Fprintf(e.w, "%s := (*[%s]%s)(%s.BlockShared(&%s, %s))\n", e.f.print(as.Lhs[0]), size, e.f.typ(buf.typ), e.f.cuda, buf.name, size)
+			return
+		}
 		fmt.Fprintf(e.w, "%s := %s.BlockShared(&%s, %s)\n", e.f.print(as.Lhs[0]), e.f.cuda, buf.name, e.f.print(n))
 		return
 	}

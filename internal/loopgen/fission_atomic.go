@@ -2,7 +2,9 @@ package loopgen
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
+	"strconv"
 )
 
 // blockAtomics are the atomics a block loop writes as plain
@@ -73,4 +75,61 @@ func (f *fissioner) localAtomics() {
 		sel.Sel = &ast.Ident{NamePos: sel.Sel.NamePos, Name: "Block" + fn.Name()}
 		return true
 	})
+}
+
+// fixedShared reports the constant size of the hoisted shared array that
+// s declares when every use of it indexes it, slices it, ranges over it or
+// takes its len, so that the block loop can hold it as a pointer to an
+// array of that size (*[n]T): Go then knows its length, and keeps it out
+// of the registers that a slice's length takes.
+func (f *fissioner) fixedShared(s ast.Stmt) (n string, ok bool) {
+	as := s.(*ast.AssignStmt)
+	id, isID := as.Lhs[0].(*ast.Ident)
+	if !isID {
+		return "", false
+	}
+	v, _ := f.info.Defs[id].(*types.Var)
+	if v == nil || !f.single[v] {
+		return "", false
+	}
+	tv, found := f.info.Types[as.Rhs[0].(*ast.CallExpr).Args[1]]
+	if !found || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return "", false
+	}
+	size, exact := constant.Int64Val(tv.Value)
+	if !exact || size <= 0 {
+		return "", false
+	}
+	ok = true
+	var stack []ast.Node
+	ast.Inspect(f.fd.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if use, isUse := n.(*ast.Ident); isUse && f.info.Uses[use] == v {
+			switch p := stack[len(stack)-1].(type) {
+			case *ast.IndexExpr:
+				ok = ok && p.X == use
+			case *ast.SliceExpr:
+				ok = ok && p.X == use
+			case *ast.RangeStmt:
+				ok = ok && p.X == use
+			case *ast.CallExpr:
+				b, isBuiltin := f.info.Uses[identOf(p.Fun)].(*types.Builtin)
+				ok = ok && isBuiltin && b.Name() == "len"
+			default:
+				ok = false
+			}
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return strconv.FormatInt(size, 10), ok
+}
+
+// identOf returns the identifier e is, unparenthesised, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }

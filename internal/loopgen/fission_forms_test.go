@@ -12,7 +12,9 @@ const blockFormsDir = "testdata/blockforms"
 // TestBlockLoopForms checks, on the generated text, that atomics on a
 // hoisted shared array become plain read-modify-writes while those on
 // global memory or through an alias stay atomic, and that a flat block's
-// loops use the loop index for the thread's x index and Grid1.
+// loops use the loop index for the thread's x index and Grid1, and that a
+// shared array of constant size used only by indexing is held as a
+// pointer to an array.
 func TestBlockLoopForms(t *testing.T) {
 	res, err := Generate(blockFormsDir)
 	if err != nil {
@@ -34,6 +36,8 @@ func TestBlockLoopForms(t *testing.T) {
 		{"tid := nugoTi", true},
 		{"i := (nugoX0 + nugoTi)", true},
 		{"tid := t.ThreadIdx().X", true}, // the loops for blocks of 2 or 3 dimensions
+		{"peak := (*[1]float32)(cuda.BlockShared(", true},
+		{"bins := cuda.BlockShared(", true}, // aliased: stays a slice
 	} {
 		if got := bytes.Contains(src, []byte(c.text)); got != c.want {
 			t.Errorf("generated file contains %q: %v, want %v", c.text, got, c.want)

@@ -165,7 +165,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 4)
+				sh := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -239,7 +239,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 64)
+				sh := (*[64]complex64)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -448,7 +448,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				buf := cuda.BlockShared(&nugoShared, 256)
+				buf := (*[256]int64)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -720,7 +720,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				st := cuda.BlockShared(&nugoShared, 4096)
+				st := (*[4096]float32)(cuda.BlockShared(&nugoShared, 4096))
 
 //line corpus.go:170
 				dyn := cuda.DynamicSharedArray[float32](t)
@@ -998,7 +998,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 8)
+				sh := (*[8]int32)(cuda.BlockShared(&nugoShared, 8))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -1060,7 +1060,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 8)
+				sh := (*[8]int32)(cuda.BlockShared(&nugoShared, 8))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)

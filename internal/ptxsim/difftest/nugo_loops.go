@@ -99,7 +99,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 128)
+				sh := (*[128]int64)(cuda.BlockShared(&nugoShared, 128))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)

@@ -23,7 +23,7 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				bins := cuda.BlockShared(&nugoShared, 256)
-				peak := cuda.BlockShared(&nugoShared2, 1)
+				peak := (*[1]float32)(cuda.BlockShared(&nugoShared2, 1))
 
 //line blockforms.go:14
 				alias := bins

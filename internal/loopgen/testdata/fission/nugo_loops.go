@@ -21,7 +21,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := cuda.BlockShared(&nugoShared, 64)
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
