@@ -183,6 +183,18 @@ func BlockShared[T Element](buf *[]T, n int) []T {
 	return *buf
 }
 
+// BlockShared2 is BlockShared for a SharedArray2: the rows×cols shared
+// array, row-major, kept in *buf from block to block.
+func BlockShared2[T Element](buf *[]T, rows, cols int) Array2[T] {
+	return rowMajor2(BlockShared(buf, rows*cols), rows, cols)
+}
+
+// BlockShared3 is BlockShared for a SharedArray3: the d0×d1×d2 shared
+// array, row-major, kept in *buf from block to block.
+func BlockShared3[T Element](buf *[]T, d0, d1, d2 int) Array3[T] {
+	return rowMajor3(BlockShared(buf, d0*d1*d2), d0, d1, d2)
+}
+
 // ShuffleKind is which lane a shuffle reads, as ShflSync, ShflDownSync,
 // ShflUpSync and ShflXorSync choose it.
 type ShuffleKind int

@@ -3675,33 +3675,21 @@ func init() {
 		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
-			var nugoVTile []cuda.Array2[int64]
-			var nugoVCube []cuda.Array3[int64]
+			var nugoShared []int64
+			var nugoShared2 []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVTile) < nugoN {
-					nugoVTile = make([]cuda.Array2[int64], nugoN)
-				}
-				nugoVTile = nugoVTile[:nugoN]
-				if cap(nugoVCube) < nugoN {
-					nugoVCube = make([]cuda.Array3[int64], nugoN)
-				}
-				nugoVCube = nugoVCube[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+				tile := cuda.BlockShared2(&nugoShared, 4, 8)
+				cube := cuda.BlockShared3(&nugoShared2, 2, 2, 8)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
-
-//line shared.go:157
-						tile := cuda.SharedArray2[int64](t, 4, 8)
-
-//line shared.go:158
-						cube := cuda.SharedArray3[int64](t, 2, 2, 8)
 
 //line shared.go:159
 						x, y := nugoTi, t.ThreadIdx().Y
@@ -3714,19 +3702,11 @@ func init() {
 
 //line shared.go:162
 						cube.Set(y/2, y%2, x, in[g]*3)
-						nugoVTile[nugoTi] = tile
-						nugoVCube[nugoTi] = cube
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
-
-//line shared.go:157
-						tile := cuda.SharedArray2[int64](t, 4, 8)
-
-//line shared.go:158
-						cube := cuda.SharedArray3[int64](t, 2, 2, 8)
 
 //line shared.go:159
 						x, y := t.ThreadIdx().X, t.ThreadIdx().Y
@@ -3739,8 +3719,6 @@ func init() {
 
 //line shared.go:162
 						cube.Set(y/2, y%2, x, in[g]*3)
-						nugoVTile[nugoTi] = tile
-						nugoVCube[nugoTi] = cube
 					}
 				}
 				if nugoFlat {
@@ -3753,8 +3731,6 @@ func init() {
 
 //line shared.go:160
 						g := t.BlockIdx().X*32 + y*8 + x
-						tile := nugoVTile[nugoTi]
-						cube := nugoVCube[nugoTi]
 
 //line shared.go:164
 						tt := tile.T()
@@ -3770,8 +3746,6 @@ func init() {
 
 //line shared.go:171
 						out[g] = tt.At(x, y)*1000 + s
-						nugoVTile[nugoTi] = tile
-						nugoVCube[nugoTi] = cube
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -3783,8 +3757,6 @@ func init() {
 
 //line shared.go:160
 						g := t.BlockIdx().X*32 + y*8 + x
-						tile := nugoVTile[nugoTi]
-						cube := nugoVCube[nugoTi]
 
 //line shared.go:164
 						tt := tile.T()
@@ -3800,8 +3772,6 @@ func init() {
 
 //line shared.go:171
 						out[g] = tt.At(x, y)*1000 + s
-						nugoVTile[nugoTi] = tile
-						nugoVCube[nugoTi] = cube
 					}
 				}
 			}

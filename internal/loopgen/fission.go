@@ -745,7 +745,7 @@ func (f *fissioner) callClass(e *ast.CallExpr, pos bool) bool {
 	switch fn.Pkg().Path() {
 	case cudaPath:
 		switch fn.Name() {
-		case "SharedArray", "DynamicSharedArray":
+		case "SharedArray", "SharedArray2", "SharedArray3", "DynamicSharedArray":
 			// One array per block: made once, by the block loop.
 			if pos {
 				return false
@@ -867,29 +867,44 @@ func (f *fissioner) namesUsed(r *region, s ast.Stmt) bool {
 	return used
 }
 
-// sharedDecl records s if it is sh := cuda.SharedArray[T](t, n), run
-// once per block.
+// sharedDecl records s if it is sh := cuda.SharedArray[T](t, n) (or
+// SharedArray2, SharedArray3), run once per block.
 func (f *fissioner) sharedDecl(s ast.Stmt) {
 	as, ok := s.(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 		return
 	}
 	call, ok := as.Rhs[0].(*ast.CallExpr)
-	if !ok || len(call.Args) != 2 {
-		return
-	}
-	fn := f.g.callee(call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != cudaPath || fn.Name() != "SharedArray" {
-		return
-	}
-	sl, ok := f.info.TypeOf(as.Lhs[0]).Underlying().(*types.Slice)
 	if !ok {
 		return
 	}
-	buf := scratchVar{f.name("nugoShared"), sl.Elem()}
+	fn := f.g.callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != cudaPath {
+		return
+	}
+	if dims, ok := sharedDims[fn.Name()]; !ok || len(call.Args) != dims+1 {
+		return
+	}
+	var elem types.Type
+	switch t := f.info.TypeOf(as.Lhs[0]).(type) {
+	case *types.Slice:
+		elem = t.Elem()
+	case *types.Named:
+		if t.TypeArgs().Len() != 1 {
+			return
+		}
+		elem = t.TypeArgs().At(0)
+	default:
+		return
+	}
+	buf := scratchVar{f.name("nugoShared"), elem}
 	f.shared[s] = buf
 	f.sharedBufs = append(f.sharedBufs, buf)
 }
+
+// sharedDims are the shared array functions a block loop hoists, with
+// their number of dimensions.
+var sharedDims = map[string]int{"SharedArray": 1, "SharedArray2": 2, "SharedArray3": 3}
 
 // textNode is generated block-level code (a warp exchange).
 type textNode struct {
@@ -2001,7 +2016,17 @@ func (e *emitter) returns(s ast.Stmt, label string, conts *[]*ast.Ident) ast.Stm
 func (e *emitter) piece(p piece) {
 	if buf, ok := e.f.shared[p.stmt]; ok {
 		as := p.stmt.(*ast.AssignStmt)
-		n := as.Rhs[0].(*ast.CallExpr).Args[1]
+		call := as.Rhs[0].(*ast.CallExpr)
+		if fn := e.f.g.callee(call); fn.Name() != "SharedArray" {
+			// SharedArray2, SharedArray3: BlockShared2, BlockShared3.
+			dims := make([]string, len(call.Args)-1)
+			for i, a := range call.Args[1:] {
+				dims[i] = e.f.print(a)
+			}
+			fmt.Fprintf(e.w, "%s := %s.BlockShared%s(&%s, %s)\n", e.f.print(as.Lhs[0]), e.f.cuda, strings.TrimPrefix(fn.Name(), "SharedArray"), buf.name, strings.Join(dims, ", "))
+			return
+		}
+		n := call.Args[1]
 		if size, ok := e.f.fixedShared(p.stmt); ok {
 			fmt.Fprintf(e.w, "%s := (*[%s]%s)(%s.BlockShared(&%s, %s))\n", e.f.print(as.Lhs[0]), size, e.f.typ(buf.typ), e.f.cuda, buf.name, size)
 			return

@@ -14,7 +14,7 @@ const blockFormsDir = "testdata/blockforms"
 // global memory or through an alias stay atomic, and that a flat block's
 // loops use the loop index for the thread's x index and Grid1, and that a
 // shared array of constant size used only by indexing is held as a
-// pointer to an array.
+// pointer to an array, and that a SharedArray2 is hoisted too.
 func TestBlockLoopForms(t *testing.T) {
 	res, err := Generate(blockFormsDir)
 	if err != nil {
@@ -38,6 +38,8 @@ func TestBlockLoopForms(t *testing.T) {
 		{"tid := t.ThreadIdx().X", true}, // the loops for blocks of 2 or 3 dimensions
 		{"peak := (*[1]float32)(cuda.BlockShared(", true},
 		{"bins := cuda.BlockShared(", true}, // aliased: stays a slice
+		{"tile := cuda.BlockShared2(&", true},
+		{"cuda.SharedArray2", false},
 	} {
 		if got := bytes.Contains(src, []byte(c.text)); got != c.want {
 			t.Errorf("generated file contains %q: %v, want %v", c.text, got, c.want)

@@ -1941,18 +1941,15 @@ func init() {
 		in, out := nugoArgs[0].(cuda.Array2[float32]), nugoArgs[1].(cuda.Array2[float32])
 		_, _ = in, out
 		return func() cuda.BlockLoop {
-			var nugoVTile []cuda.Array2[float32]
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVTile) < nugoN {
-					nugoVTile = make([]cuda.Array2[float32], nugoN)
-				}
-				nugoVTile = nugoVTile[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+				tile := cuda.BlockShared2(&nugoShared, 16, 17)
 
 //line strided.go:58
 				r, c := in.Shape()
@@ -1961,9 +1958,6 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line strided.go:55
-						tile := cuda.SharedArray2[float32](t, 16, 17)
-
 //line strided.go:56
 						tx, ty := nugoTi, t.ThreadIdx().Y
 
@@ -1975,15 +1969,11 @@ func init() {
 //line strided.go:60
 							tile.Set(ty, tx, in.At(i, j))
 						}
-						nugoVTile[nugoTi] = tile
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
-
-//line strided.go:55
-						tile := cuda.SharedArray2[float32](t, 16, 17)
 
 //line strided.go:56
 						tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
@@ -1996,7 +1986,6 @@ func init() {
 //line strided.go:60
 							tile.Set(ty, tx, in.At(i, j))
 						}
-						nugoVTile[nugoTi] = tile
 					}
 				}
 				if nugoFlat {
@@ -2006,7 +1995,6 @@ func init() {
 
 //line strided.go:56
 						tx, ty := nugoTi, t.ThreadIdx().Y
-						tile := nugoVTile[nugoTi]
 
 //line strided.go:63
 						oi, oj := t.BlockIdx().X*16+ty, t.BlockIdx().Y*16+tx
@@ -2016,7 +2004,6 @@ func init() {
 //line strided.go:65
 							out.Set(oi, oj, tile.At(tx, ty))
 						}
-						nugoVTile[nugoTi] = tile
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2025,7 +2012,6 @@ func init() {
 
 //line strided.go:56
 						tx, ty := t.ThreadIdx().X, t.ThreadIdx().Y
-						tile := nugoVTile[nugoTi]
 
 //line strided.go:63
 						oi, oj := t.BlockIdx().X*16+ty, t.BlockIdx().Y*16+tx
@@ -2035,7 +2021,6 @@ func init() {
 //line strided.go:65
 							out.Set(oi, oj, tile.At(tx, ty))
 						}
-						nugoVTile[nugoTi] = tile
 					}
 				}
 			}
@@ -2045,47 +2030,36 @@ func init() {
 		out := nugoArgs[0].([]int64)
 		_ = out
 		return func() cuda.BlockLoop {
-			var nugoVCube []cuda.Array3[int64]
+			var nugoShared []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVCube) < nugoN {
-					nugoVCube = make([]cuda.Array3[int64], nugoN)
-				}
-				nugoVCube = nugoVCube[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+				cube := cuda.BlockShared3(&nugoShared, 2, 4, 8)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
-
-//line strided.go:73
-						cube := cuda.SharedArray3[int64](t, 2, 4, 8)
 
 //line strided.go:74
 						x := nugoTi
 
 //line strided.go:75
 						cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
-						nugoVCube[nugoTi] = cube
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line strided.go:73
-						cube := cuda.SharedArray3[int64](t, 2, 4, 8)
-
 //line strided.go:74
 						x := t.ThreadIdx().X
 
 //line strided.go:75
 						cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
-						nugoVCube[nugoTi] = cube
 					}
 				}
 				if nugoFlat {
@@ -2096,7 +2070,6 @@ func init() {
 
 //line strided.go:74
 						x := nugoTi
-						cube := nugoVCube[nugoTi]
 
 //line strided.go:77
 						if x == 0 {
@@ -2120,7 +2093,6 @@ func init() {
 //line strided.go:88
 							out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
 						}
-						nugoVCube[nugoTi] = cube
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2129,7 +2101,6 @@ func init() {
 
 //line strided.go:74
 						x := t.ThreadIdx().X
-						cube := nugoVCube[nugoTi]
 
 //line strided.go:77
 						if x == 0 {
@@ -2153,7 +2124,6 @@ func init() {
 //line strided.go:88
 							out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
 						}
-						nugoVCube[nugoTi] = cube
 					}
 				}
 			}

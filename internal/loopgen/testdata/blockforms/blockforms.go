@@ -30,3 +30,12 @@ func Counts(t cuda.Thread, a []uint8, counts []uint32, top []float32) {
 		top[t.BlockIdx().X] = peak[0]
 	}
 }
+
+// Tile2 stages values in a SharedArray2, which the block loop hoists.
+func Tile2(t cuda.Thread, out []float32) {
+	tile := cuda.SharedArray2[float32](t, 2, 32)
+	x := t.ThreadIdx().X
+	tile.Set(0, x, float32(x))
+	t.SyncThreads()
+	out[t.Grid1()] = tile.At(0, 31-x)
+}

@@ -122,4 +122,66 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(Tile2, "b2f3848046f23d41", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]float32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				tile := cuda.BlockShared2(&nugoShared, 2, 32)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line blockforms.go:37
+						x := nugoTi
+
+//line blockforms.go:38
+						tile.Set(0, x, float32(x))
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line blockforms.go:37
+						x := t.ThreadIdx().X
+
+//line blockforms.go:38
+						tile.Set(0, x, float32(x))
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line blockforms.go:37
+						x := nugoTi
+
+//line blockforms.go:40
+						out[(nugoX0 + nugoTi)] = tile.At(0, 31-x)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line blockforms.go:37
+						x := t.ThreadIdx().X
+
+//line blockforms.go:40
+						out[t.Grid1()] = tile.At(0, 31-x)
+					}
+				}
+			}
+		}
+	})
 }
