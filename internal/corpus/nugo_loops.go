@@ -1267,7 +1267,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+				sh := cuda.BlockShared(&nugoShared, 128)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -1946,7 +1946,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+				sh := cuda.BlockShared(&nugoShared, 128)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)

@@ -78,10 +78,12 @@ func (f *fissioner) localAtomics() {
 }
 
 // fixedShared reports the constant size of the hoisted shared array that
-// s declares when every use of it indexes it, slices it, ranges over it or
-// takes its len, so that the block loop can hold it as a pointer to an
-// array of that size (*[n]T): Go then knows its length, and keeps it out
-// of the registers that a slice's length takes.
+// s declares when every use of it indexes it, ranges over it or takes its
+// len, so that the block loop can hold it as a pointer to an array of that
+// size (*[n]T): Go then knows its length, and keeps it out of the
+// registers that a slice's length takes. A sliced one stays a slice: a
+// bound past an array's end is reported against its length, not the
+// capacity a slice's is.
 func (f *fissioner) fixedShared(s ast.Stmt) (n string, ok bool) {
 	as := s.(*ast.AssignStmt)
 	id, isID := as.Lhs[0].(*ast.Ident)
@@ -110,8 +112,6 @@ func (f *fissioner) fixedShared(s ast.Stmt) (n string, ok bool) {
 		if use, isUse := n.(*ast.Ident); isUse && f.info.Uses[use] == v {
 			switch p := stack[len(stack)-1].(type) {
 			case *ast.IndexExpr:
-				ok = ok && p.X == use
-			case *ast.SliceExpr:
 				ok = ok && p.X == use
 			case *ast.RangeStmt:
 				ok = ok && p.X == use

@@ -998,7 +998,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := (*[8]int32)(cuda.BlockShared(&nugoShared, 8))
+				sh := cuda.BlockShared(&nugoShared, 8)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -1060,7 +1060,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
-				sh := (*[8]int32)(cuda.BlockShared(&nugoShared, 8))
+				sh := cuda.BlockShared(&nugoShared, 8)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
