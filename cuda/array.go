@@ -104,7 +104,7 @@ func MustView2[T Element](data []T, rows, cols int) Array2[T] {
 // At returns element (i, j).
 func (a Array2[T]) At(i, j int) T {
 	if uint(i) >= uint(a.rows) || uint(j) >= uint(a.cols) {
-		panic(indexError2(i, j, a.rows, a.cols))
+		panic(index2Error{i, j, a.rows, a.cols})
 	}
 	return a.data[a.off+i*a.s0+j*a.s1]
 }
@@ -112,7 +112,7 @@ func (a Array2[T]) At(i, j int) T {
 // Set stores v at (i, j).
 func (a Array2[T]) Set(i, j int, v T) {
 	if uint(i) >= uint(a.rows) || uint(j) >= uint(a.cols) {
-		panic(indexError2(i, j, a.rows, a.cols))
+		panic(index2Error{i, j, a.rows, a.cols})
 	}
 	a.data[a.off+i*a.s0+j*a.s1] = v
 }
@@ -188,7 +188,7 @@ func MustView3[T Element](data []T, d0, d1, d2 int) Array3[T] {
 // At returns element (i, j, k).
 func (a Array3[T]) At(i, j, k int) T {
 	if uint(i) >= uint(a.d0) || uint(j) >= uint(a.d1) || uint(k) >= uint(a.d2) {
-		panic(indexError3(i, j, k, a.d0, a.d1, a.d2))
+		panic(index3Error{i, j, k, a.d0, a.d1, a.d2})
 	}
 	return a.data[a.off+i*a.s0+j*a.s1+k*a.s2]
 }
@@ -196,7 +196,7 @@ func (a Array3[T]) At(i, j, k int) T {
 // Set stores v at (i, j, k).
 func (a Array3[T]) Set(i, j, k int, v T) {
 	if uint(i) >= uint(a.d0) || uint(j) >= uint(a.d1) || uint(k) >= uint(a.d2) {
-		panic(indexError3(i, j, k, a.d0, a.d1, a.d2))
+		panic(index3Error{i, j, k, a.d0, a.d1, a.d2})
 	}
 	a.data[a.off+i*a.s0+j*a.s1+k*a.s2] = v
 }
@@ -258,6 +258,19 @@ func (e indexError) Error() string { return string(e) }
 
 func indexError2(i, j, r, c int) error {
 	return indexError(fmt.Sprintf("index (%d,%d) out of range for shape (%d,%d)", i, j, r, c))
+}
+
+// index2Error and index3Error are the panic values of At and Set: the
+// message is made only when read, so that At and Set stay cheap enough
+// for the compiler to inline them into the loops nugo gen writes.
+type (
+	index2Error struct{ i, j, r, c int }
+	index3Error struct{ i, j, k, d0, d1, d2 int }
+)
+
+func (e index2Error) Error() string { return indexError2(e.i, e.j, e.r, e.c).Error() }
+func (e index3Error) Error() string {
+	return indexError3(e.i, e.j, e.k, e.d0, e.d1, e.d2).Error()
 }
 
 func indexError3(i, j, k, d0, d1, d2 int) error {

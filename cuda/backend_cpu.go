@@ -139,7 +139,7 @@ type runner struct {
 // current returns the thread being run, for error reports.
 func (r *runner) current() Thread {
 	if r.loop != nil {
-		return Thread{r.block, r.blk.cur}
+		return r.blk.current()
 	}
 	return r.row.t
 }
@@ -210,7 +210,7 @@ func (r *runner) run(bi int) error {
 		if r.loop != nil {
 			// The whole block, barriers included, as loops.
 			r.blk.base = uint64(b.base.X)
-			r.blk.cur = r.blk.base
+			r.blk.cur = 0
 			r.loop(&r.blk)
 			returned = true
 			b.gridExit()

@@ -30,7 +30,7 @@ type Block struct {
 	flat bool     // the block is one-dimensional: linear index = x
 	tids []uint64 // packed thread index by linear index, when not flat, for the block at grid x 0
 	base uint64   // the block's grid x, added to a packed thread index (see packTid)
-	cur  uint64
+	cur  int      // linear index of the thread being run, for panic reports
 }
 
 // newBlockOf returns the Block of a worker's block for launches with
@@ -62,13 +62,33 @@ func (b *Block) Flat() bool { return b.flat }
 // Thread returns the block's thread of linear index i (0 <= i < Size())
 // and records it as the thread being run.
 func (b *Block) Thread(i int) Thread {
-	tid := b.base + uint64(i)
-	if !b.flat {
-		tid = b.tids[i] + b.base
-	}
-	b.cur = tid
-	return Thread{b.b, tid}
+	b.cur = i
+	return b.thread(i)
 }
+
+// FlatThread is Thread for a one-dimensional block (Flat), where the
+// linear index is the thread's x index: one store to record the thread,
+// no test of the block's shape.
+func (b *Block) FlatThread(i int) Thread {
+	b.cur = i
+	return Thread{b.b, b.base + uint64(i)}
+}
+
+// X0 returns the grid x index of the block's first thread, so that in a
+// one-dimensional block the thread of linear index i has Grid1() X0()+i.
+func (b *Block) X0() int { return int(b.base) }
+
+// thread returns the block's thread of linear index i.
+func (b *Block) thread(i int) Thread {
+	if b.flat {
+		return Thread{b.b, b.base + uint64(i)}
+	}
+	return Thread{b.b, b.tids[i] + b.base}
+}
+
+// current returns the thread being run (the last one Thread or FlatThread
+// returned), for panic reports.
+func (b *Block) current() Thread { return b.thread(b.cur) }
 
 // RegisterBlockLoop registers how to make kernel's BlockLoop: bind
 // receives the launch's arguments after the Thread, each with exactly the
@@ -165,4 +185,16 @@ func BlockShared[T Element](buf *[]T, n int) []T {
 	*buf = (*buf)[:n]
 	clear(*buf)
 	return *buf
+}
+
+// BlockShared2 is BlockShared for a SharedArray2: the rows×cols shared
+// array, row-major, kept in *buf from block to block.
+func BlockShared2[T Element](buf *[]T, rows, cols int) Array2[T] {
+	return rowMajor2(BlockShared(buf, rows*cols), rows, cols)
+}
+
+// BlockShared3 is BlockShared for a SharedArray3: the d0×d1×d2 shared
+// array, row-major, kept in *buf from block to block.
+func BlockShared3[T Element](buf *[]T, d0, d1, d2 int) Array3[T] {
+	return rowMajor3(BlockShared(buf, d0*d1*d2), d0, d1, d2)
 }

@@ -224,3 +224,21 @@ func Shadow(t cuda.Thread, a []int32) {
 		}
 	}
 }
+
+// FailLate fails, in the region between its two barriers, in the thread
+// at grid position (badX, badY) only: a block loop must report that
+// thread, not the last one it ran.
+func FailLate(t cuda.Thread, a []int32, badX, badY int) {
+	x, y := t.Grid2()
+	if x < len(a) {
+		a[x] = int32(y)
+	}
+	t.SyncThreads()
+	if x == badX && y == badY {
+		a[len(a)+x] = 0
+	}
+	t.SyncThreads()
+	if x < len(a) {
+		a[x]++
+	}
+}

@@ -261,6 +261,10 @@ type fissioner struct {
 	blk       string // the *cuda.Block
 	n         string // the block's size
 	cuda      string // cuda's import name
+	flat, x0  string // whether the block is flat, its first thread's grid x
+	// flatMode is set while a region's loop for flat blocks is written
+	// (see flatten).
+	flatMode bool
 
 	inlined []string // the helpers inlined into the kernel (inline.go)
 }
@@ -332,6 +336,7 @@ func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why
 	f.check()
 	f.fd.Body.List = f.splitTuples(f.fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
+	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
 	f.census()
 	f.findUniform()
 	body := f.list(f.fd.Body.List)
@@ -756,7 +761,7 @@ func (f *fissioner) callClass(e *ast.CallExpr, pos bool) bool {
 	switch fn.Pkg().Path() {
 	case cudaPath:
 		switch fn.Name() {
-		case "SharedArray", "DynamicSharedArray":
+		case "SharedArray", "SharedArray2", "SharedArray3", "DynamicSharedArray":
 			// One array per block: made once, by the block loop.
 			if pos {
 				return false
@@ -878,29 +883,44 @@ func (f *fissioner) namesUsed(r *region, s ast.Stmt) bool {
 	return used
 }
 
-// sharedDecl records s if it is sh := cuda.SharedArray[T](t, n), run
-// once per block.
+// sharedDecl records s if it is sh := cuda.SharedArray[T](t, n) (or
+// SharedArray2, SharedArray3), run once per block.
 func (f *fissioner) sharedDecl(s ast.Stmt) {
 	as, ok := s.(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 		return
 	}
 	call, ok := as.Rhs[0].(*ast.CallExpr)
-	if !ok || len(call.Args) != 2 {
-		return
-	}
-	fn := f.g.callee(call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != cudaPath || fn.Name() != "SharedArray" {
-		return
-	}
-	sl, ok := f.info.TypeOf(as.Lhs[0]).Underlying().(*types.Slice)
 	if !ok {
 		return
 	}
-	buf := scratchVar{f.name("nugoShared"), sl.Elem()}
+	fn := f.g.callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != cudaPath {
+		return
+	}
+	if dims, ok := sharedDims[fn.Name()]; !ok || len(call.Args) != dims+1 {
+		return
+	}
+	var elem types.Type
+	switch t := f.info.TypeOf(as.Lhs[0]).(type) {
+	case *types.Slice:
+		elem = t.Elem()
+	case *types.Named:
+		if t.TypeArgs().Len() != 1 {
+			return
+		}
+		elem = t.TypeArgs().At(0)
+	default:
+		return
+	}
+	buf := scratchVar{f.name("nugoShared"), elem}
 	f.shared[s] = buf
 	f.sharedBufs = append(f.sharedBufs, buf)
 }
+
+// sharedDims are the shared array functions a block loop hoists, with
+// their number of dimensions.
+var sharedDims = map[string]int{"SharedArray": 1, "SharedArray2": 2, "SharedArray3": 3}
 
 // textNode is generated block-level code (a warp exchange).
 type textNode struct {
@@ -1503,12 +1523,15 @@ func (f *fissioner) emit(body []node) string {
 		return true
 	})
 
+	f.localAtomics()
 	var w bytes.Buffer
 	f.emitRegistration(&w, body, defs, regionRefs, arrays)
 	return w.String()
 }
 
 func (f *fissioner) print(n ast.Node) string {
+	n, undo := f.flatten(n)
+	defer undo()
 	var b bytes.Buffer
 	if err := printer.Fprint(&b, f.g.pkg.Fset, n); err != nil {
 		f.fail(n.Pos(), "printing: %v", err)
@@ -1521,6 +1544,9 @@ func (f *fissioner) print(n ast.Node) string {
 // the generated file (a panic's, a debugger's) are those of the kernel's
 // source.
 func (f *fissioner) printLines(s ast.Stmt) string {
+	n, undo := f.flatten(s)
+	defer undo()
+	s = n.(ast.Stmt)
 	fset := f.g.pkg.Fset
 	var comments []*ast.CommentGroup
 	last := -1
@@ -1594,6 +1620,7 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 		fmt.Fprintf(w, "clear(%s)\n", f.exited)
 	}
 	fmt.Fprintf(w, "%s := %s.Thread(0)\n_ = %s\n", f.tname, f.blk, f.tname)
+	fmt.Fprintf(w, "%s, %s := %s.Flat(), %s.X0()\n_, _ = %s, %s\n", f.flat, f.x0, f.blk, f.blk, f.flat, f.x0)
 	e := &emitter{f: f, w: w, defs: defs, regionRefs: regionRefs, arrays: arrays}
 	e.nodes(body)
 	fmt.Fprintf(w, "}\n}\n}%s)\n", inlinedArgs(f.inlined))
@@ -1767,38 +1794,6 @@ func (e *emitter) region(r *region) {
 			}
 		}
 	}
-	if r.returns {
-		r.label = f.name("nugoRegion")
-	}
-	if lo, hi, ok := e.bounds(r); ok {
-		l, h := f.name("nugoLo"), f.name("nugoHi")
-		fmt.Fprintf(w, "%s, %s := 0, %s\nif %s.Flat() {\n%s, %s = %s, %s\n}\n", l, h, f.n, f.blk, l, h, lo, hi)
-		if r.label != "" {
-			// The label must sit right before its loop.
-			w.WriteString(r.label + ":\n")
-		}
-		fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, l, f.ti, h, f.ti)
-	} else if step, ok := e.laneStep(r); ok {
-		if r.label != "" {
-			w.WriteString(r.label + ":\n")
-		}
-		fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %s {\n", f.ti, f.ti, f.n, f.ti, step)
-	} else {
-		if r.label != "" {
-			w.WriteString(r.label + ":\n")
-		}
-		fmt.Fprintf(w, "for %s := 0; %s < %s; %s++ {\n", f.ti, f.ti, f.n, f.ti)
-	}
-	fmt.Fprintf(w, "%s := %s.Thread(%s)\n_ = %s\n", f.tname, f.blk, f.ti, f.tname)
-	if f.exited != "" {
-		fmt.Fprintf(w, "if %s[%s] {\ncontinue\n}\n", f.exited, f.ti)
-	}
-	for _, s := range stmts {
-		fmt.Fprintf(w, "%s\n", f.printLines(e.remat(s, need)))
-	}
-	for _, v := range loads {
-		fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), e.arrays[v], f.ti)
-	}
 	// The region's own declarations of position variables that only other
 	// regions read are dropped (those regions recompute them).
 	used := map[*types.Var]bool{}
@@ -1824,6 +1819,14 @@ func (e *emitter) region(r *region) {
 			use(x)
 		}
 	}
+	// The pieces as both loops write them; a return becomes a continue of
+	// the loop's label (renamed for the second loop).
+	var label string
+	if r.returns {
+		label = f.name("nugoRegion")
+	}
+	var pieces []piece
+	var conts []*ast.Ident
 	for _, p := range r.pieces {
 		if p.stmt != nil && e.isRematDef(p.stmt, r) {
 			kept := false
@@ -1838,13 +1841,64 @@ func (e *emitter) region(r *region) {
 			p.stmt = e.remat(p.stmt, used)
 		}
 		if p.stmt != nil && r.returns {
-			p.stmt = e.returns(p.stmt, r.label)
+			p.stmt = e.returns(p.stmt, label, &conts)
 		}
-		e.piece(p)
+		pieces = append(pieces, p)
 	}
-	for _, v := range stores {
-		fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], f.ti, v.Name())
+	// A region made of one if lane == 0 visits lane 0 of each warp
+	// (fission_warp.go); a lane computed from ThreadIdx().X is the lane
+	// only in flat blocks.
+	laneOnly, laneFlatOnly := e.laneStep(r)
+	loop := func(lo, hi, thread string, flat bool) {
+		if r.label != "" {
+			// The label must sit right before its loop.
+			w.WriteString(r.label + ":\n")
+		}
+		if laneOnly && (flat || !laneFlatOnly) && lo == "0" && hi == f.n {
+			fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %d {\n", f.ti, f.ti, f.n, f.ti, warpLanes)
+		} else {
+			fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, lo, f.ti, hi, f.ti)
+		}
+		fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
+		if f.exited != "" {
+			fmt.Fprintf(w, "if %s[%s] {\ncontinue\n}\n", f.exited, f.ti)
+		}
+		for _, s := range stmts {
+			fmt.Fprintf(w, "%s\n", f.printLines(e.remat(s, need)))
+		}
+		for _, v := range loads {
+			fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), e.arrays[v], f.ti)
+		}
+		for _, p := range pieces {
+			e.piece(p)
+		}
+		for _, v := range stores {
+			fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], f.ti, v.Name())
+		}
+		w.WriteString("}\n")
 	}
+	// Flat blocks: the thread's x index is the loop's index.
+	fmt.Fprintf(w, "if %s {\n", f.flat)
+	r.label = label
+	lo, hi, ok := e.bounds(r)
+	if ok {
+		l, h := f.name("nugoLo"), f.name("nugoHi")
+		fmt.Fprintf(w, "%s, %s := %s, %s\n", l, h, lo, hi)
+		lo, hi = l, h
+	} else {
+		lo, hi = "0", f.n
+	}
+	f.flatMode = true
+	loop(lo, hi, "FlatThread", true)
+	f.flatMode = false
+	w.WriteString("} else {\n")
+	if label != "" {
+		r.label = f.name("nugoRegion")
+		for _, id := range conts {
+			id.Name = strings.ReplaceAll(id.Name, "continue "+label, "continue "+r.label)
+		}
+	}
+	loop("0", f.n, "Thread", false)
 	w.WriteString("}\n")
 }
 
@@ -1977,18 +2031,24 @@ func (e *emitter) remat(s ast.Stmt, need map[*types.Var]bool) ast.Stmt {
 }
 
 // returns replaces the return statements of s: the thread leaves the
-// block, and the region's loop goes on with the next thread.
-func (e *emitter) returns(s ast.Stmt, label string) ast.Stmt {
+// block, and the region's loop goes on with the next thread. It adds to
+// conts the identifiers whose text names the label.
+func (e *emitter) returns(s ast.Stmt, label string, conts *[]*ast.Ident) ast.Stmt {
 	text := "continue " + label
 	if e.f.exited != "" {
 		text = fmt.Sprintf("{\n%s[%s] = true\ncontinue %s\n}", e.f.exited, e.f.ti, label)
 	}
+	cont := func() ast.Stmt {
+		id := &ast.Ident{Name: text}
+		*conts = append(*conts, id)
+		return &ast.ExprStmt{X: id}
+	}
 	if _, ok := s.(*ast.ReturnStmt); ok {
-		return &ast.ExprStmt{X: &ast.Ident{Name: text}}
+		return cont()
 	}
 	return astutil.Apply(s, func(c *astutil.Cursor) bool {
 		if _, ok := c.Node().(*ast.ReturnStmt); ok {
-			c.Replace(&ast.ExprStmt{X: &ast.Ident{Name: text}})
+			c.Replace(cont())
 		}
 		return true
 	}, nil).(ast.Stmt)
@@ -1997,7 +2057,21 @@ func (e *emitter) returns(s ast.Stmt, label string) ast.Stmt {
 func (e *emitter) piece(p piece) {
 	if buf, ok := e.f.shared[p.stmt]; ok {
 		as := p.stmt.(*ast.AssignStmt)
-		n := as.Rhs[0].(*ast.CallExpr).Args[1]
+		call := as.Rhs[0].(*ast.CallExpr)
+		if fn := e.f.g.callee(call); fn.Name() != "SharedArray" {
+			// SharedArray2, SharedArray3: BlockShared2, BlockShared3.
+			dims := make([]string, len(call.Args)-1)
+			for i, a := range call.Args[1:] {
+				dims[i] = e.f.print(a)
+			}
+			fmt.Fprintf(e.w, "%s := %s.BlockShared%s(&%s, %s)\n", e.f.print(as.Lhs[0]), e.f.cuda, strings.TrimPrefix(fn.Name(), "SharedArray"), buf.name, strings.Join(dims, ", "))
+			return
+		}
+		n := call.Args[1]
+		if size, ok := e.f.fixedShared(p.stmt); ok {
+			fmt.Fprintf(e.w, "%s := (*[%s]%s)(%s.BlockShared(&%s, %s))\n", e.f.print(as.Lhs[0]), size, e.f.typ(buf.typ), e.f.cuda, buf.name, size)
+			return
+		}
 		fmt.Fprintf(e.w, "%s := %s.BlockShared(&%s, %s)\n", e.f.print(as.Lhs[0]), e.f.cuda, buf.name, e.f.print(n))
 		return
 	}

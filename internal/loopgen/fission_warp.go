@@ -585,41 +585,33 @@ func (e *emitter) fusedExchange(fu *fusion) {
 	w.WriteString("}\n}\n")
 }
 
-// laneStep returns the step of the loop over a region made of one if
-// whose condition holds for lane 0 of each warp only (if lane == 0, if
-// tid%32 == 0, if t.LaneID() == 0): only lane 0 of each warp does
-// anything there, so the loop visits lanes 0 only, stepping over warps
-// (tid%32 is the lane in one-dimensional blocks only; others step by 1).
-func (e *emitter) laneStep(r *region) (string, bool) {
-	f := e.f
+// laneStep reports whether region r is made of one if whose condition
+// holds for lane 0 of each warp only (if lane == 0, if tid%32 == 0, if
+// t.LaneID() == 0): only lane 0 of each warp does anything there, so the
+// loop may visit lanes 0 only, stepping over warps; flatOnly when the
+// condition computes the lane from ThreadIdx().X, the lane in
+// one-dimensional blocks only.
+func (e *emitter) laneStep(r *region) (ok, flatOnly bool) {
 	if len(r.pieces) != 1 || r.pieces[0].stmt == nil {
-		return "", false
+		return false, false
 	}
-	is, ok := r.pieces[0].stmt.(*ast.IfStmt)
-	if !ok || is.Init != nil || is.Else != nil {
-		return "", false
+	is, isIf := r.pieces[0].stmt.(*ast.IfStmt)
+	if !isIf || is.Init != nil || is.Else != nil {
+		return false, false
 	}
-	be, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
-	if !ok || be.Op != token.EQL {
-		return "", false
+	be, isBin := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+	if !isBin || be.Op != token.EQL {
+		return false, false
 	}
 	x, y := be.X, be.Y
 	if e.isConst(x, 0) {
 		x, y = y, x
 	}
 	if !e.isConst(y, 0) {
-		return "", false
+		return false, false
 	}
-	flat, ok := e.isLane(x)
-	if !ok {
-		return "", false
-	}
-	if !flat {
-		return fmt.Sprint(warpLanes), true
-	}
-	step := f.name("nugoStep")
-	fmt.Fprintf(e.w, "%s := 1\nif %s.Flat() {\n%s = %d\n}\n", step, f.blk, step, warpLanes)
-	return step, true
+	flat, lane := e.isLane(x)
+	return lane, flat
 }
 
 // collOnlyInHead reports whether the warp operations of if statement s sit

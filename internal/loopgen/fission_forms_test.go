@@ -1,0 +1,55 @@
+package loopgen
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+const blockFormsDir = "testdata/blockforms"
+
+// TestBlockLoopForms checks, on the generated text, that atomics on a
+// hoisted shared array become plain read-modify-writes while those on
+// global memory or through an alias stay atomic, and that a flat block's
+// loops use the loop index for the thread's x index and Grid1, and that a
+// shared array of constant size used only by indexing is held as a
+// pointer to an array, and that a SharedArray2 is hoisted too.
+func TestBlockLoopForms(t *testing.T) {
+	res, err := Generate(blockFormsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := res.Source
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"cuda.BlockAtomicAdd(&bins[a[i]], 1)", true},
+		{"cuda.BlockAtomicMax[float32](&peak[0],", true},
+		{"cuda.AtomicAdd(&bins[", false},
+		{"cuda.AtomicAdd(&counts[b], n)", true},
+		{"cuda.BlockAtomicAdd(&counts[", false},
+		{"cuda.AtomicOr(&alias[0], 0)", true},
+		{"cuda.BlockAtomicOr(", false},
+		{"FlatThread(nugoTi)", true},
+		{"tid := nugoTi", true},
+		{"i := (nugoX0 + nugoTi)", true},
+		{"tid := t.ThreadIdx().X", true}, // the loops for blocks of 2 or 3 dimensions
+		{"peak := (*[1]float32)(cuda.BlockShared(", true},
+		{"bins := cuda.BlockShared(", true}, // aliased: stays a slice
+		{"tile := cuda.BlockShared2(&", true},
+		{"cuda.SharedArray2", false},
+	} {
+		if got := bytes.Contains(src, []byte(c.text)); got != c.want {
+			t.Errorf("generated file contains %q: %v, want %v", c.text, got, c.want)
+		}
+	}
+	committed, err := os.ReadFile(filepath.Join(blockFormsDir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(committed, src) {
+		t.Errorf("%s/%s is stale: run go run ./cmd/nugo gen ./internal/loopgen/%s", blockFormsDir, FileName, blockFormsDir)
+	}
+}
