@@ -132,7 +132,7 @@ func TestBlockMaskFailures(t *testing.T) {
 	cases := []struct {
 		name   string
 		masks  func() []uint32
-		thread uint64
+		thread int
 		want   string
 	}{
 		{"outside", func() []uint32 {

@@ -18,26 +18,51 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line main.go:20
 				rows, cols := m.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-				}
-				for row := 1; row < rows; row++ {
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
+					}
+				}
+				for row := 1; row < rows; row++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line main.go:19
-						col := t.Grid1()
+							col := (nugoX0 + nugoTi)
 
 //line main.go:22
-						opposite := cols - col - 1
+							opposite := cols - col - 1
 
 //line main.go:23
-						m.Set(row, col, m.At(row-1, opposite)+1)
+							m.Set(row, col, m.At(row-1, opposite)+1)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line main.go:19
+							col := t.Grid1()
+
+//line main.go:22
+							opposite := cols - col - 1
+
+//line main.go:23
+							m.Set(row, col, m.At(row-1, opposite)+1)
+						}
 					}
 
 //line main.go:24

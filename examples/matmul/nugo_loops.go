@@ -38,96 +38,191 @@ func init() {
 				nugoVSum = nugoVSum[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				sA := cuda.BlockShared(&nugoShared, tpb*tpb)
-				sB := cuda.BlockShared(&nugoShared2, tpb*tpb)
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sA := (*[256]float32)(cuda.BlockShared(&nugoShared, 256))
+				sB := (*[256]float32)(cuda.BlockShared(&nugoShared2, 256))
 
 //line main.go:46
 				rows, cols := c.Shape()
 
 //line main.go:47
 				_, k := a.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line main.go:48
-					var sum float32
-					nugoVSum[nugoTi] = sum
+						var sum float32
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line main.go:48
+						var sum float32
+						nugoVSum[nugoTi] = sum
+					}
 				}
 				for tile := 0; tile < (k+tpb-1)/tpb; tile++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line main.go:43
+							i, j := t.Grid2()
+
+//line main.go:44
+							tid := t.ThreadIdx()
+
+//line main.go:45
+							tx := tid.X
+
+//line main.go:45
+							ty := tid.Y
+
+//line main.go:50
+							var va, vb float32
+
+//line main.go:51
+							if p := tile*tpb + ty; i < rows && p < k {
+//line main.go:52
+								va = a.At(i, p)
+							}
+
+//line main.go:54
+							if p := tile*tpb + tx; p < k && j < cols {
+//line main.go:55
+								vb = b.At(p, j)
+							}
+
+//line main.go:57
+							sA[tx*tpb+ty] = va
+
+//line main.go:58
+							sB[tx*tpb+ty] = vb
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line main.go:43
+							i, j := t.Grid2()
+
+//line main.go:44
+							tid := t.ThreadIdx()
+
+//line main.go:45
+							tx := tid.X
+
+//line main.go:45
+							ty := tid.Y
+
+//line main.go:50
+							var va, vb float32
+
+//line main.go:51
+							if p := tile*tpb + ty; i < rows && p < k {
+//line main.go:52
+								va = a.At(i, p)
+							}
+
+//line main.go:54
+							if p := tile*tpb + tx; p < k && j < cols {
+//line main.go:55
+								vb = b.At(p, j)
+							}
+
+//line main.go:57
+							sA[tx*tpb+ty] = va
+
+//line main.go:58
+							sB[tx*tpb+ty] = vb
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line main.go:44
+							tid := t.ThreadIdx()
+
+//line main.go:45
+							tx := tid.X
+
+//line main.go:45
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
+
+//line main.go:60
+							for p := 0; p < tpb; p++ {
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line main.go:44
+							tid := t.ThreadIdx()
+
+//line main.go:45
+							tx := tid.X
+
+//line main.go:45
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
+
+//line main.go:60
+							for p := 0; p < tpb; p++ {
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line main.go:43
+						i, j := t.Grid2()
+						sum := nugoVSum[nugoTi]
+
+//line main.go:65
+						if i < rows && j < cols {
+//line main.go:66
+							c.Set(i, j, sum)
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line main.go:43
 						i, j := t.Grid2()
-
-//line main.go:44
-						tid := t.ThreadIdx()
-
-//line main.go:45
-						tx := tid.X
-
-//line main.go:45
-						ty := tid.Y
-
-//line main.go:50
-						var va, vb float32
-
-//line main.go:51
-						if p := tile*tpb + ty; i < rows && p < k {
-//line main.go:52
-							va = a.At(i, p)
-						}
-
-//line main.go:54
-						if p := tile*tpb + tx; p < k && j < cols {
-//line main.go:55
-							vb = b.At(p, j)
-						}
-
-//line main.go:57
-						sA[tx*tpb+ty] = va
-
-//line main.go:58
-						sB[tx*tpb+ty] = vb
-					}
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line main.go:44
-						tid := t.ThreadIdx()
-
-//line main.go:45
-						tx := tid.X
-
-//line main.go:45
-						ty := tid.Y
 						sum := nugoVSum[nugoTi]
 
-//line main.go:60
-						for p := 0; p < tpb; p++ {
-//line main.go:61
-							sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+//line main.go:65
+						if i < rows && j < cols {
+//line main.go:66
+							c.Set(i, j, sum)
 						}
 						nugoVSum[nugoTi] = sum
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line main.go:43
-					i, j := t.Grid2()
-					sum := nugoVSum[nugoTi]
-
-//line main.go:65
-					if i < rows && j < cols {
-//line main.go:66
-						c.Set(i, j, sum)
-					}
-					nugoVSum[nugoTi] = sum
 				}
 			}
 		}

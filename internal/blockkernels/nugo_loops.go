@@ -44,26 +44,51 @@ func init() {
 				nugoVRes4 = nugoVRes4[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				warpSums := cuda.BlockShared(&nugoShared, Block/32)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				warpSums := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line helpers.go:50
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line helpers.go:51
-					var v float32
+						var v float32
 
 //line helpers.go:52
-					if i < len(a) {
+						if i < len(a) {
 //line helpers.go:53
-						v = a[i]
-					}
+							v = a[i]
+						}
 
 //line helpers.go:23
-					var v2 float32 = v
-					nugoVV2[nugoTi] = v2
+						var v2 float32 = v
+						nugoVV2[nugoTi] = v2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line helpers.go:50
+						i := t.Grid1()
+
+//line helpers.go:51
+						var v float32
+
+//line helpers.go:52
+						if i < len(a) {
+//line helpers.go:53
+							v = a[i]
+						}
+
+//line helpers.go:23
+						var v2 float32 = v
+						nugoVV2[nugoTi] = v2
+					}
 				}
 				for off2 := 16; off2 > 0; off2 /= 2 {
 					{
@@ -83,49 +108,99 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line helpers.go:22
-					tid2 := t.ThreadIdx().X
-					v2 := nugoVV2[nugoTi]
+						tid2 := nugoTi
+						v2 := nugoVV2[nugoTi]
 
 //line helpers.go:15
-					var res2 float32 = v2
+						var res2 float32 = v2
 
 //line helpers.go:23
-					s2 := res2
+						s2 := res2
 
 //line helpers.go:24
-					if tid2%32 == 0 {
+						if tid2%32 == 0 {
 //line helpers.go:25
-						warpSums[tid2/32] = s2
+							warpSums[tid2/32] = s2
+						}
+						nugoVS2[nugoTi] = s2
+						nugoVV2[nugoTi] = v2
 					}
-					nugoVS2[nugoTi] = s2
-					nugoVV2[nugoTi] = v2
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line helpers.go:22
-					tid2 := t.ThreadIdx().X
-					s2 := nugoVS2[nugoTi]
+						tid2 := t.ThreadIdx().X
+						v2 := nugoVV2[nugoTi]
+
+//line helpers.go:15
+						var res2 float32 = v2
+
+//line helpers.go:23
+						s2 := res2
+
+//line helpers.go:24
+						if tid2%32 == 0 {
+//line helpers.go:25
+							warpSums[tid2/32] = s2
+						}
+						nugoVS2[nugoTi] = s2
+						nugoVV2[nugoTi] = v2
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line helpers.go:22
+						tid2 := nugoTi
+						s2 := nugoVS2[nugoTi]
 
 //line helpers.go:28
-					s2 = 0
+						s2 = 0
 
 //line helpers.go:29
-					if tid2 < Block/32 {
+						if tid2 < Block/32 {
 //line helpers.go:30
-						s2 = warpSums[tid2]
-					}
+							s2 = warpSums[tid2]
+						}
 
 //line helpers.go:32
-					var v3 float32 = s2
-					nugoVS2[nugoTi] = s2
-					nugoVV3[nugoTi] = v3
+						var v3 float32 = s2
+						nugoVS2[nugoTi] = s2
+						nugoVV3[nugoTi] = v3
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line helpers.go:22
+						tid2 := t.ThreadIdx().X
+						s2 := nugoVS2[nugoTi]
+
+//line helpers.go:28
+						s2 = 0
+
+//line helpers.go:29
+						if tid2 < Block/32 {
+//line helpers.go:30
+							s2 = warpSums[tid2]
+						}
+
+//line helpers.go:32
+						var v3 float32 = s2
+						nugoVS2[nugoTi] = s2
+						nugoVV3[nugoTi] = v3
+					}
 				}
 				for off3 := 16; off3 > 0; off3 /= 2 {
 					{
@@ -145,35 +220,117 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					v3 := nugoVV3[nugoTi]
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v3 := nugoVV3[nugoTi]
 
 //line helpers.go:15
-					var res3 float32 = v3
+						var res3 float32 = v3
 
 //line helpers.go:32
-					var res float32 = res3
+						var res float32 = res3
 
 //line helpers.go:55
-					s := 2 * res
+						s := 2 * res
 
 //line helpers.go:56
-					var res4 float32
-					nugoVV3[nugoTi] = v3
-					nugoVS[nugoTi] = s
-					nugoVRes4[nugoTi] = res4
-				}
-				if half == 0 {
+						var res4 float32
+						nugoVV3[nugoTi] = v3
+						nugoVS[nugoTi] = s
+						nugoVRes4[nugoTi] = res4
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
+						_ = t
+						v3 := nugoVV3[nugoTi]
+
+//line helpers.go:15
+						var res3 float32 = v3
+
+//line helpers.go:32
+						var res float32 = res3
+
+//line helpers.go:55
+						s := 2 * res
+
+//line helpers.go:56
+						var res4 float32
+						nugoVV3[nugoTi] = v3
+						nugoVS[nugoTi] = s
+						nugoVRes4[nugoTi] = res4
+					}
+				}
+				if half == 0 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+							res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:39
+							res4 = s
+							nugoVS[nugoTi] = s
+							nugoVRes4[nugoTi] = res4
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+							res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:39
+							res4 = s
+							nugoVS[nugoTi] = s
+							nugoVRes4[nugoTi] = res4
+						}
+					}
+				} else {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+							res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:42
+							res4 = s * half
+							nugoVS[nugoTi] = s
+							nugoVRes4[nugoTi] = res4
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+							res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:42
+							res4 = s * half
+							nugoVS[nugoTi] = s
+							nugoVRes4[nugoTi] = res4
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
 						_ = t
 						s := nugoVS[nugoTi]
 						res4 := nugoVRes4[nugoTi]
 
-//line helpers.go:39
-						res4 = s
+//line helpers.go:56
+						s = res4
+
+//line helpers.go:57
+						if nugoTi == 0 {
+//line helpers.go:58
+							sums[t.BlockIdx().X] = s / 2
+						}
 						nugoVS[nugoTi] = s
 						nugoVRes4[nugoTi] = res4
 					}
@@ -184,28 +341,17 @@ func init() {
 						s := nugoVS[nugoTi]
 						res4 := nugoVRes4[nugoTi]
 
-//line helpers.go:42
-						res4 = s * half
+//line helpers.go:56
+						s = res4
+
+//line helpers.go:57
+						if t.ThreadIdx().X == 0 {
+//line helpers.go:58
+							sums[t.BlockIdx().X] = s / 2
+						}
 						nugoVS[nugoTi] = s
 						nugoVRes4[nugoTi] = res4
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					s := nugoVS[nugoTi]
-					res4 := nugoVRes4[nugoTi]
-
-//line helpers.go:56
-					s = res4
-
-//line helpers.go:57
-					if t.ThreadIdx().X == 0 {
-//line helpers.go:58
-						sums[t.BlockIdx().X] = s / 2
-					}
-					nugoVS[nugoTi] = s
-					nugoVRes4[nugoTi] = res4
 				}
 			}
 		}
@@ -220,63 +366,116 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, Block)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[256]int32)(cuda.BlockShared(&nugoShared, 256))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line helpers.go:72
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line helpers.go:73
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line helpers.go:74
-					var v int32
+						var v int32
 
 //line helpers.go:75
-					if i < len(a) {
+						if i < len(a) {
 //line helpers.go:76
-						v = a[i]
-					}
+							v = a[i]
+						}
 
 //line helpers.go:78
-					sh[tid] = v
-				}
-				for s := Block / 2; s > 0; s >>= 1 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+						sh[tid] = v
 					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line helpers.go:72
 						tid := t.ThreadIdx().X
 
+//line helpers.go:73
+						i := t.Grid1()
+
+//line helpers.go:74
+						var v int32
+
+//line helpers.go:75
+						if i < len(a) {
+//line helpers.go:76
+							v = a[i]
+						}
+
+//line helpers.go:78
+						sh[tid] = v
+					}
+				}
+				for s := Block / 2; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line helpers.go:72
+							tid := nugoTi
+
 //line helpers.go:81
-						if tid < s {
+							if tid < s {
 //line helpers.go:82
-							sh[tid] += sh[tid+s]
+								sh[tid] += sh[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line helpers.go:72
+							tid := t.ThreadIdx().X
+
+//line helpers.go:81
+							if tid < s {
+//line helpers.go:82
+								sh[tid] += sh[tid+s]
+							}
 						}
 					}
 				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line helpers.go:72
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line helpers.go:86
-					if tid == 0 {
+						if tid == 0 {
 //line helpers.go:87
-						sums[t.BlockIdx().X] = sh[0]
+							sums[t.BlockIdx().X] = sh[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line helpers.go:72
+						tid := t.ThreadIdx().X
+
+//line helpers.go:86
+						if tid == 0 {
+//line helpers.go:87
+							sums[t.BlockIdx().X] = sh[0]
+						}
 					}
 				}
 			}
@@ -292,63 +491,116 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, Block)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[256]float64)(cuda.BlockShared(&nugoShared, 256))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line helpers.go:72
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line helpers.go:73
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line helpers.go:74
-					var v float64
+						var v float64
 
 //line helpers.go:75
-					if i < len(a) {
+						if i < len(a) {
 //line helpers.go:76
-						v = a[i]
-					}
+							v = a[i]
+						}
 
 //line helpers.go:78
-					sh[tid] = v
-				}
-				for s := Block / 2; s > 0; s >>= 1 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+						sh[tid] = v
 					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line helpers.go:72
 						tid := t.ThreadIdx().X
 
+//line helpers.go:73
+						i := t.Grid1()
+
+//line helpers.go:74
+						var v float64
+
+//line helpers.go:75
+						if i < len(a) {
+//line helpers.go:76
+							v = a[i]
+						}
+
+//line helpers.go:78
+						sh[tid] = v
+					}
+				}
+				for s := Block / 2; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line helpers.go:72
+							tid := nugoTi
+
 //line helpers.go:81
-						if tid < s {
+							if tid < s {
 //line helpers.go:82
-							sh[tid] += sh[tid+s]
+								sh[tid] += sh[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line helpers.go:72
+							tid := t.ThreadIdx().X
+
+//line helpers.go:81
+							if tid < s {
+//line helpers.go:82
+								sh[tid] += sh[tid+s]
+							}
 						}
 					}
 				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line helpers.go:72
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line helpers.go:86
-					if tid == 0 {
+						if tid == 0 {
 //line helpers.go:87
-						sums[t.BlockIdx().X] = sh[0]
+							sums[t.BlockIdx().X] = sh[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line helpers.go:72
+						tid := t.ThreadIdx().X
+
+//line helpers.go:86
+						if tid == 0 {
+//line helpers.go:87
+							sums[t.BlockIdx().X] = sh[0]
+						}
 					}
 				}
 			}
@@ -368,31 +620,65 @@ func init() {
 				nugoVJ2 = nugoVJ2[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line helpers.go:105
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line helpers.go:106
-					var j2 int32 = idx[i]
-					nugoVJ2[nugoTi] = j2
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						var j2 int32 = idx[i]
+						nugoVJ2[nugoTi] = j2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line helpers.go:105
-					i := t.Grid1()
-					j2 := nugoVJ2[nugoTi]
+						i := t.Grid1()
+
+//line helpers.go:106
+						var j2 int32 = idx[i]
+						nugoVJ2[nugoTi] = j2
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line helpers.go:105
+						i := (nugoX0 + nugoTi)
+						j2 := nugoVJ2[nugoTi]
 
 //line helpers.go:99
-					var res int32 = a[j2]
+						var res int32 = a[j2]
 
 //line helpers.go:106
-					out[i] = res
-					nugoVJ2[nugoTi] = j2
+						out[i] = res
+						nugoVJ2[nugoTi] = j2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line helpers.go:105
+						i := t.Grid1()
+						j2 := nugoVJ2[nugoTi]
+
+//line helpers.go:99
+						var res int32 = a[j2]
+
+//line helpers.go:106
+						out[i] = res
+						nugoVJ2[nugoTi] = j2
+					}
 				}
 			}
 		}
@@ -407,63 +693,116 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, Block)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[256]float32)(cuda.BlockShared(&nugoShared, 256))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:21
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line kernels.go:22
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line kernels.go:23
-					var v float32
+						var v float32
 
 //line kernels.go:24
-					if i < len(a) {
+						if i < len(a) {
 //line kernels.go:25
-						v = a[i]
-					}
+							v = a[i]
+						}
 
 //line kernels.go:27
-					sh[tid] = v
-				}
-				for s := Block / 2; s > 0; s >>= 1 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+						sh[tid] = v
 					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line kernels.go:21
 						tid := t.ThreadIdx().X
 
+//line kernels.go:22
+						i := t.Grid1()
+
+//line kernels.go:23
+						var v float32
+
+//line kernels.go:24
+						if i < len(a) {
+//line kernels.go:25
+							v = a[i]
+						}
+
+//line kernels.go:27
+						sh[tid] = v
+					}
+				}
+				for s := Block / 2; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:21
+							tid := nugoTi
+
 //line kernels.go:30
-						if tid < s {
+							if tid < s {
 //line kernels.go:31
-							sh[tid] += sh[tid+s]
+								sh[tid] += sh[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:21
+							tid := t.ThreadIdx().X
+
+//line kernels.go:30
+							if tid < s {
+//line kernels.go:31
+								sh[tid] += sh[tid+s]
+							}
 						}
 					}
 				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:21
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line kernels.go:35
-					if tid == 0 {
+						if tid == 0 {
 //line kernels.go:36
-						sums[t.BlockIdx().X] = sh[0]
+							sums[t.BlockIdx().X] = sh[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:21
+						tid := t.ThreadIdx().X
+
+//line kernels.go:35
+						if tid == 0 {
+//line kernels.go:36
+							sums[t.BlockIdx().X] = sh[0]
+						}
 					}
 				}
 			}
@@ -485,96 +824,191 @@ func init() {
 				nugoVSum = nugoVSum[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				sA := cuda.BlockShared(&nugoShared, Tile*Tile)
-				sB := cuda.BlockShared(&nugoShared2, Tile*Tile)
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sA := (*[256]float32)(cuda.BlockShared(&nugoShared, 256))
+				sB := (*[256]float32)(cuda.BlockShared(&nugoShared2, 256))
 
 //line kernels.go:48
 				rows, cols := c.Shape()
 
 //line kernels.go:49
 				_, k := a.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:50
-					var sum float32
-					nugoVSum[nugoTi] = sum
+						var sum float32
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:50
+						var sum float32
+						nugoVSum[nugoTi] = sum
+					}
 				}
 				for tile := 0; tile < (k+Tile-1)/Tile; tile++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:45
+							i, j := t.Grid2()
+
+//line kernels.go:46
+							tid := t.ThreadIdx()
+
+//line kernels.go:47
+							tx := tid.X
+
+//line kernels.go:47
+							ty := tid.Y
+
+//line kernels.go:52
+							var va, vb float32
+
+//line kernels.go:53
+							if p := tile*Tile + ty; i < rows && p < k {
+//line kernels.go:54
+								va = a.At(i, p)
+							}
+
+//line kernels.go:56
+							if p := tile*Tile + tx; p < k && j < cols {
+//line kernels.go:57
+								vb = b.At(p, j)
+							}
+
+//line kernels.go:59
+							sA[tx*Tile+ty] = va
+
+//line kernels.go:60
+							sB[tx*Tile+ty] = vb
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:45
+							i, j := t.Grid2()
+
+//line kernels.go:46
+							tid := t.ThreadIdx()
+
+//line kernels.go:47
+							tx := tid.X
+
+//line kernels.go:47
+							ty := tid.Y
+
+//line kernels.go:52
+							var va, vb float32
+
+//line kernels.go:53
+							if p := tile*Tile + ty; i < rows && p < k {
+//line kernels.go:54
+								va = a.At(i, p)
+							}
+
+//line kernels.go:56
+							if p := tile*Tile + tx; p < k && j < cols {
+//line kernels.go:57
+								vb = b.At(p, j)
+							}
+
+//line kernels.go:59
+							sA[tx*Tile+ty] = va
+
+//line kernels.go:60
+							sB[tx*Tile+ty] = vb
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:46
+							tid := t.ThreadIdx()
+
+//line kernels.go:47
+							tx := tid.X
+
+//line kernels.go:47
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
+
+//line kernels.go:62
+							for p := 0; p < Tile; p++ {
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:46
+							tid := t.ThreadIdx()
+
+//line kernels.go:47
+							tx := tid.X
+
+//line kernels.go:47
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
+
+//line kernels.go:62
+							for p := 0; p < Tile; p++ {
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:45
+						i, j := t.Grid2()
+						sum := nugoVSum[nugoTi]
+
+//line kernels.go:67
+						if i < rows && j < cols {
+//line kernels.go:68
+							c.Set(i, j, sum)
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line kernels.go:45
 						i, j := t.Grid2()
-
-//line kernels.go:46
-						tid := t.ThreadIdx()
-
-//line kernels.go:47
-						tx := tid.X
-
-//line kernels.go:47
-						ty := tid.Y
-
-//line kernels.go:52
-						var va, vb float32
-
-//line kernels.go:53
-						if p := tile*Tile + ty; i < rows && p < k {
-//line kernels.go:54
-							va = a.At(i, p)
-						}
-
-//line kernels.go:56
-						if p := tile*Tile + tx; p < k && j < cols {
-//line kernels.go:57
-							vb = b.At(p, j)
-						}
-
-//line kernels.go:59
-						sA[tx*Tile+ty] = va
-
-//line kernels.go:60
-						sB[tx*Tile+ty] = vb
-					}
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line kernels.go:46
-						tid := t.ThreadIdx()
-
-//line kernels.go:47
-						tx := tid.X
-
-//line kernels.go:47
-						ty := tid.Y
 						sum := nugoVSum[nugoTi]
 
-//line kernels.go:62
-						for p := 0; p < Tile; p++ {
-//line kernels.go:63
-							sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+//line kernels.go:67
+						if i < rows && j < cols {
+//line kernels.go:68
+							c.Set(i, j, sum)
 						}
 						nugoVSum[nugoTi] = sum
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line kernels.go:45
-					i, j := t.Grid2()
-					sum := nugoVSum[nugoTi]
-
-//line kernels.go:67
-					if i < rows && j < cols {
-//line kernels.go:68
-						c.Set(i, j, sum)
-					}
-					nugoVSum[nugoTi] = sum
 				}
 			}
 		}
@@ -589,28 +1023,55 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				buf := cuda.BlockShared(&nugoShared, 2*Block)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				buf := (*[512]int32)(cuda.BlockShared(&nugoShared, 512))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:77
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line kernels.go:78
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line kernels.go:79
-					var v int32
+						var v int32
 
 //line kernels.go:80
-					if i < len(a) {
+						if i < len(a) {
 //line kernels.go:81
-						v = a[i]
-					}
+							v = a[i]
+						}
 
 //line kernels.go:83
-					buf[tid] = v
+						buf[tid] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:77
+						tid := t.ThreadIdx().X
+
+//line kernels.go:78
+						i := t.Grid1()
+
+//line kernels.go:79
+						var v int32
+
+//line kernels.go:80
+						if i < len(a) {
+//line kernels.go:81
+							v = a[i]
+						}
+
+//line kernels.go:83
+						buf[tid] = v
+					}
 				}
 
 //line kernels.go:85
@@ -619,6 +1080,69 @@ func init() {
 //line kernels.go:85
 				dst := Block
 				for off := 1; off < Block; off *= 2 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:77
+							tid := nugoTi
+
+//line kernels.go:87
+							x := buf[src+tid]
+
+//line kernels.go:88
+							if tid >= off {
+//line kernels.go:89
+								x += buf[src+tid-off]
+							}
+
+//line kernels.go:91
+							buf[dst+tid] = x
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:77
+							tid := t.ThreadIdx().X
+
+//line kernels.go:87
+							x := buf[src+tid]
+
+//line kernels.go:88
+							if tid >= off {
+//line kernels.go:89
+								x += buf[src+tid-off]
+							}
+
+//line kernels.go:91
+							buf[dst+tid] = x
+						}
+					}
+
+//line kernels.go:92
+					src, dst = dst, src
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:77
+						tid := nugoTi
+
+//line kernels.go:78
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:95
+						if i < len(out) {
+//line kernels.go:96
+							out[i] = buf[src+tid]
+						}
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
@@ -626,36 +1150,14 @@ func init() {
 //line kernels.go:77
 						tid := t.ThreadIdx().X
 
-//line kernels.go:87
-						x := buf[src+tid]
-
-//line kernels.go:88
-						if tid >= off {
-//line kernels.go:89
-							x += buf[src+tid-off]
-						}
-
-//line kernels.go:91
-						buf[dst+tid] = x
-					}
-
-//line kernels.go:92
-					src, dst = dst, src
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line kernels.go:77
-					tid := t.ThreadIdx().X
-
 //line kernels.go:78
-					i := t.Grid1()
+						i := t.Grid1()
 
 //line kernels.go:95
-					if i < len(out) {
+						if i < len(out) {
 //line kernels.go:96
-						out[i] = buf[src+tid]
+							out[i] = buf[src+tid]
+						}
 					}
 				}
 			}
@@ -671,30 +1173,64 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				bins := cuda.BlockShared(&nugoShared, Bins)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				bins := (*[256]uint32)(cuda.BlockShared(&nugoShared, 256))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:106
-					for i := t.Grid1(); i < len(a); i += t.GridSize1() {
+						for i := (nugoX0 + nugoTi); i < len(a); i += t.GridSize1() {
 //line kernels.go:107
-						cuda.AtomicAdd(&bins[a[i]], 1)
+							cuda.BlockAtomicAdd(&bins[a[i]], 1)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:106
+						for i := t.Grid1(); i < len(a); i += t.GridSize1() {
+//line kernels.go:107
+							cuda.BlockAtomicAdd(&bins[a[i]], 1)
+						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:105
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line kernels.go:110
-					for b := tid; b < Bins; b += t.BlockDim().X {
+						for b := tid; b < Bins; b += t.BlockDim().X {
 //line kernels.go:111
-						if n := bins[b]; n > 0 {
+							if n := bins[b]; n > 0 {
 //line kernels.go:112
-							cuda.AtomicAdd(&counts[b], n)
+								cuda.AtomicAdd(&counts[b], n)
+							}
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:105
+						tid := t.ThreadIdx().X
+
+//line kernels.go:110
+						for b := tid; b < Bins; b += t.BlockDim().X {
+//line kernels.go:111
+							if n := bins[b]; n > 0 {
+//line kernels.go:112
+								cuda.AtomicAdd(&counts[b], n)
+							}
 						}
 					}
 				}
@@ -711,70 +1247,143 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, Block+2*Radius)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[262]float32)(cuda.BlockShared(&nugoShared, 262))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:122
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line kernels.go:123
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line kernels.go:124
-					var v float32
+						var v float32
 
 //line kernels.go:125
-					if i < len(a) {
+						if i < len(a) {
 //line kernels.go:126
-						v = a[i]
-					}
+							v = a[i]
+						}
 
 //line kernels.go:128
-					sh[tid+Radius] = v
+						sh[tid+Radius] = v
 
 //line kernels.go:129
-					if tid < Radius {
+						if tid < Radius {
 //line kernels.go:130
-						var lo, hi float32
+							var lo, hi float32
 //line kernels.go:131
-						if i-Radius >= 0 {
+							if i-Radius >= 0 {
 //line kernels.go:132
-							lo = a[i-Radius]
-						}
+								lo = a[i-Radius]
+							}
 //line kernels.go:134
-						if i+Block < len(a) {
+							if i+Block < len(a) {
 //line kernels.go:135
-							hi = a[i+Block]
-						}
+								hi = a[i+Block]
+							}
 //line kernels.go:137
-						sh[tid] = lo
+							sh[tid] = lo
 //line kernels.go:138
-						sh[tid+Block+Radius] = hi
+							sh[tid+Block+Radius] = hi
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line kernels.go:122
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line kernels.go:123
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line kernels.go:124
+						var v float32
+
+//line kernels.go:125
+						if i < len(a) {
+//line kernels.go:126
+							v = a[i]
+						}
+
+//line kernels.go:128
+						sh[tid+Radius] = v
+
+//line kernels.go:129
+						if tid < Radius {
+//line kernels.go:130
+							var lo, hi float32
+//line kernels.go:131
+							if i-Radius >= 0 {
+//line kernels.go:132
+								lo = a[i-Radius]
+							}
+//line kernels.go:134
+							if i+Block < len(a) {
+//line kernels.go:135
+								hi = a[i+Block]
+							}
+//line kernels.go:137
+							sh[tid] = lo
+//line kernels.go:138
+							sh[tid+Block+Radius] = hi
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:122
+						tid := nugoTi
+
+//line kernels.go:123
+						i := (nugoX0 + nugoTi)
 
 //line kernels.go:141
-					if i < len(out) {
+						if i < len(out) {
 //line kernels.go:142
-						var s float32
+							var s float32
 //line kernels.go:143
-						for k := -Radius; k <= Radius; k++ {
+							for k := -Radius; k <= Radius; k++ {
 //line kernels.go:144
-							s += sh[tid+Radius+k]
-						}
+								s += sh[tid+Radius+k]
+							}
 //line kernels.go:146
-						out[i] = s / (2*Radius + 1)
+							out[i] = s / (2*Radius + 1)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:122
+						tid := t.ThreadIdx().X
+
+//line kernels.go:123
+						i := t.Grid1()
+
+//line kernels.go:141
+						if i < len(out) {
+//line kernels.go:142
+							var s float32
+//line kernels.go:143
+							for k := -Radius; k <= Radius; k++ {
+//line kernels.go:144
+								s += sh[tid+Radius+k]
+							}
+//line kernels.go:146
+							out[i] = s / (2*Radius + 1)
+						}
 					}
 				}
 			}
@@ -795,23 +1404,45 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				warpSums := cuda.BlockShared(&nugoShared, Block/32)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				warpSums := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:157
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line kernels.go:158
-					var v float32
+						var v float32
 
 //line kernels.go:159
-					if i < len(a) {
+						if i < len(a) {
 //line kernels.go:160
-						v = a[i]
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:157
+						i := t.Grid1()
+
+//line kernels.go:158
+						var v float32
+
+//line kernels.go:159
+						if i < len(a) {
+//line kernels.go:160
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 				for off := 16; off > 0; off /= 2 {
 					{
@@ -834,48 +1465,89 @@ func init() {
 						}
 					}
 				}
-				nugoStep := 1
-				if nugoB.Flat() {
-					nugoStep = 32
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi += nugoStep {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:155
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line kernels.go:156
-					lane := tid % 32
+						lane := tid % 32
 
 //line kernels.go:156
-					warp := tid / 32
-					v := nugoVV[nugoTi]
+						warp := tid / 32
+						v := nugoVV[nugoTi]
 
 //line kernels.go:165
-					if lane == 0 {
+						if lane == 0 {
 //line kernels.go:166
-						warpSums[warp] = v
+							warpSums[warp] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line kernels.go:155
-					tid := t.ThreadIdx().X
-					v := nugoVV[nugoTi]
+						tid := t.ThreadIdx().X
+
+//line kernels.go:156
+						lane := tid % 32
+
+//line kernels.go:156
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line kernels.go:165
+						if lane == 0 {
+//line kernels.go:166
+							warpSums[warp] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:155
+						tid := nugoTi
+						v := nugoVV[nugoTi]
 
 //line kernels.go:169
-					v = 0
+						v = 0
 
 //line kernels.go:170
-					if tid < Block/32 {
+						if tid < Block/32 {
 //line kernels.go:171
-						v = warpSums[tid]
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:155
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line kernels.go:169
+						v = 0
+
+//line kernels.go:170
+						if tid < Block/32 {
+//line kernels.go:171
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 				for off := 16; off > 0; off /= 2 {
 					{
@@ -898,24 +1570,39 @@ func init() {
 						}
 					}
 				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:155
-					tid := t.ThreadIdx().X
-					v := nugoVV[nugoTi]
+						tid := nugoTi
+						v := nugoVV[nugoTi]
 
 //line kernels.go:176
-					if tid == 0 {
+						if tid == 0 {
 //line kernels.go:177
-						sums[t.BlockIdx().X] = v
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:155
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line kernels.go:176
+						if tid == 0 {
+//line kernels.go:177
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}
@@ -929,18 +1616,36 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				nugoCount := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:185
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line kernels.go:186
-					above := i < len(a) && a[i] > limit
-					if above {
-						nugoCount++
+						above := i < len(a) && a[i] > limit
+						if above {
+							nugoCount++
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:185
+						i := t.Grid1()
+
+//line kernels.go:186
+						above := i < len(a) && a[i] > limit
+						if above {
+							nugoCount++
+						}
 					}
 				}
 
@@ -948,36 +1653,65 @@ func init() {
 				n := nugoCount
 				nugoCount2 := 0
 				nugoArrived := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:185
-					i := t.Grid1()
-					if i >= len(a) || a[i] > 0 {
-						nugoCount2++
+						i := (nugoX0 + nugoTi)
+						if i >= len(a) || a[i] > 0 {
+							nugoCount2++
+						}
+						nugoArrived++
 					}
-					nugoArrived++
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:185
+						i := t.Grid1()
+						if i >= len(a) || a[i] > 0 {
+							nugoCount2++
+						}
+						nugoArrived++
+					}
 				}
 
 //line kernels.go:188
 				pos := (nugoCount2 == nugoArrived)
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:189
-					if t.ThreadIdx().X == 0 {
+						if nugoTi == 0 {
 //line kernels.go:190
-						counts[t.BlockIdx().X] = int32(n)
+							counts[t.BlockIdx().X] = int32(n)
 //line kernels.go:191
-						if pos {
+							if pos {
 //line kernels.go:192
-							all[t.BlockIdx().X] = 1
+								all[t.BlockIdx().X] = 1
+							}
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:189
+						if t.ThreadIdx().X == 0 {
+//line kernels.go:190
+							counts[t.BlockIdx().X] = int32(n)
+//line kernels.go:191
+							if pos {
+//line kernels.go:192
+								all[t.BlockIdx().X] = 1
+							}
 						}
 					}
 				}
@@ -998,34 +1732,71 @@ func init() {
 				nugoVU = nugoVU[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:200
-					u := t
+						u := t
 
 //line kernels.go:201
-					i := u.Grid1()
+						i := u.Grid1()
 
 //line kernels.go:202
-					if i < len(a) {
+						if i < len(a) {
 //line kernels.go:203
-						a[i] = int32(u.ThreadIdx().X)
+							a[i] = int32(u.ThreadIdx().X)
+						}
+						nugoVU[nugoTi] = u
 					}
-					nugoVU[nugoTi] = u
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:200
+						u := t
+
+//line kernels.go:201
+						i := u.Grid1()
+
+//line kernels.go:202
+						if i < len(a) {
+//line kernels.go:203
+							a[i] = int32(u.ThreadIdx().X)
+						}
+						nugoVU[nugoTi] = u
+					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					u := nugoVU[nugoTi]
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						u := nugoVU[nugoTi]
 
 //line kernels.go:206
-					if j := u.Grid1(); j < len(a) {
+						if j := u.Grid1(); j < len(a) {
 //line kernels.go:207
-						a[j] += int32(u.BlockIdx().X)
+							a[j] += int32(u.BlockIdx().X)
+						}
+						nugoVU[nugoTi] = u
 					}
-					nugoVU[nugoTi] = u
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						u := nugoVU[nugoTi]
+
+//line kernels.go:206
+						if j := u.Grid1(); j < len(a) {
+//line kernels.go:207
+							a[j] += int32(u.BlockIdx().X)
+						}
+						nugoVU[nugoTi] = u
+					}
 				}
 			}
 		}
@@ -1039,31 +1810,160 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line kernels.go:215
 				n := int32(5)
 				for k := 0; k < 2; k++ {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:217
-						if i := t.Grid1(); i < len(a) {
+							if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:218
-							a[i] += n
+								a[i] += n
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:217
+							if i := t.Grid1(); i < len(a) {
+//line kernels.go:218
+								a[i] += n
+							}
 						}
 					}
 
 //line kernels.go:220
 					n := int32(7)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:222
+							if i := (nugoX0 + nugoTi); i < len(a) {
+//line kernels.go:223
+								a[i] = a[i]*n + int32(k)
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:222
+							if i := t.Grid1(); i < len(a) {
+//line kernels.go:223
+								a[i] = a[i]*n + int32(k)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(FailLate, "38e35f51bd927b6c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, badX, badY := nugoArgs[0].([]int32), nugoArgs[1].(int), nugoArgs[2].(int)
+		_, _, _ = a, badX, badY
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:232
+						x, y := t.Grid2()
+
+//line kernels.go:233
+						if x < len(a) {
+//line kernels.go:234
+							a[x] = int32(y)
+						}
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line kernels.go:222
-						if i := t.Grid1(); i < len(a) {
-//line kernels.go:223
-							a[i] = a[i]*n + int32(k)
+//line kernels.go:232
+						x, y := t.Grid2()
+
+//line kernels.go:233
+						if x < len(a) {
+//line kernels.go:234
+							a[x] = int32(y)
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:232
+						x, y := t.Grid2()
+
+//line kernels.go:237
+						if x == badX && y == badY {
+//line kernels.go:238
+							a[len(a)+x] = 0
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:232
+						x, y := t.Grid2()
+
+//line kernels.go:237
+						if x == badX && y == badY {
+//line kernels.go:238
+							a[len(a)+x] = 0
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:232
+						x, _ := t.Grid2()
+
+//line kernels.go:241
+						if x < len(a) {
+//line kernels.go:242
+							a[x]++
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:232
+						x, _ := t.Grid2()
+
+//line kernels.go:241
+						if x < len(a) {
+//line kernels.go:242
+							a[x]++
 						}
 					}
 				}

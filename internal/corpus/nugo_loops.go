@@ -372,46 +372,92 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line arrays.go:83
 				rows, cols := m.Shape()
-				flags := cuda.BlockShared(&nugoShared, 256)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				flags := (*[256]bool)(cuda.BlockShared(&nugoShared, 256))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line arrays.go:82
-					i, j := t.Grid2()
+						i, j := t.Grid2()
 
 //line arrays.go:85
-					tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+						tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
 
 //line arrays.go:86
-					in := i < rows && j < cols
+						in := i < rows && j < cols
 
 //line arrays.go:87
-					if in {
+						if in {
 //line arrays.go:88
-						flags[tid] = x.At(i, j) > thr
+							flags[tid] = x.At(i, j) > thr
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line arrays.go:82
-					i, j := t.Grid2()
+						i, j := t.Grid2()
 
 //line arrays.go:85
-					tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+						tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
 
 //line arrays.go:86
-					in := i < rows && j < cols
+						in := i < rows && j < cols
+
+//line arrays.go:87
+						if in {
+//line arrays.go:88
+							flags[tid] = x.At(i, j) > thr
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line arrays.go:82
+						i, j := t.Grid2()
+
+//line arrays.go:85
+						tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+
+//line arrays.go:86
+						in := i < rows && j < cols
 
 //line arrays.go:91
-					if in {
+						if in {
 //line arrays.go:92
-						m.Set(i, j, flags[tid] != m.At(i, j))
+							m.Set(i, j, flags[tid] != m.At(i, j))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line arrays.go:82
+						i, j := t.Grid2()
+
+//line arrays.go:85
+						tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+
+//line arrays.go:86
+						in := i < rows && j < cols
+
+//line arrays.go:91
+						if in {
+//line arrays.go:92
+							m.Set(i, j, flags[tid] != m.At(i, j))
+						}
 					}
 				}
 			}
@@ -479,50 +525,99 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 9)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[9]int32)(cuda.BlockShared(&nugoShared, 9))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomics.go:46
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomics.go:47
-					if tid < 9 {
+						if tid < 9 {
 //line atomics.go:48
-						sh[tid] = 0
+							sh[tid] = 0
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomics.go:46
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomics.go:47
+						if tid < 9 {
+//line atomics.go:48
+							sh[tid] = 0
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomics.go:46
+						tid := nugoTi
 
 //line atomics.go:51
-					if i := t.Grid1(); i < len(a) {
+						if i := (nugoX0 + nugoTi); i < len(a) {
 //line atomics.go:52
-						cuda.AtomicAdd(&sh[tid%8], a[i]%100)
+							cuda.BlockAtomicAdd(&sh[tid%8], a[i]%100)
 //line atomics.go:53
-						cuda.AtomicMax(&sh[8], int32(tid))
+							cuda.BlockAtomicMax(&sh[8], int32(tid))
+						}
 					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = 0, min(max(9, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomics.go:46
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomics.go:51
+						if i := t.Grid1(); i < len(a) {
+//line atomics.go:52
+							cuda.BlockAtomicAdd(&sh[tid%8], a[i]%100)
+//line atomics.go:53
+							cuda.BlockAtomicMax(&sh[8], int32(tid))
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := 0, min(max(9, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomics.go:46
+						tid := nugoTi
 
 //line atomics.go:56
-					if tid < 9 {
+						if tid < 9 {
 //line atomics.go:57
-						cuda.AtomicAdd(&out[tid], sh[tid])
+							cuda.AtomicAdd(&out[tid], sh[tid])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:46
+						tid := t.ThreadIdx().X
+
+//line atomics.go:56
+						if tid < 9 {
+//line atomics.go:57
+							cuda.AtomicAdd(&out[tid], sh[tid])
+						}
 					}
 				}
 			}
@@ -551,39 +646,74 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 1)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[1]uint32)(cuda.BlockShared(&nugoShared, 1))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomics.go:85
-					if i := t.Grid1(); i < 1000 {
+						if i := (nugoX0 + nugoTi); i < 1000 {
 //line atomics.go:86
-						cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
+							cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
 //line atomics.go:87
-						cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
+							cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
 //line atomics.go:88
-						cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
+							cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
 //line atomics.go:89
-						cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
+							cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
 //line atomics.go:90
-						cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
+							cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
 //line atomics.go:91
-						cuda.AtomicInc(&sh[0], 2)
+							cuda.AtomicInc(&sh[0], 2)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:85
+						if i := t.Grid1(); i < 1000 {
+//line atomics.go:86
+							cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
+//line atomics.go:87
+							cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
+//line atomics.go:88
+							cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
+//line atomics.go:89
+							cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
+//line atomics.go:90
+							cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
+//line atomics.go:91
+							cuda.AtomicInc(&sh[0], 2)
+						}
 					}
 				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomics.go:94
-					if t.ThreadIdx().X == 0 {
+						if nugoTi == 0 {
 //line atomics.go:95
-						cuda.AtomicAdd(&sums[5], uint64(sh[0]))
+							cuda.AtomicAdd(&sums[5], uint64(sh[0]))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:94
+						if t.ThreadIdx().X == 0 {
+//line atomics.go:95
+							cuda.AtomicAdd(&sums[5], uint64(sh[0]))
+						}
 					}
 				}
 			}
@@ -625,67 +755,140 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 12)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[12]cuda.Float16)(cuda.BlockShared(&nugoShared, 12))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomics.go:141
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomics.go:142
-					if tid < 12 {
+						if tid < 12 {
 //line atomics.go:143
-						sh[tid] = cuda.Float16FromBits(0)
+							sh[tid] = cuda.Float16FromBits(0)
 //line atomics.go:144
-						if tid == 8 {
+							if tid == 8 {
 //line atomics.go:145
-							sh[tid] = cuda.Float16FromBits(0xFC00)
+								sh[tid] = cuda.Float16FromBits(0xFC00)
+							}
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:141
+						tid := t.ThreadIdx().X
+
+//line atomics.go:142
+						if tid < 12 {
+//line atomics.go:143
+							sh[tid] = cuda.Float16FromBits(0)
+//line atomics.go:144
+							if tid == 8 {
+//line atomics.go:145
+								sh[tid] = cuda.Float16FromBits(0xFC00)
+							}
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomics.go:141
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomics.go:149
-					if i := t.Grid1(); i < len(a) {
+						if i := (nugoX0 + nugoTi); i < len(a) {
 //line atomics.go:150
-						cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
+							cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
 //line atomics.go:151
-						cuda.AtomicMax(&sh[8], a[i])
+							cuda.AtomicMax(&sh[8], a[i])
 //line atomics.go:152
-						cuda.AtomicSub(&sh[9], cuda.F16(0.5))
+							cuda.AtomicSub(&sh[9], cuda.F16(0.5))
 //line atomics.go:153
-						if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
+							if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
 //line atomics.go:154
-							cuda.AtomicMin(&sh[10], cuda.F16(-3))
-						}
+								cuda.AtomicMin(&sh[10], cuda.F16(-3))
+							}
 //line atomics.go:156
-						cuda.AtomicExch(&sh[11], cuda.F16(7))
+							cuda.AtomicExch(&sh[11], cuda.F16(7))
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomics.go:141
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomics.go:149
+						if i := t.Grid1(); i < len(a) {
+//line atomics.go:150
+							cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
+//line atomics.go:151
+							cuda.AtomicMax(&sh[8], a[i])
+//line atomics.go:152
+							cuda.AtomicSub(&sh[9], cuda.F16(0.5))
+//line atomics.go:153
+							if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
+//line atomics.go:154
+								cuda.AtomicMin(&sh[10], cuda.F16(-3))
+							}
+//line atomics.go:156
+							cuda.AtomicExch(&sh[11], cuda.F16(7))
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomics.go:141
+						tid := nugoTi
 
 //line atomics.go:159
-					switch {
+						switch {
 
 //line atomics.go:160
-					case tid == 8 || tid == 10:
+						case tid == 8 || tid == 10:
 //line atomics.go:161
-						cuda.AtomicMin(&out[tid], sh[tid])
+							cuda.AtomicMin(&out[tid], sh[tid])
 //line atomics.go:162
-					case tid < 12:
+						case tid < 12:
 //line atomics.go:163
-						cuda.AtomicAdd(&out[tid], sh[tid])
+							cuda.AtomicAdd(&out[tid], sh[tid])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:141
+						tid := t.ThreadIdx().X
+
+//line atomics.go:159
+						switch {
+
+//line atomics.go:160
+						case tid == 8 || tid == 10:
+//line atomics.go:161
+							cuda.AtomicMin(&out[tid], sh[tid])
+//line atomics.go:162
+						case tid < 12:
+//line atomics.go:163
+							cuda.AtomicAdd(&out[tid], sh[tid])
+						}
 					}
 				}
 			}
@@ -701,68 +904,136 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 2)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[2]float32)(cuda.BlockShared(&nugoShared, 2))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomics.go:175
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomics.go:176
-					if tid < 2 {
+						if tid < 2 {
 //line atomics.go:177
-						sh[tid] = out[2+tid]
+							sh[tid] = out[2+tid]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line atomics.go:180
-					if i := t.Grid1(); i < len(a) {
-//line atomics.go:181
-						cuda.AtomicNanMax(&mx[0], a[i])
-//line atomics.go:182
-						cuda.AtomicNanMax(&mx[1], a[i]-a[i])
-//line atomics.go:183
-						cuda.AtomicNanMin(&mn[0], f[i])
-//line atomics.go:184
-						cuda.AtomicNanMin(&mn[1], f[i]-f[i])
-//line atomics.go:185
-						cuda.AtomicNanMax(&hmx[0], h[i])
-//line atomics.go:186
-						cuda.AtomicNanMin(&hmx[1], h[i])
-//line atomics.go:187
-						cuda.AtomicNanMax(&sh[0], f[i]*0.5)
-//line atomics.go:188
-						cuda.AtomicNanMin(&sh[1], f[i]-f[i])
-//line atomics.go:189
-						cuda.AtomicNanMax(&im[0], int64(i%1000)-500)
-//line atomics.go:190
-						cuda.AtomicNanMin(&im[1], int64(i%1000)-500)
-					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = 0, min(max(2, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomics.go:175
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomics.go:176
+						if tid < 2 {
+//line atomics.go:177
+							sh[tid] = out[2+tid]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomics.go:180
+						if i := (nugoX0 + nugoTi); i < len(a) {
+//line atomics.go:181
+							cuda.AtomicNanMax(&mx[0], a[i])
+//line atomics.go:182
+							cuda.AtomicNanMax(&mx[1], a[i]-a[i])
+//line atomics.go:183
+							cuda.AtomicNanMin(&mn[0], f[i])
+//line atomics.go:184
+							cuda.AtomicNanMin(&mn[1], f[i]-f[i])
+//line atomics.go:185
+							cuda.AtomicNanMax(&hmx[0], h[i])
+//line atomics.go:186
+							cuda.AtomicNanMin(&hmx[1], h[i])
+//line atomics.go:187
+							cuda.AtomicNanMax(&sh[0], f[i]*0.5)
+//line atomics.go:188
+							cuda.AtomicNanMin(&sh[1], f[i]-f[i])
+//line atomics.go:189
+							cuda.AtomicNanMax(&im[0], int64(i%1000)-500)
+//line atomics.go:190
+							cuda.AtomicNanMin(&im[1], int64(i%1000)-500)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:180
+						if i := t.Grid1(); i < len(a) {
+//line atomics.go:181
+							cuda.AtomicNanMax(&mx[0], a[i])
+//line atomics.go:182
+							cuda.AtomicNanMax(&mx[1], a[i]-a[i])
+//line atomics.go:183
+							cuda.AtomicNanMin(&mn[0], f[i])
+//line atomics.go:184
+							cuda.AtomicNanMin(&mn[1], f[i]-f[i])
+//line atomics.go:185
+							cuda.AtomicNanMax(&hmx[0], h[i])
+//line atomics.go:186
+							cuda.AtomicNanMin(&hmx[1], h[i])
+//line atomics.go:187
+							cuda.AtomicNanMax(&sh[0], f[i]*0.5)
+//line atomics.go:188
+							cuda.AtomicNanMin(&sh[1], f[i]-f[i])
+//line atomics.go:189
+							cuda.AtomicNanMax(&im[0], int64(i%1000)-500)
+//line atomics.go:190
+							cuda.AtomicNanMin(&im[1], int64(i%1000)-500)
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := 0, min(max(2, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomics.go:175
+						tid := nugoTi
 
 //line atomics.go:193
-					if tid < 2 {
+						if tid < 2 {
 //line atomics.go:194
-						if tid == 0 {
+							if tid == 0 {
 //line atomics.go:195
-							cuda.AtomicNanMax(&out[0], sh[0])
-						} else {
+								cuda.AtomicNanMax(&out[0], sh[0])
+							} else {
 //line atomics.go:197
-							cuda.AtomicNanMin(&out[1], sh[1])
+								cuda.AtomicNanMin(&out[1], sh[1])
+							}
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:175
+						tid := t.ThreadIdx().X
+
+//line atomics.go:193
+						if tid < 2 {
+//line atomics.go:194
+							if tid == 0 {
+//line atomics.go:195
+								cuda.AtomicNanMax(&out[0], sh[0])
+							} else {
+//line atomics.go:197
+								cuda.AtomicNanMin(&out[1], sh[1])
+							}
 						}
 					}
 				}
@@ -780,58 +1051,114 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh64 := cuda.BlockShared(&nugoShared, 1)
-				sh128 := cuda.BlockShared(&nugoShared2, 1)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh64 := (*[1]complex64)(cuda.BlockShared(&nugoShared, 1))
+				sh128 := (*[1]complex128)(cuda.BlockShared(&nugoShared2, 1))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomics.go:210
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomics.go:211
-					if tid == 0 {
+						if tid == 0 {
 //line atomics.go:212
-						sh64[0], sh128[0] = 0, 0
+							sh64[0], sh128[0] = 0, 0
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line atomics.go:215
-					if i := t.Grid1(); i < len(x) {
-//line atomics.go:216
-						v := x[i]
-//line atomics.go:217
-						cuda.AtomicAddComplex(&g128[i%3], v)
-//line atomics.go:218
-						cuda.AtomicAddComplex(&g64[i%2], complex64(v))
-//line atomics.go:219
-						cuda.AtomicAddComplex(&sh64[0], complex64(v))
-//line atomics.go:220
-						cuda.AtomicAddComplex(&sh128[0], -v)
-//line atomics.go:221
-						olds[i] = cuda.AtomicAddComplex(&own[i], complex64(v)+1i)
-					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomics.go:210
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomics.go:211
+						if tid == 0 {
+//line atomics.go:212
+							sh64[0], sh128[0] = 0, 0
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomics.go:215
+						if i := (nugoX0 + nugoTi); i < len(x) {
+//line atomics.go:216
+							v := x[i]
+//line atomics.go:217
+							cuda.AtomicAddComplex(&g128[i%3], v)
+//line atomics.go:218
+							cuda.AtomicAddComplex(&g64[i%2], complex64(v))
+//line atomics.go:219
+							cuda.AtomicAddComplex(&sh64[0], complex64(v))
+//line atomics.go:220
+							cuda.AtomicAddComplex(&sh128[0], -v)
+//line atomics.go:221
+							olds[i] = cuda.AtomicAddComplex(&own[i], complex64(v)+1i)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:215
+						if i := t.Grid1(); i < len(x) {
+//line atomics.go:216
+							v := x[i]
+//line atomics.go:217
+							cuda.AtomicAddComplex(&g128[i%3], v)
+//line atomics.go:218
+							cuda.AtomicAddComplex(&g64[i%2], complex64(v))
+//line atomics.go:219
+							cuda.AtomicAddComplex(&sh64[0], complex64(v))
+//line atomics.go:220
+							cuda.AtomicAddComplex(&sh128[0], -v)
+//line atomics.go:221
+							olds[i] = cuda.AtomicAddComplex(&own[i], complex64(v)+1i)
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomics.go:210
+						tid := nugoTi
 
 //line atomics.go:224
-					if tid == 0 {
+						if tid == 0 {
 //line atomics.go:225
-						cuda.AtomicAddComplex(&g64[2], sh64[0])
+							cuda.AtomicAddComplex(&g64[2], sh64[0])
 //line atomics.go:226
-						cuda.AtomicAddComplex(&g128[3], sh128[0])
+							cuda.AtomicAddComplex(&g128[3], sh128[0])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomics.go:210
+						tid := t.ThreadIdx().X
+
+//line atomics.go:224
+						if tid == 0 {
+//line atomics.go:225
+							cuda.AtomicAddComplex(&g64[2], sh64[0])
+//line atomics.go:226
+							cuda.AtomicAddComplex(&g128[3], sh128[0])
+						}
 					}
 				}
 			}
@@ -938,42 +1265,87 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 128)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line builtins.go:51
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line builtins.go:52
-					g := t.Grid1()
+						g := (nugoX0 + nugoTi)
 
 //line builtins.go:53
-					if g < len(in) {
+						if g < len(in) {
 //line builtins.go:54
-						copy(sh[tid:tid+1], in[g:])
-					} else {
+							copy(sh[tid:tid+1], in[g:])
+						} else {
 //line builtins.go:56
-						clear(sh[tid : tid+1])
+							clear(sh[tid : tid+1])
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line builtins.go:51
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line builtins.go:52
-					g := t.Grid1()
+						g := t.Grid1()
+
+//line builtins.go:53
+						if g < len(in) {
+//line builtins.go:54
+							copy(sh[tid:tid+1], in[g:])
+						} else {
+//line builtins.go:56
+							clear(sh[tid : tid+1])
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line builtins.go:51
+						tid := nugoTi
+
+//line builtins.go:52
+						g := (nugoX0 + nugoTi)
 
 //line builtins.go:59
-					if g < len(out) {
+						if g < len(out) {
 //line builtins.go:60
-						k := (tid + 1) % 128
+							k := (tid + 1) % 128
 //line builtins.go:61
-						copy(out[g:g+1], sh[k:])
+							copy(out[g:g+1], sh[k:])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line builtins.go:51
+						tid := t.ThreadIdx().X
+
+//line builtins.go:52
+						g := t.Grid1()
+
+//line builtins.go:59
+						if g < len(out) {
+//line builtins.go:60
+							k := (tid + 1) % 128
+//line builtins.go:61
+							copy(out[g:g+1], sh[k:])
+						}
 					}
 				}
 			}
@@ -1132,41 +1504,78 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line complexk.go:77
 				const n = 64
-				sh := cuda.BlockShared(&nugoShared, n)
+				sh := (*[64]complex64)(cuda.BlockShared(&nugoShared, 64))
 
 //line complexk.go:80
 				base := t.BlockIdx().X * n
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line complexk.go:79
-					k := t.ThreadIdx().X
+						k := nugoTi
 
 //line complexk.go:81
-					sh[k] = x[base+k]
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						sh[k] = x[base+k]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line complexk.go:79
-					k := t.ThreadIdx().X
+						k := t.ThreadIdx().X
+
+//line complexk.go:81
+						sh[k] = x[base+k]
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line complexk.go:79
+						k := nugoTi
 
 //line complexk.go:83
-					var acc complex64
+						var acc complex64
 
 //line complexk.go:84
-					for j := 0; j < n; j++ {
+						for j := 0; j < n; j++ {
 //line complexk.go:85
-						acc += sh[j] * w[(j*k)%n]
-					}
+							acc += sh[j] * w[(j*k)%n]
+						}
 
 //line complexk.go:87
-					out[base+k] = acc
+						out[base+k] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line complexk.go:79
+						k := t.ThreadIdx().X
+
+//line complexk.go:83
+						var acc complex64
+
+//line complexk.go:84
+						for j := 0; j < n; j++ {
+//line complexk.go:85
+							acc += sh[j] * w[(j*k)%n]
+						}
+
+//line complexk.go:87
+						out[base+k] = acc
+					}
 				}
 			}
 		}
@@ -1535,42 +1944,87 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 128)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line funcs.go:118
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line funcs.go:119
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line funcs.go:120
-					sh[tid] = 0
+						sh[tid] = 0
 
 //line funcs.go:121
-					if i < len(a) {
+						if i < len(a) {
 //line funcs.go:122
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line funcs.go:118
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line funcs.go:119
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line funcs.go:120
+						sh[tid] = 0
+
+//line funcs.go:121
+						if i < len(a) {
+//line funcs.go:122
+							sh[tid] = a[i]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line funcs.go:118
+						tid := nugoTi
+
+//line funcs.go:119
+						i := (nugoX0 + nugoTi)
 
 //line funcs.go:125
-					if i < len(out) {
+						if i < len(out) {
 //line funcs.go:126
-						lo := tid - tid%8
+							lo := tid - tid%8
 //line funcs.go:127
-						out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
+							out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line funcs.go:118
+						tid := t.ThreadIdx().X
+
+//line funcs.go:119
+						i := t.Grid1()
+
+//line funcs.go:125
+						if i < len(out) {
+//line funcs.go:126
+							lo := tid - tid%8
+//line funcs.go:127
+							out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
+						}
 					}
 				}
 			}
@@ -1638,34 +2092,32 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line gridsync.go:12
 				n := t.GridSize1()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:12
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:13
-					var s int64
+						var s int64
 
 //line gridsync.go:14
-					for j := i; j < len(a); j += n {
+						for j := i; j < len(a); j += n {
 //line gridsync.go:15
-						s += a[j] * int64(j%7+1)
-					}
+							s += a[j] * int64(j%7+1)
+						}
 
 //line gridsync.go:17
-					partial[i] = s
-				}
-
-//line gridsync.go:18
-				if !nugoB.SyncGrid(nil) {
-					return
-				}
-				for stride := n / 2; stride > 0; stride /= 2 {
+						partial[i] = s
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
@@ -1673,10 +2125,52 @@ func init() {
 //line gridsync.go:12
 						i := t.Grid1()
 
+//line gridsync.go:13
+						var s int64
+
+//line gridsync.go:14
+						for j := i; j < len(a); j += n {
+//line gridsync.go:15
+							s += a[j] * int64(j%7+1)
+						}
+
+//line gridsync.go:17
+						partial[i] = s
+					}
+				}
+
+//line gridsync.go:18
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+				for stride := n / 2; stride > 0; stride /= 2 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line gridsync.go:12
+							i := (nugoX0 + nugoTi)
+
 //line gridsync.go:20
-						if i < stride {
+							if i < stride {
 //line gridsync.go:21
-							partial[i] += partial[i+stride]
+								partial[i] += partial[i+stride]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line gridsync.go:12
+							i := t.Grid1()
+
+//line gridsync.go:20
+							if i < stride {
+//line gridsync.go:21
+								partial[i] += partial[i+stride]
+							}
 						}
 					}
 
@@ -1685,17 +2179,33 @@ func init() {
 						return
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:12
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:25
-					if i == 0 {
+						if i == 0 {
 //line gridsync.go:26
-						out[0] = partial[0]
+							out[0] = partial[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:12
+						i := t.Grid1()
+
+//line gridsync.go:25
+						if i == 0 {
+//line gridsync.go:26
+							out[0] = partial[0]
+						}
 					}
 				}
 			}
@@ -1710,26 +2220,51 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line gridsync.go:36
 				rows, cols := m.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-				}
-				for row := 1; row < rows; row++ {
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
+					}
+				}
+				for row := 1; row < rows; row++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:35
-						col := t.Grid1()
+							col := (nugoX0 + nugoTi)
 
 //line gridsync.go:38
-						opposite := cols - col - 1
+							opposite := cols - col - 1
 
 //line gridsync.go:39
-						m.Set(row, col, m.At(row-1, opposite)+1)
+							m.Set(row, col, m.At(row-1, opposite)+1)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line gridsync.go:35
+							col := t.Grid1()
+
+//line gridsync.go:38
+							opposite := cols - col - 1
+
+//line gridsync.go:39
+							m.Set(row, col, m.At(row-1, opposite)+1)
+						}
 					}
 
 //line gridsync.go:40
@@ -1755,84 +2290,158 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line gridsync.go:50
 				sx, sy := t.GridSize2()
 
 //line gridsync.go:55
 				n := sx * sy
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:49
-					x, y := t.Grid2()
+						x, y := t.Grid2()
 
 //line gridsync.go:51
-					tid := t.ThreadIdx()
+						tid := t.ThreadIdx()
 
 //line gridsync.go:52
-					if (tid.X+tid.Y)%3 == 0 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if (tid.X+tid.Y)%3 == 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line gridsync.go:55
-					lin := y*sx + x
+						lin := y*sx + x
 
 //line gridsync.go:56
-					a[lin] = a[lin]*3 + int32(lin)
+						a[lin] = a[lin]*3 + int32(lin)
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:49
+						x, y := t.Grid2()
+
+//line gridsync.go:51
+						tid := t.ThreadIdx()
+
+//line gridsync.go:52
+						if (tid.X+tid.Y)%3 == 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line gridsync.go:55
+						lin := y*sx + x
+
+//line gridsync.go:56
+						a[lin] = a[lin]*3 + int32(lin)
+					}
 				}
 
 //line gridsync.go:57
 				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:49
-					x, y := t.Grid2()
+						x, y := t.Grid2()
 
 //line gridsync.go:51
-					tid := t.ThreadIdx()
+						tid := t.ThreadIdx()
 
 //line gridsync.go:55
-					lin := y*sx + x
+						lin := y*sx + x
 
 //line gridsync.go:58
-					out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
+						out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:49
+						x, y := t.Grid2()
+
+//line gridsync.go:51
+						tid := t.ThreadIdx()
+
+//line gridsync.go:55
+						lin := y*sx + x
+
+//line gridsync.go:58
+						out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
+					}
 				}
 
 //line gridsync.go:59
 				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:49
-					x, y := t.Grid2()
+						x, y := t.Grid2()
 
 //line gridsync.go:55
-					lin := y*sx + x
+						lin := y*sx + x
 
 //line gridsync.go:60
-					a[lin] = out[(lin+1)%n]
+						a[lin] = out[(lin+1)%n]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:49
+						x, y := t.Grid2()
+
+//line gridsync.go:55
+						lin := y*sx + x
+
+//line gridsync.go:60
+						a[lin] = out[(lin+1)%n]
+					}
 				}
 			}
 		}
@@ -1852,47 +2461,92 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:68
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:69
-					if i%2 == 1 {
+						if i%2 == 1 {
 //line gridsync.go:70
-						out[i] = -1
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+							out[i] = -1
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line gridsync.go:73
-					a[i] = int64(i) * 3
+						a[i] = int64(i) * 3
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:68
+						i := t.Grid1()
+
+//line gridsync.go:69
+						if i%2 == 1 {
+//line gridsync.go:70
+							out[i] = -1
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line gridsync.go:73
+						a[i] = int64(i) * 3
+					}
 				}
 
 //line gridsync.go:74
 				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:68
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:75
-					out[i] = a[(i+t.BlockDim().X)%len(a)]
+						out[i] = a[(i+t.BlockDim().X)%len(a)]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:68
+						i := t.Grid1()
+
+//line gridsync.go:75
+						out[i] = a[(i+t.BlockDim().X)%len(a)]
+					}
 				}
 
 //line gridsync.go:76
@@ -1902,36 +2556,70 @@ func init() {
 
 //line gridsync.go:77
 				b := t.BlockIdx().X
-			nugoRegion2:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+				nugoRegion3:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:68
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:78
-					if b == 0 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion2
+						if b == 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion3
+							}
 						}
-					}
 
 //line gridsync.go:81
-					var s int64
+						var s int64
 
 //line gridsync.go:82
-					for k := range 100 * b {
+						for k := range 100 * b {
 //line gridsync.go:83
-						s += a[(i+k)%len(a)] ^ int64(k)
-					}
+							s += a[(i+k)%len(a)] ^ int64(k)
+						}
 
 //line gridsync.go:85
-					out[i] += s
+						out[i] += s
+					}
+				} else {
+				nugoRegion4:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:68
+						i := t.Grid1()
+
+//line gridsync.go:78
+						if b == 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion4
+							}
+						}
+
+//line gridsync.go:81
+						var s int64
+
+//line gridsync.go:82
+						for k := range 100 * b {
+//line gridsync.go:83
+							s += a[(i+k)%len(a)] ^ int64(k)
+						}
+
+//line gridsync.go:85
+						out[i] += s
+					}
 				}
 			}
 		}
@@ -2012,42 +2700,84 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				tile := cuda.BlockShared(&nugoShared, 128)
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				tile := (*[128]cuda.Float16)(cuda.BlockShared(&nugoShared, 128))
 
 //line half.go:102
 				rows, cols := m.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line half.go:101
-					tx := t.ThreadIdx().X
+						tx := nugoTi
 
 //line half.go:103
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line half.go:104
-					if i < rows*cols {
+						if i < rows*cols {
 //line half.go:105
-						tile[tx] = m.At(i/cols, i%cols)
+							tile[tx] = m.At(i/cols, i%cols)
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line half.go:101
-					tx := t.ThreadIdx().X
+						tx := t.ThreadIdx().X
 
 //line half.go:103
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line half.go:104
+						if i < rows*cols {
+//line half.go:105
+							tile[tx] = m.At(i/cols, i%cols)
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line half.go:101
+						tx := nugoTi
+
+//line half.go:103
+						i := (nugoX0 + nugoTi)
 
 //line half.go:108
-					if i < len(out) {
+						if i < len(out) {
 //line half.go:109
-						out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
+							out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
 //line half.go:110
-						m.Set(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+							m.Set(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line half.go:101
+						tx := t.ThreadIdx().X
+
+//line half.go:103
+						i := t.Grid1()
+
+//line half.go:108
+						if i < len(out) {
+//line half.go:109
+							out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
+//line half.go:110
+							m.Set(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+						}
 					}
 				}
 			}
@@ -2440,86 +3170,166 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 128)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line mixed.go:133
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line mixed.go:134
-					g := t.Grid1()
+						g := (nugoX0 + nugoTi)
 
 //line mixed.go:135
-					var v float32
+						var v float32
 
 //line mixed.go:136
-					if g < len(a) {
+						if g < len(a) {
 //line mixed.go:137
-						v = a[g]
-					}
+							v = a[g]
+						}
 
 //line mixed.go:139
-					sh[tid] = v
-				}
-				for s := 64; s > 0; s >>= 1 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+						sh[tid] = v
 					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line mixed.go:133
 						tid := t.ThreadIdx().X
 
+//line mixed.go:134
+						g := t.Grid1()
+
+//line mixed.go:135
+						var v float32
+
+//line mixed.go:136
+						if g < len(a) {
+//line mixed.go:137
+							v = a[g]
+						}
+
+//line mixed.go:139
+						sh[tid] = v
+					}
+				}
+				for s := 64; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line mixed.go:133
+							tid := nugoTi
+
 //line mixed.go:142
-						if tid < s {
+							if tid < s {
 //line mixed.go:143
-							sh[tid] += sh[tid+s]
+								sh[tid] += sh[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line mixed.go:133
+							tid := t.ThreadIdx().X
+
+//line mixed.go:142
+							if tid < s {
+//line mixed.go:143
+								sh[tid] += sh[tid+s]
+							}
 						}
 					}
 				}
 
 //line mixed.go:147
 				var buf [12]float32
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line mixed.go:133
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line mixed.go:134
-					g := t.Grid1()
+						g := (nugoX0 + nugoTi)
 
 //line mixed.go:148
-					for k := 0; k < 12; k++ {
+						for k := 0; k < 12; k++ {
 //line mixed.go:149
-						buf[k] = sh[(tid*5+k*3)&127] * float32(k-6)
-					}
+							buf[k] = sh[(tid*5+k*3)&127] * float32(k-6)
+						}
 
 //line mixed.go:151
-					var acc float32
+						var acc float32
 
 //line mixed.go:152
-					for k := 11; k >= 0; k -= 2 {
+						for k := 11; k >= 0; k -= 2 {
 //line mixed.go:153
-						acc += buf[k] - buf[11-k]
-					}
+							acc += buf[k] - buf[11-k]
+						}
 
 //line mixed.go:155
-					for k := range 4 {
+						for k := range 4 {
 //line mixed.go:156
-						acc += float32((tid*k-k*k)%7) + float32(tid>>k)
-					}
+							acc += float32((tid*k-k*k)%7) + float32(tid>>k)
+						}
 
 //line mixed.go:158
-					if g < len(out) {
+						if g < len(out) {
 //line mixed.go:159
-						out[g] = acc + sh[0]*0.5
+							out[g] = acc + sh[0]*0.5
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line mixed.go:133
+						tid := t.ThreadIdx().X
+
+//line mixed.go:134
+						g := t.Grid1()
+
+//line mixed.go:148
+						for k := 0; k < 12; k++ {
+//line mixed.go:149
+							buf[k] = sh[(tid*5+k*3)&127] * float32(k-6)
+						}
+
+//line mixed.go:151
+						var acc float32
+
+//line mixed.go:152
+						for k := 11; k >= 0; k -= 2 {
+//line mixed.go:153
+							acc += buf[k] - buf[11-k]
+						}
+
+//line mixed.go:155
+						for k := range 4 {
+//line mixed.go:156
+							acc += float32((tid*k-k*k)%7) + float32(tid>>k)
+						}
+
+//line mixed.go:158
+						if g < len(out) {
+//line mixed.go:159
+							out[g] = acc + sh[0]*0.5
+						}
 					}
 				}
 			}
@@ -2666,40 +3476,83 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 128)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:9
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line shared.go:10
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:11
-					if i < len(a) {
+						if i < len(a) {
 //line shared.go:12
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line shared.go:9
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line shared.go:10
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line shared.go:11
+						if i < len(a) {
+//line shared.go:12
+							sh[tid] = a[i]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line shared.go:9
+						tid := nugoTi
+
+//line shared.go:10
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:15
-					j := t.BlockIdx().X*128 + 127 - tid
+						j := t.BlockIdx().X*128 + 127 - tid
 
 //line shared.go:16
-					if i < len(a) && j < len(a) {
+						if i < len(a) && j < len(a) {
 //line shared.go:17
-						a[i] = sh[127-tid]
+							a[i] = sh[127-tid]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:9
+						tid := t.ThreadIdx().X
+
+//line shared.go:10
+						i := t.Grid1()
+
+//line shared.go:15
+						j := t.BlockIdx().X*128 + 127 - tid
+
+//line shared.go:16
+						if i < len(a) && j < len(a) {
+//line shared.go:17
+							a[i] = sh[127-tid]
+						}
 					}
 				}
 			}
@@ -2715,60 +3568,110 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 128)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int64)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:24
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line shared.go:25
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:26
-					sh[tid] = 0
+						sh[tid] = 0
 
 //line shared.go:27
-					if i < len(a) {
+						if i < len(a) {
 //line shared.go:28
-						sh[tid] = a[i] % 1000003
+							sh[tid] = a[i] % 1000003
+						}
 					}
-				}
-				for s := 64; s > 0; s >>= 1 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
-					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line shared.go:24
 						tid := t.ThreadIdx().X
 
-//line shared.go:32
-						if tid < s {
-//line shared.go:33
-							sh[tid] += sh[tid+s]
+//line shared.go:25
+						i := t.Grid1()
+
+//line shared.go:26
+						sh[tid] = 0
+
+//line shared.go:27
+						if i < len(a) {
+//line shared.go:28
+							sh[tid] = a[i] % 1000003
 						}
 					}
 				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				for s := 64; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line shared.go:24
-					tid := t.ThreadIdx().X
+							tid := nugoTi
+
+//line shared.go:32
+							if tid < s {
+//line shared.go:33
+								sh[tid] += sh[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line shared.go:24
+							tid := t.ThreadIdx().X
+
+//line shared.go:32
+							if tid < s {
+//line shared.go:33
+								sh[tid] += sh[tid+s]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line shared.go:24
+						tid := nugoTi
 
 //line shared.go:37
-					if tid == 0 {
+						if tid == 0 {
 //line shared.go:38
-						sums[t.BlockIdx().X] = sh[0]
+							sums[t.BlockIdx().X] = sh[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:24
+						tid := t.ThreadIdx().X
+
+//line shared.go:37
+						if tid == 0 {
+//line shared.go:38
+							sums[t.BlockIdx().X] = sh[0]
+						}
 					}
 				}
 			}
@@ -2785,41 +3688,84 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				x := cuda.BlockShared(&nugoShared, 128)
-				y := cuda.BlockShared(&nugoShared2, 128)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				x := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				y := (*[128]int16)(cuda.BlockShared(&nugoShared2, 128))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:45
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line shared.go:46
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:47
-					x[tid], y[tid] = int32(tid), int16(-tid)
+						x[tid], y[tid] = int32(tid), int16(-tid)
 
 //line shared.go:48
-					if i < len(a) {
+						if i < len(a) {
 //line shared.go:49
-						x[tid] += a[i]
+							x[tid] += a[i]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line shared.go:45
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line shared.go:46
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line shared.go:47
+						x[tid], y[tid] = int32(tid), int16(-tid)
+
+//line shared.go:48
+						if i < len(a) {
+//line shared.go:49
+							x[tid] += a[i]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line shared.go:45
+						tid := nugoTi
+
+//line shared.go:46
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:52
-					if i < len(out) {
+						if i < len(out) {
 //line shared.go:53
-						out[i] = x[(tid+1)%128] + int32(y[(tid+5)%128])
+							out[i] = x[(tid+1)%128] + int32(y[(tid+5)%128])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:45
+						tid := t.ThreadIdx().X
+
+//line shared.go:46
+						i := t.Grid1()
+
+//line shared.go:52
+						if i < len(out) {
+//line shared.go:53
+							out[i] = x[(tid+1)%128] + int32(y[(tid+5)%128])
+						}
 					}
 				}
 			}
@@ -2834,44 +3780,89 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line shared.go:58
 				sh := cuda.DynamicSharedArray[float32](t)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:59
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line shared.go:60
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:61
-					if tid < len(sh) {
+						if tid < len(sh) {
 //line shared.go:62
-						sh[tid] = 0
+							sh[tid] = 0
 //line shared.go:63
-						if i < len(a) {
+							if i < len(a) {
 //line shared.go:64
-							sh[tid] = a[i] * 2
+								sh[tid] = a[i] * 2
+							}
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:59
+						tid := t.ThreadIdx().X
+
+//line shared.go:60
+						i := t.Grid1()
+
+//line shared.go:61
+						if tid < len(sh) {
+//line shared.go:62
+							sh[tid] = 0
+//line shared.go:63
+							if i < len(a) {
+//line shared.go:64
+								sh[tid] = a[i] * 2
+							}
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:59
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line shared.go:60
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:68
-					if i < len(out) {
+						if i < len(out) {
 //line shared.go:69
-						out[i] = sh[(tid+1)%len(sh)] + float32(len(sh))
+							out[i] = sh[(tid+1)%len(sh)] + float32(len(sh))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:59
+						tid := t.ThreadIdx().X
+
+//line shared.go:60
+						i := t.Grid1()
+
+//line shared.go:68
+						if i < len(out) {
+//line shared.go:69
+							out[i] = sh[(tid+1)%len(sh)] + float32(len(sh))
+						}
 					}
 				}
 			}
@@ -2887,70 +3878,140 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line shared.go:75
 				const r = 3
-				sh := cuda.BlockShared(&nugoShared, 128+2*r)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				sh := (*[134]float64)(cuda.BlockShared(&nugoShared, 134))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:77
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line shared.go:78
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:79
-					if i < len(a) {
+						if i < len(a) {
 //line shared.go:80
-						sh[tid+r] = a[i]
-					} else {
+							sh[tid+r] = a[i]
+						} else {
 //line shared.go:82
-						sh[tid+r] = 0
-					}
+							sh[tid+r] = 0
+						}
 
 //line shared.go:84
-					if tid < r {
+						if tid < r {
 //line shared.go:85
-						if i-r >= 0 {
+							if i-r >= 0 {
 //line shared.go:86
-							sh[tid] = a[i-r]
-						} else {
+								sh[tid] = a[i-r]
+							} else {
 //line shared.go:88
-							sh[tid] = 0
-						}
+								sh[tid] = 0
+							}
 //line shared.go:90
-						if i+128 < len(a) {
+							if i+128 < len(a) {
 //line shared.go:91
-							sh[tid+128+r] = a[i+128]
-						} else {
+								sh[tid+128+r] = a[i+128]
+							} else {
 //line shared.go:93
-							sh[tid+128+r] = 0
+								sh[tid+128+r] = 0
+							}
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:77
+						tid := t.ThreadIdx().X
+
+//line shared.go:78
+						i := t.Grid1()
+
+//line shared.go:79
+						if i < len(a) {
+//line shared.go:80
+							sh[tid+r] = a[i]
+						} else {
+//line shared.go:82
+							sh[tid+r] = 0
+						}
+
+//line shared.go:84
+						if tid < r {
+//line shared.go:85
+							if i-r >= 0 {
+//line shared.go:86
+								sh[tid] = a[i-r]
+							} else {
+//line shared.go:88
+								sh[tid] = 0
+							}
+//line shared.go:90
+							if i+128 < len(a) {
+//line shared.go:91
+								sh[tid+128+r] = a[i+128]
+							} else {
+//line shared.go:93
+								sh[tid+128+r] = 0
+							}
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:77
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line shared.go:78
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:97
-					if i < len(out) {
+						if i < len(out) {
 //line shared.go:98
-						var s float64
+							var s float64
 //line shared.go:99
-						for k := -r; k <= r; k++ {
+							for k := -r; k <= r; k++ {
 //line shared.go:100
-							s += sh[tid+r+k]
-						}
+								s += sh[tid+r+k]
+							}
 //line shared.go:102
-						out[i] = s / (2*r + 1)
+							out[i] = s / (2*r + 1)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:77
+						tid := t.ThreadIdx().X
+
+//line shared.go:78
+						i := t.Grid1()
+
+//line shared.go:97
+						if i < len(out) {
+//line shared.go:98
+							var s float64
+//line shared.go:99
+							for k := -r; k <= r; k++ {
+//line shared.go:100
+								s += sh[tid+r+k]
+							}
+//line shared.go:102
+							out[i] = s / (2*r + 1)
+						}
 					}
 				}
 			}
@@ -2967,53 +4028,97 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				bins := cuda.BlockShared(&nugoShared, 37)
-				low := cuda.BlockShared(&nugoShared2, 37)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				bins := (*[37]uint32)(cuda.BlockShared(&nugoShared, 37))
+				low := (*[37]uint8)(cuda.BlockShared(&nugoShared2, 37))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:112
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line shared.go:113
-					if i < len(a) {
+						if i < len(a) {
 //line shared.go:114
-						cuda.AtomicAdd(&bins[int(a[i])%37], 1)
+							cuda.BlockAtomicAdd(&bins[int(a[i])%37], 1)
+						}
 					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = 0, min(max(37, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line shared.go:112
-					tid := t.ThreadIdx().X
+						i := t.Grid1()
+
+//line shared.go:113
+						if i < len(a) {
+//line shared.go:114
+							cuda.BlockAtomicAdd(&bins[int(a[i])%37], 1)
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := 0, min(max(37, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line shared.go:112
+						tid := nugoTi
 
 //line shared.go:117
-					if tid < 37 {
+						if tid < 37 {
 //line shared.go:118
-						low[tid] += uint8(bins[tid])
+							low[tid] += uint8(bins[tid])
+						}
 					}
-				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = 0, min(max(37, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line shared.go:112
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line shared.go:117
+						if tid < 37 {
+//line shared.go:118
+							low[tid] += uint8(bins[tid])
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo2, nugoHi2 := 0, min(max(37, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line shared.go:112
+						tid := nugoTi
 
 //line shared.go:121
-					if tid < 37 {
+						if tid < 37 {
 //line shared.go:122
-						cuda.AtomicAdd(&counts[tid], bins[tid]+uint32(low[(tid+1)%37])<<16)
+							cuda.AtomicAdd(&counts[tid], bins[tid]+uint32(low[(tid+1)%37])<<16)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:112
+						tid := t.ThreadIdx().X
+
+//line shared.go:121
+						if tid < 37 {
+//line shared.go:122
+							cuda.AtomicAdd(&counts[tid], bins[tid]+uint32(low[(tid+1)%37])<<16)
+						}
 					}
 				}
 			}
@@ -3028,17 +4133,32 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line shared.go:129
 				sh := cuda.DynamicSharedArray[uint8](t)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:131
-					if i := t.Grid1(); i < len(out) {
+						if i := (nugoX0 + nugoTi); i < len(out) {
 //line shared.go:132
-						out[i] = sh[t.ThreadIdx().X%len(sh)] + uint8(len(sh))
+							out[i] = sh[nugoTi%len(sh)] + uint8(len(sh))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:131
+						if i := t.Grid1(); i < len(out) {
+//line shared.go:132
+							out[i] = sh[t.ThreadIdx().X%len(sh)] + uint8(len(sh))
+						}
 					}
 				}
 			}
@@ -3048,79 +4168,116 @@ func init() {
 		in, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
 		_, _ = in, out
 		return func() cuda.BlockLoop {
-			var nugoVTile []cuda.Array2[int64]
-			var nugoVCube []cuda.Array3[int64]
+			var nugoShared []int64
+			var nugoShared2 []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVTile) < nugoN {
-					nugoVTile = make([]cuda.Array2[int64], nugoN)
-				}
-				nugoVTile = nugoVTile[:nugoN]
-				if cap(nugoVCube) < nugoN {
-					nugoVCube = make([]cuda.Array3[int64], nugoN)
-				}
-				nugoVCube = nugoVCube[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line shared.go:157
-					tile := cuda.SharedArray2[int64](t, 4, 8)
-
-//line shared.go:158
-					cube := cuda.SharedArray3[int64](t, 2, 2, 8)
-
-//line shared.go:159
-					x := t.ThreadIdx().X
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				tile := cuda.BlockShared2(&nugoShared, 4, 8)
+				cube := cuda.BlockShared3(&nugoShared2, 2, 2, 8)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line shared.go:159
-					y := t.ThreadIdx().Y
+						x := nugoTi
+
+//line shared.go:159
+						y := t.ThreadIdx().Y
 
 //line shared.go:160
-					g := t.BlockIdx().X*32 + y*8 + x
+						g := t.BlockIdx().X*32 + y*8 + x
 
 //line shared.go:161
-					tile.Set(y, x, in[g])
+						tile.Set(y, x, in[g])
 
 //line shared.go:162
-					cube.Set(y/2, y%2, x, in[g]*3)
-					nugoVTile[nugoTi] = tile
-					nugoVCube[nugoTi] = cube
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						cube.Set(y/2, y%2, x, in[g]*3)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line shared.go:159
-					x := t.ThreadIdx().X
+						x := t.ThreadIdx().X
 
 //line shared.go:159
-					y := t.ThreadIdx().Y
+						y := t.ThreadIdx().Y
 
 //line shared.go:160
-					g := t.BlockIdx().X*32 + y*8 + x
-					tile := nugoVTile[nugoTi]
-					cube := nugoVCube[nugoTi]
+						g := t.BlockIdx().X*32 + y*8 + x
+
+//line shared.go:161
+						tile.Set(y, x, in[g])
+
+//line shared.go:162
+						cube.Set(y/2, y%2, x, in[g]*3)
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line shared.go:159
+						x := nugoTi
+
+//line shared.go:159
+						y := t.ThreadIdx().Y
+
+//line shared.go:160
+						g := t.BlockIdx().X*32 + y*8 + x
 
 //line shared.go:164
-					tt := tile.T()
+						tt := tile.T()
 
 //line shared.go:167
-					s := int64(0)
+						s := int64(0)
 
 //line shared.go:168
-					for k := 0; k < 8; k++ {
+						for k := 0; k < 8; k++ {
 //line shared.go:169
-						s += cube.At(y/2, y%2, k)
-					}
+							s += cube.At(y/2, y%2, k)
+						}
 
 //line shared.go:171
-					out[g] = tt.At(x, y)*1000 + s
-					nugoVTile[nugoTi] = tile
-					nugoVCube[nugoTi] = cube
+						out[g] = tt.At(x, y)*1000 + s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line shared.go:159
+						x := t.ThreadIdx().X
+
+//line shared.go:159
+						y := t.ThreadIdx().Y
+
+//line shared.go:160
+						g := t.BlockIdx().X*32 + y*8 + x
+
+//line shared.go:164
+						tt := tile.T()
+
+//line shared.go:167
+						s := int64(0)
+
+//line shared.go:168
+						for k := 0; k < 8; k++ {
+//line shared.go:169
+							s += cube.At(y/2, y%2, k)
+						}
+
+//line shared.go:171
+						out[g] = tt.At(x, y)*1000 + s
+					}
 				}
 			}
 		}
@@ -3290,54 +4447,107 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				nugoCount := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:15
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:16
-					in := i < len(a)
-					if in && a[i]%2 == 0 {
-						nugoCount++
+						in := i < len(a)
+						if in && a[i]%2 == 0 {
+							nugoCount++
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:15
+						i := t.Grid1()
+
+//line syncreduce.go:16
+						in := i < len(a)
+						if in && a[i]%2 == 0 {
+							nugoCount++
+						}
 					}
 				}
 
 //line syncreduce.go:17
 				e := nugoCount
 				nugoCount2 := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:15
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:16
-					in := i < len(a)
-					if in && a[i]%2 != 0 {
-						nugoCount2++
+						in := i < len(a)
+						if in && a[i]%2 != 0 {
+							nugoCount2++
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:15
+						i := t.Grid1()
+
+//line syncreduce.go:16
+						in := i < len(a)
+						if in && a[i]%2 != 0 {
+							nugoCount2++
+						}
 					}
 				}
 
 //line syncreduce.go:18
 				o := nugoCount2
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:15
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:16
-					in := i < len(a)
+						in := i < len(a)
 
 //line syncreduce.go:19
-					if in {
+						if in {
 //line syncreduce.go:20
-						even[i], odd[i] = int32(e), int32(o)
+							even[i], odd[i] = int32(e), int32(o)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:15
+						i := t.Grid1()
+
+//line syncreduce.go:16
+						in := i < len(a)
+
+//line syncreduce.go:19
+						if in {
+//line syncreduce.go:20
+							even[i], odd[i] = int32(e), int32(o)
+						}
 					}
 				}
 			}
@@ -3358,30 +4568,60 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				nugoCount := 0
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:28
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:28
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line syncreduce.go:29
-					if tid < 3 || tid%5 == 2 || tid >= 90 || i >= len(a) {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if tid < 3 || tid%5 == 2 || tid >= 90 || i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+						if a[i] > 0 {
+							nugoCount++
 						}
 					}
-					if a[i] > 0 {
-						nugoCount++
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:28
+						i := t.Grid1()
+
+//line syncreduce.go:28
+						tid := t.ThreadIdx().X
+
+//line syncreduce.go:29
+						if tid < 3 || tid%5 == 2 || tid >= 90 || i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						if a[i] > 0 {
+							nugoCount++
+						}
 					}
 				}
 
@@ -3389,93 +4629,182 @@ func init() {
 				pos := nugoCount
 				nugoCount2 := 0
 				nugoArrived := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:28
-					i := t.Grid1()
-					if a[i] > -1<<30 {
-						nugoCount2++
+						i := (nugoX0 + nugoTi)
+						if a[i] > -1<<30 {
+							nugoCount2++
+						}
+						nugoArrived++
 					}
-					nugoArrived++
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:28
+						i := t.Grid1()
+						if a[i] > -1<<30 {
+							nugoCount2++
+						}
+						nugoArrived++
+					}
 				}
 
 //line syncreduce.go:33
 				all := (nugoCount2 == nugoArrived)
 				nugoCount3 := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:28
-					i := t.Grid1()
-					if a[i] == 7 {
-						nugoCount3++
+						i := (nugoX0 + nugoTi)
+						if a[i] == 7 {
+							nugoCount3++
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:28
+						i := t.Grid1()
+						if a[i] == 7 {
+							nugoCount3++
+						}
 					}
 				}
 
 //line syncreduce.go:34
 				some := (nugoCount3 > 0)
 				nugoCount4 := 0
-			nugoRegion2:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+				nugoRegion3:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:28
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line syncreduce.go:35
-					if tid%3 == 0 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion2
+						if tid%3 == 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion3
+							}
+						}
+						if true {
+							nugoCount4++
 						}
 					}
-					if true {
-						nugoCount4++
+				} else {
+				nugoRegion4:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:28
+						tid := t.ThreadIdx().X
+
+//line syncreduce.go:35
+						if tid%3 == 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion4
+							}
+						}
+						if true {
+							nugoCount4++
+						}
 					}
 				}
 
 //line syncreduce.go:38
 				live := nugoCount4
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:28
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:39
-					v := int32(pos*10000 + live*10)
+						v := int32(pos*10000 + live*10)
 
 //line syncreduce.go:40
-					if all {
+						if all {
 //line syncreduce.go:41
-						v++
-					}
+							v++
+						}
 
 //line syncreduce.go:43
-					if some {
+						if some {
 //line syncreduce.go:44
-						v += 2
-					}
+							v += 2
+						}
 
 //line syncreduce.go:46
-					out[i] = v
+						out[i] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:28
+						i := t.Grid1()
+
+//line syncreduce.go:39
+						v := int32(pos*10000 + live*10)
+
+//line syncreduce.go:40
+						if all {
+//line syncreduce.go:41
+							v++
+						}
+
+//line syncreduce.go:43
+						if some {
+//line syncreduce.go:44
+							v += 2
+						}
+
+//line syncreduce.go:46
+						out[i] = v
+					}
 				}
 			}
 		}
@@ -3494,6 +4823,8 @@ func init() {
 				nugoVP = nugoVP[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line syncreduce.go:53
 				sx, _ := t.GridSize2()
@@ -3501,119 +4832,233 @@ func init() {
 //line syncreduce.go:55
 				b := t.BlockIdx()
 				nugoCount := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:52
-					x, y := t.Grid2()
+						x, y := t.Grid2()
 
 //line syncreduce.go:54
-					lin := y*sx + x
+						lin := y*sx + x
 
 //line syncreduce.go:56
-					var p bool
+						var p bool
 
 //line syncreduce.go:57
-					switch (b.X + 2*b.Y) % 3 {
+						switch (b.X + 2*b.Y) % 3 {
 
 //line syncreduce.go:58
-					case 0:
+						case 0:
 //line syncreduce.go:59
-						p = true
+							p = true
 //line syncreduce.go:60
-					case 1:
+						case 1:
 //line syncreduce.go:61
-						p = false
+							p = false
 //line syncreduce.go:62
-					default:
+						default:
 //line syncreduce.go:63
-						p = a[lin%len(a)]%3 == 0
+							p = a[lin%len(a)]%3 == 0
+						}
+						if p {
+							nugoCount++
+						}
+						nugoVP[nugoTi] = p
 					}
-					if p {
-						nugoCount++
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:52
+						x, y := t.Grid2()
+
+//line syncreduce.go:54
+						lin := y*sx + x
+
+//line syncreduce.go:56
+						var p bool
+
+//line syncreduce.go:57
+						switch (b.X + 2*b.Y) % 3 {
+
+//line syncreduce.go:58
+						case 0:
+//line syncreduce.go:59
+							p = true
+//line syncreduce.go:60
+						case 1:
+//line syncreduce.go:61
+							p = false
+//line syncreduce.go:62
+						default:
+//line syncreduce.go:63
+							p = a[lin%len(a)]%3 == 0
+						}
+						if p {
+							nugoCount++
+						}
+						nugoVP[nugoTi] = p
 					}
-					nugoVP[nugoTi] = p
 				}
 
 //line syncreduce.go:65
 				n := nugoCount
 				nugoCount2 := 0
 				nugoArrived := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					p := nugoVP[nugoTi]
-					if p {
-						nugoCount2++
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount2++
+						}
+						nugoArrived++
+						nugoVP[nugoTi] = p
 					}
-					nugoArrived++
-					nugoVP[nugoTi] = p
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount2++
+						}
+						nugoArrived++
+						nugoVP[nugoTi] = p
+					}
 				}
 
 //line syncreduce.go:66
 				all := (nugoCount2 == nugoArrived)
 				nugoCount3 := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					p := nugoVP[nugoTi]
-					if p {
-						nugoCount3++
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount3++
+						}
+						nugoVP[nugoTi] = p
 					}
-					nugoVP[nugoTi] = p
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount3++
+						}
+						nugoVP[nugoTi] = p
+					}
 				}
 
 //line syncreduce.go:67
 				some := (nugoCount3 > 0)
 				nugoCount4 := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					p := nugoVP[nugoTi]
-					if !p {
-						nugoCount4++
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						if !p {
+							nugoCount4++
+						}
+						nugoVP[nugoTi] = p
 					}
-					nugoVP[nugoTi] = p
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						if !p {
+							nugoCount4++
+						}
+						nugoVP[nugoTi] = p
+					}
 				}
 
 //line syncreduce.go:68
 				allViaOr := !(nugoCount4 > 0)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:52
-					x, y := t.Grid2()
+						x, y := t.Grid2()
 
 //line syncreduce.go:54
-					lin := y*sx + x
+						lin := y*sx + x
 
 //line syncreduce.go:69
-					v := int32(n * 16)
+						v := int32(n * 16)
 
 //line syncreduce.go:70
-					if all {
+						if all {
 //line syncreduce.go:71
-						v |= 1
-					}
+							v |= 1
+						}
 
 //line syncreduce.go:73
-					if some {
+						if some {
 //line syncreduce.go:74
-						v |= 2
-					}
+							v |= 2
+						}
 
 //line syncreduce.go:76
-					if allViaOr {
+						if allViaOr {
 //line syncreduce.go:77
-						v |= 4
-					}
+							v |= 4
+						}
 
 //line syncreduce.go:79
-					if lin < len(out) {
+						if lin < len(out) {
 //line syncreduce.go:80
-						out[lin] = v
+							out[lin] = v
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:52
+						x, y := t.Grid2()
+
+//line syncreduce.go:54
+						lin := y*sx + x
+
+//line syncreduce.go:69
+						v := int32(n * 16)
+
+//line syncreduce.go:70
+						if all {
+//line syncreduce.go:71
+							v |= 1
+						}
+
+//line syncreduce.go:73
+						if some {
+//line syncreduce.go:74
+							v |= 2
+						}
+
+//line syncreduce.go:76
+						if allViaOr {
+//line syncreduce.go:77
+							v |= 4
+						}
+
+//line syncreduce.go:79
+						if lin < len(out) {
+//line syncreduce.go:80
+							out[lin] = v
+						}
 					}
 				}
 			}
@@ -3633,64 +5078,126 @@ func init() {
 				nugoVWork = nugoVWork[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:88
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:89
-					var work int32
+						var work int32
 
 //line syncreduce.go:90
-					if i < len(a) {
+						if i < len(a) {
 //line syncreduce.go:91
-						work = (a[i] & 15) >> t.BlockIdx().X
+							work = (a[i] & 15) >> t.BlockIdx().X
+						}
+						nugoVWork[nugoTi] = work
 					}
-					nugoVWork[nugoTi] = work
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:88
+						i := t.Grid1()
+
+//line syncreduce.go:89
+						var work int32
+
+//line syncreduce.go:90
+						if i < len(a) {
+//line syncreduce.go:91
+							work = (a[i] & 15) >> t.BlockIdx().X
+						}
+						nugoVWork[nugoTi] = work
+					}
 				}
 
 //line syncreduce.go:93
 				var n int32
 				for {
 					nugoCount := 0
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						work := nugoVWork[nugoTi]
-						if work > 0 {
-							nugoCount++
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							work := nugoVWork[nugoTi]
+							if work > 0 {
+								nugoCount++
+							}
+							nugoVWork[nugoTi] = work
 						}
-						nugoVWork[nugoTi] = work
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							work := nugoVWork[nugoTi]
+							if work > 0 {
+								nugoCount++
+							}
+							nugoVWork[nugoTi] = work
+						}
 					}
 					if !(nugoCount > 0) {
 						break
 					}
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						work := nugoVWork[nugoTi]
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							work := nugoVWork[nugoTi]
 
 //line syncreduce.go:95
-						work--
-						nugoVWork[nugoTi] = work
+							work--
+							nugoVWork[nugoTi] = work
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							work := nugoVWork[nugoTi]
+
+//line syncreduce.go:95
+							work--
+							nugoVWork[nugoTi] = work
+						}
 					}
 
 //line syncreduce.go:96
 					n++
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:88
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:98
-					if i < len(rounds) {
+						if i < len(rounds) {
 //line syncreduce.go:99
-						rounds[i] = n
+							rounds[i] = n
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:88
+						i := t.Grid1()
+
+//line syncreduce.go:98
+						if i < len(rounds) {
+//line syncreduce.go:99
+							rounds[i] = n
+						}
 					}
 				}
 			}
@@ -3711,54 +5218,110 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 128)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int64)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:108
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line syncreduce.go:108
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:109
-					var v int64
+						var v int64
 
 //line syncreduce.go:110
-					if i < len(a) {
+						if i < len(a) {
 //line syncreduce.go:111
-						v = a[i]
-					}
+							v = a[i]
+						}
 
 //line syncreduce.go:113
-					sh[tid] = v
+						sh[tid] = v
 
 //line syncreduce.go:114
-					cuda.ThreadFenceBlock()
-					nugoVV[nugoTi] = v
+						cuda.ThreadFenceBlock()
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:108
+						tid := t.ThreadIdx().X
+
+//line syncreduce.go:108
+						i := t.Grid1()
+
+//line syncreduce.go:109
+						var v int64
+
+//line syncreduce.go:110
+						if i < len(a) {
+//line syncreduce.go:111
+							v = a[i]
+						}
+
+//line syncreduce.go:113
+						sh[tid] = v
+
+//line syncreduce.go:114
+						cuda.ThreadFenceBlock()
+						nugoVV[nugoTi] = v
+					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:108
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line syncreduce.go:108
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line syncreduce.go:116
-					if i < len(out) {
+						if i < len(out) {
 //line syncreduce.go:117
-						out[i] = sh[(tid+1)%128] - v
+							out[i] = sh[(tid+1)%128] - v
 //line syncreduce.go:118
-						cuda.ThreadFenceSystem()
+							cuda.ThreadFenceSystem()
 //line syncreduce.go:119
-						cuda.AtomicAdd(&done[0], 1)
+							cuda.AtomicAdd(&done[0], 1)
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:108
+						tid := t.ThreadIdx().X
+
+//line syncreduce.go:108
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line syncreduce.go:116
+						if i < len(out) {
+//line syncreduce.go:117
+							out[i] = sh[(tid+1)%128] - v
+//line syncreduce.go:118
+							cuda.ThreadFenceSystem()
+//line syncreduce.go:119
+							cuda.AtomicAdd(&done[0], 1)
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}
@@ -4103,22 +5666,44 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:18
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:19
-					var v float32
+						var v float32
 
 //line warp.go:20
-					if i < len(in) {
+						if i < len(in) {
 //line warp.go:21
-						v = in[i]
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:18
+						i := t.Grid1()
+
+//line warp.go:19
+						var v float32
+
+//line warp.go:20
+						if i < len(in) {
+//line warp.go:21
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 				for off := 16; off > 0; off /= 2 {
 					{
@@ -4138,37 +5723,68 @@ func init() {
 						}
 					}
 				}
-				partial := cuda.BlockShared(&nugoShared, 4)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					v := nugoVV[nugoTi]
+				partial := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
 
 //line warp.go:27
-					lane := t.LaneID()
+						lane := t.LaneID()
 
 //line warp.go:27
-					w := t.ThreadIdx().X / 32
+						w := nugoTi / 32
 
 //line warp.go:28
-					if lane == 0 {
+						if lane == 0 {
 //line warp.go:29
-						partial[w] = v
+							partial[w] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:27
+						lane := t.LaneID()
+
+//line warp.go:27
+						w := t.ThreadIdx().X / 32
+
+//line warp.go:28
+						if lane == 0 {
+//line warp.go:29
+							partial[w] = v
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:32
-					if t.ThreadIdx().X == 0 {
+						if nugoTi == 0 {
 //line warp.go:33
-						out[t.BlockIdx().X] = partial[0] + partial[1] + partial[2] + partial[3]
+							out[t.BlockIdx().X] = partial[0] + partial[1] + partial[2] + partial[3]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:32
+						if t.ThreadIdx().X == 0 {
+//line warp.go:33
+							out[t.BlockIdx().X] = partial[0] + partial[1] + partial[2] + partial[3]
+						}
 					}
 				}
 			}
@@ -4228,69 +5844,144 @@ func init() {
 				nugoVR = nugoVR[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:40
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:41
-					var v int64
+						var v int64
 
 //line warp.go:42
-					var x float64
+						var x float64
 
 //line warp.go:43
-					if i < len(in) {
+						if i < len(in) {
 //line warp.go:44
-						v, x = in[i], f[i]
+							v, x = in[i], f[i]
+						}
+						nugoVV[nugoTi] = v
+						nugoVX[nugoTi] = x
 					}
-					nugoVV[nugoTi] = v
-					nugoVX[nugoTi] = x
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					v := nugoVV[nugoTi]
-
-//line warp.go:46
-					b := nugoShfl[nugoTi]
-					nugoVal2[nugoTi] = uint32(v)
-					nugoLane2[nugoTi] = int(t.LaneID() + 1)
-					nugoVV[nugoTi] = v
-					nugoVB[nugoTi] = b
-				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line warp.go:47
-					r := nugoShfl2[nugoTi]
-					nugoVR[nugoTi] = r
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl3, nugoVX, int(3), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:40
-					i := t.Grid1()
-					b := nugoVB[nugoTi]
-					r := nugoVR[nugoTi]
+						i := t.Grid1()
+
+//line warp.go:41
+						var v int64
+
+//line warp.go:42
+						var x float64
+
+//line warp.go:43
+						if i < len(in) {
+//line warp.go:44
+							v, x = in[i], f[i]
+						}
+						nugoVV[nugoTi] = v
+						nugoVX[nugoTi] = x
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:46
+						b := nugoShfl[nugoTi]
+						nugoVal2[nugoTi] = uint32(v)
+						nugoLane2[nugoTi] = int(t.LaneID() + 1)
+						nugoVV[nugoTi] = v
+						nugoVB[nugoTi] = b
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:46
+						b := nugoShfl[nugoTi]
+						nugoVal2[nugoTi] = uint32(v)
+						nugoLane2[nugoTi] = int(t.LaneID() + 1)
+						nugoVV[nugoTi] = v
+						nugoVB[nugoTi] = b
+					}
+				}
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:47
+						r := nugoShfl2[nugoTi]
+						nugoVR[nugoTi] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:47
+						r := nugoShfl2[nugoTi]
+						nugoVR[nugoTi] = r
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl3, nugoVX, int(3), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:40
+						i := (nugoX0 + nugoTi)
+						b := nugoVB[nugoTi]
+						r := nugoVR[nugoTi]
 
 //line warp.go:48
-					u := nugoShfl3[nugoTi]
+						u := nugoShfl3[nugoTi]
 
 //line warp.go:49
-					if i < len(out) {
+						if i < len(out) {
 //line warp.go:50
-						out[i], rot[i], up[i] = b, r, u
+							out[i], rot[i], up[i] = b, r, u
+						}
+						nugoVB[nugoTi] = b
+						nugoVR[nugoTi] = r
 					}
-					nugoVB[nugoTi] = b
-					nugoVR[nugoTi] = r
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:40
+						i := t.Grid1()
+						b := nugoVB[nugoTi]
+						r := nugoVR[nugoTi]
+
+//line warp.go:48
+						u := nugoShfl3[nugoTi]
+
+//line warp.go:49
+						if i < len(out) {
+//line warp.go:50
+							out[i], rot[i], up[i] = b, r, u
+						}
+						nugoVB[nugoTi] = b
+						nugoVR[nugoTi] = r
+					}
 				}
 			}
 		}
@@ -4314,49 +6005,101 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:56
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:57
-					var v int64
+						var v int64
 
 //line warp.go:58
-					if i < len(in) {
+						if i < len(in) {
 //line warp.go:59
-						v = in[i]
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
-				}
-				for m := 16; m > 0; m /= 2 {
-					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(m), nil)
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
-						v := nugoVV[nugoTi]
 
-//line warp.go:62
-						v += nugoShfl[nugoTi]
+//line warp.go:56
+						i := t.Grid1()
+
+//line warp.go:57
+						var v int64
+
+//line warp.go:58
+						if i < len(in) {
+//line warp.go:59
+							v = in[i]
+						}
 						nugoVV[nugoTi] = v
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				for m := 16; m > 0; m /= 2 {
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(m), nil)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line warp.go:62
+							v += nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line warp.go:62
+							v += nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:56
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line warp.go:64
-					if i < len(out) {
+						if i < len(out) {
 //line warp.go:65
-						out[i] = v
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:56
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line warp.go:64
+						if i < len(out) {
+//line warp.go:65
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}
@@ -4425,80 +6168,166 @@ func init() {
 				nugoVL = nugoVL[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:71
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:72
-					p := i < len(in) && in[i]%3 == 0
+						p := i < len(in) && in[i]%3 == 0
 
 //line warp.go:73
-					q := i >= len(in) || in[i] > -1000
-					nugoPred[nugoTi] = p
-					nugoVP[nugoTi] = p
-					nugoVQ[nugoTi] = q
+						q := i >= len(in) || in[i] > -1000
+						nugoPred[nugoTi] = p
+						nugoVP[nugoTi] = p
+						nugoVQ[nugoTi] = q
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:71
+						i := t.Grid1()
+
+//line warp.go:72
+						p := i < len(in) && in[i]%3 == 0
+
+//line warp.go:73
+						q := i >= len(in) || in[i] > -1000
+						nugoPred[nugoTi] = p
+						nugoVP[nugoTi] = p
+						nugoVQ[nugoTi] = q
+					}
 				}
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					p := nugoVP[nugoTi]
-					q := nugoVQ[nugoTi]
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						q := nugoVQ[nugoTi]
 
 //line warp.go:74
-					bal := nugoVote[nugoTi]
-					nugoPred2[nugoTi] = p
-					nugoPred3[nugoTi] = q
-					nugoVP[nugoTi] = p
-					nugoVQ[nugoTi] = q
-					nugoVBal[nugoTi] = bal
+						bal := nugoVote[nugoTi]
+						nugoPred2[nugoTi] = p
+						nugoPred3[nugoTi] = q
+						nugoVP[nugoTi] = p
+						nugoVQ[nugoTi] = q
+						nugoVBal[nugoTi] = bal
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						q := nugoVQ[nugoTi]
+
+//line warp.go:74
+						bal := nugoVote[nugoTi]
+						nugoPred2[nugoTi] = p
+						nugoPred3[nugoTi] = q
+						nugoVP[nugoTi] = p
+						nugoVQ[nugoTi] = q
+						nugoVBal[nugoTi] = bal
+					}
 				}
 				cuda.BlockAny(nugoVote2, nugoPred2, nil)
 				cuda.BlockAll(nugoVote3, nugoPred3, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:75
-					a, l := nugoVote2[nugoTi], nugoVote3[nugoTi]
-					nugoVA[nugoTi] = a
-					nugoVL[nugoTi] = l
+						a, l := nugoVote2[nugoTi], nugoVote3[nugoTi]
+						nugoVA[nugoTi] = a
+						nugoVL[nugoTi] = l
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:75
+						a, l := nugoVote2[nugoTi], nugoVote3[nugoTi]
+						nugoVA[nugoTi] = a
+						nugoVL[nugoTi] = l
+					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:71
-					i := t.Grid1()
-					bal := nugoVBal[nugoTi]
-					a := nugoVA[nugoTi]
-					l := nugoVL[nugoTi]
+						i := (nugoX0 + nugoTi)
+						bal := nugoVBal[nugoTi]
+						a := nugoVA[nugoTi]
+						l := nugoVL[nugoTi]
 
 //line warp.go:77
-					if i < len(ballot) {
+						if i < len(ballot) {
 //line warp.go:78
-						ballot[i] = bal
+							ballot[i] = bal
 //line warp.go:79
-						var v int32
+							var v int32
 //line warp.go:80
-						if a {
+							if a {
 //line warp.go:81
-							v |= 1
-						}
+								v |= 1
+							}
 //line warp.go:83
-						if l {
+							if l {
 //line warp.go:84
-							v |= 2
-						}
+								v |= 2
+							}
 //line warp.go:86
-						anyAll[i] = v
+							anyAll[i] = v
+						}
+						nugoVBal[nugoTi] = bal
+						nugoVA[nugoTi] = a
+						nugoVL[nugoTi] = l
 					}
-					nugoVBal[nugoTi] = bal
-					nugoVA[nugoTi] = a
-					nugoVL[nugoTi] = l
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:71
+						i := t.Grid1()
+						bal := nugoVBal[nugoTi]
+						a := nugoVA[nugoTi]
+						l := nugoVL[nugoTi]
+
+//line warp.go:77
+						if i < len(ballot) {
+//line warp.go:78
+							ballot[i] = bal
+//line warp.go:79
+							var v int32
+//line warp.go:80
+							if a {
+//line warp.go:81
+								v |= 1
+							}
+//line warp.go:83
+							if l {
+//line warp.go:84
+								v |= 2
+							}
+//line warp.go:86
+							anyAll[i] = v
+						}
+						nugoVBal[nugoTi] = bal
+						nugoVA[nugoTi] = a
+						nugoVL[nugoTi] = l
+					}
 				}
 			}
 		}
@@ -4543,60 +6372,124 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:95
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:96
-					if i >= len(a) || a[i]%5 == 1 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i >= len(a) || a[i]%5 == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line warp.go:99
-					v := a[i] & 3
-					nugoVal[nugoTi] = (v)
-					nugoVV[nugoTi] = v
+						v := a[i] & 3
+						nugoVal[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:95
+						i := t.Grid1()
+
+//line warp.go:96
+						if i >= len(a) || a[i]%5 == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line warp.go:99
+						v := a[i] & 3
+						nugoVal[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+					}
 				}
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:95
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line warp.go:100
-					m32[i] = nugoMatch[nugoTi]
-					nugoVal2[nugoTi] = (uint64(i&1)<<32 | uint64(v))
-					nugoVV[nugoTi] = v
-				}
-				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+						m32[i] = nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (uint64(i&1)<<32 | uint64(v))
+						nugoVV[nugoTi] = v
 					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:95
-					i := t.Grid1()
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line warp.go:100
+						m32[i] = nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (uint64(i&1)<<32 | uint64(v))
+						nugoVV[nugoTi] = v
+					}
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:95
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:101
-					m64[i] = nugoMatch2[nugoTi]
+						m64[i] = nugoMatch2[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:95
+						i := t.Grid1()
+
+//line warp.go:101
+						m64[i] = nugoMatch2[nugoTi]
+					}
 				}
 			}
 		}
@@ -4640,57 +6533,118 @@ func init() {
 				nugoVA = nugoVA[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:108
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:109
-					var x float64
+						var x float64
 
 //line warp.go:110
-					var y float32
+						var y float32
 
 //line warp.go:111
-					if i < len(f) {
+						if i < len(f) {
 //line warp.go:112
-						x, y = f[i], g[i]
+							x, y = f[i], g[i]
+						}
+						nugoVal[nugoTi] = (x)
+						nugoVY[nugoTi] = y
 					}
-					nugoVal[nugoTi] = (x)
-					nugoVY[nugoTi] = y
-				}
-				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					y := nugoVY[nugoTi]
-
-//line warp.go:114
-					a := nugoMatch[nugoTi]
-					nugoVal2[nugoTi] = (y)
-					nugoVY[nugoTi] = y
-					nugoVA[nugoTi] = a
-				}
-				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:108
-					i := t.Grid1()
-					a := nugoVA[nugoTi]
+						i := t.Grid1()
+
+//line warp.go:109
+						var x float64
+
+//line warp.go:110
+						var y float32
+
+//line warp.go:111
+						if i < len(f) {
+//line warp.go:112
+							x, y = f[i], g[i]
+						}
+						nugoVal[nugoTi] = (x)
+						nugoVY[nugoTi] = y
+					}
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						y := nugoVY[nugoTi]
+
+//line warp.go:114
+						a := nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (y)
+						nugoVY[nugoTi] = y
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						y := nugoVY[nugoTi]
+
+//line warp.go:114
+						a := nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (y)
+						nugoVY[nugoTi] = y
+						nugoVA[nugoTi] = a
+					}
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:108
+						i := (nugoX0 + nugoTi)
+						a := nugoVA[nugoTi]
 
 //line warp.go:115
-					b := nugoMatch2[nugoTi]
+						b := nugoMatch2[nugoTi]
 
 //line warp.go:116
-					if i < len(m64) {
+						if i < len(m64) {
 //line warp.go:117
-						m64[i], m32[i] = a, b
+							m64[i], m32[i] = a, b
+						}
+						nugoVA[nugoTi] = a
 					}
-					nugoVA[nugoTi] = a
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:108
+						i := t.Grid1()
+						a := nugoVA[nugoTi]
+
+//line warp.go:115
+						b := nugoMatch2[nugoTi]
+
+//line warp.go:116
+						if i < len(m64) {
+//line warp.go:117
+							m64[i], m32[i] = a, b
+						}
+						nugoVA[nugoTi] = a
+					}
 				}
 			}
 		}
@@ -4740,78 +6694,160 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:126
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:127
-					if i >= len(a) || a[i] < 0 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i >= len(a) || a[i] < 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
+						nugoVal[nugoTi] = (a[i])
 					}
-					nugoVal[nugoTi] = (a[i])
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:126
+						i := t.Grid1()
+
+//line warp.go:127
+						if i >= len(a) || a[i] < 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoVal[nugoTi] = (a[i])
+					}
 				}
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nil, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:126
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:130
-					m, ok := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
-					nugoVal2[nugoTi] = (uint32(a[i]))
-					nugoVM[nugoTi] = m
-					nugoVOk[nugoTi] = ok
-				}
-				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+						m, ok := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+						nugoVal2[nugoTi] = (uint32(a[i]))
+						nugoVM[nugoTi] = m
+						nugoVOk[nugoTi] = ok
 					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:126
-					i := t.Grid1()
-					m := nugoVM[nugoTi]
-					ok := nugoVOk[nugoTi]
+						i := t.Grid1()
+
+//line warp.go:130
+						m, ok := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+						nugoVal2[nugoTi] = (uint32(a[i]))
+						nugoVM[nugoTi] = m
+						nugoVOk[nugoTi] = ok
+					}
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:126
+						i := (nugoX0 + nugoTi)
+						m := nugoVM[nugoTi]
+						ok := nugoVOk[nugoTi]
 
 //line warp.go:131
-					m32, ok32 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+						m32, ok32 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warp.go:132
-					var f int32
+						var f int32
 
 //line warp.go:133
-					if ok {
+						if ok {
 //line warp.go:134
-						f |= 1
-					}
+							f |= 1
+						}
 
 //line warp.go:136
-					if ok32 {
+						if ok32 {
 //line warp.go:137
-						f |= 2
-					}
+							f |= 2
+						}
 
 //line warp.go:139
-					masks[2*i], masks[2*i+1], flags[i] = m, m32, f
-					nugoVM[nugoTi] = m
-					nugoVOk[nugoTi] = ok
+						masks[2*i], masks[2*i+1], flags[i] = m, m32, f
+						nugoVM[nugoTi] = m
+						nugoVOk[nugoTi] = ok
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:126
+						i := t.Grid1()
+						m := nugoVM[nugoTi]
+						ok := nugoVOk[nugoTi]
+
+//line warp.go:131
+						m32, ok32 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warp.go:132
+						var f int32
+
+//line warp.go:133
+						if ok {
+//line warp.go:134
+							f |= 1
+						}
+
+//line warp.go:136
+						if ok32 {
+//line warp.go:137
+							f |= 2
+						}
+
+//line warp.go:139
+						masks[2*i], masks[2*i+1], flags[i] = m, m32, f
+						nugoVM[nugoTi] = m
+						nugoVOk[nugoTi] = ok
+					}
 				}
 			}
 		}
@@ -4835,51 +6871,101 @@ func init() {
 				nugoVote = nugoVote[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line warp.go:146
 				d := t.BlockDim()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:146
-					tid := t.ThreadIdx()
+						tid := t.ThreadIdx()
 
 //line warp.go:147
-					i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+						i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
 
 //line warp.go:148
-					o := out[5*i : 5*i+5]
+						o := out[5*i : 5*i+5]
 
 //line warp.go:149
-					o[0], o[1], o[2], o[3], o[4] = t.LanemaskLt(), t.LanemaskLe(), t.LanemaskEq(), t.LanemaskGe(), t.LanemaskGt()
-					nugoPred[nugoTi] = a[i] > 0
-				}
-				cuda.BlockBallot(nugoVote, nugoPred, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						o[0], o[1], o[2], o[3], o[4] = t.LanemaskLt(), t.LanemaskLe(), t.LanemaskEq(), t.LanemaskGe(), t.LanemaskGt()
+						nugoPred[nugoTi] = a[i] > 0
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:146
-					tid := t.ThreadIdx()
+						tid := t.ThreadIdx()
 
 //line warp.go:147
-					i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+						i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+
+//line warp.go:148
+						o := out[5*i : 5*i+5]
+
+//line warp.go:149
+						o[0], o[1], o[2], o[3], o[4] = t.LanemaskLt(), t.LanemaskLe(), t.LanemaskEq(), t.LanemaskGe(), t.LanemaskGt()
+						nugoPred[nugoTi] = a[i] > 0
+					}
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:146
+						tid := t.ThreadIdx()
+
+//line warp.go:147
+						i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
 
 //line warp.go:150
-					b := nugoVote[nugoTi]
+						b := nugoVote[nugoTi]
 
 //line warp.go:151
-					r := int32(-1)
+						r := int32(-1)
 
 //line warp.go:152
-					if a[i] > 0 {
+						if a[i] > 0 {
 //line warp.go:153
-						r = int32(bits.OnesCount32(b & t.LanemaskLt()))
-					}
+							r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+						}
 
 //line warp.go:155
-					rank[i] = r
+						rank[i] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:146
+						tid := t.ThreadIdx()
+
+//line warp.go:147
+						i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+
+//line warp.go:150
+						b := nugoVote[nugoTi]
+
+//line warp.go:151
+						r := int32(-1)
+
+//line warp.go:152
+						if a[i] > 0 {
+//line warp.go:153
+							r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+						}
+
+//line warp.go:155
+						rank[i] = r
+					}
 				}
 			}
 		}
@@ -4948,96 +7034,200 @@ func init() {
 				nugoVU = nugoVU[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:202
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:203
-					var v cuda.Float16
+						var v cuda.Float16
 
 //line warp.go:204
-					if i < len(in) {
+						if i < len(in) {
 //line warp.go:205
-						v = in[i]
-					}
+							v = in[i]
+						}
 
 //line warp.go:207
-					s := v
-					nugoVV[nugoTi] = v
-					nugoVS[nugoTi] = s
-				}
-				for off := 16; off > 0; off /= 2 {
-					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVS, int(off), nil)
+						s := v
+						nugoVV[nugoTi] = v
+						nugoVS[nugoTi] = s
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
-						s := nugoVS[nugoTi]
 
-//line warp.go:209
-						s = cuda.HAdd(s, nugoShfl[nugoTi])
+//line warp.go:202
+						i := t.Grid1()
+
+//line warp.go:203
+						var v cuda.Float16
+
+//line warp.go:204
+						if i < len(in) {
+//line warp.go:205
+							v = in[i]
+						}
+
+//line warp.go:207
+						s := v
+						nugoVV[nugoTi] = v
 						nugoVS[nugoTi] = s
 					}
 				}
+				for off := 16; off > 0; off /= 2 {
+					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVS, int(off), nil)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+
+//line warp.go:209
+							s = cuda.HAdd(s, nugoShfl[nugoTi])
+							nugoVS[nugoTi] = s
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+
+//line warp.go:209
+							s = cuda.HAdd(s, nugoShfl[nugoTi])
+							nugoVS[nugoTi] = s
+						}
+					}
+				}
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(5), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:211
-					x := nugoShfl2[nugoTi]
-					nugoLane3[nugoTi] = int(t.LaneID() + 1)
-					nugoVX[nugoTi] = x
+						x := nugoShfl2[nugoTi]
+						nugoLane3[nugoTi] = int(t.LaneID() + 1)
+						nugoVX[nugoTi] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:211
+						x := nugoShfl2[nugoTi]
+						nugoLane3[nugoTi] = int(t.LaneID() + 1)
+						nugoVX[nugoTi] = x
+					}
 				}
 				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl3, nugoVV, nugoLane3, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:212
-					r := nugoShfl3[nugoTi]
-					nugoVR[nugoTi] = r
+						r := nugoShfl3[nugoTi]
+						nugoVR[nugoTi] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:212
+						r := nugoShfl3[nugoTi]
+						nugoVR[nugoTi] = r
+					}
 				}
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl4, nugoVV, int(3), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:213
-					u := nugoShfl4[nugoTi]
-					nugoVU[nugoTi] = u
+						u := nugoShfl4[nugoTi]
+						nugoVU[nugoTi] = u
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:213
+						u := nugoShfl4[nugoTi]
+						nugoVU[nugoTi] = u
+					}
 				}
 				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl5, nugoVV, int(6), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:202
-					i := t.Grid1()
-					s := nugoVS[nugoTi]
-					x := nugoVX[nugoTi]
-					r := nugoVR[nugoTi]
-					u := nugoVU[nugoTi]
+						i := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+						x := nugoVX[nugoTi]
+						r := nugoVR[nugoTi]
+						u := nugoVU[nugoTi]
 
 //line warp.go:214
-					f := nugoShfl5[nugoTi]
+						f := nugoShfl5[nugoTi]
 
 //line warp.go:215
-					if i < len(in) {
+						if i < len(in) {
 //line warp.go:216
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line warp.go:217
-							sums[i/32] = s
-						}
+								sums[i/32] = s
+							}
 //line warp.go:219
-						b[i], rot[i], up[i], bfly[i] = x, r, u, f
+							b[i], rot[i], up[i], bfly[i] = x, r, u, f
+						}
+						nugoVS[nugoTi] = s
+						nugoVX[nugoTi] = x
+						nugoVR[nugoTi] = r
+						nugoVU[nugoTi] = u
 					}
-					nugoVS[nugoTi] = s
-					nugoVX[nugoTi] = x
-					nugoVR[nugoTi] = r
-					nugoVU[nugoTi] = u
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:202
+						i := t.Grid1()
+						s := nugoVS[nugoTi]
+						x := nugoVX[nugoTi]
+						r := nugoVR[nugoTi]
+						u := nugoVU[nugoTi]
+
+//line warp.go:214
+						f := nugoShfl5[nugoTi]
+
+//line warp.go:215
+						if i < len(in) {
+//line warp.go:216
+							if t.LaneID() == 0 {
+//line warp.go:217
+								sums[i/32] = s
+							}
+//line warp.go:219
+							b[i], rot[i], up[i], bfly[i] = x, r, u, f
+						}
+						nugoVS[nugoTi] = s
+						nugoVX[nugoTi] = x
+						nugoVR[nugoTi] = r
+						nugoVU[nugoTi] = u
+					}
 				}
 			}
 		}
@@ -5081,67 +7271,138 @@ func init() {
 				nugoVA = nugoVA[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:230
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:231
-					w := i / 32
+						w := i / 32
 
 //line warp.go:232
-					k := (i*5 + i/3) % len(halfMatchPalette)
+						k := (i*5 + i/3) % len(halfMatchPalette)
 
 //line warp.go:233
-					if w%2 == 0 {
+						if w%2 == 0 {
 //line warp.go:234
-						k = w % len(halfMatchPalette)
-					}
+							k = w % len(halfMatchPalette)
+						}
 
 //line warp.go:236
-					v := cuda.Float16FromBits(halfMatchPalette[k])
-					nugoVal[nugoTi] = (v)
-					nugoVV[nugoTi] = v
-				}
-				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					v := nugoVV[nugoTi]
-
-//line warp.go:237
-					a := nugoMatch[nugoTi]
-					nugoVal2[nugoTi] = (v)
-					nugoVV[nugoTi] = v
-					nugoVA[nugoTi] = a
-				}
-				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						v := cuda.Float16FromBits(halfMatchPalette[k])
+						nugoVal[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:230
-					i := t.Grid1()
-					a := nugoVA[nugoTi]
+						i := t.Grid1()
+
+//line warp.go:231
+						w := i / 32
+
+//line warp.go:232
+						k := (i*5 + i/3) % len(halfMatchPalette)
+
+//line warp.go:233
+						if w%2 == 0 {
+//line warp.go:234
+							k = w % len(halfMatchPalette)
+						}
+
+//line warp.go:236
+						v := cuda.Float16FromBits(halfMatchPalette[k])
+						nugoVal[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+					}
+				}
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:237
+						a := nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:237
+						a := nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+						nugoVA[nugoTi] = a
+					}
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:230
+						i := (nugoX0 + nugoTi)
+						a := nugoVA[nugoTi]
 
 //line warp.go:238
-					m, yes := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+						m, yes := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warp.go:239
-					if i < len(any) {
+						if i < len(any) {
 //line warp.go:240
-						any[i], all[i] = a, m
+							any[i], all[i] = a, m
 //line warp.go:241
-						ok[i] = 0
+							ok[i] = 0
 //line warp.go:242
-						if yes {
+							if yes {
 //line warp.go:243
-							ok[i] = 1
+								ok[i] = 1
+							}
 						}
+						nugoVA[nugoTi] = a
 					}
-					nugoVA[nugoTi] = a
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:230
+						i := t.Grid1()
+						a := nugoVA[nugoTi]
+
+//line warp.go:238
+						m, yes := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warp.go:239
+						if i < len(any) {
+//line warp.go:240
+							any[i], all[i] = a, m
+//line warp.go:241
+							ok[i] = 0
+//line warp.go:242
+							if yes {
+//line warp.go:243
+								ok[i] = 1
+							}
+						}
+						nugoVA[nugoTi] = a
+					}
 				}
 			}
 		}
@@ -5310,160 +7571,94 @@ func init() {
 				nugoVS = nugoVS[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:17
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warpmask.go:18
-					var v int32
+						var v int32
 
 //line warpmask.go:19
-					if i < len(in) {
+						if i < len(in) {
 //line warpmask.go:20
-						v = in[i]
-					}
+							v = in[i]
+						}
 
 //line warpmask.go:22
-					lane := t.LaneID()
+						lane := t.LaneID()
 
 //line warpmask.go:23
-					m := uint32(0xff) << (8 * (lane / 8))
+						m := uint32(0xff) << (8 * (lane / 8))
 
 //line warpmask.go:24
-					p := v%3 == 0
-					nugoMask[nugoTi] = uint32(m)
-					nugoPred[nugoTi] = (p)
-					nugoVV[nugoTi] = v
-					nugoVP[nugoTi] = p
+						p := v%3 == 0
+						nugoMask[nugoTi] = uint32(m)
+						nugoPred[nugoTi] = (p)
+						nugoVV[nugoTi] = v
+						nugoVP[nugoTi] = p
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:17
+						i := t.Grid1()
+
+//line warpmask.go:18
+						var v int32
+
+//line warpmask.go:19
+						if i < len(in) {
+//line warpmask.go:20
+							v = in[i]
+						}
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+
+//line warpmask.go:24
+						p := v%3 == 0
+						nugoMask[nugoTi] = uint32(m)
+						nugoPred[nugoTi] = (p)
+						nugoVV[nugoTi] = v
+						nugoVP[nugoTi] = p
+					}
 				}
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:22
-					lane := t.LaneID()
+						lane := t.LaneID()
 
 //line warpmask.go:23
-					m := uint32(0xff) << (8 * (lane / 8))
-					p := nugoVP[nugoTi]
+						m := uint32(0xff) << (8 * (lane / 8))
+						p := nugoVP[nugoTi]
 
 //line warpmask.go:25
-					b := nugoVote[nugoTi]
+						b := nugoVote[nugoTi]
 
 //line warpmask.go:26
-					var vs uint32
-					nugoMask2[nugoTi] = uint32(m)
-					nugoPred2[nugoTi] = (p)
-					nugoVP[nugoTi] = p
-					nugoVB[nugoTi] = b
-					nugoVVs[nugoTi] = vs
-				}
-				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask2, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line warpmask.go:22
-					lane := t.LaneID()
-
-//line warpmask.go:23
-					m := uint32(0xff) << (8 * (lane / 8))
-					p := nugoVP[nugoTi]
-					vs := nugoVVs[nugoTi]
-
-//line warpmask.go:27
-					if nugoVote2[nugoTi] {
-//line warpmask.go:28
-						vs |= 1
+						var vs uint32
+						nugoMask2[nugoTi] = uint32(m)
+						nugoPred2[nugoTi] = (p)
+						nugoVP[nugoTi] = p
+						nugoVB[nugoTi] = b
+						nugoVVs[nugoTi] = vs
 					}
-					nugoMask3[nugoTi] = uint32(m)
-					nugoPred3[nugoTi] = (p)
-					nugoVP[nugoTi] = p
-					nugoVVs[nugoTi] = vs
-				}
-				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask3, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line warpmask.go:22
-					lane := t.LaneID()
-
-//line warpmask.go:23
-					m := uint32(0xff) << (8 * (lane / 8))
-					p := nugoVP[nugoTi]
-					vs := nugoVVs[nugoTi]
-
-//line warpmask.go:30
-					if nugoVote3[nugoTi] {
-//line warpmask.go:31
-						vs |= 2
-					}
-					nugoMask4[nugoTi] = uint32(m)
-					nugoPred4[nugoTi] = (p)
-					nugoVP[nugoTi] = p
-					nugoVVs[nugoTi] = vs
-				}
-				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask4, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					v := nugoVV[nugoTi]
-					vs := nugoVVs[nugoTi]
-
-//line warpmask.go:33
-					if nugoVote4[nugoTi] {
-//line warpmask.go:34
-						vs |= 4
-					}
-					nugoPred5[nugoTi] = (v%64 != 1000)
-					nugoVV[nugoTi] = v
-					nugoVVs[nugoTi] = vs
-				}
-				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote5, nugoPred5, nil, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line warpmask.go:22
-					lane := t.LaneID()
-
-//line warpmask.go:23
-					m := uint32(0xff) << (8 * (lane / 8))
-					v := nugoVV[nugoTi]
-					vs := nugoVVs[nugoTi]
-
-//line warpmask.go:36
-					if nugoVote5[nugoTi] {
-//line warpmask.go:37
-						vs |= 8
-					}
-					nugoMask5[nugoTi] = uint32(m)
-					nugoVal[nugoTi] = (v)
-					nugoLane[nugoTi] = int(lane / 8 * 8)
-					nugoVV[nugoTi] = v
-					nugoVVs[nugoTi] = vs
-				}
-				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask5, nugoLane, 0, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					v := nugoVV[nugoTi]
-
-//line warpmask.go:39
-					f := nugoShfl[nugoTi]
-
-//line warpmask.go:40
-					s := v
-					nugoVV[nugoTi] = v
-					nugoVF[nugoTi] = f
-					nugoVS[nugoTi] = s
-				}
-				for x := 1; x < 8; x *= 2 {
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
@@ -5473,61 +7668,371 @@ func init() {
 
 //line warpmask.go:23
 						m := uint32(0xff) << (8 * (lane / 8))
-						s := nugoVS[nugoTi]
-						nugoMask6[nugoTi] = uint32(m)
-						nugoVal2[nugoTi] = (s)
-						nugoLane2[nugoTi] = int(x)
-						nugoVS[nugoTi] = s
+						p := nugoVP[nugoTi]
+
+//line warpmask.go:25
+						b := nugoVote[nugoTi]
+
+//line warpmask.go:26
+						var vs uint32
+						nugoMask2[nugoTi] = uint32(m)
+						nugoPred2[nugoTi] = (p)
+						nugoVP[nugoTi] = p
+						nugoVB[nugoTi] = b
+						nugoVVs[nugoTi] = vs
 					}
-					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask6, nugoLane2, 0, nil)
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask2, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						p := nugoVP[nugoTi]
+						vs := nugoVVs[nugoTi]
+
+//line warpmask.go:27
+						if nugoVote2[nugoTi] {
+//line warpmask.go:28
+							vs |= 1
+						}
+						nugoMask3[nugoTi] = uint32(m)
+						nugoPred3[nugoTi] = (p)
+						nugoVP[nugoTi] = p
+						nugoVVs[nugoTi] = vs
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
-						s := nugoVS[nugoTi]
 
-//line warpmask.go:42
-						s += nugoShfl2[nugoTi]
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						p := nugoVP[nugoTi]
+						vs := nugoVVs[nugoTi]
+
+//line warpmask.go:27
+						if nugoVote2[nugoTi] {
+//line warpmask.go:28
+							vs |= 1
+						}
+						nugoMask3[nugoTi] = uint32(m)
+						nugoPred3[nugoTi] = (p)
+						nugoVP[nugoTi] = p
+						nugoVVs[nugoTi] = vs
+					}
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask3, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						p := nugoVP[nugoTi]
+						vs := nugoVVs[nugoTi]
+
+//line warpmask.go:30
+						if nugoVote3[nugoTi] {
+//line warpmask.go:31
+							vs |= 2
+						}
+						nugoMask4[nugoTi] = uint32(m)
+						nugoPred4[nugoTi] = (p)
+						nugoVP[nugoTi] = p
+						nugoVVs[nugoTi] = vs
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						p := nugoVP[nugoTi]
+						vs := nugoVVs[nugoTi]
+
+//line warpmask.go:30
+						if nugoVote3[nugoTi] {
+//line warpmask.go:31
+							vs |= 2
+						}
+						nugoMask4[nugoTi] = uint32(m)
+						nugoPred4[nugoTi] = (p)
+						nugoVP[nugoTi] = p
+						nugoVVs[nugoTi] = vs
+					}
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask4, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						vs := nugoVVs[nugoTi]
+
+//line warpmask.go:33
+						if nugoVote4[nugoTi] {
+//line warpmask.go:34
+							vs |= 4
+						}
+						nugoPred5[nugoTi] = (v%64 != 1000)
+						nugoVV[nugoTi] = v
+						nugoVVs[nugoTi] = vs
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						vs := nugoVVs[nugoTi]
+
+//line warpmask.go:33
+						if nugoVote4[nugoTi] {
+//line warpmask.go:34
+							vs |= 4
+						}
+						nugoPred5[nugoTi] = (v%64 != 1000)
+						nugoVV[nugoTi] = v
+						nugoVVs[nugoTi] = vs
+					}
+				}
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote5, nugoPred5, nil, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						v := nugoVV[nugoTi]
+						vs := nugoVVs[nugoTi]
+
+//line warpmask.go:36
+						if nugoVote5[nugoTi] {
+//line warpmask.go:37
+							vs |= 8
+						}
+						nugoMask5[nugoTi] = uint32(m)
+						nugoVal[nugoTi] = (v)
+						nugoLane[nugoTi] = int(lane / 8 * 8)
+						nugoVV[nugoTi] = v
+						nugoVVs[nugoTi] = vs
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						v := nugoVV[nugoTi]
+						vs := nugoVVs[nugoTi]
+
+//line warpmask.go:36
+						if nugoVote5[nugoTi] {
+//line warpmask.go:37
+							vs |= 8
+						}
+						nugoMask5[nugoTi] = uint32(m)
+						nugoVal[nugoTi] = (v)
+						nugoLane[nugoTi] = int(lane / 8 * 8)
+						nugoVV[nugoTi] = v
+						nugoVVs[nugoTi] = vs
+					}
+				}
+				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask5, nugoLane, 0, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warpmask.go:39
+						f := nugoShfl[nugoTi]
+
+//line warpmask.go:40
+						s := v
+						nugoVV[nugoTi] = v
+						nugoVF[nugoTi] = f
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warpmask.go:39
+						f := nugoShfl[nugoTi]
+
+//line warpmask.go:40
+						s := v
+						nugoVV[nugoTi] = v
+						nugoVF[nugoTi] = f
 						nugoVS[nugoTi] = s
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				for x := 1; x < 8; x *= 2 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:22
-					lane := t.LaneID()
+							lane := t.LaneID()
 
 //line warpmask.go:23
-					m := uint32(0xff) << (8 * (lane / 8))
-					v := nugoVV[nugoTi]
-					nugoMask7[nugoTi] = uint32(m)
-					nugoVal3[nugoTi] = (v % 4)
-					nugoVV[nugoTi] = v
+							m := uint32(0xff) << (8 * (lane / 8))
+							s := nugoVS[nugoTi]
+							nugoMask6[nugoTi] = uint32(m)
+							nugoVal2[nugoTi] = (s)
+							nugoLane2[nugoTi] = int(x)
+							nugoVS[nugoTi] = s
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line warpmask.go:22
+							lane := t.LaneID()
+
+//line warpmask.go:23
+							m := uint32(0xff) << (8 * (lane / 8))
+							s := nugoVS[nugoTi]
+							nugoMask6[nugoTi] = uint32(m)
+							nugoVal2[nugoTi] = (s)
+							nugoLane2[nugoTi] = int(x)
+							nugoVS[nugoTi] = s
+						}
+					}
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask6, nugoLane2, 0, nil)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+
+//line warpmask.go:42
+							s += nugoShfl2[nugoTi]
+							nugoVS[nugoTi] = s
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+
+//line warpmask.go:42
+							s += nugoShfl2[nugoTi]
+							nugoVS[nugoTi] = s
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						v := nugoVV[nugoTi]
+						nugoMask7[nugoTi] = uint32(m)
+						nugoVal3[nugoTi] = (v % 4)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:22
+						lane := t.LaneID()
+
+//line warpmask.go:23
+						m := uint32(0xff) << (8 * (lane / 8))
+						v := nugoVV[nugoTi]
+						nugoMask7[nugoTi] = uint32(m)
+						nugoVal3[nugoTi] = (v % 4)
+						nugoVV[nugoTi] = v
+					}
 				}
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal3, nugoMask7, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:17
-					i := t.Grid1()
-					b := nugoVB[nugoTi]
-					vs := nugoVVs[nugoTi]
-					f := nugoVF[nugoTi]
-					s := nugoVS[nugoTi]
+						i := (nugoX0 + nugoTi)
+						b := nugoVB[nugoTi]
+						vs := nugoVVs[nugoTi]
+						f := nugoVF[nugoTi]
+						s := nugoVS[nugoTi]
 
 //line warpmask.go:44
-					mt := nugoMatch[nugoTi]
+						mt := nugoMatch[nugoTi]
 
 //line warpmask.go:45
-					if i < len(in) {
+						if i < len(in) {
 //line warpmask.go:46
-						ballot[i], votes[i], first[i], sum[i], match[i] = b, vs, f, s, mt
+							ballot[i], votes[i], first[i], sum[i], match[i] = b, vs, f, s, mt
+						}
+						nugoVB[nugoTi] = b
+						nugoVVs[nugoTi] = vs
+						nugoVF[nugoTi] = f
+						nugoVS[nugoTi] = s
 					}
-					nugoVB[nugoTi] = b
-					nugoVVs[nugoTi] = vs
-					nugoVF[nugoTi] = f
-					nugoVS[nugoTi] = s
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:17
+						i := t.Grid1()
+						b := nugoVB[nugoTi]
+						vs := nugoVVs[nugoTi]
+						f := nugoVF[nugoTi]
+						s := nugoVS[nugoTi]
+
+//line warpmask.go:44
+						mt := nugoMatch[nugoTi]
+
+//line warpmask.go:45
+						if i < len(in) {
+//line warpmask.go:46
+							ballot[i], votes[i], first[i], sum[i], match[i] = b, vs, f, s, mt
+						}
+						nugoVB[nugoTi] = b
+						nugoVVs[nugoTi] = vs
+						nugoVF[nugoTi] = f
+						nugoVS[nugoTi] = s
+					}
 				}
 			}
 		}
@@ -5583,38 +8088,76 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warptree.go:15
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warptree.go:16
-					if i%5 == 4 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i%5 == 4 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line warptree.go:19
-					var v float32
+						var v float32
 
 //line warptree.go:20
-					var x uint32
+						var x uint32
 
 //line warptree.go:21
-					if i < len(in) {
+						if i < len(in) {
 //line warptree.go:22
-						v, x = in[i], uint32(i*2654435761)
+							v, x = in[i], uint32(i*2654435761)
+						}
+						nugoVV[nugoTi] = v
+						nugoVX[nugoTi] = x
 					}
-					nugoVV[nugoTi] = v
-					nugoVX[nugoTi] = x
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warptree.go:15
+						i := t.Grid1()
+
+//line warptree.go:16
+						if i%5 == 4 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line warptree.go:19
+						var v float32
+
+//line warptree.go:20
+						var x uint32
+
+//line warptree.go:21
+						if i < len(in) {
+//line warptree.go:22
+							v, x = in[i], uint32(i*2654435761)
+						}
+						nugoVV[nugoTi] = v
+						nugoVX[nugoTi] = x
+					}
 				}
 				for off := 16; off > 0; off /= 2 {
 					{
@@ -5658,24 +8201,46 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
-					v := nugoVV[nugoTi]
-					x := nugoVX[nugoTi]
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						x := nugoVX[nugoTi]
 
 //line warptree.go:30
-					if t.LaneID() == 0 {
+						if t.LaneID() == 0 {
 //line warptree.go:31
-						w := t.BlockIdx().X*2 + t.ThreadIdx().X/32
+							w := t.BlockIdx().X*2 + nugoTi/32
 //line warptree.go:32
-						sums[w], xs[w] = v, x
+							sums[w], xs[w] = v, x
+						}
+						nugoVV[nugoTi] = v
+						nugoVX[nugoTi] = x
 					}
-					nugoVV[nugoTi] = v
-					nugoVX[nugoTi] = x
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						x := nugoVX[nugoTi]
+
+//line warptree.go:30
+						if t.LaneID() == 0 {
+//line warptree.go:31
+							w := t.BlockIdx().X*2 + t.ThreadIdx().X/32
+//line warptree.go:32
+							sums[w], xs[w] = v, x
+						}
+						nugoVV[nugoTi] = v
+						nugoVX[nugoTi] = x
+					}
 				}
 			}
 		}
@@ -5694,22 +8259,44 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warptree.go:39
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warptree.go:40
-					var v float32
+						var v float32
 
 //line warptree.go:41
-					if i < len(in) {
+						if i < len(in) {
 //line warptree.go:42
-						v = in[i]
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warptree.go:39
+						i := t.Grid1()
+
+//line warptree.go:40
+						var v float32
+
+//line warptree.go:41
+						if i < len(in) {
+//line warptree.go:42
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 				for off := 16; off > 0; off /= 2 {
 					{
@@ -5729,26 +8316,50 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warptree.go:39
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line warptree.go:47
-					if t.LaneID() == 0 && i < len(out) {
+						if t.LaneID() == 0 && i < len(out) {
 //line warptree.go:48
-						firsts[i/32] = v
-					}
+							firsts[i/32] = v
+						}
 
 //line warptree.go:50
-					if i < len(out) {
+						if i < len(out) {
 //line warptree.go:51
-						out[i] = v
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warptree.go:39
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line warptree.go:47
+						if t.LaneID() == 0 && i < len(out) {
+//line warptree.go:48
+							firsts[i/32] = v
+						}
+
+//line warptree.go:50
+						if i < len(out) {
+//line warptree.go:51
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}
@@ -5768,29 +8379,57 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 32)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[32]int64)(cuda.BlockShared(&nugoShared, 32))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warptree.go:63
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line warptree.go:64
-					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+						lin := t.ThreadIdx().Y*t.BlockDim().X + tid
 
 //line warptree.go:65
-					i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+						i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
 
 //line warptree.go:66
-					var v int64
+						var v int64
 
 //line warptree.go:67
-					if i < len(in) {
+						if i < len(in) {
 //line warptree.go:68
-						v = in[i]
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warptree.go:63
+						tid := t.ThreadIdx().X
+
+//line warptree.go:64
+						lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+
+//line warptree.go:65
+						i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+
+//line warptree.go:66
+						var v int64
+
+//line warptree.go:67
+						if i < len(in) {
+//line warptree.go:68
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 				{
 					nugoD := int(16) & 31
@@ -5887,53 +8526,99 @@ func init() {
 						}
 					}
 				}
-				nugoStep := 1
-				if nugoB.Flat() {
-					nugoStep = 32
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi += nugoStep {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warptree.go:63
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line warptree.go:64
-					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+						lin := t.ThreadIdx().Y*t.BlockDim().X + tid
 
 //line warptree.go:65
-					i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
-					v := nugoVV[nugoTi]
+						i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+						v := nugoVV[nugoTi]
 
 //line warptree.go:75
-					if tid%32 == 0 {
+						if tid%32 == 0 {
 //line warptree.go:76
-						warps[i/16] = v
+							warps[i/16] = v
 //line warptree.go:77
-						sh[lin/16] = v
+							sh[lin/16] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warptree.go:63
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line warptree.go:64
-					lin := t.ThreadIdx().Y*t.BlockDim().X + tid
-					v := nugoVV[nugoTi]
+						lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+
+//line warptree.go:65
+						i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+						v := nugoVV[nugoTi]
+
+//line warptree.go:75
+						if tid%32 == 0 {
+//line warptree.go:76
+							warps[i/16] = v
+//line warptree.go:77
+							sh[lin/16] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warptree.go:63
+						tid := nugoTi
+
+//line warptree.go:64
+						lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+						v := nugoVV[nugoTi]
 
 //line warptree.go:80
-					v = 0
+						v = 0
 
 //line warptree.go:81
-					if lin < (t.BlockDim().X*t.BlockDim().Y)/32 {
+						if lin < (t.BlockDim().X*t.BlockDim().Y)/32 {
 //line warptree.go:82
-						v = sh[lin]
+							v = sh[lin]
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warptree.go:63
+						tid := t.ThreadIdx().X
+
+//line warptree.go:64
+						lin := t.ThreadIdx().Y*t.BlockDim().X + tid
+						v := nugoVV[nugoTi]
+
+//line warptree.go:80
+						v = 0
+
+//line warptree.go:81
+						if lin < (t.BlockDim().X*t.BlockDim().Y)/32 {
+//line warptree.go:82
+							v = sh[lin]
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 				{
 					nugoD6 := int(2) & 31
@@ -5973,24 +8658,39 @@ func init() {
 						}
 					}
 				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warptree.go:63
-					tid := t.ThreadIdx().X
-					v := nugoVV[nugoTi]
+						tid := nugoTi
+						v := nugoVV[nugoTi]
 
 //line warptree.go:86
-					if tid == 0 {
+						if tid == 0 {
 //line warptree.go:87
-						blocks[t.BlockIdx().X*t.BlockDim().Y+t.ThreadIdx().Y] = v
+							blocks[t.BlockIdx().X*t.BlockDim().Y+t.ThreadIdx().Y] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warptree.go:63
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line warptree.go:86
+						if tid == 0 {
+//line warptree.go:87
+							blocks[t.BlockIdx().X*t.BlockDim().Y+t.ThreadIdx().Y] = v
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}
@@ -6015,34 +8715,68 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warptree.go:94
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warptree.go:95
-					if i%7 == 5 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i%7 == 5 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line warptree.go:98
-					var v int32
+						var v int32
 
 //line warptree.go:99
-					if i < len(in) {
+						if i < len(in) {
 //line warptree.go:100
-						v = in[i]
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warptree.go:94
+						i := t.Grid1()
+
+//line warptree.go:95
+						if i%7 == 5 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line warptree.go:98
+						var v int32
+
+//line warptree.go:99
+						if i < len(in) {
+//line warptree.go:100
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 				{
 					nugoD := int(3) & 31
@@ -6101,23 +8835,44 @@ func init() {
 						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warptree.go:94
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line warptree.go:105
-					if i < len(out) {
+						if i < len(out) {
 //line warptree.go:106
-						out[i] = v
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warptree.go:94
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line warptree.go:105
+						if i < len(out) {
+//line warptree.go:106
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}

@@ -20,49 +20,97 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 1)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[1]complex64)(cuda.BlockShared(&nugoShared, 1))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomiccomplex.go:12
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomiccomplex.go:13
-					if tid == 0 {
+						if tid == 0 {
 //line atomiccomplex.go:14
-						sh[0] = 0
+							sh[0] = 0
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line atomiccomplex.go:17
-					if i := t.Grid1(); i < len(y) {
-//line atomiccomplex.go:18
-						cuda.AtomicAddComplex(&acc[0], y[i])
-//line atomiccomplex.go:19
-						cuda.AtomicAddComplex(&sh[0], y[i])
-//line atomiccomplex.go:20
-						olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
-					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomiccomplex.go:12
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomiccomplex.go:13
+						if tid == 0 {
+//line atomiccomplex.go:14
+							sh[0] = 0
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomiccomplex.go:17
+						if i := (nugoX0 + nugoTi); i < len(y) {
+//line atomiccomplex.go:18
+							cuda.AtomicAddComplex(&acc[0], y[i])
+//line atomiccomplex.go:19
+							cuda.AtomicAddComplex(&sh[0], y[i])
+//line atomiccomplex.go:20
+							olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomiccomplex.go:17
+						if i := t.Grid1(); i < len(y) {
+//line atomiccomplex.go:18
+							cuda.AtomicAddComplex(&acc[0], y[i])
+//line atomiccomplex.go:19
+							cuda.AtomicAddComplex(&sh[0], y[i])
+//line atomiccomplex.go:20
+							olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomiccomplex.go:12
+						tid := nugoTi
 
 //line atomiccomplex.go:23
-					if tid == 0 {
+						if tid == 0 {
 //line atomiccomplex.go:24
-						cuda.AtomicAddComplex(&acc[1], sh[0])
+							cuda.AtomicAddComplex(&acc[1], sh[0])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomiccomplex.go:12
+						tid := t.ThreadIdx().X
+
+//line atomiccomplex.go:23
+						if tid == 0 {
+//line atomiccomplex.go:24
+							cuda.AtomicAddComplex(&acc[1], sh[0])
+						}
 					}
 				}
 			}
@@ -78,49 +126,97 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 1)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[1]complex128)(cuda.BlockShared(&nugoShared, 1))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomiccomplex.go:12
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomiccomplex.go:13
-					if tid == 0 {
+						if tid == 0 {
 //line atomiccomplex.go:14
-						sh[0] = 0
+							sh[0] = 0
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line atomiccomplex.go:17
-					if i := t.Grid1(); i < len(y) {
-//line atomiccomplex.go:18
-						cuda.AtomicAddComplex(&acc[0], y[i])
-//line atomiccomplex.go:19
-						cuda.AtomicAddComplex(&sh[0], y[i])
-//line atomiccomplex.go:20
-						olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
-					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomiccomplex.go:12
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomiccomplex.go:13
+						if tid == 0 {
+//line atomiccomplex.go:14
+							sh[0] = 0
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomiccomplex.go:17
+						if i := (nugoX0 + nugoTi); i < len(y) {
+//line atomiccomplex.go:18
+							cuda.AtomicAddComplex(&acc[0], y[i])
+//line atomiccomplex.go:19
+							cuda.AtomicAddComplex(&sh[0], y[i])
+//line atomiccomplex.go:20
+							olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomiccomplex.go:17
+						if i := t.Grid1(); i < len(y) {
+//line atomiccomplex.go:18
+							cuda.AtomicAddComplex(&acc[0], y[i])
+//line atomiccomplex.go:19
+							cuda.AtomicAddComplex(&sh[0], y[i])
+//line atomiccomplex.go:20
+							olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomiccomplex.go:12
+						tid := nugoTi
 
 //line atomiccomplex.go:23
-					if tid == 0 {
+						if tid == 0 {
 //line atomiccomplex.go:24
-						cuda.AtomicAddComplex(&acc[1], sh[0])
+							cuda.AtomicAddComplex(&acc[1], sh[0])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomiccomplex.go:12
+						tid := t.ThreadIdx().X
+
+//line atomiccomplex.go:23
+						if tid == 0 {
+//line atomiccomplex.go:24
+							cuda.AtomicAddComplex(&acc[1], sh[0])
+						}
 					}
 				}
 			}
@@ -136,63 +232,132 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 512)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[512]float32)(cuda.BlockShared(&nugoShared, 512))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:15
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:16
-						sh[2*tid] = shMx[i]
+							sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-						sh[2*tid+1] = shMn[i]
+							sh[2*tid+1] = shMn[i]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line atomicnan.go:15
+						if i < len(y) {
+//line atomicnan.go:16
+							sh[2*tid] = shMx[i]
+//line atomicnan.go:17
+							sh[2*tid+1] = shMn[i]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := nugoTi
+
+//line atomicnan.go:14
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:20
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:21
-						oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-						oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-						cuda.AtomicNanMax(&sh[2*tid], y[i])
+							cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-						cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line atomicnan.go:20
+						if i < len(y) {
+//line atomicnan.go:21
+							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+//line atomicnan.go:22
+							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+//line atomicnan.go:23
+							cuda.AtomicNanMax(&sh[2*tid], y[i])
+//line atomicnan.go:24
+							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := nugoTi
+
+//line atomicnan.go:14
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:27
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:28
-						shMx[i] = sh[2*tid]
+							shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-						shMn[i] = sh[2*tid+1]
+							shMn[i] = sh[2*tid+1]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+						i := t.Grid1()
+
+//line atomicnan.go:27
+						if i < len(y) {
+//line atomicnan.go:28
+							shMx[i] = sh[2*tid]
+//line atomicnan.go:29
+							shMn[i] = sh[2*tid+1]
+						}
 					}
 				}
 			}
@@ -208,63 +373,132 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 512)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[512]float64)(cuda.BlockShared(&nugoShared, 512))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:15
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:16
-						sh[2*tid] = shMx[i]
+							sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-						sh[2*tid+1] = shMn[i]
+							sh[2*tid+1] = shMn[i]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line atomicnan.go:15
+						if i < len(y) {
+//line atomicnan.go:16
+							sh[2*tid] = shMx[i]
+//line atomicnan.go:17
+							sh[2*tid+1] = shMn[i]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := nugoTi
+
+//line atomicnan.go:14
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:20
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:21
-						oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-						oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-						cuda.AtomicNanMax(&sh[2*tid], y[i])
+							cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-						cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line atomicnan.go:20
+						if i < len(y) {
+//line atomicnan.go:21
+							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+//line atomicnan.go:22
+							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+//line atomicnan.go:23
+							cuda.AtomicNanMax(&sh[2*tid], y[i])
+//line atomicnan.go:24
+							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := nugoTi
+
+//line atomicnan.go:14
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:27
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:28
-						shMx[i] = sh[2*tid]
+							shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-						shMn[i] = sh[2*tid+1]
+							shMn[i] = sh[2*tid+1]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+						i := t.Grid1()
+
+//line atomicnan.go:27
+						if i < len(y) {
+//line atomicnan.go:28
+							shMx[i] = sh[2*tid]
+//line atomicnan.go:29
+							shMn[i] = sh[2*tid+1]
+						}
 					}
 				}
 			}
@@ -280,63 +514,132 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 512)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[512]cuda.Float16)(cuda.BlockShared(&nugoShared, 512))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:15
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:16
-						sh[2*tid] = shMx[i]
+							sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-						sh[2*tid+1] = shMn[i]
+							sh[2*tid+1] = shMn[i]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line atomicnan.go:15
+						if i < len(y) {
+//line atomicnan.go:16
+							sh[2*tid] = shMx[i]
+//line atomicnan.go:17
+							sh[2*tid+1] = shMn[i]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := nugoTi
+
+//line atomicnan.go:14
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:20
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:21
-						oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-						oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-						cuda.AtomicNanMax(&sh[2*tid], y[i])
+							cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-						cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:13
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line atomicnan.go:14
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line atomicnan.go:20
+						if i < len(y) {
+//line atomicnan.go:21
+							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+//line atomicnan.go:22
+							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+//line atomicnan.go:23
+							cuda.AtomicNanMax(&sh[2*tid], y[i])
+//line atomicnan.go:24
+							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := nugoTi
+
+//line atomicnan.go:14
+						i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:27
-					if i < len(y) {
+						if i < len(y) {
 //line atomicnan.go:28
-						shMx[i] = sh[2*tid]
+							shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-						shMn[i] = sh[2*tid+1]
+							shMn[i] = sh[2*tid+1]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:13
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:14
+						i := t.Grid1()
+
+//line atomicnan.go:27
+						if i < len(y) {
+//line atomicnan.go:28
+							shMx[i] = sh[2*tid]
+//line atomicnan.go:29
+							shMn[i] = sh[2*tid+1]
+						}
 					}
 				}
 			}
@@ -352,55 +655,109 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 2)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[2]float32)(cuda.BlockShared(&nugoShared, 2))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomicnan.go:39
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomicnan.go:40
-					if tid == 0 {
+						if tid == 0 {
 //line atomicnan.go:41
-						sh[0] = init[0]
+							sh[0] = init[0]
 //line atomicnan.go:42
-						sh[1] = init[1]
+							sh[1] = init[1]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line atomicnan.go:45
-					if i := t.Grid1(); i < len(y) {
-//line atomicnan.go:46
-						cuda.AtomicNanMax(&acc[0], y[i])
-//line atomicnan.go:47
-						cuda.AtomicNanMin(&acc[1], y[i])
-//line atomicnan.go:48
-						cuda.AtomicNanMax(&sh[0], y[i])
-//line atomicnan.go:49
-						cuda.AtomicNanMin(&sh[1], y[i])
-					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:39
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:40
+						if tid == 0 {
+//line atomicnan.go:41
+							sh[0] = init[0]
+//line atomicnan.go:42
+							sh[1] = init[1]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:45
+						if i := (nugoX0 + nugoTi); i < len(y) {
+//line atomicnan.go:46
+							cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+							cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+							cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+							cuda.AtomicNanMin(&sh[1], y[i])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:45
+						if i := t.Grid1(); i < len(y) {
+//line atomicnan.go:46
+							cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+							cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+							cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+							cuda.AtomicNanMin(&sh[1], y[i])
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:39
+						tid := nugoTi
 
 //line atomicnan.go:52
-					if tid == 0 {
+						if tid == 0 {
 //line atomicnan.go:53
-						cuda.AtomicNanMax(&acc[2], sh[0])
+							cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-						cuda.AtomicNanMin(&acc[3], sh[1])
+							cuda.AtomicNanMin(&acc[3], sh[1])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:39
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:52
+						if tid == 0 {
+//line atomicnan.go:53
+							cuda.AtomicNanMax(&acc[2], sh[0])
+//line atomicnan.go:54
+							cuda.AtomicNanMin(&acc[3], sh[1])
+						}
 					}
 				}
 			}
@@ -416,55 +773,109 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 2)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[2]float64)(cuda.BlockShared(&nugoShared, 2))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomicnan.go:39
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomicnan.go:40
-					if tid == 0 {
+						if tid == 0 {
 //line atomicnan.go:41
-						sh[0] = init[0]
+							sh[0] = init[0]
 //line atomicnan.go:42
-						sh[1] = init[1]
+							sh[1] = init[1]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line atomicnan.go:45
-					if i := t.Grid1(); i < len(y) {
-//line atomicnan.go:46
-						cuda.AtomicNanMax(&acc[0], y[i])
-//line atomicnan.go:47
-						cuda.AtomicNanMin(&acc[1], y[i])
-//line atomicnan.go:48
-						cuda.AtomicNanMax(&sh[0], y[i])
-//line atomicnan.go:49
-						cuda.AtomicNanMin(&sh[1], y[i])
-					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:39
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:40
+						if tid == 0 {
+//line atomicnan.go:41
+							sh[0] = init[0]
+//line atomicnan.go:42
+							sh[1] = init[1]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:45
+						if i := (nugoX0 + nugoTi); i < len(y) {
+//line atomicnan.go:46
+							cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+							cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+							cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+							cuda.AtomicNanMin(&sh[1], y[i])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:45
+						if i := t.Grid1(); i < len(y) {
+//line atomicnan.go:46
+							cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+							cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+							cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+							cuda.AtomicNanMin(&sh[1], y[i])
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:39
+						tid := nugoTi
 
 //line atomicnan.go:52
-					if tid == 0 {
+						if tid == 0 {
 //line atomicnan.go:53
-						cuda.AtomicNanMax(&acc[2], sh[0])
+							cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-						cuda.AtomicNanMin(&acc[3], sh[1])
+							cuda.AtomicNanMin(&acc[3], sh[1])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:39
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:52
+						if tid == 0 {
+//line atomicnan.go:53
+							cuda.AtomicNanMax(&acc[2], sh[0])
+//line atomicnan.go:54
+							cuda.AtomicNanMin(&acc[3], sh[1])
+						}
 					}
 				}
 			}
@@ -480,55 +891,109 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 2)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[2]cuda.Float16)(cuda.BlockShared(&nugoShared, 2))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line atomicnan.go:39
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line atomicnan.go:40
-					if tid == 0 {
+						if tid == 0 {
 //line atomicnan.go:41
-						sh[0] = init[0]
+							sh[0] = init[0]
 //line atomicnan.go:42
-						sh[1] = init[1]
+							sh[1] = init[1]
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line atomicnan.go:45
-					if i := t.Grid1(); i < len(y) {
-//line atomicnan.go:46
-						cuda.AtomicNanMax(&acc[0], y[i])
-//line atomicnan.go:47
-						cuda.AtomicNanMin(&acc[1], y[i])
-//line atomicnan.go:48
-						cuda.AtomicNanMax(&sh[0], y[i])
-//line atomicnan.go:49
-						cuda.AtomicNanMin(&sh[1], y[i])
-					}
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line atomicnan.go:39
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:40
+						if tid == 0 {
+//line atomicnan.go:41
+							sh[0] = init[0]
+//line atomicnan.go:42
+							sh[1] = init[1]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:45
+						if i := (nugoX0 + nugoTi); i < len(y) {
+//line atomicnan.go:46
+							cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+							cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+							cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+							cuda.AtomicNanMin(&sh[1], y[i])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:45
+						if i := t.Grid1(); i < len(y) {
+//line atomicnan.go:46
+							cuda.AtomicNanMax(&acc[0], y[i])
+//line atomicnan.go:47
+							cuda.AtomicNanMin(&acc[1], y[i])
+//line atomicnan.go:48
+							cuda.AtomicNanMax(&sh[0], y[i])
+//line atomicnan.go:49
+							cuda.AtomicNanMin(&sh[1], y[i])
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line atomicnan.go:39
+						tid := nugoTi
 
 //line atomicnan.go:52
-					if tid == 0 {
+						if tid == 0 {
 //line atomicnan.go:53
-						cuda.AtomicNanMax(&acc[2], sh[0])
+							cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-						cuda.AtomicNanMin(&acc[3], sh[1])
+							cuda.AtomicNanMin(&acc[3], sh[1])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line atomicnan.go:39
+						tid := t.ThreadIdx().X
+
+//line atomicnan.go:52
+						if tid == 0 {
+//line atomicnan.go:53
+							cuda.AtomicNanMax(&acc[2], sh[0])
+//line atomicnan.go:54
+							cuda.AtomicNanMin(&acc[3], sh[1])
+						}
 					}
 				}
 			}
@@ -687,31 +1152,65 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 4)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line byvalue.go:181
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line byvalue.go:182
-					if tid < 4 {
+						if tid < 4 {
 //line byvalue.go:183
-						sh[tid] = w[tid] * float32(v.A)
+							sh[tid] = w[tid] * float32(v.A)
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line byvalue.go:181
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line byvalue.go:182
+						if tid < 4 {
+//line byvalue.go:183
+							sh[tid] = w[tid] * float32(v.A)
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line byvalue.go:181
+						tid := nugoTi
 
 //line byvalue.go:186
-					if i := t.Grid1(); i < len(out) {
+						if i := (nugoX0 + nugoTi); i < len(out) {
 //line byvalue.go:187
-						out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+							out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line byvalue.go:181
+						tid := t.ThreadIdx().X
+
+//line byvalue.go:186
+						if i := t.Grid1(); i < len(out) {
+//line byvalue.go:187
+							out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+						}
 					}
 				}
 			}
@@ -727,48 +1226,96 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 64)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]complex64)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line complex.go:10
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line complex.go:11
-					k := t.ThreadIdx().X
+						k := nugoTi
 
 //line complex.go:12
-					if i < len(a) {
+						if i < len(a) {
 //line complex.go:13
-						sh[k] = a[i]
+							sh[k] = a[i]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line complex.go:10
+						i := t.Grid1()
+
+//line complex.go:11
+						k := t.ThreadIdx().X
+
+//line complex.go:12
+						if i < len(a) {
+//line complex.go:13
+							sh[k] = a[i]
+						}
 					}
 				}
 
 //line complex.go:19
 				rows, cols := m.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line complex.go:10
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line complex.go:11
-					k := t.ThreadIdx().X
+						k := nugoTi
 
 //line complex.go:16
-					if i < len(a) {
+						if i < len(a) {
 //line complex.go:17
-						a[i] = sh[k] * s
-					}
+							a[i] = sh[k] * s
+						}
 
 //line complex.go:20
-					if i < rows*cols {
+						if i < rows*cols {
 //line complex.go:21
-						w := complex128(s)
+							w := complex128(s)
 //line complex.go:22
-						m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+							m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line complex.go:10
+						i := t.Grid1()
+
+//line complex.go:11
+						k := t.ThreadIdx().X
+
+//line complex.go:16
+						if i < len(a) {
+//line complex.go:17
+							a[i] = sh[k] * s
+						}
+
+//line complex.go:20
+						if i < rows*cols {
+//line complex.go:21
+							w := complex128(s)
+//line complex.go:22
+							m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+						}
 					}
 				}
 			}
@@ -888,60 +1435,110 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				buf := cuda.BlockShared(&nugoShared, 256)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				buf := (*[256]int64)(cuda.BlockShared(&nugoShared, 256))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line corpus.go:88
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line corpus.go:89
-					var v int64
+						var v int64
 
 //line corpus.go:90
-					if i := t.Grid1(); i < len(x) {
+						if i := (nugoX0 + nugoTi); i < len(x) {
 //line corpus.go:91
-						v = x[i]
-					}
+							v = x[i]
+						}
 
 //line corpus.go:93
-					buf[tid] = v
-				}
-				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
+						buf[tid] = v
 					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line corpus.go:88
 						tid := t.ThreadIdx().X
 
+//line corpus.go:89
+						var v int64
+
+//line corpus.go:90
+						if i := t.Grid1(); i < len(x) {
+//line corpus.go:91
+							v = x[i]
+						}
+
+//line corpus.go:93
+						buf[tid] = v
+					}
+				}
+				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line corpus.go:88
+							tid := nugoTi
+
 //line corpus.go:96
-						if tid < s {
+							if tid < s {
 //line corpus.go:97
-							buf[tid] += buf[tid+s]
+								buf[tid] += buf[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line corpus.go:88
+							tid := t.ThreadIdx().X
+
+//line corpus.go:96
+							if tid < s {
+//line corpus.go:97
+								buf[tid] += buf[tid+s]
+							}
 						}
 					}
 				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line corpus.go:88
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line corpus.go:101
-					if tid == 0 {
+						if tid == 0 {
 //line corpus.go:102
-						cuda.AtomicAdd(&total[0], buf[0])
+							cuda.AtomicAdd(&total[0], buf[0])
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line corpus.go:88
+						tid := t.ThreadIdx().X
+
+//line corpus.go:101
+						if tid == 0 {
+//line corpus.go:102
+							cuda.AtomicAdd(&total[0], buf[0])
+						}
 					}
 				}
 			}
@@ -956,6 +1553,8 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line corpus.go:108
 				buf := cuda.DynamicSharedArray[float32](t)
@@ -965,25 +1564,51 @@ func init() {
 
 //line corpus.go:110
 				base := t.BlockIdx().X * n
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line corpus.go:109
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line corpus.go:111
-					buf[tid] = x[base+tid]
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						buf[tid] = x[base+tid]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line corpus.go:109
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
+
+//line corpus.go:111
+						buf[tid] = x[base+tid]
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line corpus.go:109
+						tid := nugoTi
 
 //line corpus.go:113
-					x[base+tid] = buf[n-1-tid]
+						x[base+tid] = buf[n-1-tid]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line corpus.go:109
+						tid := t.ThreadIdx().X
+
+//line corpus.go:113
+						x[base+tid] = buf[n-1-tid]
+					}
 				}
 			}
 		}
@@ -1076,41 +1701,78 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				st := cuda.BlockShared(&nugoShared, 4096)
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				st := (*[4096]float32)(cuda.BlockShared(&nugoShared, 4096))
 
 //line corpus.go:170
 				dyn := cuda.DynamicSharedArray[float32](t)
 
 //line corpus.go:171
 				n := t.BlockDim().X
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line corpus.go:171
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line corpus.go:172
-					i := t.BlockIdx().X*n + tid
+						i := t.BlockIdx().X*n + tid
 
 //line corpus.go:173
-					st[tid] = x[i]
+						st[tid] = x[i]
 
 //line corpus.go:174
-					dyn[len(dyn)-n+tid] = 2 * x[i]
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						dyn[len(dyn)-n+tid] = 2 * x[i]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line corpus.go:171
-					tid := t.ThreadIdx().X
+						tid := t.ThreadIdx().X
 
 //line corpus.go:172
-					i := t.BlockIdx().X*n + tid
+						i := t.BlockIdx().X*n + tid
+
+//line corpus.go:173
+						st[tid] = x[i]
+
+//line corpus.go:174
+						dyn[len(dyn)-n+tid] = 2 * x[i]
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line corpus.go:171
+						tid := nugoTi
+
+//line corpus.go:172
+						i := t.BlockIdx().X*n + tid
 
 //line corpus.go:176
-					x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+						x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line corpus.go:171
+						tid := t.ThreadIdx().X
+
+//line corpus.go:172
+						i := t.BlockIdx().X*n + tid
+
+//line corpus.go:176
+						x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+					}
 				}
 			}
 		}
@@ -1320,25 +1982,53 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 8)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line debugfail.go:120
-					if i := t.ThreadIdx().X; i < len(sh) {
+						if i := nugoTi; i < len(sh) {
 //line debugfail.go:121
-						sh[i] = 1
+							sh[i] = 1
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line debugfail.go:120
+						if i := t.ThreadIdx().X; i < len(sh) {
+//line debugfail.go:121
+							sh[i] = 1
+						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line debugfail.go:124
-					if t.Grid1() == 0 {
+						if (nugoX0 + nugoTi) == 0 {
 //line debugfail.go:125
-						out[0] = int32(len(sh[lo:hi]))
+							out[0] = int32(len(sh[lo:hi]))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line debugfail.go:124
+						if t.Grid1() == 0 {
+//line debugfail.go:125
+							out[0] = int32(len(sh[lo:hi]))
+						}
 					}
 				}
 			}
@@ -1354,25 +2044,53 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 8)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line debugfail.go:132
-					if i := t.ThreadIdx().X; i < len(sh) {
+						if i := nugoTi; i < len(sh) {
 //line debugfail.go:133
-						sh[i] = 1
+							sh[i] = 1
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line debugfail.go:132
+						if i := t.ThreadIdx().X; i < len(sh) {
+//line debugfail.go:133
+							sh[i] = 1
+						}
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line debugfail.go:136
-					if t.Grid1() == 0 {
+						if (nugoX0 + nugoTi) == 0 {
 //line debugfail.go:137
-						out[0] = int32(cap(sh[lo:hi:max]))
+							out[0] = int32(cap(sh[lo:hi:max]))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line debugfail.go:136
+						if t.Grid1() == 0 {
+//line debugfail.go:137
+							out[0] = int32(cap(sh[lo:hi:max]))
+						}
 					}
 				}
 			}
@@ -1522,50 +2240,97 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line gridsync.go:10
 				n := len(data)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-				}
-				for range rounds {
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
+					}
+				}
+				for range rounds {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:9
-						i := t.Grid1()
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:12
-						var v int64
+							var v int64
 
 //line gridsync.go:13
-						if i < n {
+							if i < n {
 //line gridsync.go:14
-							v = data[(i+1)%n]
+								v = data[(i+1)%n]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line gridsync.go:9
+							i := t.Grid1()
+
+//line gridsync.go:12
+							var v int64
+
+//line gridsync.go:13
+							if i < n {
+//line gridsync.go:14
+								v = data[(i+1)%n]
+							}
+							nugoVV[nugoTi] = v
+						}
 					}
 
 //line gridsync.go:16
 					if !nugoB.SyncGrid(nil) {
 						return
 					}
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:9
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line gridsync.go:17
-						if i < n {
+							if i < n {
 //line gridsync.go:18
-							data[i] = v + 1
+								data[i] = v + 1
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line gridsync.go:9
+							i := t.Grid1()
+							v := nugoVV[nugoTi]
+
+//line gridsync.go:17
+							if i < n {
+//line gridsync.go:18
+								data[i] = v + 1
+							}
+							nugoVV[nugoTi] = v
+						}
 					}
 
 //line gridsync.go:20
@@ -1585,17 +2350,29 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line gridsync.go:28
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:29
-					out[t.Grid1()] = 1
+						out[(nugoX0 + nugoTi)] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:29
+						out[t.Grid1()] = 1
+					}
 				}
 			}
 		}
@@ -1609,17 +2386,35 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:35
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:36
-					if t.BlockIdx().X == 1 && t.ThreadIdx().X == 5 {
+						if t.BlockIdx().X == 1 && nugoTi == 5 {
 //line gridsync.go:37
-						data[len(data)+i]++
+							data[len(data)+i]++
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:35
+						i := t.Grid1()
+
+//line gridsync.go:36
+						if t.BlockIdx().X == 1 && t.ThreadIdx().X == 5 {
+//line gridsync.go:37
+							data[len(data)+i]++
+						}
 					}
 				}
 
@@ -1627,15 +2422,28 @@ func init() {
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:35
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:40
-					data[i]++
+						data[i]++
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:35
+						i := t.Grid1()
+
+//line gridsync.go:40
+						data[i]++
+					}
 				}
 			}
 		}
@@ -1655,45 +2463,88 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:47
-					if t.BlockIdx().X == 1 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if t.BlockIdx().X == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line gridsync.go:50
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:51
-					data[i] = 1
+						data[i] = 1
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:47
+						if t.BlockIdx().X == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line gridsync.go:50
+						i := t.Grid1()
+
+//line gridsync.go:51
+						data[i] = 1
+					}
 				}
 
 //line gridsync.go:52
 				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:50
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:53
-					out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+						out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:50
+						i := t.Grid1()
+
+//line gridsync.go:53
+						out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+					}
 				}
 			}
 		}
@@ -1707,17 +2558,35 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:59
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:60
-					if t.BlockIdx().X == 1 {
+						if t.BlockIdx().X == 1 {
 //line gridsync.go:61
-						data[len(data)+i]++
+							data[len(data)+i]++
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:59
+						i := t.Grid1()
+
+//line gridsync.go:60
+						if t.BlockIdx().X == 1 {
+//line gridsync.go:61
+							data[len(data)+i]++
+						}
 					}
 				}
 
@@ -1725,15 +2594,28 @@ func init() {
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:59
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:64
-					data[i]++
+						data[i]++
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:59
+						i := t.Grid1()
+
+//line gridsync.go:64
+						data[i]++
+					}
 				}
 			}
 		}
@@ -1753,75 +2635,143 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line gridsync.go:72
 				w, _ := t.GridSize2()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:71
-					x, y := t.Grid2()
+						x, y := t.Grid2()
 
 //line gridsync.go:73
-					i := y*w + x
+						i := y*w + x
 
 //line gridsync.go:74
-					data[i] = 1
+						data[i] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:71
+						x, y := t.Grid2()
+
+//line gridsync.go:73
+						i := y*w + x
+
+//line gridsync.go:74
+						data[i] = 1
+					}
 				}
 
 //line gridsync.go:75
 				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:71
-					x, y := t.Grid2()
+						x, y := t.Grid2()
 
 //line gridsync.go:73
-					i := y*w + x
+						i := y*w + x
 
 //line gridsync.go:76
-					if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line gridsync.go:79
-					out[i] = data[i] + data[len(data)-1-i]
+						out[i] = data[i] + data[len(data)-1-i]
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:71
+						x, y := t.Grid2()
+
+//line gridsync.go:73
+						i := y*w + x
+
+//line gridsync.go:76
+						if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line gridsync.go:79
+						out[i] = data[i] + data[len(data)-1-i]
+					}
 				}
 
 //line gridsync.go:80
 				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:71
-					x, y := t.Grid2()
+						x, y := t.Grid2()
 
 //line gridsync.go:73
-					i := y*w + x
+						i := y*w + x
 
 //line gridsync.go:81
-					out[i]++
+						out[i]++
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:71
+						x, y := t.Grid2()
+
+//line gridsync.go:73
+						i := y*w + x
+
+//line gridsync.go:81
+						out[i]++
+					}
 				}
 			}
 		}
@@ -1841,63 +2791,124 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:88
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:89
-					if i%2 == 1 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i%2 == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line gridsync.go:92
-					data[i] *= 3
+						data[i] *= 3
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:88
+						i := t.Grid1()
+
+//line gridsync.go:89
+						if i%2 == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line gridsync.go:92
+						data[i] *= 3
+					}
 				}
 
 //line gridsync.go:93
 				if !nugoB.SyncGrid(nugoExited) {
 					return
 				}
-			nugoRegion2:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+				nugoRegion3:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line gridsync.go:88
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:94
-					if t.BlockIdx().X == 0 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion2
+						if t.BlockIdx().X == 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion3
+							}
 						}
-					}
 
 //line gridsync.go:97
-					v := data[(i+t.BlockDim().X)%len(data)]
+						v := data[(i+t.BlockDim().X)%len(data)]
 
 //line gridsync.go:98
-					for k := range 50 * t.BlockIdx().X {
+						for k := range 50 * t.BlockIdx().X {
 //line gridsync.go:99
-						v ^= int32(k)
-					}
+							v ^= int32(k)
+						}
 
 //line gridsync.go:101
-					out[i] = v
+						out[i] = v
+					}
+				} else {
+				nugoRegion4:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line gridsync.go:88
+						i := t.Grid1()
+
+//line gridsync.go:94
+						if t.BlockIdx().X == 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion4
+							}
+						}
+
+//line gridsync.go:97
+						v := data[(i+t.BlockDim().X)%len(data)]
+
+//line gridsync.go:98
+						for k := range 50 * t.BlockIdx().X {
+//line gridsync.go:99
+							v ^= int32(k)
+						}
+
+//line gridsync.go:101
+						out[i] = v
+					}
 				}
 			}
 		}
@@ -1916,45 +2927,85 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line gridsync.go:108
 				n := len(data)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:107
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line gridsync.go:109
-					var v int64
+						var v int64
 
 //line gridsync.go:110
-					if i < n {
+						if i < n {
 //line gridsync.go:111
-						v = f(data[i])
+							v = f(data[i])
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:107
+						i := t.Grid1()
+
+//line gridsync.go:109
+						var v int64
+
+//line gridsync.go:110
+						if i < n {
+//line gridsync.go:111
+							v = f(data[i])
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 
 //line gridsync.go:113
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:107
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line gridsync.go:114
-					if i < n {
+						if i < n {
 //line gridsync.go:115
-						data[(i+n-1)%n] = v
+							data[(i+n-1)%n] = v
+						}
+						nugoVV[nugoTi] = v
 					}
-					nugoVV[nugoTi] = v
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:107
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line gridsync.go:114
+						if i < n {
+//line gridsync.go:115
+							data[(i+n-1)%n] = v
+						}
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}
@@ -1968,6 +3019,8 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				if t.BlockIdx().X == 0 {
 
 //line gridsync.go:127
@@ -1975,12 +3028,22 @@ func init() {
 						return
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line gridsync.go:129
-					data[t.Grid1()] = 1
+						data[(nugoX0 + nugoTi)] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridsync.go:129
+						data[t.Grid1()] = 1
+					}
 				}
 			}
 		}
@@ -2202,25 +3265,53 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line kernels.go:99
-					i := t.ThreadIdx().X
+						i := nugoTi
 
 //line kernels.go:100
-					out[i] = float32(2*i + 1)
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						out[i] = float32(2*i + 1)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line kernels.go:99
-					i := t.ThreadIdx().X
+						i := t.ThreadIdx().X
+
+//line kernels.go:100
+						out[i] = float32(2*i + 1)
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:99
+						i := nugoTi
 
 //line kernels.go:102
-					res[i] = in[(i+1)%len(in)]
+						res[i] = in[(i+1)%len(in)]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:99
+						i := t.ThreadIdx().X
+
+//line kernels.go:102
+						res[i] = in[(i+1)%len(in)]
+					}
 				}
 			}
 		}
@@ -2330,72 +3421,148 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line match.go:14
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line match.go:15
-					if i >= len(in) || skip[i] != 0 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i >= len(in) || skip[i] != 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line match.go:18
-					v := in[i]
-					nugoVal[nugoTi] = (v)
-					nugoVV[nugoTi] = v
+						v := in[i]
+						nugoVal[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line match.go:14
+						i := t.Grid1()
+
+//line match.go:15
+						if i >= len(in) || skip[i] != 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line match.go:18
+						v := in[i]
+						nugoVal[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+					}
 				}
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line match.go:14
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line match.go:19
-					anyMask[i] = nugoMatch[nugoTi]
-					nugoVal2[nugoTi] = (v)
-					nugoVV[nugoTi] = v
-				}
-				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+						anyMask[i] = nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (v)
+						nugoVV[nugoTi] = v
 					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line match.go:14
-					i := t.Grid1()
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line match.go:19
+						anyMask[i] = nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (v)
+						nugoVV[nugoTi] = v
+					}
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line match.go:14
+						i := (nugoX0 + nugoTi)
 
 //line match.go:20
-					m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+						m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line match.go:21
-					var a int32
+						var a int32
 
 //line match.go:22
-					if ok {
+						if ok {
 //line match.go:23
-						a = 1
-					}
+							a = 1
+						}
 
 //line match.go:25
-					allMask[i], all[i] = m, a
+						allMask[i], all[i] = m, a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line match.go:14
+						i := t.Grid1()
+
+//line match.go:20
+						m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line match.go:21
+						var a int32
+
+//line match.go:22
+						if ok {
+//line match.go:23
+							a = 1
+						}
+
+//line match.go:25
+						allMask[i], all[i] = m, a
+					}
 				}
 			}
 		}
@@ -2451,51 +3618,104 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line match.go:48
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line match.go:49
-					if i >= len(in) {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i >= len(in) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
+						nugoPred[nugoTi] = in[i] > 0
 					}
-					nugoPred[nugoTi] = in[i] > 0
-				}
-				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line match.go:48
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line match.go:49
+						if i >= len(in) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoPred[nugoTi] = in[i] > 0
+					}
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line match.go:48
+						i := (nugoX0 + nugoTi)
 
 //line match.go:52
-					b := nugoVote[nugoTi]
+						b := nugoVote[nugoTi]
 
 //line match.go:53
-					r := int32(-1)
+						r := int32(-1)
 
 //line match.go:54
-					if in[i] > 0 {
+						if in[i] > 0 {
 //line match.go:55
-						r = int32(bits.OnesCount32(b & t.LanemaskLt()))
-					}
+							r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+						}
 
 //line match.go:57
-					rank[i] = r
+						rank[i] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line match.go:48
+						i := t.Grid1()
+
+//line match.go:52
+						b := nugoVote[nugoTi]
+
+//line match.go:53
+						r := int32(-1)
+
+//line match.go:54
+						if in[i] > 0 {
+//line match.go:55
+							r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+						}
+
+//line match.go:57
+						rank[i] = r
+					}
 				}
 			}
 		}
@@ -2611,68 +3831,111 @@ func init() {
 		in, out := nugoArgs[0].(cuda.Array2[float32]), nugoArgs[1].(cuda.Array2[float32])
 		_, _ = in, out
 		return func() cuda.BlockLoop {
-			var nugoVTile []cuda.Array2[float32]
+			var nugoShared []float32
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVTile) < nugoN {
-					nugoVTile = make([]cuda.Array2[float32], nugoN)
-				}
-				nugoVTile = nugoVTile[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				tile := cuda.BlockShared2(&nugoShared, 16, 17)
 
 //line strided.go:58
 				r, c := in.Shape()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line strided.go:55
-					tile := cuda.SharedArray2[float32](t, 16, 17)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line strided.go:56
-					tx := t.ThreadIdx().X
+						tx := nugoTi
 
 //line strided.go:56
-					ty := t.ThreadIdx().Y
+						ty := t.ThreadIdx().Y
 
 //line strided.go:57
-					i := t.BlockIdx().Y*16 + ty
+						i := t.BlockIdx().Y*16 + ty
 
 //line strided.go:57
-					j := t.BlockIdx().X*16 + tx
+						j := t.BlockIdx().X*16 + tx
 
 //line strided.go:59
-					if i < r && j < c {
+						if i < r && j < c {
 //line strided.go:60
-						tile.Set(ty, tx, in.At(i, j))
+							tile.Set(ty, tx, in.At(i, j))
+						}
 					}
-					nugoVTile[nugoTi] = tile
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line strided.go:56
+						tx := t.ThreadIdx().X
+
+//line strided.go:56
+						ty := t.ThreadIdx().Y
+
+//line strided.go:57
+						i := t.BlockIdx().Y*16 + ty
+
+//line strided.go:57
+						j := t.BlockIdx().X*16 + tx
+
+//line strided.go:59
+						if i < r && j < c {
+//line strided.go:60
+							tile.Set(ty, tx, in.At(i, j))
+						}
+					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line strided.go:56
-					tx := t.ThreadIdx().X
+						tx := nugoTi
 
 //line strided.go:56
-					ty := t.ThreadIdx().Y
-					tile := nugoVTile[nugoTi]
+						ty := t.ThreadIdx().Y
 
 //line strided.go:63
-					oi := t.BlockIdx().X*16 + ty
+						oi := t.BlockIdx().X*16 + ty
 
 //line strided.go:63
-					oj := t.BlockIdx().Y*16 + tx
+						oj := t.BlockIdx().Y*16 + tx
 
 //line strided.go:64
-					if oi < c && oj < r {
+						if oi < c && oj < r {
 //line strided.go:65
-						out.Set(oi, oj, tile.At(tx, ty))
+							out.Set(oi, oj, tile.At(tx, ty))
+						}
 					}
-					nugoVTile[nugoTi] = tile
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line strided.go:56
+						tx := t.ThreadIdx().X
+
+//line strided.go:56
+						ty := t.ThreadIdx().Y
+
+//line strided.go:63
+						oi := t.BlockIdx().X*16 + ty
+
+//line strided.go:63
+						oj := t.BlockIdx().Y*16 + tx
+
+//line strided.go:64
+						if oi < c && oj < r {
+//line strided.go:65
+							out.Set(oi, oj, tile.At(tx, ty))
+						}
+					}
 				}
 			}
 		}
@@ -2681,65 +3944,101 @@ func init() {
 		out := nugoArgs[0].([]int64)
 		_ = out
 		return func() cuda.BlockLoop {
-			var nugoVCube []cuda.Array3[int64]
+			var nugoShared []int64
 			return func(nugoB *cuda.Block) {
 				nugoN := nugoB.Size()
 				_ = nugoN
-				if cap(nugoVCube) < nugoN {
-					nugoVCube = make([]cuda.Array3[int64], nugoN)
-				}
-				nugoVCube = nugoVCube[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-
-//line strided.go:73
-					cube := cuda.SharedArray3[int64](t, 2, 4, 8)
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				cube := cuda.BlockShared3(&nugoShared, 2, 4, 8)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line strided.go:74
-					x := t.ThreadIdx().X
+						x := nugoTi
 
 //line strided.go:75
-					cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
-					nugoVCube[nugoTi] = cube
-				}
-				nugoLo, nugoHi := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo, nugoHi = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line strided.go:74
-					x := t.ThreadIdx().X
-					cube := nugoVCube[nugoTi]
+						x := t.ThreadIdx().X
+
+//line strided.go:75
+						cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line strided.go:74
+						x := nugoTi
 
 //line strided.go:77
-					if x == 0 {
+						if x == 0 {
 //line strided.go:78
-						s := int64(0)
+							s := int64(0)
 //line strided.go:79
-						d0, d1, d2 := cube.Shape()
+							d0, d1, d2 := cube.Shape()
 //line strided.go:80
-						for i := 0; i < d0; i++ {
+							for i := 0; i < d0; i++ {
 //line strided.go:81
-							for j := 0; j < d1; j++ {
+								for j := 0; j < d1; j++ {
 //line strided.go:82
-								for k := 0; k < d2; k++ {
+									for k := 0; k < d2; k++ {
 //line strided.go:83
-									s += cube.At(i, j, k)
+										s += cube.At(i, j, k)
+									}
 								}
 							}
-						}
 //line strided.go:87
-						b := t.BlockIdx().X * 4
+							b := t.BlockIdx().X * 4
 //line strided.go:88
-						out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+							out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+						}
 					}
-					nugoVCube[nugoTi] = cube
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line strided.go:74
+						x := t.ThreadIdx().X
+
+//line strided.go:77
+						if x == 0 {
+//line strided.go:78
+							s := int64(0)
+//line strided.go:79
+							d0, d1, d2 := cube.Shape()
+//line strided.go:80
+							for i := 0; i < d0; i++ {
+//line strided.go:81
+								for j := 0; j < d1; j++ {
+//line strided.go:82
+									for k := 0; k < d2; k++ {
+//line strided.go:83
+										s += cube.At(i, j, k)
+									}
+								}
+							}
+//line strided.go:87
+							b := t.BlockIdx().X * 4
+//line strided.go:88
+							out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+						}
+					}
 				}
 			}
 		}
@@ -2803,38 +4102,72 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line syncreduce.go:11
 				sx, sy, _ := t.GridSize3()
 				nugoCount := 0
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:10
-					x, y, z := t.Grid3()
+						x, y, z := t.Grid3()
 
 //line syncreduce.go:12
-					i := (z*sy+y)*sx + x
+						i := (z*sy+y)*sx + x
 
 //line syncreduce.go:13
-					if mode[i] < 0 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if mode[i] < 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line syncreduce.go:16
-					p := mode[i] != 0
-					if p {
-						nugoCount++
+						p := mode[i] != 0
+						if p {
+							nugoCount++
+						}
+						nugoVP[nugoTi] = p
 					}
-					nugoVP[nugoTi] = p
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:10
+						x, y, z := t.Grid3()
+
+//line syncreduce.go:12
+						i := (z*sy+y)*sx + x
+
+//line syncreduce.go:13
+						if mode[i] < 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line syncreduce.go:16
+						p := mode[i] != 0
+						if p {
+							nugoCount++
+						}
+						nugoVP[nugoTi] = p
+					}
 				}
 
 //line syncreduce.go:17
@@ -2844,18 +4177,34 @@ func init() {
 				var f int32
 				nugoCount2 := 0
 				nugoArrived := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount2++
+						}
+						nugoArrived++
+						nugoVP[nugoTi] = p
 					}
-					p := nugoVP[nugoTi]
-					if p {
-						nugoCount2++
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount2++
+						}
+						nugoArrived++
+						nugoVP[nugoTi] = p
 					}
-					nugoArrived++
-					nugoVP[nugoTi] = p
 				}
 				if nugoCount2 == nugoArrived {
 
@@ -2863,38 +4212,72 @@ func init() {
 					f |= 1
 				}
 				nugoCount3 := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount3++
+						}
+						nugoVP[nugoTi] = p
 					}
-					p := nugoVP[nugoTi]
-					if p {
-						nugoCount3++
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						p := nugoVP[nugoTi]
+						if p {
+							nugoCount3++
+						}
+						nugoVP[nugoTi] = p
 					}
-					nugoVP[nugoTi] = p
 				}
 				if nugoCount3 > 0 {
 
 //line syncreduce.go:23
 					f |= 2
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line syncreduce.go:10
-					x, y, z := t.Grid3()
+						x, y, z := t.Grid3()
 
 //line syncreduce.go:12
-					i := (z*sy+y)*sx + x
+						i := (z*sy+y)*sx + x
 
 //line syncreduce.go:25
-					count[i], flags[i] = int32(c), f
+						count[i], flags[i] = int32(c), f
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line syncreduce.go:10
+						x, y, z := t.Grid3()
+
+//line syncreduce.go:12
+						i := (z*sy+y)*sx + x
+
+//line syncreduce.go:25
+						count[i], flags[i] = int32(c), f
+					}
 				}
 			}
 		}
@@ -2908,29 +4291,60 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				nugoCount := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line syncreduce.go:31
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:32
-					v := data[i]
-					if v > 0 {
-						nugoCount++
+						v := data[i]
+						if v > 0 {
+							nugoCount++
+						}
 					}
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line syncreduce.go:31
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line syncreduce.go:32
+						v := data[i]
+						if v > 0 {
+							nugoCount++
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line syncreduce.go:31
+						i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:33
-					data[i] = nugoCount
+						data[i] = nugoCount
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line syncreduce.go:31
+						i := t.Grid1()
+
+//line syncreduce.go:33
+						data[i] = nugoCount
+					}
 				}
 			}
 		}
@@ -2995,42 +4409,88 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:40
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:41
-					v := in[i]
-					nugoVV[nugoTi] = v
+						v := in[i]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:40
+						i := t.Grid1()
+
+//line warp.go:41
+						v := in[i]
+						nugoVV[nugoTi] = v
+					}
 				}
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:40
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line warp.go:42
-					out[i] = nugoShfl[nugoTi]
-					nugoVal2[nugoTi] = uint32(v)
-					nugoLane2[nugoTi] = int(t.LaneID() + 31)
-					nugoVV[nugoTi] = v
-				}
-				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						out[i] = nugoShfl[nugoTi]
+						nugoVal2[nugoTi] = uint32(v)
+						nugoLane2[nugoTi] = int(t.LaneID() + 31)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:40
-					i := t.Grid1()
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line warp.go:42
+						out[i] = nugoShfl[nugoTi]
+						nugoVal2[nugoTi] = uint32(v)
+						nugoLane2[nugoTi] = int(t.LaneID() + 31)
+						nugoVV[nugoTi] = v
+					}
+				}
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:40
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:43
-					out32[i] = nugoShfl2[nugoTi]
+						out32[i] = nugoShfl2[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:40
+						i := t.Grid1()
+
+//line warp.go:43
+						out32[i] = nugoShfl2[nugoTi]
+					}
 				}
 			}
 		}
@@ -3054,43 +4514,89 @@ func init() {
 				nugoVV2 = nugoVV2[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:49
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:50
-					var v2 float64 = in[i]
-					nugoVV2[nugoTi] = v2
-				}
-				for m2 := 16; m2 > 0; m2 /= 2 {
-					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(m2), nil)
+						var v2 float64 = in[i]
+						nugoVV2[nugoTi] = v2
+					}
+				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
-						v2 := nugoVV2[nugoTi]
 
-//line warp.go:60
-						v2 += nugoShfl[nugoTi]
+//line warp.go:49
+						i := t.Grid1()
+
+//line warp.go:50
+						var v2 float64 = in[i]
 						nugoVV2[nugoTi] = v2
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				for m2 := 16; m2 > 0; m2 /= 2 {
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(m2), nil)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v2 := nugoVV2[nugoTi]
+
+//line warp.go:60
+							v2 += nugoShfl[nugoTi]
+							nugoVV2[nugoTi] = v2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v2 := nugoVV2[nugoTi]
+
+//line warp.go:60
+							v2 += nugoShfl[nugoTi]
+							nugoVV2[nugoTi] = v2
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:49
-					i := t.Grid1()
-					v2 := nugoVV2[nugoTi]
+						i := (nugoX0 + nugoTi)
+						v2 := nugoVV2[nugoTi]
 
 //line warp.go:62
-					var res float64 = v2
+						var res float64 = v2
 
 //line warp.go:50
-					out[i] = res
-					nugoVV2[nugoTi] = v2
+						out[i] = res
+						nugoVV2[nugoTi] = v2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:49
+						i := t.Grid1()
+						v2 := nugoVV2[nugoTi]
+
+//line warp.go:62
+						var res float64 = v2
+
+//line warp.go:50
+						out[i] = res
+						nugoVV2[nugoTi] = v2
+					}
 				}
 			}
 		}
@@ -3119,38 +4625,80 @@ func init() {
 				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:68
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:69
-					v := in[i]
-					nugoVV[nugoTi] = v
+						v := in[i]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:68
+						i := t.Grid1()
+
+//line warp.go:69
+						v := in[i]
+						nugoVV[nugoTi] = v
+					}
 				}
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl, nugoVV, int(delta), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:68
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:70
-					up[i] = nugoShfl[nugoTi]
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						up[i] = nugoShfl[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:68
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line warp.go:70
+						up[i] = nugoShfl[nugoTi]
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:68
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:72
-					down[i] = nugoShfl2[nugoTi]
+						down[i] = nugoShfl2[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:68
+						i := t.Grid1()
+
+//line warp.go:72
+						down[i] = nugoShfl2[nugoTi]
+					}
 				}
 			}
 		}
@@ -3229,109 +4777,228 @@ func init() {
 				nugoVR = nugoVR[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:78
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:79
-					p := in[i] > 0
+						p := in[i] > 0
 
 //line warp.go:79
-					q := in[i] >= 0
+						q := in[i] >= 0
 
 //line warp.go:80
-					cuda.ThreadFence()
-					nugoPred[nugoTi] = p
-					nugoVP[nugoTi] = p
-					nugoVQ[nugoTi] = q
+						cuda.ThreadFence()
+						nugoPred[nugoTi] = p
+						nugoVP[nugoTi] = p
+						nugoVQ[nugoTi] = q
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:78
+						i := t.Grid1()
+
+//line warp.go:79
+						p := in[i] > 0
+
+//line warp.go:79
+						q := in[i] >= 0
+
+//line warp.go:80
+						cuda.ThreadFence()
+						nugoPred[nugoTi] = p
+						nugoVP[nugoTi] = p
+						nugoVQ[nugoTi] = q
+					}
 				}
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:78
-					i := t.Grid1()
-					p := nugoVP[nugoTi]
+						i := (nugoX0 + nugoTi)
+						p := nugoVP[nugoTi]
 
 //line warp.go:81
-					ballot[i] = nugoVote[nugoTi]
+						ballot[i] = nugoVote[nugoTi]
 
 //line warp.go:82
-					var r int32
-					nugoPred2[nugoTi] = p
-					nugoVP[nugoTi] = p
-					nugoVR[nugoTi] = r
-				}
-				cuda.BlockAny(nugoVote2, nugoPred2, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					p := nugoVP[nugoTi]
-					r := nugoVR[nugoTi]
-
-//line warp.go:83
-					if nugoVote2[nugoTi] {
-//line warp.go:84
-						r |= 1
+						var r int32
+						nugoPred2[nugoTi] = p
+						nugoVP[nugoTi] = p
+						nugoVR[nugoTi] = r
 					}
-					nugoPred3[nugoTi] = p
-					nugoVP[nugoTi] = p
-					nugoVR[nugoTi] = r
-				}
-				cuda.BlockAll(nugoVote3, nugoPred3, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					q := nugoVQ[nugoTi]
-					r := nugoVR[nugoTi]
-
-//line warp.go:86
-					if nugoVote3[nugoTi] {
-//line warp.go:87
-						r |= 2
-					}
-					nugoPred4[nugoTi] = q
-					nugoVQ[nugoTi] = q
-					nugoVR[nugoTi] = r
-				}
-				cuda.BlockAll(nugoVote4, nugoPred4, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					q := nugoVQ[nugoTi]
-					r := nugoVR[nugoTi]
-
-//line warp.go:89
-					if nugoVote4[nugoTi] {
-//line warp.go:90
-						r |= 4
-					}
-					nugoPred5[nugoTi] = !q
-					nugoVQ[nugoTi] = q
-					nugoVR[nugoTi] = r
-				}
-				cuda.BlockAny(nugoVote5, nugoPred5, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:78
-					i := t.Grid1()
-					r := nugoVR[nugoTi]
+						i := t.Grid1()
+						p := nugoVP[nugoTi]
+
+//line warp.go:81
+						ballot[i] = nugoVote[nugoTi]
+
+//line warp.go:82
+						var r int32
+						nugoPred2[nugoTi] = p
+						nugoVP[nugoTi] = p
+						nugoVR[nugoTi] = r
+					}
+				}
+				cuda.BlockAny(nugoVote2, nugoPred2, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						r := nugoVR[nugoTi]
+
+//line warp.go:83
+						if nugoVote2[nugoTi] {
+//line warp.go:84
+							r |= 1
+						}
+						nugoPred3[nugoTi] = p
+						nugoVP[nugoTi] = p
+						nugoVR[nugoTi] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						p := nugoVP[nugoTi]
+						r := nugoVR[nugoTi]
+
+//line warp.go:83
+						if nugoVote2[nugoTi] {
+//line warp.go:84
+							r |= 1
+						}
+						nugoPred3[nugoTi] = p
+						nugoVP[nugoTi] = p
+						nugoVR[nugoTi] = r
+					}
+				}
+				cuda.BlockAll(nugoVote3, nugoPred3, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						q := nugoVQ[nugoTi]
+						r := nugoVR[nugoTi]
+
+//line warp.go:86
+						if nugoVote3[nugoTi] {
+//line warp.go:87
+							r |= 2
+						}
+						nugoPred4[nugoTi] = q
+						nugoVQ[nugoTi] = q
+						nugoVR[nugoTi] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						q := nugoVQ[nugoTi]
+						r := nugoVR[nugoTi]
+
+//line warp.go:86
+						if nugoVote3[nugoTi] {
+//line warp.go:87
+							r |= 2
+						}
+						nugoPred4[nugoTi] = q
+						nugoVQ[nugoTi] = q
+						nugoVR[nugoTi] = r
+					}
+				}
+				cuda.BlockAll(nugoVote4, nugoPred4, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						q := nugoVQ[nugoTi]
+						r := nugoVR[nugoTi]
+
+//line warp.go:89
+						if nugoVote4[nugoTi] {
+//line warp.go:90
+							r |= 4
+						}
+						nugoPred5[nugoTi] = !q
+						nugoVQ[nugoTi] = q
+						nugoVR[nugoTi] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						q := nugoVQ[nugoTi]
+						r := nugoVR[nugoTi]
+
+//line warp.go:89
+						if nugoVote4[nugoTi] {
+//line warp.go:90
+							r |= 4
+						}
+						nugoPred5[nugoTi] = !q
+						nugoVQ[nugoTi] = q
+						nugoVR[nugoTi] = r
+					}
+				}
+				cuda.BlockAny(nugoVote5, nugoPred5, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:78
+						i := (nugoX0 + nugoTi)
+						r := nugoVR[nugoTi]
 
 //line warp.go:92
-					if nugoVote5[nugoTi] {
+						if nugoVote5[nugoTi] {
 //line warp.go:93
-						r |= 8
-					}
+							r |= 8
+						}
 
 //line warp.go:95
-					anyAll[i] = r
-					nugoVR[nugoTi] = r
+						anyAll[i] = r
+						nugoVR[nugoTi] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:78
+						i := t.Grid1()
+						r := nugoVR[nugoTi]
+
+//line warp.go:92
+						if nugoVote5[nugoTi] {
+//line warp.go:93
+							r |= 8
+						}
+
+//line warp.go:95
+						anyAll[i] = r
+						nugoVR[nugoTi] = r
+					}
 				}
 			}
 		}
@@ -3381,69 +5048,144 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:102
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:103
-					if t.LaneID() == 0 || i%5 == 1 {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if t.LaneID() == 0 || i%5 == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
+						nugoPred[nugoTi] = true
 					}
-					nugoPred[nugoTi] = true
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:102
+						i := t.Grid1()
+
+//line warp.go:103
+						if t.LaneID() == 0 || i%5 == 1 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoPred[nugoTi] = true
+					}
 				}
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:102
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:106
-					ballot[i] = nugoVote[nugoTi]
-					nugoPred2[nugoTi] = true
+						ballot[i] = nugoVote[nugoTi]
+						nugoPred2[nugoTi] = true
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:102
+						i := t.Grid1()
+
+//line warp.go:106
+						ballot[i] = nugoVote[nugoTi]
+						nugoPred2[nugoTi] = true
+					}
 				}
 				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:102
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:107
-					active[i] = nugoVote2[nugoTi]
-					nugoVal[nugoTi] = i
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+						active[i] = nugoVote2[nugoTi]
+						nugoVal[nugoTi] = i
 					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warp.go:102
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line warp.go:107
+						active[i] = nugoVote2[nugoTi]
+						nugoVal[nugoTi] = i
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:102
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:108
-					fromLane0[i] = nugoShfl[nugoTi]
+						fromLane0[i] = nugoShfl[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warp.go:102
+						i := t.Grid1()
+
+//line warp.go:108
+						fromLane0[i] = nugoShfl[nugoTi]
+					}
 				}
 			}
 		}
@@ -3467,27 +5209,56 @@ func init() {
 				nugoShfl = nugoShfl[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warp.go:114
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:115
-					v := data[i]
-					nugoVal[nugoTi] = v
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						v := data[i]
+						nugoVal[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line warp.go:114
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line warp.go:115
+						v := data[i]
+						nugoVal[nugoTi] = v
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:114
+						i := (nugoX0 + nugoTi)
 
 //line warp.go:116
-					data[i] = nugoShfl[nugoTi]
+						data[i] = nugoShfl[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:114
+						i := t.Grid1()
+
+//line warp.go:116
+						data[i] = nugoShfl[nugoTi]
+					}
 				}
 			}
 		}
@@ -3689,147 +5460,311 @@ func init() {
 				nugoVVotes = nugoVVotes[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line warpmask.go:32
 				p := v%3 == 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					nugoMask[nugoTi] = uint32(m)
-					nugoPred[nugoTi] = (p)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						nugoMask[nugoTi] = uint32(m)
+						nugoPred[nugoTi] = (p)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						nugoMask[nugoTi] = uint32(m)
+						nugoPred[nugoTi] = (p)
+					}
 				}
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:33
-					o[0] = nugoVote[nugoTi]
-					nugoMask2[nugoTi] = uint32(m)
-					nugoVal[nugoTi] = (v)
-					nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+						o[0] = nugoVote[nugoTi]
+						nugoMask2[nugoTi] = uint32(m)
+						nugoVal[nugoTi] = (v)
+						nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:33
+						o[0] = nugoVote[nugoTi]
+						nugoMask2[nugoTi] = uint32(m)
+						nugoVal[nugoTi] = (v)
+						nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+					}
 				}
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:34
-					o[1] = uint32(nugoShfl[nugoTi])
-					nugoMask3[nugoTi] = uint32(m)
-					nugoVal2[nugoTi] = (v)
-					nugoLane2[nugoTi] = int(1)
+						o[1] = uint32(nugoShfl[nugoTi])
+						nugoMask3[nugoTi] = uint32(m)
+						nugoVal2[nugoTi] = (v)
+						nugoLane2[nugoTi] = int(1)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:34
+						o[1] = uint32(nugoShfl[nugoTi])
+						nugoMask3[nugoTi] = uint32(m)
+						nugoVal2[nugoTi] = (v)
+						nugoLane2[nugoTi] = int(1)
+					}
 				}
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:35
-					o[2] = uint32(nugoShfl2[nugoTi])
-					nugoMask4[nugoTi] = uint32(m)
-					nugoVal3[nugoTi] = (int64(v))
-					nugoLane3[nugoTi] = int(1)
+						o[2] = uint32(nugoShfl2[nugoTi])
+						nugoMask4[nugoTi] = uint32(m)
+						nugoVal3[nugoTi] = (int64(v))
+						nugoLane3[nugoTi] = int(1)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:35
+						o[2] = uint32(nugoShfl2[nugoTi])
+						nugoMask4[nugoTi] = uint32(m)
+						nugoVal3[nugoTi] = (int64(v))
+						nugoLane3[nugoTi] = int(1)
+					}
 				}
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:36
-					o[3] = uint32(nugoShfl3[nugoTi])
-					nugoMask5[nugoTi] = uint32(m)
-					nugoVal4[nugoTi] = (float32(v))
-					nugoLane4[nugoTi] = int(3)
+						o[3] = uint32(nugoShfl3[nugoTi])
+						nugoMask5[nugoTi] = uint32(m)
+						nugoVal4[nugoTi] = (float32(v))
+						nugoLane4[nugoTi] = int(3)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:36
+						o[3] = uint32(nugoShfl3[nugoTi])
+						nugoMask5[nugoTi] = uint32(m)
+						nugoVal4[nugoTi] = (float32(v))
+						nugoLane4[nugoTi] = int(3)
+					}
 				}
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:37
-					o[4] = uint32(nugoShfl4[nugoTi])
+						o[4] = uint32(nugoShfl4[nugoTi])
 
 //line warpmask.go:38
-					var votes uint32
-					nugoMask6[nugoTi] = uint32(m)
-					nugoPred2[nugoTi] = (p)
-					nugoVVotes[nugoTi] = votes
+						var votes uint32
+						nugoMask6[nugoTi] = uint32(m)
+						nugoPred2[nugoTi] = (p)
+						nugoVVotes[nugoTi] = votes
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:37
+						o[4] = uint32(nugoShfl4[nugoTi])
+
+//line warpmask.go:38
+						var votes uint32
+						nugoMask6[nugoTi] = uint32(m)
+						nugoPred2[nugoTi] = (p)
+						nugoVVotes[nugoTi] = votes
+					}
 				}
 				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					votes := nugoVVotes[nugoTi]
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:39
-					if nugoVote2[nugoTi] {
+						if nugoVote2[nugoTi] {
 //line warpmask.go:40
-						votes |= 1
+							votes |= 1
+						}
+						nugoMask7[nugoTi] = uint32(m)
+						nugoPred3[nugoTi] = (p)
+						nugoVVotes[nugoTi] = votes
 					}
-					nugoMask7[nugoTi] = uint32(m)
-					nugoPred3[nugoTi] = (p)
-					nugoVVotes[nugoTi] = votes
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						votes := nugoVVotes[nugoTi]
+
+//line warpmask.go:39
+						if nugoVote2[nugoTi] {
+//line warpmask.go:40
+							votes |= 1
+						}
+						nugoMask7[nugoTi] = uint32(m)
+						nugoPred3[nugoTi] = (p)
+						nugoVVotes[nugoTi] = votes
+					}
 				}
 				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					votes := nugoVVotes[nugoTi]
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:42
-					if nugoVote3[nugoTi] {
+						if nugoVote3[nugoTi] {
 //line warpmask.go:43
-						votes |= 2
+							votes |= 2
+						}
+						nugoMask8[nugoTi] = uint32(m)
+						nugoPred4[nugoTi] = (p)
+						nugoVVotes[nugoTi] = votes
 					}
-					nugoMask8[nugoTi] = uint32(m)
-					nugoPred4[nugoTi] = (p)
-					nugoVVotes[nugoTi] = votes
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						votes := nugoVVotes[nugoTi]
+
+//line warpmask.go:42
+						if nugoVote3[nugoTi] {
+//line warpmask.go:43
+							votes |= 2
+						}
+						nugoMask8[nugoTi] = uint32(m)
+						nugoPred4[nugoTi] = (p)
+						nugoVVotes[nugoTi] = votes
+					}
 				}
 				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					votes := nugoVVotes[nugoTi]
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:45
-					if nugoVote4[nugoTi] {
+						if nugoVote4[nugoTi] {
 //line warpmask.go:46
-						votes |= 4
-					}
+							votes |= 4
+						}
 
 //line warpmask.go:48
-					o[5] = votes
-					nugoMask9[nugoTi] = uint32(m)
-					nugoVal5[nugoTi] = (v % 2)
-					nugoVVotes[nugoTi] = votes
+						o[5] = votes
+						nugoMask9[nugoTi] = uint32(m)
+						nugoVal5[nugoTi] = (v % 2)
+						nugoVVotes[nugoTi] = votes
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						votes := nugoVVotes[nugoTi]
+
+//line warpmask.go:45
+						if nugoVote4[nugoTi] {
+//line warpmask.go:46
+							votes |= 4
+						}
+
+//line warpmask.go:48
+						o[5] = votes
+						nugoMask9[nugoTi] = uint32(m)
+						nugoVal5[nugoTi] = (v % 2)
+						nugoVVotes[nugoTi] = votes
+					}
 				}
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:49
-					o[6] = nugoMatch[nugoTi]
-					nugoMask10[nugoTi] = uint32(m)
-					nugoVal6[nugoTi] = (v / 8)
+						o[6] = nugoMatch[nugoTi]
+						nugoMask10[nugoTi] = uint32(m)
+						nugoVal6[nugoTi] = (v / 8)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:49
+						o[6] = nugoMatch[nugoTi]
+						nugoMask10[nugoTi] = uint32(m)
+						nugoVal6[nugoTi] = (v / 8)
+					}
 				}
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line warpmask.go:50
-					lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+						lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warpmask.go:51
-					if all != (lanes != 0) {
+						if all != (lanes != 0) {
 //line warpmask.go:52
-						lanes = 0xbad
-					}
+							lanes = 0xbad
+						}
 
 //line warpmask.go:54
-					o[7] = lanes
+						o[7] = lanes
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:50
+						lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warpmask.go:51
+						if all != (lanes != 0) {
+//line warpmask.go:52
+							lanes = 0xbad
+						}
+
+//line warpmask.go:54
+						o[7] = lanes
+					}
 				}
 			}
 		}
@@ -3864,40 +5799,82 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warpmask.go:61
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line warpmask.go:62
-					if i >= len(in) {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i >= len(in) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
+						nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+						nugoPred[nugoTi] = (in[i] > 0)
 					}
-					nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-					nugoPred[nugoTi] = (in[i] > 0)
-				}
-				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line warpmask.go:61
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line warpmask.go:62
+						if i >= len(in) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+						nugoPred[nugoTi] = (in[i] > 0)
+					}
+				}
+				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:61
+						i := (nugoX0 + nugoTi)
 
 //line warpmask.go:65
-					out[i] = nugoVote[nugoTi]
+						out[i] = nugoVote[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:61
+						i := t.Grid1()
+
+//line warpmask.go:65
+						out[i] = nugoVote[nugoTi]
+					}
 				}
 			}
 		}

@@ -19,54 +19,98 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				sh := cuda.BlockShared(&nugoShared, 64)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line fission.go:11
-					tid := t.ThreadIdx().X
+						tid := nugoTi
 
 //line fission.go:12
-					if i := t.Grid1(); i < len(a) {
+						if i := (nugoX0 + nugoTi); i < len(a) {
 //line fission.go:13
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
-				}
-				for s := 32; s > 0; s >>= 1 {
-					nugoLo, nugoHi := 0, nugoN
-					if nugoB.Flat() {
-						nugoLo, nugoHi = 0, min(max(s, 0), nugoN)
-					}
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
 //line fission.go:11
 						tid := t.ThreadIdx().X
 
-//line fission.go:17
-						if tid < s {
-//line fission.go:18
-							sh[tid] += sh[tid+s]
+//line fission.go:12
+						if i := t.Grid1(); i < len(a) {
+//line fission.go:13
+							sh[tid] = a[i]
 						}
 					}
 				}
-				nugoLo2, nugoHi2 := 0, nugoN
-				if nugoB.Flat() {
-					nugoLo2, nugoHi2 = min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-				}
-				for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				for s := 32; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:11
-					tid := t.ThreadIdx().X
+							tid := nugoTi
+
+//line fission.go:17
+							if tid < s {
+//line fission.go:18
+								sh[tid] += sh[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line fission.go:11
+							tid := t.ThreadIdx().X
+
+//line fission.go:17
+							if tid < s {
+//line fission.go:18
+								sh[tid] += sh[tid+s]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line fission.go:11
+						tid := nugoTi
 
 //line fission.go:22
-					if tid == 0 {
+						if tid == 0 {
 //line fission.go:23
-						sums[t.BlockIdx().X] = sh[0]
+							sums[t.BlockIdx().X] = sh[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:11
+						tid := t.ThreadIdx().X
+
+//line fission.go:22
+						if tid == 0 {
+//line fission.go:23
+							sums[t.BlockIdx().X] = sh[0]
+						}
 					}
 				}
 			}
@@ -92,56 +136,117 @@ func init() {
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
-			nugoRegion:
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line fission.go:29
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line fission.go:30
-					if i >= len(a) {
-						{
-							nugoExited[nugoTi] = true
-							continue nugoRegion
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
 						}
-					}
 
 //line fission.go:33
-					v := a[i] * 2
-					nugoVV[nugoTi] = v
-				}
-				nugoCount := 0
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
+						v := a[i] * 2
+						nugoVV[nugoTi] = v
 					}
-					v := nugoVV[nugoTi]
-					if v > 0 {
-						nugoCount++
-					}
-					nugoVV[nugoTi] = v
-				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
-					if nugoExited[nugoTi] {
-						continue
-					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
 
 //line fission.go:29
-					i := t.Grid1()
-					v := nugoVV[nugoTi]
+						i := t.Grid1()
+
+//line fission.go:30
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line fission.go:33
+						v := a[i] * 2
+						nugoVV[nugoTi] = v
+					}
+				}
+				nugoCount := 0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						if v > 0 {
+							nugoCount++
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						if v > 0 {
+							nugoCount++
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line fission.go:29
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
 
 //line fission.go:35
-					a[i] = v + int32(nugoCount)
-					nugoVV[nugoTi] = v
+						a[i] = v + int32(nugoCount)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line fission.go:29
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line fission.go:35
+						a[i] = v + int32(nugoCount)
+						nugoVV[nugoTi] = v
+					}
 				}
 			}
 		}
@@ -220,12 +325,24 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line fission.go:82
-					a[t.Grid1()] = 1
+						a[(nugoX0 + nugoTi)] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:82
+						a[t.Grid1()] = 1
+					}
 				}
 			}
 		}
@@ -238,6 +355,8 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 			}
 		}
 	})
@@ -250,12 +369,24 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line fission.go:89
-					a[t.Grid1()] = 1
+						a[(nugoX0 + nugoTi)] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:89
+						a[t.Grid1()] = 1
+					}
 				}
 
 //line fission.go:90
@@ -304,40 +435,85 @@ func init() {
 				nugoMatch = nugoMatch[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line fission.go:96
-					i := t.Grid1()
-					nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-					nugoPred[nugoTi] = (a[i] > 0)
+						i := (nugoX0 + nugoTi)
+						nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+						nugoPred[nugoTi] = (a[i] > 0)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:96
+						i := t.Grid1()
+						nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+						nugoPred[nugoTi] = (a[i] > 0)
+					}
 				}
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line fission.go:96
-					i := t.Grid1()
+						i := (nugoX0 + nugoTi)
 
 //line fission.go:97
-					a[i] = nugoVote[nugoTi]
-					nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-					nugoVal[nugoTi] = (a[i])
-				}
-				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nugoMask2, nil)
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+						a[i] = nugoVote[nugoTi]
+						nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+						nugoVal[nugoTi] = (a[i])
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
 
 //line fission.go:96
-					i := t.Grid1()
+						i := t.Grid1()
+
+//line fission.go:97
+						a[i] = nugoVote[nugoTi]
+						nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+						nugoVal[nugoTi] = (a[i])
+					}
+				}
+				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nugoMask2, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line fission.go:96
+						i := (nugoX0 + nugoTi)
 
 //line fission.go:98
-					if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
+						if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
 //line fission.go:99
-						a[i] = m
+							a[i] = m
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:96
+						i := t.Grid1()
+
+//line fission.go:98
+						if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
+//line fission.go:99
+							a[i] = m
+						}
 					}
 				}
 			}
@@ -391,26 +567,48 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line fission.go:135
 				n := int32(5)
 				for k := 0; k < 2; k++ {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:137
-						a[t.Grid1()] += n
+							a[(nugoX0 + nugoTi)] += n
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line fission.go:137
+							a[t.Grid1()] += n
+						}
 					}
 
 //line fission.go:138
 					n := int32(7)
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:140
-						a[t.Grid1()] += n
+							a[(nugoX0 + nugoTi)] += n
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line fission.go:140
+							a[t.Grid1()] += n
+						}
 					}
 				}
 			}
@@ -425,12 +623,21 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 
 //line fission.go:148
 				n := t.GridSize1()
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
 				}
 
 //line fission.go:149
@@ -438,17 +645,33 @@ func init() {
 					return
 				}
 				for stride := n / 2; stride > 0; stride /= 2 {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:148
-						i := t.Grid1()
+							i := (nugoX0 + nugoTi)
 
 //line fission.go:151
-						if i < stride {
+							if i < stride {
 //line fission.go:152
-							partial[i] += partial[i+stride]
+								partial[i] += partial[i+stride]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line fission.go:148
+							i := t.Grid1()
+
+//line fission.go:151
+							if i < stride {
+//line fission.go:152
+								partial[i] += partial[i+stride]
+							}
 						}
 					}
 
@@ -469,6 +692,8 @@ func init() {
 				_ = nugoN
 				t := nugoB.Thread(0)
 				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
 				if t.BlockIdx().X == 0 {
 
 //line fission.go:163
@@ -476,12 +701,22 @@ func init() {
 						return
 					}
 				}
-				for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-					t := nugoB.Thread(nugoTi)
-					_ = t
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
 
 //line fission.go:165
-					a[t.Grid1()] = 1
+						a[(nugoX0 + nugoTi)] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:165
+						a[t.Grid1()] = 1
+					}
 				}
 			}
 		}
