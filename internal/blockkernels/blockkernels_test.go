@@ -85,6 +85,9 @@ var cases = []kcase{
 	{"shadow", Shadow, func(n int) (cuda.LaunchConfig, []any) {
 		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{ints(n)}
 	}, nil},
+	{"swapshadow", SwapShadow, func(n int) (cuda.LaunchConfig, []any) {
+		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{ints(n)}
+	}, nil},
 	{"helperreduce", HelperReduce, func(n int) (cuda.LaunchConfig, []any) {
 		return cuda.LaunchConfig{Grid: cuda.Dim1(blocks(n)), Block: cuda.Dim1(Block)}, []any{floats(n), make([]float32, blocks(n)), float32(0.5)}
 	}, nil},

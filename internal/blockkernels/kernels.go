@@ -225,6 +225,24 @@ func Shadow(t cuda.Thread, a []int32) {
 	}
 }
 
+// SwapShadow declares, in a loop around a barrier, new x and y from the
+// outer y and x: the declaration must not be split into two (the second
+// would read the new x).
+func SwapShadow(t cuda.Thread, a []int32) {
+	x, y := int32(1), int32(2)
+	for k := 0; k < 2; k++ {
+		x, y := y, x+int32(k)
+		t.SyncThreads()
+		if i := t.Grid1(); i < len(a) {
+			a[i] = a[i]*3 + x*10 + y
+		}
+	}
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(a) {
+		a[i] += x + y
+	}
+}
+
 // FailLate fails, in the region between its two barriers, in the thread
 // at grid position (badX, badY) only: a block loop must report that
 // thread, not the last one it ran.

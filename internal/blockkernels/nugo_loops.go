@@ -1869,6 +1869,77 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(SwapShadow, "e806b44510fcdd08", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line kernels.go:232
+				x := int32(1)
+
+//line kernels.go:232
+				y := int32(2)
+				for k := 0; k < 2; k++ {
+
+//line kernels.go:234
+					x, y := y, x+int32(k)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:236
+							if i := (nugoX0 + nugoTi); i < len(a) {
+//line kernels.go:237
+								a[i] = a[i]*3 + x*10 + y
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:236
+							if i := t.Grid1(); i < len(a) {
+//line kernels.go:237
+								a[i] = a[i]*3 + x*10 + y
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:241
+						if i := (nugoX0 + nugoTi); i < len(a) {
+//line kernels.go:242
+							a[i] += x + y
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:241
+						if i := t.Grid1(); i < len(a) {
+//line kernels.go:242
+							a[i] += x + y
+						}
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(FailLate, "38e35f51bd927b6c", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, badX, badY := nugoArgs[0].([]int32), nugoArgs[1].(int), nugoArgs[2].(int)
 		_, _, _ = a, badX, badY
@@ -1885,12 +1956,12 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line kernels.go:232
+//line kernels.go:250
 						x, y := t.Grid2()
 
-//line kernels.go:233
+//line kernels.go:251
 						if x < len(a) {
-//line kernels.go:234
+//line kernels.go:252
 							a[x] = int32(y)
 						}
 					}
@@ -1899,12 +1970,12 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line kernels.go:232
+//line kernels.go:250
 						x, y := t.Grid2()
 
-//line kernels.go:233
+//line kernels.go:251
 						if x < len(a) {
-//line kernels.go:234
+//line kernels.go:252
 							a[x] = int32(y)
 						}
 					}
@@ -1914,12 +1985,12 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line kernels.go:232
+//line kernels.go:250
 						x, y := t.Grid2()
 
-//line kernels.go:237
+//line kernels.go:255
 						if x == badX && y == badY {
-//line kernels.go:238
+//line kernels.go:256
 							a[len(a)+x] = 0
 						}
 					}
@@ -1928,12 +1999,12 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line kernels.go:232
+//line kernels.go:250
 						x, y := t.Grid2()
 
-//line kernels.go:237
+//line kernels.go:255
 						if x == badX && y == badY {
-//line kernels.go:238
+//line kernels.go:256
 							a[len(a)+x] = 0
 						}
 					}
@@ -1943,12 +2014,12 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line kernels.go:232
+//line kernels.go:250
 						x, _ := t.Grid2()
 
-//line kernels.go:241
+//line kernels.go:259
 						if x < len(a) {
-//line kernels.go:242
+//line kernels.go:260
 							a[x]++
 						}
 					}
@@ -1957,12 +2028,12 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line kernels.go:232
+//line kernels.go:250
 						x, _ := t.Grid2()
 
-//line kernels.go:241
+//line kernels.go:259
 						if x < len(a) {
-//line kernels.go:242
+//line kernels.go:260
 							a[x]++
 						}
 					}
