@@ -1690,8 +1690,9 @@ func (e *emitter) region(r *region) {
 			return true
 		})
 	}
+	live := e.usedVars(r)
 	for v := range refs {
-		if f.rematVars[v] {
+		if f.rematVars[v] && live[v] {
 			add(v)
 		}
 	}
