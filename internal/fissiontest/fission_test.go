@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,7 +28,7 @@ var (
 func TestGenerateDeterministic(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 77} {
 		a, b := Generate(seed, "K"), Generate(seed, "K")
-		if a.Source != b.Source || *a != *b {
+		if !reflect.DeepEqual(a, b) {
 			t.Errorf("seed %d gives two programs", seed)
 		}
 		if c := Generate(seed+1000, "K"); c.Source == a.Source {
@@ -206,19 +208,26 @@ func genAndBuild(t *testing.T, gobin, nugo, root, dir, testBin string, progs []*
 	for _, p := range progs {
 		byName[p.Name] = p
 	}
+	refused := map[string]bool{}
 	for _, m := range regexp.MustCompile(`kernel (\w+) keeps goroutines at its barriers: (.*)`).FindAllStringSubmatch(out, -1) {
-		src := ""
-		if p := byName[m[1]]; p != nil {
-			src = p.Source
+		p := byName[m[1]]
+		if p == nil {
+			t.Errorf("nugo gen names a kernel %s, which is not one of the programs: %s", m[1], m[2])
+			continue
 		}
-		t.Errorf("nugo gen left %s on goroutines: %s\n%s", m[1], m[2], src)
+		refused[p.Name] = true
+		if slices.ContainsFunc(p.MayRefuse, func(r string) bool { return strings.Contains(m[2], r) }) {
+			t.Logf("nugo gen left %s on goroutines, as it may: %s", m[1], m[2])
+			continue
+		}
+		t.Errorf("nugo gen left %s on goroutines: %s\n%s", m[1], m[2], p.Source)
 	}
 	loops, err := os.ReadFile(filepath.Join(dir, "nugo_loops.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range progs {
-		if !strings.Contains(string(loops), "cuda.RegisterBlockLoop("+p.Name+",") {
+		if !refused[p.Name] && !strings.Contains(string(loops), "cuda.RegisterBlockLoop("+p.Name+",") {
 			t.Errorf("nugo_loops.go has no block loop for %s", p.Name)
 		}
 	}

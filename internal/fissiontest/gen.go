@@ -24,6 +24,10 @@ type Program struct {
 	N              int    // len(in) == len(fin)
 	P              int    // the kernel's int parameter
 	Slots, FSlots  int    // out and fout elements per thread
+	// MayRefuse lists reasons for which nugo gen may leave the kernel on
+	// goroutines: constructs the generator used knowing that the transform
+	// does not take them in every case.
+	MayRefuse []string
 }
 
 // Threads is the number of threads of the grid.
@@ -46,6 +50,8 @@ type gvar struct {
 	t      string
 	slot   int  // its element in out (ints) or fout (floats) per thread
 	frozen bool // a loop's counter: not assigned by generated statements
+	hidden bool // shadowed by a variable of an inner scope
+	shadow *gvar
 }
 
 // sharedArr is a shared array and what has been done to it since the last
@@ -77,6 +83,8 @@ type gen struct {
 	depth    int // nesting of block-level statements
 	returns  int // early returns emitted
 	barriers int // barriers emitted in the current uniform loop body
+
+	mayRefuse []string
 }
 
 // Generate returns the random program of seed, named name.
@@ -102,6 +110,7 @@ func Generate(seed uint64, name string) *Program {
 	g.budget = 12 + g.r.IntN(30)
 
 	body := g.body(p, nt)
+	p.MayRefuse = g.mayRefuse
 	p.Slots, p.FSlots = max(g.nint, 1), max(g.nflt, 1)
 	var src strings.Builder
 	fmt.Fprintf(&src, "// %s is random synchronising program %d.\n", name, seed)
@@ -131,6 +140,11 @@ func (g *gen) open() { g.scopes = append(g.scopes, len(g.vars)); g.ind++ }
 func (g *gen) close() {
 	top := g.scopes[len(g.scopes)-1]
 	g.outputVars(g.vars[top:])
+	for _, v := range g.vars[top:] {
+		if v.shadow != nil {
+			v.shadow.hidden = false
+		}
+	}
 	g.vars = g.vars[:top]
 	g.scopes = g.scopes[:len(g.scopes)-1]
 	g.ind--
@@ -139,6 +153,26 @@ func (g *gen) close() {
 // newVar declares a thread-local variable of type t holding expression e.
 func (g *gen) newVar(t, e string) *gvar {
 	v := &gvar{name: g.fresh("v"), t: t}
+	if len(g.scopes) > 0 && g.chance(20) {
+		// Shadow a variable of an outer scope.
+		top := g.scopes[len(g.scopes)-1]
+		var c []*gvar
+		for _, o := range g.vars[:top] {
+			if !o.hidden && !o.frozen {
+				c = append(c, o)
+			}
+		}
+		if len(c) > 0 {
+			v.shadow = c[g.pick(len(c))]
+			if len(g.mayRefuse) == 0 {
+				// fission.go refuses a variable declared again where a
+				// region's head declares one of the same name.
+				g.mayRefuse = append(g.mayRefuse, "is declared again in a scope whose loop also declares it")
+			}
+			v.shadow.hidden = true
+			v.name = v.shadow.name
+		}
+	}
 	if isFloat(t) {
 		v.slot = g.nflt
 		g.nflt++
@@ -146,7 +180,19 @@ func (g *gen) newVar(t, e string) *gvar {
 		v.slot = g.nint
 		g.nint++
 	}
-	g.line("%s := %s(%s)", v.name, t, e)
+	switch g.pick(4) {
+	case 0:
+		g.line("var %s %s = %s", v.name, t, e)
+	case 1:
+		if v.shadow != nil { // e would read the new variable
+			g.line("%s := %s(%s)", v.name, t, e)
+			break
+		}
+		g.line("var %s %s", v.name, t)
+		g.line("%s = %s", v.name, e)
+	default:
+		g.line("%s := %s(%s)", v.name, t, e)
+	}
 	g.vars = append(g.vars, v)
 	return v
 }
@@ -167,7 +213,7 @@ func (g *gen) anyType() string {
 func (g *gen) varOf(t string, assignable bool) *gvar {
 	var c []*gvar
 	for _, v := range g.vars {
-		if v.t == t && !(assignable && v.frozen) {
+		if v.t == t && !v.hidden && !(assignable && v.frozen) {
 			c = append(c, v)
 		}
 	}
@@ -180,7 +226,7 @@ func (g *gen) varOf(t string, assignable bool) *gvar {
 func (g *gen) anyVar(assignable bool) *gvar {
 	var c []*gvar
 	for _, v := range g.vars {
-		if !(assignable && v.frozen) {
+		if !v.hidden && !(assignable && v.frozen) {
 			c = append(c, v)
 		}
 	}
@@ -247,6 +293,9 @@ func (g *gen) outputs() { g.outputVars(g.vars) }
 
 func (g *gen) outputVars(vars []*gvar) {
 	for _, v := range vars {
+		if v.hidden {
+			continue
+		}
 		if isFloat(v.t) {
 			g.line("fout[gi*FS+%d] = float64(%s)", v.slot, v.name)
 		} else {
@@ -331,6 +380,13 @@ func (g *gen) threadStmt(depth int) {
 			ops = ops[:3]
 		}
 		g.line("%s %s %s", v.name, ops[g.pick(len(ops))], g.expr(v.t, 2))
+	case k < 34:
+		v := g.anyVar(true)
+		if w := g.varOf(v.t, true); w != nil && w != v && g.chance(50) {
+			g.line("%s, %s = %s, %s", v.name, w.name, w.name, v.name)
+		} else {
+			g.line("%s%s", v.name, []string{"++", "--"}[g.pick(2)])
+		}
 	case k < 40 && depth == 0:
 		t := g.anyType()
 		g.newVar(t, g.expr(t, 2))
@@ -350,8 +406,11 @@ func (g *gen) threadStmt(depth int) {
 		g.line("}")
 	case k < 62 && depth < 2:
 		j := g.fresh("j")
-		src := g.varOf("int32", false)
-		g.line("for %s := 0; %s < int(%s&3); %s++ {", j, j, src.name, j)
+		bound := "tid&3"
+		if src := g.varOf("int32", false); src != nil {
+			bound = fmt.Sprintf("int(%s&3)", src.name)
+		}
+		g.line("for %s := 0; %s < %s; %s++ {", j, j, bound, j)
 		g.open()
 		v := g.varOf(g.anyType(), true)
 		if v == nil {
@@ -360,6 +419,15 @@ func (g *gen) threadStmt(depth int) {
 		g.line("%s += %s(%s) %s", v.name, v.t, j, map[bool]string{true: "* 0.5", false: "* 3"}[isFloat(v.t)])
 		if g.chance(50) {
 			g.threadStmt(depth + 1)
+		}
+		if g.returns < 3 && g.chance(15) {
+			g.returns++
+			g.line("if %s {", g.cond())
+			g.open()
+			g.outputs()
+			g.line("return")
+			g.close()
+			g.line("}")
 		}
 		g.close()
 		g.line("}")
