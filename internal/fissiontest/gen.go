@@ -74,6 +74,7 @@ type gen struct {
 	vars     []*gvar  // in scope, innermost last
 	scopes   []int    // len(vars) at each open scope
 	uvars    []string // block-uniform ints in scope (loop counters)
+	uscopes  []int    // len(uvars) at each open scope
 	shared   []*sharedArr
 	twoD     bool
 	nint     int // out slots so far
@@ -133,7 +134,11 @@ func (g *gen) fresh(prefix string) string {
 	return fmt.Sprintf("%s%d", prefix, g.nname)
 }
 
-func (g *gen) open() { g.scopes = append(g.scopes, len(g.vars)); g.ind++ }
+func (g *gen) open() {
+	g.scopes = append(g.scopes, len(g.vars))
+	g.uscopes = append(g.uscopes, len(g.uvars))
+	g.ind++
+}
 
 // close ends a scope; the variables declared in it write their values
 // into their slots, which also keeps each of them used.
@@ -147,6 +152,8 @@ func (g *gen) close() {
 	}
 	g.vars = g.vars[:top]
 	g.scopes = g.scopes[:len(g.scopes)-1]
+	g.uvars = g.uvars[:g.uscopes[len(g.uscopes)-1]]
+	g.uscopes = g.uscopes[:len(g.uscopes)-1]
 	g.ind--
 }
 
@@ -353,6 +360,8 @@ func (g *gen) blockStmt() {
 		g.reduceLoop()
 	case k < 93 && !deep:
 		g.warpReduce()
+	case k < 97:
+		g.uniformVar()
 	default:
 		g.threadStmt(0)
 	}
@@ -630,8 +639,8 @@ func (g *gen) reduceStmt() {
 		name := g.fresh("c")
 		g.line("%s := t.SyncThreadsCount(%s)", name, g.cond())
 		g.synced()
-		v := g.newVar("int", name)
-		_ = v
+		g.newVar("int", name)
+		g.uvars = append(g.uvars, name) // the count is the same in every thread
 	case 2:
 		name := g.fresh("b")
 		fn := []string{"And", "Or"}[g.pick(2)]
@@ -763,7 +772,7 @@ func (g *gen) earlyReturn() {
 // loopHeader opens a block-uniform loop and returns its counter.
 func (g *gen) loopHeader() string {
 	i := g.fresh("i")
-	switch g.pick(6) {
+	switch g.pick(7) {
 	case 0:
 		g.line("for %s := 0; %s < %d; %s++ {", i, i, 1+g.pick(4), i)
 	case 1:
@@ -775,6 +784,18 @@ func (g *gen) loopHeader() string {
 		g.line("for %s := nt / 2; %s > 0; %s >>= 1 {", i, i, i)
 	case 4:
 		g.line("for %s := bid %% 2; %s < 3; %s++ {", i, i, i)
+	case 5:
+		if len(g.uvars) > 0 {
+			u := g.uvars[g.pick(len(g.uvars))]
+			if g.chance(50) {
+				g.line("for %s := range %s %% 3 {", i, u)
+				g.line("\t_ = %s", i)
+			} else {
+				g.line("for %s := 0; %s < %s%%3; %s++ {", i, i, u, i)
+			}
+			break
+		}
+		fallthrough
 	default:
 		g.line("for %s := 1; %s < nt; %s *= 2 {", i, i, i)
 	}
@@ -797,7 +818,6 @@ func (g *gen) uniformLoop() {
 		g.barrier()
 	}
 	g.barriers = saved + 1
-	g.uvars = g.uvars[:len(g.uvars)-1]
 	g.close()
 	g.depth--
 	g.line("}")
@@ -870,12 +890,36 @@ func (g *gen) reduceLoop() {
 		g.open()
 		g.uvars = append(g.uvars, i)
 		g.block(1 + g.pick(3))
-		g.uvars = g.uvars[:len(g.uvars)-1]
 		g.close()
 		g.depth--
 		g.line("}")
 	}
 	// The condition's barrier ends each iteration and the loop.
+}
+
+// uniformVar declares or updates a variable the same in every thread
+// (from the block's shape, p, the loop counters and other such
+// variables), which later loops and ifs around barriers may use.
+func (g *gen) uniformVar() {
+	u := []string{"p", "nt", "bid", "nt / 2", "p * 3"}
+	u = append(u, g.uvars...)
+	e := fmt.Sprintf("%s + %s", u[g.pick(len(u))], u[g.pick(len(u))])
+	if g.chance(40) {
+		e = fmt.Sprintf("(%s) %% %d", e, 2+g.pick(5))
+	}
+	if len(g.uvars) > 0 && g.chance(30) {
+		// Update an existing one; only those declared at this depth or
+		// outside, which are all in scope.
+		x := g.uvars[g.pick(len(g.uvars))]
+		if strings.HasPrefix(x, "u") {
+			g.line("%s = %s", x, e)
+			return
+		}
+	}
+	name := g.fresh("u")
+	g.line("%s := %s", name, e)
+	g.line("_ = %s", name)
+	g.uvars = append(g.uvars, name)
 }
 
 // warpReduce writes the shuffle tree of a warp reduction.
