@@ -44,7 +44,7 @@ func TestGenerateCovers(t *testing.T) {
 		"t.SyncThreads()", "t.SyncThreadsCount(", "t.SyncThreadsAnd(", "t.SyncThreadsOr(",
 		"for t.SyncThreadsOr(", "for i", "; t.SyncThreadsAnd(", "cuda.ShflDownSync(", "cuda.ShflUpSync(",
 		"cuda.ShflXorSync(", "cuda.ShflSync(", "cuda.BallotSync(", "cuda.AnySync(", "cuda.AllSync(",
-		"cuda.SharedArray2[", "return\n", "nt-1-tid", "if tid < ", "for i", "float64", "uint64",
+		"cuda.SharedArray2[", "t.SyncWarp()", "return\n", "nt-1-tid", "if tid < ", "for i", "float64", "uint64",
 	}
 	seen := map[string]bool{}
 	shapes := map[bool]bool{}

@@ -362,6 +362,8 @@ func (g *gen) blockStmt() {
 		g.warpReduce()
 	case k < 97:
 		g.uniformVar()
+	case k < 99:
+		g.warpExchange()
 	default:
 		g.threadStmt(0)
 	}
@@ -646,6 +648,13 @@ func (g *gen) reduceStmt() {
 		fn := []string{"And", "Or"}[g.pick(2)]
 		g.line("%s := t.SyncThreads%s(%s)", name, fn, g.cond())
 		g.synced()
+		if g.depth < 2 && g.budget >= 3 && g.chance(50) {
+			// The result is the same in every thread: barriers may sit
+			// under it.
+			g.line("if %s {", name)
+			g.branches()
+			return
+		}
 		v := g.anyVar(true)
 		g.line("if %s {", name)
 		g.line("\t%s = %s", v.name, g.expr(v.t, 1))
@@ -895,6 +904,35 @@ func (g *gen) reduceLoop() {
 		g.line("}")
 	}
 	// The condition's barrier ends each iteration and the loop.
+}
+
+// warpExchange writes the thread's slot of a shared array, waits for its
+// warp (SyncWarp) and reads a slot of the same warp.
+func (g *gen) warpExchange() {
+	var s *sharedArr
+	for _, c := range g.shared {
+		if !c.twoD {
+			s = c
+		}
+	}
+	if g.dirty() {
+		g.barrier()
+	}
+	g.sharedWrite(s)
+	g.line("t.SyncWarp()")
+	v := g.varOf(s.t, true)
+	if v == nil {
+		v = g.newVar(s.t, "1")
+	}
+	op := "^="
+	if isFloat(s.t) {
+		op = "+="
+	}
+	g.line("if j := tid ^ %d; j < nt {", 1+g.pick(31))
+	g.line("\t%s %s %s[j]", v.name, op, s.name)
+	g.line("}")
+	g.line("t.SyncWarp()")
+	s.written, s.readOthers = true, true
 }
 
 // uniformVar declares or updates a variable the same in every thread
