@@ -86,6 +86,7 @@ type gen struct {
 	barriers int // barriers emitted in the current uniform loop body
 
 	mayRefuse []string
+	inBranch  int // nesting of block-level ifs
 }
 
 // Generate returns the random program of seed, named name.
@@ -415,6 +416,36 @@ func (g *gen) threadStmt(depth int) {
 			g.close()
 		}
 		g.line("}")
+	case k < 58 && depth < 2:
+		v := g.anyVar(false)
+		x := v.name
+		if isFloat(v.t) {
+			x = "tid"
+		}
+		g.line("switch %s & 3 {", x)
+		for c := 0; c < 2; c++ {
+			g.line("case %d:", c)
+			g.open()
+			g.threadStmt(depth + 1)
+			if g.chance(30) {
+				g.line("if %s {", g.cond())
+				g.line("\tbreak")
+				g.line("}")
+				g.threadStmt(depth + 1)
+			}
+			g.close()
+		}
+		g.line("default:")
+		g.open()
+		if g.returns < 3 && g.chance(20) {
+			g.returns++
+			g.outputs()
+			g.line("return")
+		} else {
+			g.threadStmt(depth + 1)
+		}
+		g.close()
+		g.line("}")
 	case k < 62 && depth < 2:
 		j := g.fresh("j")
 		bound := "tid&3"
@@ -677,31 +708,22 @@ func (g *gen) warpStmt() {
 	switch g.pick(6) {
 	case 0, 1, 2, 3:
 		v := g.anyVar(true)
-		src := g.varOf(v.t, false)
-		if src == nil || g.chance(50) {
-			src = v
-		}
-		var call string
-		switch g.pick(4) {
-		case 0:
-			call = fmt.Sprintf("cuda.ShflDownSync(t, %s, %d)", src.name, 1+g.pick(31))
-		case 1:
-			call = fmt.Sprintf("cuda.ShflUpSync(t, %s, %d)", src.name, 1+g.pick(31))
-		case 2:
-			call = fmt.Sprintf("cuda.ShflXorSync(t, %s, %d)", src.name, 1+g.pick(31))
-		default:
-			lanes := []string{
-				fmt.Sprintf("%d", g.pick(32)),
-				"(tid+1)%32",
-				fmt.Sprintf("int(%s&31)", g.atom("uint32")),
+		call := g.shflCall(v)
+		switch k := g.pick(10); {
+		case k < 2:
+			// Two exchanges in one statement.
+			op := "^"
+			if isFloat(v.t) {
+				op = "+"
 			}
-			call = fmt.Sprintf("cuda.ShflSync(t, %s, %s)", src.name, lanes[g.pick(len(lanes))])
-		}
-		if g.chance(50) {
+			g.line("%s = %s %s %s", v.name, call, op, g.shflCall(v))
+		case k < 4:
+			g.newVar(v.t, call)
+		case k < 7:
 			g.line("%s = %s", v.name, call)
-		} else if isFloat(v.t) {
+		case isFloat(v.t):
 			g.line("%s += %s", v.name, call)
-		} else {
+		default:
 			g.line("%s ^= %s", v.name, call)
 		}
 	case 4:
@@ -719,6 +741,31 @@ func (g *gen) warpStmt() {
 		g.line("\t%s = %s", v.name, g.expr(v.t, 1))
 		g.line("}")
 	}
+}
+
+// shflCall is a shuffle of a value of v's type: v, another variable or
+// an expression.
+func (g *gen) shflCall(v *gvar) string {
+	src := v.name
+	if w := g.varOf(v.t, false); w != nil && g.chance(40) {
+		src = w.name
+	} else if g.chance(30) {
+		src = g.exprC(v.t, 1, false)
+	}
+	switch g.pick(4) {
+	case 0:
+		return fmt.Sprintf("cuda.ShflDownSync(t, %s, %d)", src, 1+g.pick(31))
+	case 1:
+		return fmt.Sprintf("cuda.ShflUpSync(t, %s, %d)", src, 1+g.pick(31))
+	case 2:
+		return fmt.Sprintf("cuda.ShflXorSync(t, %s, %d)", src, 1+g.pick(31))
+	}
+	lanes := []string{
+		fmt.Sprintf("%d", g.pick(32)),
+		"(tid+1)%32",
+		fmt.Sprintf("int(%s&31)", g.atom("uint32")),
+	}
+	return fmt.Sprintf("cuda.ShflSync(t, %s, %s)", src, lanes[g.pick(len(lanes))])
 }
 
 // treeStep writes a region that is one if over the thread's index against
@@ -852,6 +899,8 @@ func (g *gen) branches() {
 		before[i] = st{s.written, s.readOthers}
 	}
 	g.depth++
+	g.inBranch++
+	defer func() { g.inBranch-- }()
 	g.open()
 	g.block(1 + g.pick(3))
 	g.close()
@@ -951,6 +1000,13 @@ func (g *gen) uniformVar() {
 		x := g.uvars[g.pick(len(g.uvars))]
 		if strings.HasPrefix(x, "u") {
 			g.line("%s = %s", x, e)
+			if g.inBranch > 0 {
+				// nugo gen takes a variable assigned in an if without
+				// barriers for a thread's own, even when the condition
+				// and the value are the same in every thread; a barrier
+				// makes the if one around barriers.
+				g.barrier()
+			}
 			return
 		}
 	}

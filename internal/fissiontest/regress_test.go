@@ -24,6 +24,36 @@ func BugRematLeavesUnusedDecl(t cuda.Thread, in []int32, fin []float32, out []in
 	out[gi] = x
 }
 `},
+	// LimitUniformAssignInIf (a limitation, not a wrong result): u is
+	// assigned the same value in every thread, but inside an if without
+	// barriers, which fission.go's findUniform takes for thread code; so
+	// u counts as thread-dependent and the loop around the barrier keeps
+	// goroutines. Found by random programs 634 and 643 (seeds 634, 643 of
+	// the generator before it put a barrier after such an assignment).
+	// When the transform learns this, drop MayRefuse.
+	{Name: "LimitUniformAssignInIf", BlockX: 40, BlockY: 1, Grid: 3, N: 100, P: 2, Slots: 1, FSlots: 1,
+		MayRefuse: []string{"a barrier in a loop whose condition is not the same in every thread of the block"}, Source: `
+func LimitUniformAssignInIf(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
+	s0 := cuda.SharedArray[int32](t, 40)
+	tid := t.ThreadIdx().X
+	gi := t.Grid1()
+	u := p + 1
+	if t.BlockIdx().X == 1 {
+		u = 3
+	}
+	var v int32
+	if gi < len(in) {
+		v = in[gi]
+	}
+	for i := 0; i < u; i++ {
+		s0[tid] = v
+		t.SyncThreads()
+		v += s0[(tid+1)%t.BlockDim().X]
+		t.SyncThreads()
+	}
+	out[gi] = int64(v)
+}
+`},
 }
 
 // TestFissionRegressions runs the regression kernels through nugo gen,
