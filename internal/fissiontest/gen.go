@@ -462,6 +462,12 @@ func (g *gen) threadStmt(depth int) {
 		if g.chance(50) {
 			g.threadStmt(depth + 1)
 		}
+		if g.chance(20) {
+			g.line("if %s {", g.cond())
+			g.line("\t%s", []string{"break", "continue"}[g.pick(2)])
+			g.line("}")
+			g.threadStmt(depth + 1)
+		}
 		if g.returns < 3 && g.chance(15) {
 			g.returns++
 			g.line("if %s {", g.cond())
