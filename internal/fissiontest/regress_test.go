@@ -54,6 +54,24 @@ func LimitUniformAssignInIf(t cuda.Thread, in []int32, fin []float32, out []int6
 	out[gi] = int64(v)
 }
 `},
+	// LimitShadowAcrossBarrier (a limitation): x declared again inside a
+	// loop around barriers, shadowing an x that lives across them, is
+	// refused ("x is declared again in a scope whose loop also declares
+	// it; rename one"). About 3% of the random programs meet it.
+	{Name: "LimitShadowAcrossBarrier", BlockX: 50, BlockY: 1, Grid: 2, N: 100, P: 1, Slots: 1, FSlots: 1,
+		MayRefuse: []string{"is declared again in a scope whose loop also declares it"}, Source: `
+func LimitShadowAcrossBarrier(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
+	tid := t.ThreadIdx().X
+	x := int32(tid) * 3
+	t.SyncThreads()
+	for i := 0; i < 2; i++ {
+		x := x + int32(i)
+		t.SyncThreads()
+		out[t.Grid1()] += int64(x)
+	}
+	out[t.Grid1()] += int64(x)
+}
+`},
 }
 
 // TestFissionRegressions runs the regression kernels through nugo gen,
