@@ -11,7 +11,9 @@ var regressions = []*Program{
 	// barrier) and dropped from the region that defines it; but that
 	// region still recomputes gi, which only x used there: nugo_loops.go
 	// does not compile ("kernels.go:N: declared and not used: gi"). Found
-	// by random program 19 (seed 19).
+	// by random program 19 (seed 19); fixed by "fission: fix a region
+	// recomputing a position variable that only a dropped declaration
+	// read" (fission_used.go).
 	{Name: "BugRematLeavesUnusedDecl", BlockX: 33, BlockY: 1, Grid: 2, N: 66, P: 1, Slots: 1, FSlots: 1, Source: `
 func BugRematLeavesUnusedDecl(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
 	s0 := cuda.SharedArray[int32](t, 33)
