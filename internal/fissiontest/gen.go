@@ -146,6 +146,12 @@ func (g *gen) open() {
 func (g *gen) close() {
 	top := g.scopes[len(g.scopes)-1]
 	g.outputVars(g.vars[top:])
+	g.endScope()
+}
+
+// endScope ends a scope without writing its variables.
+func (g *gen) endScope() {
+	top := g.scopes[len(g.scopes)-1]
 	for _, v := range g.vars[top:] {
 		if v.shadow != nil {
 			v.shadow.hidden = false
@@ -909,7 +915,14 @@ func (g *gen) branches() {
 	defer func() { g.inBranch-- }()
 	g.open()
 	g.block(1 + g.pick(3))
-	g.close()
+	if g.chance(8) {
+		// The whole block returns (the condition is uniform).
+		g.outputs()
+		g.line("return")
+		g.endScope()
+	} else {
+		g.close()
+	}
 	after := make([]st, len(g.shared))
 	for i, s := range g.shared {
 		after[i] = st{s.written, s.readOthers}
