@@ -3,7 +3,8 @@ package fissiontest
 import "testing"
 
 // regressions are the smallest kernels found by the random programs whose
-// block loops were wrong (or did not compile), named after what broke.
+// block loops were wrong (or did not compile), named after what broke,
+// the limitations they met (Limit*), and a few hand-written checks.
 // Each runs through the same checks as the random programs.
 var regressions = []*Program{
 	// BugRematLeavesUnusedDecl: x := int64(gi % 10), a function of the
@@ -72,6 +73,35 @@ func LimitShadowAcrossBarrier(t cuda.Thread, in []int32, fin []float32, out []in
 		out[t.Grid1()] += int64(x)
 	}
 	out[t.Grid1()] += int64(x)
+}
+`},
+	// SharedInLoop (hand-written, passes): a shared array declared inside
+	// a loop around barriers, a thread that returned before it, a shuffle
+	// with lanes that differ from thread to thread.
+	{Name: "SharedInLoop", BlockX: 45, BlockY: 1, Grid: 3, N: 120, P: 2, Slots: 2, FSlots: 1, Source: `
+func SharedInLoop(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
+	tid := t.ThreadIdx().X
+	nt := t.BlockDim().X
+	gi := t.Grid1()
+	var v int32
+	if gi < len(in) {
+		v = in[gi]
+	}
+	if tid == 3 {
+		return
+	}
+	for i := 0; i < p+1; i++ {
+		sl := cuda.SharedArray[int32](t, 45)
+		sl[tid] = v + int32(i)
+		t.SyncThreads()
+		v ^= sl[(tid+i+1)%nt]
+		w := cuda.ShflSync(t, v, (tid+i)%32)
+		if tid%4 != 0 {
+			v += w
+		}
+		t.SyncThreads()
+	}
+	out[gi*2] = int64(v)
 }
 `},
 }
