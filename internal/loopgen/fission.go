@@ -1751,8 +1751,9 @@ func (e *emitter) region(r *region) {
 			return true
 		})
 	}
+	live := e.usedVars(r)
 	for v := range refs {
-		if f.rematVars[v] {
+		if f.rematVars[v] && live[v] {
 			add(v)
 		}
 	}
