@@ -3,10 +3,10 @@ package cuda
 import (
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/nugo-dev/nugo/internal/baseline"
 	"github.com/nugo-dev/nugo/internal/cpu"
+	"github.com/nugo-dev/nugo/internal/cputime"
 )
 
 func empty(t Thread, data []float32) {}
@@ -73,33 +73,24 @@ func BenchmarkVectorAdd(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(percall))
 			k := Jit(vectorAdd)
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				if err := k.Launch(Dim1(vecN/256), Dim1(256), x, y, z); err != nil {
 					b.Fatal(err)
 				}
 			}
-			reportCPU(b, cpu0)
+			cputime.Report(b, cpu0)
 			b.SetBytes(3 * 4 * vecN)
 		})
 	}
 	b.Run("goroutines", func(b *testing.B) {
-		cpu0 := cpuTime()
+		cpu0 := cputime.Process()
 		for b.Loop() {
 			baseline.AddFloat32(z, x, y, runtime.GOMAXPROCS(0))
 		}
-		reportCPU(b, cpu0)
+		cputime.Report(b, cpu0)
 		b.SetBytes(3 * 4 * vecN)
 	})
-}
-
-// reportCPU reports the process's CPU time per iteration since cpu0: on a
-// shared machine wall time measures the sharing as much as the code, CPU
-// time less so.
-func reportCPU(b *testing.B, cpu0 time.Duration) {
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
 }
 
 func TestVectorAddMatchesLoop(t *testing.T) {

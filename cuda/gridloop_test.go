@@ -10,6 +10,7 @@ import (
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
 	"github.com/nugo-dev/nugo/internal/cpu"
+	"github.com/nugo-dev/nugo/internal/cputime"
 )
 
 // Every grid-syncing test kernel has a block loop (nugo gen's grid
@@ -88,15 +89,13 @@ func BenchmarkGridLoop(b *testing.B) {
 			defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(mode == "goroutines"))
 			data := make([]int64, n)
 			k := Jit(testkernels.GridRotate)
-			cpu0 := GridLoopCPUTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				if err := k.LaunchWith(cfg, data, rounds); err != nil {
 					b.Fatal(err)
 				}
 			}
-			if cpu0 >= 0 {
-				b.ReportMetric(float64((GridLoopCPUTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
-			}
+			cputime.Report(b, cpu0)
 		})
 	}
 	b.Run("hand", func(b *testing.B) {
@@ -113,7 +112,7 @@ func BenchmarkGridLoop(b *testing.B) {
 			}
 			wg.Wait()
 		}
-		cpu0 := GridLoopCPUTime()
+		cpu0 := cputime.Process()
 		for b.Loop() {
 			for range rounds {
 				phase(func(lo, hi int) {
@@ -128,8 +127,6 @@ func BenchmarkGridLoop(b *testing.B) {
 				})
 			}
 		}
-		if cpu0 >= 0 {
-			b.ReportMetric(float64((GridLoopCPUTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
-		}
+		cputime.Report(b, cpu0)
 	})
 }

@@ -3,11 +3,11 @@ package blockkernels
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/internal/corpus"
 	"github.com/nugo-dev/nugo/internal/cpu"
+	"github.com/nugo-dev/nugo/internal/cputime"
 )
 
 // kcase is one kernel with its launch for a problem of size n (elements,
@@ -182,34 +182,25 @@ func BenchmarkBlockKernels(b *testing.B) {
 				defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(p.noLoops))
 				cfg, args := c.launch(n)
 				k := cuda.Jit(c.kernel)
-				cpu0 := cpuTime()
+				cpu0 := cputime.Process()
 				for b.Loop() {
 					if err := k.LaunchWith(cfg, args...); err != nil {
 						b.Fatal(err)
 					}
 				}
-				reportCPU(b, cpu0)
+				cputime.Report(b, cpu0)
 			})
 		}
 		if c.hand != nil {
 			b.Run(c.name+"/hand", func(b *testing.B) {
 				_, args := c.launch(n)
-				cpu0 := cpuTime()
+				cpu0 := cputime.Process()
 				for b.Loop() {
 					c.hand(args)
 				}
-				reportCPU(b, cpu0)
+				cputime.Report(b, cpu0)
 			})
 		}
-	}
-}
-
-// reportCPU reports the process's CPU time per iteration since cpu0
-// (user and system, all threads): on a machine other programs load, wall
-// time measures the sharing as much as the code, CPU time less so.
-func reportCPU(b *testing.B, cpu0 time.Duration) {
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 

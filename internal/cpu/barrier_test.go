@@ -4,7 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/nugo-dev/nugo/internal/cputime"
 )
 
 // TestBarrierWaitCount runs rounds of WaitCount in which every live thread
@@ -197,8 +198,8 @@ func BenchmarkBarrier(b *testing.B) {
 			rounds := b.N
 			var wg sync.WaitGroup
 			b.ResetTimer()
-			cpu0 := cpuTime()
-			defer reportCPU(b, cpu0)
+			cpu0 := cputime.Process()
+			defer cputime.Report(b, cpu0)
 			for i := range n {
 				wg.Go(func() {
 					defer br.Leave()
@@ -211,13 +212,5 @@ func BenchmarkBarrier(b *testing.B) {
 			}
 			wg.Wait()
 		})
-	}
-}
-
-// reportCPU reports the process's CPU time per iteration since cpu0: on a
-// loaded machine wall time measures the sharing as much as the code.
-func reportCPU(b *testing.B, cpu0 time.Duration) {
-	if cpu0 >= 0 {
-		b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -3,6 +3,8 @@ package cpu
 import (
 	"iter"
 	"testing"
+
+	"github.com/nugo-dev/nugo/internal/cputime"
 )
 
 // coroutines runs body(b, i) for i in [0, n) as coroutines of the calling
@@ -143,8 +145,8 @@ func BenchmarkBarrierCoroutines(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			rounds := b.N
 			b.ResetTimer()
-			cpu0 := cpuTime()
-			defer reportCPU(b, cpu0)
+			cpu0 := cputime.Process()
+			defer cputime.Report(b, cpu0)
 			coroutines(n, func(br *Barrier, i int) {
 				defer br.Leave()
 				for range rounds {

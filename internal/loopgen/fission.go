@@ -1797,29 +1797,7 @@ func (e *emitter) region(r *region) {
 	}
 	// The region's own declarations of position variables that only other
 	// regions read are dropped (those regions recompute them).
-	used := map[*types.Var]bool{}
-	var use func(n ast.Node)
-	use = func(n ast.Node) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && f.info.Uses[id] != nil {
-				if v := f.varOf(id); v != nil && !used[v] {
-					used[v] = true
-					if d, ok := e.defs[v]; ok && d.r == r && f.rematVars[v] {
-						use(f.defRHS(d.stmt, v))
-					}
-				}
-			}
-			return true
-		})
-	}
-	for _, p := range r.pieces {
-		if p.stmt != nil && !e.isRematDef(p.stmt, r) {
-			use(p.stmt)
-		}
-		for _, x := range p.exprs {
-			use(x)
-		}
-	}
+	used := live
 	// The pieces as both loops write them; a return becomes a continue of
 	// the loop's label (renamed for the second loop).
 	var label string

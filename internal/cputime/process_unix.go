@@ -1,14 +1,15 @@
 //go:build unix
 
-package cuda
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the process's CPU time so far, user and system.
-func cpuTime() time.Duration {
+// Process returns the process's CPU time so far, user and system, of all
+// its threads, or -1 when the system does not tell.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return -1
