@@ -125,16 +125,7 @@ func (g *generator) syncingFuncs() map[*types.Func]bool {
 	if g.syncing != nil {
 		return g.syncing
 	}
-	decls := map[*types.Func]*ast.FuncDecl{}
-	for _, f := range g.pkg.Syntax {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := g.pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					decls[fn] = fd
-				}
-			}
-		}
-	}
+	decls := g.packageFuncs()
 	state := map[*types.Func]int{} // 1 visiting, 2 no, 3 yes
 	var visit func(fn *types.Func) bool
 	visit = func(fn *types.Func) bool {

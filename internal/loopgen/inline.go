@@ -43,16 +43,7 @@ const maxInlineDepth = 16
 // instantiation of the generic kernel fd, the copy is a function of its
 // own (instanceName) with the type arguments written in.
 func (g *generator) inlined(fd *ast.FuncDecl, inst *instance) (ig *generator, ifd *ast.FuncDecl, hash string, callees []string, why string) {
-	in := &inliner{g: g, info: g.pkg.TypesInfo, decls: map[*types.Func]*ast.FuncDecl{}, used: map[*types.Func]bool{}, taken: map[string]bool{}, lastResults: map[string][]string{}}
-	for _, f := range g.pkg.Syntax {
-		for _, d := range f.Decls {
-			if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil {
-				if fn, ok := in.info.Defs[d.Name].(*types.Func); ok {
-					in.decls[fn] = d
-				}
-			}
-		}
-	}
+	in := &inliner{g: g, info: g.pkg.TypesInfo, decls: g.packageFuncs(), used: map[*types.Func]bool{}, taken: map[string]bool{}, lastResults: map[string][]string{}}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*errFission)

@@ -304,9 +304,10 @@ type generator struct {
 	imports map[string]string    // import path -> name in the generated file
 	names   map[string]bool      // names taken in the generated file's scope
 	syncing map[*types.Func]bool // functions that synchronise (fission.go)
-	// stopping and funcDecls serve mayStop (rowstop.go): what is known
-	// of each function, and the package's functions.
-	stopping  map[*types.Func]int
+	// stopping serves mayStop (rowstop.go): what is known of each
+	// function.
+	stopping map[*types.Func]int
+	// funcDecls are the package's functions with bodies (packageFuncs).
 	funcDecls map[*types.Func]*ast.FuncDecl
 	// calls, copies and copied serve the depth-counting copies of
 	// recursion.go: the call graph, each copy's name, the functions
@@ -315,6 +316,24 @@ type generator struct {
 	copies map[*types.Func]string
 	copied map[*types.Func]bool
 	decls  bytes.Buffer
+}
+
+// packageFuncs returns the declarations, with bodies, of the package's
+// functions and methods, by their objects.
+func (g *generator) packageFuncs() map[*types.Func]*ast.FuncDecl {
+	if g.funcDecls == nil {
+		g.funcDecls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range g.pkg.Syntax {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					if fn, ok := g.pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						g.funcDecls[fn] = fd
+					}
+				}
+			}
+		}
+	}
+	return g.funcDecls
 }
 
 func newGenerator(pkg *packages.Package) *generator {

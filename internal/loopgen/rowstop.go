@@ -24,16 +24,6 @@ import (
 func (g *generator) mayStop(fd *ast.FuncDecl) bool {
 	if g.stopping == nil {
 		g.stopping = map[*types.Func]int{}
-		g.funcDecls = map[*types.Func]*ast.FuncDecl{}
-		for _, f := range g.pkg.Syntax {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-					if fn, ok := g.pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-						g.funcDecls[fn] = fd
-					}
-				}
-			}
-		}
 	}
 	fn, _ := g.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
 	if fn == nil || fd.Body == nil {
@@ -54,7 +44,7 @@ func (g *generator) funcMayStop(fn *types.Func) bool {
 	}
 	g.stopping[fn] = 1
 	found := false
-	ast.Inspect(g.funcDecls[fn].Body, func(n ast.Node) bool {
+	ast.Inspect(g.packageFuncs()[fn].Body, func(n ast.Node) bool {
 		if found {
 			return false
 		}
@@ -65,7 +55,7 @@ func (g *generator) funcMayStop(fn *types.Func) bool {
 			// may reach one.
 			if k, _ := g.collective(&ast.CallExpr{Fun: n}); k != collNone {
 				found = true
-			} else if c, ok := g.pkg.TypesInfo.Uses[n].(*types.Func); ok && g.funcDecls[c.Origin()] != nil {
+			} else if c, ok := g.pkg.TypesInfo.Uses[n].(*types.Func); ok && g.packageFuncs()[c.Origin()] != nil {
 				found = g.funcMayStop(c.Origin())
 			}
 		case *ast.CallExpr:
@@ -90,7 +80,7 @@ func (g *generator) callMayStop(call *ast.CallExpr) bool {
 		return false // a conversion or a builtin
 	}
 	if c := g.callee(call); c != nil {
-		if c.Pkg() != nil && c.Pkg().Path() == cudaPath || g.funcDecls[c.Origin()] != nil {
+		if c.Pkg() != nil && c.Pkg().Path() == cudaPath || g.packageFuncs()[c.Origin()] != nil {
 			return false // known: its identifier is visited on its own
 		}
 	}
@@ -120,7 +110,7 @@ func (g *generator) callMayStop(call *ast.CallExpr) bool {
 // methodMayStop reports whether a method of the package named name may
 // make the block concurrent: an interface method call may run it.
 func (g *generator) methodMayStop(name string) bool {
-	for fn := range g.funcDecls {
+	for fn := range g.packageFuncs() {
 		if fn.Name() == name && fn.Type().(*types.Signature).Recv() != nil && g.funcMayStop(fn) {
 			return true
 		}
