@@ -14,8 +14,9 @@ import "iter"
 // again. A barrier costs a round trip of coroutine switches per thread,
 // where parking goroutines cost a scheduler wake-up each. A round that
 // changes nothing (no thread arrives, leaves or returns) would repeat
-// forever: the worker's thread fails with deadlockMsg instead. The coroutines are kept from
-// block to block and stopped when the launch ends.
+// forever: the worker's thread fails with deadlockMsg instead. The
+// coroutines are kept from block to block and stopped when the launch
+// ends.
 //
 // A thread that waits on something outside the block (the grid's barrier
 // in SyncGrid) blocks the worker, with its block's other threads waiting

@@ -1,11 +1,5 @@
 package cuda
 
-import (
-	"fmt"
-
-	"github.com/nugo-dev/nugo/internal/compiler"
-)
-
 // Grid barriers in block loops.
 //
 // A cooperative launch on the cpu backend runs every block at once, each
@@ -55,10 +49,7 @@ func (bl *Block) SyncGrid(exited []bool) bool {
 		panic(notCooperativeMsg)
 	}
 	if !g.Wait() {
-		if e := b.launch.exited.Load(); e != nil {
-			panic(fmt.Sprintf(compiler.GridExitMsg, e.X, e.Y, e.Z))
-		}
-		panic(errBlockAborted)
+		panic(b.launch.gridBroken())
 	}
 	return true
 }

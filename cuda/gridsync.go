@@ -69,14 +69,22 @@ func (t Thread) SyncGrid() {
 	}
 	if lead && !g.Wait() {
 		b.abort() // the block's other threads, waiting for this one, unwind
-		if e := b.launch.exited.Load(); e != nil {
-			panic(fmt.Sprintf(compiler.GridExitMsg, e.X, e.Y, e.Z))
-		}
-		panic(errBlockAborted)
+		panic(b.launch.gridBroken())
 	}
 	if !b.barrier.Wait() {
 		panic(errBlockAborted)
 	}
+}
+
+// gridBroken is what a block panics with when the grid's barrier broke:
+// GridExitMsg, naming the block, when a block returned before a grid
+// barrier the others wait at, else errBlockAborted (another block failed,
+// and the launch reports that).
+func (l *hostLaunch) gridBroken() any {
+	if e := l.exited.Load(); e != nil {
+		return fmt.Sprintf(compiler.GridExitMsg, e.X, e.Y, e.Z)
+	}
+	return errBlockAborted
 }
 
 // MaxCooperativeBlocks is the most blocks of the given shape, each with
