@@ -465,21 +465,16 @@ func (w *warp) releaseGroup(m, group uint32) {
 // result is lane l's result of its operation among the lanes of part,
 // whose lanes with a nonzero value are those of ballot.
 func (w *warp) result(l int, part, ballot uint32) uint64 {
-	// As PTX's shfl.sync, only the low 5 bits of the lane operand count.
-	src, arg := -1, w.arg[l]&(WarpSize-1)
 	switch w.op[l] {
-	case opIdx:
-		src = arg
-	case opDown:
-		if s := l + arg; s < WarpSize {
-			src = s
+	case opIdx, opDown, opUp, opXor:
+		// As PTX's shfl.sync, only the low 5 bits of the lane operand
+		// count; a lane outside the warp or the part reads its own value.
+		kind := [...]ShuffleKind{opIdx: ShuffleIdx, opDown: ShuffleDown, opUp: ShuffleUp, opXor: ShuffleXor}[w.op[l]]
+		src := shuffleSource(kind, l, w.arg[l]&(WarpSize-1))
+		if src < 0 || part&(1<<src) == 0 {
+			src = l
 		}
-	case opUp:
-		if s := l - arg; s >= 0 {
-			src = s
-		}
-	case opXor:
-		src = l ^ arg
+		return w.val[src]
 	case opAll:
 		return b2u(ballot == part)
 	case opAny:
@@ -506,10 +501,6 @@ func (w *warp) result(l int, part, ballot uint32) uint64 {
 	default:
 		return 0
 	}
-	if src < 0 || part&(1<<src) == 0 {
-		src = l
-	}
-	return w.val[src]
 }
 
 // matching is the mask of the lanes of part whose value has the same bits
