@@ -2,8 +2,6 @@ package frontend
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"path/filepath"
 
 	"github.com/nugo-dev/nugo/internal/declhash"
@@ -25,28 +23,24 @@ func DeclHash(fn any, inlined ...string) (hash string, ok bool) {
 	if err != nil {
 		return "", false
 	}
-	fs := fset
 	files, err := registeredFiles(info.pkgPath)
 	if err != nil {
 		return "", false
 	}
 	fd := declOf(files, info.name)
 	if fd == nil {
+		// The source tree: the kernel's file and the files of its
+		// package beside it, where inlined helpers may be.
 		path, err := findSource(info)
 		if err != nil {
 			return "", false
 		}
-		fs = token.NewFileSet()
-		f, err := parser.ParseFile(fs, path, nil, parser.SkipObjectResolution)
-		if err != nil {
+		dir := filepath.Dir(path)
+		if files, err = packageFiles(dir, dir, path, ""); err != nil {
 			return "", false
 		}
-		if fd = declOf([]*ast.File{f}, info.name); fd == nil {
+		if fd = declOf(files, info.name); fd == nil {
 			return "", false
-		}
-		files = []*ast.File{f}
-		if len(inlined) > 0 {
-			files = append(files, siblingFiles(fs, path)...)
 		}
 	}
 	decls := []*ast.FuncDecl{fd}
@@ -57,22 +51,6 @@ func DeclHash(fn any, inlined ...string) (hash string, ok bool) {
 		}
 		decls = append(decls, d)
 	}
-	h, err := declhash.OfAll(fs, decls)
+	h, err := declhash.OfAll(fset, decls)
 	return h, err == nil
-}
-
-// siblingFiles parses the other Go files of path's directory, those that
-// parse, in name order.
-func siblingFiles(fs *token.FileSet, path string) []*ast.File {
-	names, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.go"))
-	var files []*ast.File
-	for _, n := range names {
-		if n == path {
-			continue
-		}
-		if f, err := parser.ParseFile(fs, n, nil, parser.SkipObjectResolution); err == nil {
-			files = append(files, f)
-		}
-	}
-	return files
 }
