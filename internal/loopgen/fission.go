@@ -1934,32 +1934,33 @@ func (e *emitter) bounds(r *region) (lo, hi string, ok bool) {
 // isTid reports whether x is the thread's x index: t.ThreadIdx().X, or a
 // variable recomputed as that.
 func (e *emitter) isTid(x ast.Expr) bool {
+	x, ok := e.positionDef(x)
+	return ok && e.f.isThreadX(x)
+}
+
+// positionDef returns x unparenthesised or, when x names a position
+// variable (one recomputed in each region) declared with one value per
+// variable, the expression it is declared with; ok is false for an
+// identifier of any other variable.
+func (e *emitter) positionDef(x ast.Expr) (def ast.Expr, ok bool) {
 	f := e.f
 	x = ast.Unparen(x)
-	if id, ok := x.(*ast.Ident); ok {
-		v := f.varOf(id)
-		if v == nil || !f.rematVars[v] {
-			return false
-		}
-		d, ok := e.defs[v]
-		if !ok {
-			return false
-		}
-		x = ast.Unparen(f.defRHS(d.stmt, v))
-		if as, ok := d.stmt.(*ast.AssignStmt); ok && len(as.Rhs) != len(as.Lhs) {
-			return false
-		}
+	id, isID := x.(*ast.Ident)
+	if !isID {
+		return x, true
 	}
-	sel, ok := x.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "X" {
-		return false
+	v := f.varOf(id)
+	if v == nil || !f.rematVars[v] {
+		return nil, false
 	}
-	call, ok := ast.Unparen(sel.X).(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return false
+	d, found := e.defs[v]
+	if !found {
+		return nil, false
 	}
-	m, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	return ok && m.Sel.Name == "ThreadIdx" && f.isThread(m.X)
+	if as, isAssign := d.stmt.(*ast.AssignStmt); isAssign && len(as.Rhs) != len(as.Lhs) {
+		return nil, false
+	}
+	return ast.Unparen(f.defRHS(d.stmt, v)), true
 }
 
 // remat returns declaring statement s with the variables not needed

@@ -424,22 +424,14 @@ func (e *emitter) guard(s ast.Stmt, v *types.Var) (demand, bool) {
 // index, or a variable recomputed as one of those.
 func (e *emitter) isLane(x ast.Expr) (flat, ok bool) {
 	f := e.f
-	x = ast.Unparen(x)
-	if id, isId := x.(*ast.Ident); isId {
-		v := f.varOf(id)
-		if v == nil || !f.rematVars[v] {
+	if _, isID := ast.Unparen(x).(*ast.Ident); isID {
+		def, ok := e.positionDef(x)
+		if !ok {
 			return false, false
 		}
-		d, has := e.defs[v]
-		if !has {
-			return false, false
-		}
-		if as, isAs := d.stmt.(*ast.AssignStmt); isAs && len(as.Rhs) != len(as.Lhs) {
-			return false, false
-		}
-		return e.isLane(f.defRHS(d.stmt, v))
+		return e.isLane(def)
 	}
-	switch x := x.(type) {
+	switch x := ast.Unparen(x).(type) {
 	case *ast.CallExpr:
 		m, isSel := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 		return false, isSel && len(x.Args) == 0 && m.Sel.Name == "LaneID" && f.isThread(m.X)
