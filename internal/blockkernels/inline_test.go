@@ -131,49 +131,10 @@ func TestStaleInlinedHelper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	marker := func(args []any) func() cuda.BlockLoop {
-		a := args[0].([]int32)
-		return func() cuda.BlockLoop {
-			return func(b *cuda.Block) {
-				for i := range b.Size() {
-					a[b.Thread(i).Grid1()] = -1
-				}
-			}
-		}
-	}
-	for _, tc := range []struct {
-		name    string
-		source  string
-		want    int32
-		wantErr []string
-	}{
+	checkStaleLaunches(t, staleCaller, []staleCase{
 		{"helper edited", old, 7, []string{"staleCaller", "out of date", "run go generate", old, current}},
 		{"current", current, -1, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			cuda.RegisterBlockLoop(staleCaller, tc.source, marker, "staleHelper")
-			a := []int32{7, 7, 7, 7}
-			err := cuda.Jit(staleCaller).Launch(cuda.Dim1(1), cuda.Dim1(4), a)
-			if tc.wantErr == nil {
-				if err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				var ce *cuda.CompileError
-				if !errors.As(err, &ce) {
-					t.Fatalf("launch returned %v (%T), want a *cuda.CompileError", err, err)
-				}
-				for _, sub := range tc.wantErr {
-					if !strings.Contains(err.Error(), sub) {
-						t.Errorf("error %q does not contain %q", err, sub)
-					}
-				}
-			}
-			if a[0] != tc.want {
-				t.Errorf("a[0] = %d, want %d", a[0], tc.want)
-			}
-		})
-	}
+	}, "staleHelper")
 }
 
 // TestInlinedHelperPanicPosition: a panic in a helper inlined into a

@@ -47,6 +47,34 @@ func TestStaleBlockLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cuda.SetBackend(cuda.Auto)
+	current, found := frontend.DeclHash(staleKernel)
+	if !found {
+		t.Fatal("the test's own source was not found")
+	}
+	checkStaleLaunches(t, staleKernel, []staleCase{
+		{"stale", "0123456789abcdef", 7, []string{"staleKernel", "stale_test.go:", "out of date", "run go generate", "0123456789abcdef", current}},
+		{"current", current, -1, nil},
+	})
+}
+
+// staleCase is a fingerprint a test registers a marker block loop under,
+// and what a launch of the kernel then does: a[0] is want after it (-1
+// when the marker ran, the kernel's result or 7, untouched, otherwise)
+// and, when wantErr is not nil, the launch fails with a *cuda.CompileError
+// containing each of wantErr's strings.
+type staleCase struct {
+	name    string
+	source  string
+	want    int32
+	wantErr []string
+}
+
+// checkStaleLaunches registers, for each case, a block loop for kernel
+// with the case's fingerprint and inlined helpers, which writes -1 for
+// each thread, launches kernel over one block of 4 threads, and checks
+// the outcome.
+func checkStaleLaunches(t *testing.T, kernel func(cuda.Thread, []int32), cases []staleCase, inlined ...string) {
+	t.Helper()
 	marker := func(args []any) func() cuda.BlockLoop {
 		a := args[0].([]int32)
 		return func() cuda.BlockLoop {
@@ -57,23 +85,11 @@ func TestStaleBlockLoop(t *testing.T) {
 			}
 		}
 	}
-	current, found := frontend.DeclHash(staleKernel)
-	if !found {
-		t.Fatal("the test's own source was not found")
-	}
-	for _, tc := range []struct {
-		name    string
-		source  string
-		want    int32
-		wantErr []string // substrings of the error; nil: no error
-	}{
-		{"stale", "0123456789abcdef", 7, []string{"staleKernel", "stale_test.go:", "out of date", "run go generate", "0123456789abcdef", current}},
-		{"current", current, -1, nil},
-	} {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			cuda.RegisterBlockLoop(staleKernel, tc.source, marker)
+			cuda.RegisterBlockLoop(kernel, tc.source, marker, inlined...)
 			a := []int32{7, 7, 7, 7}
-			err := cuda.Jit(staleKernel).Launch(cuda.Dim1(1), cuda.Dim1(4), a)
+			err := cuda.Jit(kernel).Launch(cuda.Dim1(1), cuda.Dim1(4), a)
 			if tc.wantErr == nil {
 				if err != nil {
 					t.Fatal(err)
