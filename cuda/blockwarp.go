@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/nugo-dev/nugo/internal/compiler"
 )
@@ -331,5 +332,74 @@ func BlockSyncWarpMask(b *Block, mask []uint32, exited []bool) {
 	n := len(mask)
 	for base := 0; base < n; base += WarpSize {
 		warpParts(b, mask, exited, base, min(base+WarpSize, n))
+	}
+}
+
+// BlockBranch marks in off the threads that do not run one side of an if
+// whose condition differs from thread to thread, for block loops: thread
+// i runs the side when cond[i] equals taken and outer (the exited flags,
+// or the off flags of an enclosing side; nil: none) does not mark it.
+// The side's regions skip the threads off marks and its warp operations
+// take them as absent. It reports whether any thread runs the side.
+// cond[i] is not read for a thread outer marks.
+func BlockBranch(off, cond, outer []bool, taken bool) bool {
+	n := len(off)
+	cond = cond[:n]
+	any := false
+	for i := range off {
+		o := outer != nil && outer[i] || cond[i] != taken
+		off[i] = o
+		any = any || !o
+	}
+	return any
+}
+
+// BlockBranchCheck checks, before a warp operation inside one side of an
+// if whose condition differs from thread to thread, that no lane of a
+// participating thread's member mask (mask[i], nil for the full warp)
+// belongs to a live thread (not marked in exited, nil: none returned) on
+// the other side (marked in off). On the goroutine path such a lane would
+// be paired with the operation at whatever warp operation it reaches
+// next; on a GPU the result is undefined. The block loop fails the launch
+// instead, naming the thread. A thread whose mask lacks its own lane is
+// left to the operation, which fails with ErrWarpMask.
+func BlockBranchCheck(b *Block, mask []uint32, off, exited []bool) {
+	n := len(off)
+	for base := 0; base < n; base += WarpSize {
+		end := min(base+WarpSize, n)
+		var away uint32 // live lanes not on this side
+		for i := base; i < end; i++ {
+			if off[i] && (exited == nil || !exited[i]) {
+				away |= 1 << (i - base)
+			}
+		}
+		if away == 0 {
+			continue
+		}
+		for i := base; i < end; i++ {
+			if off[i] {
+				continue
+			}
+			m := uint32(fullMask)
+			if mask != nil {
+				m = mask[i]
+			}
+			if m&(1<<(i-base)) == 0 {
+				return // ErrWarpMask, from the operation
+			}
+		}
+		for i := base; i < end; i++ {
+			if off[i] {
+				continue
+			}
+			m := uint32(fullMask)
+			if mask != nil {
+				m = mask[i]
+			}
+			if m&away != 0 {
+				b.Thread(i)
+				panic(fmt.Sprintf("warp operation with member mask %#08x by lane %d under a condition that lane %d of the mask, which has not returned, did not take: the lanes of a warp operation's mask must reach it together (on the goroutine path it would meet whatever warp operation that lane reaches next; on a GPU the result is undefined)", uint64(m), i-base, bits.TrailingZeros32(m&away)))
+			}
+		}
 	}
 }

@@ -39,7 +39,7 @@ func All() []Case {
 	for _, group := range [][]Case{
 		typeCases, arithCases, convertCases, controlCases, localCases,
 		sliceCases, arrayCases, funcCases, mathCases, bitsCases,
-		threadCases, sharedCases, syncReduceCases, warpCases, warpTreeCases, warpMaskCases, atomicCases, printfCases, miscCases,
+		threadCases, sharedCases, syncReduceCases, warpCases, warpTreeCases, warpMaskCases, warpBranchCases, atomicCases, printfCases, miscCases,
 		builtinCases, mixedCases, structCases, byValueCases, tableCases, packageCases, halfCases, gridSyncCases, complexCases,
 	} {
 		all = append(all, group...)

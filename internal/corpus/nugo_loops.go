@@ -7407,6 +7407,421 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(warpBranches, "3a4c387842ce36a2", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []uint32
+			var nugoLane []int
+			var nugoShfl []uint32
+			var nugoOff2 []bool
+			var nugoIn2 []bool
+			var nugoOff3 []bool
+			var nugoMask2 []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoIn3 []bool
+			var nugoOff4 []bool
+			var nugoShfl2 []uint32
+			var nugoShfl3 []uint32
+			var nugoVV []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn = nugoIn[:nugoN]
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff = nugoOff[:nugoN]
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask = nugoMask[:nugoN]
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]uint32, nugoN)
+				}
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]uint32, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 = nugoOff2[:nugoN]
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 = nugoIn2[:nugoN]
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 = nugoOff3[:nugoN]
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 = nugoMask2[:nugoN]
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoIn3) < nugoN {
+					nugoIn3 = make([]bool, nugoN)
+				}
+				nugoIn3 = nugoIn3[:nugoN]
+				if cap(nugoOff4) < nugoN {
+					nugoOff4 = make([]bool, nugoN)
+				}
+				nugoOff4 = nugoOff4[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]uint32, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]uint32, nugoN)
+				}
+				nugoShfl3 = nugoShfl3[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]uint32, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpbranch.go:14
+						i := (nugoX0 + nugoTi)
+
+//line warpbranch.go:15
+						var v uint32
+
+//line warpbranch.go:16
+						if i < len(in) {
+//line warpbranch.go:17
+							v = in[i]
+						}
+
+//line warpbranch.go:19
+						lane := t.LaneID()
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpbranch.go:14
+						i := t.Grid1()
+
+//line warpbranch.go:15
+						var v uint32
+
+//line warpbranch.go:16
+						if i < len(in) {
+//line warpbranch.go:17
+							v = in[i]
+						}
+
+//line warpbranch.go:19
+						lane := t.LaneID()
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					for off := 8; off > 0; off /= 2 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(off)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(off)
+								nugoVV[nugoTi] = v
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line warpbranch.go:22
+								v += nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line warpbranch.go:22
+								v += nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
+					if nugoFlat {
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line warpbranch.go:19
+							lane := t.LaneID()
+
+//line warpbranch.go:25
+							if lane >= 28 {
+								{
+									nugoExited[nugoTi] = true
+									nugoOff2[nugoTi] = true
+									continue nugoRegion
+								}
+							}
+							nugoIn2[nugoTi] = nugoTi < 32
+						}
+					} else {
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line warpbranch.go:19
+							lane := t.LaneID()
+
+//line warpbranch.go:25
+							if lane >= 28 {
+								{
+									nugoExited[nugoTi] = true
+									nugoOff2[nugoTi] = true
+									continue nugoRegion2
+								}
+							}
+							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
+						}
+					}
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0x0fff0000)
+								nugoPred[nugoTi] = (v%3 == 0)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0x0fff0000)
+								nugoPred[nugoTi] = (v%3 == 0)
+								nugoVV[nugoTi] = v
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
+						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line warpbranch.go:29
+								v = nugoVote[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line warpbranch.go:29
+								v = nugoVote[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						nugoIn3[nugoTi] = nugoTi/32 == 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						nugoIn3[nugoTi] = t.ThreadIdx().X/32 == 1
+					}
+				}
+				if cuda.BlockBranch(nugoOff4, nugoIn3, nugoExited, true) {
+					cuda.BlockBranchCheck(nugoB, nil, nugoOff4, nugoExited)
+					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(3), nugoOff4)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpbranch.go:33
+							v += nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpbranch.go:33
+							v += nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpbranch.go:14
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line warpbranch.go:35
+						v = nugoShfl3[nugoTi]
+
+//line warpbranch.go:36
+						if i < len(out) {
+//line warpbranch.go:37
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpbranch.go:14
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line warpbranch.go:35
+						v = nugoShfl3[nugoTi]
+
+//line warpbranch.go:36
+						if i < len(out) {
+//line warpbranch.go:37
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(warpQuarters, "7566d9e4d76eeeff", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, ballot, votes, first, sum, match := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]uint32), nugoArgs[3].([]int32), nugoArgs[4].([]int32), nugoArgs[5].([]uint32)
 		_, _, _, _, _, _ = in, ballot, votes, first, sum, match
@@ -8037,29 +8452,1391 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpHalves, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpHalves(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(warpHalves, "bbfc64ec6fb3872e", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, sums, all := nugoArgs[0].([]float64), nugoArgs[1].([]float64), nugoArgs[2].([]uint32)
+		_, _, _ = in, sums, all
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoMask2 []uint32
+			var nugoVal []float64
+			var nugoLane []int
+			var nugoShfl []float64
+			var nugoMask3 []uint32
+			var nugoVal2 []float64
+			var nugoLane2 []int
+			var nugoShfl2 []float64
+			var nugoMask4 []uint32
+			var nugoVal3 []float64
+			var nugoLane3 []int
+			var nugoShfl3 []float64
+			var nugoMask5 []uint32
+			var nugoVal4 []float64
+			var nugoLane4 []int
+			var nugoShfl4 []float64
+			var nugoMask6 []uint32
+			var nugoVal5 []int
+			var nugoMatch []uint32
+			var nugoOff2 []bool
+			var nugoMask7 []uint32
+			var nugoMask8 []uint32
+			var nugoVal6 []float64
+			var nugoLane5 []int
+			var nugoShfl5 []float64
+			var nugoMask9 []uint32
+			var nugoVal7 []float64
+			var nugoLane6 []int
+			var nugoShfl6 []float64
+			var nugoMask10 []uint32
+			var nugoVal8 []float64
+			var nugoLane7 []int
+			var nugoShfl7 []float64
+			var nugoMask11 []uint32
+			var nugoVal9 []float64
+			var nugoLane8 []int
+			var nugoShfl8 []float64
+			var nugoMask12 []uint32
+			var nugoVal10 []int
+			var nugoMatch2 []uint32
+			var nugoVV []float64
+			var nugoVS []float64
+			var nugoVA []uint32
+			var nugoVRes []float64
+			var nugoVV2 []float64
+			var nugoVRes2 []float64
+			var nugoVV3 []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoIn = nugoIn[:nugoN]
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff = nugoOff[:nugoN]
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask = nugoMask[:nugoN]
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 = nugoMask2[:nugoN]
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float64, nugoN)
+				}
+				nugoVal = nugoVal[:nugoN]
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane = nugoLane[:nugoN]
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]float64, nugoN)
+				}
+				nugoShfl = nugoShfl[:nugoN]
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 = nugoMask3[:nugoN]
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]float64, nugoN)
+				}
+				nugoVal2 = nugoVal2[:nugoN]
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 = nugoLane2[:nugoN]
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]float64, nugoN)
+				}
+				nugoShfl2 = nugoShfl2[:nugoN]
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 = nugoMask4[:nugoN]
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]float64, nugoN)
+				}
+				nugoVal3 = nugoVal3[:nugoN]
+				if cap(nugoLane3) < nugoN {
+					nugoLane3 = make([]int, nugoN)
+				}
+				nugoLane3 = nugoLane3[:nugoN]
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]float64, nugoN)
+				}
+				nugoShfl3 = nugoShfl3[:nugoN]
+				if cap(nugoMask5) < nugoN {
+					nugoMask5 = make([]uint32, nugoN)
+				}
+				nugoMask5 = nugoMask5[:nugoN]
+				if cap(nugoVal4) < nugoN {
+					nugoVal4 = make([]float64, nugoN)
+				}
+				nugoVal4 = nugoVal4[:nugoN]
+				if cap(nugoLane4) < nugoN {
+					nugoLane4 = make([]int, nugoN)
+				}
+				nugoLane4 = nugoLane4[:nugoN]
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]float64, nugoN)
+				}
+				nugoShfl4 = nugoShfl4[:nugoN]
+				if cap(nugoMask6) < nugoN {
+					nugoMask6 = make([]uint32, nugoN)
+				}
+				nugoMask6 = nugoMask6[:nugoN]
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]int, nugoN)
+				}
+				nugoVal5 = nugoVal5[:nugoN]
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch = nugoMatch[:nugoN]
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 = nugoOff2[:nugoN]
+				if cap(nugoMask7) < nugoN {
+					nugoMask7 = make([]uint32, nugoN)
+				}
+				nugoMask7 = nugoMask7[:nugoN]
+				if cap(nugoMask8) < nugoN {
+					nugoMask8 = make([]uint32, nugoN)
+				}
+				nugoMask8 = nugoMask8[:nugoN]
+				if cap(nugoVal6) < nugoN {
+					nugoVal6 = make([]float64, nugoN)
+				}
+				nugoVal6 = nugoVal6[:nugoN]
+				if cap(nugoLane5) < nugoN {
+					nugoLane5 = make([]int, nugoN)
+				}
+				nugoLane5 = nugoLane5[:nugoN]
+				if cap(nugoShfl5) < nugoN {
+					nugoShfl5 = make([]float64, nugoN)
+				}
+				nugoShfl5 = nugoShfl5[:nugoN]
+				if cap(nugoMask9) < nugoN {
+					nugoMask9 = make([]uint32, nugoN)
+				}
+				nugoMask9 = nugoMask9[:nugoN]
+				if cap(nugoVal7) < nugoN {
+					nugoVal7 = make([]float64, nugoN)
+				}
+				nugoVal7 = nugoVal7[:nugoN]
+				if cap(nugoLane6) < nugoN {
+					nugoLane6 = make([]int, nugoN)
+				}
+				nugoLane6 = nugoLane6[:nugoN]
+				if cap(nugoShfl6) < nugoN {
+					nugoShfl6 = make([]float64, nugoN)
+				}
+				nugoShfl6 = nugoShfl6[:nugoN]
+				if cap(nugoMask10) < nugoN {
+					nugoMask10 = make([]uint32, nugoN)
+				}
+				nugoMask10 = nugoMask10[:nugoN]
+				if cap(nugoVal8) < nugoN {
+					nugoVal8 = make([]float64, nugoN)
+				}
+				nugoVal8 = nugoVal8[:nugoN]
+				if cap(nugoLane7) < nugoN {
+					nugoLane7 = make([]int, nugoN)
+				}
+				nugoLane7 = nugoLane7[:nugoN]
+				if cap(nugoShfl7) < nugoN {
+					nugoShfl7 = make([]float64, nugoN)
+				}
+				nugoShfl7 = nugoShfl7[:nugoN]
+				if cap(nugoMask11) < nugoN {
+					nugoMask11 = make([]uint32, nugoN)
+				}
+				nugoMask11 = nugoMask11[:nugoN]
+				if cap(nugoVal9) < nugoN {
+					nugoVal9 = make([]float64, nugoN)
+				}
+				nugoVal9 = nugoVal9[:nugoN]
+				if cap(nugoLane8) < nugoN {
+					nugoLane8 = make([]int, nugoN)
+				}
+				nugoLane8 = nugoLane8[:nugoN]
+				if cap(nugoShfl8) < nugoN {
+					nugoShfl8 = make([]float64, nugoN)
+				}
+				nugoShfl8 = nugoShfl8[:nugoN]
+				if cap(nugoMask12) < nugoN {
+					nugoMask12 = make([]uint32, nugoN)
+				}
+				nugoMask12 = nugoMask12[:nugoN]
+				if cap(nugoVal10) < nugoN {
+					nugoVal10 = make([]int, nugoN)
+				}
+				nugoVal10 = nugoVal10[:nugoN]
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 = nugoMatch2[:nugoN]
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float64, nugoN)
+				}
+				nugoVV = nugoVV[:nugoN]
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS = nugoVS[:nugoN]
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA = nugoVA[:nugoN]
+				if cap(nugoVRes) < nugoN {
+					nugoVRes = make([]float64, nugoN)
+				}
+				nugoVRes = nugoVRes[:nugoN]
+				if cap(nugoVV2) < nugoN {
+					nugoVV2 = make([]float64, nugoN)
+				}
+				nugoVV2 = nugoVV2[:nugoN]
+				if cap(nugoVRes2) < nugoN {
+					nugoVRes2 = make([]float64, nugoN)
+				}
+				nugoVRes2 = nugoVRes2[:nugoN]
+				if cap(nugoVV3) < nugoN {
+					nugoVV3 = make([]float64, nugoN)
+				}
+				nugoVV3 = nugoVV3[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:55
+						i := (nugoX0 + nugoTi)
+
+//line warpmask.go:56
+						var v float64
+
+//line warpmask.go:57
+						if i < len(in) {
+//line warpmask.go:58
+							v = in[i]
+						}
+
+//line warpmask.go:60
+						var s float64
+
+//line warpmask.go:61
+						var a uint32
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+						nugoVS[nugoTi] = s
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:55
+						i := t.Grid1()
+
+//line warpmask.go:56
+						var v float64
+
+//line warpmask.go:57
+						if i < len(in) {
+//line warpmask.go:58
+							v = in[i]
+						}
+
+//line warpmask.go:60
+						var s float64
+
+//line warpmask.go:61
+						var a uint32
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+						nugoVS[nugoTi] = s
+						nugoVA[nugoTi] = a
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoMask[nugoTi] = 0xffff
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoMask[nugoTi] = 0xffff
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+					cuda.BlockSyncWarpMask(nugoB, nugoMask, nugoOff)
+
+//line warpmask.go:64
+					var mask2 uint32 = 0xffff
+
+//line warpmask.go:64
+					var down2 bool = false
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpmask.go:64
+							var v2 float64 = v
+
+//line warpmask.go:64
+							var res float64
+							nugoVV[nugoTi] = v
+							nugoVRes[nugoTi] = res
+							nugoVV2[nugoTi] = v2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpmask.go:64
+							var v2 float64 = v
+
+//line warpmask.go:64
+							var res float64
+							nugoVV[nugoTi] = v
+							nugoVRes[nugoTi] = res
+							nugoVV2[nugoTi] = v2
+						}
+					}
+					for off2 := 8; off2 > 0; off2 /= 2 {
+						if down2 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+									nugoMask2[nugoTi] = uint32(mask2)
+									nugoVal[nugoTi] = (v2)
+									nugoLane[nugoTi] = int(off2)
+									nugoVV2[nugoTi] = v2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+									nugoMask2[nugoTi] = uint32(mask2)
+									nugoVal[nugoTi] = (v2)
+									nugoLane[nugoTi] = int(off2)
+									nugoVV2[nugoTi] = v2
+								}
+							}
+							cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nil)
+							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:84
+									v2 += nugoShfl[nugoTi]
+									nugoVV2[nugoTi] = v2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:84
+									v2 += nugoShfl[nugoTi]
+									nugoVV2[nugoTi] = v2
+								}
+							}
+						} else {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+									nugoMask3[nugoTi] = uint32(mask2)
+									nugoVal2[nugoTi] = (v2)
+									nugoLane2[nugoTi] = int(off2)
+									nugoVV2[nugoTi] = v2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+									nugoMask3[nugoTi] = uint32(mask2)
+									nugoVal2[nugoTi] = (v2)
+									nugoLane2[nugoTi] = int(off2)
+									nugoVV2[nugoTi] = v2
+								}
+							}
+							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nil)
+							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:86
+									v2 += nugoShfl2[nugoTi]
+									nugoVV2[nugoTi] = v2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:86
+									v2 += nugoShfl2[nugoTi]
+									nugoVV2[nugoTi] = v2
+								}
+							}
+						}
+					}
+					if down2 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v2 := nugoVV2[nugoTi]
+								nugoMask4[nugoTi] = uint32(mask2)
+								nugoVal3[nugoTi] = (v2)
+								nugoLane3[nugoTi] = int(16)
+								nugoVV2[nugoTi] = v2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v2 := nugoVV2[nugoTi]
+								nugoMask4[nugoTi] = uint32(mask2)
+								nugoVal3[nugoTi] = (v2)
+								nugoLane3[nugoTi] = int(16)
+								nugoVV2[nugoTi] = v2
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nil)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								res := nugoVRes[nugoTi]
+
+//line warpmask.go:90
+								res = nugoShfl3[nugoTi]
+								nugoVRes[nugoTi] = res
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								res := nugoVRes[nugoTi]
+
+//line warpmask.go:90
+								res = nugoShfl3[nugoTi]
+								nugoVRes[nugoTi] = res
+							}
+						}
+					} else {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v2 := nugoVV2[nugoTi]
+								nugoMask5[nugoTi] = uint32(mask2)
+								nugoVal4[nugoTi] = (v2)
+								nugoLane4[nugoTi] = int(15)
+								nugoVV2[nugoTi] = v2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v2 := nugoVV2[nugoTi]
+								nugoMask5[nugoTi] = uint32(mask2)
+								nugoVal4[nugoTi] = (v2)
+								nugoLane4[nugoTi] = int(15)
+								nugoVV2[nugoTi] = v2
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								res := nugoVRes[nugoTi]
+
+//line warpmask.go:92
+								res = nugoShfl4[nugoTi]
+								nugoVRes[nugoTi] = res
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								res := nugoVRes[nugoTi]
+
+//line warpmask.go:92
+								res = nugoShfl4[nugoTi]
+								nugoVRes[nugoTi] = res
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							s := nugoVS[nugoTi]
+							res := nugoVRes[nugoTi]
+
+//line warpmask.go:64
+							s = res
+							nugoMask6[nugoTi] = uint32(0xffff)
+							nugoVal5[nugoTi] = (t.BlockIdx().X)
+							nugoVS[nugoTi] = s
+							nugoVRes[nugoTi] = res
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							s := nugoVS[nugoTi]
+							res := nugoVRes[nugoTi]
+
+//line warpmask.go:64
+							s = res
+							nugoMask6[nugoTi] = uint32(0xffff)
+							nugoVal5[nugoTi] = (t.BlockIdx().X)
+							nugoVS[nugoTi] = s
+							nugoVRes[nugoTi] = res
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nil)
+					cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal5, nugoMask6, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:65
+							a, _ = nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:65
+							a, _ = nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoMask7[nugoTi] = 0xffff0000
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoMask7[nugoTi] = 0xffff0000
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff2, nil)
+					cuda.BlockSyncWarpMask(nugoB, nugoMask7, nugoOff2)
+
+//line warpmask.go:68
+					var mask3 uint32 = 0xffff0000
+
+//line warpmask.go:68
+					var down3 bool = true
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpmask.go:68
+							var v3 float64 = v
+
+//line warpmask.go:68
+							var res2 float64
+							nugoVV[nugoTi] = v
+							nugoVRes2[nugoTi] = res2
+							nugoVV3[nugoTi] = v3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpmask.go:68
+							var v3 float64 = v
+
+//line warpmask.go:68
+							var res2 float64
+							nugoVV[nugoTi] = v
+							nugoVRes2[nugoTi] = res2
+							nugoVV3[nugoTi] = v3
+						}
+					}
+					for off3 := 8; off3 > 0; off3 /= 2 {
+						if down3 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+									nugoMask8[nugoTi] = uint32(mask3)
+									nugoVal6[nugoTi] = (v3)
+									nugoLane5[nugoTi] = int(off3)
+									nugoVV3[nugoTi] = v3
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+									nugoMask8[nugoTi] = uint32(mask3)
+									nugoVal6[nugoTi] = (v3)
+									nugoLane5[nugoTi] = int(off3)
+									nugoVV3[nugoTi] = v3
+								}
+							}
+							cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff2, nil)
+							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl5, nugoVal6, nugoMask8, nugoLane5, 0, nugoOff2)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:84
+									v3 += nugoShfl5[nugoTi]
+									nugoVV3[nugoTi] = v3
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:84
+									v3 += nugoShfl5[nugoTi]
+									nugoVV3[nugoTi] = v3
+								}
+							}
+						} else {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+									nugoMask9[nugoTi] = uint32(mask3)
+									nugoVal7[nugoTi] = (v3)
+									nugoLane6[nugoTi] = int(off3)
+									nugoVV3[nugoTi] = v3
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+									nugoMask9[nugoTi] = uint32(mask3)
+									nugoVal7[nugoTi] = (v3)
+									nugoLane6[nugoTi] = int(off3)
+									nugoVV3[nugoTi] = v3
+								}
+							}
+							cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff2, nil)
+							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal7, nugoMask9, nugoLane6, 0, nugoOff2)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:86
+									v3 += nugoShfl6[nugoTi]
+									nugoVV3[nugoTi] = v3
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:86
+									v3 += nugoShfl6[nugoTi]
+									nugoVV3[nugoTi] = v3
+								}
+							}
+						}
+					}
+					if down3 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v3 := nugoVV3[nugoTi]
+								nugoMask10[nugoTi] = uint32(mask3)
+								nugoVal8[nugoTi] = (v3)
+								nugoLane7[nugoTi] = int(16)
+								nugoVV3[nugoTi] = v3
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v3 := nugoVV3[nugoTi]
+								nugoMask10[nugoTi] = uint32(mask3)
+								nugoVal8[nugoTi] = (v3)
+								nugoLane7[nugoTi] = int(16)
+								nugoVV3[nugoTi] = v3
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff2, nil)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl7, nugoVal8, nugoMask10, nugoLane7, 0, nugoOff2)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:90
+								res2 = nugoShfl7[nugoTi]
+								nugoVRes2[nugoTi] = res2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:90
+								res2 = nugoShfl7[nugoTi]
+								nugoVRes2[nugoTi] = res2
+							}
+						}
+					} else {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v3 := nugoVV3[nugoTi]
+								nugoMask11[nugoTi] = uint32(mask3)
+								nugoVal9[nugoTi] = (v3)
+								nugoLane8[nugoTi] = int(15)
+								nugoVV3[nugoTi] = v3
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v3 := nugoVV3[nugoTi]
+								nugoMask11[nugoTi] = uint32(mask3)
+								nugoVal9[nugoTi] = (v3)
+								nugoLane8[nugoTi] = int(15)
+								nugoVV3[nugoTi] = v3
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nil)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl8, nugoVal9, nugoMask11, nugoLane8, 0, nugoOff2)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:92
+								res2 = nugoShfl8[nugoTi]
+								nugoVRes2[nugoTi] = res2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:92
+								res2 = nugoShfl8[nugoTi]
+								nugoVRes2[nugoTi] = res2
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							s := nugoVS[nugoTi]
+							res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:68
+							s = res2
+							nugoMask12[nugoTi] = uint32(0xffff0000)
+							nugoVal10[nugoTi] = (t.BlockIdx().X)
+							nugoVS[nugoTi] = s
+							nugoVRes2[nugoTi] = res2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							s := nugoVS[nugoTi]
+							res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:68
+							s = res2
+							nugoMask12[nugoTi] = uint32(0xffff0000)
+							nugoVal10[nugoTi] = (t.BlockIdx().X)
+							nugoVS[nugoTi] = s
+							nugoVRes2[nugoTi] = res2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nil)
+					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal10, nugoMask12, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:69
+							a, _ = nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:69
+							a, _ = nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:55
+						i := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+						a := nugoVA[nugoTi]
+
+//line warpmask.go:71
+						if i < len(in) {
+//line warpmask.go:72
+							sums[i], all[i] = s, a
+						}
+						nugoVS[nugoTi] = s
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:55
+						i := t.Grid1()
+						s := nugoVS[nugoTi]
+						a := nugoVA[nugoTi]
+
+//line warpmask.go:71
+						if i < len(in) {
+//line warpmask.go:72
+							sums[i], all[i] = s, a
+						}
+						nugoVS[nugoTi] = s
+						nugoVA[nugoTi] = a
+					}
+				}
 			}
 		}
-	})
-	cuda.RegisterRowLoop(warpActiveBranches, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]uint32), args[1].([]uint32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpActiveBranches(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	}, "halfSum")
+	cuda.RegisterBlockLoop(warpActiveBranches, "92724d19c9627ef8", func(nugoArgs []any) func() cuda.BlockLoop {
+		sides, rest := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32)
+		_, _ = sides, rest
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoOff2 []bool
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoPred3 []bool
+			var nugoVote3 []uint32
+			var nugoVA []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
 				}
-				t = r.Next(t)
+				nugoIn = nugoIn[:nugoN]
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff = nugoOff[:nugoN]
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred = nugoPred[:nugoN]
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote = nugoVote[:nugoN]
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 = nugoOff2[:nugoN]
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 = nugoPred2[:nugoN]
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 = nugoVote2[:nugoN]
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 = nugoPred3[:nugoN]
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]uint32, nugoN)
+				}
+				nugoVote3 = nugoVote3[:nugoN]
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA = nugoVA[:nugoN]
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited = nugoExited[:nugoN]
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:99
+						lane := t.LaneID()
+
+//line warpmask.go:100
+						var a uint32
+						nugoIn[nugoTi] = lane%2 == 0
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:99
+						lane := t.LaneID()
+
+//line warpmask.go:100
+						var a uint32
+						nugoIn[nugoTi] = lane%2 == 0
+						nugoVA[nugoTi] = a
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoPred[nugoTi] = true
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoPred[nugoTi] = true
+						}
+					}
+					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:102
+							a = nugoVote[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:102
+							a = nugoVote[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoPred2[nugoTi] = true
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoPred2[nugoTi] = true
+						}
+					}
+					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:104
+							a = nugoVote2[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:104
+							a = nugoVote2[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:98
+						i := (nugoX0 + nugoTi)
+
+//line warpmask.go:99
+						lane := t.LaneID()
+						a := nugoVA[nugoTi]
+
+//line warpmask.go:106
+						if i < len(sides) {
+//line warpmask.go:107
+							sides[i] = a
+						}
+
+//line warpmask.go:109
+						if lane >= 24 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+						nugoPred3[nugoTi] = true
+						nugoVA[nugoTi] = a
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:98
+						i := t.Grid1()
+
+//line warpmask.go:99
+						lane := t.LaneID()
+						a := nugoVA[nugoTi]
+
+//line warpmask.go:106
+						if i < len(sides) {
+//line warpmask.go:107
+							sides[i] = a
+						}
+
+//line warpmask.go:109
+						if lane >= 24 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoPred3[nugoTi] = true
+						nugoVA[nugoTi] = a
+					}
+				}
+				cuda.BlockBallot(nugoVote3, nugoPred3, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:98
+						i := (nugoX0 + nugoTi)
+
+//line warpmask.go:112
+						r := nugoVote3[nugoTi]
+
+//line warpmask.go:113
+						if i < len(rest) {
+//line warpmask.go:114
+							rest[i] = r
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:98
+						i := t.Grid1()
+
+//line warpmask.go:112
+						r := nugoVote3[nugoTi]
+
+//line warpmask.go:113
+						if i < len(rest) {
+//line warpmask.go:114
+							rest[i] = r
+						}
+					}
+				}
 			}
 		}
 	})

@@ -14,7 +14,7 @@ import (
 // is absent (see cuda.RegisterSource). Run go generate again after adding,
 // renaming or removing a file of the package.
 //
-//go:embed arith.go arrays.go atomics.go bitsk.go builtins.go byvalue.go compare.go complexk.go control.go convert.go corpus.go doc.go funcs.go gridsync.go half.go locals.go mathk.go misc.go mixed.go packages.go printf.go shared.go slices.go structs.go syncreduce.go tables.go threads.go types.go warp.go warpmask.go warptree.go
+//go:embed arith.go arrays.go atomics.go bitsk.go builtins.go byvalue.go compare.go complexk.go control.go convert.go corpus.go doc.go funcs.go gridsync.go half.go locals.go mathk.go misc.go mixed.go packages.go printf.go shared.go slices.go structs.go syncreduce.go tables.go threads.go types.go warp.go warpbranch.go warpmask.go warptree.go
 var nugoSourceFiles embed.FS
 
 // nugoSourceAnchor names this package and its files' directory as the binary records them.

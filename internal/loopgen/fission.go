@@ -258,6 +258,7 @@ type fissioner struct {
 	flatMode bool
 
 	inlined []string // the helpers inlined into the kernel (inline.go)
+	div     *divState // divergent ifs (fission_divergent.go)
 }
 
 type scratchVar struct {
@@ -330,6 +331,7 @@ func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
 	f.census()
 	f.findUniform()
+	f.findDivergent()
 	body := f.list(f.fd.Body.List)
 	return f.emit(body), ""
 }
@@ -936,6 +938,7 @@ type (
 		s    *ast.IfStmt
 		then []node
 		els  []node
+		div  *divergence // a divergent if (fission_divergent.go)
 	}
 )
 
@@ -1029,6 +1032,10 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 				// Warp operations in the condition only: their results
 				// start the region of the if.
 				cur = f.collectiveStmt(s, open, &out)
+				continue
+			}
+			if f.divergentIf(s, open, &out) {
+				cur = nil
 				continue
 			}
 			if s.Init != nil && !f.isUniformStmt(s.Init) {
@@ -1634,6 +1641,7 @@ func (e *emitter) nodes(ns []node) {
 		case *stmtNode:
 			fmt.Fprintf(w, "%s\n", f.printLines(n.stmt))
 		case *textNode:
+			e.branchCheck(n)
 			exited := "nil"
 			if f.exited != "" {
 				exited = f.exited
@@ -1693,6 +1701,10 @@ func (e *emitter) nodes(ns []node) {
 			e.nodes(n.body)
 			w.WriteString("}\n")
 		case *ifElseNode:
+			if n.div != nil {
+				e.divergent(n)
+				continue
+			}
 			w.WriteString("if ")
 			if n.s.Init != nil {
 				fmt.Fprintf(w, "%s; ", f.print(n.s.Init))
@@ -2006,8 +2018,12 @@ func (e *emitter) remat(s ast.Stmt, need map[*types.Var]bool) ast.Stmt {
 // conts the identifiers whose text names the label.
 func (e *emitter) returns(s ast.Stmt, label string, conts *[]*ast.Ident) ast.Stmt {
 	text := "continue " + label
-	if e.f.exited != "" {
-		text = fmt.Sprintf("{\n%s[%s] = true\ncontinue %s\n}", e.f.exited, e.f.ti, label)
+	if marks := e.f.exitMarks(); len(marks) > 0 {
+		text = "{\n"
+		for _, m := range marks {
+			text += fmt.Sprintf("%s[%s] = true\n", m, e.f.ti)
+		}
+		text += "continue " + label + "\n}"
 	}
 	cont := func() ast.Stmt {
 		id := &ast.Ident{Name: text}

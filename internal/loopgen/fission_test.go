@@ -19,18 +19,20 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "Helper", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "Helper", "wait", "GridWide", "QuarterVote", "HalfVote", "Shadow", "GridFold", "GridByBlock", "WarpBranch"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
-		"Divergent":     "not the same in every thread",
-		"InSwitch":      "inside a switch",
-		"BreakOut":      "break in a loop around barriers",
-		"AssignsParam":  "assigns to parameter a",
-		"Closure":       "function literal",
-		"GridDivergent": "not the same in every thread",
-		"HalfVote":      "a warp operation there takes only the lanes on its side",
-		"MatchArg":      "MatchAllSync other than as the value of a two-variable assignment",
+		"Divergent":      "not the same in every thread",
+		"InSwitch":       "inside a switch",
+		"BreakOut":       "break in a loop around barriers",
+		"AssignsParam":   "assigns to parameter a",
+		"Closure":        "function literal",
+		"GridDivergent":  "not the same in every thread",
+		"LaneLoop":       "loop whose condition is not the same in every thread",
+		"ActiveOneSide":  "ActiveMask under a condition that is not the same",
+		"WarpSyncBranch": "SyncWarp under a condition that is not the same",
+		"MatchArg":       "MatchAllSync other than as the value of a two-variable assignment",
 	}
 	if len(res.Unfissioned) != len(want) {
 		t.Errorf("unfissioned %v, want %d kernels", res.Unfissioned, len(want))

@@ -101,7 +101,8 @@ func QuarterVote(t cuda.Thread, a []uint32) {
 }
 
 // HalfVote takes a ballot in the lower half of the warp only: a warp
-// operation under a thread-dependent condition keeps goroutines.
+// operation under a thread-dependent condition (a divergent if), the last
+// warp operation of the kernel (the other lanes leave: no check).
 func HalfVote(t cuda.Thread, a []uint32) {
 	i := t.Grid1()
 	if t.LaneID() < 16 {
@@ -171,4 +172,60 @@ func GridDivergent(t cuda.Thread, a []int32) {
 		t.SyncGrid()
 	}
 	a[t.Grid1()] = 1
+}
+
+// WarpBranch reduces each warp's lower half on one side of a divergent if
+// and takes a ballot of lanes 16-31 of warp 0 on a nested side, with an
+// early return inside the arm; each is checked at run time (no live lane
+// of its mask elsewhere), and ShflSync after the if joins every lane
+// again.
+func WarpBranch(t cuda.Thread, a []uint32) {
+	i := t.Grid1()
+	v := a[i]
+	lane := t.LaneID()
+	if lane < 16 {
+		if v == 7 {
+			return
+		}
+		for off := 8; off > 0; off /= 2 {
+			v += cuda.ShflDownSyncMask(t, 0xffff, v, off)
+		}
+	} else if t.ThreadIdx().X < 32 {
+		v = cuda.BallotSyncMask(t, 0xffff0000, v > 3)
+	}
+	a[i] = cuda.ShflSync(t, v, 0)
+}
+
+// LaneLoop shuffles in a loop whose trip count is the lane's: keeps
+// goroutines.
+func LaneLoop(t cuda.Thread, a []uint32) {
+	i := t.Grid1()
+	v := a[i]
+	if v > 0 {
+		for k := 0; k < t.LaneID(); k++ {
+			v += cuda.ShflDownSync(t, v, 1)
+		}
+	}
+	a[i] = v
+}
+
+// ActiveOneSide calls ActiveMask on one side of a divergent if, and a
+// ballot follows: which lanes the goroutine path gathers depends on the
+// other lanes' path; keeps goroutines.
+func ActiveOneSide(t cuda.Thread, a []uint32) {
+	i := t.Grid1()
+	if t.LaneID() < 16 {
+		a[i] = cuda.ActiveMask(t)
+	}
+	a[i] += cuda.BallotSync(t, true)
+}
+
+// WarpSyncBranch calls SyncWarp on one side of a divergent if: keeps
+// goroutines.
+func WarpSyncBranch(t cuda.Thread, a []uint32) {
+	i := t.Grid1()
+	if t.LaneID() < 16 {
+		t.SyncWarp()
+		a[i] = cuda.ShflSyncMask(t, 0xffff, a[i], 0)
+	}
 }
