@@ -257,7 +257,7 @@ type fissioner struct {
 	// (see flatten).
 	flatMode bool
 
-	inlined []string // the helpers inlined into the kernel (inline.go)
+	inlined []string  // the helpers inlined into the kernel (inline.go)
 	div     *divState // divergent ifs (fission_divergent.go)
 }
 
