@@ -9,16 +9,23 @@ import (
 
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
+	"github.com/nugo-dev/nugo/internal/cpu"
 	"github.com/nugo-dev/nugo/internal/ptxas/ptxastest"
 )
 
-// maskBackends are the backends of the member-mask tests: the cpu, ptxsim
-// and the GPU backend over the simulated device.
+// maskBackends are the backends of the member-mask tests: the cpu (block
+// loops where nugo gen wrote them), the cpu's goroutine path, ptxsim and
+// the GPU backend over the simulated device.
 var maskBackends = []struct {
 	name  string
 	setup func(t *testing.T)
 }{
 	{"cpu", func(t *testing.T) { onBackend(t, CPU) }},
+	{"cpu-goroutines", func(t *testing.T) {
+		onBackend(t, CPU)
+		prev := cpu.SetRowsDisabled(true)
+		t.Cleanup(func() { cpu.SetRowsDisabled(prev) })
+	}},
 	{"ptxsim", func(t *testing.T) { onBackend(t, PTXSim) }},
 	{"gpu-sim", func(t *testing.T) { simGPU(t) }},
 }
@@ -147,7 +154,7 @@ func TestActiveMaskDivergence(t *testing.T) {
 					t.Fatal(err)
 				}
 				places := 8
-				if b.name == "cpu" {
+				if strings.HasPrefix(b.name, "cpu") {
 					places = 4
 				}
 				for i := range n {
