@@ -45,6 +45,8 @@ func TestGenerateCovers(t *testing.T) {
 		"for t.SyncThreadsOr(", "for i", "; t.SyncThreadsAnd(", "cuda.ShflDownSync(", "cuda.ShflUpSync(",
 		"cuda.ShflXorSync(", "cuda.ShflSync(", "cuda.BallotSync(", "cuda.AnySync(", "cuda.AllSync(",
 		"cuda.SharedArray2[", "t.SyncWarp()", "return\n", "nt-1-tid", "if tid < ", "for i", "float64", "uint64",
+		// Divergent ifs (gen_divergent.go).
+		"if t.LaneID() < ", "SyncMask(t, 0xffff", "if t.LaneID()%2 == 0 {", "if tid/32", "cuda.ActiveMask(t)",
 	}
 	seen := map[string]bool{}
 	shapes := map[bool]bool{}

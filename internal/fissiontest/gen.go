@@ -367,8 +367,10 @@ func (g *gen) blockStmt() {
 		g.reduceLoop()
 	case k < 93 && !deep:
 		g.warpReduce()
-	case k < 97:
+	case k < 95:
 		g.uniformVar()
+	case k < 97:
+		g.divergentWarp() // gen_divergent.go
 	case k < 99:
 		g.warpExchange()
 	default:
