@@ -112,8 +112,9 @@ func (g *generator) collective(call *ast.CallExpr) (collKind, string) {
 	if strings.HasSuffix(name, "SyncMask") {
 		// Reached by every live lane together (block-uniform control
 		// flow), an operation with member masks is exact in a block loop:
-		// each lane's result is over the lanes of its mask (a warp
-		// operation under a thread-dependent condition keeps goroutines).
+		// each lane's result is over the lanes of its mask (under a
+		// thread-dependent condition, over those of its side:
+		// fission_divergent.go).
 		return collMasked, name
 	}
 	return collNone, ""
