@@ -213,8 +213,9 @@ func warpParts(b *Block, mask []uint32, exited []bool, base, end int) (part [War
 	}
 	for i := base; i < end; i++ {
 		l := i - base
-		for j := range WarpSize {
-			if part[l]&(1<<j) != 0 && mask[base+j] != mask[i] {
+		// Only the lanes of the part: set bits, not all 32.
+		for rest := part[l]; rest != 0; rest &= rest - 1 {
+			if j := bits.TrailingZeros32(rest); mask[base+j] != mask[i] {
 				b.Thread(i)
 				panic(fmt.Sprintf("warp operation with member mask %#08x called by lane %d while lane %d of that mask calls it with mask %#08x: lanes of a mask must pass the same mask (this waits forever on the goroutine path and on a GPU)", uint64(mask[i]), l, j, uint64(mask[base+j])))
 			}

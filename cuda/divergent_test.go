@@ -11,6 +11,7 @@ import (
 	. "github.com/nugo-dev/nugo/cuda"
 	"github.com/nugo-dev/nugo/cuda/internal/testkernels"
 	"github.com/nugo-dev/nugo/internal/cpu"
+	"github.com/nugo-dev/nugo/internal/cputime"
 )
 
 // Test kernels whose warp operations sit under thread-dependent conditions
@@ -116,5 +117,47 @@ func TestDivergentFullMaskFails(t *testing.T) {
 	}
 	if slices.Equal(out, make([]uint32, 64)) {
 		t.Error("goroutine path wrote nothing")
+	}
+}
+
+// BenchmarkDivergent runs testkernels.MaskOps (Mask forms on both sides of
+// a divergent if) and WarpSum (a warp-0 reduction under if w == 0) over
+// 2^16 threads in blocks of 256, through the block loop and the goroutine
+// path, side by side; cpu-ns/op is the process's CPU time per launch.
+func BenchmarkDivergent(b *testing.B) {
+	const n, threads = 1 << 16, 256
+	cfg := LaunchConfig{Grid: Dim1(n / threads), Block: Dim1(threads)}
+	in, out := make([]int32, n), make([]uint32, 8*n)
+	fin, sums := make([]float32, n), make([]float32, n/threads)
+	for i := range in {
+		in[i], fin[i] = int32(i%97), float32(i%13)
+	}
+	kernels := []struct {
+		name string
+		k    *Kernel
+		args []any
+	}{
+		{"maskops", Jit(testkernels.MaskOps), []any{in, out}},
+		{"warpsum", Jit(testkernels.WarpSum), []any{fin, sums}},
+	}
+	if err := SetBackend(CPU); err != nil {
+		b.Fatal(err)
+	}
+	for _, k := range kernels {
+		for _, path := range []struct {
+			name string
+			off  bool
+		}{{"blockloop", false}, {"goroutines", true}} {
+			b.Run(k.name+"/"+path.name, func(b *testing.B) {
+				defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(path.off))
+				cpu0 := cputime.Process()
+				for b.Loop() {
+					if err := k.k.LaunchWith(cfg, k.args...); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cputime.Report(b, cpu0)
+			})
+		}
 	}
 }
