@@ -52,6 +52,9 @@ type hostLaunch struct {
 	// first such block.
 	grid   *cpu.Barrier
 	exited atomic.Pointer[Dim3]
+	// phases, in a cooperative launch of a kernel with a block loop,
+	// are its blocks run phase by phase in place of grid (gridloop.go).
+	phases *gridPhases
 	// pools are the workers' coroutines, stopped when the launch ends.
 	poolsMu sync.Mutex
 	pools   []*coPool
@@ -82,6 +85,16 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		return err
 	}
 	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv, rows: rows, blocks: blocks}
+	defer l.stopPools()
+	if cfg.Cooperative && blocks != nil {
+		err := l.runPhases()
+		if errors.Is(err, cpu.ErrGoexit) {
+			if ke := l.goexit.Load(); ke != nil {
+				return ke
+			}
+		}
+		return err
+	}
 	workers := 0
 	if cfg.Cooperative {
 		// Every block at once, each on a worker of its own, so that all
@@ -89,7 +102,6 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		workers = cfg.Grid.Size()
 		l.grid = cpu.NewBarrier(workers)
 	}
-	defer l.stopPools()
 	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
 		r := &runner{block: newBlock(l)}
 		r.block.row = &r.row
@@ -309,10 +321,14 @@ func (b *block) leave(t Thread) {
 // wait forever: SyncGrid reports it (GridExitMsg) instead. Blocks that
 // return after the last SyncGrid break a barrier nobody waits at again.
 func (b *block) gridExit() {
-	if g := b.launch.grid; g != nil {
-		idx := b.idx
-		b.launch.exited.CompareAndSwap(nil, &idx)
-		g.Break()
+	l := b.launch
+	if l.grid == nil && l.phases == nil {
+		return
+	}
+	idx := b.idx
+	l.exited.CompareAndSwap(nil, &idx)
+	if l.grid != nil {
+		l.grid.Break()
 	}
 }
 
