@@ -1,9 +1,12 @@
 package cuda_test
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -129,4 +132,75 @@ func BenchmarkGridLoop(b *testing.B) {
 		}
 		cputime.Report(b, cpu0)
 	})
+}
+
+// A cooperative launch with a block loop runs its grid phase by phase on
+// GOMAXPROCS workers, however few: results, a failing thread's error, a
+// block that returns before a grid barrier, and a block whose threads call
+// runtime.Goexit come out as on the goroutine path, and the launch leaves
+// no goroutine behind.
+func TestGridLoopPhasesOnFewWorkers(t *testing.T) {
+	type check func(t *testing.T, err error, data []int32)
+	// wantErr: a *KernelError saying msg from one of blocks (by x).
+	wantErr := func(msg string, blocks ...int) check {
+		return func(t *testing.T, err error, _ []int32) {
+			var ke *KernelError
+			if !errors.As(err, &ke) || !slices.Contains(blocks, ke.Block.X) || ke.Block.Y != 0 || !strings.Contains(ke.Msg, msg) {
+				t.Fatalf("error %v; want a *KernelError saying %q from one of blocks %v", err, msg, blocks)
+			}
+		}
+	}
+	tests := []struct {
+		name   string
+		kernel any
+		grid   Dim3
+		check  check
+	}{
+		{"rotate", nil, Dim1(24), nil},
+		{"fault", testkernels.GridSyncFault, Dim1(5), wantErr("index out of range", 1)},
+		{"fails", testkernels.GridSyncBlockFails, Dim1(7), wantErr("index out of range", 1)},
+		{"exits", testkernels.GridSyncBlockExits, Dim1(3), wantErr("block (1,0,0) returned before t.SyncGrid", 0, 2)},
+		{"goexit", testkernels.GridSyncGoexit, Dim1(6), func(t *testing.T, err error, data []int32) {
+			wantErr("runtime.Goexit", 2)(t, err, data)
+			if slices.Contains(data, 2) {
+				t.Errorf("a block passed the grid barrier that block 2 never reached: %v", data)
+			}
+		}},
+	}
+	for _, procs := range []int{1, 2, 3} {
+		for _, goroutines := range []bool{false, true} {
+			for _, tc := range tests {
+				t.Run(fmt.Sprintf("procs=%d/%s", procs, fmtGrid(tc.grid, Dim1(32), goroutines)+"/"+tc.name), func(t *testing.T) {
+					noLeak(t)
+					onBackend(t, CPU)
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+					defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(goroutines))
+					cfg := LaunchConfig{Grid: tc.grid, Block: Dim1(32), Cooperative: true}
+					n := tc.grid.Size() * 32
+					if tc.kernel == nil {
+						data := make([]int64, n-5)
+						for i := range data {
+							data[i] = int64(3 * i)
+						}
+						want := rotated(data, 4)
+						if err := Jit(testkernels.GridRotate).LaunchWith(cfg, data, 4); err != nil {
+							t.Fatal(err)
+						}
+						if !slices.Equal(data, want) {
+							t.Errorf("got %v\nwant %v", data, want)
+						}
+						return
+					}
+					data := make([]int32, n)
+					var err error
+					if tc.name == "exits" {
+						err = Jit(tc.kernel).LaunchWith(cfg, data, make([]int32, n))
+					} else {
+						err = Jit(tc.kernel).LaunchWith(cfg, data)
+					}
+					tc.check(t, err, data)
+				})
+			}
+		}
+	}
 }
