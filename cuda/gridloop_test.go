@@ -74,64 +74,71 @@ func fmtGrid(g, b Dim3, goroutines bool) string {
 	return s
 }
 
-// BenchmarkGridLoop times GridRotate (10 rounds, 20 grid barriers) over
-// 64 blocks of 256 threads on the cpu backend: "block-loop" through the
-// block loop nugo gen writes (grid phases), "goroutines" with the
-// generated loops off (every thread a goroutine), "hand" a plain Go loop
-// doing the same rotations on GOMAXPROCS goroutines with a WaitGroup per
-// phase. cpu-ns/op is the process's CPU time per launch.
+// BenchmarkGridLoop times GridRotate (10 rounds, 20 grid barriers) on the
+// cpu backend over 64 blocks of 256 threads and over 2048 blocks of 32:
+// "block-loop" through the block loop nugo gen writes (grid phases on the
+// worker pool), "goroutines" with the generated loops off (every thread a
+// goroutine; 64 blocks only), "hand" a plain Go loop doing the same
+// rotations on GOMAXPROCS goroutines with a WaitGroup per phase.
+// cpu-ns/op is the process's CPU time per launch.
 func BenchmarkGridLoop(b *testing.B) {
-	const blocks, threads, rounds = 64, 256, 10
-	n := blocks * threads
-	cfg := LaunchConfig{Grid: Dim1(blocks), Block: Dim1(threads), Cooperative: true}
-	for _, mode := range []string{"block-loop", "goroutines"} {
-		b.Run(mode, func(b *testing.B) {
-			if err := SetBackend(CPU); err != nil {
-				b.Fatal(err)
+	const rounds = 10
+	for _, shape := range []struct{ blocks, threads int }{{64, 256}, {2048, 32}} {
+		n := shape.blocks * shape.threads
+		cfg := LaunchConfig{Grid: Dim1(shape.blocks), Block: Dim1(shape.threads), Cooperative: true}
+		prefix := fmt.Sprintf("%dx%d/", shape.blocks, shape.threads)
+		for _, mode := range []string{"block-loop", "goroutines"} {
+			if mode == "goroutines" && shape.blocks > 64 {
+				continue
 			}
-			defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(mode == "goroutines"))
-			data := make([]int64, n)
-			k := Jit(testkernels.GridRotate)
+			b.Run(prefix+mode, func(b *testing.B) {
+				if err := SetBackend(CPU); err != nil {
+					b.Fatal(err)
+				}
+				defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(mode == "goroutines"))
+				data := make([]int64, n)
+				k := Jit(testkernels.GridRotate)
+				cpu0 := cputime.Process()
+				for b.Loop() {
+					if err := k.LaunchWith(cfg, data, rounds); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cputime.Report(b, cpu0)
+			})
+		}
+		b.Run(prefix+"hand", func(b *testing.B) {
+			data, tmp := make([]int64, n), make([]int64, n)
+			workers := runtime.GOMAXPROCS(0)
+			phase := func(f func(lo, hi int)) {
+				var wg sync.WaitGroup
+				for w := range workers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						f(w*n/workers, (w+1)*n/workers)
+					}()
+				}
+				wg.Wait()
+			}
 			cpu0 := cputime.Process()
 			for b.Loop() {
-				if err := k.LaunchWith(cfg, data, rounds); err != nil {
-					b.Fatal(err)
+				for range rounds {
+					phase(func(lo, hi int) {
+						for i := lo; i < hi; i++ {
+							tmp[i] = data[(i+1)%n]
+						}
+					})
+					phase(func(lo, hi int) {
+						for i := lo; i < hi; i++ {
+							data[i] = tmp[i] + 1
+						}
+					})
 				}
 			}
 			cputime.Report(b, cpu0)
 		})
 	}
-	b.Run("hand", func(b *testing.B) {
-		data, tmp := make([]int64, n), make([]int64, n)
-		workers := runtime.GOMAXPROCS(0)
-		phase := func(f func(lo, hi int)) {
-			var wg sync.WaitGroup
-			for w := range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					f(w*n/workers, (w+1)*n/workers)
-				}()
-			}
-			wg.Wait()
-		}
-		cpu0 := cputime.Process()
-		for b.Loop() {
-			for range rounds {
-				phase(func(lo, hi int) {
-					for i := lo; i < hi; i++ {
-						tmp[i] = data[(i+1)%n]
-					}
-				})
-				phase(func(lo, hi int) {
-					for i := lo; i < hi; i++ {
-						data[i] = tmp[i] + 1
-					}
-				})
-			}
-		}
-		cputime.Report(b, cpu0)
-	})
 }
 
 // A cooperative launch with a block loop runs its grid phase by phase on
