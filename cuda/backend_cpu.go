@@ -164,17 +164,25 @@ func newBlock(l *hostLaunch) *block {
 		size:   Dim3{g.X * d.X, g.Y * d.Y, g.Z * d.Z},
 		launch: l,
 		shared: map[uintptr]any{},
-		co:     &coPool{},
 	}
-	b.co.block = b
-	b.barrier = cpu.NewYieldBarrier(0, b.co.wait)
-	l.poolsMu.Lock()
-	l.pools = append(l.pools, b.co)
-	l.poolsMu.Unlock()
+	if l.blocks == nil {
+		b.newCoroutines()
+	} // else made when needed, by goConcurrent: block loops have no barrier of their own
 	if l.cfg.SharedMem > 0 {
 		b.dynamic = make([]uint64, (l.cfg.SharedMem+7)/8)
 	}
 	return b
+}
+
+// newCoroutines gives the block its coroutine pool and the barrier of its
+// threads, which the goroutine path needs (coro.go).
+func (b *block) newCoroutines() {
+	b.co = &coPool{block: b}
+	b.barrier = cpu.NewYieldBarrier(0, b.co.wait)
+	l := b.launch
+	l.poolsMu.Lock()
+	l.pools = append(l.pools, b.co)
+	l.poolsMu.Unlock()
 }
 
 // run runs block number bi (x fastest) and returns the first failure of
@@ -275,6 +283,9 @@ func (b *block) goConcurrent(t Thread) {
 		// The row loop would go on with the next thread, which runs
 		// concurrently from now on: fail this thread instead.
 		panic(errUnstoppableRow)
+	}
+	if b.co == nil {
+		b.newCoroutines()
 	}
 	first, total := t.linear()+1, b.dim.Size()
 	b.barrier.Reset(total - first + 1)

@@ -64,11 +64,13 @@ func (l *hostLaunch) runPhases() error {
 	n := l.cfg.Grid.Size()
 	p := &gridPhases{blocks: make([]phaseBlock, n)}
 	l.phases = p
+	runners := make([]runner, n)
 	for i := range p.blocks {
 		pb := &p.blocks[i]
 		pb.next, pb.stop = iter.Pull(func(yield func(struct{}) bool) {
 			pb.yield = yield
-			r := &runner{block: newBlock(l)}
+			r := &runners[i]
+			r.block = newBlock(l)
 			r.block.row = &r.row
 			r.loop = l.blocks()
 			r.blk = newBlockOf(r.block, l.cfg.Block)
