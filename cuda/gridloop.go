@@ -56,6 +56,7 @@ type phaseBlock struct {
 	stop  func()
 	yield func(struct{}) bool
 	err   error // the block's failure, once its coroutine has returned
+	done  bool  // the coroutine has returned
 }
 
 // runPhases runs a cooperative launch of a kernel with a block loop phase
@@ -65,9 +66,9 @@ func (l *hostLaunch) runPhases() error {
 	p := &gridPhases{blocks: make([]phaseBlock, n)}
 	l.phases = p
 	runners := make([]runner, n)
-	for i := range p.blocks {
-		pb := &p.blocks[i]
-		pb.next, pb.stop = iter.Pull(func(yield func(struct{}) bool) {
+	body := func(i int) func(func(struct{}) bool) {
+		return func(yield func(struct{}) bool) {
+			pb := &p.blocks[i]
 			pb.yield = yield
 			r := &runners[i]
 			r.block = newBlock(l)
@@ -75,12 +76,19 @@ func (l *hostLaunch) runPhases() error {
 			r.loop = l.blocks()
 			r.blk = newBlockOf(r.block, l.cfg.Block)
 			pb.err = r.run(i)
-		})
+		}
 	}
 	defer p.stopAll()
 	err := cpu.RunPhases(n, 0, func(i int) bool {
-		_, waiting := p.blocks[i].next()
-		return !waiting
+		pb := &p.blocks[i]
+		if pb.next == nil {
+			// Made by the worker that first runs the block, so that the
+			// workers share the making.
+			pb.next, pb.stop = iter.Pull(body(i))
+		}
+		_, waiting := pb.next()
+		pb.done = !waiting
+		return pb.done
 	}, func() {
 		if p.broken {
 			return
@@ -113,12 +121,21 @@ func (l *hostLaunch) runPhases() error {
 // runtime.Goexit), the coroutines of blocks left waiting because every
 // worker ended with runtime.Goexit: they unwind as at a broken barrier.
 func (p *gridPhases) stopAll() {
+	left := false
+	for i := range p.blocks {
+		left = left || p.blocks[i].next != nil && !p.blocks[i].done
+	}
+	if !left {
+		return
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		p.broken = true
 		for i := range p.blocks {
-			p.blocks[i].stop()
+			if pb := &p.blocks[i]; pb.next != nil && !pb.done {
+				pb.stop()
+			}
 		}
 	}()
 	<-done
