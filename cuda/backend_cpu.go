@@ -52,6 +52,9 @@ type hostLaunch struct {
 	// first such block.
 	grid   *cpu.Barrier
 	exited atomic.Pointer[Dim3]
+	// phases, in a cooperative launch of a kernel with a block loop,
+	// are its blocks run phase by phase in place of grid (gridloop.go).
+	phases *gridPhases
 	// pools are the workers' coroutines, stopped when the launch ends.
 	poolsMu sync.Mutex
 	pools   []*coPool
@@ -82,6 +85,16 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		return err
 	}
 	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv, rows: rows, blocks: blocks}
+	defer l.stopPools()
+	if cfg.Cooperative && blocks != nil {
+		err := l.runPhases()
+		if errors.Is(err, cpu.ErrGoexit) {
+			if ke := l.goexit.Load(); ke != nil {
+				return ke
+			}
+		}
+		return err
+	}
 	workers := 0
 	if cfg.Cooperative {
 		// Every block at once, each on a worker of its own, so that all
@@ -89,7 +102,6 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		workers = cfg.Grid.Size()
 		l.grid = cpu.NewBarrier(workers)
 	}
-	defer l.stopPools()
 	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
 		r := &runner{block: newBlock(l)}
 		r.block.row = &r.row
@@ -152,17 +164,25 @@ func newBlock(l *hostLaunch) *block {
 		size:   Dim3{g.X * d.X, g.Y * d.Y, g.Z * d.Z},
 		launch: l,
 		shared: map[uintptr]any{},
-		co:     &coPool{},
 	}
-	b.co.block = b
-	b.barrier = cpu.NewYieldBarrier(0, b.co.wait)
-	l.poolsMu.Lock()
-	l.pools = append(l.pools, b.co)
-	l.poolsMu.Unlock()
+	if l.blocks == nil {
+		b.newCoroutines()
+	} // else made when needed, by goConcurrent: block loops have no barrier of their own
 	if l.cfg.SharedMem > 0 {
 		b.dynamic = make([]uint64, (l.cfg.SharedMem+7)/8)
 	}
 	return b
+}
+
+// newCoroutines gives the block its coroutine pool and the barrier of its
+// threads, which the goroutine path needs (coro.go).
+func (b *block) newCoroutines() {
+	b.co = &coPool{block: b}
+	b.barrier = cpu.NewYieldBarrier(0, b.co.wait)
+	l := b.launch
+	l.poolsMu.Lock()
+	l.pools = append(l.pools, b.co)
+	l.poolsMu.Unlock()
 }
 
 // run runs block number bi (x fastest) and returns the first failure of
@@ -264,6 +284,9 @@ func (b *block) goConcurrent(t Thread) {
 		// concurrently from now on: fail this thread instead.
 		panic(errUnstoppableRow)
 	}
+	if b.co == nil {
+		b.newCoroutines()
+	}
 	first, total := t.linear()+1, b.dim.Size()
 	b.barrier.Reset(total - first + 1)
 	b.live.Store(int32(total - first + 1))
@@ -309,10 +332,14 @@ func (b *block) leave(t Thread) {
 // wait forever: SyncGrid reports it (GridExitMsg) instead. Blocks that
 // return after the last SyncGrid break a barrier nobody waits at again.
 func (b *block) gridExit() {
-	if g := b.launch.grid; g != nil {
-		idx := b.idx
-		b.launch.exited.CompareAndSwap(nil, &idx)
-		g.Break()
+	l := b.launch
+	if l.grid == nil && l.phases == nil {
+		return
+	}
+	idx := b.idx
+	l.exited.CompareAndSwap(nil, &idx)
+	if l.grid != nil {
+		l.grid.Break()
 	}
 }
 

@@ -317,9 +317,10 @@ func (t Thread) warpOp(op warpOpKind, mask uint32, v uint64, arg int) uint64 {
 // arrival that completes a mask (every live lane of it present) computes
 // the results of the lanes that can go and releases them. A lane reads
 // its result before it can arrive again, so one set of slots suffices.
+// The block's threads are coroutines of one goroutine (coro.go), one
+// running at a time, so the warp takes no lock: a lane that must wait
+// calls yield, which lets the others run, and looks again.
 type warp struct {
-	mu      sync.Mutex
-	cond    sync.Cond
 	live    uint32 // lanes whose threads have not returned
 	present uint32 // lanes waiting in an operation
 	broken  bool
@@ -331,40 +332,20 @@ type warp struct {
 	// events counts arrivals, leaves and aborts, for coPool's deadlock
 	// check.
 	events uint64
-	// yield, when set, replaces waiting on cond and the lock: the block's
-	// threads are coroutines of one goroutine, as for
-	// cpu.NewYieldBarrier.
+	// yield lets the block's other threads run (coPool.wait); false: the
+	// waiting lane gives up, as in a broken warp.
 	yield func() bool
 }
 
-func (w *warp) lock() {
-	if w.yield == nil {
-		w.mu.Lock()
-	}
-}
-
-func (w *warp) unlock() {
-	if w.yield == nil {
-		w.mu.Unlock()
-	}
-}
-
 // reset prepares the warp for a block in which the lanes of live are
-// live threads, whose waits call yield (nil: they park).
+// live threads, whose waits call yield.
 func (w *warp) reset(live uint32, yield func() bool) {
-	w.mu.Lock()
-	if w.cond.L == nil {
-		w.cond.L = &w.mu
-	}
 	w.live, w.present, w.broken, w.yield = live, 0, false, yield
-	w.mu.Unlock()
 }
 
 // exchange is lane's part in a warp operation; ok is false if the block
 // was aborted.
 func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int) (r uint64, ok bool) {
-	w.lock()
-	defer w.unlock()
 	if w.broken {
 		return 0, false
 	}
@@ -374,12 +355,6 @@ func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int)
 	w.events++
 	w.releaseArrival(lane)
 	for w.present&bit != 0 && !w.broken {
-		if w.yield == nil {
-			w.cond.Wait()
-			continue
-		}
-		// The block's threads are coroutines (coro.go): let the others
-		// run, then look again.
 		if !w.yield() {
 			return 0, false
 		}
@@ -389,22 +364,15 @@ func (w *warp) exchange(lane int, op warpOpKind, mask uint32, v uint64, arg int)
 
 // leave removes a returning thread from the warp.
 func (w *warp) leave(lane int) {
-	w.lock()
-	defer w.unlock()
 	w.live &^= 1 << lane
 	w.events++
 	w.release()
 }
 
-// abort wakes every waiter with a failure.
+// abort makes every waiter, and every later arrival, fail.
 func (w *warp) abort() {
-	w.lock()
 	w.broken = true
 	w.events++
-	if w.yield == nil {
-		w.cond.Broadcast()
-	}
-	w.unlock()
 }
 
 // release computes the results of the waiting lanes that can go and wakes
@@ -457,9 +425,6 @@ func (w *warp) releaseGroup(m, group uint32) {
 		w.out[l] = w.result(l, group, ballot)
 	}
 	w.present &^= group
-	if w.yield == nil {
-		w.cond.Broadcast()
-	}
 }
 
 // result is lane l's result of its operation among the lanes of part,

@@ -10,12 +10,13 @@ import (
 // same in every thread of its block gets a block loop too. SyncGrid cuts
 // the kernel like SyncThreads, and at the cut the block loop calls
 // cuda.Block.SyncGrid, which meets the grid's barrier on behalf of the
-// whole block. On the cpu backend a cooperative launch runs every block at
-// once on a worker of its own, so the stretches of the kernel between grid
-// barriers (its grid phases) run block by block in parallel, each block
-// keeping its shared arrays, the per-thread arrays of its values live
-// across the barrier and its threads' exit marks in its worker from one
-// phase to the next.
+// whole block. On the cpu backend a cooperative launch runs each block's
+// block loop as a coroutine that Block.SyncGrid switches out of, so the
+// stretches of the kernel between grid barriers (its grid phases) run
+// block by block on the worker pool, phase after phase, each block keeping
+// its shared arrays, the per-thread arrays of its values live across the
+// barrier and its threads' exit marks on its coroutine from one phase to
+// the next (cuda/gridloop.go).
 //
 // The control flow around a SyncGrid need only be block-uniform: blocks
 // that disagree on how many grid barriers they reach (SyncGrid under a

@@ -5,6 +5,7 @@ package testkernels
 import (
 	"github.com/nugo-dev/nugo/cuda"
 	"math/bits"
+	"runtime"
 )
 
 // The CPU backend's loops for this package's kernels and vectorized
@@ -2364,6 +2365,99 @@ func init() {
 //line divergent.go:15
 						out[i] = v + nugoVote[nugoTi]
 						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(GridSyncGoexit, "084b15b3906846a9", func(nugoArgs []any) func() cuda.BlockLoop {
+		data := nugoArgs[0].([]int32)
+		_ = data
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:12
+						i := (nugoX0 + nugoTi)
+
+//line gridgoexit.go:13
+						data[i] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:12
+						i := t.Grid1()
+
+//line gridgoexit.go:13
+						data[i] = 1
+					}
+				}
+
+//line gridgoexit.go:14
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:15
+						if t.BlockIdx().X == 2 {
+//line gridgoexit.go:16
+							runtime.Goexit()
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:15
+						if t.BlockIdx().X == 2 {
+//line gridgoexit.go:16
+							runtime.Goexit()
+						}
+					}
+				}
+
+//line gridgoexit.go:18
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:12
+						i := (nugoX0 + nugoTi)
+
+//line gridgoexit.go:19
+						data[i] = 2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:12
+						i := t.Grid1()
+
+//line gridgoexit.go:19
+						data[i] = 2
 					}
 				}
 			}

@@ -12,7 +12,7 @@ import (
 // is absent (see cuda.RegisterSource). Run go generate again after adding,
 // renaming or removing a file of the package.
 //
-//go:embed atomiccomplex.go atomicnan.go byvalue.go complex.go corpus.go debugfail.go divergent.go gridsync.go half.go instances.go kernels.go match.go panics.go recursion.go strided.go structs.go syncreduce.go warp.go warpmask.go
+//go:embed atomiccomplex.go atomicnan.go byvalue.go complex.go corpus.go debugfail.go divergent.go gridgoexit.go gridsync.go half.go instances.go kernels.go match.go panics.go recursion.go strided.go structs.go syncreduce.go warp.go warpmask.go
 var nugoSourceFiles embed.FS
 
 // nugoSourceAnchor names this package and its files' directory as the binary records them.
