@@ -1511,7 +1511,7 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					for nugoTi := 0; nugoTi < min(32, nugoN); nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 

@@ -256,6 +256,9 @@ type fissioner struct {
 	// flatMode is set while a region's loop for flat blocks is written
 	// (see flatten).
 	flatMode bool
+	// restricted are the regions whose flat loop visits only their
+	// leading threads, with that number (fission_demand.go).
+	restricted map[*region]int
 
 	inlined []string // the helpers inlined into the kernel (inline.go)
 }
@@ -1855,6 +1858,8 @@ func (e *emitter) region(r *region) {
 		l, h := f.name("nugoLo"), f.name("nugoHi")
 		fmt.Fprintf(w, "%s, %s := %s, %s\n", l, h, lo, hi)
 		lo, hi = l, h
+	} else if h, ok := e.restrictedHi(r); ok {
+		lo, hi = "0", h
 	} else {
 		lo, hi = "0", f.n
 	}
