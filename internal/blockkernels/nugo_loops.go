@@ -25,23 +25,28 @@ func init() {
 				if cap(nugoVS2) < nugoN {
 					nugoVS2 = make([]float32, nugoN)
 				}
-				nugoVS2 = nugoVS2[:nugoN]
+				nugoVS2 := nugoVS2[:nugoN]
+				_ = nugoVS2
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]float32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				if cap(nugoVV3) < nugoN {
 					nugoVV3 = make([]float32, nugoN)
 				}
-				nugoVV3 = nugoVV3[:nugoN]
+				nugoVV3 := nugoVV3[:nugoN]
+				_ = nugoVV3
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]float32, nugoN)
 				}
-				nugoVS = nugoVS[:nugoN]
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
 				if cap(nugoVRes4) < nugoN {
 					nugoVRes4 = make([]float32, nugoN)
 				}
-				nugoVRes4 = nugoVRes4[:nugoN]
+				nugoVRes4 := nugoVRes4[:nugoN]
+				_ = nugoVRes4
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -617,7 +622,8 @@ func init() {
 				if cap(nugoVJ2) < nugoN {
 					nugoVJ2 = make([]int32, nugoN)
 				}
-				nugoVJ2 = nugoVJ2[:nugoN]
+				nugoVJ2 := nugoVJ2[:nugoN]
+				_ = nugoVJ2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -821,7 +827,8 @@ func init() {
 				if cap(nugoVSum) < nugoN {
 					nugoVSum = make([]float32, nugoN)
 				}
-				nugoVSum = nugoVSum[:nugoN]
+				nugoVSum := nugoVSum[:nugoN]
+				_ = nugoVSum
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -1401,7 +1408,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -1729,7 +1737,8 @@ func init() {
 				if cap(nugoVU) < nugoN {
 					nugoVU = make([]cuda.Thread, nugoN)
 				}
-				nugoVU = nugoVU[:nugoN]
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()

@@ -1608,7 +1608,9 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 	fmt.Fprintf(w, "return func(%s *%s.Block) {\n", f.blk, f.cuda)
 	fmt.Fprintf(w, "%s := %s.Size()\n_ = %s\n", f.n, f.blk, f.n)
 	for _, s := range f.scratch {
-		fmt.Fprintf(w, "if cap(%s) < %s {\n%s = make([]%s, %s)\n}\n%s = %s[:%s]\n", s.name, f.n, s.name, f.typ(s.typ), f.n, s.name, s.name, f.n)
+		// A local copy: the loops then keep the slice in registers, not
+		// reloading the closure's variable after every store.
+		fmt.Fprintf(w, "if cap(%s) < %s {\n%s = make([]%s, %s)\n}\n%s := %s[:%s]\n_ = %s\n", s.name, f.n, s.name, f.typ(s.typ), f.n, s.name, s.name, f.n, s.name)
 	}
 	if f.exited != "" {
 		fmt.Fprintf(w, "clear(%s)\n", f.exited)
