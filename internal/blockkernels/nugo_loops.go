@@ -9,6 +9,237 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
+	cuda.RegisterBlockLoop(WarpReducePanic, "ab588ae0973dd9d0", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums, bad := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(int)
+		_, _, _ = a, sums, bad
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				warpSums := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:14
+						i := (nugoX0 + nugoTi)
+
+//line demand.go:15
+						var v float32
+
+//line demand.go:16
+						if i < len(a) {
+//line demand.go:17
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:14
+						i := t.Grid1()
+
+//line demand.go:15
+						var v float32
+
+//line demand.go:16
+						if i < len(a) {
+//line demand.go:17
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						if !nugoB.Flat() {
+							nugoK, nugoT2 = 32, nugoN
+						}
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := nugoTi
+
+//line demand.go:13
+						lane := tid % 32
+
+//line demand.go:13
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line demand.go:22
+						if lane == 0 {
+//line demand.go:23
+							warpSums[warp] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := t.ThreadIdx().X
+
+//line demand.go:13
+						lane := tid % 32
+
+//line demand.go:13
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line demand.go:22
+						if lane == 0 {
+//line demand.go:23
+							warpSums[warp] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line demand.go:26
+						v = 0
+
+//line demand.go:27
+						if tid < Block/32 {
+//line demand.go:28
+							v = warpSums[tid]
+						}
+
+//line demand.go:30
+						if tid == bad {
+//line demand.go:31
+							v = a[len(a)+tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line demand.go:26
+						v = 0
+
+//line demand.go:27
+						if tid < Block/32 {
+//line demand.go:28
+							v = warpSums[tid]
+						}
+
+//line demand.go:30
+						if tid == bad {
+//line demand.go:31
+							v = a[len(a)+tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD2 := int(off) & 31
+						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
+						_, _ = nugoK2, nugoT3
+						if !nugoB.Flat() {
+							nugoK2, nugoT3 = 32, nugoN
+						}
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+							}
+							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+								nugoVV[nugoI2] += nugoVV[nugoI2]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line demand.go:36
+						if tid == 0 {
+//line demand.go:37
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line demand.go:36
+						if tid == 0 {
+//line demand.go:37
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HelperReduce, "8681238cf08dfcb9", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums, half := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(float32)
 		_, _, _ = a, sums, half
