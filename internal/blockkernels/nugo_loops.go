@@ -65,23 +65,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						if !nugoB.Flat() {
-							nugoK, nugoT2 = 32, nugoN
-						}
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							if !nugoB.Flat() {
+								nugoK, nugoT3 = 32, nugoN
 							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -182,23 +220,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -1683,23 +1759,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						if !nugoB.Flat() {
-							nugoK, nugoT2 = 32, nugoN
-						}
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							if !nugoB.Flat() {
+								nugoK, nugoT3 = 32, nugoN
 							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -1788,23 +1902,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}

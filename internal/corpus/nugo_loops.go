@@ -5712,20 +5712,58 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+				if nugoN%32 == 0 {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}

@@ -1669,6 +1669,8 @@ func (e *emitter) nodes(ns []node) {
 			e.nodes(n.body)
 			w.WriteString("}\n")
 		case *forNode:
+			// A shuffle tree may get an unrolled form first (fission_tree.go).
+			unrolled := e.unrolledTree(n)
 			switch l := n.loop.(type) {
 			case *ast.ForStmt:
 				opt := func(n ast.Node) string {
@@ -1697,6 +1699,9 @@ func (e *emitter) nodes(ns []node) {
 			}
 			e.nodes(n.body)
 			w.WriteString("}\n")
+			if unrolled {
+				w.WriteString("}\n")
+			}
 		case *ifElseNode:
 			w.WriteString("if ")
 			if n.s.Init != nil {

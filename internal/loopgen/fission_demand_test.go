@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -66,4 +67,43 @@ func blockLoopOf(src, kernel string) (string, bool) {
 	}
 	body, _, _ := strings.Cut(after, "RegisterBlockLoop(")
 	return body, true
+}
+
+// TestUnrolledTree checks which halving shuffle trees are written out
+// per warp (their first operation lane 0 += lane 16, their last lane 0 +=
+// lane 1) beside the loop that other blocks run: those of constant start
+// whose lane 0 alone is read after them.
+func TestUnrolledTree(t *testing.T) {
+	res, err := Generate(warpDemandDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := regexp.MustCompile(`(nugoLanes\d*)\[0\] \+= (nugoLanes\d*)\[16\]\n`)
+	last := regexp.MustCompile(`(nugoLanes\d*)\[0\] \+= (nugoLanes\d*)\[1\]\n\s*\}\n\s*\} else \{\n\s*for off := 16; off > 0; off /= 2 \{`)
+	for _, c := range []struct {
+		kernel string
+		trees  int
+	}{
+		{"Bounded", 2},
+		{"LaneZero", 1},
+		{"Stores", 2},
+		{"AllLanes", 0},
+		{"VarStart", 0},
+	} {
+		t.Run(c.kernel, func(t *testing.T) {
+			body, ok := blockLoopOf(string(res.Source), c.kernel)
+			if !ok {
+				t.Fatalf("no block loop for %s", c.kernel)
+			}
+			if got := len(first.FindAllString(body, -1)); got != c.trees {
+				t.Errorf("%s has %d unrolled trees, want %d", c.kernel, got, c.trees)
+			}
+			if got := len(last.FindAllString(body, -1)); got != c.trees {
+				t.Errorf("%s has %d unrolled trees ending in lane 0 += lane 1 before the loop, want %d", c.kernel, got, c.trees)
+			}
+			if !strings.Contains(body, "for off := ") {
+				t.Errorf("%s lost its tree loop", c.kernel)
+			}
+		})
+	}
 }

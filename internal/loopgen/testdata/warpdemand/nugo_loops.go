@@ -47,23 +47,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						if !nugoB.Flat() {
-							nugoK, nugoT2 = 32, nugoN
-						}
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							if !nugoB.Flat() {
+								nugoK, nugoT3 = 32, nugoN
 							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -140,23 +178,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -236,23 +312,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						if !nugoB.Flat() {
-							nugoK, nugoT2 = 32, nugoN
-						}
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							if !nugoB.Flat() {
+								nugoK, nugoT3 = 32, nugoN
 							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -329,23 +443,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -423,20 +575,58 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), min(0, nugoN)
-						_, _ = nugoK, nugoT2
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+				if nugoN%32 == 0 {
+					nugoT2 := min(0, nugoN)
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -468,23 +658,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -562,20 +790,58 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), min(0, nugoN)
-						_, _ = nugoK, nugoT2
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+				if nugoN%32 == 0 {
+					nugoT2 := min(0, nugoN)
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -607,23 +873,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -707,20 +1011,58 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), min(0, nugoN)
-						_, _ = nugoK, nugoT2
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+				if nugoN%32 == 0 {
+					nugoT2 := min(0, nugoN)
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -760,23 +1102,61 @@ func init() {
 						nugoVU[nugoTi] = u
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -896,23 +1276,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						if !nugoB.Flat() {
-							nugoK, nugoT2 = 32, nugoN
-						}
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							if !nugoB.Flat() {
+								nugoK, nugoT3 = 32, nugoN
 							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -989,20 +1407,58 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), min(0, nugoN)
-						_, _ = nugoK, nugoT2
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+				if nugoN%32 == 0 {
+					nugoT2 := min(0, nugoN)
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -1034,23 +1490,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -1128,20 +1622,58 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), min(0, nugoN)
-						_, _ = nugoK, nugoT2
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+				if nugoN%32 == 0 {
+					nugoT2 := min(0, nugoN)
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -1167,23 +1699,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -1249,6 +1819,172 @@ func init() {
 
 //line warpdemand.go:172
 						a[t.Grid1()] = u
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(AllLanes, "8f43c2454fd7cb48", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]float32)
+		_ = a
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpdemand.go:178
+						v := a[(nugoX0 + nugoTi)]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpdemand.go:178
+						v := a[t.Grid1()]
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warpdemand.go:182
+						a[(nugoX0 + nugoTi)] = v
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warpdemand.go:182
+						a[t.Grid1()] = v
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(VarStart, "9876bf0a059c8bb3", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums, start := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(int)
+		_, _, _ = a, sums, start
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpdemand.go:188
+						v := a[(nugoX0 + nugoTi)]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpdemand.go:188
+						v := a[t.Grid1()]
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := start; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), min(1, nugoN)
+						_, _ = nugoK, nugoT2
+						if !nugoB.Flat() {
+							nugoK, nugoT2 = 32, nugoN
+						}
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warpdemand.go:192
+						if nugoTi == 0 {
+//line warpdemand.go:193
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warpdemand.go:192
+						if t.ThreadIdx().X == 0 {
+//line warpdemand.go:193
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
 					}
 				}
 			}

@@ -171,3 +171,25 @@ func PositionValue(t cuda.Thread, a, sums []float32) {
 	t.SyncThreads()
 	a[t.Grid1()] = u
 }
+
+// AllLanes: every lane of the tree's result is read afterwards, so each
+// round computes every lane: the tree stays a loop.
+func AllLanes(t cuda.Thread, a []float32) {
+	v := a[t.Grid1()]
+	for off := 16; off > 0; off /= 2 {
+		v += cuda.ShflDownSync(t, v, off)
+	}
+	a[t.Grid1()] = v
+}
+
+// VarStart: a tree starting at a parameter's offset has no known list of
+// operations: it stays a loop.
+func VarStart(t cuda.Thread, a, sums []float32, start int) {
+	v := a[t.Grid1()]
+	for off := start; off > 0; off /= 2 {
+		v += cuda.ShflDownSync(t, v, off)
+	}
+	if t.ThreadIdx().X == 0 {
+		sums[t.BlockIdx().X] = v
+	}
+}
