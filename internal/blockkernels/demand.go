@@ -37,3 +37,22 @@ func WarpReducePanic(t cuda.Thread, a, sums []float32, bad int) {
 		sums[t.BlockIdx().X] = v
 	}
 }
+
+// LaneTree writes into sums each warp's sum of a, lane 0 (t.LaneID())
+// writing it: a shuffle tree whose lanes do not rely on a one-dimensional
+// block, so its unrolled form also runs in blocks of two dimensions.
+func LaneTree(t cuda.Thread, a, sums []float32) {
+	i := t.Grid1()
+	var v float32
+	if i < len(a) {
+		v = a[i]
+	}
+	for off := 16; off > 0; off /= 2 {
+		v += cuda.ShflDownSync(t, v, off)
+	}
+	if t.LaneID() == 0 {
+		b := t.BlockIdx().X
+		d := t.BlockDim()
+		sums[b*((d.X*d.Y+31)/32)+(t.ThreadIdx().Y*d.X+t.ThreadIdx().X)/32] = v
+	}
+}

@@ -14,8 +14,9 @@ import (
 // shuffle trees visits only warp 0 in flat blocks (the threads the second
 // tree reads), on blocks smaller than a warp, of a few warps, of 256
 // threads and of two dimensions (where every thread is visited), and
-// WarpReducePanic with no failing thread, and requires the goroutine
-// path's bits from the block loop and ptxsim.
+// WarpReducePanic with no failing thread, and LaneTree (whose unrolled
+// tree runs in blocks of whole warps of any shape), and requires the
+// goroutine path's bits from the block loop and ptxsim.
 func TestDemandedThreadsAgree(t *testing.T) {
 	defer cuda.SetBackend(cuda.Auto)
 	blocks := []struct {
@@ -35,11 +36,16 @@ func TestDemandedThreadsAgree(t *testing.T) {
 		}{
 			{"WarpReduce", WarpReduce, nil},
 			{"WarpReducePanic", WarpReducePanic, []any{-1}},
+			{"LaneTree", LaneTree, nil},
 		} {
 			c := kcase{name: k.name, kernel: k.kernel, launch: func(n int) (cuda.LaunchConfig, []any) {
 				size := b.block.X * b.block.Y
 				g := (n + size - 1) / size
-				return cuda.LaunchConfig{Grid: cuda.Dim1(g), Block: b.block}, append([]any{floats(n), make([]float32, g)}, k.extra...)
+				out := g
+				if k.name == "LaneTree" {
+					out = g * ((size + 31) / 32)
+				}
+				return cuda.LaunchConfig{Grid: cuda.Dim1(g), Block: b.block}, append([]any{floats(n), make([]float32, out)}, k.extra...)
 			}}
 			for _, n := range []int{1000, 3*Block + 37} {
 				t.Run(fmt.Sprintf("%s/%s/%d", k.name, b.name, n), func(t *testing.T) {
