@@ -35,7 +35,8 @@ func init() {
 				if cap(nugoVSum) < nugoN {
 					nugoVSum = make([]float32, nugoN)
 				}
-				nugoVSum = nugoVSum[:nugoN]
+				nugoVSum := nugoVSum[:nugoN]
+				_ = nugoVSum
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()

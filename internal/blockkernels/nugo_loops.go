@@ -9,6 +9,461 @@ import (
 // The CPU backend's loops for this package's kernels and vectorized
 // functions, with each call direct so that the compiler can inline it.
 func init() {
+	cuda.RegisterBlockLoop(WarpReducePanic, "ab588ae0973dd9d0", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums, bad := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(int)
+		_, _, _ = a, sums, bad
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				warpSums := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:14
+						i := (nugoX0 + nugoTi)
+
+//line demand.go:15
+						var v float32
+
+//line demand.go:16
+						if i < len(a) {
+//line demand.go:17
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:14
+						i := t.Grid1()
+
+//line demand.go:15
+						var v float32
+
+//line demand.go:16
+						if i < len(a) {
+//line demand.go:17
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							if !nugoB.Flat() {
+								nugoK, nugoT3 = 32, nugoN
+							}
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := nugoTi
+
+//line demand.go:13
+						lane := tid % 32
+
+//line demand.go:13
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line demand.go:22
+						if lane == 0 {
+//line demand.go:23
+							warpSums[warp] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := t.ThreadIdx().X
+
+//line demand.go:13
+						lane := tid % 32
+
+//line demand.go:13
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line demand.go:22
+						if lane == 0 {
+//line demand.go:23
+							warpSums[warp] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line demand.go:26
+						v = 0
+
+//line demand.go:27
+						if tid < Block/32 {
+//line demand.go:28
+							v = warpSums[tid]
+						}
+
+//line demand.go:30
+						if tid == bad {
+//line demand.go:31
+							v = a[len(a)+tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line demand.go:26
+						v = 0
+
+//line demand.go:27
+						if tid < Block/32 {
+//line demand.go:28
+							v = warpSums[tid]
+						}
+
+//line demand.go:30
+						if tid == bad {
+//line demand.go:31
+							v = a[len(a)+tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
+							}
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line demand.go:36
+						if tid == 0 {
+//line demand.go:37
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:12
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line demand.go:36
+						if tid == 0 {
+//line demand.go:37
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(LaneTree, "2fdd087b504418eb", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, sums
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line demand.go:45
+						i := (nugoX0 + nugoTi)
+
+//line demand.go:46
+						var v float32
+
+//line demand.go:47
+						if i < len(a) {
+//line demand.go:48
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line demand.go:45
+						i := t.Grid1()
+
+//line demand.go:46
+						var v float32
+
+//line demand.go:47
+						if i < len(a) {
+//line demand.go:48
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoN%32 == 0 {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line demand.go:53
+						if t.LaneID() == 0 {
+//line demand.go:54
+							b := t.BlockIdx().X
+//line demand.go:55
+							d := t.BlockDim()
+//line demand.go:56
+							sums[b*((d.X*d.Y+31)/32)+(t.ThreadIdx().Y*d.X+nugoTi)/32] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line demand.go:53
+						if t.LaneID() == 0 {
+//line demand.go:54
+							b := t.BlockIdx().X
+//line demand.go:55
+							d := t.BlockDim()
+//line demand.go:56
+							sums[b*((d.X*d.Y+31)/32)+(t.ThreadIdx().Y*d.X+t.ThreadIdx().X)/32] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HelperReduce, "8681238cf08dfcb9", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums, half := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(float32)
 		_, _, _ = a, sums, half
@@ -25,23 +480,28 @@ func init() {
 				if cap(nugoVS2) < nugoN {
 					nugoVS2 = make([]float32, nugoN)
 				}
-				nugoVS2 = nugoVS2[:nugoN]
+				nugoVS2 := nugoVS2[:nugoN]
+				_ = nugoVS2
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]float32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				if cap(nugoVV3) < nugoN {
 					nugoVV3 = make([]float32, nugoN)
 				}
-				nugoVV3 = nugoVV3[:nugoN]
+				nugoVV3 := nugoVV3[:nugoN]
+				_ = nugoVV3
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]float32, nugoN)
 				}
-				nugoVS = nugoVS[:nugoN]
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
 				if cap(nugoVRes4) < nugoN {
 					nugoVRes4 = make([]float32, nugoN)
 				}
-				nugoVRes4 = nugoVRes4[:nugoN]
+				nugoVRes4 := nugoVRes4[:nugoN]
+				_ = nugoVRes4
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -617,7 +1077,8 @@ func init() {
 				if cap(nugoVJ2) < nugoN {
 					nugoVJ2 = make([]int32, nugoN)
 				}
-				nugoVJ2 = nugoVJ2[:nugoN]
+				nugoVJ2 := nugoVJ2[:nugoN]
+				_ = nugoVJ2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -821,7 +1282,8 @@ func init() {
 				if cap(nugoVSum) < nugoN {
 					nugoVSum = make([]float32, nugoN)
 				}
-				nugoVSum = nugoVSum[:nugoN]
+				nugoVSum := nugoVSum[:nugoN]
+				_ = nugoVSum
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -1401,7 +1863,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -1444,23 +1907,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						if !nugoB.Flat() {
-							nugoK, nugoT2 = 32, nugoN
-						}
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							if !nugoB.Flat() {
+								nugoK, nugoT3 = 32, nugoN
 							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -1511,7 +2012,7 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					for nugoTi := 0; nugoTi < min(32, nugoN); nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
@@ -1549,23 +2050,61 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD2 := int(off) & 31
-						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
-						_, _ = nugoK2, nugoT3
-						if !nugoB.Flat() {
-							nugoK2, nugoT3 = 32, nugoN
-						}
-						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-							nugoE2 := min(nugoW2+32, nugoN)
-							nugoL2 := min(nugoW2+nugoK2, nugoE2)
-							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
-							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+				if nugoN%32 == 0 && nugoB.Flat() {
+					nugoT4 := min(1, nugoN)
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]float32)(nugoVV[nugoW3 : nugoW3+32])
+						nugoLanes2[0] += nugoLanes2[16]
+						nugoLanes2[1] += nugoLanes2[17]
+						nugoLanes2[2] += nugoLanes2[18]
+						nugoLanes2[3] += nugoLanes2[19]
+						nugoLanes2[4] += nugoLanes2[20]
+						nugoLanes2[5] += nugoLanes2[21]
+						nugoLanes2[6] += nugoLanes2[22]
+						nugoLanes2[7] += nugoLanes2[23]
+						nugoLanes2[8] += nugoLanes2[24]
+						nugoLanes2[9] += nugoLanes2[25]
+						nugoLanes2[10] += nugoLanes2[26]
+						nugoLanes2[11] += nugoLanes2[27]
+						nugoLanes2[12] += nugoLanes2[28]
+						nugoLanes2[13] += nugoLanes2[29]
+						nugoLanes2[14] += nugoLanes2[30]
+						nugoLanes2[15] += nugoLanes2[31]
+						nugoLanes2[0] += nugoLanes2[8]
+						nugoLanes2[1] += nugoLanes2[9]
+						nugoLanes2[2] += nugoLanes2[10]
+						nugoLanes2[3] += nugoLanes2[11]
+						nugoLanes2[4] += nugoLanes2[12]
+						nugoLanes2[5] += nugoLanes2[13]
+						nugoLanes2[6] += nugoLanes2[14]
+						nugoLanes2[7] += nugoLanes2[15]
+						nugoLanes2[0] += nugoLanes2[4]
+						nugoLanes2[1] += nugoLanes2[5]
+						nugoLanes2[2] += nugoLanes2[6]
+						nugoLanes2[3] += nugoLanes2[7]
+						nugoLanes2[0] += nugoLanes2[2]
+						nugoLanes2[1] += nugoLanes2[3]
+						nugoLanes2[0] += nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
+							_, _ = nugoK2, nugoT5
+							if !nugoB.Flat() {
+								nugoK2, nugoT5 = 32, nugoN
 							}
-							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
-								nugoVV[nugoI2] += nugoVV[nugoI2]
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
 							}
 						}
 					}
@@ -1729,7 +2268,8 @@ func init() {
 				if cap(nugoVU) < nugoN {
 					nugoVU = make([]cuda.Thread, nugoN)
 				}
-				nugoVU = nugoVU[:nugoN]
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()

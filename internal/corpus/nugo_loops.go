@@ -2286,7 +2286,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -2457,7 +2458,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4564,7 +4566,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4820,7 +4823,8 @@ func init() {
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5075,7 +5079,8 @@ func init() {
 				if cap(nugoVWork) < nugoN {
 					nugoVWork = make([]int32, nugoN)
 				}
-				nugoVWork = nugoVWork[:nugoN]
+				nugoVWork := nugoVWork[:nugoN]
+				_ = nugoVWork
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5215,7 +5220,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5663,7 +5669,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5705,20 +5712,58 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+				if nugoN%32 == 0 {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -5809,39 +5854,48 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 = nugoLane2[:nugoN]
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]uint32, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]float64, nugoN)
 				}
-				nugoShfl3 = nugoShfl3[:nugoN]
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]float64, nugoN)
 				}
-				nugoVX = nugoVX[:nugoN]
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
 				if cap(nugoVB) < nugoN {
 					nugoVB = make([]int64, nugoN)
 				}
-				nugoVB = nugoVB[:nugoN]
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
 				if cap(nugoVR) < nugoN {
 					nugoVR = make([]uint32, nugoN)
 				}
-				nugoVR = nugoVR[:nugoN]
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5998,11 +6052,13 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6125,47 +6181,58 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 = nugoPred3[:nugoN]
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 = nugoVote3[:nugoN]
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				if cap(nugoVQ) < nugoN {
 					nugoVQ = make([]bool, nugoN)
 				}
-				nugoVQ = nugoVQ[:nugoN]
+				nugoVQ := nugoVQ[:nugoN]
+				_ = nugoVQ
 				if cap(nugoVBal) < nugoN {
 					nugoVBal = make([]uint32, nugoN)
 				}
-				nugoVBal = nugoVBal[:nugoN]
+				nugoVBal := nugoVBal[:nugoN]
+				_ = nugoVBal
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]bool, nugoN)
 				}
-				nugoVA = nugoVA[:nugoN]
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
 				if cap(nugoVL) < nugoN {
 					nugoVL = make([]bool, nugoN)
 				}
-				nugoVL = nugoVL[:nugoN]
+				nugoVL := nugoVL[:nugoN]
+				_ = nugoVL
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6348,27 +6415,33 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint64, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -6510,27 +6583,33 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]float64, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]float32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVY) < nugoN {
 					nugoVY = make([]float32, nugoN)
 				}
-				nugoVY = nugoVY[:nugoN]
+				nugoVY := nugoVY[:nugoN]
+				_ = nugoVY
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]uint32, nugoN)
 				}
-				nugoVA = nugoVA[:nugoN]
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6666,31 +6745,38 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int64, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVM) < nugoN {
 					nugoVM = make([]uint32, nugoN)
 				}
-				nugoVM = nugoVM[:nugoN]
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
 				if cap(nugoVOk) < nugoN {
 					nugoVOk = make([]bool, nugoN)
 				}
-				nugoVOk = nugoVOk[:nugoN]
+				nugoVOk := nugoVOk[:nugoN]
+				_ = nugoVOk
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -6864,11 +6950,13 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6991,47 +7079,58 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoLane3) < nugoN {
 					nugoLane3 = make([]int, nugoN)
 				}
-				nugoLane3 = nugoLane3[:nugoN]
+				nugoLane3 := nugoLane3[:nugoN]
+				_ = nugoLane3
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl3 = nugoShfl3[:nugoN]
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
 				if cap(nugoShfl4) < nugoN {
 					nugoShfl4 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl4 = nugoShfl4[:nugoN]
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
 				if cap(nugoShfl5) < nugoN {
 					nugoShfl5 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl5 = nugoShfl5[:nugoN]
+				nugoShfl5 := nugoShfl5[:nugoN]
+				_ = nugoShfl5
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]cuda.Float16, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]cuda.Float16, nugoN)
 				}
-				nugoVS = nugoVS[:nugoN]
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]cuda.Float16, nugoN)
 				}
-				nugoVX = nugoVX[:nugoN]
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
 				if cap(nugoVR) < nugoN {
 					nugoVR = make([]cuda.Float16, nugoN)
 				}
-				nugoVR = nugoVR[:nugoN]
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
 				if cap(nugoVU) < nugoN {
 					nugoVU = make([]cuda.Float16, nugoN)
 				}
-				nugoVU = nugoVU[:nugoN]
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7248,27 +7347,33 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]cuda.Float16, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]cuda.Float16, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]cuda.Float16, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]uint32, nugoN)
 				}
-				nugoVA = nugoVA[:nugoN]
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7863,127 +7968,158 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask = nugoMask[:nugoN]
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoMask2) < nugoN {
 					nugoMask2 = make([]uint32, nugoN)
 				}
-				nugoMask2 = nugoMask2[:nugoN]
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoMask3) < nugoN {
 					nugoMask3 = make([]uint32, nugoN)
 				}
-				nugoMask3 = nugoMask3[:nugoN]
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 = nugoPred3[:nugoN]
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 = nugoVote3[:nugoN]
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
 				if cap(nugoMask4) < nugoN {
 					nugoMask4 = make([]uint32, nugoN)
 				}
-				nugoMask4 = nugoMask4[:nugoN]
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
 				if cap(nugoPred4) < nugoN {
 					nugoPred4 = make([]bool, nugoN)
 				}
-				nugoPred4 = nugoPred4[:nugoN]
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
 				if cap(nugoVote4) < nugoN {
 					nugoVote4 = make([]bool, nugoN)
 				}
-				nugoVote4 = nugoVote4[:nugoN]
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
 				if cap(nugoPred5) < nugoN {
 					nugoPred5 = make([]bool, nugoN)
 				}
-				nugoPred5 = nugoPred5[:nugoN]
+				nugoPred5 := nugoPred5[:nugoN]
+				_ = nugoPred5
 				if cap(nugoVote5) < nugoN {
 					nugoVote5 = make([]bool, nugoN)
 				}
-				nugoVote5 = nugoVote5[:nugoN]
+				nugoVote5 := nugoVote5[:nugoN]
+				_ = nugoVote5
 				if cap(nugoMask5) < nugoN {
 					nugoMask5 = make([]uint32, nugoN)
 				}
-				nugoMask5 = nugoMask5[:nugoN]
+				nugoMask5 := nugoMask5[:nugoN]
+				_ = nugoMask5
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoLane) < nugoN {
 					nugoLane = make([]int, nugoN)
 				}
-				nugoLane = nugoLane[:nugoN]
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int32, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoMask6) < nugoN {
 					nugoMask6 = make([]uint32, nugoN)
 				}
-				nugoMask6 = nugoMask6[:nugoN]
+				nugoMask6 := nugoMask6[:nugoN]
+				_ = nugoMask6
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]int32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 = nugoLane2[:nugoN]
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int32, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoMask7) < nugoN {
 					nugoMask7 = make([]uint32, nugoN)
 				}
-				nugoMask7 = nugoMask7[:nugoN]
+				nugoMask7 := nugoMask7[:nugoN]
+				_ = nugoMask7
 				if cap(nugoVal3) < nugoN {
 					nugoVal3 = make([]int32, nugoN)
 				}
-				nugoVal3 = nugoVal3[:nugoN]
+				nugoVal3 := nugoVal3[:nugoN]
+				_ = nugoVal3
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				if cap(nugoVB) < nugoN {
 					nugoVB = make([]uint32, nugoN)
 				}
-				nugoVB = nugoVB[:nugoN]
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
 				if cap(nugoVVs) < nugoN {
 					nugoVVs = make([]uint32, nugoN)
 				}
-				nugoVVs = nugoVVs[:nugoN]
+				nugoVVs := nugoVVs[:nugoN]
+				_ = nugoVVs
 				if cap(nugoVF) < nugoN {
 					nugoVF = make([]int32, nugoN)
 				}
-				nugoVF = nugoVF[:nugoN]
+				nugoVF := nugoVF[:nugoN]
+				_ = nugoVF
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]int32, nugoN)
 				}
-				nugoVS = nugoVS[:nugoN]
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -9853,15 +9989,18 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]uint32, nugoN)
 				}
-				nugoVX = nugoVX[:nugoN]
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -10033,7 +10172,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -10153,7 +10293,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -10484,11 +10625,13 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t

@@ -257,6 +257,9 @@ type fissioner struct {
 	// flatMode is set while a region's loop for flat blocks is written
 	// (see flatten).
 	flatMode bool
+	// restricted are the regions whose flat loop visits only their
+	// leading threads, with that number (fission_demand.go).
+	restricted map[*region]int
 
 	inlined []string  // the helpers inlined into the kernel (inline.go)
 	div     *divState // divergent ifs (fission_divergent.go)
@@ -1613,7 +1616,9 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 	fmt.Fprintf(w, "return func(%s *%s.Block) {\n", f.blk, f.cuda)
 	fmt.Fprintf(w, "%s := %s.Size()\n_ = %s\n", f.n, f.blk, f.n)
 	for _, s := range f.scratch {
-		fmt.Fprintf(w, "if cap(%s) < %s {\n%s = make([]%s, %s)\n}\n%s = %s[:%s]\n", s.name, f.n, s.name, f.typ(s.typ), f.n, s.name, s.name, f.n)
+		// A local copy: the loops then keep the slice in registers, not
+		// reloading the closure's variable after every store.
+		fmt.Fprintf(w, "if cap(%s) < %s {\n%s = make([]%s, %s)\n}\n%s := %s[:%s]\n_ = %s\n", s.name, f.n, s.name, f.typ(s.typ), f.n, s.name, s.name, f.n, s.name)
 	}
 	if f.exited != "" {
 		fmt.Fprintf(w, "clear(%s)\n", f.exited)
@@ -1673,6 +1678,8 @@ func (e *emitter) nodes(ns []node) {
 			e.nodes(n.body)
 			w.WriteString("}\n")
 		case *forNode:
+			// A shuffle tree may get an unrolled form first (fission_tree.go).
+			unrolled := e.unrolledTree(n)
 			switch l := n.loop.(type) {
 			case *ast.ForStmt:
 				opt := func(n ast.Node) string {
@@ -1701,6 +1708,9 @@ func (e *emitter) nodes(ns []node) {
 			}
 			e.nodes(n.body)
 			w.WriteString("}\n")
+			if unrolled {
+				w.WriteString("}\n")
+			}
 		case *ifElseNode:
 			if n.div != nil {
 				e.divergent(n)
@@ -1868,6 +1878,8 @@ func (e *emitter) region(r *region) {
 		l, h := f.name("nugoLo"), f.name("nugoHi")
 		fmt.Fprintf(w, "%s, %s := %s, %s\n", l, h, lo, hi)
 		lo, hi = l, h
+	} else if h, ok := e.restrictedHi(r); ok {
+		lo, hi = "0", h
 	} else {
 		lo, hi = "0", f.n
 	}

@@ -91,6 +91,8 @@ func (f *fissioner) planWarps(body []node, defs map[*types.Var]topDef, regionRef
 	f.fused = map[*textNode]*fusion{}
 	e := &emitter{f: f, defs: defs, regionRefs: regionRefs, arrays: arrays}
 	e.planList(body, true)
+	f.restricted = map[*region]int{}
+	e.planRestrict(body, true)
 	unused := map[string]bool{}
 	for _, op := range f.shuffles {
 		if op.valArray != "" {
@@ -219,6 +221,20 @@ func (e *emitter) treeLoop(n node) *fusion {
 	return fu
 }
 
+// plannedTree returns the planned fusion of a shuffle tree loop, or nil.
+// (Once planned, the loop's region no longer starts with the fused
+// statement, so treeLoop would not know it again.)
+func (e *emitter) plannedTree(n *forNode) *fusion {
+	for _, c := range n.body {
+		if tn, ok := c.(*textNode); ok {
+			if fu := e.f.fused[tn]; fu != nil && fu.exchange == tn {
+				return fu
+			}
+		}
+	}
+	return nil
+}
+
 // isConst reports whether x is the integer constant c.
 func (e *emitter) isConst(x ast.Expr, c int64) bool {
 	k, ok := e.constInt(x)
@@ -305,8 +321,8 @@ func (e *emitter) demandFrom(ns []node, i int, v *types.Var, top bool) demand {
 				return demandAll
 			}
 		case *forNode:
-			if fu := e.treeLoop(n); fu != nil && fu.v == v && f.fused[fu.exchange] != nil {
-				return acc.join(e.before(f.fused[fu.exchange]))
+			if fu := e.plannedTree(n); fu != nil && fu.v == v {
+				return acc.join(e.before(fu))
 			}
 			if e.mentionsNodes(n.body, v) || e.mentions(n.loop, v) {
 				return demandAll

@@ -2474,7 +2474,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -2696,7 +2697,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -2868,7 +2870,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -3024,7 +3027,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -3161,7 +3165,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -3634,27 +3639,33 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]float32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]float32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4030,15 +4041,18 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4518,11 +4532,13 @@ func init() {
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -5052,23 +5068,28 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 = nugoLane2[:nugoN]
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]uint32, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5169,11 +5190,13 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]float64, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]float64, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5276,15 +5299,18 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5388,55 +5414,68 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 = nugoPred3[:nugoN]
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 = nugoVote3[:nugoN]
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
 				if cap(nugoPred4) < nugoN {
 					nugoPred4 = make([]bool, nugoN)
 				}
-				nugoPred4 = nugoPred4[:nugoN]
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
 				if cap(nugoVote4) < nugoN {
 					nugoVote4 = make([]bool, nugoN)
 				}
-				nugoVote4 = nugoVote4[:nugoN]
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
 				if cap(nugoPred5) < nugoN {
 					nugoPred5 = make([]bool, nugoN)
 				}
-				nugoPred5 = nugoPred5[:nugoN]
+				nugoPred5 := nugoPred5[:nugoN]
+				_ = nugoPred5
 				if cap(nugoVote5) < nugoN {
 					nugoVote5 = make([]bool, nugoN)
 				}
-				nugoVote5 = nugoVote5[:nugoN]
+				nugoVote5 := nugoVote5[:nugoN]
+				_ = nugoVote5
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				if cap(nugoVQ) < nugoN {
 					nugoVQ = make([]bool, nugoN)
 				}
-				nugoVQ = nugoVQ[:nugoN]
+				nugoVQ := nugoVQ[:nugoN]
+				_ = nugoVQ
 				if cap(nugoVR) < nugoN {
 					nugoVR = make([]int32, nugoN)
 				}
-				nugoVR = nugoVR[:nugoN]
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5682,31 +5721,38 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]uint32, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -5864,11 +5910,13 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7505,143 +7553,178 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask = nugoMask[:nugoN]
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoMask2) < nugoN {
 					nugoMask2 = make([]uint32, nugoN)
 				}
-				nugoMask2 = nugoMask2[:nugoN]
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoLane) < nugoN {
 					nugoLane = make([]int, nugoN)
 				}
-				nugoLane = nugoLane[:nugoN]
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int32, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoMask3) < nugoN {
 					nugoMask3 = make([]uint32, nugoN)
 				}
-				nugoMask3 = nugoMask3[:nugoN]
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]int32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 = nugoLane2[:nugoN]
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int32, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoMask4) < nugoN {
 					nugoMask4 = make([]uint32, nugoN)
 				}
-				nugoMask4 = nugoMask4[:nugoN]
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
 				if cap(nugoVal3) < nugoN {
 					nugoVal3 = make([]int64, nugoN)
 				}
-				nugoVal3 = nugoVal3[:nugoN]
+				nugoVal3 := nugoVal3[:nugoN]
+				_ = nugoVal3
 				if cap(nugoLane3) < nugoN {
 					nugoLane3 = make([]int, nugoN)
 				}
-				nugoLane3 = nugoLane3[:nugoN]
+				nugoLane3 := nugoLane3[:nugoN]
+				_ = nugoLane3
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]int64, nugoN)
 				}
-				nugoShfl3 = nugoShfl3[:nugoN]
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
 				if cap(nugoMask5) < nugoN {
 					nugoMask5 = make([]uint32, nugoN)
 				}
-				nugoMask5 = nugoMask5[:nugoN]
+				nugoMask5 := nugoMask5[:nugoN]
+				_ = nugoMask5
 				if cap(nugoVal4) < nugoN {
 					nugoVal4 = make([]float32, nugoN)
 				}
-				nugoVal4 = nugoVal4[:nugoN]
+				nugoVal4 := nugoVal4[:nugoN]
+				_ = nugoVal4
 				if cap(nugoLane4) < nugoN {
 					nugoLane4 = make([]int, nugoN)
 				}
-				nugoLane4 = nugoLane4[:nugoN]
+				nugoLane4 := nugoLane4[:nugoN]
+				_ = nugoLane4
 				if cap(nugoShfl4) < nugoN {
 					nugoShfl4 = make([]float32, nugoN)
 				}
-				nugoShfl4 = nugoShfl4[:nugoN]
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
 				if cap(nugoMask6) < nugoN {
 					nugoMask6 = make([]uint32, nugoN)
 				}
-				nugoMask6 = nugoMask6[:nugoN]
+				nugoMask6 := nugoMask6[:nugoN]
+				_ = nugoMask6
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoMask7) < nugoN {
 					nugoMask7 = make([]uint32, nugoN)
 				}
-				nugoMask7 = nugoMask7[:nugoN]
+				nugoMask7 := nugoMask7[:nugoN]
+				_ = nugoMask7
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 = nugoPred3[:nugoN]
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 = nugoVote3[:nugoN]
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
 				if cap(nugoMask8) < nugoN {
 					nugoMask8 = make([]uint32, nugoN)
 				}
-				nugoMask8 = nugoMask8[:nugoN]
+				nugoMask8 := nugoMask8[:nugoN]
+				_ = nugoMask8
 				if cap(nugoPred4) < nugoN {
 					nugoPred4 = make([]bool, nugoN)
 				}
-				nugoPred4 = nugoPred4[:nugoN]
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
 				if cap(nugoVote4) < nugoN {
 					nugoVote4 = make([]bool, nugoN)
 				}
-				nugoVote4 = nugoVote4[:nugoN]
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
 				if cap(nugoMask9) < nugoN {
 					nugoMask9 = make([]uint32, nugoN)
 				}
-				nugoMask9 = nugoMask9[:nugoN]
+				nugoMask9 := nugoMask9[:nugoN]
+				_ = nugoMask9
 				if cap(nugoVal5) < nugoN {
 					nugoVal5 = make([]int32, nugoN)
 				}
-				nugoVal5 = nugoVal5[:nugoN]
+				nugoVal5 := nugoVal5[:nugoN]
+				_ = nugoVal5
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoMask10) < nugoN {
 					nugoMask10 = make([]uint32, nugoN)
 				}
-				nugoMask10 = nugoMask10[:nugoN]
+				nugoMask10 := nugoMask10[:nugoN]
+				_ = nugoMask10
 				if cap(nugoVal6) < nugoN {
 					nugoVal6 = make([]int32, nugoN)
 				}
-				nugoVal6 = nugoVal6[:nugoN]
+				nugoVal6 := nugoVal6[:nugoN]
+				_ = nugoVal6
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVVotes) < nugoN {
 					nugoVVotes = make([]uint32, nugoN)
 				}
-				nugoVVotes = nugoVVotes[:nugoN]
+				nugoVVotes := nugoVVotes[:nugoN]
+				_ = nugoVVotes
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7967,19 +8050,23 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask = nugoMask[:nugoN]
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t

@@ -128,11 +128,13 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -412,27 +414,33 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask = nugoMask[:nugoN]
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoMask2) < nugoN {
 					nugoMask2 = make([]uint32, nugoN)
 				}
-				nugoMask2 = nugoMask2[:nugoN]
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]uint32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()

@@ -20,7 +20,8 @@ func init() {
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]float32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -116,11 +117,13 @@ func init() {
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]float32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				if cap(nugoVV3) < nugoN {
 					nugoVV3 = make([]float32, nugoN)
 				}
-				nugoVV3 = nugoVV3[:nugoN]
+				nugoVV3 := nugoVV3[:nugoN]
+				_ = nugoVV3
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -271,15 +274,18 @@ func init() {
 				if cap(nugoVHi2) < nugoN {
 					nugoVHi2 = make([]int32, nugoN)
 				}
-				nugoVHi2 = nugoVHi2[:nugoN]
+				nugoVHi2 := nugoVHi2[:nugoN]
+				_ = nugoVHi2
 				if cap(nugoVLo2) < nugoN {
 					nugoVLo2 = make([]int32, nugoN)
 				}
-				nugoVLo2 = nugoVLo2[:nugoN]
+				nugoVLo2 := nugoVLo2[:nugoN]
+				_ = nugoVLo2
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]int32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -399,11 +405,13 @@ func init() {
 				if cap(nugoVRes) < nugoN {
 					nugoVRes = make([]int32, nugoN)
 				}
-				nugoVRes = nugoVRes[:nugoN]
+				nugoVRes := nugoVRes[:nugoN]
+				_ = nugoVRes
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]int32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -549,11 +557,13 @@ func init() {
 				if cap(nugoVLimit2) < nugoN {
 					nugoVLimit2 = make([]int32, nugoN)
 				}
-				nugoVLimit2 = nugoVLimit2[:nugoN]
+				nugoVLimit2 := nugoVLimit2[:nugoN]
+				_ = nugoVLimit2
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]int32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -649,11 +659,13 @@ func init() {
 				if cap(nugoVV4) < nugoN {
 					nugoVV4 = make([]float32, nugoN)
 				}
-				nugoVV4 = nugoVV4[:nugoN]
+				nugoVV4 := nugoVV4[:nugoN]
+				_ = nugoVV4
 				if cap(nugoVV3) < nugoN {
 					nugoVV3 = make([]float32, nugoN)
 				}
-				nugoVV3 = nugoVV3[:nugoN]
+				nugoVV3 := nugoVV3[:nugoN]
+				_ = nugoVV3
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -821,7 +833,8 @@ func init() {
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]float32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -943,11 +956,13 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int32, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]int32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -1050,15 +1065,18 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]float32, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]float32, nugoN)
 				}
-				nugoVS = nugoVS[:nugoN]
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]float32, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
