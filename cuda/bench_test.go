@@ -47,13 +47,14 @@ func init() {
 	RegisterRowLoop(vectorAdd, func(args []any) RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *Row) {
-			t, n := r.Start()
-			for {
-				vectorAdd(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					vectorAdd(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

@@ -14,351 +14,378 @@ func init() {
 	cuda.RegisterRowLoop(arithDiv64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDiv64(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDiv64(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivU64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivU64(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivU64(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDiv32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].([]int32), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDiv32(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDiv32(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDiv8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]int8), args[3].([]int8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDiv8(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDiv8(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConst, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConst(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivConst(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivPow2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int8), args[2].([]uint16), args[3].([]int64), args[4].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivPow2(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivPow2(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithShift64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint), args[2].([]int64), args[3].([]int64), args[4].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithShift64(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithShift64(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithShift32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int), args[2].([]int32), args[3].([]int32), args[4].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithShift32(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithShift32(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithShift8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int8), args[1].([]uint8), args[2].([]int8), args[3].([]int8), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithShift8(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithShift8(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithShiftConst, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint16), args[1].([]uint16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithShiftConst(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithShiftConst(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithBitwise, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]int16), args[4].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithBitwise(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithBitwise(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithUnary, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]float64), args[2].([]int64), args[3].([]float64), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithUnary(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithUnary(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithWrap, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]uint8), args[2].([]int64), args[3].([]int32), args[4].([]uint8), args[5].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithWrap(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithWrap(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float32), args[5].([]float32), args[6].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithFloat(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithFloat(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithFloatCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithFloatCompare(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithFloatCompare(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithConsts, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithConsts(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithConsts(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstI64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstI64(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstI64(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstU64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstU64(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstU64(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstI32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstI32(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstI32(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstNarrow, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstNarrow(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstNarrow(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstSmall, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]int16), args[2].([]int8), args[3].([]int8), args[4].([]int16), args[5].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstSmall(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstSmall(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstU32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]uint16), args[4].([]uint16), args[5].([]uint8), args[6].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstU32(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstU32(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array2Add, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64]), args[2].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Add(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array2Add(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array2Transpose, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[int32]), args[1].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Transpose(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array2Transpose(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array2Logs, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float32]), args[1].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Logs(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array2Logs(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array3Sum, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array3[float64]), args[1].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array3Sum(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array3Sum(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array2Data, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[uint16])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Data(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array2Data(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -466,52 +493,56 @@ func init() {
 	cuda.RegisterRowLoop(array2Views, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[int64]), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Views(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array2Views(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(atomicHistogram, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicHistogram(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					atomicHistogram(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(atomicGlobalOps, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64), args[4].([]uint32), args[5].([]uint32), args[6].([]uint32), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicGlobalOps(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					atomicGlobalOps(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(atomicFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]float64), args[3].([]float32), args[4].([]float64), args[5].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicFloat(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					atomicFloat(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -626,13 +657,14 @@ func init() {
 	cuda.RegisterRowLoop(atomicCASExch, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicCASExch(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					atomicCASExch(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -722,26 +754,28 @@ func init() {
 	cuda.RegisterRowLoop(atomicHalfAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicHalfAdd(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					atomicHalfAdd(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(atomicHalfCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]int32), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicHalfCompare(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					atomicHalfCompare(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1167,91 +1201,98 @@ func init() {
 	cuda.RegisterRowLoop(bitsCounts, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int32), args[2].([]int32), args[3].([]int32), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				bitsCounts(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					bitsCounts(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(bitsReverse, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint32), args[3].([]uint16), args[4].([]uint8), args[5].([]uint64), args[6].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				bitsReverse(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					bitsReverse(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(bitsRotate, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int), args[2].([]uint64), args[3].([]uint32), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				bitsRotate(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					bitsRotate(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(bitsArith, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64), args[4].([]uint64), args[5].([]uint64), args[6].([]uint64), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				bitsArith(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					bitsArith(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(copyGlobalToLocal, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				copyGlobalToLocal(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					copyGlobalToLocal(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(copyOverlap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				copyOverlap(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					copyOverlap(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(copyGlobalSegments, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				copyGlobalSegments(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					copyGlobalSegments(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1354,143 +1395,154 @@ func init() {
 	cuda.RegisterRowLoop(copyStructs, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				copyStructs(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					copyStructs(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(clearSegments, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				clearSegments(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					clearSegments(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(byValueTuple, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([3]int64), args[1].(settings), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				byValueTuple(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					byValueTuple(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(byValueMatrix, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([3][3]float32), args[1].(struct{}), args[2].([0]int64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				byValueMatrix(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					byValueMatrix(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(byValueStore, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(wrapper), args[1].([]wrapper)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				byValueStore(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					byValueStore(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(byValuePadded, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(padded), args[1].([2]float32), args[2].([]padded)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				byValuePadded(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					byValuePadded(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexArith128, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex128), args[1].([]complex128), args[2].(complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexArith128(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexArith128(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexArith64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex64), args[1].([]complex64), args[2].(complex64), args[3].([]complex64), args[4].([]complex64), args[5].([]complex128), args[6].([]float32), args[7].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexArith64(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexArith64(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexDiv128, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexDiv128(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexDiv128(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexDiv64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex64), args[1].([]complex64), args[2].([]complex64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexDiv64(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexDiv64(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexMandel, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[complex128]), args[1].(cuda.Array2[int32]), args[2].(int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexMandel(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexMandel(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1583,78 +1635,84 @@ func init() {
 	cuda.RegisterRowLoop(complexStructs, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]cplxPoint), args[1].([]complex128), args[2].(complex64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexStructs(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexStructs(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexFuncs, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]complex128), args[8].([]complex128), args[9].([]float64), args[10].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexFuncs(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexFuncs(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexPowTanh, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexPowTanh(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexPowTanh(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexTan, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexTan(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexTan(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexInverse, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexInverse(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexInverse(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexSpecial, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]complex128), args[1].([]int32), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexSpecial(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexSpecial(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1662,247 +1720,266 @@ func init() {
 	cuda.RegisterRowLoop(complexCalls, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex64), args[2].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_complexCalls(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_complexCalls(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlCollatz, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlCollatz(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ctrlCollatz(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlForms, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlForms(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ctrlForms(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlSwitch, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlSwitch(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ctrlSwitch(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlLabels, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlLabels(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ctrlLabels(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlSwap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlSwap(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ctrlSwap(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlGoto, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlGoto(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ctrlGoto(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlShortCircuit, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlShortCircuit(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ctrlShortCircuit(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlUnrolled, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlUnrolled(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ctrlUnrolled(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convNarrow, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]int64), args[1].([]int8), args[2].([]uint8), args[3].([]int16), args[4].([]uint16), args[5].([]int32), args[6].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convNarrow(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					convNarrow(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convWiden, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]uint8), args[2].([]int32), args[3].([]uint32), args[4].([]int64), args[5].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convWiden(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					convWiden(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convIntToFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint64), args[2].([]int8), args[3].([]float64), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convIntToFloat(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					convIntToFloat(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convFloatToInt, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]int64), args[3].([]int32), args[4].([]int8), args[5].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convFloatToInt(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					convFloatToInt(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convFloatFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]float32), args[3].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convFloatFloat(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					convFloatFloat(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convUintMaxWrap, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convUintMaxWrap(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					convUintMaxWrap(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcClamp, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(float64), args[2].(float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcClamp(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					funcClamp(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcMulti, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcMulti(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					funcMulti(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcGeneric[int16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcGeneric[int16](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					funcGeneric[int16](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcGeneric[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcGeneric[float64](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					funcGeneric[float64](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1910,13 +1987,14 @@ func init() {
 	cuda.RegisterRowLoop(funcRecursive, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_funcRecursive(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_funcRecursive(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1924,13 +2002,14 @@ func init() {
 	cuda.RegisterRowLoop(funcDeepRecursion, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_funcDeepRecursion(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_funcDeepRecursion(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2033,13 +2112,14 @@ func init() {
 	cuda.RegisterRowLoop(funcPointerArg, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcPointerArg(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					funcPointerArg(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2047,39 +2127,42 @@ func init() {
 	cuda.RegisterRowLoop(funcCallABI, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]uint8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				nugoDepth_funcCallABI(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_funcCallABI(t, a0, a1, a2)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcRecursiveClosure, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcRecursiveClosure(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					funcRecursiveClosure(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcLiteral, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcLiteral(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					funcLiteral(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2627,52 +2710,56 @@ func init() {
 	cuda.RegisterRowLoop(halfArith, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				halfArith(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					halfArith(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(halfCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				halfCompare(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					halfCompare(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(halfConvert, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				halfConvert(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					halfConvert(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(halfMath, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16), args[12].([]cuda.Float16), args[13].([]cuda.Float16), args[14].([]cuda.Float16), args[15].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				halfMath(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					halfMath(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2680,13 +2767,14 @@ func init() {
 	cuda.RegisterRowLoop(halfDot, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].(cuda.Float16), args[1].([]halfWeighted), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_halfDot(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_halfDot(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2786,377 +2874,406 @@ func init() {
 	cuda.RegisterRowLoop(localArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localArray(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					localArray(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localArrayInt8, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localArrayInt8(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					localArrayInt8(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localBigArray, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localBigArray(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					localBigArray(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localStruct, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localStruct(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					localStruct(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localArrayOfStructs, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localArrayOfStructs(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					localArrayOfStructs(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localArrayValue, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localArrayValue(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					localArrayValue(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localPointerReturn, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localPointerReturn(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					localPointerReturn(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localPointerGlobalMix, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localPointerGlobalMix(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					localPointerGlobalMix(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathRounding, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64), args[5].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathRounding(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathRounding(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathSqrtAbs, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathSqrtAbs(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathSqrtAbs(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathMinMax, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathMinMax(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathMinMax(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathFMA, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathFMA(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathFMA(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathClassify, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathClassify(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathClassify(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathBits, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]uint64), args[2].([]float32), args[3].([]uint64), args[4].([]float64), args[5].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathBits(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathBits(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathNaNDim, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathNaNDim(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathNaNDim(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathFloat32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathFloat32(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathFloat32(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathBuiltinMinMax, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]int32), args[2].([]float64), args[3].([]float64), args[4].([]int32), args[5].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathBuiltinMinMax(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathBuiltinMinMax(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathTranscendental, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathTranscendental(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathTranscendental(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathGamma, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int), args[4].([]float32), args[5].([]float32), args[6].([]float32), args[7].([]int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathGamma(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathGamma(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathLogs, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathLogs(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathLogs(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathMaxMinEdges, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathMaxMinEdges(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathMaxMinEdges(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(miscFeatures, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Vec), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				miscFeatures(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					miscFeatures(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(miscPrimes, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				miscPrimes(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					miscPrimes(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(miscPanicNotTaken, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				miscPanicNotTaken(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					miscPanicNotTaken(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixControl, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixControl(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixControl(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixGeneric, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]float32), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixGeneric(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixGeneric(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixShifts, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixShifts(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixShifts(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixWrap, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixWrap(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixWrap(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixFloatToInt, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixFloatToInt(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixFloatToInt(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3338,26 +3455,28 @@ func init() {
 	cuda.RegisterRowLoop(mixNarrowEdges, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixNarrowEdges(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixNarrowEdges(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixConstDivisions, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixConstDivisions(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixConstDivisions(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3365,104 +3484,112 @@ func init() {
 	cuda.RegisterRowLoop(pkgCalls, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]int64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_pkgCalls(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_pkgCalls(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(pkgGeneric[int32], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				pkgGeneric[int32](t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					pkgGeneric[int32](t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(pkgGeneric[float64], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				pkgGeneric[float64](t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					pkgGeneric[float64](t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(pkgGeneric[devlib.Real], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]devlib.Real), args[1].([]devlib.Real)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				pkgGeneric[devlib.Real](t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					pkgGeneric[devlib.Real](t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(pkgMethods, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				pkgMethods(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					pkgMethods(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(printfValues, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				printfValues(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					printfValues(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(printfTypes, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint8), args[1].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				printfTypes(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					printfTypes(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(printfPlain, func(args []any) cuda.RowLoop {
 		_ = args
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				printfPlain(t)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					printfPlain(t)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -4285,156 +4412,168 @@ func init() {
 	cuda.RegisterRowLoop(sliceIncrement, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceIncrement(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceIncrement(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceVectorAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceVectorAdd(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceVectorAdd(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceGridStride, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceGridStride(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceGridStride(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceSub, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceSub(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceSub(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceRangeIndex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceRangeIndex(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceRangeIndex(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceCapLen, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint8), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceCapLen(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceCapLen(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceNilCheck, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceNilCheck(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceNilCheck(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceLocalFromArray, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceLocalFromArray(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceLocalFromArray(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceMakeConst, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceMakeConst(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceMakeConst(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceBools, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]bool), args[1].([]bool), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceBools(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceBools(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(structParticles, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]particle), args[1].(float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				structParticles(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					structParticles(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(structCopy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]wrapper), args[1].([]wrapper)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				structCopy(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					structCopy(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -5329,325 +5468,350 @@ func init() {
 	cuda.RegisterRowLoop(sleepBackoff, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sleepBackoff(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sleepBackoff(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(tableGridSum, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				tableGridSum(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					tableGridSum(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(tableCubeProduct, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]complex64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				tableCubeProduct(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					tableCubeProduct(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(tableRecordFields, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				tableRecordFields(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					tableRecordFields(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(threadIndices, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				threadIndices(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					threadIndices(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(threadGrid2, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				threadGrid2(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					threadGrid2(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(threadLane, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				threadLane(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					threadLane(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int8], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int8), args[1].([]int8), args[2].([]int8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int8](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int8](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int16](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int16](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int32](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int32](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int64](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int64](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint), args[1].([]uint), args[2].([]uint)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint8], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint8), args[1].([]uint8), args[2].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint8](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint8](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint16), args[1].([]uint16), args[2].([]uint16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint16](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint16](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint32](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint32](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint64](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint64](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uintptr], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uintptr), args[1].([]uintptr), args[2].([]uintptr)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uintptr](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uintptr](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[float32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[float32](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[float32](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[float64](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesArith[float64](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesCompare[int8], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesCompare[int8](t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesCompare[int8](t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesCompare[uint32], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesCompare[uint32](t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesCompare[uint32](t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesCompare[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesCompare[float64](t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesCompare[float64](t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesBool, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint8), args[1].(bool), args[2].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesBool(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesBool(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesNamed, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]Celsius), args[1].(Celsius), args[2].([]Count), args[3].(Count)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesNamed(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					typesNamed(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -8040,26 +8204,28 @@ func init() {
 	cuda.RegisterRowLoop(warpHalves, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpHalves(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					warpHalves(t, a0, a1, a2)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(warpActiveBranches, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint32), args[1].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				warpActiveBranches(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					warpActiveBranches(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

@@ -562,18 +562,20 @@ func (g *generator) kernelCall(expr, call string, sig *types.Signature, stops bo
 		fmt.Fprintf(w, "_ = %s\n", args)
 	}
 	fmt.Fprintf(w, "return func(%s *%s.Row) {\n", r, cuda)
+	// The outer loop runs on to the next row (Row.More), of this block or
+	// the next, so that one call runs many blocks.
 	if stops {
-		fmt.Fprintf(w, "%s, %s, %s := %s.Begin()\n", t, n, stop, r)
+		fmt.Fprintf(w, "for %s, %s, %s := %s.Begin(); %s > 0; %s, %s = %s.More() {\n", t, n, stop, r, n, t, n, r)
 	} else {
-		fmt.Fprintf(w, "%s, %s := %s.Start()\n", t, n, r)
+		fmt.Fprintf(w, "for %s, %s := %s.Start(); %s > 0; %s, %s = %s.More() {\n", t, n, r, n, t, n, r)
 	}
 	fmt.Fprintf(w, "for {\n%s(%s)\n", call, strings.Join(append([]string{t}, vars...), ", "))
 	if stops {
-		fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nreturn\n}\n", n, n, stop)
+		fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nbreak\n}\n", n, n, stop)
 	} else {
-		fmt.Fprintf(w, "if %s--; %s == 0 {\nreturn\n}\n", n, n)
+		fmt.Fprintf(w, "if %s--; %s == 0 {\nbreak\n}\n", n, n)
 	}
-	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n})\n", t, r, t)
+	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n}\n})\n", t, r, t)
 }
 
 // ufuncInstance returns how the generated file writes the function that u

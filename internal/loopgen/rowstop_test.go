@@ -42,6 +42,11 @@ func TestRowLoopStopCheck(t *testing.T) {
 			if start != tc.start || begin == tc.start || strings.Contains(loop, "*stop") == tc.start {
 				t.Errorf("%s's loop (Start: %v, Begin: %v), want Start %v:\n%s", tc.kernel, start, begin, tc.start, loop)
 			}
+			// Every loop runs on to the next row (Row.More) and leaves
+			// a row's inner loop with break, not return.
+			if !strings.Contains(loop, "> 0; t, n = r.More() {") || strings.Contains(loop, "return\n") {
+				t.Errorf("%s's loop does not go on with Row.More:\n%s", tc.kernel, loop)
+			}
 		})
 	}
 	if !bytes.Contains(res.Source, []byte("if n--; n == 0 {\n")) {

@@ -1002,143 +1002,154 @@ func init() {
 	cuda.RegisterRowLoop(ByValue, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([3]int64), args[1].(Params), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ByValue(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ByValue(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(EchoPadded, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Padded), args[1].([]Padded)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				EchoPadded(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					EchoPadded(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(EchoMixed16, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Mixed16), args[1].([]Mixed16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				EchoMixed16(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					EchoMixed16(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(EchoNested, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Nested), args[1].([]Nested)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				EchoNested(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					EchoNested(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(EchoBytes5, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([5]int8), args[1].([]Bytes5)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				EchoBytes5(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					EchoBytes5(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(EchoGrid23, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([2][3]float32), args[1].([]Grid23)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				EchoGrid23(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					EchoGrid23(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ZeroSize, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(Empty), args[1].([0]int64), args[2].(int32), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ZeroSize(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ZeroSize(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ComplexScale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(complex64), args[1].([]complex64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ComplexScale(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ComplexScale(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(TakesPointerStruct, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(WithPointerField), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				TakesPointerStruct(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					TakesPointerStruct(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(TakesBigArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([600]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				TakesBigArray(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					TakesBigArray(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(TableAt, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				TableAt(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					TableAt(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1324,104 +1335,112 @@ func init() {
 	cuda.RegisterRowLoop(ApplyComplex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(func(complex128) complex128), args[1].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ApplyComplex(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ApplyComplex(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Increment, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Increment(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Increment(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(VecAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				VecAdd(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					VecAdd(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Add2D, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[float32]), args[1].(cuda.Array2[float32]), args[2].(cuda.Array2[float32])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Add2D(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Add2D(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Logs, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Logs(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Logs(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Permuted, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Permuted(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Permuted(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(MovingAverage, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				MovingAverage(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					MovingAverage(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(IntOps, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int8), args[4].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				IntOps(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					IntOps(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1616,78 +1635,84 @@ func init() {
 	cuda.RegisterRowLoop(Histogram, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Histogram(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Histogram(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Volume, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array3[float32])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Volume(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Volume(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(OutOfRange, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				OutOfRange(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					OutOfRange(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(DivideBy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].(int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				DivideBy(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					DivideBy(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ShiftBy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ShiftBy(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ShiftBy(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(SumFrom, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				SumFrom(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					SumFrom(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1780,195 +1805,210 @@ func init() {
 	cuda.RegisterRowLoop(ForAllProbe, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ForAllProbe(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ForAllProbe(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(DivRemWidths, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int32), args[2].([]uint16), args[3].([]uint64), args[4].([]int64), args[5].([]int32), args[6].([]uint16), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				DivRemWidths(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					DivRemWidths(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(SliceHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				SliceHi(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					SliceHi(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(SliceLo, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				SliceLo(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					SliceLo(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(SliceLoHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				SliceLoHi(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					SliceLoHi(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(SliceShortHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				SliceShortHi(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					SliceShortHi(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Slice3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Slice3(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Slice3(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Slice3NoLo, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Slice3NoLo(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Slice3NoLo(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(SliceHiUint, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				SliceHiUint(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					SliceHiUint(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(SliceLoUint32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				SliceLoUint32(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					SliceLoUint32(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Slice3Int8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int8), args[2].(int8), args[3].(int8), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Slice3Int8(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Slice3Int8(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Slice3Uint64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(uint64), args[2].(uint64), args[3].(uint64), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Slice3Uint64(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Slice3Uint64(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ArraySlice, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(int), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ArraySlice(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ArraySlice(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ArraySliceLo, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ArraySliceLo(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ArraySliceLo(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ArraySlice3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(int), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ArraySlice3(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ArraySlice3(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2099,130 +2139,140 @@ func init() {
 	cuda.RegisterRowLoop(ToArrayPtr, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ToArrayPtr(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ToArrayPtr(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ToArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ToArray(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ToArray(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(IndexAt, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				IndexAt(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					IndexAt(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(IndexUint, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint64), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				IndexUint(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					IndexUint(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ArrayIndex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ArrayIndex(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ArrayIndex(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(At2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(cuda.Array2[float32]), args[1].(int), args[2].(int), args[3].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				At2(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					At2(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Set3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(cuda.Array3[int64]), args[1].(int), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Set3(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Set3(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(View2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				View2(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					View2(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(View3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				View3(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					View3(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(IndexAtThread, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				IndexAtThread(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					IndexAtThread(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3051,208 +3101,224 @@ func init() {
 	cuda.RegisterRowLoop(HalfUnary, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				HalfUnary(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					HalfUnary(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(HalfBinary, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				HalfBinary(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					HalfBinary(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(HalfConvert, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				HalfConvert(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					HalfConvert(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(HalfAxpy, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				HalfAxpy(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					HalfAxpy(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(HalfCompareOp, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				HalfCompareOp(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					HalfCompareOp(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(AtomicAddEach[cuda.Float16], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				AtomicAddEach[cuda.Float16](t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					AtomicAddEach[cuda.Float16](t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ApplyHalf, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(func(cuda.Float16, cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ApplyHalf(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ApplyHalf(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(RowsHalfFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				RowsHalfFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					RowsHalfFunc(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Scale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Scale(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Scale(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(WithMap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				WithMap(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					WithMap(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Mixed, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float32), args[1].(float32), args[2].(cuda.Array2[int32]), args[3].(int8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Mixed(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Mixed(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(MapFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func(float32, float32) float32), args[1].([]float32), args[2].([]float32), args[3].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				MapFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					MapFunc(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(MixedFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].(func(float32) float32), args[2].(int8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				MixedFunc(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					MixedFunc(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(BadFunc, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				BadFunc(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					BadFunc(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(RowsFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]float32, *float32)), args[1].([]float32), args[2].([]float32), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				RowsFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					RowsFunc(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(RowsBoolFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]bool, *bool)), args[1].([]bool), args[2].([]bool), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				RowsBoolFunc(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					RowsBoolFunc(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3319,65 +3385,70 @@ func init() {
 	cuda.RegisterRowLoop(Transpose, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Transpose(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Transpose(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(PlaneSums, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int64), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				PlaneSums(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					PlaneSums(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(BlocksFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].(func(cuda.Array2[float32], *float32)), args[1].([]float32), args[2].([]float32), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				BlocksFunc(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					BlocksFunc(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ScaleThenRead, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int16), args[1].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ScaleThenRead(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					ScaleThenRead(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(RowSums23, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				RowSums23(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					RowSums23(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3570,26 +3641,28 @@ func init() {
 	cuda.RegisterRowLoop(MatchFloat32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				MatchFloat32(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					MatchFloat32(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Lanemasks, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Lanemasks(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Lanemasks(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3723,13 +3796,14 @@ func init() {
 	cuda.RegisterRowLoop(Panics, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Panics(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Panics(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3737,13 +3811,14 @@ func init() {
 	cuda.RegisterRowLoop(Runaway, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_Runaway(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_Runaway(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3751,13 +3826,14 @@ func init() {
 	cuda.RegisterRowLoop(Recurse, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_Recurse(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_Recurse(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3765,65 +3841,70 @@ func init() {
 	cuda.RegisterRowLoop(RunawayMutual, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_RunawayMutual(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_RunawayMutual(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Scale2, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float32]), args[1].(float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Scale2(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Scale2(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Copy2, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Copy2(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Copy2(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Index3, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array3[int32]), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Index3(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Index3(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(TransposeInKernel, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[int32]), args[1].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				TransposeInKernel(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					TransposeInKernel(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -4046,39 +4127,42 @@ func init() {
 	cuda.RegisterRowLoop(CountCells, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				CountCells(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					CountCells(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(TakesPointers, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]WithPointer)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				TakesPointers(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					TakesPointers(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(TakesEmpty, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]struct{})
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				TakesEmpty(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					TakesEmpty(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -4352,26 +4436,28 @@ func init() {
 	cuda.RegisterRowLoop(Fences, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Fences(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Fences(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(WarpSum, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				WarpSum(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					WarpSum(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -5266,13 +5352,14 @@ func init() {
 	cuda.RegisterRowLoop(MaskOps, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				MaskOps(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					MaskOps(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -5882,26 +5969,28 @@ func init() {
 	cuda.RegisterRowLoop(ActiveMasks, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				ActiveMasks(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					ActiveMasks(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(OutsideMask, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				OutsideMask(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					OutsideMask(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

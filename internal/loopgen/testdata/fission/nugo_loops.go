@@ -254,65 +254,70 @@ func init() {
 	cuda.RegisterRowLoop(Divergent, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Divergent(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					Divergent(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(InSwitch, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				InSwitch(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					InSwitch(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(BreakOut, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				BreakOut(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					BreakOut(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(AssignsParam, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				AssignsParam(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					AssignsParam(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Closure, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				Closure(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					Closure(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -522,39 +527,42 @@ func init() {
 	cuda.RegisterRowLoop(HalfVote, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				HalfVote(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					HalfVote(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(MatchArg, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				MatchArg(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					MatchArg(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Plain, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Plain(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Plain(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -724,13 +732,14 @@ func init() {
 	cuda.RegisterRowLoop(GridDivergent, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				GridDivergent(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					GridDivergent(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
