@@ -255,6 +255,34 @@ func (r *runner) nextRow() bool {
 	return true
 }
 
+// flatten makes the row, the first of the span's current block, every
+// thread of the span's blocks from that one on, when the grid and the
+// blocks are one-dimensional (Row.StartGrid1), and makes the worker's
+// block the span's last, after which More finds no row. A cooperative
+// launch, whose blocks each meet the grid's barrier, keeps its rows.
+func (r *runner) flatten() {
+	b, s := r.block, r.span
+	if b.dim.Y != 1 || b.dim.Z != 1 || b.grid.Y != 1 || b.grid.Z != 1 || b.launch.grid != nil || s.Hi-s.Cur < 2 {
+		return
+	}
+	r.row.n = b.dim.X * (s.Hi - s.Cur)
+	r.row.flat = true
+	s.Cur = s.Hi - 1
+	r.enter(s.Cur)
+}
+
+// placeFlat, after a panic in a flat row (flatten), makes the worker's
+// block the one of the thread being run, so that the error names it.
+func (r *runner) placeFlat() {
+	if !r.row.flat {
+		return
+	}
+	b := r.block
+	bi := r.row.t.Grid1() / b.dim.X
+	b.idx, b.base = Dim3{bi, 0, 0}, Dim3{bi * b.dim.X, 0, 0}
+	r.next, r.span.Cur = bi+1, bi
+}
+
 // runRows runs rows with the generated row loop from r.row on, until the
 // loop returns at the span's end or at a block that became concurrent,
 // which it then runs to its end; it returns the block's failure.
@@ -264,9 +292,14 @@ func (r *runner) runRows() error {
 	func() {
 		returned := false
 		defer func() {
-			if e := recover(); e != nil {
+			e := recover()
+			if e == nil && returned {
+				return
+			}
+			r.placeFlat()
+			if e != nil {
 				b.fail(r.current().ThreadIdx(), e)
-			} else if !returned {
+			} else {
 				// runtime.Goexit: the worker ends after this; cpu.Run
 				// reports it, and the launch returns this error.
 				b.fail(r.current().ThreadIdx(), goexitMsg)

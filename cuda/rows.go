@@ -67,6 +67,9 @@ type Row struct {
 	// ended records that More found none.
 	w     *runner
 	ended bool
+	// flat records that the row runs several blocks at once
+	// (StartGrid1), whose thread's block the worker finds on a panic.
+	flat bool
 }
 
 // Begin returns the row's first thread, the number of threads in the row
@@ -82,6 +85,21 @@ func (r *Row) Begin() (t Thread, n int, stop *bool) { return r.t, r.n, r.stop }
 // fails with a KernelError for that thread.
 func (r *Row) Start() (t Thread, n int) {
 	r.unstoppable = true
+	return r.t, r.n
+}
+
+// StartGrid1 is Start for a loop whose kernel reads nothing of its Thread
+// but Grid1 (nugo gen checks that the Thread is used only in t.Grid1()
+// calls), so that the kernel cannot tell one block from the next. In a
+// launch whose grid and blocks are one-dimensional its first row is then
+// every thread of the run of consecutive blocks the worker was handed, and
+// the worker's other work per block (entering it, asking for its row) is
+// left out; a panic still names its block and thread.
+func (r *Row) StartGrid1() (t Thread, n int) {
+	r.unstoppable = true
+	if r.w != nil {
+		r.w.flatten()
+	}
 	return r.t, r.n
 }
 

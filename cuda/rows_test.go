@@ -402,3 +402,76 @@ func TestRowLoopPanicInLaterBlock(t *testing.T) {
 		})
 	}
 }
+
+// grid1Only reads nothing of its Thread but Grid1; it panics in thread
+// at (a grid x), and counts each thread's visits.
+func grid1Only(t Thread, visits []int32, at int) {
+	i := t.Grid1()
+	if i == at {
+		var none []int32
+		none[i] = 1
+	}
+	visits[i]++
+}
+
+func init() {
+	RegisterRowLoop(grid1Only, func(args []any) RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *Row) {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					grid1Only(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+}
+
+// TestRowStartGrid1: a loop that starts with StartGrid1 runs a worker's
+// run of one-dimensional blocks as one row; every thread runs once, and a
+// panic names its own block and thread, in grids and blocks of one
+// dimension (one row for many blocks) and of more (a row per block row).
+func TestRowStartGrid1(t *testing.T) {
+	tests := []struct {
+		name        string
+		grid, block Dim3
+		at          int // grid x of the panicking thread, -1 for none
+		wantBlock   Dim3
+		wantThread  Dim3
+	}{
+		{"1-D", Dim1(3000), Dim1(32), -1, Dim3{}, Dim3{}},
+		{"1-D panic", Dim1(3000), Dim1(32), 2345*32 + 17, Dim3{2345, 0, 0}, Dim3{17, 0, 0}},
+		{"1-D panic first thread", Dim1(3000), Dim1(32), 1999 * 32, Dim3{1999, 0, 0}, Dim3{}},
+		{"2-D grid", Dim3{300, 10, 1}, Dim1(32), -1, Dim3{}, Dim3{}},
+		{"2-D grid panic", Dim3{300, 10, 1}, Dim1(32), 123*32 + 5, Dim3{123, 0, 0}, Dim3{5, 0, 0}},
+	}
+	for _, tc := range tests {
+		bothPaths(t, func(t *testing.T) {
+			width := tc.grid.X * tc.block.X // grid x runs over [0, width) in every grid row
+			visits := make([]int32, width)
+			err := Jit(grid1Only).Launch(tc.grid, tc.block, visits, tc.at)
+			if tc.at < 0 {
+				if err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+				for i, v := range visits {
+					if want := int32(tc.grid.Y * tc.grid.Z); v != want {
+						t.Fatalf("%s: grid x %d visited %d times, want %d", tc.name, i, v, want)
+					}
+				}
+				return
+			}
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("%s: error %v is not a *KernelError", tc.name, err)
+			}
+			if ke.Block.X != tc.wantBlock.X || ke.Thread != tc.wantThread {
+				t.Errorf("%s: KernelError names block %v thread %v, want block x %d thread %v", tc.name, ke.Block, ke.Thread, tc.wantBlock.X, tc.wantThread)
+			}
+		})
+	}
+}

@@ -12,7 +12,7 @@ func init() {
 	cuda.RegisterRowLoop(inOrder, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					inOrder(t, a0)
 					if n--; n == 0 {
@@ -26,7 +26,7 @@ func init() {
 	cuda.RegisterRowLoop(permuted, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					permuted(t, a0, a1)
 					if n--; n == 0 {

@@ -12,7 +12,7 @@ func init() {
 	cuda.RegisterRowLoop(axpyHalf, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					axpyHalf(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -26,7 +26,7 @@ func init() {
 	cuda.RegisterRowLoop(axpy32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					axpy32(t, a0, a1, a2)
 					if n--; n == 0 {

@@ -12,7 +12,7 @@ func init() {
 	cuda.RegisterRowLoop(increment, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					increment(t, a0)
 					if n--; n == 0 {

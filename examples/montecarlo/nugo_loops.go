@@ -12,7 +12,7 @@ func init() {
 	cuda.RegisterRowLoop(computePi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint64), args[1].(int), args[2].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					computePi(t, a0, a1, a2)
 					if n--; n == 0 {

@@ -14,7 +14,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDiv64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDiv64(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -28,7 +28,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivU64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivU64(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -42,7 +42,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDiv32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].([]int32), args[3].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDiv32(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -56,7 +56,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDiv8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]int8), args[3].([]int8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDiv8(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -70,7 +70,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivConst, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivConst(t, a0, a1)
 					if n--; n == 0 {
@@ -84,7 +84,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivPow2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int8), args[2].([]uint16), args[3].([]int64), args[4].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivPow2(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -98,7 +98,7 @@ func init() {
 	cuda.RegisterRowLoop(arithShift64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint), args[2].([]int64), args[3].([]int64), args[4].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithShift64(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -112,7 +112,7 @@ func init() {
 	cuda.RegisterRowLoop(arithShift32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int), args[2].([]int32), args[3].([]int32), args[4].([]uint32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithShift32(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -126,7 +126,7 @@ func init() {
 	cuda.RegisterRowLoop(arithShift8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int8), args[1].([]uint8), args[2].([]int8), args[3].([]int8), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithShift8(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -140,7 +140,7 @@ func init() {
 	cuda.RegisterRowLoop(arithShiftConst, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint16), args[1].([]uint16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithShiftConst(t, a0, a1)
 					if n--; n == 0 {
@@ -154,7 +154,7 @@ func init() {
 	cuda.RegisterRowLoop(arithBitwise, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]int16), args[4].([]int16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithBitwise(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -168,7 +168,7 @@ func init() {
 	cuda.RegisterRowLoop(arithUnary, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]float64), args[2].([]int64), args[3].([]float64), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithUnary(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -182,7 +182,7 @@ func init() {
 	cuda.RegisterRowLoop(arithWrap, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]uint8), args[2].([]int64), args[3].([]int32), args[4].([]uint8), args[5].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithWrap(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -196,7 +196,7 @@ func init() {
 	cuda.RegisterRowLoop(arithFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float32), args[5].([]float32), args[6].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithFloat(t, a0, a1, a2, a3, a4, a5, a6)
 					if n--; n == 0 {
@@ -210,7 +210,7 @@ func init() {
 	cuda.RegisterRowLoop(arithFloatCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithFloatCompare(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -224,7 +224,7 @@ func init() {
 	cuda.RegisterRowLoop(arithConsts, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithConsts(t, a0, a1)
 					if n--; n == 0 {
@@ -238,7 +238,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivConstI64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivConstI64(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -252,7 +252,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivConstU64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivConstU64(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -266,7 +266,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivConstI32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivConstI32(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -280,7 +280,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivConstNarrow, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivConstNarrow(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -294,7 +294,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivConstSmall, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]int16), args[2].([]int8), args[3].([]int8), args[4].([]int16), args[5].([]int16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivConstSmall(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -308,7 +308,7 @@ func init() {
 	cuda.RegisterRowLoop(arithDivConstU32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]uint16), args[4].([]uint16), args[5].([]uint8), args[6].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					arithDivConstU32(t, a0, a1, a2, a3, a4, a5, a6)
 					if n--; n == 0 {
@@ -350,7 +350,7 @@ func init() {
 	cuda.RegisterRowLoop(array2Logs, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float32]), args[1].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					array2Logs(t, a0, a1)
 					if n--; n == 0 {
@@ -378,7 +378,7 @@ func init() {
 	cuda.RegisterRowLoop(array2Data, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[uint16])
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					array2Data(t, a0)
 					if n--; n == 0 {
@@ -507,7 +507,7 @@ func init() {
 	cuda.RegisterRowLoop(atomicHistogram, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					atomicHistogram(t, a0, a1)
 					if n--; n == 0 {
@@ -521,7 +521,7 @@ func init() {
 	cuda.RegisterRowLoop(atomicGlobalOps, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64), args[4].([]uint32), args[5].([]uint32), args[6].([]uint32), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					atomicGlobalOps(t, a0, a1, a2, a3, a4, a5, a6, a7)
 					if n--; n == 0 {
@@ -535,7 +535,7 @@ func init() {
 	cuda.RegisterRowLoop(atomicFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]float64), args[3].([]float32), args[4].([]float64), args[5].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					atomicFloat(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -657,7 +657,7 @@ func init() {
 	cuda.RegisterRowLoop(atomicCASExch, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					atomicCASExch(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -754,7 +754,7 @@ func init() {
 	cuda.RegisterRowLoop(atomicHalfAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					atomicHalfAdd(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -768,7 +768,7 @@ func init() {
 	cuda.RegisterRowLoop(atomicHalfCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]int32), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					atomicHalfCompare(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -1201,7 +1201,7 @@ func init() {
 	cuda.RegisterRowLoop(bitsCounts, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int32), args[2].([]int32), args[3].([]int32), args[4].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					bitsCounts(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1215,7 +1215,7 @@ func init() {
 	cuda.RegisterRowLoop(bitsReverse, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint32), args[3].([]uint16), args[4].([]uint8), args[5].([]uint64), args[6].([]uint32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					bitsReverse(t, a0, a1, a2, a3, a4, a5, a6)
 					if n--; n == 0 {
@@ -1229,7 +1229,7 @@ func init() {
 	cuda.RegisterRowLoop(bitsRotate, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int), args[2].([]uint64), args[3].([]uint32), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					bitsRotate(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1243,7 +1243,7 @@ func init() {
 	cuda.RegisterRowLoop(bitsArith, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64), args[4].([]uint64), args[5].([]uint64), args[6].([]uint64), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					bitsArith(t, a0, a1, a2, a3, a4, a5, a6, a7)
 					if n--; n == 0 {
@@ -1257,7 +1257,7 @@ func init() {
 	cuda.RegisterRowLoop(copyGlobalToLocal, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					copyGlobalToLocal(t, a0, a1)
 					if n--; n == 0 {
@@ -1271,7 +1271,7 @@ func init() {
 	cuda.RegisterRowLoop(copyOverlap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					copyOverlap(t, a0)
 					if n--; n == 0 {
@@ -1285,7 +1285,7 @@ func init() {
 	cuda.RegisterRowLoop(copyGlobalSegments, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					copyGlobalSegments(t, a0, a1)
 					if n--; n == 0 {
@@ -1395,7 +1395,7 @@ func init() {
 	cuda.RegisterRowLoop(copyStructs, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					copyStructs(t, a0)
 					if n--; n == 0 {
@@ -1409,7 +1409,7 @@ func init() {
 	cuda.RegisterRowLoop(clearSegments, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					clearSegments(t, a0)
 					if n--; n == 0 {
@@ -1423,7 +1423,7 @@ func init() {
 	cuda.RegisterRowLoop(byValueTuple, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([3]int64), args[1].(settings), args[2].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					byValueTuple(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1437,7 +1437,7 @@ func init() {
 	cuda.RegisterRowLoop(byValueMatrix, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([3][3]float32), args[1].(struct{}), args[2].([0]int64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					byValueMatrix(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1451,7 +1451,7 @@ func init() {
 	cuda.RegisterRowLoop(byValueStore, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(wrapper), args[1].([]wrapper)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					byValueStore(t, a0, a1)
 					if n--; n == 0 {
@@ -1465,7 +1465,7 @@ func init() {
 	cuda.RegisterRowLoop(byValuePadded, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(padded), args[1].([2]float32), args[2].([]padded)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					byValuePadded(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1479,7 +1479,7 @@ func init() {
 	cuda.RegisterRowLoop(complexArith128, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex128), args[1].([]complex128), args[2].(complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexArith128(t, a0, a1, a2, a3, a4, a5, a6, a7)
 					if n--; n == 0 {
@@ -1493,7 +1493,7 @@ func init() {
 	cuda.RegisterRowLoop(complexArith64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex64), args[1].([]complex64), args[2].(complex64), args[3].([]complex64), args[4].([]complex64), args[5].([]complex128), args[6].([]float32), args[7].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexArith64(t, a0, a1, a2, a3, a4, a5, a6, a7)
 					if n--; n == 0 {
@@ -1507,7 +1507,7 @@ func init() {
 	cuda.RegisterRowLoop(complexDiv128, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexDiv128(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1521,7 +1521,7 @@ func init() {
 	cuda.RegisterRowLoop(complexDiv64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex64), args[1].([]complex64), args[2].([]complex64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexDiv64(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1635,7 +1635,7 @@ func init() {
 	cuda.RegisterRowLoop(complexStructs, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]cplxPoint), args[1].([]complex128), args[2].(complex64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexStructs(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1649,7 +1649,7 @@ func init() {
 	cuda.RegisterRowLoop(complexFuncs, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]complex128), args[8].([]complex128), args[9].([]float64), args[10].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexFuncs(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
 					if n--; n == 0 {
@@ -1663,7 +1663,7 @@ func init() {
 	cuda.RegisterRowLoop(complexPowTanh, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexPowTanh(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -1677,7 +1677,7 @@ func init() {
 	cuda.RegisterRowLoop(complexTan, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexTan(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1691,7 +1691,7 @@ func init() {
 	cuda.RegisterRowLoop(complexInverse, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexInverse(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1705,7 +1705,7 @@ func init() {
 	cuda.RegisterRowLoop(complexSpecial, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]complex128), args[1].([]int32), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					complexSpecial(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -1720,7 +1720,7 @@ func init() {
 	cuda.RegisterRowLoop(complexCalls, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex64), args[2].([]complex128)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					nugoDepth_complexCalls(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1734,7 +1734,7 @@ func init() {
 	cuda.RegisterRowLoop(ctrlCollatz, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ctrlCollatz(t, a0, a1)
 					if n--; n == 0 {
@@ -1748,7 +1748,7 @@ func init() {
 	cuda.RegisterRowLoop(ctrlForms, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ctrlForms(t, a0)
 					if n--; n == 0 {
@@ -1762,7 +1762,7 @@ func init() {
 	cuda.RegisterRowLoop(ctrlSwitch, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ctrlSwitch(t, a0, a1)
 					if n--; n == 0 {
@@ -1776,7 +1776,7 @@ func init() {
 	cuda.RegisterRowLoop(ctrlLabels, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ctrlLabels(t, a0)
 					if n--; n == 0 {
@@ -1790,7 +1790,7 @@ func init() {
 	cuda.RegisterRowLoop(ctrlSwap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ctrlSwap(t, a0)
 					if n--; n == 0 {
@@ -1804,7 +1804,7 @@ func init() {
 	cuda.RegisterRowLoop(ctrlGoto, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ctrlGoto(t, a0)
 					if n--; n == 0 {
@@ -1818,7 +1818,7 @@ func init() {
 	cuda.RegisterRowLoop(ctrlShortCircuit, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ctrlShortCircuit(t, a0, a1)
 					if n--; n == 0 {
@@ -1832,7 +1832,7 @@ func init() {
 	cuda.RegisterRowLoop(ctrlUnrolled, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ctrlUnrolled(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1846,7 +1846,7 @@ func init() {
 	cuda.RegisterRowLoop(convNarrow, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]int64), args[1].([]int8), args[2].([]uint8), args[3].([]int16), args[4].([]uint16), args[5].([]int32), args[6].([]uint32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					convNarrow(t, a0, a1, a2, a3, a4, a5, a6)
 					if n--; n == 0 {
@@ -1860,7 +1860,7 @@ func init() {
 	cuda.RegisterRowLoop(convWiden, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]uint8), args[2].([]int32), args[3].([]uint32), args[4].([]int64), args[5].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					convWiden(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -1874,7 +1874,7 @@ func init() {
 	cuda.RegisterRowLoop(convIntToFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint64), args[2].([]int8), args[3].([]float64), args[4].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					convIntToFloat(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1888,7 +1888,7 @@ func init() {
 	cuda.RegisterRowLoop(convFloatToInt, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]int64), args[3].([]int32), args[4].([]int8), args[5].([]uint32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					convFloatToInt(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -1902,7 +1902,7 @@ func init() {
 	cuda.RegisterRowLoop(convFloatFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]float32), args[3].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					convFloatFloat(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -1916,7 +1916,7 @@ func init() {
 	cuda.RegisterRowLoop(convUintMaxWrap, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					convUintMaxWrap(t, a0, a1)
 					if n--; n == 0 {
@@ -1930,7 +1930,7 @@ func init() {
 	cuda.RegisterRowLoop(funcClamp, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(float64), args[2].(float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					funcClamp(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1944,7 +1944,7 @@ func init() {
 	cuda.RegisterRowLoop(funcMulti, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					funcMulti(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1958,7 +1958,7 @@ func init() {
 	cuda.RegisterRowLoop(funcGeneric[int16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					funcGeneric[int16](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1972,7 +1972,7 @@ func init() {
 	cuda.RegisterRowLoop(funcGeneric[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					funcGeneric[float64](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1987,7 +1987,7 @@ func init() {
 	cuda.RegisterRowLoop(funcRecursive, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					nugoDepth_funcRecursive(t, a0, a1)
 					if n--; n == 0 {
@@ -2002,7 +2002,7 @@ func init() {
 	cuda.RegisterRowLoop(funcDeepRecursion, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					nugoDepth_funcDeepRecursion(t, a0)
 					if n--; n == 0 {
@@ -2112,7 +2112,7 @@ func init() {
 	cuda.RegisterRowLoop(funcPointerArg, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					funcPointerArg(t, a0)
 					if n--; n == 0 {
@@ -2141,7 +2141,7 @@ func init() {
 	cuda.RegisterRowLoop(funcRecursiveClosure, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					funcRecursiveClosure(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -2155,7 +2155,7 @@ func init() {
 	cuda.RegisterRowLoop(funcLiteral, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					funcLiteral(t, a0, a1)
 					if n--; n == 0 {
@@ -2710,7 +2710,7 @@ func init() {
 	cuda.RegisterRowLoop(halfArith, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					halfArith(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 					if n--; n == 0 {
@@ -2724,7 +2724,7 @@ func init() {
 	cuda.RegisterRowLoop(halfCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					halfCompare(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -2738,7 +2738,7 @@ func init() {
 	cuda.RegisterRowLoop(halfConvert, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					halfConvert(t, a0, a1, a2, a3, a4, a5, a6)
 					if n--; n == 0 {
@@ -2752,7 +2752,7 @@ func init() {
 	cuda.RegisterRowLoop(halfMath, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16), args[12].([]cuda.Float16), args[13].([]cuda.Float16), args[14].([]cuda.Float16), args[15].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					halfMath(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
 					if n--; n == 0 {
@@ -2767,7 +2767,7 @@ func init() {
 	cuda.RegisterRowLoop(halfDot, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].(cuda.Float16), args[1].([]halfWeighted), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					nugoDepth_halfDot(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -2874,7 +2874,7 @@ func init() {
 	cuda.RegisterRowLoop(localArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					localArray(t, a0, a1)
 					if n--; n == 0 {
@@ -2888,7 +2888,7 @@ func init() {
 	cuda.RegisterRowLoop(localArrayInt8, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					localArrayInt8(t, a0)
 					if n--; n == 0 {
@@ -2902,7 +2902,7 @@ func init() {
 	cuda.RegisterRowLoop(localBigArray, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					localBigArray(t, a0)
 					if n--; n == 0 {
@@ -2916,7 +2916,7 @@ func init() {
 	cuda.RegisterRowLoop(localStruct, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					localStruct(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -2930,7 +2930,7 @@ func init() {
 	cuda.RegisterRowLoop(localArrayOfStructs, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					localArrayOfStructs(t, a0)
 					if n--; n == 0 {
@@ -2944,7 +2944,7 @@ func init() {
 	cuda.RegisterRowLoop(localArrayValue, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					localArrayValue(t, a0)
 					if n--; n == 0 {
@@ -2958,7 +2958,7 @@ func init() {
 	cuda.RegisterRowLoop(localPointerReturn, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					localPointerReturn(t, a0, a1)
 					if n--; n == 0 {
@@ -2972,7 +2972,7 @@ func init() {
 	cuda.RegisterRowLoop(localPointerGlobalMix, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					localPointerGlobalMix(t, a0, a1)
 					if n--; n == 0 {
@@ -2986,7 +2986,7 @@ func init() {
 	cuda.RegisterRowLoop(mathRounding, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64), args[5].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathRounding(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -3000,7 +3000,7 @@ func init() {
 	cuda.RegisterRowLoop(mathSqrtAbs, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathSqrtAbs(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3014,7 +3014,7 @@ func init() {
 	cuda.RegisterRowLoop(mathMinMax, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathMinMax(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3028,7 +3028,7 @@ func init() {
 	cuda.RegisterRowLoop(mathFMA, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathFMA(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3042,7 +3042,7 @@ func init() {
 	cuda.RegisterRowLoop(mathClassify, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathClassify(t, a0, a1)
 					if n--; n == 0 {
@@ -3056,7 +3056,7 @@ func init() {
 	cuda.RegisterRowLoop(mathBits, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]uint64), args[2].([]float32), args[3].([]uint64), args[4].([]float64), args[5].([]uint32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathBits(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -3070,7 +3070,7 @@ func init() {
 	cuda.RegisterRowLoop(mathNaNDim, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathNaNDim(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -3084,7 +3084,7 @@ func init() {
 	cuda.RegisterRowLoop(mathFloat32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathFloat32(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -3098,7 +3098,7 @@ func init() {
 	cuda.RegisterRowLoop(mathBuiltinMinMax, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]int32), args[2].([]float64), args[3].([]float64), args[4].([]int32), args[5].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathBuiltinMinMax(t, a0, a1, a2, a3, a4, a5)
 					if n--; n == 0 {
@@ -3112,7 +3112,7 @@ func init() {
 	cuda.RegisterRowLoop(mathTranscendental, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathTranscendental(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -3126,7 +3126,7 @@ func init() {
 	cuda.RegisterRowLoop(mathGamma, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int), args[4].([]float32), args[5].([]float32), args[6].([]float32), args[7].([]int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathGamma(t, a0, a1, a2, a3, a4, a5, a6, a7)
 					if n--; n == 0 {
@@ -3154,7 +3154,7 @@ func init() {
 	cuda.RegisterRowLoop(mathMaxMinEdges, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mathMaxMinEdges(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -3168,7 +3168,7 @@ func init() {
 	cuda.RegisterRowLoop(miscFeatures, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Vec), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					miscFeatures(t, a0, a1)
 					if n--; n == 0 {
@@ -3182,7 +3182,7 @@ func init() {
 	cuda.RegisterRowLoop(miscPrimes, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					miscPrimes(t, a0, a1)
 					if n--; n == 0 {
@@ -3196,7 +3196,7 @@ func init() {
 	cuda.RegisterRowLoop(miscPanicNotTaken, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					miscPanicNotTaken(t, a0, a1)
 					if n--; n == 0 {
@@ -3210,7 +3210,7 @@ func init() {
 	cuda.RegisterRowLoop(mixControl, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mixControl(t, a0, a1)
 					if n--; n == 0 {
@@ -3224,7 +3224,7 @@ func init() {
 	cuda.RegisterRowLoop(mixGeneric, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]float32), args[2].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mixGeneric(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -3238,7 +3238,7 @@ func init() {
 	cuda.RegisterRowLoop(mixShifts, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mixShifts(t, a0, a1)
 					if n--; n == 0 {
@@ -3252,7 +3252,7 @@ func init() {
 	cuda.RegisterRowLoop(mixWrap, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mixWrap(t, a0, a1)
 					if n--; n == 0 {
@@ -3266,7 +3266,7 @@ func init() {
 	cuda.RegisterRowLoop(mixFloatToInt, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					mixFloatToInt(t, a0, a1)
 					if n--; n == 0 {
@@ -3484,7 +3484,7 @@ func init() {
 	cuda.RegisterRowLoop(pkgCalls, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]int64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					nugoDepth_pkgCalls(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -3498,7 +3498,7 @@ func init() {
 	cuda.RegisterRowLoop(pkgGeneric[int32], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					pkgGeneric[int32](t, a0, a1)
 					if n--; n == 0 {
@@ -3512,7 +3512,7 @@ func init() {
 	cuda.RegisterRowLoop(pkgGeneric[float64], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					pkgGeneric[float64](t, a0, a1)
 					if n--; n == 0 {
@@ -3526,7 +3526,7 @@ func init() {
 	cuda.RegisterRowLoop(pkgGeneric[devlib.Real], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]devlib.Real), args[1].([]devlib.Real)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					pkgGeneric[devlib.Real](t, a0, a1)
 					if n--; n == 0 {
@@ -3540,7 +3540,7 @@ func init() {
 	cuda.RegisterRowLoop(pkgMethods, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					pkgMethods(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -3554,7 +3554,7 @@ func init() {
 	cuda.RegisterRowLoop(printfValues, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					printfValues(t, a0, a1)
 					if n--; n == 0 {
@@ -3568,7 +3568,7 @@ func init() {
 	cuda.RegisterRowLoop(printfTypes, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint8), args[1].([]int16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					printfTypes(t, a0, a1)
 					if n--; n == 0 {
@@ -3582,7 +3582,7 @@ func init() {
 	cuda.RegisterRowLoop(printfPlain, func(args []any) cuda.RowLoop {
 		_ = args
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					printfPlain(t)
 					if n--; n == 0 {
@@ -4412,7 +4412,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceIncrement, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceIncrement(t, a0)
 					if n--; n == 0 {
@@ -4426,7 +4426,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceVectorAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceVectorAdd(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -4454,7 +4454,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceSub, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceSub(t, a0, a1)
 					if n--; n == 0 {
@@ -4468,7 +4468,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceRangeIndex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceRangeIndex(t, a0, a1)
 					if n--; n == 0 {
@@ -4482,7 +4482,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceCapLen, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint8), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceCapLen(t, a0, a1)
 					if n--; n == 0 {
@@ -4496,7 +4496,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceNilCheck, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceNilCheck(t, a0, a1)
 					if n--; n == 0 {
@@ -4510,7 +4510,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceLocalFromArray, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceLocalFromArray(t, a0)
 					if n--; n == 0 {
@@ -4524,7 +4524,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceMakeConst, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceMakeConst(t, a0)
 					if n--; n == 0 {
@@ -4538,7 +4538,7 @@ func init() {
 	cuda.RegisterRowLoop(sliceBools, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]bool), args[1].([]bool), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sliceBools(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -4552,7 +4552,7 @@ func init() {
 	cuda.RegisterRowLoop(structParticles, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]particle), args[1].(float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					structParticles(t, a0, a1)
 					if n--; n == 0 {
@@ -4566,7 +4566,7 @@ func init() {
 	cuda.RegisterRowLoop(structCopy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]wrapper), args[1].([]wrapper)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					structCopy(t, a0, a1)
 					if n--; n == 0 {
@@ -5468,7 +5468,7 @@ func init() {
 	cuda.RegisterRowLoop(sleepBackoff, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					sleepBackoff(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5482,7 +5482,7 @@ func init() {
 	cuda.RegisterRowLoop(tableGridSum, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					tableGridSum(t, a0, a1)
 					if n--; n == 0 {
@@ -5496,7 +5496,7 @@ func init() {
 	cuda.RegisterRowLoop(tableCubeProduct, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]complex64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					tableCubeProduct(t, a0)
 					if n--; n == 0 {
@@ -5510,7 +5510,7 @@ func init() {
 	cuda.RegisterRowLoop(tableRecordFields, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					tableRecordFields(t, a0)
 					if n--; n == 0 {
@@ -5566,7 +5566,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[int], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[int](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5580,7 +5580,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[int8], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int8), args[1].([]int8), args[2].([]int8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[int8](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5594,7 +5594,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[int16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[int16](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5608,7 +5608,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[int32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[int32](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5622,7 +5622,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[int64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[int64](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5636,7 +5636,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[uint], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint), args[1].([]uint), args[2].([]uint)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[uint](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5650,7 +5650,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[uint8], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint8), args[1].([]uint8), args[2].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[uint8](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5664,7 +5664,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[uint16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint16), args[1].([]uint16), args[2].([]uint16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[uint16](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5678,7 +5678,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[uint32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[uint32](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5692,7 +5692,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[uint64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[uint64](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5706,7 +5706,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[uintptr], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uintptr), args[1].([]uintptr), args[2].([]uintptr)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[uintptr](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5720,7 +5720,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[float32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[float32](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5734,7 +5734,7 @@ func init() {
 	cuda.RegisterRowLoop(typesArith[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesArith[float64](t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5748,7 +5748,7 @@ func init() {
 	cuda.RegisterRowLoop(typesCompare[int8], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesCompare[int8](t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -5762,7 +5762,7 @@ func init() {
 	cuda.RegisterRowLoop(typesCompare[uint32], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesCompare[uint32](t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -5776,7 +5776,7 @@ func init() {
 	cuda.RegisterRowLoop(typesCompare[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesCompare[float64](t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -5790,7 +5790,7 @@ func init() {
 	cuda.RegisterRowLoop(typesBool, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint8), args[1].(bool), args[2].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesBool(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -5804,7 +5804,7 @@ func init() {
 	cuda.RegisterRowLoop(typesNamed, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]Celsius), args[1].(Celsius), args[2].([]Count), args[3].(Count)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					typesNamed(t, a0, a1, a2, a3)
 					if n--; n == 0 {

@@ -65,7 +65,7 @@ func TestGenerate(t *testing.T) {
 		t.Errorf("generated file differs from %s/%s (run go generate there):\n%s", kernDir, FileName, res.Source)
 	}
 	// Names the package already uses are not reused by the file.
-	for _, s := range []string{"cuda2 \"github.com/nugo-dev/nugo/cuda\"", "args2[0].([]complex64), args2[1].(complex128), args2[2].(cuda2.Array3[complex128])", "args2 []any", "a02, a12", "for t2, n2 := r2.Start(); n2 > 0; t2, n2 = r2.More() {",
+	for _, s := range []string{"cuda2 \"github.com/nugo-dev/nugo/cuda\"", "args2[0].([]complex64), args2[1].(complex128), args2[2].(cuda2.Array3[complex128])", "args2 []any", "a02, a12", "for t2, n2 := r2.StartGrid1(); n2 > 0; t2, n2 = r2.More() {",
 		"func(acc2 other.Weight, x []other.Weight) other.Weight", "acc2 = Heavier(acc2, v2)\n\t\t\tout[i] = acc2",
 		"other \"github.com/nugo-dev/nugo/internal/loopgen/testdata/kern/otherdir\"",
 		"vectorize.RegisterFold(Sum[other.Weight], func(acc2 other.Weight, x []other.Weight) other.Weight"} {

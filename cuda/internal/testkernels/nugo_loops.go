@@ -1002,7 +1002,7 @@ func init() {
 	cuda.RegisterRowLoop(ByValue, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([3]int64), args[1].(Params), args[2].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ByValue(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1016,7 +1016,7 @@ func init() {
 	cuda.RegisterRowLoop(EchoPadded, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Padded), args[1].([]Padded)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					EchoPadded(t, a0, a1)
 					if n--; n == 0 {
@@ -1030,7 +1030,7 @@ func init() {
 	cuda.RegisterRowLoop(EchoMixed16, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Mixed16), args[1].([]Mixed16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					EchoMixed16(t, a0, a1)
 					if n--; n == 0 {
@@ -1044,7 +1044,7 @@ func init() {
 	cuda.RegisterRowLoop(EchoNested, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Nested), args[1].([]Nested)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					EchoNested(t, a0, a1)
 					if n--; n == 0 {
@@ -1058,7 +1058,7 @@ func init() {
 	cuda.RegisterRowLoop(EchoBytes5, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([5]int8), args[1].([]Bytes5)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					EchoBytes5(t, a0, a1)
 					if n--; n == 0 {
@@ -1072,7 +1072,7 @@ func init() {
 	cuda.RegisterRowLoop(EchoGrid23, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([2][3]float32), args[1].([]Grid23)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					EchoGrid23(t, a0, a1)
 					if n--; n == 0 {
@@ -1086,7 +1086,7 @@ func init() {
 	cuda.RegisterRowLoop(ZeroSize, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(Empty), args[1].([0]int64), args[2].(int32), args[3].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ZeroSize(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -1100,7 +1100,7 @@ func init() {
 	cuda.RegisterRowLoop(ComplexScale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(complex64), args[1].([]complex64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ComplexScale(t, a0, a1)
 					if n--; n == 0 {
@@ -1114,7 +1114,7 @@ func init() {
 	cuda.RegisterRowLoop(TakesPointerStruct, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(WithPointerField), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					TakesPointerStruct(t, a0, a1)
 					if n--; n == 0 {
@@ -1128,7 +1128,7 @@ func init() {
 	cuda.RegisterRowLoop(TakesBigArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([600]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					TakesBigArray(t, a0, a1)
 					if n--; n == 0 {
@@ -1142,7 +1142,7 @@ func init() {
 	cuda.RegisterRowLoop(TableAt, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					TableAt(t, a0, a1)
 					if n--; n == 0 {
@@ -1335,7 +1335,7 @@ func init() {
 	cuda.RegisterRowLoop(ApplyComplex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(func(complex128) complex128), args[1].([]complex128)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ApplyComplex(t, a0, a1)
 					if n--; n == 0 {
@@ -1349,7 +1349,7 @@ func init() {
 	cuda.RegisterRowLoop(Increment, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Increment(t, a0)
 					if n--; n == 0 {
@@ -1363,7 +1363,7 @@ func init() {
 	cuda.RegisterRowLoop(VecAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					VecAdd(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1405,7 +1405,7 @@ func init() {
 	cuda.RegisterRowLoop(Permuted, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Permuted(t, a0, a1)
 					if n--; n == 0 {
@@ -1419,7 +1419,7 @@ func init() {
 	cuda.RegisterRowLoop(MovingAverage, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					MovingAverage(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1433,7 +1433,7 @@ func init() {
 	cuda.RegisterRowLoop(IntOps, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int8), args[4].([]uint32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					IntOps(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1663,7 +1663,7 @@ func init() {
 	cuda.RegisterRowLoop(OutOfRange, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					OutOfRange(t, a0)
 					if n--; n == 0 {
@@ -1677,7 +1677,7 @@ func init() {
 	cuda.RegisterRowLoop(DivideBy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].(int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					DivideBy(t, a0, a1)
 					if n--; n == 0 {
@@ -1691,7 +1691,7 @@ func init() {
 	cuda.RegisterRowLoop(ShiftBy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].(int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ShiftBy(t, a0, a1)
 					if n--; n == 0 {
@@ -1705,7 +1705,7 @@ func init() {
 	cuda.RegisterRowLoop(SumFrom, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					SumFrom(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1819,7 +1819,7 @@ func init() {
 	cuda.RegisterRowLoop(DivRemWidths, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int32), args[2].([]uint16), args[3].([]uint64), args[4].([]int64), args[5].([]int32), args[6].([]uint16), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					DivRemWidths(t, a0, a1, a2, a3, a4, a5, a6, a7)
 					if n--; n == 0 {
@@ -1833,7 +1833,7 @@ func init() {
 	cuda.RegisterRowLoop(SliceHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					SliceHi(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1847,7 +1847,7 @@ func init() {
 	cuda.RegisterRowLoop(SliceLo, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					SliceLo(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1861,7 +1861,7 @@ func init() {
 	cuda.RegisterRowLoop(SliceLoHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					SliceLoHi(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -1875,7 +1875,7 @@ func init() {
 	cuda.RegisterRowLoop(SliceShortHi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					SliceShortHi(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1889,7 +1889,7 @@ func init() {
 	cuda.RegisterRowLoop(Slice3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Slice3(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1903,7 +1903,7 @@ func init() {
 	cuda.RegisterRowLoop(Slice3NoLo, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Slice3NoLo(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -1917,7 +1917,7 @@ func init() {
 	cuda.RegisterRowLoop(SliceHiUint, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					SliceHiUint(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1931,7 +1931,7 @@ func init() {
 	cuda.RegisterRowLoop(SliceLoUint32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					SliceLoUint32(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1945,7 +1945,7 @@ func init() {
 	cuda.RegisterRowLoop(Slice3Int8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int8), args[2].(int8), args[3].(int8), args[4].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Slice3Int8(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1959,7 +1959,7 @@ func init() {
 	cuda.RegisterRowLoop(Slice3Uint64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(uint64), args[2].(uint64), args[3].(uint64), args[4].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Slice3Uint64(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -1973,7 +1973,7 @@ func init() {
 	cuda.RegisterRowLoop(ArraySlice, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(int), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ArraySlice(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -1987,7 +1987,7 @@ func init() {
 	cuda.RegisterRowLoop(ArraySliceLo, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ArraySliceLo(t, a0, a1)
 					if n--; n == 0 {
@@ -2001,7 +2001,7 @@ func init() {
 	cuda.RegisterRowLoop(ArraySlice3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(int), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ArraySlice3(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -2139,7 +2139,7 @@ func init() {
 	cuda.RegisterRowLoop(ToArrayPtr, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ToArrayPtr(t, a0, a1)
 					if n--; n == 0 {
@@ -2153,7 +2153,7 @@ func init() {
 	cuda.RegisterRowLoop(ToArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ToArray(t, a0, a1)
 					if n--; n == 0 {
@@ -2167,7 +2167,7 @@ func init() {
 	cuda.RegisterRowLoop(IndexAt, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					IndexAt(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -2181,7 +2181,7 @@ func init() {
 	cuda.RegisterRowLoop(IndexUint, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(uint64), args[2].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					IndexUint(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -2195,7 +2195,7 @@ func init() {
 	cuda.RegisterRowLoop(ArrayIndex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int), args[1].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ArrayIndex(t, a0, a1)
 					if n--; n == 0 {
@@ -2209,7 +2209,7 @@ func init() {
 	cuda.RegisterRowLoop(At2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(cuda.Array2[float32]), args[1].(int), args[2].(int), args[3].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					At2(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -2223,7 +2223,7 @@ func init() {
 	cuda.RegisterRowLoop(Set3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(cuda.Array3[int64]), args[1].(int), args[2].(int), args[3].(int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Set3(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -2237,7 +2237,7 @@ func init() {
 	cuda.RegisterRowLoop(View2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].(int), args[2].(int), args[3].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					View2(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -2251,7 +2251,7 @@ func init() {
 	cuda.RegisterRowLoop(View3, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					View3(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -3101,7 +3101,7 @@ func init() {
 	cuda.RegisterRowLoop(HalfUnary, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					HalfUnary(t, a0, a1)
 					if n--; n == 0 {
@@ -3115,7 +3115,7 @@ func init() {
 	cuda.RegisterRowLoop(HalfBinary, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					HalfBinary(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -3129,7 +3129,7 @@ func init() {
 	cuda.RegisterRowLoop(HalfConvert, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					HalfConvert(t, a0, a1, a2, a3, a4, a5, a6)
 					if n--; n == 0 {
@@ -3143,7 +3143,7 @@ func init() {
 	cuda.RegisterRowLoop(HalfAxpy, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					HalfAxpy(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -3157,7 +3157,7 @@ func init() {
 	cuda.RegisterRowLoop(HalfCompareOp, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]cuda.Float16), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					HalfCompareOp(t, a0, a1)
 					if n--; n == 0 {
@@ -3171,7 +3171,7 @@ func init() {
 	cuda.RegisterRowLoop(AtomicAddEach[cuda.Float16], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					AtomicAddEach[cuda.Float16](t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3185,7 +3185,7 @@ func init() {
 	cuda.RegisterRowLoop(ApplyHalf, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(func(cuda.Float16, cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ApplyHalf(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -3199,7 +3199,7 @@ func init() {
 	cuda.RegisterRowLoop(RowsHalfFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]cuda.Float16) cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].(int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					RowsHalfFunc(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3213,7 +3213,7 @@ func init() {
 	cuda.RegisterRowLoop(Scale, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].(float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Scale(t, a0, a1)
 					if n--; n == 0 {
@@ -3227,7 +3227,7 @@ func init() {
 	cuda.RegisterRowLoop(WithMap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					WithMap(t, a0)
 					if n--; n == 0 {
@@ -3241,7 +3241,7 @@ func init() {
 	cuda.RegisterRowLoop(Mixed, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float32), args[1].(float32), args[2].(cuda.Array2[int32]), args[3].(int8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Mixed(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3255,7 +3255,7 @@ func init() {
 	cuda.RegisterRowLoop(MapFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func(float32, float32) float32), args[1].([]float32), args[2].([]float32), args[3].([]float32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					MapFunc(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3269,7 +3269,7 @@ func init() {
 	cuda.RegisterRowLoop(MixedFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].(func(float32) float32), args[2].(int8)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					MixedFunc(t, a0, a1, a2)
 					if n--; n == 0 {
@@ -3283,7 +3283,7 @@ func init() {
 	cuda.RegisterRowLoop(BadFunc, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(func(int64) int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					BadFunc(t, a0, a1)
 					if n--; n == 0 {
@@ -3297,7 +3297,7 @@ func init() {
 	cuda.RegisterRowLoop(RowsFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]float32, *float32)), args[1].([]float32), args[2].([]float32), args[3].(int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					RowsFunc(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3311,7 +3311,7 @@ func init() {
 	cuda.RegisterRowLoop(RowsBoolFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].(func([]bool, *bool)), args[1].([]bool), args[2].([]bool), args[3].(int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					RowsBoolFunc(t, a0, a1, a2, a3)
 					if n--; n == 0 {
@@ -3399,7 +3399,7 @@ func init() {
 	cuda.RegisterRowLoop(PlaneSums, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int64), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					PlaneSums(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -3413,7 +3413,7 @@ func init() {
 	cuda.RegisterRowLoop(BlocksFunc, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].(func(cuda.Array2[float32], *float32)), args[1].([]float32), args[2].([]float32), args[3].(int), args[4].(int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					BlocksFunc(t, a0, a1, a2, a3, a4)
 					if n--; n == 0 {
@@ -3427,7 +3427,7 @@ func init() {
 	cuda.RegisterRowLoop(ScaleThenRead, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int16), args[1].([]int16)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					ScaleThenRead(t, a0, a1)
 					if n--; n == 0 {
@@ -3441,7 +3441,7 @@ func init() {
 	cuda.RegisterRowLoop(RowSums23, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					RowSums23(t, a0, a1)
 					if n--; n == 0 {
@@ -3796,7 +3796,7 @@ func init() {
 	cuda.RegisterRowLoop(Panics, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Panics(t, a0, a1)
 					if n--; n == 0 {
@@ -3811,7 +3811,7 @@ func init() {
 	cuda.RegisterRowLoop(Runaway, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					nugoDepth_Runaway(t, a0)
 					if n--; n == 0 {
@@ -3826,7 +3826,7 @@ func init() {
 	cuda.RegisterRowLoop(Recurse, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					nugoDepth_Recurse(t, a0, a1)
 					if n--; n == 0 {
@@ -3841,7 +3841,7 @@ func init() {
 	cuda.RegisterRowLoop(RunawayMutual, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					nugoDepth_RunawayMutual(t, a0)
 					if n--; n == 0 {
@@ -3883,7 +3883,7 @@ func init() {
 	cuda.RegisterRowLoop(Index3, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array3[int32]), args[1].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Index3(t, a0, a1)
 					if n--; n == 0 {
@@ -4127,7 +4127,7 @@ func init() {
 	cuda.RegisterRowLoop(CountCells, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Cell), args[1].([]float64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					CountCells(t, a0, a1)
 					if n--; n == 0 {
@@ -4141,7 +4141,7 @@ func init() {
 	cuda.RegisterRowLoop(TakesPointers, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]WithPointer)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					TakesPointers(t, a0)
 					if n--; n == 0 {
@@ -4155,7 +4155,7 @@ func init() {
 	cuda.RegisterRowLoop(TakesEmpty, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]struct{})
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					TakesEmpty(t, a0)
 					if n--; n == 0 {
@@ -4436,7 +4436,7 @@ func init() {
 	cuda.RegisterRowLoop(Fences, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Fences(t, a0)
 					if n--; n == 0 {

@@ -555,7 +555,7 @@ func init() {
 	cuda.RegisterRowLoop(Plain, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			for t, n := r.Start(); n > 0; t, n = r.More() {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
 				for {
 					Plain(t, a0)
 					if n--; n == 0 {
