@@ -411,7 +411,7 @@ func grid1Only(t Thread, visits []int32, at int) {
 		var none []int32
 		none[i] = 1
 	}
-	visits[i]++
+	AtomicAdd(&visits[i], 1) // grid rows share a grid x
 }
 
 func init() {
