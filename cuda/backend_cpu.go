@@ -102,14 +102,15 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		workers = cfg.Grid.Size()
 		l.grid = cpu.NewBarrier(workers)
 	}
-	err = cpu.Run(cfg.Grid.Size(), workers, func() func(int) error {
+	err = cpu.RunSpans(cfg.Grid.Size(), workers, func() func(*cpu.Span) error {
 		r := &runner{block: newBlock(l)}
 		r.block.row = &r.row
+		r.row.w = r
 		if l.blocks != nil {
 			r.loop = l.blocks()
 			r.blk = newBlockOf(r.block, cfg.Block)
 		}
-		return r.run
+		return r.runSpan
 	})
 	if errors.Is(err, cpu.ErrGoexit) {
 		if ke := l.goexit.Load(); ke != nil {
@@ -146,6 +147,10 @@ type runner struct {
 	loop BlockLoop
 	blk  Block
 	next int // the block after the last one run, whose index is b.idx's next
+	// span is the run of blocks the worker is running; y and z are the
+	// row of the block that row is (see Row.More).
+	span *cpu.Span
+	y, z int
 }
 
 // current returns the thread being run, for error reports.
@@ -185,9 +190,42 @@ func (b *block) newCoroutines() {
 	l.poolsMu.Unlock()
 }
 
-// run runs block number bi (x fastest) and returns the first failure of
-// one of its threads.
-func (r *runner) run(bi int) error {
+// runSpan runs the blocks of span and returns the first failure of one of
+// their threads. A generated row loop runs on from one row to the next,
+// and from a block's last row to the next block's first (Row.More); block
+// loops and the invoker run a block at a time.
+func (r *runner) runSpan(span *cpu.Span) error {
+	r.span = span
+	if r.loop != nil || r.launch.rows == nil {
+		for span.Cur = span.Lo; span.Cur < span.Hi; span.Cur++ {
+			if err := r.run(span.Cur); err != nil {
+				return err
+			}
+			if span.Stopped.Load() {
+				return nil
+			}
+		}
+		return nil
+	}
+	for span.Cur = span.Lo; span.Cur < span.Hi; {
+		r.enter(span.Cur)
+		r.y, r.z = 0, 0
+		r.row = Row{t: Thread{r.block, packTid(r.base.X, 0, 0)}, n: r.dim.X, stop: &r.concurrent, w: r}
+		if err := r.runRows(); err != nil {
+			return err
+		}
+		// The loop ended at the span's end, or at a block that became
+		// concurrent and has run to its end: go on after it.
+		if span.Cur++; span.Stopped.Load() {
+			return nil
+		}
+	}
+	return nil
+}
+
+// enter makes the runner's block block number bi (x fastest), with its
+// shared memory zeroed.
+func (r *runner) enter(bi int) {
 	b := r.block
 	g, d := b.grid, b.dim
 	if bi == r.next && bi > 0 {
@@ -210,6 +248,113 @@ func (r *runner) run(bi int) error {
 	}
 	clear(b.dynamic)
 	b.concurrent, b.err = false, nil
+}
+
+// nextRow makes r.row the row after it: the next y, then z, of the
+// block, or the first row of the span's next block. It returns false,
+// leaving the row as it is, when the block has no row left and it is the
+// span's last (or the launch is stopping, or the block failed).
+func (r *runner) nextRow() bool {
+	b := r.block
+	if r.y++; r.y == b.dim.Y {
+		r.y = 0
+		if r.z++; r.z == b.dim.Z {
+			r.y, r.z = b.dim.Y-1, b.dim.Z-1
+			b.gridExit() // every thread returned without SyncGrid
+			s := r.span
+			if s.Cur+1 >= s.Hi || b.err != nil || s.Stopped.Load() {
+				return false
+			}
+			s.Cur++
+			r.enter(s.Cur)
+			r.y, r.z = 0, 0
+		}
+	}
+	r.row.t = Thread{b, packTid(b.base.X, r.y, r.z)}
+	r.row.n = b.dim.X
+	return true
+}
+
+// flatten makes the row, the first of the span's current block, every
+// thread of the span's blocks from that one on, when the grid and the
+// blocks are one-dimensional (Row.StartGrid1), and makes the worker's
+// block the span's last, after which More finds no row. A cooperative
+// launch, whose blocks each meet the grid's barrier, keeps its rows.
+func (r *runner) flatten() {
+	b, s := r.block, r.span
+	if b.dim.Y != 1 || b.dim.Z != 1 || b.grid.Y != 1 || b.grid.Z != 1 || b.launch.grid != nil || s.Hi-s.Cur < 2 {
+		return
+	}
+	r.row.n = b.dim.X * (s.Hi - s.Cur)
+	r.row.flat = true
+	s.Cur = s.Hi - 1
+	r.enter(s.Cur)
+}
+
+// placeFlat, after a panic in a flat row (flatten), makes the worker's
+// block the one of the thread being run, so that the error names it.
+func (r *runner) placeFlat() {
+	if !r.row.flat {
+		return
+	}
+	b := r.block
+	bi := r.row.t.Grid1() / b.dim.X
+	b.idx, b.base = Dim3{bi, 0, 0}, Dim3{bi * b.dim.X, 0, 0}
+	r.next, r.span.Cur = bi+1, bi
+}
+
+// runRows runs rows with the generated row loop from r.row on, until the
+// loop returns at the span's end or at a block that became concurrent,
+// which it then runs to its end; it returns the block's failure.
+func (r *runner) runRows() error {
+	b := r.block
+	rows := b.launch.rows
+	func() {
+		returned := false
+		defer func() {
+			e := recover()
+			if e == nil && returned {
+				return
+			}
+			r.placeFlat()
+			if e != nil {
+				b.fail(r.current().ThreadIdx(), e)
+			} else {
+				// runtime.Goexit: the worker ends after this; cpu.Run
+				// reports it, and the launch returns this error.
+				b.fail(r.current().ThreadIdx(), goexitMsg)
+				if ke, ok := b.err.(*KernelError); ok {
+					b.launch.goexit.CompareAndSwap(nil, ke)
+				}
+			}
+		}()
+		for {
+			r.row.ended = false
+			rows(&r.row)
+			if b.concurrent {
+				returned = true
+				b.leave(r.row.t)
+				return
+			}
+			// A loop that does not call More returns after each row.
+			if r.row.ended || !r.nextRow() {
+				returned = true
+				return
+			}
+		}
+	}()
+	if b.concurrent {
+		b.co.drain()
+	}
+	return b.err
+}
+
+// run runs block number bi (x fastest) and returns the first failure of
+// one of its threads.
+func (r *runner) run(bi int) error {
+	r.enter(bi)
+	b := r.block
+	d := b.dim
 
 	inv := b.launch.inv
 	func() {
@@ -236,18 +381,13 @@ func (r *runner) run(bi int) error {
 			b.gridExit()
 			return
 		}
-		// Each row of threads (x from 0 to d.X-1) is one loop, generated
-		// or the invoker's; it stops after a thread that called
-		// SyncThreads.
-		rows := b.launch.rows
+		// Each row of threads (x from 0 to d.X-1) is one loop of the
+		// invoker's (runRows runs generated row loops); it stops after a
+		// thread that called SyncThreads.
 		for z := range d.Z {
 			for y := range d.Y {
 				r.row = Row{t: Thread{b, packTid(b.base.X, y, z)}, n: d.X, stop: &b.concurrent}
-				if rows != nil {
-					rows(&r.row)
-				} else {
-					inv.CallRow(&r.row.t, d.X, &b.concurrent)
-				}
+				inv.CallRow(&r.row.t, d.X, &b.concurrent)
 				if b.concurrent {
 					returned = true
 					b.leave(r.row.t)

@@ -18,13 +18,14 @@ import (
 // follows this shape exactly:
 //
 //	func(r *cuda.Row) {
-//		t, n, stop := r.Begin()
-//		for {
-//			kernel(t, a0, a1)
-//			if n--; n == 0 || *stop {
-//				return
+//		for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+//			for {
+//				kernel(t, a0, a1)
+//				if n--; n == 0 || *stop {
+//					break
+//				}
+//				t = r.Next(t)
 //			}
-//			t = r.Next(t)
 //		}
 //	}
 //
@@ -33,15 +34,21 @@ import (
 // does not check the flag:
 //
 //	func(r *cuda.Row) {
-//		t, n := r.Start()
-//		for {
-//			kernel(t, a0, a1)
-//			if n--; n == 0 {
-//				return
+//		for t, n := r.Start(); n > 0; t, n = r.More() {
+//			for {
+//				kernel(t, a0, a1)
+//				if n--; n == 0 {
+//					break
+//				}
+//				t = r.Next(t)
 //			}
-//			t = r.Next(t)
 //		}
 //	}
+//
+// More runs the loop on from a row's last thread to the next row, of the
+// same block or of the next block the worker runs, so that one call of the
+// loop runs many blocks. A loop that returns after one row (as loops that
+// nugo gen wrote before More did) is called again for the next.
 type RowLoop func(r *Row)
 
 // Row is the run of threads a RowLoop is called for. It records the thread
@@ -56,6 +63,13 @@ type Row struct {
 	// thread that would make the block concurrent fails instead (see
 	// block.goConcurrent).
 	unstoppable bool
+	// w is the worker that runs the row, which More asks for the next;
+	// ended records that More found none.
+	w     *runner
+	ended bool
+	// flat records that the row runs several blocks at once
+	// (StartGrid1), whose thread's block the worker finds on a panic.
+	flat bool
 }
 
 // Begin returns the row's first thread, the number of threads in the row
@@ -74,12 +88,44 @@ func (r *Row) Start() (t Thread, n int) {
 	return r.t, r.n
 }
 
+// StartGrid1 is Start for a loop whose kernel reads nothing of its Thread
+// but Grid1 (nugo gen checks that the Thread is used only in t.Grid1()
+// calls), so that the kernel cannot tell one block from the next. In a
+// launch whose grid and blocks are one-dimensional its first row is then
+// every thread of the run of consecutive blocks the worker was handed, and
+// the worker's other work per block (entering it, asking for its row) is
+// left out; a panic still names its block and thread.
+func (r *Row) StartGrid1() (t Thread, n int) {
+	r.unstoppable = true
+	if r.w != nil {
+		r.w.flatten()
+	}
+	return r.t, r.n
+}
+
 // Next returns the thread after t in the row and records it as the
 // thread being run.
 func (r *Row) Next(t Thread) Thread {
 	t.tid++
 	r.t.tid = t.tid
 	return t
+}
+
+// More returns the first thread of the next row and its number of
+// threads (at least 1), and records that thread as the one being run; or
+// n == 0 when the loop is to return: the worker has no row left for it, or
+// the block's threads became concurrent (the loop's stop flag is true).
+// The next row is the block's next (y, then z), or the first row of the
+// next block in the run of consecutive blocks the worker was handed.
+func (r *Row) More() (t Thread, n int) {
+	if *r.stop || r.w == nil {
+		return Thread{}, 0
+	}
+	if !r.w.nextRow() {
+		r.ended = true
+		return Thread{}, 0
+	}
+	return r.t, r.n
 }
 
 // RegisterRowLoop registers how to make kernel's RowLoop: bind receives

@@ -16,52 +16,56 @@ func init() {
 	RegisterRowLoop(panicAt, func(args []any) RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].(int), args[2].(int), args[3].(int), args[4].(int)
 		return func(r *Row) {
-			t, n := r.Start() // panicAt cannot make its block concurrent
-			for {
-				panicAt(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() { // panicAt cannot make its block concurrent
+				for {
+					panicAt(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	RegisterRowLoop(syncMidRow, func(args []any) RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].(int), args[3].(int)
 		return func(r *Row) {
-			t, n, stop := r.Begin()
-			for {
-				syncMidRow(t, a0, a1, a2, a3)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					syncMidRow(t, a0, a1, a2, a3)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	RegisterRowLoop(syncUnseen, func(args []any) RowLoop {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *Row) {
-			t, n := r.Start() // as if nugo gen had missed the SyncThreads
-			for {
-				syncUnseen(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() { // as if nugo gen had missed the SyncThreads
+				for {
+					syncUnseen(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	RegisterRowLoop(goexitAt, func(args []any) RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].(bool)
 		return func(r *Row) {
-			t, n, stop := r.Begin()
-			for {
-				goexitAt(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					goexitAt(t, a0, a1, a2)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -171,6 +175,8 @@ func rowIndex(t Thread, calls []int32) {
 	AtomicAdd(&calls[block*d.Size()+tid.X+d.X*(tid.Y+d.Y*tid.Z)], 1)
 }
 
+// rowIndex's loop has the shape nugo gen wrote before Row.More: it returns
+// after one row, and the worker calls it again for the next.
 func init() {
 	RegisterRowLoop(rowIndex, func(args []any) RowLoop {
 		a0 := args[0].([]int32)
@@ -285,6 +291,186 @@ func TestBlockIndexStepping(t *testing.T) {
 				if s != 1 {
 					t.Fatalf("grid %v: block %d ran %d times", grid, i, s)
 				}
+			}
+		})
+	}
+}
+
+// blockSeen's and sharedFresh's loops run on from row to row and block to
+// block with Row.More, as nugo gen writes them.
+func init() {
+	RegisterRowLoop(blockSeen, func(args []any) RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *Row) {
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					blockSeen(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	RegisterRowLoop(sharedFresh, func(args []any) RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *Row) {
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sharedFresh(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+}
+
+// sharedFresh counts the threads of each block in a shared counter, which
+// every block starts at zero, and records each thread's count (its linear
+// index plus one when the block's threads run in order) and block index.
+func sharedFresh(t Thread, count, blocks []int32) {
+	sh := SharedArray[int32](t, 1)
+	tid, b, d, g := t.ThreadIdx(), t.BlockIdx(), t.BlockDim(), t.GridDim()
+	lin := tid.X + d.X*(tid.Y+d.Y*tid.Z)
+	block := b.X + g.X*(b.Y+g.Y*b.Z)
+	sh[0]++
+	count[block*d.Size()+lin] = sh[0]
+	blocks[block*d.Size()+lin] = int32(block)
+}
+
+// TestRowLoopRunsOnAcrossBlocks: a row loop that goes on with Row.More runs
+// many blocks in one call; each block still starts with zeroed shared
+// memory, and each thread sees its own block and thread index, for blocks
+// of one, two and three dimensions and grids of every shape.
+func TestRowLoopRunsOnAcrossBlocks(t *testing.T) {
+	tests := []struct {
+		name        string
+		grid, block Dim3
+	}{
+		{"1-D", Dim1(3000), Dim1(4)},
+		{"2-D blocks", Dim3{400, 3, 1}, Dim3{3, 2, 1}},
+		{"3-D", Dim3{17, 9, 5}, Dim3{2, 3, 2}},
+		{"one block", Dim1(1), Dim1(8)},
+	}
+	// cpu.RunSpans hands a worker runs of grid/(workers*32) blocks.
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n := tc.grid.Size() * tc.block.Size()
+			count, blocks := make([]int32, n), make([]int32, n)
+			if err := Jit(sharedFresh).Launch(tc.grid, tc.block, count, blocks); err != nil {
+				t.Fatal(err)
+			}
+			bs := tc.block.Size()
+			for i := range n {
+				if count[i] != int32(i%bs+1) || blocks[i] != int32(i/bs) {
+					t.Fatalf("linear thread %d: count %d, block %d; want %d, %d", i, count[i], blocks[i], i%bs+1, i/bs)
+				}
+			}
+		})
+	}
+}
+
+// TestRowLoopPanicInLaterBlock: a panic in a block that a row loop reached
+// with Row.More, after running earlier blocks in the same call, names that
+// block and thread.
+func TestRowLoopPanicInLaterBlock(t *testing.T) {
+	tests := []struct {
+		name  string
+		block Dim3
+		bx    int
+		at    Dim3
+	}{
+		{"1-D", Dim1(64), 457, Dim3{13, 0, 0}},
+		{"1-D first thread", Dim1(64), 998, Dim3{0, 0, 0}},
+		{"3-D", Dim3{4, 3, 2}, 371, Dim3{2, 1, 1}},
+	}
+	for _, tc := range tests {
+		bothPaths(t, func(t *testing.T) {
+			calls := make([]int32, 1)
+			err := Jit(panicAt).Launch(Dim1(1000), tc.block, calls, tc.bx, tc.at.X, tc.at.Y, tc.at.Z)
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("%s: error %v is not a *KernelError", tc.name, err)
+			}
+			if ke.Block != (Dim3{tc.bx, 0, 0}) || ke.Thread != tc.at {
+				t.Errorf("%s: KernelError names block %v thread %v, want (%d,0,0) %v", tc.name, ke.Block, ke.Thread, tc.bx, tc.at)
+			}
+		})
+	}
+}
+
+// grid1Only reads nothing of its Thread but Grid1; it panics in thread
+// at (a grid x), and counts each thread's visits.
+func grid1Only(t Thread, visits []int32, at int) {
+	i := t.Grid1()
+	if i == at {
+		var none []int32
+		none[i] = 1
+	}
+	AtomicAdd(&visits[i], 1) // grid rows share a grid x
+}
+
+func init() {
+	RegisterRowLoop(grid1Only, func(args []any) RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *Row) {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					grid1Only(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+}
+
+// TestRowStartGrid1: a loop that starts with StartGrid1 runs a worker's
+// run of one-dimensional blocks as one row; every thread runs once, and a
+// panic names its own block and thread, in grids and blocks of one
+// dimension (one row for many blocks) and of more (a row per block row).
+func TestRowStartGrid1(t *testing.T) {
+	tests := []struct {
+		name        string
+		grid, block Dim3
+		at          int // grid x of the panicking thread, -1 for none
+		wantBlock   Dim3
+		wantThread  Dim3
+	}{
+		{"1-D", Dim1(3000), Dim1(32), -1, Dim3{}, Dim3{}},
+		{"1-D panic", Dim1(3000), Dim1(32), 2345*32 + 17, Dim3{2345, 0, 0}, Dim3{17, 0, 0}},
+		{"1-D panic first thread", Dim1(3000), Dim1(32), 1999 * 32, Dim3{1999, 0, 0}, Dim3{}},
+		{"2-D grid", Dim3{300, 10, 1}, Dim1(32), -1, Dim3{}, Dim3{}},
+		{"2-D grid panic", Dim3{300, 10, 1}, Dim1(32), 123*32 + 5, Dim3{123, 0, 0}, Dim3{5, 0, 0}},
+	}
+	for _, tc := range tests {
+		bothPaths(t, func(t *testing.T) {
+			width := tc.grid.X * tc.block.X // grid x runs over [0, width) in every grid row
+			visits := make([]int32, width)
+			err := Jit(grid1Only).Launch(tc.grid, tc.block, visits, tc.at)
+			if tc.at < 0 {
+				if err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+				for i, v := range visits {
+					if want := int32(tc.grid.Y * tc.grid.Z); v != want {
+						t.Fatalf("%s: grid x %d visited %d times, want %d", tc.name, i, v, want)
+					}
+				}
+				return
+			}
+			var ke *KernelError
+			if !errors.As(err, &ke) {
+				t.Fatalf("%s: error %v is not a *KernelError", tc.name, err)
+			}
+			if ke.Block.X != tc.wantBlock.X || ke.Thread != tc.wantThread {
+				t.Errorf("%s: KernelError names block %v thread %v, want block x %d thread %v", tc.name, ke.Block, ke.Thread, tc.wantBlock.X, tc.wantThread)
 			}
 		})
 	}

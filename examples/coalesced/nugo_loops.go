@@ -12,26 +12,28 @@ func init() {
 	cuda.RegisterRowLoop(inOrder, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				inOrder(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					inOrder(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(permuted, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				permuted(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					permuted(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

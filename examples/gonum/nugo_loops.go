@@ -12,13 +12,14 @@ func init() {
 	cuda.RegisterRowLoop(matmul, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64]), args[2].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				matmul(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					matmul(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

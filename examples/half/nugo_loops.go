@@ -12,26 +12,28 @@ func init() {
 	cuda.RegisterRowLoop(axpyHalf, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				axpyHalf(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					axpyHalf(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(axpy32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				axpy32(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					axpy32(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

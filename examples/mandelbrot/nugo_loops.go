@@ -12,13 +12,14 @@ func init() {
 	cuda.RegisterRowLoop(mandelbrot, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].(cuda.Array2[uint8]), args[1].(float64), args[2].(float64), args[3].(float64), args[4].(float64), args[5].(int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mandelbrot(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mandelbrot(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

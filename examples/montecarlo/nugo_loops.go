@@ -12,13 +12,14 @@ func init() {
 	cuda.RegisterRowLoop(computePi, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint64), args[1].(int), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				computePi(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					computePi(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

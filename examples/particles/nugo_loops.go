@@ -12,26 +12,28 @@ func init() {
 	cuda.RegisterRowLoop(spawn, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]Particle), args[1].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				spawn(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					spawn(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(step, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]Particle), args[1].(float32), args[2].(int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				step(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					step(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

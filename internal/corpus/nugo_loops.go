@@ -14,351 +14,378 @@ func init() {
 	cuda.RegisterRowLoop(arithDiv64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDiv64(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDiv64(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivU64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivU64(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivU64(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDiv32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int32), args[1].([]int32), args[2].([]int32), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDiv32(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDiv32(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDiv8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]int8), args[3].([]int8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDiv8(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDiv8(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConst, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConst(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivConst(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivPow2, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int8), args[2].([]uint16), args[3].([]int64), args[4].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivPow2(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivPow2(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithShift64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint), args[2].([]int64), args[3].([]int64), args[4].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithShift64(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithShift64(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithShift32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int32), args[1].([]int), args[2].([]int32), args[3].([]int32), args[4].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithShift32(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithShift32(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithShift8, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int8), args[1].([]uint8), args[2].([]int8), args[3].([]int8), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithShift8(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithShift8(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithShiftConst, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint16), args[1].([]uint16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithShiftConst(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithShiftConst(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithBitwise, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]int16), args[4].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithBitwise(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithBitwise(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithUnary, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]float64), args[2].([]int64), args[3].([]float64), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithUnary(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithUnary(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithWrap, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]uint8), args[2].([]int64), args[3].([]int32), args[4].([]uint8), args[5].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithWrap(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithWrap(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float32), args[5].([]float32), args[6].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithFloat(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithFloat(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithFloatCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithFloatCompare(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithFloatCompare(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithConsts, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithConsts(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithConsts(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstI64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstI64(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstI64(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstU64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstU64(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstU64(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstI32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstI32(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstI32(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstNarrow, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstNarrow(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstNarrow(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstSmall, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]int16), args[2].([]int8), args[3].([]int8), args[4].([]int16), args[5].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstSmall(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstSmall(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(arithDivConstU32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].([]uint16), args[4].([]uint16), args[5].([]uint8), args[6].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				arithDivConstU32(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					arithDivConstU32(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array2Add, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[float64]), args[1].(cuda.Array2[float64]), args[2].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Add(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array2Add(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array2Transpose, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[int32]), args[1].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Transpose(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array2Transpose(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array2Logs, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[float32]), args[1].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Logs(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					array2Logs(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array3Sum, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array3[float64]), args[1].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array3Sum(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array3Sum(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(array2Data, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[uint16])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Data(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					array2Data(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -466,52 +493,56 @@ func init() {
 	cuda.RegisterRowLoop(array2Views, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(cuda.Array2[int64]), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				array2Views(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					array2Views(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(atomicHistogram, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicHistogram(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					atomicHistogram(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(atomicGlobalOps, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]int64), args[1].([]int64), args[2].([]int64), args[3].([]int64), args[4].([]uint32), args[5].([]uint32), args[6].([]uint32), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicGlobalOps(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					atomicGlobalOps(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(atomicFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]float64), args[3].([]float32), args[4].([]float64), args[5].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicFloat(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					atomicFloat(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -626,13 +657,14 @@ func init() {
 	cuda.RegisterRowLoop(atomicCASExch, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicCASExch(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					atomicCASExch(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -722,26 +754,28 @@ func init() {
 	cuda.RegisterRowLoop(atomicHalfAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicHalfAdd(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					atomicHalfAdd(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(atomicHalfCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]int32), args[5].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				atomicHalfCompare(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					atomicHalfCompare(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1167,91 +1201,98 @@ func init() {
 	cuda.RegisterRowLoop(bitsCounts, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int32), args[2].([]int32), args[3].([]int32), args[4].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				bitsCounts(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					bitsCounts(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(bitsReverse, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint32), args[3].([]uint16), args[4].([]uint8), args[5].([]uint64), args[6].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				bitsReverse(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					bitsReverse(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(bitsRotate, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]uint64), args[1].([]int), args[2].([]uint64), args[3].([]uint32), args[4].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				bitsRotate(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					bitsRotate(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(bitsArith, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64), args[3].([]uint64), args[4].([]uint64), args[5].([]uint64), args[6].([]uint64), args[7].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				bitsArith(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					bitsArith(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(copyGlobalToLocal, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				copyGlobalToLocal(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					copyGlobalToLocal(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(copyOverlap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				copyOverlap(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					copyOverlap(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(copyGlobalSegments, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float32), args[1].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				copyGlobalSegments(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					copyGlobalSegments(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1354,143 +1395,154 @@ func init() {
 	cuda.RegisterRowLoop(copyStructs, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				copyStructs(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					copyStructs(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(clearSegments, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				clearSegments(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					clearSegments(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(byValueTuple, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([3]int64), args[1].(settings), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				byValueTuple(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					byValueTuple(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(byValueMatrix, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([3][3]float32), args[1].(struct{}), args[2].([0]int64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				byValueMatrix(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					byValueMatrix(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(byValueStore, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(wrapper), args[1].([]wrapper)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				byValueStore(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					byValueStore(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(byValuePadded, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(padded), args[1].([2]float32), args[2].([]padded)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				byValuePadded(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					byValuePadded(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexArith128, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex128), args[1].([]complex128), args[2].(complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexArith128(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexArith128(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexArith64, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]complex64), args[1].([]complex64), args[2].(complex64), args[3].([]complex64), args[4].([]complex64), args[5].([]complex128), args[6].([]float32), args[7].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexArith64(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexArith64(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexDiv128, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexDiv128(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexDiv128(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexDiv64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex64), args[1].([]complex64), args[2].([]complex64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexDiv64(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexDiv64(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexMandel, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].(cuda.Array2[complex128]), args[1].(cuda.Array2[int32]), args[2].(int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexMandel(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					complexMandel(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1583,78 +1635,84 @@ func init() {
 	cuda.RegisterRowLoop(complexStructs, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]cplxPoint), args[1].([]complex128), args[2].(complex64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexStructs(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexStructs(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexFuncs, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128), args[6].([]complex128), args[7].([]complex128), args[8].([]complex128), args[9].([]float64), args[10].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexFuncs(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexFuncs(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexPowTanh, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexPowTanh(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexPowTanh(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexTan, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexTan(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexTan(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexInverse, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]complex128), args[1].([]complex128), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexInverse(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexInverse(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(complexSpecial, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]complex128), args[1].([]int32), args[2].([]complex128), args[3].([]complex128), args[4].([]complex128), args[5].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				complexSpecial(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					complexSpecial(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1662,247 +1720,266 @@ func init() {
 	cuda.RegisterRowLoop(complexCalls, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]complex128), args[1].([]complex64), args[2].([]complex128)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_complexCalls(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_complexCalls(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlCollatz, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlCollatz(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					ctrlCollatz(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlForms, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlForms(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					ctrlForms(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlSwitch, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlSwitch(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					ctrlSwitch(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlLabels, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlLabels(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					ctrlLabels(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlSwap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlSwap(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					ctrlSwap(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlGoto, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlGoto(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					ctrlGoto(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlShortCircuit, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlShortCircuit(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					ctrlShortCircuit(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(ctrlUnrolled, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				ctrlUnrolled(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					ctrlUnrolled(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convNarrow, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]int64), args[1].([]int8), args[2].([]uint8), args[3].([]int16), args[4].([]uint16), args[5].([]int32), args[6].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convNarrow(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					convNarrow(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convWiden, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int8), args[1].([]uint8), args[2].([]int32), args[3].([]uint32), args[4].([]int64), args[5].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convWiden(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					convWiden(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convIntToFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]int64), args[1].([]uint64), args[2].([]int8), args[3].([]float64), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convIntToFloat(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					convIntToFloat(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convFloatToInt, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float32), args[2].([]int64), args[3].([]int32), args[4].([]int8), args[5].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convFloatToInt(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					convFloatToInt(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convFloatFloat, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float32), args[2].([]float32), args[3].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convFloatFloat(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					convFloatFloat(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(convUintMaxWrap, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				convUintMaxWrap(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					convUintMaxWrap(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcClamp, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(float64), args[2].(float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcClamp(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					funcClamp(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcMulti, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcMulti(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					funcMulti(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcGeneric[int16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcGeneric[int16](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					funcGeneric[int16](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcGeneric[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcGeneric[float64](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					funcGeneric[float64](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1910,13 +1987,14 @@ func init() {
 	cuda.RegisterRowLoop(funcRecursive, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_funcRecursive(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_funcRecursive(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -1924,13 +2002,14 @@ func init() {
 	cuda.RegisterRowLoop(funcDeepRecursion, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_funcDeepRecursion(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_funcDeepRecursion(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2033,13 +2112,14 @@ func init() {
 	cuda.RegisterRowLoop(funcPointerArg, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcPointerArg(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					funcPointerArg(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2047,39 +2127,42 @@ func init() {
 	cuda.RegisterRowLoop(funcCallABI, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]uint8)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				nugoDepth_funcCallABI(t, a0, a1, a2)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_funcCallABI(t, a0, a1, a2)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcRecursiveClosure, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcRecursiveClosure(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					funcRecursiveClosure(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(funcLiteral, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				funcLiteral(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					funcLiteral(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2286,8 +2369,7 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited := nugoExited[:nugoN]
-				_ = nugoExited
+				nugoExited = nugoExited[:nugoN]
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -2458,8 +2540,7 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited := nugoExited[:nugoN]
-				_ = nugoExited
+				nugoExited = nugoExited[:nugoN]
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -2629,52 +2710,56 @@ func init() {
 	cuda.RegisterRowLoop(halfArith, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				halfArith(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					halfArith(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(halfCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				halfCompare(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					halfCompare(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(halfConvert, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6 := args[0].([]float32), args[1].([]float64), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32), args[5].([]float64), args[6].([]uint16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				halfConvert(t, a0, a1, a2, a3, a4, a5, a6)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					halfConvert(t, a0, a1, a2, a3, a4, a5, a6)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(halfMath, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15 := args[0].([]cuda.Float16), args[1].([]cuda.Float16), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]cuda.Float16), args[5].([]cuda.Float16), args[6].([]cuda.Float16), args[7].([]cuda.Float16), args[8].([]cuda.Float16), args[9].([]cuda.Float16), args[10].([]cuda.Float16), args[11].([]cuda.Float16), args[12].([]cuda.Float16), args[13].([]cuda.Float16), args[14].([]cuda.Float16), args[15].([]cuda.Float16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				halfMath(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					halfMath(t, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2682,13 +2767,14 @@ func init() {
 	cuda.RegisterRowLoop(halfDot, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].(cuda.Float16), args[1].([]halfWeighted), args[2].([]cuda.Float16), args[3].([]cuda.Float16), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_halfDot(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_halfDot(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -2788,377 +2874,406 @@ func init() {
 	cuda.RegisterRowLoop(localArray, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localArray(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					localArray(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localArrayInt8, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localArrayInt8(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					localArrayInt8(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localBigArray, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localBigArray(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					localBigArray(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localStruct, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localStruct(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					localStruct(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localArrayOfStructs, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localArrayOfStructs(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					localArrayOfStructs(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localArrayValue, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localArrayValue(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					localArrayValue(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localPointerReturn, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localPointerReturn(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					localPointerReturn(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(localPointerGlobalMix, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				localPointerGlobalMix(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					localPointerGlobalMix(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathRounding, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64), args[5].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathRounding(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathRounding(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathSqrtAbs, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathSqrtAbs(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathSqrtAbs(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathMinMax, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathMinMax(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathMinMax(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathFMA, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathFMA(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathFMA(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathClassify, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathClassify(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathClassify(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathBits, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]float64), args[1].([]uint64), args[2].([]float32), args[3].([]uint64), args[4].([]float64), args[5].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathBits(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathBits(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathNaNDim, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathNaNDim(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathNaNDim(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathFloat32, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathFloat32(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathFloat32(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathBuiltinMinMax, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5 := args[0].([]int32), args[1].([]int32), args[2].([]float64), args[3].([]float64), args[4].([]int32), args[5].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathBuiltinMinMax(t, a0, a1, a2, a3, a4, a5)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathBuiltinMinMax(t, a0, a1, a2, a3, a4, a5)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathTranscendental, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathTranscendental(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathTranscendental(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathGamma, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4, a5, a6, a7 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]int), args[4].([]float32), args[5].([]float32), args[6].([]float32), args[7].([]int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathGamma(t, a0, a1, a2, a3, a4, a5, a6, a7)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathGamma(t, a0, a1, a2, a3, a4, a5, a6, a7)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathLogs, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathLogs(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mathLogs(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mathMaxMinEdges, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mathMaxMinEdges(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mathMaxMinEdges(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(miscFeatures, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(Vec), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				miscFeatures(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					miscFeatures(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(miscPrimes, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				miscPrimes(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					miscPrimes(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(miscPanicNotTaken, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				miscPanicNotTaken(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					miscPanicNotTaken(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixControl, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixControl(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mixControl(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixGeneric, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]float32), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixGeneric(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mixGeneric(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixShifts, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixShifts(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mixShifts(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixWrap, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixWrap(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mixWrap(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixFloatToInt, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixFloatToInt(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					mixFloatToInt(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3340,26 +3455,28 @@ func init() {
 	cuda.RegisterRowLoop(mixNarrowEdges, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixNarrowEdges(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixNarrowEdges(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(mixConstDivisions, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				mixConstDivisions(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					mixConstDivisions(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -3367,104 +3484,112 @@ func init() {
 	cuda.RegisterRowLoop(pkgCalls, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]int64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				nugoDepth_pkgCalls(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_pkgCalls(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(pkgGeneric[int32], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				pkgGeneric[int32](t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					pkgGeneric[int32](t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(pkgGeneric[float64], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				pkgGeneric[float64](t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					pkgGeneric[float64](t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(pkgGeneric[devlib.Real], func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]devlib.Real), args[1].([]devlib.Real)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				pkgGeneric[devlib.Real](t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					pkgGeneric[devlib.Real](t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(pkgMethods, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]float32), args[2].([]float32), args[3].([]float64), args[4].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				pkgMethods(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					pkgMethods(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(printfValues, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				printfValues(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					printfValues(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(printfTypes, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint8), args[1].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				printfTypes(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					printfTypes(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(printfPlain, func(args []any) cuda.RowLoop {
 		_ = args
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				printfPlain(t)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					printfPlain(t)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -4287,156 +4412,168 @@ func init() {
 	cuda.RegisterRowLoop(sliceIncrement, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceIncrement(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceIncrement(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceVectorAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceVectorAdd(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceVectorAdd(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceGridStride, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceGridStride(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					sliceGridStride(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceSub, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceSub(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceSub(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceRangeIndex, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceRangeIndex(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceRangeIndex(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceCapLen, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]uint8), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceCapLen(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceCapLen(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceNilCheck, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceNilCheck(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceNilCheck(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceLocalFromArray, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceLocalFromArray(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceLocalFromArray(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceMakeConst, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceMakeConst(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceMakeConst(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sliceBools, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]bool), args[1].([]bool), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sliceBools(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sliceBools(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(structParticles, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]particle), args[1].(float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				structParticles(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					structParticles(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(structCopy, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]wrapper), args[1].([]wrapper)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				structCopy(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					structCopy(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -4566,8 +4703,7 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited := nugoExited[:nugoN]
-				_ = nugoExited
+				nugoExited = nugoExited[:nugoN]
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4823,8 +4959,7 @@ func init() {
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP := nugoVP[:nugoN]
-				_ = nugoVP
+				nugoVP = nugoVP[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5079,8 +5214,7 @@ func init() {
 				if cap(nugoVWork) < nugoN {
 					nugoVWork = make([]int32, nugoN)
 				}
-				nugoVWork := nugoVWork[:nugoN]
-				_ = nugoVWork
+				nugoVWork = nugoVWork[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5220,8 +5354,7 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5335,325 +5468,350 @@ func init() {
 	cuda.RegisterRowLoop(sleepBackoff, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sleepBackoff(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sleepBackoff(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(tableGridSum, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				tableGridSum(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					tableGridSum(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(tableCubeProduct, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]complex64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				tableCubeProduct(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					tableCubeProduct(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(tableRecordFields, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				tableRecordFields(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					tableRecordFields(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(threadIndices, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				threadIndices(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					threadIndices(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(threadGrid2, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[int32])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				threadGrid2(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					threadGrid2(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(threadLane, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				threadLane(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					threadLane(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int), args[1].([]int), args[2].([]int)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int8], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int8), args[1].([]int8), args[2].([]int8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int8](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int8](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int16), args[1].([]int16), args[2].([]int16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int16](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int16](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int32](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int32](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[int64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int64), args[1].([]int64), args[2].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[int64](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[int64](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint), args[1].([]uint), args[2].([]uint)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint8], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint8), args[1].([]uint8), args[2].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint8](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint8](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint16], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint16), args[1].([]uint16), args[2].([]uint16)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint16](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint16](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint32](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint32](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uint64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint64), args[1].([]uint64), args[2].([]uint64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uint64](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uint64](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[uintptr], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uintptr), args[1].([]uintptr), args[2].([]uintptr)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[uintptr](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[uintptr](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[float32], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[float32](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[float32](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesArith[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesArith[float64](t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesArith[float64](t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesCompare[int8], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]int8), args[1].([]int8), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesCompare[int8](t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesCompare[int8](t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesCompare[uint32], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]uint32), args[1].([]uint32), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesCompare[uint32](t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesCompare[uint32](t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesCompare[float64], func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]float64), args[1].([]float64), args[2].([]uint8), args[3].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesCompare[float64](t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesCompare[float64](t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesBool, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]uint8), args[1].(bool), args[2].([]uint8)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesBool(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesBool(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(typesNamed, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3 := args[0].([]Celsius), args[1].(Celsius), args[2].([]Count), args[3].(Count)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				typesNamed(t, a0, a1, a2, a3)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					typesNamed(t, a0, a1, a2, a3)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -5669,8 +5827,7 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5712,58 +5869,20 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				if nugoN%32 == 0 {
-					nugoT2 := nugoN
-					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
-						nugoLanes[0] += nugoLanes[16]
-						nugoLanes[1] += nugoLanes[17]
-						nugoLanes[2] += nugoLanes[18]
-						nugoLanes[3] += nugoLanes[19]
-						nugoLanes[4] += nugoLanes[20]
-						nugoLanes[5] += nugoLanes[21]
-						nugoLanes[6] += nugoLanes[22]
-						nugoLanes[7] += nugoLanes[23]
-						nugoLanes[8] += nugoLanes[24]
-						nugoLanes[9] += nugoLanes[25]
-						nugoLanes[10] += nugoLanes[26]
-						nugoLanes[11] += nugoLanes[27]
-						nugoLanes[12] += nugoLanes[28]
-						nugoLanes[13] += nugoLanes[29]
-						nugoLanes[14] += nugoLanes[30]
-						nugoLanes[15] += nugoLanes[31]
-						nugoLanes[0] += nugoLanes[8]
-						nugoLanes[1] += nugoLanes[9]
-						nugoLanes[2] += nugoLanes[10]
-						nugoLanes[3] += nugoLanes[11]
-						nugoLanes[4] += nugoLanes[12]
-						nugoLanes[5] += nugoLanes[13]
-						nugoLanes[6] += nugoLanes[14]
-						nugoLanes[7] += nugoLanes[15]
-						nugoLanes[0] += nugoLanes[4]
-						nugoLanes[1] += nugoLanes[5]
-						nugoLanes[2] += nugoLanes[6]
-						nugoLanes[3] += nugoLanes[7]
-						nugoLanes[0] += nugoLanes[2]
-						nugoLanes[1] += nugoLanes[3]
-						nugoLanes[0] += nugoLanes[1]
-					}
-				} else {
-					for off := 16; off > 0; off /= 2 {
-						{
-							nugoD := int(off) & 31
-							nugoK, nugoT3 := min(int(off), 32), nugoN
-							_, _ = nugoK, nugoT3
-							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
-								nugoE := min(nugoW2+32, nugoN)
-								nugoL := min(nugoW2+nugoK, nugoE)
-								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
-								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
-									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-								}
-								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-									nugoVV[nugoI] += nugoVV[nugoI]
-								}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
 							}
 						}
 					}
@@ -5854,48 +5973,39 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
-				nugoShfl := nugoShfl[:nugoN]
-				_ = nugoShfl
+				nugoShfl = nugoShfl[:nugoN]
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint32, nugoN)
 				}
-				nugoVal2 := nugoVal2[:nugoN]
-				_ = nugoVal2
+				nugoVal2 = nugoVal2[:nugoN]
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 := nugoLane2[:nugoN]
-				_ = nugoLane2
+				nugoLane2 = nugoLane2[:nugoN]
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]uint32, nugoN)
 				}
-				nugoShfl2 := nugoShfl2[:nugoN]
-				_ = nugoShfl2
+				nugoShfl2 = nugoShfl2[:nugoN]
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]float64, nugoN)
 				}
-				nugoShfl3 := nugoShfl3[:nugoN]
-				_ = nugoShfl3
+				nugoShfl3 = nugoShfl3[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]float64, nugoN)
 				}
-				nugoVX := nugoVX[:nugoN]
-				_ = nugoVX
+				nugoVX = nugoVX[:nugoN]
 				if cap(nugoVB) < nugoN {
 					nugoVB = make([]int64, nugoN)
 				}
-				nugoVB := nugoVB[:nugoN]
-				_ = nugoVB
+				nugoVB = nugoVB[:nugoN]
 				if cap(nugoVR) < nugoN {
 					nugoVR = make([]uint32, nugoN)
 				}
-				nugoVR := nugoVR[:nugoN]
-				_ = nugoVR
+				nugoVR = nugoVR[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6052,13 +6162,11 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
-				nugoShfl := nugoShfl[:nugoN]
-				_ = nugoShfl
+				nugoShfl = nugoShfl[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6181,58 +6289,47 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred := nugoPred[:nugoN]
-				_ = nugoPred
+				nugoPred = nugoPred[:nugoN]
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote := nugoVote[:nugoN]
-				_ = nugoVote
+				nugoVote = nugoVote[:nugoN]
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 := nugoPred2[:nugoN]
-				_ = nugoPred2
+				nugoPred2 = nugoPred2[:nugoN]
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 := nugoVote2[:nugoN]
-				_ = nugoVote2
+				nugoVote2 = nugoVote2[:nugoN]
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 := nugoPred3[:nugoN]
-				_ = nugoPred3
+				nugoPred3 = nugoPred3[:nugoN]
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 := nugoVote3[:nugoN]
-				_ = nugoVote3
+				nugoVote3 = nugoVote3[:nugoN]
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP := nugoVP[:nugoN]
-				_ = nugoVP
+				nugoVP = nugoVP[:nugoN]
 				if cap(nugoVQ) < nugoN {
 					nugoVQ = make([]bool, nugoN)
 				}
-				nugoVQ := nugoVQ[:nugoN]
-				_ = nugoVQ
+				nugoVQ = nugoVQ[:nugoN]
 				if cap(nugoVBal) < nugoN {
 					nugoVBal = make([]uint32, nugoN)
 				}
-				nugoVBal := nugoVBal[:nugoN]
-				_ = nugoVBal
+				nugoVBal = nugoVBal[:nugoN]
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]bool, nugoN)
 				}
-				nugoVA := nugoVA[:nugoN]
-				_ = nugoVA
+				nugoVA = nugoVA[:nugoN]
 				if cap(nugoVL) < nugoN {
 					nugoVL = make([]bool, nugoN)
 				}
-				nugoVL := nugoVL[:nugoN]
-				_ = nugoVL
+				nugoVL = nugoVL[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6415,33 +6512,27 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int32, nugoN)
 				}
-				nugoVal := nugoVal[:nugoN]
-				_ = nugoVal
+				nugoVal = nugoVal[:nugoN]
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch := nugoMatch[:nugoN]
-				_ = nugoMatch
+				nugoMatch = nugoMatch[:nugoN]
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint64, nugoN)
 				}
-				nugoVal2 := nugoVal2[:nugoN]
-				_ = nugoVal2
+				nugoVal2 = nugoVal2[:nugoN]
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 := nugoMatch2[:nugoN]
-				_ = nugoMatch2
+				nugoMatch2 = nugoMatch2[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited := nugoExited[:nugoN]
-				_ = nugoExited
+				nugoExited = nugoExited[:nugoN]
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -6583,33 +6674,27 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]float64, nugoN)
 				}
-				nugoVal := nugoVal[:nugoN]
-				_ = nugoVal
+				nugoVal = nugoVal[:nugoN]
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch := nugoMatch[:nugoN]
-				_ = nugoMatch
+				nugoMatch = nugoMatch[:nugoN]
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]float32, nugoN)
 				}
-				nugoVal2 := nugoVal2[:nugoN]
-				_ = nugoVal2
+				nugoVal2 = nugoVal2[:nugoN]
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 := nugoMatch2[:nugoN]
-				_ = nugoMatch2
+				nugoMatch2 = nugoMatch2[:nugoN]
 				if cap(nugoVY) < nugoN {
 					nugoVY = make([]float32, nugoN)
 				}
-				nugoVY := nugoVY[:nugoN]
-				_ = nugoVY
+				nugoVY = nugoVY[:nugoN]
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]uint32, nugoN)
 				}
-				nugoVA := nugoVA[:nugoN]
-				_ = nugoVA
+				nugoVA = nugoVA[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6745,38 +6830,31 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int64, nugoN)
 				}
-				nugoVal := nugoVal[:nugoN]
-				_ = nugoVal
+				nugoVal = nugoVal[:nugoN]
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch := nugoMatch[:nugoN]
-				_ = nugoMatch
+				nugoMatch = nugoMatch[:nugoN]
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint32, nugoN)
 				}
-				nugoVal2 := nugoVal2[:nugoN]
-				_ = nugoVal2
+				nugoVal2 = nugoVal2[:nugoN]
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 := nugoMatch2[:nugoN]
-				_ = nugoMatch2
+				nugoMatch2 = nugoMatch2[:nugoN]
 				if cap(nugoVM) < nugoN {
 					nugoVM = make([]uint32, nugoN)
 				}
-				nugoVM := nugoVM[:nugoN]
-				_ = nugoVM
+				nugoVM = nugoVM[:nugoN]
 				if cap(nugoVOk) < nugoN {
 					nugoVOk = make([]bool, nugoN)
 				}
-				nugoVOk := nugoVOk[:nugoN]
-				_ = nugoVOk
+				nugoVOk = nugoVOk[:nugoN]
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited := nugoExited[:nugoN]
-				_ = nugoExited
+				nugoExited = nugoExited[:nugoN]
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -6950,13 +7028,11 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred := nugoPred[:nugoN]
-				_ = nugoPred
+				nugoPred = nugoPred[:nugoN]
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote := nugoVote[:nugoN]
-				_ = nugoVote
+				nugoVote = nugoVote[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7079,58 +7155,47 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl := nugoShfl[:nugoN]
-				_ = nugoShfl
+				nugoShfl = nugoShfl[:nugoN]
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl2 := nugoShfl2[:nugoN]
-				_ = nugoShfl2
+				nugoShfl2 = nugoShfl2[:nugoN]
 				if cap(nugoLane3) < nugoN {
 					nugoLane3 = make([]int, nugoN)
 				}
-				nugoLane3 := nugoLane3[:nugoN]
-				_ = nugoLane3
+				nugoLane3 = nugoLane3[:nugoN]
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl3 := nugoShfl3[:nugoN]
-				_ = nugoShfl3
+				nugoShfl3 = nugoShfl3[:nugoN]
 				if cap(nugoShfl4) < nugoN {
 					nugoShfl4 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl4 := nugoShfl4[:nugoN]
-				_ = nugoShfl4
+				nugoShfl4 = nugoShfl4[:nugoN]
 				if cap(nugoShfl5) < nugoN {
 					nugoShfl5 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl5 := nugoShfl5[:nugoN]
-				_ = nugoShfl5
+				nugoShfl5 = nugoShfl5[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]cuda.Float16, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]cuda.Float16, nugoN)
 				}
-				nugoVS := nugoVS[:nugoN]
-				_ = nugoVS
+				nugoVS = nugoVS[:nugoN]
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]cuda.Float16, nugoN)
 				}
-				nugoVX := nugoVX[:nugoN]
-				_ = nugoVX
+				nugoVX = nugoVX[:nugoN]
 				if cap(nugoVR) < nugoN {
 					nugoVR = make([]cuda.Float16, nugoN)
 				}
-				nugoVR := nugoVR[:nugoN]
-				_ = nugoVR
+				nugoVR = nugoVR[:nugoN]
 				if cap(nugoVU) < nugoN {
 					nugoVU = make([]cuda.Float16, nugoN)
 				}
-				nugoVU := nugoVU[:nugoN]
-				_ = nugoVU
+				nugoVU = nugoVU[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7347,33 +7412,27 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]cuda.Float16, nugoN)
 				}
-				nugoVal := nugoVal[:nugoN]
-				_ = nugoVal
+				nugoVal = nugoVal[:nugoN]
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch := nugoMatch[:nugoN]
-				_ = nugoMatch
+				nugoMatch = nugoMatch[:nugoN]
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]cuda.Float16, nugoN)
 				}
-				nugoVal2 := nugoVal2[:nugoN]
-				_ = nugoVal2
+				nugoVal2 = nugoVal2[:nugoN]
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 := nugoMatch2[:nugoN]
-				_ = nugoMatch2
+				nugoMatch2 = nugoMatch2[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]cuda.Float16, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]uint32, nugoN)
 				}
-				nugoVA := nugoVA[:nugoN]
-				_ = nugoVA
+				nugoVA = nugoVA[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7512,421 +7571,6 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(warpBranches, "3a4c387842ce36a2", func(nugoArgs []any) func() cuda.BlockLoop {
-		in, out := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32)
-		_, _ = in, out
-		return func() cuda.BlockLoop {
-			var nugoIn []bool
-			var nugoOff []bool
-			var nugoMask []uint32
-			var nugoVal []uint32
-			var nugoLane []int
-			var nugoShfl []uint32
-			var nugoOff2 []bool
-			var nugoIn2 []bool
-			var nugoOff3 []bool
-			var nugoMask2 []uint32
-			var nugoPred []bool
-			var nugoVote []uint32
-			var nugoIn3 []bool
-			var nugoOff4 []bool
-			var nugoShfl2 []uint32
-			var nugoShfl3 []uint32
-			var nugoVV []uint32
-			var nugoExited []bool
-			return func(nugoB *cuda.Block) {
-				nugoN := nugoB.Size()
-				_ = nugoN
-				if cap(nugoIn) < nugoN {
-					nugoIn = make([]bool, nugoN)
-				}
-				nugoIn = nugoIn[:nugoN]
-				if cap(nugoOff) < nugoN {
-					nugoOff = make([]bool, nugoN)
-				}
-				nugoOff = nugoOff[:nugoN]
-				if cap(nugoMask) < nugoN {
-					nugoMask = make([]uint32, nugoN)
-				}
-				nugoMask = nugoMask[:nugoN]
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]uint32, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
-				if cap(nugoShfl) < nugoN {
-					nugoShfl = make([]uint32, nugoN)
-				}
-				nugoShfl = nugoShfl[:nugoN]
-				if cap(nugoOff2) < nugoN {
-					nugoOff2 = make([]bool, nugoN)
-				}
-				nugoOff2 = nugoOff2[:nugoN]
-				if cap(nugoIn2) < nugoN {
-					nugoIn2 = make([]bool, nugoN)
-				}
-				nugoIn2 = nugoIn2[:nugoN]
-				if cap(nugoOff3) < nugoN {
-					nugoOff3 = make([]bool, nugoN)
-				}
-				nugoOff3 = nugoOff3[:nugoN]
-				if cap(nugoMask2) < nugoN {
-					nugoMask2 = make([]uint32, nugoN)
-				}
-				nugoMask2 = nugoMask2[:nugoN]
-				if cap(nugoPred) < nugoN {
-					nugoPred = make([]bool, nugoN)
-				}
-				nugoPred = nugoPred[:nugoN]
-				if cap(nugoVote) < nugoN {
-					nugoVote = make([]uint32, nugoN)
-				}
-				nugoVote = nugoVote[:nugoN]
-				if cap(nugoIn3) < nugoN {
-					nugoIn3 = make([]bool, nugoN)
-				}
-				nugoIn3 = nugoIn3[:nugoN]
-				if cap(nugoOff4) < nugoN {
-					nugoOff4 = make([]bool, nugoN)
-				}
-				nugoOff4 = nugoOff4[:nugoN]
-				if cap(nugoShfl2) < nugoN {
-					nugoShfl2 = make([]uint32, nugoN)
-				}
-				nugoShfl2 = nugoShfl2[:nugoN]
-				if cap(nugoShfl3) < nugoN {
-					nugoShfl3 = make([]uint32, nugoN)
-				}
-				nugoShfl3 = nugoShfl3[:nugoN]
-				if cap(nugoVV) < nugoN {
-					nugoVV = make([]uint32, nugoN)
-				}
-				nugoVV = nugoVV[:nugoN]
-				if cap(nugoExited) < nugoN {
-					nugoExited = make([]bool, nugoN)
-				}
-				nugoExited = nugoExited[:nugoN]
-				clear(nugoExited)
-				t := nugoB.Thread(0)
-				_ = t
-				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
-				_, _ = nugoFlat, nugoX0
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpbranch.go:14
-						i := (nugoX0 + nugoTi)
-
-//line warpbranch.go:15
-						var v uint32
-
-//line warpbranch.go:16
-						if i < len(in) {
-//line warpbranch.go:17
-							v = in[i]
-						}
-
-//line warpbranch.go:19
-						lane := t.LaneID()
-						nugoIn[nugoTi] = lane < 16
-						nugoVV[nugoTi] = v
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpbranch.go:14
-						i := t.Grid1()
-
-//line warpbranch.go:15
-						var v uint32
-
-//line warpbranch.go:16
-						if i < len(in) {
-//line warpbranch.go:17
-							v = in[i]
-						}
-
-//line warpbranch.go:19
-						lane := t.LaneID()
-						nugoIn[nugoTi] = lane < 16
-						nugoVV[nugoTi] = v
-					}
-				}
-				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
-					for off := 8; off > 0; off /= 2 {
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xffff)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(off)
-								nugoVV[nugoTi] = v
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xffff)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(off)
-								nugoVV[nugoTi] = v
-							}
-						}
-						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
-						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-
-//line warpbranch.go:22
-								v += nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-
-//line warpbranch.go:22
-								v += nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
-							}
-						}
-					}
-				}
-				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
-					if nugoFlat {
-					nugoRegion:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-
-//line warpbranch.go:19
-							lane := t.LaneID()
-
-//line warpbranch.go:25
-							if lane >= 28 {
-								{
-									nugoExited[nugoTi] = true
-									nugoOff2[nugoTi] = true
-									continue nugoRegion
-								}
-							}
-							nugoIn2[nugoTi] = nugoTi < 32
-						}
-					} else {
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-
-//line warpbranch.go:19
-							lane := t.LaneID()
-
-//line warpbranch.go:25
-							if lane >= 28 {
-								{
-									nugoExited[nugoTi] = true
-									nugoOff2[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
-							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
-						}
-					}
-					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0x0fff0000)
-								nugoPred[nugoTi] = (v%3 == 0)
-								nugoVV[nugoTi] = v
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0x0fff0000)
-								nugoPred[nugoTi] = (v%3 == 0)
-								nugoVV[nugoTi] = v
-							}
-						}
-						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
-						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-
-//line warpbranch.go:29
-								v = nugoVote[nugoTi]
-								nugoVV[nugoTi] = v
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-
-//line warpbranch.go:29
-								v = nugoVote[nugoTi]
-								nugoVV[nugoTi] = v
-							}
-						}
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-						nugoIn3[nugoTi] = nugoTi/32 == 1
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-						nugoIn3[nugoTi] = t.ThreadIdx().X/32 == 1
-					}
-				}
-				if cuda.BlockBranch(nugoOff4, nugoIn3, nugoExited, true) {
-					cuda.BlockBranchCheck(nugoB, nil, nugoOff4, nugoExited)
-					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(3), nugoOff4)
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff4[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-
-//line warpbranch.go:33
-							v += nugoShfl2[nugoTi]
-							nugoVV[nugoTi] = v
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff4[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-
-//line warpbranch.go:33
-							v += nugoShfl2[nugoTi]
-							nugoVV[nugoTi] = v
-						}
-					}
-				}
-				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nugoExited)
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpbranch.go:14
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
-
-//line warpbranch.go:35
-						v = nugoShfl3[nugoTi]
-
-//line warpbranch.go:36
-						if i < len(out) {
-//line warpbranch.go:37
-							out[i] = v
-						}
-						nugoVV[nugoTi] = v
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpbranch.go:14
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
-
-//line warpbranch.go:35
-						v = nugoShfl3[nugoTi]
-
-//line warpbranch.go:36
-						if i < len(out) {
-//line warpbranch.go:37
-							out[i] = v
-						}
-						nugoVV[nugoTi] = v
-					}
-				}
-			}
-		}
-	})
 	cuda.RegisterBlockLoop(warpQuarters, "7566d9e4d76eeeff", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, ballot, votes, first, sum, match := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]uint32), nugoArgs[3].([]int32), nugoArgs[4].([]int32), nugoArgs[5].([]uint32)
 		_, _, _, _, _, _ = in, ballot, votes, first, sum, match
@@ -7968,158 +7612,127 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask := nugoMask[:nugoN]
-				_ = nugoMask
+				nugoMask = nugoMask[:nugoN]
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred := nugoPred[:nugoN]
-				_ = nugoPred
+				nugoPred = nugoPred[:nugoN]
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote := nugoVote[:nugoN]
-				_ = nugoVote
+				nugoVote = nugoVote[:nugoN]
 				if cap(nugoMask2) < nugoN {
 					nugoMask2 = make([]uint32, nugoN)
 				}
-				nugoMask2 := nugoMask2[:nugoN]
-				_ = nugoMask2
+				nugoMask2 = nugoMask2[:nugoN]
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 := nugoPred2[:nugoN]
-				_ = nugoPred2
+				nugoPred2 = nugoPred2[:nugoN]
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 := nugoVote2[:nugoN]
-				_ = nugoVote2
+				nugoVote2 = nugoVote2[:nugoN]
 				if cap(nugoMask3) < nugoN {
 					nugoMask3 = make([]uint32, nugoN)
 				}
-				nugoMask3 := nugoMask3[:nugoN]
-				_ = nugoMask3
+				nugoMask3 = nugoMask3[:nugoN]
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 := nugoPred3[:nugoN]
-				_ = nugoPred3
+				nugoPred3 = nugoPred3[:nugoN]
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 := nugoVote3[:nugoN]
-				_ = nugoVote3
+				nugoVote3 = nugoVote3[:nugoN]
 				if cap(nugoMask4) < nugoN {
 					nugoMask4 = make([]uint32, nugoN)
 				}
-				nugoMask4 := nugoMask4[:nugoN]
-				_ = nugoMask4
+				nugoMask4 = nugoMask4[:nugoN]
 				if cap(nugoPred4) < nugoN {
 					nugoPred4 = make([]bool, nugoN)
 				}
-				nugoPred4 := nugoPred4[:nugoN]
-				_ = nugoPred4
+				nugoPred4 = nugoPred4[:nugoN]
 				if cap(nugoVote4) < nugoN {
 					nugoVote4 = make([]bool, nugoN)
 				}
-				nugoVote4 := nugoVote4[:nugoN]
-				_ = nugoVote4
+				nugoVote4 = nugoVote4[:nugoN]
 				if cap(nugoPred5) < nugoN {
 					nugoPred5 = make([]bool, nugoN)
 				}
-				nugoPred5 := nugoPred5[:nugoN]
-				_ = nugoPred5
+				nugoPred5 = nugoPred5[:nugoN]
 				if cap(nugoVote5) < nugoN {
 					nugoVote5 = make([]bool, nugoN)
 				}
-				nugoVote5 := nugoVote5[:nugoN]
-				_ = nugoVote5
+				nugoVote5 = nugoVote5[:nugoN]
 				if cap(nugoMask5) < nugoN {
 					nugoMask5 = make([]uint32, nugoN)
 				}
-				nugoMask5 := nugoMask5[:nugoN]
-				_ = nugoMask5
+				nugoMask5 = nugoMask5[:nugoN]
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int32, nugoN)
 				}
-				nugoVal := nugoVal[:nugoN]
-				_ = nugoVal
+				nugoVal = nugoVal[:nugoN]
 				if cap(nugoLane) < nugoN {
 					nugoLane = make([]int, nugoN)
 				}
-				nugoLane := nugoLane[:nugoN]
-				_ = nugoLane
+				nugoLane = nugoLane[:nugoN]
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int32, nugoN)
 				}
-				nugoShfl := nugoShfl[:nugoN]
-				_ = nugoShfl
+				nugoShfl = nugoShfl[:nugoN]
 				if cap(nugoMask6) < nugoN {
 					nugoMask6 = make([]uint32, nugoN)
 				}
-				nugoMask6 := nugoMask6[:nugoN]
-				_ = nugoMask6
+				nugoMask6 = nugoMask6[:nugoN]
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]int32, nugoN)
 				}
-				nugoVal2 := nugoVal2[:nugoN]
-				_ = nugoVal2
+				nugoVal2 = nugoVal2[:nugoN]
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 := nugoLane2[:nugoN]
-				_ = nugoLane2
+				nugoLane2 = nugoLane2[:nugoN]
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int32, nugoN)
 				}
-				nugoShfl2 := nugoShfl2[:nugoN]
-				_ = nugoShfl2
+				nugoShfl2 = nugoShfl2[:nugoN]
 				if cap(nugoMask7) < nugoN {
 					nugoMask7 = make([]uint32, nugoN)
 				}
-				nugoMask7 := nugoMask7[:nugoN]
-				_ = nugoMask7
+				nugoMask7 = nugoMask7[:nugoN]
 				if cap(nugoVal3) < nugoN {
 					nugoVal3 = make([]int32, nugoN)
 				}
-				nugoVal3 := nugoVal3[:nugoN]
-				_ = nugoVal3
+				nugoVal3 = nugoVal3[:nugoN]
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch := nugoMatch[:nugoN]
-				_ = nugoMatch
+				nugoMatch = nugoMatch[:nugoN]
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP := nugoVP[:nugoN]
-				_ = nugoVP
+				nugoVP = nugoVP[:nugoN]
 				if cap(nugoVB) < nugoN {
 					nugoVB = make([]uint32, nugoN)
 				}
-				nugoVB := nugoVB[:nugoN]
-				_ = nugoVB
+				nugoVB = nugoVB[:nugoN]
 				if cap(nugoVVs) < nugoN {
 					nugoVVs = make([]uint32, nugoN)
 				}
-				nugoVVs := nugoVVs[:nugoN]
-				_ = nugoVVs
+				nugoVVs = nugoVVs[:nugoN]
 				if cap(nugoVF) < nugoN {
 					nugoVF = make([]int32, nugoN)
 				}
-				nugoVF := nugoVF[:nugoN]
-				_ = nugoVF
+				nugoVF = nugoVF[:nugoN]
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]int32, nugoN)
 				}
-				nugoVS := nugoVS[:nugoN]
-				_ = nugoVS
+				nugoVS = nugoVS[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -8588,1390 +8201,30 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(warpHalves, "bbfc64ec6fb3872e", func(nugoArgs []any) func() cuda.BlockLoop {
-		in, sums, all := nugoArgs[0].([]float64), nugoArgs[1].([]float64), nugoArgs[2].([]uint32)
-		_, _, _ = in, sums, all
-		return func() cuda.BlockLoop {
-			var nugoIn []bool
-			var nugoOff []bool
-			var nugoMask []uint32
-			var nugoMask2 []uint32
-			var nugoVal []float64
-			var nugoLane []int
-			var nugoShfl []float64
-			var nugoMask3 []uint32
-			var nugoVal2 []float64
-			var nugoLane2 []int
-			var nugoShfl2 []float64
-			var nugoMask4 []uint32
-			var nugoVal3 []float64
-			var nugoLane3 []int
-			var nugoShfl3 []float64
-			var nugoMask5 []uint32
-			var nugoVal4 []float64
-			var nugoLane4 []int
-			var nugoShfl4 []float64
-			var nugoMask6 []uint32
-			var nugoVal5 []int
-			var nugoMatch []uint32
-			var nugoOff2 []bool
-			var nugoMask7 []uint32
-			var nugoMask8 []uint32
-			var nugoVal6 []float64
-			var nugoLane5 []int
-			var nugoShfl5 []float64
-			var nugoMask9 []uint32
-			var nugoVal7 []float64
-			var nugoLane6 []int
-			var nugoShfl6 []float64
-			var nugoMask10 []uint32
-			var nugoVal8 []float64
-			var nugoLane7 []int
-			var nugoShfl7 []float64
-			var nugoMask11 []uint32
-			var nugoVal9 []float64
-			var nugoLane8 []int
-			var nugoShfl8 []float64
-			var nugoMask12 []uint32
-			var nugoVal10 []int
-			var nugoMatch2 []uint32
-			var nugoVV []float64
-			var nugoVS []float64
-			var nugoVA []uint32
-			var nugoVRes []float64
-			var nugoVV2 []float64
-			var nugoVRes2 []float64
-			var nugoVV3 []float64
-			return func(nugoB *cuda.Block) {
-				nugoN := nugoB.Size()
-				_ = nugoN
-				if cap(nugoIn) < nugoN {
-					nugoIn = make([]bool, nugoN)
-				}
-				nugoIn = nugoIn[:nugoN]
-				if cap(nugoOff) < nugoN {
-					nugoOff = make([]bool, nugoN)
-				}
-				nugoOff = nugoOff[:nugoN]
-				if cap(nugoMask) < nugoN {
-					nugoMask = make([]uint32, nugoN)
-				}
-				nugoMask = nugoMask[:nugoN]
-				if cap(nugoMask2) < nugoN {
-					nugoMask2 = make([]uint32, nugoN)
-				}
-				nugoMask2 = nugoMask2[:nugoN]
-				if cap(nugoVal) < nugoN {
-					nugoVal = make([]float64, nugoN)
-				}
-				nugoVal = nugoVal[:nugoN]
-				if cap(nugoLane) < nugoN {
-					nugoLane = make([]int, nugoN)
-				}
-				nugoLane = nugoLane[:nugoN]
-				if cap(nugoShfl) < nugoN {
-					nugoShfl = make([]float64, nugoN)
-				}
-				nugoShfl = nugoShfl[:nugoN]
-				if cap(nugoMask3) < nugoN {
-					nugoMask3 = make([]uint32, nugoN)
-				}
-				nugoMask3 = nugoMask3[:nugoN]
-				if cap(nugoVal2) < nugoN {
-					nugoVal2 = make([]float64, nugoN)
-				}
-				nugoVal2 = nugoVal2[:nugoN]
-				if cap(nugoLane2) < nugoN {
-					nugoLane2 = make([]int, nugoN)
-				}
-				nugoLane2 = nugoLane2[:nugoN]
-				if cap(nugoShfl2) < nugoN {
-					nugoShfl2 = make([]float64, nugoN)
-				}
-				nugoShfl2 = nugoShfl2[:nugoN]
-				if cap(nugoMask4) < nugoN {
-					nugoMask4 = make([]uint32, nugoN)
-				}
-				nugoMask4 = nugoMask4[:nugoN]
-				if cap(nugoVal3) < nugoN {
-					nugoVal3 = make([]float64, nugoN)
-				}
-				nugoVal3 = nugoVal3[:nugoN]
-				if cap(nugoLane3) < nugoN {
-					nugoLane3 = make([]int, nugoN)
-				}
-				nugoLane3 = nugoLane3[:nugoN]
-				if cap(nugoShfl3) < nugoN {
-					nugoShfl3 = make([]float64, nugoN)
-				}
-				nugoShfl3 = nugoShfl3[:nugoN]
-				if cap(nugoMask5) < nugoN {
-					nugoMask5 = make([]uint32, nugoN)
-				}
-				nugoMask5 = nugoMask5[:nugoN]
-				if cap(nugoVal4) < nugoN {
-					nugoVal4 = make([]float64, nugoN)
-				}
-				nugoVal4 = nugoVal4[:nugoN]
-				if cap(nugoLane4) < nugoN {
-					nugoLane4 = make([]int, nugoN)
-				}
-				nugoLane4 = nugoLane4[:nugoN]
-				if cap(nugoShfl4) < nugoN {
-					nugoShfl4 = make([]float64, nugoN)
-				}
-				nugoShfl4 = nugoShfl4[:nugoN]
-				if cap(nugoMask6) < nugoN {
-					nugoMask6 = make([]uint32, nugoN)
-				}
-				nugoMask6 = nugoMask6[:nugoN]
-				if cap(nugoVal5) < nugoN {
-					nugoVal5 = make([]int, nugoN)
-				}
-				nugoVal5 = nugoVal5[:nugoN]
-				if cap(nugoMatch) < nugoN {
-					nugoMatch = make([]uint32, nugoN)
-				}
-				nugoMatch = nugoMatch[:nugoN]
-				if cap(nugoOff2) < nugoN {
-					nugoOff2 = make([]bool, nugoN)
-				}
-				nugoOff2 = nugoOff2[:nugoN]
-				if cap(nugoMask7) < nugoN {
-					nugoMask7 = make([]uint32, nugoN)
-				}
-				nugoMask7 = nugoMask7[:nugoN]
-				if cap(nugoMask8) < nugoN {
-					nugoMask8 = make([]uint32, nugoN)
-				}
-				nugoMask8 = nugoMask8[:nugoN]
-				if cap(nugoVal6) < nugoN {
-					nugoVal6 = make([]float64, nugoN)
-				}
-				nugoVal6 = nugoVal6[:nugoN]
-				if cap(nugoLane5) < nugoN {
-					nugoLane5 = make([]int, nugoN)
-				}
-				nugoLane5 = nugoLane5[:nugoN]
-				if cap(nugoShfl5) < nugoN {
-					nugoShfl5 = make([]float64, nugoN)
-				}
-				nugoShfl5 = nugoShfl5[:nugoN]
-				if cap(nugoMask9) < nugoN {
-					nugoMask9 = make([]uint32, nugoN)
-				}
-				nugoMask9 = nugoMask9[:nugoN]
-				if cap(nugoVal7) < nugoN {
-					nugoVal7 = make([]float64, nugoN)
-				}
-				nugoVal7 = nugoVal7[:nugoN]
-				if cap(nugoLane6) < nugoN {
-					nugoLane6 = make([]int, nugoN)
-				}
-				nugoLane6 = nugoLane6[:nugoN]
-				if cap(nugoShfl6) < nugoN {
-					nugoShfl6 = make([]float64, nugoN)
-				}
-				nugoShfl6 = nugoShfl6[:nugoN]
-				if cap(nugoMask10) < nugoN {
-					nugoMask10 = make([]uint32, nugoN)
-				}
-				nugoMask10 = nugoMask10[:nugoN]
-				if cap(nugoVal8) < nugoN {
-					nugoVal8 = make([]float64, nugoN)
-				}
-				nugoVal8 = nugoVal8[:nugoN]
-				if cap(nugoLane7) < nugoN {
-					nugoLane7 = make([]int, nugoN)
-				}
-				nugoLane7 = nugoLane7[:nugoN]
-				if cap(nugoShfl7) < nugoN {
-					nugoShfl7 = make([]float64, nugoN)
-				}
-				nugoShfl7 = nugoShfl7[:nugoN]
-				if cap(nugoMask11) < nugoN {
-					nugoMask11 = make([]uint32, nugoN)
-				}
-				nugoMask11 = nugoMask11[:nugoN]
-				if cap(nugoVal9) < nugoN {
-					nugoVal9 = make([]float64, nugoN)
-				}
-				nugoVal9 = nugoVal9[:nugoN]
-				if cap(nugoLane8) < nugoN {
-					nugoLane8 = make([]int, nugoN)
-				}
-				nugoLane8 = nugoLane8[:nugoN]
-				if cap(nugoShfl8) < nugoN {
-					nugoShfl8 = make([]float64, nugoN)
-				}
-				nugoShfl8 = nugoShfl8[:nugoN]
-				if cap(nugoMask12) < nugoN {
-					nugoMask12 = make([]uint32, nugoN)
-				}
-				nugoMask12 = nugoMask12[:nugoN]
-				if cap(nugoVal10) < nugoN {
-					nugoVal10 = make([]int, nugoN)
-				}
-				nugoVal10 = nugoVal10[:nugoN]
-				if cap(nugoMatch2) < nugoN {
-					nugoMatch2 = make([]uint32, nugoN)
-				}
-				nugoMatch2 = nugoMatch2[:nugoN]
-				if cap(nugoVV) < nugoN {
-					nugoVV = make([]float64, nugoN)
-				}
-				nugoVV = nugoVV[:nugoN]
-				if cap(nugoVS) < nugoN {
-					nugoVS = make([]float64, nugoN)
-				}
-				nugoVS = nugoVS[:nugoN]
-				if cap(nugoVA) < nugoN {
-					nugoVA = make([]uint32, nugoN)
-				}
-				nugoVA = nugoVA[:nugoN]
-				if cap(nugoVRes) < nugoN {
-					nugoVRes = make([]float64, nugoN)
-				}
-				nugoVRes = nugoVRes[:nugoN]
-				if cap(nugoVV2) < nugoN {
-					nugoVV2 = make([]float64, nugoN)
-				}
-				nugoVV2 = nugoVV2[:nugoN]
-				if cap(nugoVRes2) < nugoN {
-					nugoVRes2 = make([]float64, nugoN)
-				}
-				nugoVRes2 = nugoVRes2[:nugoN]
-				if cap(nugoVV3) < nugoN {
-					nugoVV3 = make([]float64, nugoN)
-				}
-				nugoVV3 = nugoVV3[:nugoN]
-				t := nugoB.Thread(0)
-				_ = t
-				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
-				_, _ = nugoFlat, nugoX0
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line warpmask.go:55
-						i := (nugoX0 + nugoTi)
-
-//line warpmask.go:56
-						var v float64
-
-//line warpmask.go:57
-						if i < len(in) {
-//line warpmask.go:58
-							v = in[i]
-						}
-
-//line warpmask.go:60
-						var s float64
-
-//line warpmask.go:61
-						var a uint32
-						nugoIn[nugoTi] = t.LaneID() < 16
-						nugoVV[nugoTi] = v
-						nugoVS[nugoTi] = s
-						nugoVA[nugoTi] = a
+	cuda.RegisterRowLoop(warpHalves, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					warpHalves(t, a0, a1, a2)
+					if n--; n == 0 || *stop {
+						break
 					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line warpmask.go:55
-						i := t.Grid1()
-
-//line warpmask.go:56
-						var v float64
-
-//line warpmask.go:57
-						if i < len(in) {
-//line warpmask.go:58
-							v = in[i]
-						}
-
-//line warpmask.go:60
-						var s float64
-
-//line warpmask.go:61
-						var a uint32
-						nugoIn[nugoTi] = t.LaneID() < 16
-						nugoVV[nugoTi] = v
-						nugoVS[nugoTi] = s
-						nugoVA[nugoTi] = a
-					}
-				}
-				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							nugoMask[nugoTi] = 0xffff
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							nugoMask[nugoTi] = 0xffff
-						}
-					}
-					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
-					cuda.BlockSyncWarpMask(nugoB, nugoMask, nugoOff)
-
-//line warpmask.go:64
-					var mask2 uint32 = 0xffff
-
-//line warpmask.go:64
-					var down2 bool = false
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-
-//line warpmask.go:64
-							var v2 float64 = v
-
-//line warpmask.go:64
-							var res float64
-							nugoVV[nugoTi] = v
-							nugoVRes[nugoTi] = res
-							nugoVV2[nugoTi] = v2
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-
-//line warpmask.go:64
-							var v2 float64 = v
-
-//line warpmask.go:64
-							var res float64
-							nugoVV[nugoTi] = v
-							nugoVRes[nugoTi] = res
-							nugoVV2[nugoTi] = v2
-						}
-					}
-					for off2 := 8; off2 > 0; off2 /= 2 {
-						if down2 {
-							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v2 := nugoVV2[nugoTi]
-									nugoMask2[nugoTi] = uint32(mask2)
-									nugoVal[nugoTi] = (v2)
-									nugoLane[nugoTi] = int(off2)
-									nugoVV2[nugoTi] = v2
-								}
-							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v2 := nugoVV2[nugoTi]
-									nugoMask2[nugoTi] = uint32(mask2)
-									nugoVal[nugoTi] = (v2)
-									nugoLane[nugoTi] = int(off2)
-									nugoVV2[nugoTi] = v2
-								}
-							}
-							cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nil)
-							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
-							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v2 := nugoVV2[nugoTi]
-
-//line warpmask.go:84
-									v2 += nugoShfl[nugoTi]
-									nugoVV2[nugoTi] = v2
-								}
-							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v2 := nugoVV2[nugoTi]
-
-//line warpmask.go:84
-									v2 += nugoShfl[nugoTi]
-									nugoVV2[nugoTi] = v2
-								}
-							}
-						} else {
-							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v2 := nugoVV2[nugoTi]
-									nugoMask3[nugoTi] = uint32(mask2)
-									nugoVal2[nugoTi] = (v2)
-									nugoLane2[nugoTi] = int(off2)
-									nugoVV2[nugoTi] = v2
-								}
-							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v2 := nugoVV2[nugoTi]
-									nugoMask3[nugoTi] = uint32(mask2)
-									nugoVal2[nugoTi] = (v2)
-									nugoLane2[nugoTi] = int(off2)
-									nugoVV2[nugoTi] = v2
-								}
-							}
-							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nil)
-							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
-							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v2 := nugoVV2[nugoTi]
-
-//line warpmask.go:86
-									v2 += nugoShfl2[nugoTi]
-									nugoVV2[nugoTi] = v2
-								}
-							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v2 := nugoVV2[nugoTi]
-
-//line warpmask.go:86
-									v2 += nugoShfl2[nugoTi]
-									nugoVV2[nugoTi] = v2
-								}
-							}
-						}
-					}
-					if down2 {
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v2 := nugoVV2[nugoTi]
-								nugoMask4[nugoTi] = uint32(mask2)
-								nugoVal3[nugoTi] = (v2)
-								nugoLane3[nugoTi] = int(16)
-								nugoVV2[nugoTi] = v2
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v2 := nugoVV2[nugoTi]
-								nugoMask4[nugoTi] = uint32(mask2)
-								nugoVal3[nugoTi] = (v2)
-								nugoLane3[nugoTi] = int(16)
-								nugoVV2[nugoTi] = v2
-							}
-						}
-						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nil)
-						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								res := nugoVRes[nugoTi]
-
-//line warpmask.go:90
-								res = nugoShfl3[nugoTi]
-								nugoVRes[nugoTi] = res
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								res := nugoVRes[nugoTi]
-
-//line warpmask.go:90
-								res = nugoShfl3[nugoTi]
-								nugoVRes[nugoTi] = res
-							}
-						}
-					} else {
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v2 := nugoVV2[nugoTi]
-								nugoMask5[nugoTi] = uint32(mask2)
-								nugoVal4[nugoTi] = (v2)
-								nugoLane4[nugoTi] = int(15)
-								nugoVV2[nugoTi] = v2
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v2 := nugoVV2[nugoTi]
-								nugoMask5[nugoTi] = uint32(mask2)
-								nugoVal4[nugoTi] = (v2)
-								nugoLane4[nugoTi] = int(15)
-								nugoVV2[nugoTi] = v2
-							}
-						}
-						cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
-						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								res := nugoVRes[nugoTi]
-
-//line warpmask.go:92
-								res = nugoShfl4[nugoTi]
-								nugoVRes[nugoTi] = res
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								res := nugoVRes[nugoTi]
-
-//line warpmask.go:92
-								res = nugoShfl4[nugoTi]
-								nugoVRes[nugoTi] = res
-							}
-						}
-					}
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							s := nugoVS[nugoTi]
-							res := nugoVRes[nugoTi]
-
-//line warpmask.go:64
-							s = res
-							nugoMask6[nugoTi] = uint32(0xffff)
-							nugoVal5[nugoTi] = (t.BlockIdx().X)
-							nugoVS[nugoTi] = s
-							nugoVRes[nugoTi] = res
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							s := nugoVS[nugoTi]
-							res := nugoVRes[nugoTi]
-
-//line warpmask.go:64
-							s = res
-							nugoMask6[nugoTi] = uint32(0xffff)
-							nugoVal5[nugoTi] = (t.BlockIdx().X)
-							nugoVS[nugoTi] = s
-							nugoVRes[nugoTi] = res
-						}
-					}
-					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nil)
-					cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal5, nugoMask6, nugoOff)
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
-
-//line warpmask.go:65
-							a, _ = nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
-							nugoVA[nugoTi] = a
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
-
-//line warpmask.go:65
-							a, _ = nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
-							nugoVA[nugoTi] = a
-						}
-					}
-				}
-				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							nugoMask7[nugoTi] = 0xffff0000
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							nugoMask7[nugoTi] = 0xffff0000
-						}
-					}
-					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff2, nil)
-					cuda.BlockSyncWarpMask(nugoB, nugoMask7, nugoOff2)
-
-//line warpmask.go:68
-					var mask3 uint32 = 0xffff0000
-
-//line warpmask.go:68
-					var down3 bool = true
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-
-//line warpmask.go:68
-							var v3 float64 = v
-
-//line warpmask.go:68
-							var res2 float64
-							nugoVV[nugoTi] = v
-							nugoVRes2[nugoTi] = res2
-							nugoVV3[nugoTi] = v3
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-
-//line warpmask.go:68
-							var v3 float64 = v
-
-//line warpmask.go:68
-							var res2 float64
-							nugoVV[nugoTi] = v
-							nugoVRes2[nugoTi] = res2
-							nugoVV3[nugoTi] = v3
-						}
-					}
-					for off3 := 8; off3 > 0; off3 /= 2 {
-						if down3 {
-							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v3 := nugoVV3[nugoTi]
-									nugoMask8[nugoTi] = uint32(mask3)
-									nugoVal6[nugoTi] = (v3)
-									nugoLane5[nugoTi] = int(off3)
-									nugoVV3[nugoTi] = v3
-								}
-							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v3 := nugoVV3[nugoTi]
-									nugoMask8[nugoTi] = uint32(mask3)
-									nugoVal6[nugoTi] = (v3)
-									nugoLane5[nugoTi] = int(off3)
-									nugoVV3[nugoTi] = v3
-								}
-							}
-							cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff2, nil)
-							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl5, nugoVal6, nugoMask8, nugoLane5, 0, nugoOff2)
-							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v3 := nugoVV3[nugoTi]
-
-//line warpmask.go:84
-									v3 += nugoShfl5[nugoTi]
-									nugoVV3[nugoTi] = v3
-								}
-							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v3 := nugoVV3[nugoTi]
-
-//line warpmask.go:84
-									v3 += nugoShfl5[nugoTi]
-									nugoVV3[nugoTi] = v3
-								}
-							}
-						} else {
-							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v3 := nugoVV3[nugoTi]
-									nugoMask9[nugoTi] = uint32(mask3)
-									nugoVal7[nugoTi] = (v3)
-									nugoLane6[nugoTi] = int(off3)
-									nugoVV3[nugoTi] = v3
-								}
-							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v3 := nugoVV3[nugoTi]
-									nugoMask9[nugoTi] = uint32(mask3)
-									nugoVal7[nugoTi] = (v3)
-									nugoLane6[nugoTi] = int(off3)
-									nugoVV3[nugoTi] = v3
-								}
-							}
-							cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff2, nil)
-							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal7, nugoMask9, nugoLane6, 0, nugoOff2)
-							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v3 := nugoVV3[nugoTi]
-
-//line warpmask.go:86
-									v3 += nugoShfl6[nugoTi]
-									nugoVV3[nugoTi] = v3
-								}
-							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v3 := nugoVV3[nugoTi]
-
-//line warpmask.go:86
-									v3 += nugoShfl6[nugoTi]
-									nugoVV3[nugoTi] = v3
-								}
-							}
-						}
-					}
-					if down3 {
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v3 := nugoVV3[nugoTi]
-								nugoMask10[nugoTi] = uint32(mask3)
-								nugoVal8[nugoTi] = (v3)
-								nugoLane7[nugoTi] = int(16)
-								nugoVV3[nugoTi] = v3
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v3 := nugoVV3[nugoTi]
-								nugoMask10[nugoTi] = uint32(mask3)
-								nugoVal8[nugoTi] = (v3)
-								nugoLane7[nugoTi] = int(16)
-								nugoVV3[nugoTi] = v3
-							}
-						}
-						cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff2, nil)
-						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl7, nugoVal8, nugoMask10, nugoLane7, 0, nugoOff2)
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								res2 := nugoVRes2[nugoTi]
-
-//line warpmask.go:90
-								res2 = nugoShfl7[nugoTi]
-								nugoVRes2[nugoTi] = res2
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								res2 := nugoVRes2[nugoTi]
-
-//line warpmask.go:90
-								res2 = nugoShfl7[nugoTi]
-								nugoVRes2[nugoTi] = res2
-							}
-						}
-					} else {
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v3 := nugoVV3[nugoTi]
-								nugoMask11[nugoTi] = uint32(mask3)
-								nugoVal9[nugoTi] = (v3)
-								nugoLane8[nugoTi] = int(15)
-								nugoVV3[nugoTi] = v3
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v3 := nugoVV3[nugoTi]
-								nugoMask11[nugoTi] = uint32(mask3)
-								nugoVal9[nugoTi] = (v3)
-								nugoLane8[nugoTi] = int(15)
-								nugoVV3[nugoTi] = v3
-							}
-						}
-						cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nil)
-						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl8, nugoVal9, nugoMask11, nugoLane8, 0, nugoOff2)
-						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								res2 := nugoVRes2[nugoTi]
-
-//line warpmask.go:92
-								res2 = nugoShfl8[nugoTi]
-								nugoVRes2[nugoTi] = res2
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								res2 := nugoVRes2[nugoTi]
-
-//line warpmask.go:92
-								res2 = nugoShfl8[nugoTi]
-								nugoVRes2[nugoTi] = res2
-							}
-						}
-					}
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							s := nugoVS[nugoTi]
-							res2 := nugoVRes2[nugoTi]
-
-//line warpmask.go:68
-							s = res2
-							nugoMask12[nugoTi] = uint32(0xffff0000)
-							nugoVal10[nugoTi] = (t.BlockIdx().X)
-							nugoVS[nugoTi] = s
-							nugoVRes2[nugoTi] = res2
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							s := nugoVS[nugoTi]
-							res2 := nugoVRes2[nugoTi]
-
-//line warpmask.go:68
-							s = res2
-							nugoMask12[nugoTi] = uint32(0xffff0000)
-							nugoVal10[nugoTi] = (t.BlockIdx().X)
-							nugoVS[nugoTi] = s
-							nugoVRes2[nugoTi] = res2
-						}
-					}
-					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nil)
-					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal10, nugoMask12, nugoOff2)
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
-
-//line warpmask.go:69
-							a, _ = nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
-							nugoVA[nugoTi] = a
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
-
-//line warpmask.go:69
-							a, _ = nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
-							nugoVA[nugoTi] = a
-						}
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line warpmask.go:55
-						i := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
-						a := nugoVA[nugoTi]
-
-//line warpmask.go:71
-						if i < len(in) {
-//line warpmask.go:72
-							sums[i], all[i] = s, a
-						}
-						nugoVS[nugoTi] = s
-						nugoVA[nugoTi] = a
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line warpmask.go:55
-						i := t.Grid1()
-						s := nugoVS[nugoTi]
-						a := nugoVA[nugoTi]
-
-//line warpmask.go:71
-						if i < len(in) {
-//line warpmask.go:72
-							sums[i], all[i] = s, a
-						}
-						nugoVS[nugoTi] = s
-						nugoVA[nugoTi] = a
-					}
+					t = r.Next(t)
 				}
 			}
 		}
-	}, "halfSum")
-	cuda.RegisterBlockLoop(warpActiveBranches, "92724d19c9627ef8", func(nugoArgs []any) func() cuda.BlockLoop {
-		sides, rest := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32)
-		_, _ = sides, rest
-		return func() cuda.BlockLoop {
-			var nugoIn []bool
-			var nugoOff []bool
-			var nugoPred []bool
-			var nugoVote []uint32
-			var nugoOff2 []bool
-			var nugoPred2 []bool
-			var nugoVote2 []uint32
-			var nugoPred3 []bool
-			var nugoVote3 []uint32
-			var nugoVA []uint32
-			var nugoExited []bool
-			return func(nugoB *cuda.Block) {
-				nugoN := nugoB.Size()
-				_ = nugoN
-				if cap(nugoIn) < nugoN {
-					nugoIn = make([]bool, nugoN)
-				}
-				nugoIn = nugoIn[:nugoN]
-				if cap(nugoOff) < nugoN {
-					nugoOff = make([]bool, nugoN)
-				}
-				nugoOff = nugoOff[:nugoN]
-				if cap(nugoPred) < nugoN {
-					nugoPred = make([]bool, nugoN)
-				}
-				nugoPred = nugoPred[:nugoN]
-				if cap(nugoVote) < nugoN {
-					nugoVote = make([]uint32, nugoN)
-				}
-				nugoVote = nugoVote[:nugoN]
-				if cap(nugoOff2) < nugoN {
-					nugoOff2 = make([]bool, nugoN)
-				}
-				nugoOff2 = nugoOff2[:nugoN]
-				if cap(nugoPred2) < nugoN {
-					nugoPred2 = make([]bool, nugoN)
-				}
-				nugoPred2 = nugoPred2[:nugoN]
-				if cap(nugoVote2) < nugoN {
-					nugoVote2 = make([]uint32, nugoN)
-				}
-				nugoVote2 = nugoVote2[:nugoN]
-				if cap(nugoPred3) < nugoN {
-					nugoPred3 = make([]bool, nugoN)
-				}
-				nugoPred3 = nugoPred3[:nugoN]
-				if cap(nugoVote3) < nugoN {
-					nugoVote3 = make([]uint32, nugoN)
-				}
-				nugoVote3 = nugoVote3[:nugoN]
-				if cap(nugoVA) < nugoN {
-					nugoVA = make([]uint32, nugoN)
-				}
-				nugoVA = nugoVA[:nugoN]
-				if cap(nugoExited) < nugoN {
-					nugoExited = make([]bool, nugoN)
-				}
-				nugoExited = nugoExited[:nugoN]
-				clear(nugoExited)
-				t := nugoB.Thread(0)
-				_ = t
-				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
-				_, _ = nugoFlat, nugoX0
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpmask.go:99
-						lane := t.LaneID()
-
-//line warpmask.go:100
-						var a uint32
-						nugoIn[nugoTi] = lane%2 == 0
-						nugoVA[nugoTi] = a
+	})
+	cuda.RegisterRowLoop(warpActiveBranches, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]uint32), args[1].([]uint32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					warpActiveBranches(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
 					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpmask.go:99
-						lane := t.LaneID()
-
-//line warpmask.go:100
-						var a uint32
-						nugoIn[nugoTi] = lane%2 == 0
-						nugoVA[nugoTi] = a
-					}
-				}
-				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							nugoPred[nugoTi] = true
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							nugoPred[nugoTi] = true
-						}
-					}
-					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
-
-//line warpmask.go:102
-							a = nugoVote[nugoTi]
-							nugoVA[nugoTi] = a
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
-
-//line warpmask.go:102
-							a = nugoVote[nugoTi]
-							nugoVA[nugoTi] = a
-						}
-					}
-				}
-				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							nugoPred2[nugoTi] = true
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							nugoPred2[nugoTi] = true
-						}
-					}
-					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
-
-//line warpmask.go:104
-							a = nugoVote2[nugoTi]
-							nugoVA[nugoTi] = a
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
-
-//line warpmask.go:104
-							a = nugoVote2[nugoTi]
-							nugoVA[nugoTi] = a
-						}
-					}
-				}
-				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpmask.go:98
-						i := (nugoX0 + nugoTi)
-
-//line warpmask.go:99
-						lane := t.LaneID()
-						a := nugoVA[nugoTi]
-
-//line warpmask.go:106
-						if i < len(sides) {
-//line warpmask.go:107
-							sides[i] = a
-						}
-
-//line warpmask.go:109
-						if lane >= 24 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
-							}
-						}
-						nugoPred3[nugoTi] = true
-						nugoVA[nugoTi] = a
-					}
-				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpmask.go:98
-						i := t.Grid1()
-
-//line warpmask.go:99
-						lane := t.LaneID()
-						a := nugoVA[nugoTi]
-
-//line warpmask.go:106
-						if i < len(sides) {
-//line warpmask.go:107
-							sides[i] = a
-						}
-
-//line warpmask.go:109
-						if lane >= 24 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
-							}
-						}
-						nugoPred3[nugoTi] = true
-						nugoVA[nugoTi] = a
-					}
-				}
-				cuda.BlockBallot(nugoVote3, nugoPred3, nugoExited)
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpmask.go:98
-						i := (nugoX0 + nugoTi)
-
-//line warpmask.go:112
-						r := nugoVote3[nugoTi]
-
-//line warpmask.go:113
-						if i < len(rest) {
-//line warpmask.go:114
-							rest[i] = r
-						}
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpmask.go:98
-						i := t.Grid1()
-
-//line warpmask.go:112
-						r := nugoVote3[nugoTi]
-
-//line warpmask.go:113
-						if i < len(rest) {
-//line warpmask.go:114
-							rest[i] = r
-						}
-					}
+					t = r.Next(t)
 				}
 			}
 		}
@@ -9989,18 +8242,15 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]uint32, nugoN)
 				}
-				nugoVX := nugoVX[:nugoN]
-				_ = nugoVX
+				nugoVX = nugoVX[:nugoN]
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited := nugoExited[:nugoN]
-				_ = nugoExited
+				nugoExited = nugoExited[:nugoN]
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -10172,8 +8422,7 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -10293,8 +8542,7 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -10625,13 +8873,11 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV := nugoVV[:nugoN]
-				_ = nugoVV
+				nugoVV = nugoVV[:nugoN]
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited := nugoExited[:nugoN]
-				_ = nugoExited
+				nugoExited = nugoExited[:nugoN]
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t

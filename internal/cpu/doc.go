@@ -1,7 +1,7 @@
 // Package cpu is the execution engine of nugo's native CPU backend.
 //
 // It knows nothing of kernels' meaning: it hands out the blocks of a grid to
-// worker goroutines (Run), offers the reusable barrier that the threads of a
+// worker goroutines (Run, or RunSpans for runs of consecutive blocks), offers the reusable barrier that the threads of a
 // synchronising block meet at (Barrier), and calls a kernel function value
 // with a fixed argument list and a varying first argument as cheaply as a
 // direct call (Invoker). Package cuda builds the CPU backend on top of it.

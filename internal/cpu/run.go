@@ -28,6 +28,40 @@ func Workers() int { return runtime.GOMAXPROCS(0) }
 // runtime.Goexit ends only its worker: Run stops as for an error and
 // returns one wrapping ErrGoexit that names the block.
 func Run(n, workers int, newBody func() func(block int) error) error {
+	return RunSpans(n, workers, func() func(*Span) error {
+		body := newBody()
+		return func(s *Span) error {
+			for s.Cur = s.Lo; s.Cur < s.Hi; s.Cur++ {
+				if err := body(s.Cur); err != nil {
+					return err
+				}
+				if s.Stopped.Load() {
+					return nil
+				}
+			}
+			return nil
+		}
+	})
+}
+
+// A Span is a run of consecutive blocks, [Lo, Hi), that RunSpans hands a
+// body at once.
+type Span struct {
+	Lo, Hi int
+	// Cur is the block the body is running, which the body keeps
+	// current, so that a runtime.Goexit names its block.
+	Cur int
+	// Stopped becomes true after any body's error; a body should then
+	// stop soon, at the end of the block it is running.
+	Stopped *atomic.Bool
+}
+
+// RunSpans is Run for a body that takes a run of consecutive blocks at a
+// time (a Span), so that it can step from one block to the next without
+// returning: the CPU backend's row loops run on from a block's last row
+// to the next block's first. Spans are handed out dynamically, as Run's
+// chunks are.
+func RunSpans(n, workers int, newBody func() func(*Span) error) error {
 	if n <= 0 {
 		return nil
 	}
@@ -57,7 +91,7 @@ func Run(n, workers int, newBody func() func(block int) error) error {
 	}
 	work := func() {
 		body := newBody()
-		cur, returned := -1, false
+		span, returned := &Span{Cur: -1, Stopped: &stopped}, false
 		defer func() {
 			if returned {
 				return
@@ -65,24 +99,18 @@ func Run(n, workers int, newBody func() func(block int) error) error {
 			if r := recover(); r != nil {
 				panic(r)
 			}
-			fail(fmt.Errorf("block %d: %w", cur, ErrGoexit))
+			fail(fmt.Errorf("block %d: %w", span.Cur, ErrGoexit))
 		}()
 		for !stopped.Load() {
 			start := int(next.Add(int64(chunk))) - chunk
 			if start >= n {
 				break
 			}
-			end := min(start+chunk, n)
-			for cur = start; cur < end; cur++ {
-				if err := body(cur); err != nil {
-					fail(err)
-					returned = true
-					return
-				}
-				if stopped.Load() {
-					returned = true
-					return
-				}
+			span.Lo, span.Hi, span.Cur = start, min(start+chunk, n), start
+			if err := body(span); err != nil {
+				fail(err)
+				returned = true
+				return
 			}
 		}
 		returned = true

@@ -122,7 +122,7 @@ func Generate(dir string) (*Result, error) {
 					// no block loop (barrier fission) is made.
 					cuda := g.importName(cudaPath, "cuda")
 					fmt.Fprintf(&g.body, "%s.RegisterCallDepthBound(%s, %s)\n", cuda, name, bounded)
-					g.kernelCall(name, bounded, g.signature(fd), g.mayStop(fd))
+					g.kernelCall(name, bounded, g.signature(fd), g.rowStartOf(fd))
 					res.Kernels = append(res.Kernels, name)
 					res.Bounded = append(res.Bounded, name)
 					continue
@@ -141,7 +141,7 @@ func Generate(dir string) (*Result, error) {
 						continue
 					}
 					res.Unfissioned = append(res.Unfissioned, Skip{in.expr, why})
-					g.kernel(in.expr, in.sig, g.mayStop(fd))
+					g.kernel(in.expr, in.sig, g.rowStartOf(fd))
 				}
 				res.Skipped = append(res.Skipped, skips...)
 				continue
@@ -157,13 +157,13 @@ func Generate(dir string) (*Result, error) {
 				res.Unfissioned = append(res.Unfissioned, Skip{name, why})
 			}
 			if g.signature(fd).TypeParams().Len() == 0 {
-				g.kernel(name, g.signature(fd), g.mayStop(fd))
+				g.kernel(name, g.signature(fd), g.rowStartOf(fd))
 				res.Kernels = append(res.Kernels, name)
 				continue
 			}
 			insts, skips := g.instances(fd)
 			for _, in := range insts {
-				g.kernel(in.expr, in.sig, g.mayStop(fd))
+				g.kernel(in.expr, in.sig, g.rowStartOf(fd))
 				res.Kernels = append(res.Kernels, in.expr)
 			}
 			res.Skipped = append(res.Skipped, skips...)
@@ -534,18 +534,19 @@ func (g *generator) unwritable(t types.Type) string {
 }
 
 // kernel adds the row loop registration of the kernel that expr (its name,
-// with type arguments for an instantiation) denotes; stops tells whether
+// with type arguments for an instantiation) denotes; start tells whether
 // its loop must stop after a thread that made the block concurrent (see
-// mayStop).
-func (g *generator) kernel(expr string, sig *types.Signature, stops bool) {
-	g.kernelCall(expr, expr, sig, stops)
+// mayStop) and whether the kernel reads only Grid1 of its Thread.
+func (g *generator) kernel(expr string, sig *types.Signature, start rowStart) {
+	g.kernelCall(expr, expr, sig, start)
 }
 
 // kernelCall adds the row loop registration of the kernel expr, whose
 // loop calls call (the kernel, or its depth-counting copy). A loop that
-// need not stop (stops false) starts with Row.Start, which returns no stop
-// flag, and checks only the count.
-func (g *generator) kernelCall(expr, call string, sig *types.Signature, stops bool) {
+// need not stop starts with Row.Start or Row.StartGrid1 (start), which
+// return no stop flag, and checks only the count.
+func (g *generator) kernelCall(expr, call string, sig *types.Signature, start rowStart) {
+	stops := start == rowBegin
 	cuda := g.importName(cudaPath, "cuda")
 	args, r, t, n, stop := g.local("args"), g.local("r"), g.local("t"), g.local("n"), g.local("stop")
 	var vars, asserts []string
@@ -562,18 +563,24 @@ func (g *generator) kernelCall(expr, call string, sig *types.Signature, stops bo
 		fmt.Fprintf(w, "_ = %s\n", args)
 	}
 	fmt.Fprintf(w, "return func(%s *%s.Row) {\n", r, cuda)
+	// The outer loop runs on to the next row (Row.More), of this block or
+	// the next, so that one call runs many blocks.
 	if stops {
-		fmt.Fprintf(w, "%s, %s, %s := %s.Begin()\n", t, n, stop, r)
+		fmt.Fprintf(w, "for %s, %s, %s := %s.Begin(); %s > 0; %s, %s = %s.More() {\n", t, n, stop, r, n, t, n, r)
 	} else {
-		fmt.Fprintf(w, "%s, %s := %s.Start()\n", t, n, r)
+		method := "Start"
+		if start == rowStartGrid1 {
+			method = "StartGrid1"
+		}
+		fmt.Fprintf(w, "for %s, %s := %s.%s(); %s > 0; %s, %s = %s.More() {\n", t, n, r, method, n, t, n, r)
 	}
 	fmt.Fprintf(w, "for {\n%s(%s)\n", call, strings.Join(append([]string{t}, vars...), ", "))
 	if stops {
-		fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nreturn\n}\n", n, n, stop)
+		fmt.Fprintf(w, "if %s--; %s == 0 || *%s {\nbreak\n}\n", n, n, stop)
 	} else {
-		fmt.Fprintf(w, "if %s--; %s == 0 {\nreturn\n}\n", n, n)
+		fmt.Fprintf(w, "if %s--; %s == 0 {\nbreak\n}\n", n, n)
 	}
-	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n})\n", t, r, t)
+	fmt.Fprintf(w, "%s = %s.Next(%s)\n}\n}\n}\n})\n", t, r, t)
 }
 
 // ufuncInstance returns how the generated file writes the function that u

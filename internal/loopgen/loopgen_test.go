@@ -65,7 +65,7 @@ func TestGenerate(t *testing.T) {
 		t.Errorf("generated file differs from %s/%s (run go generate there):\n%s", kernDir, FileName, res.Source)
 	}
 	// Names the package already uses are not reused by the file.
-	for _, s := range []string{"cuda2 \"github.com/nugo-dev/nugo/cuda\"", "args2[0].([]complex64), args2[1].(complex128), args2[2].(cuda2.Array3[complex128])", "args2 []any", "a02, a12", "t2, n2 := r2.Start()",
+	for _, s := range []string{"cuda2 \"github.com/nugo-dev/nugo/cuda\"", "args2[0].([]complex64), args2[1].(complex128), args2[2].(cuda2.Array3[complex128])", "args2 []any", "a02, a12", "for t2, n2 := r2.StartGrid1(); n2 > 0; t2, n2 = r2.More() {",
 		"func(acc2 other.Weight, x []other.Weight) other.Weight", "acc2 = Heavier(acc2, v2)\n\t\t\tout[i] = acc2",
 		"other \"github.com/nugo-dev/nugo/internal/loopgen/testdata/kern/otherdir\"",
 		"vectorize.RegisterFold(Sum[other.Weight], func(acc2 other.Weight, x []other.Weight) other.Weight"} {
@@ -323,7 +323,7 @@ func TestGenerateRecursion(t *testing.T) {
 		"cuda.RegisterCallDepthBound(Fact, nugoDepth_Fact)",
 		"cuda.RegisterCallDepthBound(Even, nugoDepth_Even)",
 		"nugoDepth_Fact(t, a0, a1)",
-		"\n\t\t\t\tPlain(t, a0)",
+		"\n\t\t\t\t\tPlain(t, a0)",
 		"//line recur.go:13\nfunc nugoDepth_Fact(t cuda.Thread, ns []int64, out []float64) {",
 		"math.Sqrt(nugoDepth_fact(1, ns[i]) * nugoDepth_fact(1, ns[i]))",
 		"func nugoDepth_fact(nugoDepth int, n int64) float64 {\n//line recur.go:19\n\tif nugoDepth > cuda.MaxCallDepth {\n\t\tpanic(cuda.ErrCallDepth)\n\t}\n//line recur.go:19\n",

@@ -207,3 +207,58 @@ func termsHoldThread(constraint types.Type, seen map[types.Type]bool) bool {
 	}
 	return false
 }
+
+// How a row loop starts: Row.Begin (it checks the stop flag), Row.Start
+// (the kernel cannot make its block concurrent) or Row.StartGrid1 (that,
+// and the kernel reads nothing of its Thread but Grid1, so that the CPU
+// backend may run a worker's run of one-dimensional blocks as one row).
+type rowStart int
+
+const (
+	rowBegin rowStart = iota
+	rowStartPlain
+	rowStartGrid1
+)
+
+// rowStartOf returns how the row loop of the kernel fd starts.
+func (g *generator) rowStartOf(fd *ast.FuncDecl) rowStart {
+	switch {
+	case g.mayStop(fd):
+		return rowBegin
+	case g.onlyGrid1(fd):
+		return rowStartGrid1
+	}
+	return rowStartPlain
+}
+
+// onlyGrid1 reports whether the kernel fd uses its Thread parameter only
+// as the receiver of t.Grid1() calls: it cannot tell one block from the
+// next (no ThreadIdx, BlockIdx, shared memory, nor a Thread handed on).
+func (g *generator) onlyGrid1(fd *ast.FuncDecl) bool {
+	params := fd.Type.Params.List
+	if fd.Body == nil || len(params) == 0 || len(params[0].Names) == 0 {
+		return false
+	}
+	info := g.pkg.TypesInfo
+	thread := info.Defs[params[0].Names[0]]
+	if thread == nil {
+		return params[0].Names[0].Name == "_" // never read
+	}
+	only := true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Grid1" && len(n.Args) == 0 {
+				if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[id] == thread {
+					return false
+				}
+			}
+		case *ast.Ident:
+			if info.Uses[n] == thread {
+				only = false
+			}
+		}
+		return only
+	})
+	return only
+}

@@ -12,13 +12,14 @@ func init() {
 	cuda.RegisterRowLoop(Kernel, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].(int64), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Kernel(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					Kernel(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

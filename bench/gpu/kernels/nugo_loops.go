@@ -12,65 +12,70 @@ func init() {
 	cuda.RegisterRowLoop(VecAdd, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				VecAdd(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					VecAdd(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Logs, func(args []any) cuda.RowLoop {
 		a0 := args[0].(cuda.Array2[float64])
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Logs(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					Logs(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(InOrder, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				InOrder(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					InOrder(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(Permuted, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				Permuted(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					Permuted(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(MovingAverage, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].(int), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				MovingAverage(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					MovingAverage(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

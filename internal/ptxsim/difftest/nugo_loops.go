@@ -12,78 +12,84 @@ func init() {
 	cuda.RegisterRowLoop(sampleMath64, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleMath64(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleMath64(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sampleMath32, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]float32), args[1].([]float32), args[2].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleMath32(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleMath32(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sampleHyper, func(args []any) cuda.RowLoop {
 		a0, a1, a2, a3, a4 := args[0].([]float64), args[1].([]float64), args[2].([]float64), args[3].([]float32), args[4].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleHyper(t, a0, a1, a2, a3, a4)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleHyper(t, a0, a1, a2, a3, a4)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sampleCompare, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].([]int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleCompare(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleCompare(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sampleWiden, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleWiden(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleWiden(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sampleFloat, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]float64), args[1].([]float32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleFloat(t, a0, a1)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleFloat(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -197,39 +203,42 @@ func init() {
 	cuda.RegisterRowLoop(sampleStore, func(args []any) cuda.RowLoop {
 		a0, a1, a2 := args[0].([]int32), args[1].(int), args[2].(int32)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleStore(t, a0, a1, a2)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleStore(t, a0, a1, a2)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sampleMap, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleMap(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleMap(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(sampleHello, func(args []any) cuda.RowLoop {
 		a0 := args[0].(float64)
 		return func(r *cuda.Row) {
-			t, n := r.Start()
-			for {
-				sampleHello(t, a0)
-				if n--; n == 0 {
-					return
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					sampleHello(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

@@ -535,13 +535,14 @@ func init() {
 	cuda.RegisterRowLoop(EarlyLoop, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				EarlyLoop(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					EarlyLoop(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -812,13 +813,14 @@ func init() {
 	cuda.RegisterRowLoop(Recursive, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				nugoDepth_Recursive(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					nugoDepth_Recursive(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
@@ -921,26 +923,28 @@ func init() {
 	cuda.RegisterRowLoop(ShortCircuit, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				ShortCircuit(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					ShortCircuit(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})
 	cuda.RegisterRowLoop(InLoopCond, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]int32)
 		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				InLoopCond(t, a0)
-				if n--; n == 0 || *stop {
-					return
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					InLoopCond(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
-				t = r.Next(t)
 			}
 		}
 	})

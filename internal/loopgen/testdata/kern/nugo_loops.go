@@ -14,78 +14,84 @@ func init() {
 	cuda2.RegisterRowLoop(Scale, func(args2 []any) cuda2.RowLoop {
 		a02, a12 := args2[0].([]float32), args2[1].(float32)
 		return func(r2 *cuda2.Row) {
-			t2, n2 := r2.Start()
-			for {
-				Scale(t2, a02, a12)
-				if n2--; n2 == 0 {
-					return
+			for t2, n2 := r2.StartGrid1(); n2 > 0; t2, n2 = r2.More() {
+				for {
+					Scale(t2, a02, a12)
+					if n2--; n2 == 0 {
+						break
+					}
+					t2 = r2.Next(t2)
 				}
-				t2 = r2.Next(t2)
 			}
 		}
 	})
 	cuda2.RegisterRowLoop(Mixed, func(args2 []any) cuda2.RowLoop {
 		a02, a12, a2, a3 := args2[0].(cuda2.Array2[float64]), args2[1].([]Point), args2[2].(func(float64) float64), args2[3].([]other.Weight)
 		return func(r2 *cuda2.Row) {
-			t2, n2 := r2.Start()
-			for {
-				Mixed(t2, a02, a12, a2, a3)
-				if n2--; n2 == 0 {
-					return
+			for t2, n2 := r2.StartGrid1(); n2 > 0; t2, n2 = r2.More() {
+				for {
+					Mixed(t2, a02, a12, a2, a3)
+					if n2--; n2 == 0 {
+						break
+					}
+					t2 = r2.Next(t2)
 				}
-				t2 = r2.Next(t2)
 			}
 		}
 	})
 	cuda2.RegisterRowLoop(Rotate, func(args2 []any) cuda2.RowLoop {
 		a02, a12, a2 := args2[0].([]complex64), args2[1].(complex128), args2[2].(cuda2.Array3[complex128])
 		return func(r2 *cuda2.Row) {
-			t2, n2 := r2.Start()
-			for {
-				Rotate(t2, a02, a12, a2)
-				if n2--; n2 == 0 {
-					return
+			for t2, n2 := r2.StartGrid1(); n2 > 0; t2, n2 = r2.More() {
+				for {
+					Rotate(t2, a02, a12, a2)
+					if n2--; n2 == 0 {
+						break
+					}
+					t2 = r2.Next(t2)
 				}
-				t2 = r2.Next(t2)
 			}
 		}
 	})
 	cuda2.RegisterRowLoop(a1, func(args2 []any) cuda2.RowLoop {
 		_ = args2
 		return func(r2 *cuda2.Row) {
-			t2, n2 := r2.Start()
-			for {
-				a1(t2)
-				if n2--; n2 == 0 {
-					return
+			for t2, n2 := r2.StartGrid1(); n2 > 0; t2, n2 = r2.More() {
+				for {
+					a1(t2)
+					if n2--; n2 == 0 {
+						break
+					}
+					t2 = r2.Next(t2)
 				}
-				t2 = r2.Next(t2)
 			}
 		}
 	})
 	cuda2.RegisterRowLoop(Generic[float32], func(args2 []any) cuda2.RowLoop {
 		a02 := args2[0].([]float32)
 		return func(r2 *cuda2.Row) {
-			t2, n2 := r2.Start()
-			for {
-				Generic[float32](t2, a02)
-				if n2--; n2 == 0 {
-					return
+			for t2, n2 := r2.StartGrid1(); n2 > 0; t2, n2 = r2.More() {
+				for {
+					Generic[float32](t2, a02)
+					if n2--; n2 == 0 {
+						break
+					}
+					t2 = r2.Next(t2)
 				}
-				t2 = r2.Next(t2)
 			}
 		}
 	})
 	cuda2.RegisterRowLoop(Generic[other.Weight], func(args2 []any) cuda2.RowLoop {
 		a02 := args2[0].([]other.Weight)
 		return func(r2 *cuda2.Row) {
-			t2, n2 := r2.Start()
-			for {
-				Generic[other.Weight](t2, a02)
-				if n2--; n2 == 0 {
-					return
+			for t2, n2 := r2.StartGrid1(); n2 > 0; t2, n2 = r2.More() {
+				for {
+					Generic[other.Weight](t2, a02)
+					if n2--; n2 == 0 {
+						break
+					}
+					t2 = r2.Next(t2)
 				}
-				t2 = r2.Next(t2)
 			}
 		}
 	})

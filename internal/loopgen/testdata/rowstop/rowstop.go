@@ -78,3 +78,19 @@ var (
 	_ = cuda.Jit(GenericNumber[float32])
 	_ = cuda.Jit(GenericAny[int32])
 )
+
+// Grid1Value reads Grid1 through a method value: it reads only Grid1, but
+// not only as a call, so its loop starts with Start.
+func Grid1Value(t cuda.Thread, d []int32) {
+	grid1 := t.Grid1
+	if i := grid1(); i < len(d) {
+		d[i]++
+	}
+}
+
+// Indexed reads its thread's index in the block.
+func Indexed(t cuda.Thread, d []int32) {
+	if i := t.Grid1(); i < len(d) {
+		d[i] = int32(t.ThreadIdx().X)
+	}
+}
