@@ -2369,7 +2369,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -2540,7 +2541,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4703,7 +4705,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4959,7 +4962,8 @@ func init() {
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5214,7 +5218,8 @@ func init() {
 				if cap(nugoVWork) < nugoN {
 					nugoVWork = make([]int32, nugoN)
 				}
-				nugoVWork = nugoVWork[:nugoN]
+				nugoVWork := nugoVWork[:nugoN]
+				_ = nugoVWork
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5354,7 +5359,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5827,7 +5833,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5869,20 +5876,58 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				for off := 16; off > 0; off /= 2 {
-					{
-						nugoD := int(off) & 31
-						nugoK, nugoT2 := min(int(off), 32), nugoN
-						_, _ = nugoK, nugoT2
-						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
-							nugoE := min(nugoW+32, nugoN)
-							nugoL := min(nugoW+nugoK, nugoE)
-							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
-							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
-							}
-							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
-								nugoVV[nugoI] += nugoVV[nugoI]
+				if nugoN%32 == 0 {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW : nugoW+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVV[nugoI] += nugoVV[nugoI]
+								}
 							}
 						}
 					}
@@ -5973,39 +6018,48 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 = nugoLane2[:nugoN]
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]uint32, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]float64, nugoN)
 				}
-				nugoShfl3 = nugoShfl3[:nugoN]
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]float64, nugoN)
 				}
-				nugoVX = nugoVX[:nugoN]
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
 				if cap(nugoVB) < nugoN {
 					nugoVB = make([]int64, nugoN)
 				}
-				nugoVB = nugoVB[:nugoN]
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
 				if cap(nugoVR) < nugoN {
 					nugoVR = make([]uint32, nugoN)
 				}
-				nugoVR = nugoVR[:nugoN]
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6162,11 +6216,13 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6289,47 +6345,58 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 = nugoPred3[:nugoN]
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 = nugoVote3[:nugoN]
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				if cap(nugoVQ) < nugoN {
 					nugoVQ = make([]bool, nugoN)
 				}
-				nugoVQ = nugoVQ[:nugoN]
+				nugoVQ := nugoVQ[:nugoN]
+				_ = nugoVQ
 				if cap(nugoVBal) < nugoN {
 					nugoVBal = make([]uint32, nugoN)
 				}
-				nugoVBal = nugoVBal[:nugoN]
+				nugoVBal := nugoVBal[:nugoN]
+				_ = nugoVBal
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]bool, nugoN)
 				}
-				nugoVA = nugoVA[:nugoN]
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
 				if cap(nugoVL) < nugoN {
 					nugoVL = make([]bool, nugoN)
 				}
-				nugoVL = nugoVL[:nugoN]
+				nugoVL := nugoVL[:nugoN]
+				_ = nugoVL
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6512,27 +6579,33 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint64, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -6674,27 +6747,33 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]float64, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]float32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVY) < nugoN {
 					nugoVY = make([]float32, nugoN)
 				}
-				nugoVY = nugoVY[:nugoN]
+				nugoVY := nugoVY[:nugoN]
+				_ = nugoVY
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]uint32, nugoN)
 				}
-				nugoVA = nugoVA[:nugoN]
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -6830,31 +6909,38 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int64, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVM) < nugoN {
 					nugoVM = make([]uint32, nugoN)
 				}
-				nugoVM = nugoVM[:nugoN]
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
 				if cap(nugoVOk) < nugoN {
 					nugoVOk = make([]bool, nugoN)
 				}
-				nugoVOk = nugoVOk[:nugoN]
+				nugoVOk := nugoVOk[:nugoN]
+				_ = nugoVOk
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -7028,11 +7114,13 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7155,47 +7243,58 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoLane3) < nugoN {
 					nugoLane3 = make([]int, nugoN)
 				}
-				nugoLane3 = nugoLane3[:nugoN]
+				nugoLane3 := nugoLane3[:nugoN]
+				_ = nugoLane3
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl3 = nugoShfl3[:nugoN]
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
 				if cap(nugoShfl4) < nugoN {
 					nugoShfl4 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl4 = nugoShfl4[:nugoN]
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
 				if cap(nugoShfl5) < nugoN {
 					nugoShfl5 = make([]cuda.Float16, nugoN)
 				}
-				nugoShfl5 = nugoShfl5[:nugoN]
+				nugoShfl5 := nugoShfl5[:nugoN]
+				_ = nugoShfl5
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]cuda.Float16, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]cuda.Float16, nugoN)
 				}
-				nugoVS = nugoVS[:nugoN]
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]cuda.Float16, nugoN)
 				}
-				nugoVX = nugoVX[:nugoN]
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
 				if cap(nugoVR) < nugoN {
 					nugoVR = make([]cuda.Float16, nugoN)
 				}
-				nugoVR = nugoVR[:nugoN]
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
 				if cap(nugoVU) < nugoN {
 					nugoVU = make([]cuda.Float16, nugoN)
 				}
-				nugoVU = nugoVU[:nugoN]
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7412,27 +7511,33 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]cuda.Float16, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]cuda.Float16, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]cuda.Float16, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVA) < nugoN {
 					nugoVA = make([]uint32, nugoN)
 				}
-				nugoVA = nugoVA[:nugoN]
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -7571,6 +7676,439 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(warpBranches, "3a4c387842ce36a2", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []uint32
+			var nugoLane []int
+			var nugoShfl []uint32
+			var nugoOff2 []bool
+			var nugoIn2 []bool
+			var nugoOff3 []bool
+			var nugoMask2 []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoIn3 []bool
+			var nugoOff4 []bool
+			var nugoShfl2 []uint32
+			var nugoShfl3 []uint32
+			var nugoVV []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]uint32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]uint32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 := nugoIn2[:nugoN]
+				_ = nugoIn2
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 := nugoOff3[:nugoN]
+				_ = nugoOff3
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoIn3) < nugoN {
+					nugoIn3 = make([]bool, nugoN)
+				}
+				nugoIn3 := nugoIn3[:nugoN]
+				_ = nugoIn3
+				if cap(nugoOff4) < nugoN {
+					nugoOff4 = make([]bool, nugoN)
+				}
+				nugoOff4 := nugoOff4[:nugoN]
+				_ = nugoOff4
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]uint32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]uint32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]uint32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpbranch.go:14
+						i := (nugoX0 + nugoTi)
+
+//line warpbranch.go:15
+						var v uint32
+
+//line warpbranch.go:16
+						if i < len(in) {
+//line warpbranch.go:17
+							v = in[i]
+						}
+
+//line warpbranch.go:19
+						lane := t.LaneID()
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpbranch.go:14
+						i := t.Grid1()
+
+//line warpbranch.go:15
+						var v uint32
+
+//line warpbranch.go:16
+						if i < len(in) {
+//line warpbranch.go:17
+							v = in[i]
+						}
+
+//line warpbranch.go:19
+						lane := t.LaneID()
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					for off := 8; off > 0; off /= 2 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(off)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(off)
+								nugoVV[nugoTi] = v
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line warpbranch.go:22
+								v += nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line warpbranch.go:22
+								v += nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
+					if nugoFlat {
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line warpbranch.go:19
+							lane := t.LaneID()
+
+//line warpbranch.go:25
+							if lane >= 28 {
+								{
+									nugoExited[nugoTi] = true
+									nugoOff2[nugoTi] = true
+									continue nugoRegion
+								}
+							}
+							nugoIn2[nugoTi] = nugoTi < 32
+						}
+					} else {
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line warpbranch.go:19
+							lane := t.LaneID()
+
+//line warpbranch.go:25
+							if lane >= 28 {
+								{
+									nugoExited[nugoTi] = true
+									nugoOff2[nugoTi] = true
+									continue nugoRegion2
+								}
+							}
+							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
+						}
+					}
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0x0fff0000)
+								nugoPred[nugoTi] = (v%3 == 0)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0x0fff0000)
+								nugoPred[nugoTi] = (v%3 == 0)
+								nugoVV[nugoTi] = v
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
+						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line warpbranch.go:29
+								v = nugoVote[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line warpbranch.go:29
+								v = nugoVote[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						nugoIn3[nugoTi] = nugoTi/32 == 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						nugoIn3[nugoTi] = t.ThreadIdx().X/32 == 1
+					}
+				}
+				if cuda.BlockBranch(nugoOff4, nugoIn3, nugoExited, true) {
+					cuda.BlockBranchCheck(nugoB, nil, nugoOff4, nugoExited)
+					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(3), nugoOff4)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpbranch.go:33
+							v += nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpbranch.go:33
+							v += nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpbranch.go:14
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line warpbranch.go:35
+						v = nugoShfl3[nugoTi]
+
+//line warpbranch.go:36
+						if i < len(out) {
+//line warpbranch.go:37
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpbranch.go:14
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line warpbranch.go:35
+						v = nugoShfl3[nugoTi]
+
+//line warpbranch.go:36
+						if i < len(out) {
+//line warpbranch.go:37
+							out[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(warpQuarters, "7566d9e4d76eeeff", func(nugoArgs []any) func() cuda.BlockLoop {
 		in, ballot, votes, first, sum, match := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].([]uint32), nugoArgs[3].([]int32), nugoArgs[4].([]int32), nugoArgs[5].([]uint32)
 		_, _, _, _, _, _ = in, ballot, votes, first, sum, match
@@ -7612,127 +8150,158 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask = nugoMask[:nugoN]
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoMask2) < nugoN {
 					nugoMask2 = make([]uint32, nugoN)
 				}
-				nugoMask2 = nugoMask2[:nugoN]
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoMask3) < nugoN {
 					nugoMask3 = make([]uint32, nugoN)
 				}
-				nugoMask3 = nugoMask3[:nugoN]
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 = nugoPred3[:nugoN]
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 = nugoVote3[:nugoN]
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
 				if cap(nugoMask4) < nugoN {
 					nugoMask4 = make([]uint32, nugoN)
 				}
-				nugoMask4 = nugoMask4[:nugoN]
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
 				if cap(nugoPred4) < nugoN {
 					nugoPred4 = make([]bool, nugoN)
 				}
-				nugoPred4 = nugoPred4[:nugoN]
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
 				if cap(nugoVote4) < nugoN {
 					nugoVote4 = make([]bool, nugoN)
 				}
-				nugoVote4 = nugoVote4[:nugoN]
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
 				if cap(nugoPred5) < nugoN {
 					nugoPred5 = make([]bool, nugoN)
 				}
-				nugoPred5 = nugoPred5[:nugoN]
+				nugoPred5 := nugoPred5[:nugoN]
+				_ = nugoPred5
 				if cap(nugoVote5) < nugoN {
 					nugoVote5 = make([]bool, nugoN)
 				}
-				nugoVote5 = nugoVote5[:nugoN]
+				nugoVote5 := nugoVote5[:nugoN]
+				_ = nugoVote5
 				if cap(nugoMask5) < nugoN {
 					nugoMask5 = make([]uint32, nugoN)
 				}
-				nugoMask5 = nugoMask5[:nugoN]
+				nugoMask5 := nugoMask5[:nugoN]
+				_ = nugoMask5
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoLane) < nugoN {
 					nugoLane = make([]int, nugoN)
 				}
-				nugoLane = nugoLane[:nugoN]
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int32, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoMask6) < nugoN {
 					nugoMask6 = make([]uint32, nugoN)
 				}
-				nugoMask6 = nugoMask6[:nugoN]
+				nugoMask6 := nugoMask6[:nugoN]
+				_ = nugoMask6
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]int32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 = nugoLane2[:nugoN]
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int32, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoMask7) < nugoN {
 					nugoMask7 = make([]uint32, nugoN)
 				}
-				nugoMask7 = nugoMask7[:nugoN]
+				nugoMask7 := nugoMask7[:nugoN]
+				_ = nugoMask7
 				if cap(nugoVal3) < nugoN {
 					nugoVal3 = make([]int32, nugoN)
 				}
-				nugoVal3 = nugoVal3[:nugoN]
+				nugoVal3 := nugoVal3[:nugoN]
+				_ = nugoVal3
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				if cap(nugoVB) < nugoN {
 					nugoVB = make([]uint32, nugoN)
 				}
-				nugoVB = nugoVB[:nugoN]
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
 				if cap(nugoVVs) < nugoN {
 					nugoVVs = make([]uint32, nugoN)
 				}
-				nugoVVs = nugoVVs[:nugoN]
+				nugoVVs := nugoVVs[:nugoN]
+				_ = nugoVVs
 				if cap(nugoVF) < nugoN {
 					nugoVF = make([]int32, nugoN)
 				}
-				nugoVF = nugoVF[:nugoN]
+				nugoVF := nugoVF[:nugoN]
+				_ = nugoVF
 				if cap(nugoVS) < nugoN {
 					nugoVS = make([]int32, nugoN)
 				}
-				nugoVS = nugoVS[:nugoN]
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -8201,30 +8770,1451 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(warpHalves, func(args []any) cuda.RowLoop {
-		a0, a1, a2 := args[0].([]float64), args[1].([]float64), args[2].([]uint32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					warpHalves(t, a0, a1, a2)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(warpHalves, "bbfc64ec6fb3872e", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, sums, all := nugoArgs[0].([]float64), nugoArgs[1].([]float64), nugoArgs[2].([]uint32)
+		_, _, _ = in, sums, all
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoMask2 []uint32
+			var nugoVal []float64
+			var nugoLane []int
+			var nugoShfl []float64
+			var nugoMask3 []uint32
+			var nugoVal2 []float64
+			var nugoLane2 []int
+			var nugoShfl2 []float64
+			var nugoMask4 []uint32
+			var nugoVal3 []float64
+			var nugoLane3 []int
+			var nugoShfl3 []float64
+			var nugoMask5 []uint32
+			var nugoVal4 []float64
+			var nugoLane4 []int
+			var nugoShfl4 []float64
+			var nugoMask6 []uint32
+			var nugoVal5 []int
+			var nugoMatch []uint32
+			var nugoOff2 []bool
+			var nugoMask7 []uint32
+			var nugoMask8 []uint32
+			var nugoVal6 []float64
+			var nugoLane5 []int
+			var nugoShfl5 []float64
+			var nugoMask9 []uint32
+			var nugoVal7 []float64
+			var nugoLane6 []int
+			var nugoShfl6 []float64
+			var nugoMask10 []uint32
+			var nugoVal8 []float64
+			var nugoLane7 []int
+			var nugoShfl7 []float64
+			var nugoMask11 []uint32
+			var nugoVal9 []float64
+			var nugoLane8 []int
+			var nugoShfl8 []float64
+			var nugoMask12 []uint32
+			var nugoVal10 []int
+			var nugoMatch2 []uint32
+			var nugoVV []float64
+			var nugoVS []float64
+			var nugoVA []uint32
+			var nugoVRes []float64
+			var nugoVV2 []float64
+			var nugoVRes2 []float64
+			var nugoVV3 []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float64, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]float64, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]float64, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]float64, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]float64, nugoN)
+				}
+				nugoVal3 := nugoVal3[:nugoN]
+				_ = nugoVal3
+				if cap(nugoLane3) < nugoN {
+					nugoLane3 = make([]int, nugoN)
+				}
+				nugoLane3 := nugoLane3[:nugoN]
+				_ = nugoLane3
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]float64, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoMask5) < nugoN {
+					nugoMask5 = make([]uint32, nugoN)
+				}
+				nugoMask5 := nugoMask5[:nugoN]
+				_ = nugoMask5
+				if cap(nugoVal4) < nugoN {
+					nugoVal4 = make([]float64, nugoN)
+				}
+				nugoVal4 := nugoVal4[:nugoN]
+				_ = nugoVal4
+				if cap(nugoLane4) < nugoN {
+					nugoLane4 = make([]int, nugoN)
+				}
+				nugoLane4 := nugoLane4[:nugoN]
+				_ = nugoLane4
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]float64, nugoN)
+				}
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
+				if cap(nugoMask6) < nugoN {
+					nugoMask6 = make([]uint32, nugoN)
+				}
+				nugoMask6 := nugoMask6[:nugoN]
+				_ = nugoMask6
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]int, nugoN)
+				}
+				nugoVal5 := nugoVal5[:nugoN]
+				_ = nugoVal5
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask7) < nugoN {
+					nugoMask7 = make([]uint32, nugoN)
+				}
+				nugoMask7 := nugoMask7[:nugoN]
+				_ = nugoMask7
+				if cap(nugoMask8) < nugoN {
+					nugoMask8 = make([]uint32, nugoN)
+				}
+				nugoMask8 := nugoMask8[:nugoN]
+				_ = nugoMask8
+				if cap(nugoVal6) < nugoN {
+					nugoVal6 = make([]float64, nugoN)
+				}
+				nugoVal6 := nugoVal6[:nugoN]
+				_ = nugoVal6
+				if cap(nugoLane5) < nugoN {
+					nugoLane5 = make([]int, nugoN)
+				}
+				nugoLane5 := nugoLane5[:nugoN]
+				_ = nugoLane5
+				if cap(nugoShfl5) < nugoN {
+					nugoShfl5 = make([]float64, nugoN)
+				}
+				nugoShfl5 := nugoShfl5[:nugoN]
+				_ = nugoShfl5
+				if cap(nugoMask9) < nugoN {
+					nugoMask9 = make([]uint32, nugoN)
+				}
+				nugoMask9 := nugoMask9[:nugoN]
+				_ = nugoMask9
+				if cap(nugoVal7) < nugoN {
+					nugoVal7 = make([]float64, nugoN)
+				}
+				nugoVal7 := nugoVal7[:nugoN]
+				_ = nugoVal7
+				if cap(nugoLane6) < nugoN {
+					nugoLane6 = make([]int, nugoN)
+				}
+				nugoLane6 := nugoLane6[:nugoN]
+				_ = nugoLane6
+				if cap(nugoShfl6) < nugoN {
+					nugoShfl6 = make([]float64, nugoN)
+				}
+				nugoShfl6 := nugoShfl6[:nugoN]
+				_ = nugoShfl6
+				if cap(nugoMask10) < nugoN {
+					nugoMask10 = make([]uint32, nugoN)
+				}
+				nugoMask10 := nugoMask10[:nugoN]
+				_ = nugoMask10
+				if cap(nugoVal8) < nugoN {
+					nugoVal8 = make([]float64, nugoN)
+				}
+				nugoVal8 := nugoVal8[:nugoN]
+				_ = nugoVal8
+				if cap(nugoLane7) < nugoN {
+					nugoLane7 = make([]int, nugoN)
+				}
+				nugoLane7 := nugoLane7[:nugoN]
+				_ = nugoLane7
+				if cap(nugoShfl7) < nugoN {
+					nugoShfl7 = make([]float64, nugoN)
+				}
+				nugoShfl7 := nugoShfl7[:nugoN]
+				_ = nugoShfl7
+				if cap(nugoMask11) < nugoN {
+					nugoMask11 = make([]uint32, nugoN)
+				}
+				nugoMask11 := nugoMask11[:nugoN]
+				_ = nugoMask11
+				if cap(nugoVal9) < nugoN {
+					nugoVal9 = make([]float64, nugoN)
+				}
+				nugoVal9 := nugoVal9[:nugoN]
+				_ = nugoVal9
+				if cap(nugoLane8) < nugoN {
+					nugoLane8 = make([]int, nugoN)
+				}
+				nugoLane8 := nugoLane8[:nugoN]
+				_ = nugoLane8
+				if cap(nugoShfl8) < nugoN {
+					nugoShfl8 = make([]float64, nugoN)
+				}
+				nugoShfl8 := nugoShfl8[:nugoN]
+				_ = nugoShfl8
+				if cap(nugoMask12) < nugoN {
+					nugoMask12 = make([]uint32, nugoN)
+				}
+				nugoMask12 := nugoMask12[:nugoN]
+				_ = nugoMask12
+				if cap(nugoVal10) < nugoN {
+					nugoVal10 = make([]int, nugoN)
+				}
+				nugoVal10 := nugoVal10[:nugoN]
+				_ = nugoVal10
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float64, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
+				if cap(nugoVRes) < nugoN {
+					nugoVRes = make([]float64, nugoN)
+				}
+				nugoVRes := nugoVRes[:nugoN]
+				_ = nugoVRes
+				if cap(nugoVV2) < nugoN {
+					nugoVV2 = make([]float64, nugoN)
+				}
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
+				if cap(nugoVRes2) < nugoN {
+					nugoVRes2 = make([]float64, nugoN)
+				}
+				nugoVRes2 := nugoVRes2[:nugoN]
+				_ = nugoVRes2
+				if cap(nugoVV3) < nugoN {
+					nugoVV3 = make([]float64, nugoN)
+				}
+				nugoVV3 := nugoVV3[:nugoN]
+				_ = nugoVV3
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:55
+						i := (nugoX0 + nugoTi)
+
+//line warpmask.go:56
+						var v float64
+
+//line warpmask.go:57
+						if i < len(in) {
+//line warpmask.go:58
+							v = in[i]
+						}
+
+//line warpmask.go:60
+						var s float64
+
+//line warpmask.go:61
+						var a uint32
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+						nugoVS[nugoTi] = s
+						nugoVA[nugoTi] = a
 					}
-					t = r.Next(t)
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:55
+						i := t.Grid1()
+
+//line warpmask.go:56
+						var v float64
+
+//line warpmask.go:57
+						if i < len(in) {
+//line warpmask.go:58
+							v = in[i]
+						}
+
+//line warpmask.go:60
+						var s float64
+
+//line warpmask.go:61
+						var a uint32
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+						nugoVS[nugoTi] = s
+						nugoVA[nugoTi] = a
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoMask[nugoTi] = 0xffff
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoMask[nugoTi] = 0xffff
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+					cuda.BlockSyncWarpMask(nugoB, nugoMask, nugoOff)
+
+//line warpmask.go:64
+					var mask2 uint32 = 0xffff
+
+//line warpmask.go:64
+					var down2 bool = false
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpmask.go:64
+							var v2 float64 = v
+
+//line warpmask.go:64
+							var res float64
+							nugoVV[nugoTi] = v
+							nugoVRes[nugoTi] = res
+							nugoVV2[nugoTi] = v2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpmask.go:64
+							var v2 float64 = v
+
+//line warpmask.go:64
+							var res float64
+							nugoVV[nugoTi] = v
+							nugoVRes[nugoTi] = res
+							nugoVV2[nugoTi] = v2
+						}
+					}
+					for off2 := 8; off2 > 0; off2 /= 2 {
+						if down2 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+									nugoMask2[nugoTi] = uint32(mask2)
+									nugoVal[nugoTi] = (v2)
+									nugoLane[nugoTi] = int(off2)
+									nugoVV2[nugoTi] = v2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+									nugoMask2[nugoTi] = uint32(mask2)
+									nugoVal[nugoTi] = (v2)
+									nugoLane[nugoTi] = int(off2)
+									nugoVV2[nugoTi] = v2
+								}
+							}
+							cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nil)
+							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:84
+									v2 += nugoShfl[nugoTi]
+									nugoVV2[nugoTi] = v2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:84
+									v2 += nugoShfl[nugoTi]
+									nugoVV2[nugoTi] = v2
+								}
+							}
+						} else {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+									nugoMask3[nugoTi] = uint32(mask2)
+									nugoVal2[nugoTi] = (v2)
+									nugoLane2[nugoTi] = int(off2)
+									nugoVV2[nugoTi] = v2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+									nugoMask3[nugoTi] = uint32(mask2)
+									nugoVal2[nugoTi] = (v2)
+									nugoLane2[nugoTi] = int(off2)
+									nugoVV2[nugoTi] = v2
+								}
+							}
+							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nil)
+							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:86
+									v2 += nugoShfl2[nugoTi]
+									nugoVV2[nugoTi] = v2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:86
+									v2 += nugoShfl2[nugoTi]
+									nugoVV2[nugoTi] = v2
+								}
+							}
+						}
+					}
+					if down2 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v2 := nugoVV2[nugoTi]
+								nugoMask4[nugoTi] = uint32(mask2)
+								nugoVal3[nugoTi] = (v2)
+								nugoLane3[nugoTi] = int(16)
+								nugoVV2[nugoTi] = v2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v2 := nugoVV2[nugoTi]
+								nugoMask4[nugoTi] = uint32(mask2)
+								nugoVal3[nugoTi] = (v2)
+								nugoLane3[nugoTi] = int(16)
+								nugoVV2[nugoTi] = v2
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nil)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								res := nugoVRes[nugoTi]
+
+//line warpmask.go:90
+								res = nugoShfl3[nugoTi]
+								nugoVRes[nugoTi] = res
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								res := nugoVRes[nugoTi]
+
+//line warpmask.go:90
+								res = nugoShfl3[nugoTi]
+								nugoVRes[nugoTi] = res
+							}
+						}
+					} else {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v2 := nugoVV2[nugoTi]
+								nugoMask5[nugoTi] = uint32(mask2)
+								nugoVal4[nugoTi] = (v2)
+								nugoLane4[nugoTi] = int(15)
+								nugoVV2[nugoTi] = v2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v2 := nugoVV2[nugoTi]
+								nugoMask5[nugoTi] = uint32(mask2)
+								nugoVal4[nugoTi] = (v2)
+								nugoLane4[nugoTi] = int(15)
+								nugoVV2[nugoTi] = v2
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								res := nugoVRes[nugoTi]
+
+//line warpmask.go:92
+								res = nugoShfl4[nugoTi]
+								nugoVRes[nugoTi] = res
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								res := nugoVRes[nugoTi]
+
+//line warpmask.go:92
+								res = nugoShfl4[nugoTi]
+								nugoVRes[nugoTi] = res
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							s := nugoVS[nugoTi]
+							res := nugoVRes[nugoTi]
+
+//line warpmask.go:64
+							s = res
+							nugoMask6[nugoTi] = uint32(0xffff)
+							nugoVal5[nugoTi] = (t.BlockIdx().X)
+							nugoVS[nugoTi] = s
+							nugoVRes[nugoTi] = res
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							s := nugoVS[nugoTi]
+							res := nugoVRes[nugoTi]
+
+//line warpmask.go:64
+							s = res
+							nugoMask6[nugoTi] = uint32(0xffff)
+							nugoVal5[nugoTi] = (t.BlockIdx().X)
+							nugoVS[nugoTi] = s
+							nugoVRes[nugoTi] = res
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nil)
+					cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal5, nugoMask6, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:65
+							a, _ = nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:65
+							a, _ = nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoMask7[nugoTi] = 0xffff0000
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoMask7[nugoTi] = 0xffff0000
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff2, nil)
+					cuda.BlockSyncWarpMask(nugoB, nugoMask7, nugoOff2)
+
+//line warpmask.go:68
+					var mask3 uint32 = 0xffff0000
+
+//line warpmask.go:68
+					var down3 bool = true
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpmask.go:68
+							var v3 float64 = v
+
+//line warpmask.go:68
+							var res2 float64
+							nugoVV[nugoTi] = v
+							nugoVRes2[nugoTi] = res2
+							nugoVV3[nugoTi] = v3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line warpmask.go:68
+							var v3 float64 = v
+
+//line warpmask.go:68
+							var res2 float64
+							nugoVV[nugoTi] = v
+							nugoVRes2[nugoTi] = res2
+							nugoVV3[nugoTi] = v3
+						}
+					}
+					for off3 := 8; off3 > 0; off3 /= 2 {
+						if down3 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+									nugoMask8[nugoTi] = uint32(mask3)
+									nugoVal6[nugoTi] = (v3)
+									nugoLane5[nugoTi] = int(off3)
+									nugoVV3[nugoTi] = v3
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+									nugoMask8[nugoTi] = uint32(mask3)
+									nugoVal6[nugoTi] = (v3)
+									nugoLane5[nugoTi] = int(off3)
+									nugoVV3[nugoTi] = v3
+								}
+							}
+							cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff2, nil)
+							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl5, nugoVal6, nugoMask8, nugoLane5, 0, nugoOff2)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:84
+									v3 += nugoShfl5[nugoTi]
+									nugoVV3[nugoTi] = v3
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:84
+									v3 += nugoShfl5[nugoTi]
+									nugoVV3[nugoTi] = v3
+								}
+							}
+						} else {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+									nugoMask9[nugoTi] = uint32(mask3)
+									nugoVal7[nugoTi] = (v3)
+									nugoLane6[nugoTi] = int(off3)
+									nugoVV3[nugoTi] = v3
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+									nugoMask9[nugoTi] = uint32(mask3)
+									nugoVal7[nugoTi] = (v3)
+									nugoLane6[nugoTi] = int(off3)
+									nugoVV3[nugoTi] = v3
+								}
+							}
+							cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff2, nil)
+							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal7, nugoMask9, nugoLane6, 0, nugoOff2)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:86
+									v3 += nugoShfl6[nugoTi]
+									nugoVV3[nugoTi] = v3
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:86
+									v3 += nugoShfl6[nugoTi]
+									nugoVV3[nugoTi] = v3
+								}
+							}
+						}
+					}
+					if down3 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v3 := nugoVV3[nugoTi]
+								nugoMask10[nugoTi] = uint32(mask3)
+								nugoVal8[nugoTi] = (v3)
+								nugoLane7[nugoTi] = int(16)
+								nugoVV3[nugoTi] = v3
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v3 := nugoVV3[nugoTi]
+								nugoMask10[nugoTi] = uint32(mask3)
+								nugoVal8[nugoTi] = (v3)
+								nugoLane7[nugoTi] = int(16)
+								nugoVV3[nugoTi] = v3
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff2, nil)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl7, nugoVal8, nugoMask10, nugoLane7, 0, nugoOff2)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:90
+								res2 = nugoShfl7[nugoTi]
+								nugoVRes2[nugoTi] = res2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:90
+								res2 = nugoShfl7[nugoTi]
+								nugoVRes2[nugoTi] = res2
+							}
+						}
+					} else {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v3 := nugoVV3[nugoTi]
+								nugoMask11[nugoTi] = uint32(mask3)
+								nugoVal9[nugoTi] = (v3)
+								nugoLane8[nugoTi] = int(15)
+								nugoVV3[nugoTi] = v3
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v3 := nugoVV3[nugoTi]
+								nugoMask11[nugoTi] = uint32(mask3)
+								nugoVal9[nugoTi] = (v3)
+								nugoLane8[nugoTi] = int(15)
+								nugoVV3[nugoTi] = v3
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nil)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl8, nugoVal9, nugoMask11, nugoLane8, 0, nugoOff2)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:92
+								res2 = nugoShfl8[nugoTi]
+								nugoVRes2[nugoTi] = res2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:92
+								res2 = nugoShfl8[nugoTi]
+								nugoVRes2[nugoTi] = res2
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							s := nugoVS[nugoTi]
+							res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:68
+							s = res2
+							nugoMask12[nugoTi] = uint32(0xffff0000)
+							nugoVal10[nugoTi] = (t.BlockIdx().X)
+							nugoVS[nugoTi] = s
+							nugoVRes2[nugoTi] = res2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							s := nugoVS[nugoTi]
+							res2 := nugoVRes2[nugoTi]
+
+//line warpmask.go:68
+							s = res2
+							nugoMask12[nugoTi] = uint32(0xffff0000)
+							nugoVal10[nugoTi] = (t.BlockIdx().X)
+							nugoVS[nugoTi] = s
+							nugoVRes2[nugoTi] = res2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nil)
+					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal10, nugoMask12, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:69
+							a, _ = nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:69
+							a, _ = nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:55
+						i := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+						a := nugoVA[nugoTi]
+
+//line warpmask.go:71
+						if i < len(in) {
+//line warpmask.go:72
+							sums[i], all[i] = s, a
+						}
+						nugoVS[nugoTi] = s
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:55
+						i := t.Grid1()
+						s := nugoVS[nugoTi]
+						a := nugoVA[nugoTi]
+
+//line warpmask.go:71
+						if i < len(in) {
+//line warpmask.go:72
+							sums[i], all[i] = s, a
+						}
+						nugoVS[nugoTi] = s
+						nugoVA[nugoTi] = a
+					}
 				}
 			}
 		}
-	})
-	cuda.RegisterRowLoop(warpActiveBranches, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]uint32), args[1].([]uint32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					warpActiveBranches(t, a0, a1)
-					if n--; n == 0 || *stop {
-						break
+	}, "halfSum")
+	cuda.RegisterBlockLoop(warpActiveBranches, "92724d19c9627ef8", func(nugoArgs []any) func() cuda.BlockLoop {
+		sides, rest := nugoArgs[0].([]uint32), nugoArgs[1].([]uint32)
+		_, _ = sides, rest
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoOff2 []bool
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoPred3 []bool
+			var nugoVote3 []uint32
+			var nugoVA []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]uint32, nugoN)
+				}
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:99
+						lane := t.LaneID()
+
+//line warpmask.go:100
+						var a uint32
+						nugoIn[nugoTi] = lane%2 == 0
+						nugoVA[nugoTi] = a
 					}
-					t = r.Next(t)
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:99
+						lane := t.LaneID()
+
+//line warpmask.go:100
+						var a uint32
+						nugoIn[nugoTi] = lane%2 == 0
+						nugoVA[nugoTi] = a
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoPred[nugoTi] = true
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoPred[nugoTi] = true
+						}
+					}
+					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:102
+							a = nugoVote[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:102
+							a = nugoVote[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoPred2[nugoTi] = true
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoPred2[nugoTi] = true
+						}
+					}
+					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:104
+							a = nugoVote2[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line warpmask.go:104
+							a = nugoVote2[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:98
+						i := (nugoX0 + nugoTi)
+
+//line warpmask.go:99
+						lane := t.LaneID()
+						a := nugoVA[nugoTi]
+
+//line warpmask.go:106
+						if i < len(sides) {
+//line warpmask.go:107
+							sides[i] = a
+						}
+
+//line warpmask.go:109
+						if lane >= 24 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+						nugoPred3[nugoTi] = true
+						nugoVA[nugoTi] = a
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:98
+						i := t.Grid1()
+
+//line warpmask.go:99
+						lane := t.LaneID()
+						a := nugoVA[nugoTi]
+
+//line warpmask.go:106
+						if i < len(sides) {
+//line warpmask.go:107
+							sides[i] = a
+						}
+
+//line warpmask.go:109
+						if lane >= 24 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoPred3[nugoTi] = true
+						nugoVA[nugoTi] = a
+					}
+				}
+				cuda.BlockBallot(nugoVote3, nugoPred3, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:98
+						i := (nugoX0 + nugoTi)
+
+//line warpmask.go:112
+						r := nugoVote3[nugoTi]
+
+//line warpmask.go:113
+						if i < len(rest) {
+//line warpmask.go:114
+							rest[i] = r
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:98
+						i := t.Grid1()
+
+//line warpmask.go:112
+						r := nugoVote3[nugoTi]
+
+//line warpmask.go:113
+						if i < len(rest) {
+//line warpmask.go:114
+							rest[i] = r
+						}
+					}
 				}
 			}
 		}
@@ -8242,15 +10232,18 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoVX) < nugoN {
 					nugoVX = make([]uint32, nugoN)
 				}
-				nugoVX = nugoVX[:nugoN]
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -8422,7 +10415,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -8542,7 +10536,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -8873,11 +10868,13 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t

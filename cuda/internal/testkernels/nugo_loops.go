@@ -5,6 +5,7 @@ package testkernels
 import (
 	"github.com/nugo-dev/nugo/cuda"
 	"math/bits"
+	"runtime"
 )
 
 // The CPU backend's loops for this package's kernels and vectorized
@@ -2276,6 +2277,248 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(DivergentFullMask, "8403edf0646f18fd", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]uint32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoShfl []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoVV []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]uint32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]uint32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line divergent.go:10
+						i := (nugoX0 + nugoTi)
+
+//line divergent.go:11
+						v := uint32(i)
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line divergent.go:10
+						i := t.Grid1()
+
+//line divergent.go:11
+						v := uint32(i)
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					cuda.BlockBranchCheck(nugoB, nil, nugoOff, nil)
+					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line divergent.go:13
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line divergent.go:13
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						nugoPred[nugoTi] = true
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						nugoPred[nugoTi] = true
+					}
+				}
+				cuda.BlockBallot(nugoVote, nugoPred, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line divergent.go:10
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line divergent.go:15
+						out[i] = v + nugoVote[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line divergent.go:10
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line divergent.go:15
+						out[i] = v + nugoVote[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(GridSyncGoexit, "084b15b3906846a9", func(nugoArgs []any) func() cuda.BlockLoop {
+		data := nugoArgs[0].([]int32)
+		_ = data
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:12
+						i := (nugoX0 + nugoTi)
+
+//line gridgoexit.go:13
+						data[i] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:12
+						i := t.Grid1()
+
+//line gridgoexit.go:13
+						data[i] = 1
+					}
+				}
+
+//line gridgoexit.go:14
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:15
+						if t.BlockIdx().X == 2 {
+//line gridgoexit.go:16
+							runtime.Goexit()
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:15
+						if t.BlockIdx().X == 2 {
+//line gridgoexit.go:16
+							runtime.Goexit()
+						}
+					}
+				}
+
+//line gridgoexit.go:18
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:12
+						i := (nugoX0 + nugoTi)
+
+//line gridgoexit.go:19
+						data[i] = 2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line gridgoexit.go:12
+						i := t.Grid1()
+
+//line gridgoexit.go:19
+						data[i] = 2
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(GridRotate, "dce1be181b270fcd", func(nugoArgs []any) func() cuda.BlockLoop {
 		data, rounds := nugoArgs[0].([]int64), nugoArgs[1].(int)
 		_, _ = data, rounds
@@ -2287,7 +2530,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -2509,7 +2753,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -2681,7 +2926,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -2837,7 +3083,8 @@ func init() {
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -2974,7 +3221,8 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -3468,27 +3716,33 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]float32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]float32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]float32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -3638,20 +3892,214 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(MatchFloat32, func(args []any) cuda.RowLoop {
-		a0, a1, a2, a3, a4 := args[0].([]float32), args[1].([]int32), args[2].([]uint32), args[3].([]uint32), args[4].([]int32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					MatchFloat32(t, a0, a1, a2, a3, a4)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(MatchFloat32, "050439081030eb7d", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, skip, anyMask, allMask, all := nugoArgs[0].([]float32), nugoArgs[1].([]int32), nugoArgs[2].([]uint32), nugoArgs[3].([]uint32), nugoArgs[4].([]int32)
+		_, _, _, _, _ = in, skip, anyMask, allMask, all
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoOff2 []bool
+			var nugoVal []float32
+			var nugoMatch []uint32
+			var nugoVal2 []float32
+			var nugoMatch2 []uint32
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]float32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]float32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line match.go:14
+						i2 := (nugoX0 + nugoTi)
+						nugoIn[nugoTi] = i2 >= len(in) || skip[i2] != 0
 					}
-					t = r.Next(t)
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line match.go:14
+						i2 := t.Grid1()
+						nugoIn[nugoTi] = i2 >= len(in) || skip[i2] != 0
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line match.go:14
+							i2 := (nugoX0 + nugoTi)
+
+//line match.go:18
+							v := in[i2]
+							nugoVal[nugoTi] = (v)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line match.go:14
+							i2 := t.Grid1()
+
+//line match.go:18
+							v := in[i2]
+							nugoVal[nugoTi] = (v)
+							nugoVV[nugoTi] = v
+						}
+					}
+					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line match.go:14
+							i2 := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+
+//line match.go:19
+							anyMask[i2] = nugoMatch[nugoTi]
+							nugoVal2[nugoTi] = (v)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line match.go:14
+							i2 := t.Grid1()
+							v := nugoVV[nugoTi]
+
+//line match.go:19
+							anyMask[i2] = nugoMatch[nugoTi]
+							nugoVal2[nugoTi] = (v)
+							nugoVV[nugoTi] = v
+						}
+					}
+					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line match.go:14
+							i2 := (nugoX0 + nugoTi)
+
+//line match.go:20
+							m2, ok2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line match.go:21
+							var a2 int32
+
+//line match.go:22
+							if ok2 {
+//line match.go:23
+								a2 = 1
+							}
+
+//line match.go:25
+							allMask[i2], all[i2] = m2, a2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line match.go:14
+							i2 := t.Grid1()
+
+//line match.go:20
+							m2, ok2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line match.go:21
+							var a2 int32
+
+//line match.go:22
+							if ok2 {
+//line match.go:23
+								a2 = 1
+							}
+
+//line match.go:25
+							allMask[i2], all[i2] = m2, a2
+						}
+					}
 				}
 			}
 		}
-	})
+	}, "Match")
 	cuda.RegisterRowLoop(Lanemasks, func(args []any) cuda.RowLoop {
 		a0 := args[0].([]uint32)
 		return func(r *cuda.Row) {
@@ -3679,15 +4127,18 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4178,11 +4629,13 @@ func init() {
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -4447,16 +4900,256 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(WarpSum, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]float32), args[1].([]float32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					WarpSum(t, a0, a1)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(WarpSum, "2cf842ead6cad012", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoVV []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:9
+						i := (nugoX0 + nugoTi)
+
+//line warp.go:10
+						var v float32
+
+//line warp.go:11
+						if i < len(in) {
+//line warp.go:12
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
 					}
-					t = r.Next(t)
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:9
+						i := t.Grid1()
+
+//line warp.go:10
+						var v float32
+
+//line warp.go:11
+						if i < len(in) {
+//line warp.go:12
+							v = in[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				partial := (*[32]float32)(cuda.BlockShared(&nugoShared, 32))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:18
+						lane := t.LaneID()
+
+//line warp.go:18
+						w := nugoTi / 32
+
+//line warp.go:19
+						if lane == 0 {
+//line warp.go:20
+							partial[w] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line warp.go:18
+						lane := t.LaneID()
+
+//line warp.go:18
+						w := t.ThreadIdx().X / 32
+
+//line warp.go:19
+						if lane == 0 {
+//line warp.go:20
+							partial[w] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warp.go:18
+						w := nugoTi / 32
+						nugoIn[nugoTi] = w == 0
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warp.go:18
+						w := t.ThreadIdx().X / 32
+						nugoIn[nugoTi] = w == 0
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line warp.go:18
+							lane := t.LaneID()
+							v := nugoVV[nugoTi]
+
+//line warp.go:24
+							v = 0
+
+//line warp.go:25
+							if lane < (t.BlockDim().X+31)/32 {
+//line warp.go:26
+								v = partial[lane]
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line warp.go:18
+							lane := t.LaneID()
+							v := nugoVV[nugoTi]
+
+//line warp.go:24
+							v = 0
+
+//line warp.go:25
+							if lane < (t.BlockDim().X+31)/32 {
+//line warp.go:26
+								v = partial[lane]
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT3 := 32, nugoN
+							_, _ = nugoK2, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE2 := min(nugoW2+32, nugoN)
+								nugoL2 := min(nugoW2+nugoK2, nugoE2)
+								for nugoI2 := nugoW2; nugoI2 < nugoL2; nugoI2++ {
+									if nugoOff[nugoI2] {
+										continue
+									}
+									nugoJ2 := nugoI2 + nugoD2
+									if nugoJ2 >= nugoE2 || nugoOff[nugoJ2] {
+										nugoJ2 = nugoI2
+									}
+									nugoVV[nugoI2] += nugoVV[nugoJ2]
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line warp.go:18
+							lane := t.LaneID()
+							v := nugoVV[nugoTi]
+
+//line warp.go:31
+							if lane == 0 {
+//line warp.go:32
+								out[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line warp.go:18
+							lane := t.LaneID()
+							v := nugoVV[nugoTi]
+
+//line warp.go:31
+							if lane == 0 {
+//line warp.go:32
+								out[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
 				}
 			}
 		}
@@ -4476,23 +5169,28 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int64, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]uint32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 = nugoLane2[:nugoN]
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]uint32, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int64, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -4593,11 +5291,13 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]float64, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoVV2) < nugoN {
 					nugoVV2 = make([]float64, nugoN)
 				}
-				nugoVV2 = nugoVV2[:nugoN]
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -4700,15 +5400,18 @@ func init() {
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -4812,55 +5515,68 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 = nugoPred3[:nugoN]
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 = nugoVote3[:nugoN]
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
 				if cap(nugoPred4) < nugoN {
 					nugoPred4 = make([]bool, nugoN)
 				}
-				nugoPred4 = nugoPred4[:nugoN]
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
 				if cap(nugoVote4) < nugoN {
 					nugoVote4 = make([]bool, nugoN)
 				}
-				nugoVote4 = nugoVote4[:nugoN]
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
 				if cap(nugoPred5) < nugoN {
 					nugoPred5 = make([]bool, nugoN)
 				}
-				nugoPred5 = nugoPred5[:nugoN]
+				nugoPred5 := nugoPred5[:nugoN]
+				_ = nugoPred5
 				if cap(nugoVote5) < nugoN {
 					nugoVote5 = make([]bool, nugoN)
 				}
-				nugoVote5 = nugoVote5[:nugoN]
+				nugoVote5 := nugoVote5[:nugoN]
+				_ = nugoVote5
 				if cap(nugoVP) < nugoN {
 					nugoVP = make([]bool, nugoN)
 				}
-				nugoVP = nugoVP[:nugoN]
+				nugoVP := nugoVP[:nugoN]
+				_ = nugoVP
 				if cap(nugoVQ) < nugoN {
 					nugoVQ = make([]bool, nugoN)
 				}
-				nugoVQ = nugoVQ[:nugoN]
+				nugoVQ := nugoVQ[:nugoN]
+				_ = nugoVQ
 				if cap(nugoVR) < nugoN {
 					nugoVR = make([]int32, nugoN)
 				}
-				nugoVR = nugoVR[:nugoN]
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5106,31 +5822,38 @@ func init() {
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]uint32, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -5288,11 +6011,13 @@ func init() {
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5349,20 +6074,1623 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(MaskOps, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([]uint32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					MaskOps(t, a0, a1)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(MaskOps, "e255cd41e51035f2", func(nugoArgs []any) func() cuda.BlockLoop {
+		in, out := nugoArgs[0].([]int32), nugoArgs[1].([]uint32)
+		_, _ = in, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoMask2 []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoMask3 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoMask4 []uint32
+			var nugoVal3 []int64
+			var nugoLane3 []int
+			var nugoShfl3 []int64
+			var nugoMask5 []uint32
+			var nugoVal4 []float32
+			var nugoLane4 []int
+			var nugoShfl4 []float32
+			var nugoMask6 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoMask7 []uint32
+			var nugoPred3 []bool
+			var nugoVote3 []bool
+			var nugoMask8 []uint32
+			var nugoPred4 []bool
+			var nugoVote4 []bool
+			var nugoMask9 []uint32
+			var nugoVal5 []int32
+			var nugoMatch []uint32
+			var nugoMask10 []uint32
+			var nugoVal6 []int32
+			var nugoMatch2 []uint32
+			var nugoOff2 []bool
+			var nugoMask11 []uint32
+			var nugoMask12 []uint32
+			var nugoPred5 []bool
+			var nugoVote5 []uint32
+			var nugoMask13 []uint32
+			var nugoVal7 []int32
+			var nugoLane5 []int
+			var nugoShfl5 []int32
+			var nugoMask14 []uint32
+			var nugoVal8 []int32
+			var nugoLane6 []int
+			var nugoShfl6 []int32
+			var nugoMask15 []uint32
+			var nugoVal9 []int64
+			var nugoLane7 []int
+			var nugoShfl7 []int64
+			var nugoMask16 []uint32
+			var nugoVal10 []float32
+			var nugoLane8 []int
+			var nugoShfl8 []float32
+			var nugoMask17 []uint32
+			var nugoPred6 []bool
+			var nugoVote6 []bool
+			var nugoMask18 []uint32
+			var nugoPred7 []bool
+			var nugoVote7 []bool
+			var nugoMask19 []uint32
+			var nugoPred8 []bool
+			var nugoVote8 []bool
+			var nugoMask20 []uint32
+			var nugoVal11 []int32
+			var nugoMatch3 []uint32
+			var nugoMask21 []uint32
+			var nugoVal12 []int32
+			var nugoMatch4 []uint32
+			var nugoVM []uint32
+			var nugoVO2 [][]uint32
+			var nugoVV2 []int32
+			var nugoVO3 [][]uint32
+			var nugoVV3 []int32
+			var nugoVP2 []bool
+			var nugoVP3 []bool
+			var nugoVVotes2 []uint32
+			var nugoVVotes3 []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]int64, nugoN)
+				}
+				nugoVal3 := nugoVal3[:nugoN]
+				_ = nugoVal3
+				if cap(nugoLane3) < nugoN {
+					nugoLane3 = make([]int, nugoN)
+				}
+				nugoLane3 := nugoLane3[:nugoN]
+				_ = nugoLane3
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int64, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoMask5) < nugoN {
+					nugoMask5 = make([]uint32, nugoN)
+				}
+				nugoMask5 := nugoMask5[:nugoN]
+				_ = nugoMask5
+				if cap(nugoVal4) < nugoN {
+					nugoVal4 = make([]float32, nugoN)
+				}
+				nugoVal4 := nugoVal4[:nugoN]
+				_ = nugoVal4
+				if cap(nugoLane4) < nugoN {
+					nugoLane4 = make([]int, nugoN)
+				}
+				nugoLane4 := nugoLane4[:nugoN]
+				_ = nugoLane4
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]float32, nugoN)
+				}
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
+				if cap(nugoMask6) < nugoN {
+					nugoMask6 = make([]uint32, nugoN)
+				}
+				nugoMask6 := nugoMask6[:nugoN]
+				_ = nugoMask6
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoMask7) < nugoN {
+					nugoMask7 = make([]uint32, nugoN)
+				}
+				nugoMask7 := nugoMask7[:nugoN]
+				_ = nugoMask7
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]bool, nugoN)
+				}
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
+				if cap(nugoMask8) < nugoN {
+					nugoMask8 = make([]uint32, nugoN)
+				}
+				nugoMask8 := nugoMask8[:nugoN]
+				_ = nugoMask8
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]bool, nugoN)
+				}
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
+				if cap(nugoMask9) < nugoN {
+					nugoMask9 = make([]uint32, nugoN)
+				}
+				nugoMask9 := nugoMask9[:nugoN]
+				_ = nugoMask9
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]int32, nugoN)
+				}
+				nugoVal5 := nugoVal5[:nugoN]
+				_ = nugoVal5
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
+				if cap(nugoMask10) < nugoN {
+					nugoMask10 = make([]uint32, nugoN)
+				}
+				nugoMask10 := nugoMask10[:nugoN]
+				_ = nugoMask10
+				if cap(nugoVal6) < nugoN {
+					nugoVal6 = make([]int32, nugoN)
+				}
+				nugoVal6 := nugoVal6[:nugoN]
+				_ = nugoVal6
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask11) < nugoN {
+					nugoMask11 = make([]uint32, nugoN)
+				}
+				nugoMask11 := nugoMask11[:nugoN]
+				_ = nugoMask11
+				if cap(nugoMask12) < nugoN {
+					nugoMask12 = make([]uint32, nugoN)
+				}
+				nugoMask12 := nugoMask12[:nugoN]
+				_ = nugoMask12
+				if cap(nugoPred5) < nugoN {
+					nugoPred5 = make([]bool, nugoN)
+				}
+				nugoPred5 := nugoPred5[:nugoN]
+				_ = nugoPred5
+				if cap(nugoVote5) < nugoN {
+					nugoVote5 = make([]uint32, nugoN)
+				}
+				nugoVote5 := nugoVote5[:nugoN]
+				_ = nugoVote5
+				if cap(nugoMask13) < nugoN {
+					nugoMask13 = make([]uint32, nugoN)
+				}
+				nugoMask13 := nugoMask13[:nugoN]
+				_ = nugoMask13
+				if cap(nugoVal7) < nugoN {
+					nugoVal7 = make([]int32, nugoN)
+				}
+				nugoVal7 := nugoVal7[:nugoN]
+				_ = nugoVal7
+				if cap(nugoLane5) < nugoN {
+					nugoLane5 = make([]int, nugoN)
+				}
+				nugoLane5 := nugoLane5[:nugoN]
+				_ = nugoLane5
+				if cap(nugoShfl5) < nugoN {
+					nugoShfl5 = make([]int32, nugoN)
+				}
+				nugoShfl5 := nugoShfl5[:nugoN]
+				_ = nugoShfl5
+				if cap(nugoMask14) < nugoN {
+					nugoMask14 = make([]uint32, nugoN)
+				}
+				nugoMask14 := nugoMask14[:nugoN]
+				_ = nugoMask14
+				if cap(nugoVal8) < nugoN {
+					nugoVal8 = make([]int32, nugoN)
+				}
+				nugoVal8 := nugoVal8[:nugoN]
+				_ = nugoVal8
+				if cap(nugoLane6) < nugoN {
+					nugoLane6 = make([]int, nugoN)
+				}
+				nugoLane6 := nugoLane6[:nugoN]
+				_ = nugoLane6
+				if cap(nugoShfl6) < nugoN {
+					nugoShfl6 = make([]int32, nugoN)
+				}
+				nugoShfl6 := nugoShfl6[:nugoN]
+				_ = nugoShfl6
+				if cap(nugoMask15) < nugoN {
+					nugoMask15 = make([]uint32, nugoN)
+				}
+				nugoMask15 := nugoMask15[:nugoN]
+				_ = nugoMask15
+				if cap(nugoVal9) < nugoN {
+					nugoVal9 = make([]int64, nugoN)
+				}
+				nugoVal9 := nugoVal9[:nugoN]
+				_ = nugoVal9
+				if cap(nugoLane7) < nugoN {
+					nugoLane7 = make([]int, nugoN)
+				}
+				nugoLane7 := nugoLane7[:nugoN]
+				_ = nugoLane7
+				if cap(nugoShfl7) < nugoN {
+					nugoShfl7 = make([]int64, nugoN)
+				}
+				nugoShfl7 := nugoShfl7[:nugoN]
+				_ = nugoShfl7
+				if cap(nugoMask16) < nugoN {
+					nugoMask16 = make([]uint32, nugoN)
+				}
+				nugoMask16 := nugoMask16[:nugoN]
+				_ = nugoMask16
+				if cap(nugoVal10) < nugoN {
+					nugoVal10 = make([]float32, nugoN)
+				}
+				nugoVal10 := nugoVal10[:nugoN]
+				_ = nugoVal10
+				if cap(nugoLane8) < nugoN {
+					nugoLane8 = make([]int, nugoN)
+				}
+				nugoLane8 := nugoLane8[:nugoN]
+				_ = nugoLane8
+				if cap(nugoShfl8) < nugoN {
+					nugoShfl8 = make([]float32, nugoN)
+				}
+				nugoShfl8 := nugoShfl8[:nugoN]
+				_ = nugoShfl8
+				if cap(nugoMask17) < nugoN {
+					nugoMask17 = make([]uint32, nugoN)
+				}
+				nugoMask17 := nugoMask17[:nugoN]
+				_ = nugoMask17
+				if cap(nugoPred6) < nugoN {
+					nugoPred6 = make([]bool, nugoN)
+				}
+				nugoPred6 := nugoPred6[:nugoN]
+				_ = nugoPred6
+				if cap(nugoVote6) < nugoN {
+					nugoVote6 = make([]bool, nugoN)
+				}
+				nugoVote6 := nugoVote6[:nugoN]
+				_ = nugoVote6
+				if cap(nugoMask18) < nugoN {
+					nugoMask18 = make([]uint32, nugoN)
+				}
+				nugoMask18 := nugoMask18[:nugoN]
+				_ = nugoMask18
+				if cap(nugoPred7) < nugoN {
+					nugoPred7 = make([]bool, nugoN)
+				}
+				nugoPred7 := nugoPred7[:nugoN]
+				_ = nugoPred7
+				if cap(nugoVote7) < nugoN {
+					nugoVote7 = make([]bool, nugoN)
+				}
+				nugoVote7 := nugoVote7[:nugoN]
+				_ = nugoVote7
+				if cap(nugoMask19) < nugoN {
+					nugoMask19 = make([]uint32, nugoN)
+				}
+				nugoMask19 := nugoMask19[:nugoN]
+				_ = nugoMask19
+				if cap(nugoPred8) < nugoN {
+					nugoPred8 = make([]bool, nugoN)
+				}
+				nugoPred8 := nugoPred8[:nugoN]
+				_ = nugoPred8
+				if cap(nugoVote8) < nugoN {
+					nugoVote8 = make([]bool, nugoN)
+				}
+				nugoVote8 := nugoVote8[:nugoN]
+				_ = nugoVote8
+				if cap(nugoMask20) < nugoN {
+					nugoMask20 = make([]uint32, nugoN)
+				}
+				nugoMask20 := nugoMask20[:nugoN]
+				_ = nugoMask20
+				if cap(nugoVal11) < nugoN {
+					nugoVal11 = make([]int32, nugoN)
+				}
+				nugoVal11 := nugoVal11[:nugoN]
+				_ = nugoVal11
+				if cap(nugoMatch3) < nugoN {
+					nugoMatch3 = make([]uint32, nugoN)
+				}
+				nugoMatch3 := nugoMatch3[:nugoN]
+				_ = nugoMatch3
+				if cap(nugoMask21) < nugoN {
+					nugoMask21 = make([]uint32, nugoN)
+				}
+				nugoMask21 := nugoMask21[:nugoN]
+				_ = nugoMask21
+				if cap(nugoVal12) < nugoN {
+					nugoVal12 = make([]int32, nugoN)
+				}
+				nugoVal12 := nugoVal12[:nugoN]
+				_ = nugoVal12
+				if cap(nugoMatch4) < nugoN {
+					nugoMatch4 = make([]uint32, nugoN)
+				}
+				nugoMatch4 := nugoMatch4[:nugoN]
+				_ = nugoMatch4
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]uint32, nugoN)
+				}
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
+				if cap(nugoVO2) < nugoN {
+					nugoVO2 = make([][]uint32, nugoN)
+				}
+				nugoVO2 := nugoVO2[:nugoN]
+				_ = nugoVO2
+				if cap(nugoVV2) < nugoN {
+					nugoVV2 = make([]int32, nugoN)
+				}
+				nugoVV2 := nugoVV2[:nugoN]
+				_ = nugoVV2
+				if cap(nugoVO3) < nugoN {
+					nugoVO3 = make([][]uint32, nugoN)
+				}
+				nugoVO3 := nugoVO3[:nugoN]
+				_ = nugoVO3
+				if cap(nugoVV3) < nugoN {
+					nugoVV3 = make([]int32, nugoN)
+				}
+				nugoVV3 := nugoVV3[:nugoN]
+				_ = nugoVV3
+				if cap(nugoVP2) < nugoN {
+					nugoVP2 = make([]bool, nugoN)
+				}
+				nugoVP2 := nugoVP2[:nugoN]
+				_ = nugoVP2
+				if cap(nugoVP3) < nugoN {
+					nugoVP3 = make([]bool, nugoN)
+				}
+				nugoVP3 := nugoVP3[:nugoN]
+				_ = nugoVP3
+				if cap(nugoVVotes2) < nugoN {
+					nugoVVotes2 = make([]uint32, nugoN)
+				}
+				nugoVVotes2 := nugoVVotes2[:nugoN]
+				_ = nugoVVotes2
+				if cap(nugoVVotes3) < nugoN {
+					nugoVVotes3 = make([]uint32, nugoN)
+				}
+				nugoVVotes3 := nugoVVotes3[:nugoN]
+				_ = nugoVVotes3
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:18
+						i := (nugoX0 + nugoTi)
+
+//line warpmask.go:19
+						if i >= len(in) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+
+//line warpmask.go:22
+						m := quarterMask(t)
+						nugoIn[nugoTi] = t.LaneID()/8%2 == 0
+						nugoVM[nugoTi] = m
 					}
-					t = r.Next(t)
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line warpmask.go:18
+						i := t.Grid1()
+
+//line warpmask.go:19
+						if i >= len(in) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line warpmask.go:22
+						m := quarterMask(t)
+						nugoIn[nugoTi] = t.LaneID()/8%2 == 0
+						nugoVM[nugoTi] = m
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line warpmask.go:18
+							i := (nugoX0 + nugoTi)
+							m := nugoVM[nugoTi]
+
+//line warpmask.go:24
+							var v2 int32 = in[i]
+
+//line warpmask.go:24
+							var o2 []uint32 = out[8*i : 8*i+8]
+
+//line warpmask.go:32
+							p2 := v2%3 == 0
+							nugoMask[nugoTi] = uint32(m)
+							nugoPred[nugoTi] = (p2)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+							nugoVP2[nugoTi] = p2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line warpmask.go:18
+							i := t.Grid1()
+							m := nugoVM[nugoTi]
+
+//line warpmask.go:24
+							var v2 int32 = in[i]
+
+//line warpmask.go:24
+							var o2 []uint32 = out[8*i : 8*i+8]
+
+//line warpmask.go:32
+							p2 := v2%3 == 0
+							nugoMask[nugoTi] = uint32(m)
+							nugoPred[nugoTi] = (p2)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+							nugoVP2[nugoTi] = p2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:33
+							o2[0] = nugoVote[nugoTi]
+							nugoMask2[nugoTi] = uint32(m)
+							nugoVal[nugoTi] = (v2)
+							nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:33
+							o2[0] = nugoVote[nugoTi]
+							nugoMask2[nugoTi] = uint32(m)
+							nugoVal[nugoTi] = (v2)
+							nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nugoExited)
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:34
+							o2[1] = uint32(nugoShfl[nugoTi])
+							nugoMask3[nugoTi] = uint32(m)
+							nugoVal2[nugoTi] = (v2)
+							nugoLane2[nugoTi] = int(1)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:34
+							o2[1] = uint32(nugoShfl[nugoTi])
+							nugoMask3[nugoTi] = uint32(m)
+							nugoVal2[nugoTi] = (v2)
+							nugoLane2[nugoTi] = int(1)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nugoExited)
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:35
+							o2[2] = uint32(nugoShfl2[nugoTi])
+							nugoMask4[nugoTi] = uint32(m)
+							nugoVal3[nugoTi] = (int64(v2))
+							nugoLane3[nugoTi] = int(1)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:35
+							o2[2] = uint32(nugoShfl2[nugoTi])
+							nugoMask4[nugoTi] = uint32(m)
+							nugoVal3[nugoTi] = (int64(v2))
+							nugoLane3[nugoTi] = int(1)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nugoExited)
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:36
+							o2[3] = uint32(nugoShfl3[nugoTi])
+							nugoMask5[nugoTi] = uint32(m)
+							nugoVal4[nugoTi] = (float32(v2))
+							nugoLane4[nugoTi] = int(3)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:36
+							o2[3] = uint32(nugoShfl3[nugoTi])
+							nugoMask5[nugoTi] = uint32(m)
+							nugoVal4[nugoTi] = (float32(v2))
+							nugoLane4[nugoTi] = int(3)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nugoExited)
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							p2 := nugoVP2[nugoTi]
+
+//line warpmask.go:37
+							o2[4] = uint32(nugoShfl4[nugoTi])
+
+//line warpmask.go:38
+							var votes2 uint32
+							nugoMask6[nugoTi] = uint32(m)
+							nugoPred2[nugoTi] = (p2)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVP2[nugoTi] = p2
+							nugoVVotes2[nugoTi] = votes2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							p2 := nugoVP2[nugoTi]
+
+//line warpmask.go:37
+							o2[4] = uint32(nugoShfl4[nugoTi])
+
+//line warpmask.go:38
+							var votes2 uint32
+							nugoMask6[nugoTi] = uint32(m)
+							nugoPred2[nugoTi] = (p2)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVP2[nugoTi] = p2
+							nugoVVotes2[nugoTi] = votes2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nugoExited)
+					cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							p2 := nugoVP2[nugoTi]
+							votes2 := nugoVVotes2[nugoTi]
+
+//line warpmask.go:39
+							if nugoVote2[nugoTi] {
+//line warpmask.go:40
+								votes2 |= 1
+							}
+							nugoMask7[nugoTi] = uint32(m)
+							nugoPred3[nugoTi] = (p2)
+							nugoVM[nugoTi] = m
+							nugoVP2[nugoTi] = p2
+							nugoVVotes2[nugoTi] = votes2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							p2 := nugoVP2[nugoTi]
+							votes2 := nugoVVotes2[nugoTi]
+
+//line warpmask.go:39
+							if nugoVote2[nugoTi] {
+//line warpmask.go:40
+								votes2 |= 1
+							}
+							nugoMask7[nugoTi] = uint32(m)
+							nugoPred3[nugoTi] = (p2)
+							nugoVM[nugoTi] = m
+							nugoVP2[nugoTi] = p2
+							nugoVVotes2[nugoTi] = votes2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff, nugoExited)
+					cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							p2 := nugoVP2[nugoTi]
+							votes2 := nugoVVotes2[nugoTi]
+
+//line warpmask.go:42
+							if nugoVote3[nugoTi] {
+//line warpmask.go:43
+								votes2 |= 2
+							}
+							nugoMask8[nugoTi] = uint32(m)
+							nugoPred4[nugoTi] = (p2)
+							nugoVM[nugoTi] = m
+							nugoVP2[nugoTi] = p2
+							nugoVVotes2[nugoTi] = votes2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							p2 := nugoVP2[nugoTi]
+							votes2 := nugoVVotes2[nugoTi]
+
+//line warpmask.go:42
+							if nugoVote3[nugoTi] {
+//line warpmask.go:43
+								votes2 |= 2
+							}
+							nugoMask8[nugoTi] = uint32(m)
+							nugoPred4[nugoTi] = (p2)
+							nugoVM[nugoTi] = m
+							nugoVP2[nugoTi] = p2
+							nugoVVotes2[nugoTi] = votes2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff, nugoExited)
+					cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+							votes2 := nugoVVotes2[nugoTi]
+
+//line warpmask.go:45
+							if nugoVote4[nugoTi] {
+//line warpmask.go:46
+								votes2 |= 4
+							}
+
+//line warpmask.go:48
+							o2[5] = votes2
+							nugoMask9[nugoTi] = uint32(m)
+							nugoVal5[nugoTi] = (v2 % 2)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+							nugoVVotes2[nugoTi] = votes2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+							votes2 := nugoVVotes2[nugoTi]
+
+//line warpmask.go:45
+							if nugoVote4[nugoTi] {
+//line warpmask.go:46
+								votes2 |= 4
+							}
+
+//line warpmask.go:48
+							o2[5] = votes2
+							nugoMask9[nugoTi] = uint32(m)
+							nugoVal5[nugoTi] = (v2 % 2)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+							nugoVVotes2[nugoTi] = votes2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff, nugoExited)
+					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:49
+							o2[6] = nugoMatch[nugoTi]
+							nugoMask10[nugoTi] = uint32(m)
+							nugoVal6[nugoTi] = (v2 / 8)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o2 := nugoVO2[nugoTi]
+							v2 := nugoVV2[nugoTi]
+
+//line warpmask.go:49
+							o2[6] = nugoMatch[nugoTi]
+							nugoMask10[nugoTi] = uint32(m)
+							nugoVal6[nugoTi] = (v2 / 8)
+							nugoVM[nugoTi] = m
+							nugoVO2[nugoTi] = o2
+							nugoVV2[nugoTi] = v2
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff, nugoExited)
+					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							o2 := nugoVO2[nugoTi]
+
+//line warpmask.go:50
+							lanes2, all2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warpmask.go:51
+							if all2 != (lanes2 != 0) {
+//line warpmask.go:52
+								lanes2 = 0xbad
+							}
+
+//line warpmask.go:54
+							o2[7] = lanes2
+							nugoVO2[nugoTi] = o2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							o2 := nugoVO2[nugoTi]
+
+//line warpmask.go:50
+							lanes2, all2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line warpmask.go:51
+							if all2 != (lanes2 != 0) {
+//line warpmask.go:52
+								lanes2 = 0xbad
+							}
+
+//line warpmask.go:54
+							o2[7] = lanes2
+							nugoVO2[nugoTi] = o2
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							nugoMask11[nugoTi] = m
+							nugoVM[nugoTi] = m
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							nugoMask11[nugoTi] = m
+							nugoVM[nugoTi] = m
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nugoExited)
+					cuda.BlockSyncWarpMask(nugoB, nugoMask11, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line warpmask.go:18
+							i := (nugoX0 + nugoTi)
+							m := nugoVM[nugoTi]
+
+//line warpmask.go:27
+							var v3 int32 = in[i]
+
+//line warpmask.go:27
+							var o3 []uint32 = out[8*i : 8*i+8]
+
+//line warpmask.go:32
+							p3 := v3%3 == 0
+							nugoMask12[nugoTi] = uint32(m)
+							nugoPred5[nugoTi] = (p3)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+							nugoVP3[nugoTi] = p3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line warpmask.go:18
+							i := t.Grid1()
+							m := nugoVM[nugoTi]
+
+//line warpmask.go:27
+							var v3 int32 = in[i]
+
+//line warpmask.go:27
+							var o3 []uint32 = out[8*i : 8*i+8]
+
+//line warpmask.go:32
+							p3 := v3%3 == 0
+							nugoMask12[nugoTi] = uint32(m)
+							nugoPred5[nugoTi] = (p3)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+							nugoVP3[nugoTi] = p3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nugoExited)
+					cuda.BlockBallotMask(nugoB, nugoVote5, nugoPred5, nugoMask12, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:33
+							o3[0] = nugoVote5[nugoTi]
+							nugoMask13[nugoTi] = uint32(m)
+							nugoVal7[nugoTi] = (v3)
+							nugoLane5[nugoTi] = int(t.LaneID()/8*8 + 2)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:33
+							o3[0] = nugoVote5[nugoTi]
+							nugoMask13[nugoTi] = uint32(m)
+							nugoVal7[nugoTi] = (v3)
+							nugoLane5[nugoTi] = int(t.LaneID()/8*8 + 2)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask13, nugoOff2, nugoExited)
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl5, nugoVal7, nugoMask13, nugoLane5, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:34
+							o3[1] = uint32(nugoShfl5[nugoTi])
+							nugoMask14[nugoTi] = uint32(m)
+							nugoVal8[nugoTi] = (v3)
+							nugoLane6[nugoTi] = int(1)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:34
+							o3[1] = uint32(nugoShfl5[nugoTi])
+							nugoMask14[nugoTi] = uint32(m)
+							nugoVal8[nugoTi] = (v3)
+							nugoLane6[nugoTi] = int(1)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask14, nugoOff2, nugoExited)
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal8, nugoMask14, nugoLane6, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:35
+							o3[2] = uint32(nugoShfl6[nugoTi])
+							nugoMask15[nugoTi] = uint32(m)
+							nugoVal9[nugoTi] = (int64(v3))
+							nugoLane7[nugoTi] = int(1)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:35
+							o3[2] = uint32(nugoShfl6[nugoTi])
+							nugoMask15[nugoTi] = uint32(m)
+							nugoVal9[nugoTi] = (int64(v3))
+							nugoLane7[nugoTi] = int(1)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask15, nugoOff2, nugoExited)
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl7, nugoVal9, nugoMask15, nugoLane7, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:36
+							o3[3] = uint32(nugoShfl7[nugoTi])
+							nugoMask16[nugoTi] = uint32(m)
+							nugoVal10[nugoTi] = (float32(v3))
+							nugoLane8[nugoTi] = int(3)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:36
+							o3[3] = uint32(nugoShfl7[nugoTi])
+							nugoMask16[nugoTi] = uint32(m)
+							nugoVal10[nugoTi] = (float32(v3))
+							nugoLane8[nugoTi] = int(3)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask16, nugoOff2, nugoExited)
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl8, nugoVal10, nugoMask16, nugoLane8, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							p3 := nugoVP3[nugoTi]
+
+//line warpmask.go:37
+							o3[4] = uint32(nugoShfl8[nugoTi])
+
+//line warpmask.go:38
+							var votes3 uint32
+							nugoMask17[nugoTi] = uint32(m)
+							nugoPred6[nugoTi] = (p3)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVP3[nugoTi] = p3
+							nugoVVotes3[nugoTi] = votes3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							p3 := nugoVP3[nugoTi]
+
+//line warpmask.go:37
+							o3[4] = uint32(nugoShfl8[nugoTi])
+
+//line warpmask.go:38
+							var votes3 uint32
+							nugoMask17[nugoTi] = uint32(m)
+							nugoPred6[nugoTi] = (p3)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVP3[nugoTi] = p3
+							nugoVVotes3[nugoTi] = votes3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask17, nugoOff2, nugoExited)
+					cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote6, nugoPred6, nugoMask17, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							p3 := nugoVP3[nugoTi]
+							votes3 := nugoVVotes3[nugoTi]
+
+//line warpmask.go:39
+							if nugoVote6[nugoTi] {
+//line warpmask.go:40
+								votes3 |= 1
+							}
+							nugoMask18[nugoTi] = uint32(m)
+							nugoPred7[nugoTi] = (p3)
+							nugoVM[nugoTi] = m
+							nugoVP3[nugoTi] = p3
+							nugoVVotes3[nugoTi] = votes3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							p3 := nugoVP3[nugoTi]
+							votes3 := nugoVVotes3[nugoTi]
+
+//line warpmask.go:39
+							if nugoVote6[nugoTi] {
+//line warpmask.go:40
+								votes3 |= 1
+							}
+							nugoMask18[nugoTi] = uint32(m)
+							nugoPred7[nugoTi] = (p3)
+							nugoVM[nugoTi] = m
+							nugoVP3[nugoTi] = p3
+							nugoVVotes3[nugoTi] = votes3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask18, nugoOff2, nugoExited)
+					cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote7, nugoPred7, nugoMask18, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							p3 := nugoVP3[nugoTi]
+							votes3 := nugoVVotes3[nugoTi]
+
+//line warpmask.go:42
+							if nugoVote7[nugoTi] {
+//line warpmask.go:43
+								votes3 |= 2
+							}
+							nugoMask19[nugoTi] = uint32(m)
+							nugoPred8[nugoTi] = (p3)
+							nugoVM[nugoTi] = m
+							nugoVP3[nugoTi] = p3
+							nugoVVotes3[nugoTi] = votes3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							p3 := nugoVP3[nugoTi]
+							votes3 := nugoVVotes3[nugoTi]
+
+//line warpmask.go:42
+							if nugoVote7[nugoTi] {
+//line warpmask.go:43
+								votes3 |= 2
+							}
+							nugoMask19[nugoTi] = uint32(m)
+							nugoPred8[nugoTi] = (p3)
+							nugoVM[nugoTi] = m
+							nugoVP3[nugoTi] = p3
+							nugoVVotes3[nugoTi] = votes3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask19, nugoOff2, nugoExited)
+					cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote8, nugoPred8, nugoMask19, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+							votes3 := nugoVVotes3[nugoTi]
+
+//line warpmask.go:45
+							if nugoVote8[nugoTi] {
+//line warpmask.go:46
+								votes3 |= 4
+							}
+
+//line warpmask.go:48
+							o3[5] = votes3
+							nugoMask20[nugoTi] = uint32(m)
+							nugoVal11[nugoTi] = (v3 % 2)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+							nugoVVotes3[nugoTi] = votes3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+							votes3 := nugoVVotes3[nugoTi]
+
+//line warpmask.go:45
+							if nugoVote8[nugoTi] {
+//line warpmask.go:46
+								votes3 |= 4
+							}
+
+//line warpmask.go:48
+							o3[5] = votes3
+							nugoMask20[nugoTi] = uint32(m)
+							nugoVal11[nugoTi] = (v3 % 2)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+							nugoVVotes3[nugoTi] = votes3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask20, nugoOff2, nugoExited)
+					cuda.BlockMatch(nugoB, false, nugoMatch3, nugoVal11, nugoMask20, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:49
+							o3[6] = nugoMatch3[nugoTi]
+							nugoMask21[nugoTi] = uint32(m)
+							nugoVal12[nugoTi] = (v3 / 8)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							m := nugoVM[nugoTi]
+							o3 := nugoVO3[nugoTi]
+							v3 := nugoVV3[nugoTi]
+
+//line warpmask.go:49
+							o3[6] = nugoMatch3[nugoTi]
+							nugoMask21[nugoTi] = uint32(m)
+							nugoVal12[nugoTi] = (v3 / 8)
+							nugoVM[nugoTi] = m
+							nugoVO3[nugoTi] = o3
+							nugoVV3[nugoTi] = v3
+						}
+					}
+					cuda.BlockBranchCheck(nugoB, nugoMask21, nugoOff2, nugoExited)
+					cuda.BlockMatch(nugoB, true, nugoMatch4, nugoVal12, nugoMask21, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							o3 := nugoVO3[nugoTi]
+
+//line warpmask.go:50
+							lanes3, all3 := nugoMatch4[nugoTi], nugoMatch4[nugoTi] != 0
+
+//line warpmask.go:51
+							if all3 != (lanes3 != 0) {
+//line warpmask.go:52
+								lanes3 = 0xbad
+							}
+
+//line warpmask.go:54
+							o3[7] = lanes3
+							nugoVO3[nugoTi] = o3
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							o3 := nugoVO3[nugoTi]
+
+//line warpmask.go:50
+							lanes3, all3 := nugoMatch4[nugoTi], nugoMatch4[nugoTi] != 0
+
+//line warpmask.go:51
+							if all3 != (lanes3 != 0) {
+//line warpmask.go:52
+								lanes3 = 0xbad
+							}
+
+//line warpmask.go:54
+							o3[7] = lanes3
+							nugoVO3[nugoTi] = o3
+						}
+					}
 				}
 			}
 		}
-	})
+	}, "maskOps")
 	cuda.RegisterBlockLoop(maskOps, "edc44f35e841d7e5", func(nugoArgs []any) func() cuda.BlockLoop {
 		m, v, o := nugoArgs[0].(uint32), nugoArgs[1].(int32), nugoArgs[2].([]uint32)
 		_, _, _ = m, v, o
@@ -5408,143 +7736,178 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask = nugoMask[:nugoN]
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoMask2) < nugoN {
 					nugoMask2 = make([]uint32, nugoN)
 				}
-				nugoMask2 = nugoMask2[:nugoN]
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]int32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoLane) < nugoN {
 					nugoLane = make([]int, nugoN)
 				}
-				nugoLane = nugoLane[:nugoN]
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
 				if cap(nugoShfl) < nugoN {
 					nugoShfl = make([]int32, nugoN)
 				}
-				nugoShfl = nugoShfl[:nugoN]
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
 				if cap(nugoMask3) < nugoN {
 					nugoMask3 = make([]uint32, nugoN)
 				}
-				nugoMask3 = nugoMask3[:nugoN]
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
 				if cap(nugoVal2) < nugoN {
 					nugoVal2 = make([]int32, nugoN)
 				}
-				nugoVal2 = nugoVal2[:nugoN]
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
 				if cap(nugoLane2) < nugoN {
 					nugoLane2 = make([]int, nugoN)
 				}
-				nugoLane2 = nugoLane2[:nugoN]
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
 				if cap(nugoShfl2) < nugoN {
 					nugoShfl2 = make([]int32, nugoN)
 				}
-				nugoShfl2 = nugoShfl2[:nugoN]
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
 				if cap(nugoMask4) < nugoN {
 					nugoMask4 = make([]uint32, nugoN)
 				}
-				nugoMask4 = nugoMask4[:nugoN]
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
 				if cap(nugoVal3) < nugoN {
 					nugoVal3 = make([]int64, nugoN)
 				}
-				nugoVal3 = nugoVal3[:nugoN]
+				nugoVal3 := nugoVal3[:nugoN]
+				_ = nugoVal3
 				if cap(nugoLane3) < nugoN {
 					nugoLane3 = make([]int, nugoN)
 				}
-				nugoLane3 = nugoLane3[:nugoN]
+				nugoLane3 := nugoLane3[:nugoN]
+				_ = nugoLane3
 				if cap(nugoShfl3) < nugoN {
 					nugoShfl3 = make([]int64, nugoN)
 				}
-				nugoShfl3 = nugoShfl3[:nugoN]
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
 				if cap(nugoMask5) < nugoN {
 					nugoMask5 = make([]uint32, nugoN)
 				}
-				nugoMask5 = nugoMask5[:nugoN]
+				nugoMask5 := nugoMask5[:nugoN]
+				_ = nugoMask5
 				if cap(nugoVal4) < nugoN {
 					nugoVal4 = make([]float32, nugoN)
 				}
-				nugoVal4 = nugoVal4[:nugoN]
+				nugoVal4 := nugoVal4[:nugoN]
+				_ = nugoVal4
 				if cap(nugoLane4) < nugoN {
 					nugoLane4 = make([]int, nugoN)
 				}
-				nugoLane4 = nugoLane4[:nugoN]
+				nugoLane4 := nugoLane4[:nugoN]
+				_ = nugoLane4
 				if cap(nugoShfl4) < nugoN {
 					nugoShfl4 = make([]float32, nugoN)
 				}
-				nugoShfl4 = nugoShfl4[:nugoN]
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
 				if cap(nugoMask6) < nugoN {
 					nugoMask6 = make([]uint32, nugoN)
 				}
-				nugoMask6 = nugoMask6[:nugoN]
+				nugoMask6 := nugoMask6[:nugoN]
+				_ = nugoMask6
 				if cap(nugoPred2) < nugoN {
 					nugoPred2 = make([]bool, nugoN)
 				}
-				nugoPred2 = nugoPred2[:nugoN]
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
 				if cap(nugoVote2) < nugoN {
 					nugoVote2 = make([]bool, nugoN)
 				}
-				nugoVote2 = nugoVote2[:nugoN]
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
 				if cap(nugoMask7) < nugoN {
 					nugoMask7 = make([]uint32, nugoN)
 				}
-				nugoMask7 = nugoMask7[:nugoN]
+				nugoMask7 := nugoMask7[:nugoN]
+				_ = nugoMask7
 				if cap(nugoPred3) < nugoN {
 					nugoPred3 = make([]bool, nugoN)
 				}
-				nugoPred3 = nugoPred3[:nugoN]
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
 				if cap(nugoVote3) < nugoN {
 					nugoVote3 = make([]bool, nugoN)
 				}
-				nugoVote3 = nugoVote3[:nugoN]
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
 				if cap(nugoMask8) < nugoN {
 					nugoMask8 = make([]uint32, nugoN)
 				}
-				nugoMask8 = nugoMask8[:nugoN]
+				nugoMask8 := nugoMask8[:nugoN]
+				_ = nugoMask8
 				if cap(nugoPred4) < nugoN {
 					nugoPred4 = make([]bool, nugoN)
 				}
-				nugoPred4 = nugoPred4[:nugoN]
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
 				if cap(nugoVote4) < nugoN {
 					nugoVote4 = make([]bool, nugoN)
 				}
-				nugoVote4 = nugoVote4[:nugoN]
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
 				if cap(nugoMask9) < nugoN {
 					nugoMask9 = make([]uint32, nugoN)
 				}
-				nugoMask9 = nugoMask9[:nugoN]
+				nugoMask9 := nugoMask9[:nugoN]
+				_ = nugoMask9
 				if cap(nugoVal5) < nugoN {
 					nugoVal5 = make([]int32, nugoN)
 				}
-				nugoVal5 = nugoVal5[:nugoN]
+				nugoVal5 := nugoVal5[:nugoN]
+				_ = nugoVal5
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				if cap(nugoMask10) < nugoN {
 					nugoMask10 = make([]uint32, nugoN)
 				}
-				nugoMask10 = nugoMask10[:nugoN]
+				nugoMask10 := nugoMask10[:nugoN]
+				_ = nugoMask10
 				if cap(nugoVal6) < nugoN {
 					nugoVal6 = make([]int32, nugoN)
 				}
-				nugoVal6 = nugoVal6[:nugoN]
+				nugoVal6 := nugoVal6[:nugoN]
+				_ = nugoVal6
 				if cap(nugoMatch2) < nugoN {
 					nugoMatch2 = make([]uint32, nugoN)
 				}
-				nugoMatch2 = nugoMatch2[:nugoN]
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
 				if cap(nugoVVotes) < nugoN {
 					nugoVVotes = make([]uint32, nugoN)
 				}
-				nugoVVotes = nugoVVotes[:nugoN]
+				nugoVVotes := nugoVVotes[:nugoN]
+				_ = nugoVVotes
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -5870,19 +8233,23 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask = nugoMask[:nugoN]
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -5980,16 +8347,118 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(OutsideMask, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]uint32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					OutsideMask(t, a0)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(OutsideMask, "f5bdb2eed23c1e85", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]uint32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line warpmask.go:118
+						i := (nugoX0 + nugoTi)
+						nugoIn[nugoTi] = i < len(out)
 					}
-					t = r.Next(t)
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line warpmask.go:118
+						i := t.Grid1()
+						nugoIn[nugoTi] = i < len(out)
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoMask[nugoTi] = uint32(0xffff)
+							nugoPred[nugoTi] = (true)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoMask[nugoTi] = uint32(0xffff)
+							nugoPred[nugoTi] = (true)
+						}
+					}
+					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line warpmask.go:118
+							i := (nugoX0 + nugoTi)
+
+//line warpmask.go:120
+							out[i] = nugoVote[nugoTi]
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line warpmask.go:118
+							i := t.Grid1()
+
+//line warpmask.go:120
+							out[i] = nugoVote[nugoTi]
+						}
+					}
 				}
 			}
 		}

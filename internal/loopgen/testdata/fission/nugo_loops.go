@@ -128,11 +128,13 @@ func init() {
 				if cap(nugoVV) < nugoN {
 					nugoVV = make([]int32, nugoN)
 				}
-				nugoVV = nugoVV[:nugoN]
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
 				if cap(nugoExited) < nugoN {
 					nugoExited = make([]bool, nugoN)
 				}
-				nugoExited = nugoExited[:nugoN]
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
 				clear(nugoExited)
 				t := nugoB.Thread(0)
 				_ = t
@@ -417,27 +419,33 @@ func init() {
 				if cap(nugoMask) < nugoN {
 					nugoMask = make([]uint32, nugoN)
 				}
-				nugoMask = nugoMask[:nugoN]
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
 				if cap(nugoPred) < nugoN {
 					nugoPred = make([]bool, nugoN)
 				}
-				nugoPred = nugoPred[:nugoN]
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
 				if cap(nugoVote) < nugoN {
 					nugoVote = make([]uint32, nugoN)
 				}
-				nugoVote = nugoVote[:nugoN]
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
 				if cap(nugoMask2) < nugoN {
 					nugoMask2 = make([]uint32, nugoN)
 				}
-				nugoMask2 = nugoMask2[:nugoN]
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
 				if cap(nugoVal) < nugoN {
 					nugoVal = make([]uint32, nugoN)
 				}
-				nugoVal = nugoVal[:nugoN]
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
 				if cap(nugoMatch) < nugoN {
 					nugoMatch = make([]uint32, nugoN)
 				}
-				nugoMatch = nugoMatch[:nugoN]
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -524,16 +532,118 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(HalfVote, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]uint32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					HalfVote(t, a0)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(HalfVote, "b3cacd9381e3d269", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]uint32)
+		_ = a
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						nugoIn[nugoTi] = t.LaneID() < 16
 					}
-					t = r.Next(t)
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						nugoIn[nugoTi] = t.LaneID() < 16
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line fission.go:107
+							i := (nugoX0 + nugoTi)
+							nugoMask[nugoTi] = uint32(0xffff)
+							nugoPred[nugoTi] = (a[i] > 0)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line fission.go:107
+							i := t.Grid1()
+							nugoMask[nugoTi] = uint32(0xffff)
+							nugoPred[nugoTi] = (a[i] > 0)
+						}
+					}
+					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line fission.go:107
+							i := (nugoX0 + nugoTi)
+
+//line fission.go:109
+							a[i] = nugoVote[nugoTi]
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line fission.go:107
+							i := t.Grid1()
+
+//line fission.go:109
+							a[i] = nugoVote[nugoTi]
+						}
+					}
 				}
 			}
 		}
@@ -578,7 +688,7 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 
-//line fission.go:135
+//line fission.go:136
 				n := int32(5)
 				for k := 0; k < 2; k++ {
 					if nugoFlat {
@@ -586,7 +696,7 @@ func init() {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
-//line fission.go:137
+//line fission.go:138
 							a[(nugoX0 + nugoTi)] += n
 						}
 					} else {
@@ -594,19 +704,19 @@ func init() {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 
-//line fission.go:137
+//line fission.go:138
 							a[t.Grid1()] += n
 						}
 					}
 
-//line fission.go:138
+//line fission.go:139
 					n := int32(7)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
-//line fission.go:140
+//line fission.go:141
 							a[(nugoX0 + nugoTi)] += n
 						}
 					} else {
@@ -614,7 +724,7 @@ func init() {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 
-//line fission.go:140
+//line fission.go:141
 							a[t.Grid1()] += n
 						}
 					}
@@ -634,7 +744,7 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 
-//line fission.go:148
+//line fission.go:149
 				n := t.GridSize1()
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -648,7 +758,7 @@ func init() {
 					}
 				}
 
-//line fission.go:149
+//line fission.go:150
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
@@ -658,12 +768,12 @@ func init() {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
-//line fission.go:148
+//line fission.go:149
 							i := (nugoX0 + nugoTi)
 
-//line fission.go:151
-							if i < stride {
 //line fission.go:152
+							if i < stride {
+//line fission.go:153
 								partial[i] += partial[i+stride]
 							}
 						}
@@ -672,18 +782,18 @@ func init() {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 
-//line fission.go:148
+//line fission.go:149
 							i := t.Grid1()
 
-//line fission.go:151
-							if i < stride {
 //line fission.go:152
+							if i < stride {
+//line fission.go:153
 								partial[i] += partial[i+stride]
 							}
 						}
 					}
 
-//line fission.go:154
+//line fission.go:155
 					if !nugoB.SyncGrid(nil) {
 						return
 					}
@@ -704,7 +814,7 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				if t.BlockIdx().X == 0 {
 
-//line fission.go:163
+//line fission.go:164
 					if !nugoB.SyncGrid(nil) {
 						return
 					}
@@ -714,7 +824,7 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line fission.go:165
+//line fission.go:166
 						a[(nugoX0 + nugoTi)] = 1
 					}
 				} else {
@@ -722,7 +832,7 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line fission.go:165
+//line fission.go:166
 						a[t.Grid1()] = 1
 					}
 				}
@@ -735,6 +845,400 @@ func init() {
 			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
 				for {
 					GridDivergent(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(WarpBranch, "fe40a431fe4033f5", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]uint32)
+		_ = a
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []uint32
+			var nugoLane []int
+			var nugoShfl []uint32
+			var nugoOff2 []bool
+			var nugoIn2 []bool
+			var nugoOff3 []bool
+			var nugoMask2 []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoShfl2 []uint32
+			var nugoVV []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]uint32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]uint32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 := nugoIn2[:nugoN]
+				_ = nugoIn2
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 := nugoOff3[:nugoN]
+				_ = nugoOff3
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]uint32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]uint32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line fission.go:183
+						i := (nugoX0 + nugoTi)
+
+//line fission.go:184
+						v := a[i]
+
+//line fission.go:185
+						lane := t.LaneID()
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line fission.go:183
+						i := t.Grid1()
+
+//line fission.go:184
+						v := a[i]
+
+//line fission.go:185
+						lane := t.LaneID()
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					if nugoFlat {
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line fission.go:187
+							if v == 7 {
+								{
+									nugoExited[nugoTi] = true
+									nugoOff[nugoTi] = true
+									continue nugoRegion
+								}
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line fission.go:187
+							if v == 7 {
+								{
+									nugoExited[nugoTi] = true
+									nugoOff[nugoTi] = true
+									continue nugoRegion2
+								}
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+					for off := 8; off > 0; off /= 2 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(off)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(off)
+								nugoVV[nugoTi] = v
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line fission.go:191
+								v += nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line fission.go:191
+								v += nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoIn2[nugoTi] = nugoTi < 32
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
+						}
+					}
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xffff0000)
+								nugoPred[nugoTi] = (v > 3)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xffff0000)
+								nugoPred[nugoTi] = (v > 3)
+								nugoVV[nugoTi] = v
+							}
+						}
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
+						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line fission.go:194
+								v = nugoVote[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line fission.go:194
+								v = nugoVote[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+				}
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(0), nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line fission.go:183
+						i := (nugoX0 + nugoTi)
+
+//line fission.go:196
+						a[i] = nugoShfl2[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line fission.go:183
+						i := t.Grid1()
+
+//line fission.go:196
+						a[i] = nugoShfl2[nugoTi]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(LaneLoop, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]uint32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					LaneLoop(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(ActiveOneSide, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]uint32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					ActiveOneSide(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(WarpSyncBranch, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]uint32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					WarpSyncBranch(t, a0)
 					if n--; n == 0 || *stop {
 						break
 					}
