@@ -1816,6 +1816,9 @@ func init() {
 //line kernels.go:215
 				n := int32(5)
 				for k := 0; k < 2; k++ {
+
+//line kernels.go:220
+					n2 := int32(7)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
@@ -1839,9 +1842,6 @@ func init() {
 							}
 						}
 					}
-
-//line kernels.go:220
-					n := int32(7)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
@@ -1850,7 +1850,7 @@ func init() {
 //line kernels.go:222
 							if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:223
-								a[i] = a[i]*n + int32(k)
+								a[i] = a[i]*n2 + int32(k)
 							}
 						}
 					} else {
@@ -1861,7 +1861,7 @@ func init() {
 //line kernels.go:222
 							if i := t.Grid1(); i < len(a) {
 //line kernels.go:223
-								a[i] = a[i]*n + int32(k)
+								a[i] = a[i]*n2 + int32(k)
 							}
 						}
 					}
@@ -1889,7 +1889,10 @@ func init() {
 				for k := 0; k < 2; k++ {
 
 //line kernels.go:234
-					x, y := y, x+int32(k)
+					x2 := y
+
+//line kernels.go:234
+					y2 := x + int32(k)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
@@ -1898,7 +1901,7 @@ func init() {
 //line kernels.go:236
 							if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:237
-								a[i] = a[i]*3 + x*10 + y
+								a[i] = a[i]*3 + x2*10 + y2
 							}
 						}
 					} else {
@@ -1909,7 +1912,7 @@ func init() {
 //line kernels.go:236
 							if i := t.Grid1(); i < len(a) {
 //line kernels.go:237
-								a[i] = a[i]*3 + x*10 + y
+								a[i] = a[i]*3 + x2*10 + y2
 							}
 						}
 					}

@@ -4747,6 +4747,21 @@ func init() {
 
 //line syncreduce.go:38
 				live := nugoCount4
+
+//line syncreduce.go:39
+				v := int32(pos*10000 + live*10)
+
+//line syncreduce.go:40
+				if all {
+//line syncreduce.go:41
+					v++
+				}
+
+//line syncreduce.go:43
+				if some {
+//line syncreduce.go:44
+					v += 2
+				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -4757,21 +4772,6 @@ func init() {
 
 //line syncreduce.go:28
 						i := (nugoX0 + nugoTi)
-
-//line syncreduce.go:39
-						v := int32(pos*10000 + live*10)
-
-//line syncreduce.go:40
-						if all {
-//line syncreduce.go:41
-							v++
-						}
-
-//line syncreduce.go:43
-						if some {
-//line syncreduce.go:44
-							v += 2
-						}
 
 //line syncreduce.go:46
 						out[i] = v
@@ -4786,21 +4786,6 @@ func init() {
 
 //line syncreduce.go:28
 						i := t.Grid1()
-
-//line syncreduce.go:39
-						v := int32(pos*10000 + live*10)
-
-//line syncreduce.go:40
-						if all {
-//line syncreduce.go:41
-							v++
-						}
-
-//line syncreduce.go:43
-						if some {
-//line syncreduce.go:44
-							v += 2
-						}
 
 //line syncreduce.go:46
 						out[i] = v
@@ -4984,6 +4969,27 @@ func init() {
 
 //line syncreduce.go:68
 				allViaOr := !(nugoCount4 > 0)
+
+//line syncreduce.go:69
+				v := int32(n * 16)
+
+//line syncreduce.go:70
+				if all {
+//line syncreduce.go:71
+					v |= 1
+				}
+
+//line syncreduce.go:73
+				if some {
+//line syncreduce.go:74
+					v |= 2
+				}
+
+//line syncreduce.go:76
+				if allViaOr {
+//line syncreduce.go:77
+					v |= 4
+				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -4994,27 +5000,6 @@ func init() {
 
 //line syncreduce.go:54
 						lin := y*sx + x
-
-//line syncreduce.go:69
-						v := int32(n * 16)
-
-//line syncreduce.go:70
-						if all {
-//line syncreduce.go:71
-							v |= 1
-						}
-
-//line syncreduce.go:73
-						if some {
-//line syncreduce.go:74
-							v |= 2
-						}
-
-//line syncreduce.go:76
-						if allViaOr {
-//line syncreduce.go:77
-							v |= 4
-						}
 
 //line syncreduce.go:79
 						if lin < len(out) {
@@ -5032,27 +5017,6 @@ func init() {
 
 //line syncreduce.go:54
 						lin := y*sx + x
-
-//line syncreduce.go:69
-						v := int32(n * 16)
-
-//line syncreduce.go:70
-						if all {
-//line syncreduce.go:71
-							v |= 1
-						}
-
-//line syncreduce.go:73
-						if some {
-//line syncreduce.go:74
-							v |= 2
-						}
-
-//line syncreduce.go:76
-						if allViaOr {
-//line syncreduce.go:77
-							v |= 4
-						}
 
 //line syncreduce.go:79
 						if lin < len(out) {

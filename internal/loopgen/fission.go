@@ -533,17 +533,20 @@ func (f *fissioner) census() {
 	}
 }
 
-// findUniform computes the block-uniform variables: declared by
-// block-level statements and only ever assigned by block-level statements
-// of uniform values.
+// findUniform computes the block-uniform variables: only ever assigned
+// uniform values by block-level statements or inside block-level uniform
+// compounds (fission_uniform.go), the greatest such set.
 func (f *fissioner) findUniform() {
+	// Assignments inside block-level compounds without barriers count
+	// when the whole compound is uniform (fission_uniform.go).
+	owners := f.compoundOwners()
 	for v, as := range f.assigns {
 		if !f.local[v] || f.addr[v] {
 			continue
 		}
 		ok := true
 		for _, a := range as {
-			if !f.block[a] && !f.blockSpec(a) {
+			if owners[a] == nil && !f.block[a] && !f.blockSpec(a) {
 				ok = false
 			}
 		}
@@ -555,7 +558,7 @@ func (f *fissioner) findUniform() {
 		changed = false
 		for v := range f.uniform {
 			for _, a := range f.assigns[v] {
-				if !f.uniformAssign(a) {
+				if !f.uniformAssign(a) || owners[a] != nil && !f.uniformCompound(owners[a], 0) {
 					delete(f.uniform, v)
 					changed = true
 					break
@@ -775,6 +778,9 @@ func (f *fissioner) callClass(e *ast.CallExpr, pos bool) bool {
 func (f *fissioner) isUniformStmt(s ast.Stmt) bool {
 	if !f.block[s] {
 		return false
+	}
+	if isCompound(s) {
+		return f.isUniformCompound(s)
 	}
 	switch s := s.(type) {
 	case *ast.AssignStmt, *ast.IncDecStmt:
@@ -1109,6 +1115,9 @@ func (f *fissioner) checkBranches(body *ast.BlockStmt) {
 		ast.Inspect(n, func(c ast.Node) bool {
 			if c == n {
 				return true
+			}
+			if s, ok := c.(ast.Stmt); ok && f.isUniformCompound(s) {
+				return false // runs once per block: its branches are the block's
 			}
 			switch c := c.(type) {
 			case *ast.ForStmt:

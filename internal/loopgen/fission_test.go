@@ -19,7 +19,7 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "Helper", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "Helper", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock", "UniformInIf", "UniformAccumulate", "UniformBreak", "ShadowAcross"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
@@ -31,6 +31,12 @@ func TestFissionReasons(t *testing.T) {
 		"GridDivergent": "not the same in every thread",
 		"HalfVote":      "a warp operation there takes only the lanes on its side",
 		"MatchArg":      "MatchAllSync other than as the value of a two-variable assignment",
+		// A value assigned under a thread-dependent condition, in an if
+		// that also does a thread's work, or from a thread's value in a
+		// later iteration of a loop is not uniform (fission_uniform.go).
+		"DivergentAssign":  "loop whose condition is not the same in every thread",
+		"MixedIf":          "loop whose condition is not the same in every thread",
+		"CarriedDivergent": "loop whose condition is not the same in every thread",
 	}
 	if len(res.Unfissioned) != len(want) {
 		t.Errorf("unfissioned %v, want %d kernels", res.Unfissioned, len(want))
@@ -45,7 +51,11 @@ func TestFissionReasons(t *testing.T) {
 	}
 	for _, s := range []string{"RegisterBlockLoop(Reduce,", "RegisterRowLoop(Divergent,", "RegisterRowLoop(Plain,", "//line fission.go:",
 		// GridWide's barrier, with its line; GridFold's i and n apart.
-		"RegisterBlockLoop(GridWide,", "//line fission.go:90\n\t\t\t\tif !nugoB.SyncGrid(nil) {", "i := t.Grid1()\n", "n := t.GridSize1()\n"} {
+		"RegisterBlockLoop(GridWide,", "//line fission.go:90\n\t\t\t\tif !nugoB.SyncGrid(nil) {", "i := t.Grid1()\n", "n := t.GridSize1()\n",
+		// Uniform compounds run once per block, at the block's level
+		// (fission_uniform.go); a shadowing x is renamed.
+		"\t\t\t\tif n > 64 {\n\t\t\t\t\trounds = 2\n", "\t\t\t\t} else if n > 8 {\n\t\t\t\t\tstride = 3\n",
+		"\t\t\t\t\tif k == n {\n\t\t\t\t\t\tbreak\n", "x2 := x + int32(i)\n", "x2 := nugoVX2[nugoTi]\n"} {
 		if !bytes.Contains(res.Source, []byte(s)) {
 			t.Errorf("generated file lacks %q", s)
 		}

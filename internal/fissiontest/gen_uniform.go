@@ -1,0 +1,60 @@
+package fissiontest
+
+import "fmt"
+
+// uniformShape writes one of the shapes the flow-aware uniformity
+// analysis takes (internal/loopgen/fission_uniform.go): a variable the
+// same in every thread assigned inside an if without barriers, or summed
+// in a loop without barriers, which later loops and ifs around barriers
+// may use; or, inside a loop around barriers and with every shared array
+// clean, a break or continue on a condition the same in every thread.
+func (g *gen) uniformShape() {
+	u := []string{"p", "nt", "bid", "nt / 3", "p * 2"}
+	u = append(u, g.uvars...)
+	ue := func() string {
+		e := u[g.pick(len(u))]
+		if g.chance(50) {
+			e = fmt.Sprintf("%s + %s", e, u[g.pick(len(u))])
+		}
+		return e
+	}
+	uc := func() string {
+		c := []string{"bid%2 == 0", "p > 1", fmt.Sprintf("nt > %d", g.pick(100)), "bid == 0", "t.BlockIdx().X == 1"}
+		c = append(c, fmt.Sprintf("(%s)%%%d == %d", ue(), 2+g.pick(3), g.pick(2)))
+		return c[g.pick(len(c))]
+	}
+	switch k := g.pick(10); {
+	case k < 2 && g.uloops > 0 && !g.dirty():
+		// Every iteration ends clean (uniformLoop), so leaving it here
+		// leaves no shared array half written.
+		g.line("if %s {", uc())
+		g.line("\t%s", []string{"break", "continue"}[g.pick(2)])
+		g.line("}")
+		return
+	case k < 6:
+		name := g.fresh("u")
+		g.line("%s := %s", name, ue())
+		g.line("if %s {", uc())
+		g.line("\t%s = %s", name, ue())
+		if g.chance(40) {
+			g.line("} else if %s {", uc())
+			g.line("\t%s += %d", name, 1+g.pick(3))
+		} else if g.chance(40) {
+			g.line("} else {")
+			g.line("\t%s++", name)
+		}
+		g.line("}")
+		g.line("_ = %s", name)
+		g.uvars = append(g.uvars, name)
+	default:
+		name, k := g.fresh("u"), g.fresh("k")
+		g.line("%s := 0", name)
+		g.line("for %s := range (%s) %% 5 {", k, ue())
+		g.line("\tif %s%%2 == %d {", k, g.pick(2))
+		g.line("\t\t%s += %s", name, k)
+		g.line("\t}")
+		g.line("}")
+		g.line("_ = %s", name)
+		g.uvars = append(g.uvars, name)
+	}
+}

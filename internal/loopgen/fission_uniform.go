@@ -1,0 +1,160 @@
+package loopgen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// This file holds the flow-aware part of barrier fission's uniformity
+// analysis and the renaming of redeclared variables.
+//
+// A variable is block-uniform when every assignment that can reach a use
+// gives it the same value in every thread and is made under control flow
+// that is the same in every thread. Assignments in block-level statement
+// lists (around barriers) qualify when their values are uniform; so do
+// those inside a block-level if, for, range or block without barriers
+// (a *uniform compound*) whose conditions, bounds and assignments are all
+// uniform: `s := 0; if n > 64 { s = 1 }`, `if t.BlockIdx().X == 0 {
+// stride = 2 }`. Such a compound runs once per block, outside the loops
+// over the block's threads, like a uniform assignment; a break or continue
+// in it (`if k == p { break }`) leaves or continues the loop around
+// barriers for the whole block. An assignment under a thread-dependent
+// condition, in a compound that also does per-thread work (a store, a
+// call), or in a statement of a region makes the variable thread
+// dependent; a variable whose address is taken is never uniform. Loops
+// are handled by the fixpoint in findUniform: a variable starts uniform
+// and is dropped when one of its assignments reads a variable dropped.
+
+// compoundOwners maps each assignment inside a block-level compound
+// statement without barriers (if, for, range, block) to that statement.
+func (f *fissioner) compoundOwners() map[ast.Node]ast.Stmt {
+	owners := map[ast.Node]ast.Stmt{}
+	for n := range f.block {
+		s, ok := n.(ast.Stmt)
+		if !ok || !isCompound(s) || f.hasColl(s) {
+			continue
+		}
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.AssignStmt, *ast.IncDecStmt, *ast.ValueSpec, *ast.RangeStmt:
+				owners[n] = s
+			}
+			return true
+		})
+	}
+	return owners
+}
+
+// isCompound reports whether s is a statement the uniformity analysis
+// looks into: an if, a for, a range loop or a block.
+func isCompound(s ast.Stmt) bool {
+	switch s.(type) {
+	case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.BlockStmt:
+		return true
+	}
+	return false
+}
+
+// uniformCompound reports whether s, a compound statement without
+// barriers, does the same in every thread and nothing but assign uniform
+// variables: its conditions and bounds are uniform, its statements are
+// uniform assignments and declarations, uniform compounds, and unlabeled
+// breaks and continues. loops counts the loops of s around the statement.
+func (f *fissioner) uniformCompound(s ast.Stmt, loops int) bool {
+	switch s := s.(type) {
+	case *ast.AssignStmt, *ast.IncDecStmt:
+		return f.uniformAssign(s)
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok {
+			return false
+		}
+		if gd.Tok != token.VAR {
+			return true // constants and types
+		}
+		for _, sp := range gd.Specs {
+			if !f.uniformAssign(sp) {
+				return false
+			}
+		}
+		return true
+	case *ast.EmptyStmt:
+		return true
+	case *ast.BranchStmt:
+		// Unlabeled: inside s it leaves a loop of s; at its top, the loop
+		// around barriers that holds s (a block-level statement has no
+		// other loop or switch around it).
+		return s.Label == nil && (s.Tok == token.BREAK || s.Tok == token.CONTINUE)
+	case *ast.BlockStmt:
+		return f.uniformCompoundList(s.List, loops)
+	case *ast.IfStmt:
+		if s.Init != nil && !f.uniformCompound(s.Init, loops) || !f.uniformExpr(s.Cond) || !f.uniformCompoundList(s.Body.List, loops) {
+			return false
+		}
+		return s.Else == nil || f.uniformCompound(s.Else, loops)
+	case *ast.ForStmt:
+		if s.Init != nil && !f.uniformCompound(s.Init, loops) ||
+			s.Cond != nil && !f.uniformExpr(s.Cond) ||
+			s.Post != nil && !f.uniformCompound(s.Post, loops) {
+			return false
+		}
+		return f.uniformCompoundList(s.Body.List, loops+1)
+	case *ast.RangeStmt:
+		return f.uniformAssign(s) && f.uniformCompoundList(s.Body.List, loops+1)
+	}
+	return false
+}
+
+func (f *fissioner) uniformCompoundList(list []ast.Stmt, loops int) bool {
+	for _, s := range list {
+		if !f.uniformCompound(s, loops) {
+			return false
+		}
+	}
+	return true
+}
+
+// isUniformCompound reports whether s is a block-level compound statement
+// without barriers that runs once per block (see uniformCompound).
+func (f *fissioner) isUniformCompound(s ast.Stmt) bool {
+	return f.block[s] && isCompound(s) && !f.hasColl(s) && f.uniformCompound(s, 0)
+}
+
+// shadowRenames returns fresh names for the local variables of kernel fd
+// that hide a parameter or another local variable of it (a redeclaration
+// in an inner scope: `x := x + 1` in a loop around barriers). The block
+// loop declares the variables living across barriers at the head of each
+// region's loop, where the inner declaration would clash with the outer
+// one; the copy that fission transforms (inline.go) takes these names, in
+// declarations and uses.
+func shadowRenames(fd *ast.FuncDecl, info *types.Info, fresh func(string) string) map[types.Object]string {
+	out := map[types.Object]string{}
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		return out
+	}
+	body := fn.Scope()
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return true
+		}
+		v, ok := info.Defs[id].(*types.Var)
+		if !ok || v.IsField() || v.Parent() == nil || v.Parent() == body || v.Parent().Parent() == nil {
+			return true
+		}
+		// The scopes between v's and the function's (itself included).
+		for sc := v.Parent().Parent(); sc != nil; sc = sc.Parent() {
+			if o, ok := sc.Lookup(v.Name()).(*types.Var); ok && o.Pos() < v.Pos() {
+				out[v] = fresh(v.Name())
+				break
+			}
+			if sc == body {
+				break
+			}
+		}
+		return true
+	})
+	return out
+}

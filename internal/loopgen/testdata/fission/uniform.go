@@ -1,0 +1,107 @@
+package fission
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// UniformInIf assigns its loop's bound and stride inside ifs without
+// barriers, under conditions the same in every thread: both stay uniform,
+// the ifs run once per block and the loop around the barrier stays a loop.
+func UniformInIf(t cuda.Thread, a []int32, n int) {
+	rounds := 1
+	if n > 64 {
+		rounds = 2
+	}
+	stride := 1
+	if t.BlockIdx().X == 0 {
+		stride = 2
+	} else if n > 8 {
+		stride = 3
+	}
+	for k := 0; k < rounds; k++ {
+		a[t.Grid1()] += int32(stride)
+		t.SyncThreads()
+	}
+}
+
+// UniformAccumulate sums a uniform loop's counter into a uniform value
+// without barriers, which then bounds a loop around one.
+func UniformAccumulate(t cuda.Thread, a []int32, n int) {
+	total := 0
+	for k := range n {
+		if k%2 == 0 {
+			total += k
+		}
+	}
+	for k := 0; k < total; k++ {
+		a[t.Grid1()]++
+		t.SyncThreads()
+	}
+}
+
+// UniformBreak leaves and continues a loop around barriers on uniform
+// conditions.
+func UniformBreak(t cuda.Thread, a []int32, n int) {
+	for k := 0; k < 8; k++ {
+		if k == n {
+			break
+		}
+		if k%2 == 1 {
+			continue
+		}
+		a[t.Grid1()] += int32(k)
+		t.SyncThreads()
+	}
+}
+
+// ShadowAcross declares x again inside a loop around barriers, hiding an
+// x that lives across them: the inner one is renamed in the block loop.
+func ShadowAcross(t cuda.Thread, a []int32) {
+	x := int32(t.ThreadIdx().X) * 3
+	t.SyncThreads()
+	for i := 0; i < 2; i++ {
+		x := x + int32(i)
+		t.SyncThreads()
+		a[t.Grid1()] += x
+	}
+	a[t.Grid1()] += x
+}
+
+// DivergentAssign assigns its loop's bound under a condition that differs
+// from thread to thread: the bound is not uniform.
+func DivergentAssign(t cuda.Thread, a []int32) {
+	rounds := 1
+	if t.ThreadIdx().X < 3 {
+		rounds = 2
+	}
+	for k := 0; k < rounds; k++ {
+		a[t.Grid1()]++
+		t.SyncThreads()
+	}
+}
+
+// MixedIf assigns its loop's bound in an if that also stores: the if runs
+// in every thread's loop, so the bound is taken for a thread's own.
+func MixedIf(t cuda.Thread, a []int32, n int) {
+	rounds := 1
+	if n > 4 {
+		rounds = 2
+		a[t.Grid1()] = 0
+	}
+	for k := 0; k < rounds; k++ {
+		a[t.Grid1()]++
+		t.SyncThreads()
+	}
+}
+
+// CarriedDivergent makes its bound thread dependent in a later iteration
+// of a uniform loop: the fixpoint sees it.
+func CarriedDivergent(t cuda.Thread, a []int32) {
+	bound, step := 1, 0
+	for k := 0; k < 3; k++ {
+		bound += step
+		step = int(t.ThreadIdx().X)
+	}
+	for k := 0; k < bound; k++ {
+		a[t.Grid1()]++
+		t.SyncThreads()
+	}
+}
