@@ -45,6 +45,8 @@ func TestGenerateCovers(t *testing.T) {
 		"for t.SyncThreadsOr(", "for i", "; t.SyncThreadsAnd(", "cuda.ShflDownSync(", "cuda.ShflUpSync(",
 		"cuda.ShflXorSync(", "cuda.ShflSync(", "cuda.BallotSync(", "cuda.AnySync(", "cuda.AllSync(",
 		"cuda.SharedArray2[", "t.SyncWarp()", "return\n", "nt-1-tid", "if tid < ", "for i", "float64", "uint64",
+		// uniformShape (gen_uniform.go).
+		"\tbreak\n", "\tcontinue\n", " := 0\n", "} else if ",
 	}
 	seen := map[string]bool{}
 	shapes := map[bool]bool{}

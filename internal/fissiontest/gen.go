@@ -1018,15 +1018,10 @@ func (g *gen) uniformVar() {
 		// outside, which are all in scope.
 		x := g.uvars[g.pick(len(g.uvars))]
 		if strings.HasPrefix(x, "u") {
+			// In an if without barriers that also does a thread's work,
+			// the if becomes one around loops over the threads
+			// (promoteIfs, fission_uniform.go).
 			g.line("%s = %s", x, e)
-			if g.inBranch > 0 {
-				// An if without barriers runs once per block only when
-				// it does nothing but uniform work (fission_uniform.go);
-				// this one may also do a thread's, which makes the
-				// variable a thread's own. A barrier makes the if one
-				// around barriers.
-				g.barrier()
-			}
 			return
 		}
 	}

@@ -31,10 +31,21 @@ func (g *gen) uniformShape() {
 		g.line("\t%s", []string{"break", "continue"}[g.pick(2)])
 		g.line("}")
 		return
-	case k < 6:
+	case k < 4 && g.uloops > 0 && !g.dirty():
+		// A break or continue with a thread's work before it.
+		g.line("if %s {", uc())
+		g.threadWork()
+		g.line("\t%s", []string{"break", "continue"}[g.pick(2)])
+		g.line("}")
+		return
+	case k < 7:
 		name := g.fresh("u")
 		g.line("%s := %s", name, ue())
 		g.line("if %s {", uc())
+		if g.chance(40) {
+			// A thread's work too: the if is promoted (promoteIfs).
+			g.threadWork()
+		}
 		g.line("\t%s = %s", name, ue())
 		if g.chance(40) {
 			g.line("} else if %s {", uc())
@@ -57,4 +68,15 @@ func (g *gen) uniformShape() {
 		g.line("_ = %s", name)
 		g.uvars = append(g.uvars, name)
 	}
+}
+
+// threadWork writes, one level in, an update of a thread's variable that
+// touches no shared array and declares nothing.
+func (g *gen) threadWork() {
+	v := g.anyVar(true)
+	op := "+="
+	if !isFloat(v.t) && g.chance(50) {
+		op = "^="
+	}
+	g.line("\t%s %s %s", v.name, op, g.expr(v.t, 1))
 }

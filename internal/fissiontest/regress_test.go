@@ -125,6 +125,45 @@ func UniformShapes(t cuda.Thread, in []int32, fin []float32, out []int64, fout [
 	}
 }
 `},
+	// PromotedIfs (hand-written): a bound the same in every thread set in
+	// an if that also does a thread's work, and a break after a thread's
+	// work in an if nested in another, both promoted to ifs around the
+	// loops over the threads (promoteIfs, fission_uniform.go).
+	{Name: "PromotedIfs", BlockX: 33, BlockY: 1, Grid: 3, N: 90, P: 2, Slots: 1, FSlots: 1, Source: `
+func PromotedIfs(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
+	s0 := cuda.SharedArray[int32](t, 33)
+	tid := t.ThreadIdx().X
+	nt := t.BlockDim().X
+	gi := t.Grid1()
+	var v int32
+	if gi < len(in) {
+		v = in[gi]
+	}
+	rounds := 1
+	if t.BlockIdx().X != 1 {
+		v ^= int32(tid * 7)
+		rounds = p + 2
+	}
+	limit := 4
+	for i := 0; i < rounds; i++ {
+		s0[tid] = v
+		t.SyncThreads()
+		v += s0[(tid+i+1)%nt]
+		t.SyncThreads()
+		if p > 1 {
+			v -= int32(i)
+			if i > p {
+				limit--
+			}
+			if i == limit {
+				v *= 3
+				break
+			}
+		}
+	}
+	out[gi] = int64(v)
+}
+`},
 	// SharedInLoop (hand-written, passes): a shared array declared inside
 	// a loop around barriers, a thread that returned before it, a shuffle
 	// with lanes that differ from thread to thread.

@@ -230,6 +230,9 @@ type fissioner struct {
 	block   map[ast.Node]bool // statements of block-level lists, loop headers
 	uniform map[*types.Var]bool
 	single  map[*types.Var]bool // assigned once, by its declaration
+	// promoted are the ifs without barriers taken for ifs around them
+	// (fission_uniform.go).
+	promoted map[ast.Stmt]bool
 	// rematVars are the variables whose value is a function of the
 	// thread's position: recomputed in each region that reads them.
 	rematVars map[*types.Var]bool
@@ -296,12 +299,25 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 // fissionAs is fission for kernel fd or, when inst is not nil, for that
 // instantiation of the generic kernel fd (inline.go).
 func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why string) {
+	src, why, promoted := g.fissionTry(fd, inst, true)
+	if why != "" && promoted {
+		// The ifs promoted to split regions (fission_uniform.go) may have
+		// made a variable live across the split that cannot be; the
+		// kernel as it was may still be transformed.
+		src, why, _ = g.fissionTry(fd, inst, false)
+	}
+	return src, why
+}
+
+// fissionTry is fissionAs, promoting ifs (promoteIfs) if promote; it
+// reports whether it promoted any.
+func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (src string, why string, promoted bool) {
 	f := &fissioner{
 		g: g, fd: fd, info: g.pkg.TypesInfo,
 		params: map[*types.Var]bool{}, local: map[*types.Var]bool{},
 		assigns: map[*types.Var][]ast.Node{}, addr: map[*types.Var]bool{},
 		block: map[ast.Node]bool{}, uniform: map[*types.Var]bool{}, single: map[*types.Var]bool{},
-		taken: map[string]bool{}, shared: map[ast.Stmt]scratchVar{},
+		taken: map[string]bool{}, shared: map[ast.Stmt]scratchVar{}, promoted: map[ast.Stmt]bool{},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -309,19 +325,19 @@ func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why
 			if !ok {
 				panic(r)
 			}
-			src, why = "", e.msg
+			src, why, promoted = "", e.msg, len(f.promoted) > 0
 		}
 	}()
 	sig := g.signature(fd)
 	if sig.TypeParams().Len() > 0 && inst == nil {
-		return "", "generic kernels get block loops only for the instantiations the package writes"
+		return "", "generic kernels get block loops only for the instantiations the package writes", false
 	}
 	// Synchronising helpers are inlined first (inline.go); the
 	// fingerprint covers the declarations as written, the kernel's and
 	// the inlined helpers', before the transform edits the syntax tree.
 	ig, ifd, hash, inlined, why := g.inlined(fd, inst)
 	if why != "" {
-		return "", why
+		return "", why, false
 	}
 	f.g, f.fd, f.info, f.hash, f.inlined = ig, ifd, ig.pkg.TypesInfo, hash, inlined
 	f.check()
@@ -330,8 +346,12 @@ func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
 	f.census()
 	f.findUniform()
+	for promote && f.promoteIfs() {
+		f.uniform = map[*types.Var]bool{}
+		f.findUniform()
+	}
 	body := f.list(f.fd.Body.List)
-	return f.emit(body), ""
+	return f.emit(body), "", len(f.promoted) > 0
 }
 
 // check rejects what the transform does not handle.
@@ -433,7 +453,7 @@ func (f *fissioner) varOf(id *ast.Ident) *types.Var {
 func (f *fissioner) markBlock(list []ast.Stmt) {
 	for _, s := range list {
 		f.block[s] = true
-		if !f.hasColl(s) {
+		if !f.hasColl(s) && !f.promoted[s] {
 			continue
 		}
 		switch s := s.(type) {
@@ -449,7 +469,7 @@ func (f *fissioner) markBlock(list []ast.Stmt) {
 			f.block[s] = true
 			f.markBlock(s.Body.List)
 		case *ast.IfStmt:
-			if f.collOnlyInHead(s) {
+			if f.collOnlyInHead(s) && !f.promoted[s] {
 				continue // a statement of one region (see list)
 			}
 			if s.Init != nil {
@@ -782,6 +802,9 @@ func (f *fissioner) isUniformStmt(s ast.Stmt) bool {
 	if isCompound(s) {
 		return f.isUniformCompound(s)
 	}
+	if f.blockBranch(s) {
+		return true
+	}
 	switch s := s.(type) {
 	case *ast.AssignStmt, *ast.IncDecStmt:
 		return f.uniformAssign(s)
@@ -960,7 +983,7 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 		return cur
 	}
 	for _, s := range stmts {
-		if !f.hasColl(s) {
+		if !f.hasColl(s) && !f.promoted[s] {
 			switch {
 			case isConstOrType(s):
 				r := open()
@@ -1031,7 +1054,7 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 			cur = nil
 			out = append(out, &forNode{loop: s, body: f.list(s.Body.List)})
 		case *ast.IfStmt:
-			if f.collOnlyInHead(s) {
+			if f.collOnlyInHead(s) && !f.promoted[s] {
 				// Warp operations in the condition only: their results
 				// start the region of the if.
 				cur = f.collectiveStmt(s, open, &out)
@@ -1116,7 +1139,7 @@ func (f *fissioner) checkBranches(body *ast.BlockStmt) {
 			if c == n {
 				return true
 			}
-			if s, ok := c.(ast.Stmt); ok && f.isUniformCompound(s) {
+			if s, ok := c.(ast.Stmt); ok && (f.isUniformCompound(s) || f.blockBranch(s)) {
 				return false // runs once per block: its branches are the block's
 			}
 			switch c := c.(type) {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // This file holds the flow-aware part of barrier fission's uniformity
@@ -32,7 +33,7 @@ func (f *fissioner) compoundOwners() map[ast.Node]ast.Stmt {
 	owners := map[ast.Node]ast.Stmt{}
 	for n := range f.block {
 		s, ok := n.(ast.Stmt)
-		if !ok || !isCompound(s) || f.hasColl(s) {
+		if !ok || !isCompound(s) || f.hasColl(s) || f.promoted[s] {
 			continue
 		}
 		ast.Inspect(s, func(n ast.Node) bool {
@@ -118,7 +119,151 @@ func (f *fissioner) uniformCompoundList(list []ast.Stmt, loops int) bool {
 // isUniformCompound reports whether s is a block-level compound statement
 // without barriers that runs once per block (see uniformCompound).
 func (f *fissioner) isUniformCompound(s ast.Stmt) bool {
-	return f.block[s] && isCompound(s) && !f.hasColl(s) && f.uniformCompound(s, 0)
+	return f.block[s] && isCompound(s) && !f.hasColl(s) && !f.promoted[s] && f.uniformCompound(s, 0)
+}
+
+// promoteIfs marks the block-level ifs without barriers, under a uniform
+// condition, that also do a thread's work but assign, at the top of a
+// branch, a variable that a loop or if around barriers reads in its head
+// (`if n > 4 { rounds = 2; a[i] = 0 }` before `for k := 0; k < rounds;
+// k++ { ... t.SyncThreads() }`), or break or continue the loop around
+// barriers there (`if k == n { a[i] = 0; break }`). A promoted if is transformed as one
+// around barriers: a Go if around the loops over the block's threads, its
+// branches block-level lists where the uniform assignment runs once per
+// block. It reports whether it marked any; findUniform must then run
+// again, and promoteIfs after it (promoting an if makes more variables
+// uniform, and so more conditions).
+// Ifs with an init statement are left alone.
+func (f *fissioner) promoteIfs() bool {
+	any := false
+	for changed := true; changed; {
+		changed = false
+		needed := f.headVars()
+		for n := range f.block {
+			s, ok := n.(*ast.IfStmt)
+			if !ok || f.promoted[s] || s.Init != nil || f.hasColl(s) || f.isUniformCompound(s) || !f.uniformExpr(s.Cond) {
+				continue
+			}
+			if !f.assignsTop(s, needed) {
+				continue
+			}
+			f.promoted[s] = true
+			f.markBlock([]ast.Stmt{s})
+			changed, any = true, true
+		}
+	}
+	return any
+}
+
+// assignsTop reports whether a statement at the top of a branch of if s
+// (or of its else-if chain, or of an if at the top of a branch) assigns one of vars or is a break or continue: made
+// block-level, it runs once per block.
+func (f *fissioner) assignsTop(s *ast.IfStmt, vars map[*types.Var]bool) bool {
+	list := s.Body.List
+	switch e := s.Else.(type) {
+	case *ast.BlockStmt:
+		list = append(slices.Clip(list), e.List...)
+	case *ast.IfStmt:
+		if f.assignsTop(e, vars) {
+			return true
+		}
+	}
+	for _, st := range list {
+		var lhs []ast.Expr
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			lhs = st.Lhs
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{st.X}
+		case *ast.BranchStmt:
+			if st.Label == nil && (st.Tok == token.BREAK || st.Tok == token.CONTINUE) {
+				return true
+			}
+		case *ast.IfStmt:
+			// A nested if may be promoted in turn, once the variables
+			// its condition reads are found uniform (fissionTry).
+			if !f.hasColl(st) && f.assignsTop(st, vars) {
+				return true
+			}
+		case *ast.BlockStmt:
+			if f.assignsTop(&ast.IfStmt{Body: st}, vars) {
+				return true
+			}
+		}
+		for _, l := range lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+				if v := f.varOf(id); v != nil && vars[v] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// blockBranch reports whether s is an unlabeled break or continue in a
+// block-level list: every thread of the block reaches it, so it leaves or
+// continues the loop around barriers for the whole block.
+func (f *fissioner) blockBranch(s ast.Stmt) bool {
+	b, ok := s.(*ast.BranchStmt)
+	return ok && f.block[s] && b.Label == nil && (b.Tok == token.BREAK || b.Tok == token.CONTINUE)
+}
+
+// headVars returns the local variables that the heads of the statements
+// around barriers read (conditions, init and post statements, ranges),
+// and those that their assignments read, transitively.
+func (f *fissioner) headVars() map[*types.Var]bool {
+	vars := map[*types.Var]bool{}
+	var read func(n ast.Node)
+	read = func(n ast.Node) {
+		if n == nil || n == ast.Node((*ast.BlockStmt)(nil)) {
+			return
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && f.info.Uses[id] != nil {
+				if v := f.varOf(id); v != nil && f.local[v] && !vars[v] {
+					vars[v] = true
+					for _, a := range f.assigns[v] {
+						read(assignedFrom(a))
+					}
+				}
+			}
+			return true
+		})
+	}
+	for n := range f.block {
+		if st, ok := n.(ast.Stmt); !ok || !f.hasColl(st) && !f.promoted[st] {
+			continue
+		}
+		switch s := n.(type) {
+		case *ast.ForStmt:
+			read(s.Init)
+			if s.Cond != nil {
+				read(s.Cond)
+			}
+			read(s.Post)
+		case *ast.RangeStmt:
+			read(s.X)
+		case *ast.IfStmt:
+			read(s.Init)
+			read(s.Cond)
+		}
+	}
+	return vars
+}
+
+// assignedFrom returns the part of assignment a that its values are
+// computed from (a RangeStmt's range, an assignment's right side).
+func assignedFrom(a ast.Node) ast.Node {
+	switch a := a.(type) {
+	case *ast.AssignStmt:
+		return &ast.CompositeLit{Elts: a.Rhs}
+	case *ast.ValueSpec:
+		return &ast.CompositeLit{Elts: a.Values}
+	case *ast.RangeStmt:
+		return a.X
+	}
+	return nil
 }
 
 // shadowRenames returns fresh names for the local variables of kernel fd

@@ -993,16 +993,127 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(MixedIf, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].(int)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				MixedIf(t, a0, a1)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(MixedIf, "0c5bacbdf9b926a2", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line uniform.go:85
+				rounds := 1
+				if n > 4 {
+
+//line uniform.go:87
+					rounds = 2
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:88
+							a[(nugoX0 + nugoTi)] = 0
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:88
+							a[t.Grid1()] = 0
+						}
+					}
 				}
-				t = r.Next(t)
+				for k := 0; k < rounds; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:91
+							a[(nugoX0+nugoTi)]++
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:91
+							a[t.Grid1()]++
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(NestedMixedIf, "76769d77946d75ac", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line uniform.go:99
+				limit := 3
+				for k := 0; k < 8; k++ {
+					if n > 1 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line uniform.go:102
+								a[(nugoX0 + nugoTi)] += 2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line uniform.go:102
+								a[t.Grid1()] += 2
+							}
+						}
+
+//line uniform.go:103
+						if k > n {
+//line uniform.go:104
+							limit--
+						}
+						if k == limit {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line uniform.go:107
+									a[(nugoX0+nugoTi)]++
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line uniform.go:107
+									a[t.Grid1()]++
+								}
+							}
+
+//line uniform.go:108
+							break
+						}
+					}
+				}
 			}
 		}
 	})

@@ -78,8 +78,9 @@ func DivergentAssign(t cuda.Thread, a []int32) {
 	}
 }
 
-// MixedIf assigns its loop's bound in an if that also stores: the if runs
-// in every thread's loop, so the bound is taken for a thread's own.
+// MixedIf assigns its loop's bound in an if that also stores: the if
+// becomes a Go if around the loop over the threads that store, and the
+// bound's assignment runs once per block.
 func MixedIf(t cuda.Thread, a []int32, n int) {
 	rounds := 1
 	if n > 4 {
@@ -88,6 +89,25 @@ func MixedIf(t cuda.Thread, a []int32, n int) {
 	}
 	for k := 0; k < rounds; k++ {
 		a[t.Grid1()]++
+		t.SyncThreads()
+	}
+}
+
+// NestedMixedIf assigns a bound in an if nested in an if that stores,
+// and stops a loop around barriers with a break in such an if.
+func NestedMixedIf(t cuda.Thread, a []int32, n int) {
+	limit := 3
+	for k := 0; k < 8; k++ {
+		if n > 1 {
+			a[t.Grid1()] += 2
+			if k > n {
+				limit--
+			}
+			if k == limit {
+				a[t.Grid1()]++
+				break
+			}
+		}
 		t.SyncThreads()
 	}
 }
