@@ -856,15 +856,11 @@ func init() {
 //line atomics.go:141
 						tid := nugoTi
 
-//line atomics.go:159
-						switch {
-
 //line atomics.go:160
-						case tid == 8 || tid == 10:
+						if tid == 8 || tid == 10 {
 //line atomics.go:161
 							cuda.AtomicMin(&out[tid], sh[tid])
-//line atomics.go:162
-						case tid < 12:
+						} else if tid < 12 {
 //line atomics.go:163
 							cuda.AtomicAdd(&out[tid], sh[tid])
 						}
@@ -877,15 +873,11 @@ func init() {
 //line atomics.go:141
 						tid := t.ThreadIdx().X
 
-//line atomics.go:159
-						switch {
-
 //line atomics.go:160
-						case tid == 8 || tid == 10:
+						if tid == 8 || tid == 10 {
 //line atomics.go:161
 							cuda.AtomicMin(&out[tid], sh[tid])
-//line atomics.go:162
-						case tid < 12:
+						} else if tid < 12 {
 //line atomics.go:163
 							cuda.AtomicAdd(&out[tid], sh[tid])
 						}
@@ -4831,19 +4823,14 @@ func init() {
 //line syncreduce.go:56
 						var p bool
 
-//line syncreduce.go:57
-						switch (b.X + 2*b.Y) % 3 {
-
 //line syncreduce.go:58
-						case 0:
+						if ((b.X + 2*b.Y) % 3) == 0 {
 //line syncreduce.go:59
 							p = true
-//line syncreduce.go:60
-						case 1:
+						} else if ((b.X + 2*b.Y) % 3) == 1 {
 //line syncreduce.go:61
 							p = false
-//line syncreduce.go:62
-						default:
+						} else {
 //line syncreduce.go:63
 							p = a[lin%len(a)]%3 == 0
 						}
@@ -4866,19 +4853,14 @@ func init() {
 //line syncreduce.go:56
 						var p bool
 
-//line syncreduce.go:57
-						switch (b.X + 2*b.Y) % 3 {
-
 //line syncreduce.go:58
-						case 0:
+						if ((b.X + 2*b.Y) % 3) == 0 {
 //line syncreduce.go:59
 							p = true
-//line syncreduce.go:60
-						case 1:
+						} else if ((b.X + 2*b.Y) % 3) == 1 {
 //line syncreduce.go:61
 							p = false
-//line syncreduce.go:62
-						default:
+						} else {
 //line syncreduce.go:63
 							p = a[lin%len(a)]%3 == 0
 						}

@@ -46,7 +46,7 @@ func TestGenerateCovers(t *testing.T) {
 		"cuda.ShflXorSync(", "cuda.ShflSync(", "cuda.BallotSync(", "cuda.AnySync(", "cuda.AllSync(",
 		"cuda.SharedArray2[", "t.SyncWarp()", "return\n", "nt-1-tid", "if tid < ", "for i", "float64", "uint64",
 		// uniformShape (gen_uniform.go).
-		"\tbreak\n", "\tcontinue\n", " := 0\n", "} else if ",
+		"\tbreak\n", "\tcontinue\n", " := 0\n", "} else if ", "switch (", "default:",
 	}
 	seen := map[string]bool{}
 	shapes := map[bool]bool{}

@@ -23,6 +23,10 @@ func (g *gen) uniformShape() {
 		c = append(c, fmt.Sprintf("(%s)%%%d == %d", ue(), 2+g.pick(3), g.pick(2)))
 		return c[g.pick(len(c))]
 	}
+	if g.chance(15) && g.depth < 2 && g.budget > 3 {
+		g.uniformSwitch()
+		return
+	}
 	switch k := g.pick(10); {
 	case k < 2 && g.uloops > 0 && !g.dirty():
 		// Every iteration ends clean (uniformLoop), so leaving it here
@@ -79,4 +83,47 @@ func (g *gen) threadWork() {
 		op = "^="
 	}
 	g.line("\t%s %s %s", v.name, op, g.expr(v.t, 1))
+}
+
+// uniformSwitch writes a switch on a value the same in every thread with
+// block-level statements in its cases (an if-else chain to the
+// transform). The shared arrays' states merge as in branches; a break in
+// a case would leave the switch, which the transform refuses, so none is
+// written there.
+func (g *gen) uniformSwitch() {
+	u := append([]string{"p", "bid", "nt"}, g.uvars...)
+	type st struct{ w, r bool }
+	before := make([]st, len(g.shared))
+	merged := make([]st, len(g.shared))
+	for i, s := range g.shared {
+		before[i] = st{s.written, s.readOthers}
+	}
+	g.line("switch (%s) %% 3 {", u[g.pick(len(u))])
+	loops := g.uloops
+	g.uloops = 0
+	g.depth++
+	cases := []string{"case 0:", "case 1, 2:"}
+	if g.chance(50) {
+		cases = []string{"case 1:", "default:"}
+	}
+	for _, c := range cases {
+		for i, s := range g.shared {
+			s.written, s.readOthers = before[i].w, before[i].r
+		}
+		g.line("%s", c)
+		g.open()
+		g.block(1 + g.pick(2))
+		g.close()
+		for i, s := range g.shared {
+			merged[i].w = merged[i].w || s.written
+			merged[i].r = merged[i].r || s.readOthers
+		}
+	}
+	for i, s := range g.shared {
+		s.written = merged[i].w || before[i].w
+		s.readOthers = merged[i].r || before[i].r
+	}
+	g.depth--
+	g.uloops = loops
+	g.line("}")
 }

@@ -341,6 +341,7 @@ func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (
 	}
 	f.g, f.fd, f.info, f.hash, f.inlined = ig, ifd, ig.pkg.TypesInfo, hash, inlined
 	f.check()
+	f.switchesToIfs()
 	f.fd.Body.List = f.splitTuples(f.fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")

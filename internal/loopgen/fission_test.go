@@ -19,12 +19,11 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "Helper", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock", "UniformInIf", "UniformAccumulate", "UniformBreak", "ShadowAcross", "MixedIf", "NestedMixedIf"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "InSwitch", "Helper", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock", "UniformInIf", "UniformAccumulate", "UniformBreak", "ShadowAcross", "MixedIf", "NestedMixedIf", "SwitchUniform"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
 		"Divergent":     "not the same in every thread",
-		"InSwitch":      "inside a switch",
 		"BreakOut":      "break in a loop around barriers",
 		"AssignsParam":  "assigns to parameter a",
 		"Closure":       "function literal",
@@ -34,8 +33,11 @@ func TestFissionReasons(t *testing.T) {
 		// A value assigned under a thread-dependent condition, or from a
 		// thread's value in a later iteration of a loop, is not uniform
 		// (fission_uniform.go).
-		"DivergentAssign":  "loop whose condition is not the same in every thread",
-		"CarriedDivergent": "loop whose condition is not the same in every thread",
+		"DivergentAssign": "loop whose condition is not the same in every thread",
+		// A switch with barriers becomes an if-else chain unless a case
+		// falls through or breaks out of it.
+		"SwitchFallthrough": "inside a switch",
+		"CarriedDivergent":  "loop whose condition is not the same in every thread",
 	}
 	if len(res.Unfissioned) != len(want) {
 		t.Errorf("unfissioned %v, want %d kernels", res.Unfissioned, len(want))

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // This file holds the flow-aware part of barrier fission's uniformity
@@ -302,4 +304,194 @@ func shadowRenames(fd *ast.FuncDecl, info *types.Info, fresh func(string) string
 		return true
 	})
 	return out
+}
+
+// switchesToIfs rewrites each switch statement with barriers or warp
+// operations in its cases, or with plain expressions (plainSwitch), into
+// a chain of ifs (`switch tag { case a, b:
+// X; default: Y }` becomes `if tag == a || tag == b { X } else { Y }`,
+// with the init statement, if any, in a block around), which the
+// transform takes when the conditions are the same in every thread. The
+// tag is then evaluated once per case; that is only written out when it
+// is uniform, which reads no memory and calls nothing that could tell.
+// A switch with fallthrough, or a break that leaves the switch, stays
+// (and is refused).
+func (f *fissioner) switchesToIfs() {
+	astutil.Apply(f.fd.Body, nil, func(c *astutil.Cursor) bool {
+		s, ok := c.Node().(*ast.SwitchStmt)
+		if !ok || s.Tag != nil && f.hasColl(s.Tag) || s.Init != nil && f.hasColl(s.Init) {
+			return true
+		}
+		if !f.hasColl(s) && !plainSwitch(s) {
+			return true
+		}
+		if _, inList := c.Parent().(*ast.BlockStmt); !inList {
+			if _, inCase := c.Parent().(*ast.CaseClause); !inCase {
+				return true
+			}
+		}
+		var def *ast.CaseClause
+		var clauses []*ast.CaseClause
+		for _, st := range s.Body.List {
+			cc := st.(*ast.CaseClause)
+			if switchBranches(cc) || slices.ContainsFunc(cc.List, func(e ast.Expr) bool { return f.hasColl(e) }) {
+				return true
+			}
+			if cc.List == nil {
+				def = cc
+			} else {
+				clauses = append(clauses, cc)
+			}
+		}
+		paren := func(e ast.Expr) ast.Expr {
+			if _, ok := e.(*ast.BinaryExpr); ok {
+				return &ast.ParenExpr{Lparen: e.Pos(), X: e, Rparen: e.Pos()}
+			}
+			return e
+		}
+		body := func(cc *ast.CaseClause) *ast.BlockStmt {
+			return &ast.BlockStmt{Lbrace: cc.Colon, List: cc.Body}
+		}
+		var chain ast.Stmt
+		if def != nil {
+			chain = body(def)
+		}
+		for i := len(clauses) - 1; i >= 0; i-- {
+			cc := clauses[i]
+			var cond ast.Expr
+			for _, e := range cc.List {
+				at := cc.Case
+				x := f.placed(e, at)
+				if s.Tag != nil {
+					x = &ast.BinaryExpr{X: paren(f.placed(s.Tag, at)), OpPos: at, Op: token.EQL, Y: paren(x)}
+				}
+				if cond == nil {
+					cond = x
+				} else {
+					cond = &ast.BinaryExpr{X: cond, OpPos: at, Op: token.LOR, Y: paren(x)}
+				}
+			}
+			// An else if has no position: a //line directive before it
+			// would split "else" from "if".
+			pos := token.NoPos
+			if i == 0 {
+				pos = cc.Case
+			}
+			chain = &ast.IfStmt{If: pos, Cond: cond, Body: body(cc), Else: chain}
+		}
+		if chain == nil {
+			chain = &ast.EmptyStmt{Semicolon: s.Pos(), Implicit: true}
+		}
+		if s.Init != nil {
+			chain = &ast.BlockStmt{Lbrace: s.Pos(), List: []ast.Stmt{s.Init, chain}}
+		}
+		c.Replace(chain)
+		return true
+	})
+}
+
+// plainSwitch reports whether the tag and case expressions of s read only
+// variables and constants through operators and fields: a switch without
+// barriers that is written as ifs all the same, so that an if under a
+// uniform condition can assign a uniform variable (promoteIfs).
+func plainSwitch(s *ast.SwitchStmt) bool {
+	plain := func(e ast.Expr) bool {
+		ok := true
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case nil, *ast.Ident, *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr, *ast.SelectorExpr:
+			case *ast.UnaryExpr:
+				ok = ok && n.Op != token.AND && n.Op != token.ARROW
+			default:
+				ok = false
+			}
+			return ok
+		})
+		return ok
+	}
+	if s.Tag != nil && !plain(s.Tag) {
+		return false
+	}
+	for _, st := range s.Body.List {
+		for _, e := range st.(*ast.CaseClause).List {
+			if !plain(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// switchBranches reports whether case cc holds a fallthrough or a break
+// that leaves its switch.
+func switchBranches(cc *ast.CaseClause) bool {
+	found := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(c ast.Node) bool {
+			if found || c == nil {
+				return false
+			}
+			switch c := c.(type) {
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if c != n {
+					walk(c, true)
+					return false
+				}
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if c.Tok == token.FALLTHROUGH || c.Tok == token.BREAK && (c.Label != nil || !nested) || c.Tok == token.GOTO {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	for _, st := range cc.Body {
+		walk(st, false)
+	}
+	return found
+}
+
+// placed returns a copy of e with every position at pos, so that printed
+// in a case's condition it does not break the line; the copy's
+// identifiers and expressions mean what e's do (f.info). Expressions of
+// other kinds than a plain tag has are returned as they are.
+func (f *fissioner) placed(e ast.Expr, pos token.Pos) ast.Expr {
+	var c ast.Expr
+	switch e := e.(type) {
+	case *ast.Ident:
+		id := &ast.Ident{NamePos: pos, Name: e.Name}
+		if o := f.info.Uses[e]; o != nil {
+			f.info.Uses[id] = o
+		}
+		c = id
+	case *ast.BasicLit:
+		c = &ast.BasicLit{ValuePos: pos, Kind: e.Kind, Value: e.Value}
+	case *ast.ParenExpr:
+		c = &ast.ParenExpr{Lparen: pos, X: f.placed(e.X, pos), Rparen: pos}
+	case *ast.UnaryExpr:
+		c = &ast.UnaryExpr{OpPos: pos, Op: e.Op, X: f.placed(e.X, pos)}
+	case *ast.BinaryExpr:
+		c = &ast.BinaryExpr{X: f.placed(e.X, pos), OpPos: pos, Op: e.Op, Y: f.placed(e.Y, pos)}
+	case *ast.SelectorExpr:
+		sel := &ast.SelectorExpr{X: f.placed(e.X, pos), Sel: f.placed(e.Sel, pos).(*ast.Ident)}
+		if s, ok := f.info.Selections[e]; ok {
+			f.info.Selections[sel] = s
+		}
+		c = sel
+	case *ast.CallExpr:
+		call := &ast.CallExpr{Fun: f.placed(e.Fun, pos), Lparen: pos, Rparen: pos}
+		for _, a := range e.Args {
+			call.Args = append(call.Args, f.placed(a, pos))
+		}
+		c = call
+	default:
+		return e
+	}
+	if tv, ok := f.info.Types[e]; ok {
+		f.info.Types[c] = tv
+	}
+	return c
 }

@@ -264,16 +264,36 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(InSwitch, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
-		return func(r *cuda.Row) {
-			t, n, stop := r.Begin()
-			for {
-				InSwitch(t, a0)
-				if n--; n == 0 || *stop {
-					return
+	cuda.RegisterBlockLoop(InSwitch, "7e4be8f3ab02015a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if t.BlockIdx().X == 0 {
 				}
-				t = r.Next(t)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line fission.go:52
+						a[(nugoX0 + nugoTi)] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:52
+						a[t.Grid1()] = 1
+					}
+				}
 			}
 		}
 	})
@@ -1123,6 +1143,80 @@ func init() {
 			t, n, stop := r.Begin()
 			for {
 				CarriedDivergent(t, a0)
+				if n--; n == 0 || *stop {
+					return
+				}
+				t = r.Next(t)
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SwitchUniform, "4ff234e9a916aec8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				{
+
+//line uniform.go:132
+					m := n % 4
+					if m == 0 || (m == 1) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line uniform.go:134
+								a[(nugoX0+nugoTi)]++
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line uniform.go:134
+								a[t.Grid1()]++
+							}
+						}
+					} else {
+						if m == 2 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line uniform.go:138
+									a[(nugoX0 + nugoTi)] += 2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line uniform.go:138
+									a[t.Grid1()] += 2
+								}
+							}
+						} else {
+							for k := 0; k < 2; k++ {
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(SwitchFallthrough, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			t, n, stop := r.Begin()
+			for {
+				SwitchFallthrough(t, a0, a1)
 				if n--; n == 0 || *stop {
 					return
 				}

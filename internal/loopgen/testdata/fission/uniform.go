@@ -125,3 +125,31 @@ func CarriedDivergent(t cuda.Thread, a []int32) {
 		t.SyncThreads()
 	}
 }
+
+// SwitchUniform waits at barriers in the cases of a switch on a value the
+// same in every thread: it runs as an if-else chain.
+func SwitchUniform(t cuda.Thread, a []int32, n int) {
+	switch m := n % 4; m {
+	case 0, 1:
+		a[t.Grid1()]++
+		t.SyncThreads()
+	case 2:
+		t.SyncThreads()
+		a[t.Grid1()] += 2
+	default:
+		for k := 0; k < 2; k++ {
+			t.SyncThreads()
+		}
+	}
+}
+
+// SwitchFallthrough falls through from a case with a barrier.
+func SwitchFallthrough(t cuda.Thread, a []int32, n int) {
+	switch n {
+	case 0:
+		t.SyncThreads()
+		fallthrough
+	case 1:
+		a[t.Grid1()]++
+	}
+}
