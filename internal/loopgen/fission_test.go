@@ -19,7 +19,7 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "InSwitch", "Helper", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock", "UniformInIf", "UniformAccumulate", "UniformBreak", "ShadowAcross", "MixedIf", "NestedMixedIf", "SwitchUniform"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "InSwitch", "Helper", "wait", "GridWide", "QuarterVote", "Shadow", "GridFold", "GridByBlock", "UniformInIf", "UniformAccumulate", "UniformBreak", "ShadowAcross", "MixedIf", "NestedMixedIf", "SwitchUniform", "SwitchNestedBreak"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{

@@ -434,7 +434,8 @@ func switchBranches(cc *ast.CaseClause) bool {
 			}
 			switch c := c.(type) {
 			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-				if c != n {
+				// A break inside it is its own.
+				if c != n || !nested {
 					walk(c, true)
 					return false
 				}

@@ -1224,4 +1224,59 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(SwitchNestedBreak, "41c14959d0e3e62c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if (n % 2) == 0 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:162
+							switch a[(nugoX0+nugoTi)] & 3 {
+
+//line uniform.go:163
+							case 1:
+//line uniform.go:164
+								if a[(nugoX0+nugoTi)] > 8 {
+//line uniform.go:165
+									break
+								}
+//line uniform.go:167
+								a[(nugoX0+nugoTi)]++
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:162
+							switch a[t.Grid1()] & 3 {
+
+//line uniform.go:163
+							case 1:
+//line uniform.go:164
+								if a[t.Grid1()] > 8 {
+//line uniform.go:165
+									break
+								}
+//line uniform.go:167
+								a[t.Grid1()]++
+							}
+						}
+					}
+				}
+			}
+		}
+	})
 }

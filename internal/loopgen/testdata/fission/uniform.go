@@ -153,3 +153,19 @@ func SwitchFallthrough(t cuda.Thread, a []int32, n int) {
 		a[t.Grid1()]++
 	}
 }
+
+// SwitchNestedBreak has a switch of a thread's own, with a break of its
+// own, in a case of a uniform switch around barriers.
+func SwitchNestedBreak(t cuda.Thread, a []int32, n int) {
+	switch n % 2 {
+	case 0:
+		switch a[t.Grid1()] & 3 {
+		case 1:
+			if a[t.Grid1()] > 8 {
+				break
+			}
+			a[t.Grid1()]++
+		}
+		t.SyncThreads()
+	}
+}
