@@ -2356,6 +2356,9 @@ func init() {
 //line kernels.go:215
 				n := int32(5)
 				for k := 0; k < 2; k++ {
+
+//line kernels.go:220
+					n2 := int32(7)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
@@ -2379,9 +2382,6 @@ func init() {
 							}
 						}
 					}
-
-//line kernels.go:220
-					n := int32(7)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
@@ -2390,7 +2390,7 @@ func init() {
 //line kernels.go:222
 							if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:223
-								a[i] = a[i]*n + int32(k)
+								a[i] = a[i]*n2 + int32(k)
 							}
 						}
 					} else {
@@ -2401,7 +2401,7 @@ func init() {
 //line kernels.go:222
 							if i := t.Grid1(); i < len(a) {
 //line kernels.go:223
-								a[i] = a[i]*n + int32(k)
+								a[i] = a[i]*n2 + int32(k)
 							}
 						}
 					}
@@ -2429,7 +2429,10 @@ func init() {
 				for k := 0; k < 2; k++ {
 
 //line kernels.go:234
-					x, y := y, x+int32(k)
+					x2 := y
+
+//line kernels.go:234
+					y2 := x + int32(k)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
@@ -2438,7 +2441,7 @@ func init() {
 //line kernels.go:236
 							if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:237
-								a[i] = a[i]*3 + x*10 + y
+								a[i] = a[i]*3 + x2*10 + y2
 							}
 						}
 					} else {
@@ -2449,7 +2452,7 @@ func init() {
 //line kernels.go:236
 							if i := t.Grid1(); i < len(a) {
 //line kernels.go:237
-								a[i] = a[i]*3 + x*10 + y
+								a[i] = a[i]*3 + x2*10 + y2
 							}
 						}
 					}

@@ -890,15 +890,11 @@ func init() {
 //line atomics.go:141
 						tid := nugoTi
 
-//line atomics.go:159
-						switch {
-
 //line atomics.go:160
-						case tid == 8 || tid == 10:
+						if tid == 8 || tid == 10 {
 //line atomics.go:161
 							cuda.AtomicMin(&out[tid], sh[tid])
-//line atomics.go:162
-						case tid < 12:
+						} else if tid < 12 {
 //line atomics.go:163
 							cuda.AtomicAdd(&out[tid], sh[tid])
 						}
@@ -911,15 +907,11 @@ func init() {
 //line atomics.go:141
 						tid := t.ThreadIdx().X
 
-//line atomics.go:159
-						switch {
-
 //line atomics.go:160
-						case tid == 8 || tid == 10:
+						if tid == 8 || tid == 10 {
 //line atomics.go:161
 							cuda.AtomicMin(&out[tid], sh[tid])
-//line atomics.go:162
-						case tid < 12:
+						} else if tid < 12 {
 //line atomics.go:163
 							cuda.AtomicAdd(&out[tid], sh[tid])
 						}
@@ -4889,6 +4881,21 @@ func init() {
 
 //line syncreduce.go:38
 				live := nugoCount4
+
+//line syncreduce.go:39
+				v := int32(pos*10000 + live*10)
+
+//line syncreduce.go:40
+				if all {
+//line syncreduce.go:41
+					v++
+				}
+
+//line syncreduce.go:43
+				if some {
+//line syncreduce.go:44
+					v += 2
+				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -4899,21 +4906,6 @@ func init() {
 
 //line syncreduce.go:28
 						i := (nugoX0 + nugoTi)
-
-//line syncreduce.go:39
-						v := int32(pos*10000 + live*10)
-
-//line syncreduce.go:40
-						if all {
-//line syncreduce.go:41
-							v++
-						}
-
-//line syncreduce.go:43
-						if some {
-//line syncreduce.go:44
-							v += 2
-						}
 
 //line syncreduce.go:46
 						out[i] = v
@@ -4928,21 +4920,6 @@ func init() {
 
 //line syncreduce.go:28
 						i := t.Grid1()
-
-//line syncreduce.go:39
-						v := int32(pos*10000 + live*10)
-
-//line syncreduce.go:40
-						if all {
-//line syncreduce.go:41
-							v++
-						}
-
-//line syncreduce.go:43
-						if some {
-//line syncreduce.go:44
-							v += 2
-						}
 
 //line syncreduce.go:46
 						out[i] = v
@@ -4989,19 +4966,14 @@ func init() {
 //line syncreduce.go:56
 						var p bool
 
-//line syncreduce.go:57
-						switch (b.X + 2*b.Y) % 3 {
-
 //line syncreduce.go:58
-						case 0:
+						if ((b.X + 2*b.Y) % 3) == 0 {
 //line syncreduce.go:59
 							p = true
-//line syncreduce.go:60
-						case 1:
+						} else if ((b.X + 2*b.Y) % 3) == 1 {
 //line syncreduce.go:61
 							p = false
-//line syncreduce.go:62
-						default:
+						} else {
 //line syncreduce.go:63
 							p = a[lin%len(a)]%3 == 0
 						}
@@ -5024,19 +4996,14 @@ func init() {
 //line syncreduce.go:56
 						var p bool
 
-//line syncreduce.go:57
-						switch (b.X + 2*b.Y) % 3 {
-
 //line syncreduce.go:58
-						case 0:
+						if ((b.X + 2*b.Y) % 3) == 0 {
 //line syncreduce.go:59
 							p = true
-//line syncreduce.go:60
-						case 1:
+						} else if ((b.X + 2*b.Y) % 3) == 1 {
 //line syncreduce.go:61
 							p = false
-//line syncreduce.go:62
-						default:
+						} else {
 //line syncreduce.go:63
 							p = a[lin%len(a)]%3 == 0
 						}
@@ -5127,6 +5094,27 @@ func init() {
 
 //line syncreduce.go:68
 				allViaOr := !(nugoCount4 > 0)
+
+//line syncreduce.go:69
+				v := int32(n * 16)
+
+//line syncreduce.go:70
+				if all {
+//line syncreduce.go:71
+					v |= 1
+				}
+
+//line syncreduce.go:73
+				if some {
+//line syncreduce.go:74
+					v |= 2
+				}
+
+//line syncreduce.go:76
+				if allViaOr {
+//line syncreduce.go:77
+					v |= 4
+				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -5137,27 +5125,6 @@ func init() {
 
 //line syncreduce.go:54
 						lin := y*sx + x
-
-//line syncreduce.go:69
-						v := int32(n * 16)
-
-//line syncreduce.go:70
-						if all {
-//line syncreduce.go:71
-							v |= 1
-						}
-
-//line syncreduce.go:73
-						if some {
-//line syncreduce.go:74
-							v |= 2
-						}
-
-//line syncreduce.go:76
-						if allViaOr {
-//line syncreduce.go:77
-							v |= 4
-						}
 
 //line syncreduce.go:79
 						if lin < len(out) {
@@ -5175,27 +5142,6 @@ func init() {
 
 //line syncreduce.go:54
 						lin := y*sx + x
-
-//line syncreduce.go:69
-						v := int32(n * 16)
-
-//line syncreduce.go:70
-						if all {
-//line syncreduce.go:71
-							v |= 1
-						}
-
-//line syncreduce.go:73
-						if some {
-//line syncreduce.go:74
-							v |= 2
-						}
-
-//line syncreduce.go:76
-						if allViaOr {
-//line syncreduce.go:77
-							v |= 4
-						}
 
 //line syncreduce.go:79
 						if lin < len(out) {

@@ -47,6 +47,8 @@ func TestGenerateCovers(t *testing.T) {
 		"cuda.SharedArray2[", "t.SyncWarp()", "return\n", "nt-1-tid", "if tid < ", "for i", "float64", "uint64",
 		// Divergent ifs (gen_divergent.go).
 		"if t.LaneID() < ", "SyncMask(t, 0xffff", "if t.LaneID()%2 == 0 {", "if tid/32", "cuda.ActiveMask(t)",
+		// uniformShape (gen_uniform.go).
+		"\tbreak\n", "\tcontinue\n", " := 0\n", "} else if ", "switch (", "default:",
 	}
 	seen := map[string]bool{}
 	shapes := map[bool]bool{}

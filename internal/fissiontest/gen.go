@@ -87,6 +87,7 @@ type gen struct {
 
 	mayRefuse []string
 	inBranch  int // nesting of block-level ifs
+	uloops    int // nesting of uniform loops around barriers (uniformLoop)
 }
 
 // Generate returns the random program of seed, named name.
@@ -178,11 +179,6 @@ func (g *gen) newVar(t, e string) *gvar {
 		}
 		if len(c) > 0 {
 			v.shadow = c[g.pick(len(c))]
-			if len(g.mayRefuse) == 0 {
-				// fission.go refuses a variable declared again where a
-				// region's head declares one of the same name.
-				g.mayRefuse = append(g.mayRefuse, "is declared again in a scope whose loop also declares it")
-			}
 			v.shadow.hidden = true
 			v.name = v.shadow.name
 		}
@@ -367,9 +363,11 @@ func (g *gen) blockStmt() {
 		g.reduceLoop()
 	case k < 93 && !deep:
 		g.warpReduce()
-	case k < 95:
+	case k < 94:
 		g.uniformVar()
-	case k < 97:
+	case k < 96:
+		g.uniformShape()
+	case k < 98:
 		g.divergentWarp() // gen_divergent.go
 	case k < 99:
 		g.warpExchange()
@@ -883,7 +881,9 @@ func (g *gen) uniformLoop() {
 	g.uvars = append(g.uvars, i)
 	saved := g.barriers
 	g.barriers = 0
+	g.uloops++
 	g.block(2 + g.pick(4))
+	g.uloops--
 	if g.barriers == 0 || g.dirty() {
 		g.barrier()
 	}
@@ -1020,14 +1020,10 @@ func (g *gen) uniformVar() {
 		// outside, which are all in scope.
 		x := g.uvars[g.pick(len(g.uvars))]
 		if strings.HasPrefix(x, "u") {
+			// In an if without barriers that also does a thread's work,
+			// the if becomes one around loops over the threads
+			// (promoteIfs, fission_uniform.go).
 			g.line("%s = %s", x, e)
-			if g.inBranch > 0 {
-				// nugo gen takes a variable assigned in an if without
-				// barriers for a thread's own, even when the condition
-				// and the value are the same in every thread; a barrier
-				// makes the if one around barriers.
-				g.barrier()
-			}
 			return
 		}
 	}

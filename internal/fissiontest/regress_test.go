@@ -27,15 +27,14 @@ func BugRematLeavesUnusedDecl(t cuda.Thread, in []int32, fin []float32, out []in
 	out[gi] = x
 }
 `},
-	// LimitUniformAssignInIf (a limitation, not a wrong result): u is
-	// assigned the same value in every thread, but inside an if without
-	// barriers, which fission.go's findUniform takes for thread code; so
-	// u counts as thread-dependent and the loop around the barrier keeps
+	// LimitUniformAssignInIf (a limitation, now lifted): u is assigned
+	// the same value in every thread, but inside an if without barriers,
+	// which fission.go's findUniform took for thread code; so u counted
+	// as thread-dependent and the loop around the barrier kept
 	// goroutines. Found by random programs 634 and 643 (seeds 634, 643 of
 	// the generator before it put a barrier after such an assignment).
-	// When the transform learns this, drop MayRefuse.
-	{Name: "LimitUniformAssignInIf", BlockX: 40, BlockY: 1, Grid: 3, N: 100, P: 2, Slots: 1, FSlots: 1,
-		MayRefuse: []string{"a barrier in a loop whose condition is not the same in every thread of the block"}, Source: `
+	// The if now runs once per block (fission_uniform.go).
+	{Name: "LimitUniformAssignInIf", BlockX: 40, BlockY: 1, Grid: 3, N: 100, P: 2, Slots: 1, FSlots: 1, Source: `
 func LimitUniformAssignInIf(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
 	s0 := cuda.SharedArray[int32](t, 40)
 	tid := t.ThreadIdx().X
@@ -57,12 +56,13 @@ func LimitUniformAssignInIf(t cuda.Thread, in []int32, fin []float32, out []int6
 	out[gi] = int64(v)
 }
 `},
-	// LimitShadowAcrossBarrier (a limitation): x declared again inside a
-	// loop around barriers, shadowing an x that lives across them, is
-	// refused ("x is declared again in a scope whose loop also declares
-	// it; rename one"). About 3% of the random programs meet it.
-	{Name: "LimitShadowAcrossBarrier", BlockX: 50, BlockY: 1, Grid: 2, N: 100, P: 1, Slots: 1, FSlots: 1,
-		MayRefuse: []string{"is declared again in a scope whose loop also declares it"}, Source: `
+	// LimitShadowAcrossBarrier (a limitation, now lifted): x declared
+	// again inside a loop around barriers, shadowing an x that lives
+	// across them, was refused ("x is declared again in a scope whose
+	// loop also declares it; rename one"); about 3% of the random
+	// programs met it. The copy fission transforms now renames the inner
+	// x (shadowRenames, fission_uniform.go).
+	{Name: "LimitShadowAcrossBarrier", BlockX: 50, BlockY: 1, Grid: 2, N: 100, P: 1, Slots: 1, FSlots: 1, Source: `
 func LimitShadowAcrossBarrier(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
 	tid := t.ThreadIdx().X
 	x := int32(tid) * 3
@@ -73,6 +73,95 @@ func LimitShadowAcrossBarrier(t cuda.Thread, in []int32, fin []float32, out []in
 		out[t.Grid1()] += int64(x)
 	}
 	out[t.Grid1()] += int64(x)
+}
+`},
+	// UniformShapes (hand-written): values the same in every thread
+	// assigned in ifs and summed in a loop without barriers, then bounding
+	// loops and ifs around barriers, and a break and a continue on uniform
+	// conditions in a loop around barriers (fission_uniform.go).
+	{Name: "UniformShapes", BlockX: 36, BlockY: 1, Grid: 4, N: 130, P: 3, Slots: 2, FSlots: 1, Source: `
+func UniformShapes(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
+	s0 := cuda.SharedArray[int32](t, 36)
+	tid := t.ThreadIdx().X
+	nt := t.BlockDim().X
+	gi := t.Grid1()
+	var v int32
+	if gi < len(in) {
+		v = in[gi]
+	}
+	rounds := 1
+	if t.BlockIdx().X%2 == 1 {
+		rounds = p
+	} else if p > 2 {
+		rounds++
+	}
+	total := 0
+	for k := range p + 2 {
+		if k%2 == 0 {
+			total += k
+		}
+	}
+	for i := 0; i < rounds+total; i++ {
+		if i == 2*p {
+			break
+		}
+		if (i+t.BlockIdx().X)%3 == 2 {
+			continue
+		}
+		s0[tid] = v
+		t.SyncThreads()
+		v += s0[(tid+i+1)%nt]
+		t.SyncThreads()
+	}
+	w := int64(v)
+	if total > 1 {
+		s0[tid] = v * 2
+		t.SyncThreads()
+		w += int64(s0[nt-1-tid])
+	}
+	if gi < len(in) {
+		out[gi*2] = int64(v)
+		out[gi*2+1] = w
+	}
+}
+`},
+	// PromotedIfs (hand-written): a bound the same in every thread set in
+	// an if that also does a thread's work, and a break after a thread's
+	// work in an if nested in another, both promoted to ifs around the
+	// loops over the threads (promoteIfs, fission_uniform.go).
+	{Name: "PromotedIfs", BlockX: 33, BlockY: 1, Grid: 3, N: 90, P: 2, Slots: 1, FSlots: 1, Source: `
+func PromotedIfs(t cuda.Thread, in []int32, fin []float32, out []int64, fout []float64, p int) {
+	s0 := cuda.SharedArray[int32](t, 33)
+	tid := t.ThreadIdx().X
+	nt := t.BlockDim().X
+	gi := t.Grid1()
+	var v int32
+	if gi < len(in) {
+		v = in[gi]
+	}
+	rounds := 1
+	if t.BlockIdx().X != 1 {
+		v ^= int32(tid * 7)
+		rounds = p + 2
+	}
+	limit := 4
+	for i := 0; i < rounds; i++ {
+		s0[tid] = v
+		t.SyncThreads()
+		v += s0[(tid+i+1)%nt]
+		t.SyncThreads()
+		if p > 1 {
+			v -= int32(i)
+			if i > p {
+				limit--
+			}
+			if i == limit {
+				v *= 3
+				break
+			}
+		}
+	}
+	out[gi] = int64(v)
 }
 `},
 	// SharedInLoop (hand-written, passes): a shared array declared inside

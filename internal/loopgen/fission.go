@@ -231,6 +231,9 @@ type fissioner struct {
 	block   map[ast.Node]bool // statements of block-level lists, loop headers
 	uniform map[*types.Var]bool
 	single  map[*types.Var]bool // assigned once, by its declaration
+	// promoted are the ifs without barriers taken for ifs around them
+	// (fission_uniform.go).
+	promoted map[ast.Stmt]bool
 	// rematVars are the variables whose value is a function of the
 	// thread's position: recomputed in each region that reads them.
 	rematVars map[*types.Var]bool
@@ -301,12 +304,25 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 // fissionAs is fission for kernel fd or, when inst is not nil, for that
 // instantiation of the generic kernel fd (inline.go).
 func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why string) {
+	src, why, promoted := g.fissionTry(fd, inst, true)
+	if why != "" && promoted {
+		// The ifs promoted to split regions (fission_uniform.go) may have
+		// made a variable live across the split that cannot be; the
+		// kernel as it was may still be transformed.
+		src, why, _ = g.fissionTry(fd, inst, false)
+	}
+	return src, why
+}
+
+// fissionTry is fissionAs, promoting ifs (promoteIfs) if promote; it
+// reports whether it promoted any.
+func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (src string, why string, promoted bool) {
 	f := &fissioner{
 		g: g, fd: fd, info: g.pkg.TypesInfo,
 		params: map[*types.Var]bool{}, local: map[*types.Var]bool{},
 		assigns: map[*types.Var][]ast.Node{}, addr: map[*types.Var]bool{},
 		block: map[ast.Node]bool{}, uniform: map[*types.Var]bool{}, single: map[*types.Var]bool{},
-		taken: map[string]bool{}, shared: map[ast.Stmt]scratchVar{},
+		taken: map[string]bool{}, shared: map[ast.Stmt]scratchVar{}, promoted: map[ast.Stmt]bool{},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -314,30 +330,35 @@ func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why
 			if !ok {
 				panic(r)
 			}
-			src, why = "", e.msg
+			src, why, promoted = "", e.msg, len(f.promoted) > 0
 		}
 	}()
 	sig := g.signature(fd)
 	if sig.TypeParams().Len() > 0 && inst == nil {
-		return "", "generic kernels get block loops only for the instantiations the package writes"
+		return "", "generic kernels get block loops only for the instantiations the package writes", false
 	}
 	// Synchronising helpers are inlined first (inline.go); the
 	// fingerprint covers the declarations as written, the kernel's and
 	// the inlined helpers', before the transform edits the syntax tree.
 	ig, ifd, hash, inlined, why := g.inlined(fd, inst)
 	if why != "" {
-		return "", why
+		return "", why, false
 	}
 	f.g, f.fd, f.info, f.hash, f.inlined = ig, ifd, ig.pkg.TypesInfo, hash, inlined
 	f.check()
+	f.switchesToIfs()
 	f.fd.Body.List = f.splitTuples(f.fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
 	f.census()
 	f.findUniform()
+	for promote && f.promoteIfs() {
+		f.uniform = map[*types.Var]bool{}
+		f.findUniform()
+	}
 	f.findDivergent()
 	body := f.list(f.fd.Body.List)
-	return f.emit(body), ""
+	return f.emit(body), "", len(f.promoted) > 0
 }
 
 // check rejects what the transform does not handle.
@@ -439,7 +460,7 @@ func (f *fissioner) varOf(id *ast.Ident) *types.Var {
 func (f *fissioner) markBlock(list []ast.Stmt) {
 	for _, s := range list {
 		f.block[s] = true
-		if !f.hasColl(s) {
+		if !f.hasColl(s) && !f.promoted[s] {
 			continue
 		}
 		switch s := s.(type) {
@@ -455,7 +476,7 @@ func (f *fissioner) markBlock(list []ast.Stmt) {
 			f.block[s] = true
 			f.markBlock(s.Body.List)
 		case *ast.IfStmt:
-			if f.collOnlyInHead(s) {
+			if f.collOnlyInHead(s) && !f.promoted[s] {
 				continue // a statement of one region (see list)
 			}
 			if s.Init != nil {
@@ -539,17 +560,20 @@ func (f *fissioner) census() {
 	}
 }
 
-// findUniform computes the block-uniform variables: declared by
-// block-level statements and only ever assigned by block-level statements
-// of uniform values.
+// findUniform computes the block-uniform variables: only ever assigned
+// uniform values by block-level statements or inside block-level uniform
+// compounds (fission_uniform.go), the greatest such set.
 func (f *fissioner) findUniform() {
+	// Assignments inside block-level compounds without barriers count
+	// when the whole compound is uniform (fission_uniform.go).
+	owners := f.compoundOwners()
 	for v, as := range f.assigns {
 		if !f.local[v] || f.addr[v] {
 			continue
 		}
 		ok := true
 		for _, a := range as {
-			if !f.block[a] && !f.blockSpec(a) {
+			if owners[a] == nil && !f.block[a] && !f.blockSpec(a) {
 				ok = false
 			}
 		}
@@ -561,7 +585,7 @@ func (f *fissioner) findUniform() {
 		changed = false
 		for v := range f.uniform {
 			for _, a := range f.assigns[v] {
-				if !f.uniformAssign(a) {
+				if !f.uniformAssign(a) || owners[a] != nil && !f.uniformCompound(owners[a], 0) {
 					delete(f.uniform, v)
 					changed = true
 					break
@@ -782,6 +806,12 @@ func (f *fissioner) isUniformStmt(s ast.Stmt) bool {
 	if !f.block[s] {
 		return false
 	}
+	if isCompound(s) {
+		return f.isUniformCompound(s)
+	}
+	if f.blockBranch(s) {
+		return true
+	}
 	switch s := s.(type) {
 	case *ast.AssignStmt, *ast.IncDecStmt:
 		return f.uniformAssign(s)
@@ -961,7 +991,7 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 		return cur
 	}
 	for _, s := range stmts {
-		if !f.hasColl(s) {
+		if !f.hasColl(s) && !f.promoted[s] {
 			switch {
 			case isConstOrType(s):
 				r := open()
@@ -1032,7 +1062,7 @@ func (f *fissioner) list(stmts []ast.Stmt) []node {
 			cur = nil
 			out = append(out, &forNode{loop: s, body: f.list(s.Body.List)})
 		case *ast.IfStmt:
-			if f.collOnlyInHead(s) {
+			if f.collOnlyInHead(s) && !f.promoted[s] {
 				// Warp operations in the condition only: their results
 				// start the region of the if.
 				cur = f.collectiveStmt(s, open, &out)
@@ -1120,6 +1150,9 @@ func (f *fissioner) checkBranches(body *ast.BlockStmt) {
 		ast.Inspect(n, func(c ast.Node) bool {
 			if c == n {
 				return true
+			}
+			if s, ok := c.(ast.Stmt); ok && (f.isUniformCompound(s) || f.blockBranch(s)) {
+				return false // runs once per block: its branches are the block's
 			}
 			switch c := c.(type) {
 			case *ast.ForStmt:

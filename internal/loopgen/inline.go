@@ -92,6 +92,11 @@ func (g *generator) inlined(fd *ast.FuncDecl, inst *instance) (ig *generator, if
 		}
 		return true
 	})
+	for obj, name := range shadowRenames(fd, in.info, in.fresh) {
+		if _, ok := top.rename[obj]; !ok {
+			top.rename[obj] = name
+		}
+	}
 	in.frame = top
 	in.fileImports = map[string]string{}
 	for _, f := range g.pkg.Syntax {

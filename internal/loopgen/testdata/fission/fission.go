@@ -43,7 +43,7 @@ func Divergent(t cuda.Thread, a []int32) {
 	a[t.Grid1()] = 1
 }
 
-// InSwitch waits at a barrier inside a switch.
+// InSwitch waits at a barrier inside a switch on a uniform value: an if.
 func InSwitch(t cuda.Thread, a []int32) {
 	switch t.BlockIdx().X {
 	case 0:

@@ -267,16 +267,35 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(InSwitch, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					InSwitch(t, a0)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(InSwitch, "7e4be8f3ab02015a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if t.BlockIdx().X == 0 {
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line fission.go:52
+						a[(nugoX0 + nugoTi)] = 1
 					}
-					t = r.Next(t)
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line fission.go:52
+						a[t.Grid1()] = 1
+					}
 				}
 			}
 		}
@@ -691,6 +710,9 @@ func init() {
 //line fission.go:136
 				n := int32(5)
 				for k := 0; k < 2; k++ {
+
+//line fission.go:139
+					n2 := int32(7)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
@@ -708,16 +730,13 @@ func init() {
 							a[t.Grid1()] += n
 						}
 					}
-
-//line fission.go:139
-					n := int32(7)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
 //line fission.go:141
-							a[(nugoX0 + nugoTi)] += n
+							a[(nugoX0 + nugoTi)] += n2
 						}
 					} else {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -725,7 +744,7 @@ func init() {
 							_ = t
 
 //line fission.go:141
-							a[t.Grid1()] += n
+							a[t.Grid1()] += n2
 						}
 					}
 				}
@@ -1243,6 +1262,535 @@ func init() {
 						break
 					}
 					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(UniformInIf, "fd0a45af554e6156", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line uniform.go:9
+				rounds := 1
+
+//line uniform.go:10
+				if n > 64 {
+//line uniform.go:11
+					rounds = 2
+				}
+
+//line uniform.go:13
+				stride := 1
+
+//line uniform.go:14
+				if t.BlockIdx().X == 0 {
+//line uniform.go:15
+					stride = 2
+//line uniform.go:16
+				} else if n > 8 {
+//line uniform.go:17
+					stride = 3
+				}
+				for k := 0; k < rounds; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:20
+							a[(nugoX0 + nugoTi)] += int32(stride)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:20
+							a[t.Grid1()] += int32(stride)
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(UniformAccumulate, "6b6b23023f227799", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line uniform.go:28
+				total := 0
+
+//line uniform.go:29
+				for k := range n {
+//line uniform.go:30
+					if k%2 == 0 {
+//line uniform.go:31
+						total += k
+					}
+				}
+				for k := 0; k < total; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:35
+							a[(nugoX0+nugoTi)]++
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:35
+							a[t.Grid1()]++
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(UniformBreak, "19be661c19add469", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				for k := 0; k < 8; k++ {
+
+//line uniform.go:44
+					if k == n {
+//line uniform.go:45
+						break
+					}
+
+//line uniform.go:47
+					if k%2 == 1 {
+//line uniform.go:48
+						continue
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:50
+							a[(nugoX0 + nugoTi)] += int32(k)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:50
+							a[t.Grid1()] += int32(k)
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(ShadowAcross, "f88ddc14828f0cf2", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			var nugoVX2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVX2) < nugoN {
+					nugoVX2 = make([]int32, nugoN)
+				}
+				nugoVX2 := nugoVX2[:nugoN]
+				_ = nugoVX2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+				for i := 0; i < 2; i++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:58
+							x := int32(nugoTi) * 3
+
+//line uniform.go:61
+							x2 := x + int32(i)
+							nugoVX2[nugoTi] = x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:58
+							x := int32(t.ThreadIdx().X) * 3
+
+//line uniform.go:61
+							x2 := x + int32(i)
+							nugoVX2[nugoTi] = x2
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							x2 := nugoVX2[nugoTi]
+
+//line uniform.go:63
+							a[(nugoX0 + nugoTi)] += x2
+							nugoVX2[nugoTi] = x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							x2 := nugoVX2[nugoTi]
+
+//line uniform.go:63
+							a[t.Grid1()] += x2
+							nugoVX2[nugoTi] = x2
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line uniform.go:58
+						x := int32(nugoTi) * 3
+
+//line uniform.go:65
+						a[(nugoX0 + nugoTi)] += x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line uniform.go:58
+						x := int32(t.ThreadIdx().X) * 3
+
+//line uniform.go:65
+						a[t.Grid1()] += x
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(DivergentAssign, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					DivergentAssign(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(MixedIf, "0c5bacbdf9b926a2", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line uniform.go:85
+				rounds := 1
+				if n > 4 {
+
+//line uniform.go:87
+					rounds = 2
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:88
+							a[(nugoX0 + nugoTi)] = 0
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:88
+							a[t.Grid1()] = 0
+						}
+					}
+				}
+				for k := 0; k < rounds; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:91
+							a[(nugoX0+nugoTi)]++
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:91
+							a[t.Grid1()]++
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(NestedMixedIf, "76769d77946d75ac", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line uniform.go:99
+				limit := 3
+				for k := 0; k < 8; k++ {
+					if n > 1 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line uniform.go:102
+								a[(nugoX0 + nugoTi)] += 2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line uniform.go:102
+								a[t.Grid1()] += 2
+							}
+						}
+
+//line uniform.go:103
+						if k > n {
+//line uniform.go:104
+							limit--
+						}
+						if k == limit {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line uniform.go:107
+									a[(nugoX0+nugoTi)]++
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line uniform.go:107
+									a[t.Grid1()]++
+								}
+							}
+
+//line uniform.go:108
+							break
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(CarriedDivergent, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					CarriedDivergent(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SwitchUniform, "4ff234e9a916aec8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				{
+
+//line uniform.go:132
+					m := n % 4
+					if m == 0 || (m == 1) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line uniform.go:134
+								a[(nugoX0+nugoTi)]++
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line uniform.go:134
+								a[t.Grid1()]++
+							}
+						}
+					} else {
+						if m == 2 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line uniform.go:138
+									a[(nugoX0 + nugoTi)] += 2
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line uniform.go:138
+									a[t.Grid1()] += 2
+								}
+							}
+						} else {
+							for k := 0; k < 2; k++ {
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(SwitchFallthrough, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					SwitchFallthrough(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SwitchNestedBreak, "41c14959d0e3e62c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if (n % 2) == 0 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line uniform.go:162
+							switch a[(nugoX0+nugoTi)] & 3 {
+
+//line uniform.go:163
+							case 1:
+//line uniform.go:164
+								if a[(nugoX0+nugoTi)] > 8 {
+//line uniform.go:165
+									break
+								}
+//line uniform.go:167
+								a[(nugoX0+nugoTi)]++
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line uniform.go:162
+							switch a[t.Grid1()] & 3 {
+
+//line uniform.go:163
+							case 1:
+//line uniform.go:164
+								if a[t.Grid1()] > 8 {
+//line uniform.go:165
+									break
+								}
+//line uniform.go:167
+								a[t.Grid1()]++
+							}
+						}
+					}
 				}
 			}
 		}
