@@ -146,7 +146,84 @@ func init() {
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						nugoJam := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoJ := nugoJam; nugoJ+4 <= nugoN; nugoJ += 4 {
+								nugoTi1 := nugoJ + 0
+								t1 := nugoB.FlatThread(nugoTi1)
+								_ = t1
+								nugoTi2 := nugoJ + 1
+								t2 := nugoB.FlatThread(nugoTi2)
+								_ = t2
+								nugoTi3 := nugoJ + 2
+								t3 := nugoB.FlatThread(nugoTi3)
+								_ = t3
+								nugoTi4 := nugoJ + 3
+								t4 := nugoB.FlatThread(nugoTi4)
+								_ = t4
+
+//line main.go:44
+								tid1 := t1.ThreadIdx()
+
+//line main.go:45
+								tx1 := tid1.X
+
+//line main.go:45
+								ty1 := tid1.Y
+								sum1 := nugoVSum[nugoTi1]
+
+//line main.go:44
+								tid2 := t2.ThreadIdx()
+
+//line main.go:45
+								tx2 := tid2.X
+
+//line main.go:45
+								ty2 := tid2.Y
+								sum2 := nugoVSum[nugoTi2]
+
+//line main.go:44
+								tid3 := t3.ThreadIdx()
+
+//line main.go:45
+								tx3 := tid3.X
+
+//line main.go:45
+								ty3 := tid3.Y
+								sum3 := nugoVSum[nugoTi3]
+
+//line main.go:44
+								tid4 := t4.ThreadIdx()
+
+//line main.go:45
+								tx4 := tid4.X
+
+//line main.go:45
+								ty4 := tid4.Y
+								sum4 := nugoVSum[nugoTi4]
+								for p := 0; p < tpb; p++ {
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+								}
+								nugoVSum[nugoTi1] = sum1
+								nugoVSum[nugoTi2] = sum2
+								nugoVSum[nugoTi3] = sum3
+								nugoVSum[nugoTi4] = sum4
+								nugoJam = nugoJ + 4
+							}
+						}()
+						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
@@ -168,7 +245,84 @@ func init() {
 							nugoVSum[nugoTi] = sum
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						nugoJam2 := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoJ2 := nugoJam2; nugoJ2+4 <= nugoN; nugoJ2 += 4 {
+								nugoTi12 := nugoJ2 + 0
+								t12 := nugoB.Thread(nugoTi12)
+								_ = t12
+								nugoTi22 := nugoJ2 + 1
+								t22 := nugoB.Thread(nugoTi22)
+								_ = t22
+								nugoTi32 := nugoJ2 + 2
+								t32 := nugoB.Thread(nugoTi32)
+								_ = t32
+								nugoTi42 := nugoJ2 + 3
+								t42 := nugoB.Thread(nugoTi42)
+								_ = t42
+
+//line main.go:44
+								tid12 := t12.ThreadIdx()
+
+//line main.go:45
+								tx12 := tid12.X
+
+//line main.go:45
+								ty12 := tid12.Y
+								sum12 := nugoVSum[nugoTi12]
+
+//line main.go:44
+								tid22 := t22.ThreadIdx()
+
+//line main.go:45
+								tx22 := tid22.X
+
+//line main.go:45
+								ty22 := tid22.Y
+								sum22 := nugoVSum[nugoTi22]
+
+//line main.go:44
+								tid32 := t32.ThreadIdx()
+
+//line main.go:45
+								tx32 := tid32.X
+
+//line main.go:45
+								ty32 := tid32.Y
+								sum32 := nugoVSum[nugoTi32]
+
+//line main.go:44
+								tid42 := t42.ThreadIdx()
+
+//line main.go:45
+								tx42 := tid42.X
+
+//line main.go:45
+								ty42 := tid42.Y
+								sum42 := nugoVSum[nugoTi42]
+								for p := 0; p < tpb; p++ {
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+								}
+								nugoVSum[nugoTi12] = sum12
+								nugoVSum[nugoTi22] = sum22
+								nugoVSum[nugoTi32] = sum32
+								nugoVSum[nugoTi42] = sum42
+								nugoJam2 = nugoJ2 + 4
+							}
+						}()
+						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 

@@ -1820,6 +1820,9 @@ func (e *emitter) region(r *region) {
 	// only in flat blocks.
 	laneOnly, laneFlatOnly := e.laneStep(r)
 	loop := func(lo, hi, thread string, flat bool) {
+		// A region that can be jammed runs its threads in groups first
+		// (fission_jam.go); the plain loop runs those left.
+		lo = e.jam(&jamRegion{r, stmts, need, loads, stores, pieces, laneOnly}, lo, hi, thread)
 		if r.label != "" {
 			// The label must sit right before its loop.
 			w.WriteString(r.label + ":\n")
