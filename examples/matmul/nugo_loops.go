@@ -149,7 +149,7 @@ func init() {
 						nugoJam := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ := nugoJam; nugoJ+4 <= nugoN; nugoJ += 4 {
+							for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
 								nugoTi1 := nugoJ + 0
 								t1 := nugoB.FlatThread(nugoTi1)
 								_ = t1
@@ -159,9 +159,6 @@ func init() {
 								nugoTi3 := nugoJ + 2
 								t3 := nugoB.FlatThread(nugoTi3)
 								_ = t3
-								nugoTi4 := nugoJ + 3
-								t4 := nugoB.FlatThread(nugoTi4)
-								_ = t4
 
 //line main.go:44
 								tid1 := t1.ThreadIdx()
@@ -192,16 +189,6 @@ func init() {
 //line main.go:45
 								ty3 := tid3.Y
 								sum3 := nugoVSum[nugoTi3]
-
-//line main.go:44
-								tid4 := t4.ThreadIdx()
-
-//line main.go:45
-								tx4 := tid4.X
-
-//line main.go:45
-								ty4 := tid4.Y
-								sum4 := nugoVSum[nugoTi4]
 								for p := 0; p < tpb; p++ {
 
 //line main.go:61
@@ -212,15 +199,11 @@ func init() {
 
 //line main.go:61
 									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
-
-//line main.go:61
-									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
 								}
 								nugoVSum[nugoTi1] = sum1
 								nugoVSum[nugoTi2] = sum2
 								nugoVSum[nugoTi3] = sum3
-								nugoVSum[nugoTi4] = sum4
-								nugoJam = nugoJ + 4
+								nugoJam = nugoJ + 3
 							}
 						}()
 						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -248,7 +231,7 @@ func init() {
 						nugoJam2 := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ2 := nugoJam2; nugoJ2+4 <= nugoN; nugoJ2 += 4 {
+							for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
 								nugoTi12 := nugoJ2 + 0
 								t12 := nugoB.Thread(nugoTi12)
 								_ = t12
@@ -258,9 +241,6 @@ func init() {
 								nugoTi32 := nugoJ2 + 2
 								t32 := nugoB.Thread(nugoTi32)
 								_ = t32
-								nugoTi42 := nugoJ2 + 3
-								t42 := nugoB.Thread(nugoTi42)
-								_ = t42
 
 //line main.go:44
 								tid12 := t12.ThreadIdx()
@@ -291,16 +271,6 @@ func init() {
 //line main.go:45
 								ty32 := tid32.Y
 								sum32 := nugoVSum[nugoTi32]
-
-//line main.go:44
-								tid42 := t42.ThreadIdx()
-
-//line main.go:45
-								tx42 := tid42.X
-
-//line main.go:45
-								ty42 := tid42.Y
-								sum42 := nugoVSum[nugoTi42]
 								for p := 0; p < tpb; p++ {
 
 //line main.go:61
@@ -311,15 +281,11 @@ func init() {
 
 //line main.go:61
 									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
-
-//line main.go:61
-									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
 								}
 								nugoVSum[nugoTi12] = sum12
 								nugoVSum[nugoTi22] = sum22
 								nugoVSum[nugoTi32] = sum32
-								nugoVSum[nugoTi42] = sum42
-								nugoJam2 = nugoJ2 + 4
+								nugoJam2 = nugoJ2 + 3
 							}
 						}()
 						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {

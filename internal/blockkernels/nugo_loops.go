@@ -935,7 +935,7 @@ func init() {
 						nugoJam := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ := nugoJam; nugoJ+4 <= nugoN; nugoJ += 4 {
+							for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
 								nugoTi1 := nugoJ + 0
 								t1 := nugoB.FlatThread(nugoTi1)
 								_ = t1
@@ -945,9 +945,6 @@ func init() {
 								nugoTi3 := nugoJ + 2
 								t3 := nugoB.FlatThread(nugoTi3)
 								_ = t3
-								nugoTi4 := nugoJ + 3
-								t4 := nugoB.FlatThread(nugoTi4)
-								_ = t4
 
 //line kernels.go:46
 								tid1 := t1.ThreadIdx()
@@ -978,16 +975,6 @@ func init() {
 //line kernels.go:47
 								ty3 := tid3.Y
 								sum3 := nugoVSum[nugoTi3]
-
-//line kernels.go:46
-								tid4 := t4.ThreadIdx()
-
-//line kernels.go:47
-								tx4 := tid4.X
-
-//line kernels.go:47
-								ty4 := tid4.Y
-								sum4 := nugoVSum[nugoTi4]
 								for p := 0; p < Tile; p++ {
 
 //line kernels.go:63
@@ -998,15 +985,11 @@ func init() {
 
 //line kernels.go:63
 									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
-
-//line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
 								}
 								nugoVSum[nugoTi1] = sum1
 								nugoVSum[nugoTi2] = sum2
 								nugoVSum[nugoTi3] = sum3
-								nugoVSum[nugoTi4] = sum4
-								nugoJam = nugoJ + 4
+								nugoJam = nugoJ + 3
 							}
 						}()
 						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -1034,7 +1017,7 @@ func init() {
 						nugoJam2 := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ2 := nugoJam2; nugoJ2+4 <= nugoN; nugoJ2 += 4 {
+							for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
 								nugoTi12 := nugoJ2 + 0
 								t12 := nugoB.Thread(nugoTi12)
 								_ = t12
@@ -1044,9 +1027,6 @@ func init() {
 								nugoTi32 := nugoJ2 + 2
 								t32 := nugoB.Thread(nugoTi32)
 								_ = t32
-								nugoTi42 := nugoJ2 + 3
-								t42 := nugoB.Thread(nugoTi42)
-								_ = t42
 
 //line kernels.go:46
 								tid12 := t12.ThreadIdx()
@@ -1077,16 +1057,6 @@ func init() {
 //line kernels.go:47
 								ty32 := tid32.Y
 								sum32 := nugoVSum[nugoTi32]
-
-//line kernels.go:46
-								tid42 := t42.ThreadIdx()
-
-//line kernels.go:47
-								tx42 := tid42.X
-
-//line kernels.go:47
-								ty42 := tid42.Y
-								sum42 := nugoVSum[nugoTi42]
 								for p := 0; p < Tile; p++ {
 
 //line kernels.go:63
@@ -1097,15 +1067,11 @@ func init() {
 
 //line kernels.go:63
 									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
-
-//line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
 								}
 								nugoVSum[nugoTi12] = sum12
 								nugoVSum[nugoTi22] = sum22
 								nugoVSum[nugoTi32] = sum32
-								nugoVSum[nugoTi42] = sum42
-								nugoJam2 = nugoJ2 + 4
+								nugoJam2 = nugoJ2 + 3
 							}
 						}()
 						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -2190,6 +2156,216 @@ func init() {
 //line kernels.go:260
 							a[x]++
 						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(FailJammed, "342b067a43beec2f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS = nugoVS[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:271
+						tid := nugoTi
+
+//line kernels.go:272
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:273
+						sh[tid] = int32(i)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:271
+						tid := t.ThreadIdx().X
+
+//line kernels.go:272
+						i := t.Grid1()
+
+//line kernels.go:273
+						sh[tid] = int32(i)
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line kernels.go:272
+							i1 := (nugoX0 + nugoTi1)
+
+//line kernels.go:272
+							i2 := (nugoX0 + nugoTi2)
+
+//line kernels.go:272
+							i3 := (nugoX0 + nugoTi3)
+
+//line kernels.go:275
+							var s1 int32
+
+//line kernels.go:275
+							var s2 int32
+
+//line kernels.go:275
+							var s3 int32
+							for p := 0; p < 8; p++ {
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+							}
+							nugoVS[nugoTi1] = s1
+							nugoVS[nugoTi2] = s2
+							nugoVS[nugoTi3] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:272
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:275
+						var s int32
+
+//line kernels.go:276
+						for p := 0; p < 8; p++ {
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line kernels.go:272
+							i12 := t12.Grid1()
+
+//line kernels.go:272
+							i22 := t22.Grid1()
+
+//line kernels.go:272
+							i32 := t32.Grid1()
+
+//line kernels.go:275
+							var s12 int32
+
+//line kernels.go:275
+							var s22 int32
+
+//line kernels.go:275
+							var s32 int32
+							for p := 0; p < 8; p++ {
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+							}
+							nugoVS[nugoTi12] = s12
+							nugoVS[nugoTi22] = s22
+							nugoVS[nugoTi32] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:272
+						i := t.Grid1()
+
+//line kernels.go:275
+						var s int32
+
+//line kernels.go:276
+						for p := 0; p < 8; p++ {
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:272
+						i := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line kernels.go:280
+						a[i] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:272
+						i := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line kernels.go:280
+						a[i] = s
+						nugoVS[nugoTi] = s
 					}
 				}
 			}

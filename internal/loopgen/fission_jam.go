@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // Unroll-and-jam of a region's thread loop. A region made of one uniform
@@ -43,7 +44,7 @@ import (
 // the loop without jamming does.
 
 // jamFactor is the number of threads a jammed region runs together.
-const jamFactor = 4
+const jamFactor = 3
 
 // jamRegion is what the region's loop writes for each thread: its
 // position variables' declarations, the variables loaded from per-thread
@@ -57,33 +58,15 @@ type jamRegion struct {
 	laneOnly      bool
 }
 
-// jamLoop returns the region's uniform loop when the region can be jammed.
-func (e *emitter) jamLoop(j *jamRegion) (*ast.ForStmt, map[*types.Var]bool, bool) {
+// jamLoop returns the region's uniform loop when the region can be
+// jammed, with the statements before and after it and the thread's own
+// variables (renamed in each thread's copy).
+func (e *emitter) jamLoop(j *jamRegion) (loop *ast.ForStmt, pre, post []ast.Stmt, own map[*types.Var]bool, ok bool) {
 	f := e.f
-	if f.exited != "" || j.r.returns || j.r.label != "" || j.laneOnly || len(j.pieces) != 1 || j.pieces[0].stmt == nil {
-		return nil, nil, false
+	if f.exited != "" || j.r.returns || j.r.label != "" || j.laneOnly {
+		return nil, nil, nil, nil, false
 	}
-	if _, shared := f.shared[j.pieces[0].stmt]; shared {
-		return nil, nil, false
-	}
-	loop, ok := j.pieces[0].stmt.(*ast.ForStmt)
-	if !ok || loop.Init == nil || loop.Cond == nil || loop.Post == nil {
-		return nil, nil, false
-	}
-	init, ok := loop.Init.(*ast.AssignStmt)
-	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
-		return nil, nil, false
-	}
-	id, ok := init.Lhs[0].(*ast.Ident)
-	if !ok {
-		return nil, nil, false
-	}
-	iv, _ := f.info.Defs[id].(*types.Var)
-	if iv == nil {
-		return nil, nil, false
-	}
-	// The thread's own variables: renamed in each thread's copy.
-	own := map[*types.Var]bool{}
+	own = map[*types.Var]bool{}
 	if f.thread != nil {
 		own[f.thread] = true
 	}
@@ -93,47 +76,84 @@ func (e *emitter) jamLoop(j *jamRegion) (*ast.ForStmt, map[*types.Var]bool, bool
 	for _, v := range j.loads {
 		own[v] = true
 	}
-	for _, v := range j.stores {
-		if !own[v] {
-			return nil, nil, false
+	for _, p := range j.pieces {
+		if p.stmt == nil {
+			return nil, nil, nil, nil, false
+		}
+		if _, shared := f.shared[p.stmt]; shared {
+			return nil, nil, nil, nil, false
+		}
+		if l, isFor := p.stmt.(*ast.ForStmt); isFor {
+			if loop != nil {
+				return nil, nil, nil, nil, false
+			}
+			loop = l
+			continue
+		}
+		if loop == nil {
+			pre = append(pre, p.stmt)
+		} else {
+			post = append(post, p.stmt)
 		}
 	}
-	for _, s := range loop.Body.List {
+	if loop == nil || loop.Init == nil || loop.Cond == nil || loop.Post == nil {
+		return nil, nil, nil, nil, false
+	}
+	init, isAssign := loop.Init.(*ast.AssignStmt)
+	if !isAssign || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return nil, nil, nil, nil, false
+	}
+	id, isID := init.Lhs[0].(*ast.Ident)
+	if !isID {
+		return nil, nil, nil, nil, false
+	}
+	iv, _ := f.info.Defs[id].(*types.Var)
+	if iv == nil {
+		return nil, nil, nil, nil, false
+	}
+	body := append(append(slices.Clip(pre), loop.Body.List...), post...)
+	for _, s := range body {
 		for _, id := range defNames(s) {
-			if v, ok := f.info.Defs[id].(*types.Var); ok {
+			if v, isVar := f.info.Defs[id].(*types.Var); isVar {
 				own[v] = true
 			}
 		}
 	}
-	// The header: the loop's variable, constants, uniform variables.
-	shared := func(v *types.Var) bool { return v == iv || f.uniform[v] }
-	if !e.jamExpr(init.Rhs[0], shared) || !e.jamExpr(loop.Cond, shared) {
-		return nil, nil, false
+	for _, v := range j.stores {
+		if !own[v] {
+			return nil, nil, nil, nil, false
+		}
 	}
-	switch post := loop.Post.(type) {
+	// The header: the loop's variable, constants, uniform variables.
+	// Parameters: the kernel assigns none (see emit).
+	shared := func(v *types.Var) bool { return v == iv || f.uniform[v] || (f.params[v] && v != f.thread) }
+	if !e.jamExpr(init.Rhs[0], shared) || !e.jamExpr(loop.Cond, shared) {
+		return nil, nil, nil, nil, false
+	}
+	switch st := loop.Post.(type) {
 	case *ast.IncDecStmt:
-		if x, ok := post.X.(*ast.Ident); !ok || f.varOf(x) != iv {
-			return nil, nil, false
+		if x, isX := st.X.(*ast.Ident); !isX || f.varOf(x) != iv {
+			return nil, nil, nil, nil, false
 		}
 	case *ast.AssignStmt:
-		if len(post.Lhs) != 1 || post.Tok == token.DEFINE || post.Tok == token.ASSIGN {
-			return nil, nil, false
+		if len(st.Lhs) != 1 || st.Tok == token.DEFINE || st.Tok == token.ASSIGN {
+			return nil, nil, nil, nil, false
 		}
-		if x, ok := post.Lhs[0].(*ast.Ident); !ok || f.varOf(x) != iv || !e.jamExpr(post.Rhs[0], shared) {
-			return nil, nil, false
+		if x, isX := st.Lhs[0].(*ast.Ident); !isX || f.varOf(x) != iv || !e.jamExpr(st.Rhs[0], shared) {
+			return nil, nil, nil, nil, false
 		}
 	default:
-		return nil, nil, false
+		return nil, nil, nil, nil, false
 	}
-	// The body: assignments to the thread's variables, which the loop's
-	// variable is not.
+	// The statements: assignments to the thread's variables (which the
+	// loop's variable is not), or declarations of its position.
 	readable := func(v *types.Var) bool { return shared(v) || own[v] }
-	for _, s := range loop.Body.List {
-		if !e.jamStmt(s, own, readable) {
-			return nil, nil, false
+	for _, s := range body {
+		if !e.isRematDef(s, j.r) && !e.jamStmt(s, own, readable) {
+			return nil, nil, nil, nil, false
 		}
 	}
-	return loop, own, true
+	return loop, pre, post, own, true
 }
 
 // jamStmt reports whether s assigns only to the thread's own variables
@@ -250,7 +270,7 @@ func calleeIdent(fun ast.Expr) *ast.Ident {
 // thread it did not run, where the plain loop starts; it returns lo
 // unchanged when the region is not jammed.
 func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
-	loop, own, ok := e.jamLoop(j)
+	loop, pre, post, own, ok := e.jamLoop(j)
 	if !ok {
 		return lo
 	}
@@ -316,16 +336,18 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 			fmt.Fprintf(w, "%s := %s[%s]\n", names[k][v], e.arrays[v], tis[k])
 		}
 	}
-	var init, post string
-	init = f.print(loop.Init)
-	post = f.print(loop.Post)
-	fmt.Fprintf(w, "for %s; %s; %s {\n", init, f.print(loop.Cond), post)
-	for _, s := range loop.Body.List {
-		for k := range jamFactor {
-			fmt.Fprintf(w, "%s\n", as(k, s, true))
+	each := func(list []ast.Stmt) {
+		for _, s := range list {
+			for k := range jamFactor {
+				fmt.Fprintf(w, "%s\n", as(k, s, true))
+			}
 		}
 	}
+	each(pre)
+	fmt.Fprintf(w, "for %s; %s; %s {\n", f.print(loop.Init), f.print(loop.Cond), f.print(loop.Post))
+	each(loop.Body.List)
 	w.WriteString("}\n")
+	each(post)
 	for k := range jamFactor {
 		for _, v := range j.stores {
 			fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], tis[k], names[k][v])

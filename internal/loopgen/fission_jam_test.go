@@ -1,0 +1,81 @@
+package loopgen
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+const jamDir = "testdata/jam"
+
+// TestJamForms checks which regions are unroll-and-jammed: a region made
+// of one uniform loop over the thread's own variables is, in its loops
+// for flat and for other blocks, with the remainder loop after it; a loop
+// that writes shared memory, whose bound depends on the thread, that calls
+// a function or branches, or in a kernel whose threads may return early,
+// is not.
+func TestJamForms(t *testing.T) {
+	res, err := Generate(jamDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := res.Source
+	starts := regexp.MustCompile(`cuda\.RegisterBlockLoop\((\w+),`).FindAllSubmatchIndex(src, -1)
+	loops := map[string][]byte{}
+	for i, m := range starts {
+		end := len(src)
+		if i+1 < len(starts) {
+			end = starts[i+1][0]
+		}
+		loops[string(src[m[2]:m[3]])] = src[m[0]:end]
+	}
+	jammedTwice := [][]byte{
+		[]byte("for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {"),
+		[]byte("t1 := nugoB.FlatThread(nugoTi1)"),
+		[]byte("tid1 := nugoTi1"), // flat: the copy's own index
+		[]byte("for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {"),
+		[]byte("t12 := nugoB.Thread(nugoTi12)"),
+		[]byte("tid12 := t12.ThreadIdx().X"),
+		[]byte("sum1 += sh[(tid1+p)%64] * sh[p]\n"),
+		[]byte("sum3 += sh[(tid3+p)%64] * sh[p]\n"),
+		[]byte("nugoVSum[nugoTi3] = sum3"),
+	}
+	for _, c := range []struct {
+		kernel string
+		jammed bool
+	}{
+		{"Dot", true},
+		{"StoresShared", false},
+		{"ThreadBound", false},
+		{"Calls", false},
+		{"Branches", false},
+		{"Exits", false},
+	} {
+		t.Run(c.kernel, func(t *testing.T) {
+			loop, ok := loops[c.kernel]
+			if !ok {
+				t.Fatalf("no block loop for %s", c.kernel)
+			}
+			if got := bytes.Count(loop, []byte("defer func() { _ = recover() }()")); got != map[bool]int{true: 2, false: 0}[c.jammed] {
+				t.Errorf("%s has %d jammed loops, want jammed %v (in both loops)", c.kernel, got, c.jammed)
+			}
+			if !c.jammed {
+				return
+			}
+			for _, text := range jammedTwice {
+				if !bytes.Contains(loop, text) {
+					t.Errorf("%s's block loop lacks %q", c.kernel, text)
+				}
+			}
+		})
+	}
+	committed, err := os.ReadFile(filepath.Join(jamDir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(committed, src) {
+		t.Errorf("%s/%s is stale: run go run ./cmd/nugo gen ./internal/loopgen/%s", jamDir, FileName, jamDir)
+	}
+}
