@@ -200,9 +200,9 @@ func init() {
 //line main.go:61
 									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
 								}
-								nugoVSum[nugoTi1] = sum1
-								nugoVSum[nugoTi2] = sum2
-								nugoVSum[nugoTi3] = sum3
+								nugoVSum[nugoJ+0] = sum1
+								nugoVSum[nugoJ+1] = sum2
+								nugoVSum[nugoJ+2] = sum3
 								nugoJam = nugoJ + 3
 							}
 						}()
@@ -282,9 +282,9 @@ func init() {
 //line main.go:61
 									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
 								}
-								nugoVSum[nugoTi12] = sum12
-								nugoVSum[nugoTi22] = sum22
-								nugoVSum[nugoTi32] = sum32
+								nugoVSum[nugoJ2+0] = sum12
+								nugoVSum[nugoJ2+1] = sum22
+								nugoVSum[nugoJ2+2] = sum32
 								nugoJam2 = nugoJ2 + 3
 							}
 						}()

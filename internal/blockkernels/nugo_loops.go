@@ -986,9 +986,9 @@ func init() {
 //line kernels.go:63
 									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
 								}
-								nugoVSum[nugoTi1] = sum1
-								nugoVSum[nugoTi2] = sum2
-								nugoVSum[nugoTi3] = sum3
+								nugoVSum[nugoJ+0] = sum1
+								nugoVSum[nugoJ+1] = sum2
+								nugoVSum[nugoJ+2] = sum3
 								nugoJam = nugoJ + 3
 							}
 						}()
@@ -1068,9 +1068,9 @@ func init() {
 //line kernels.go:63
 									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
 								}
-								nugoVSum[nugoTi12] = sum12
-								nugoVSum[nugoTi22] = sum22
-								nugoVSum[nugoTi32] = sum32
+								nugoVSum[nugoJ2+0] = sum12
+								nugoVSum[nugoJ2+1] = sum22
+								nugoVSum[nugoJ2+2] = sum32
 								nugoJam2 = nugoJ2 + 3
 							}
 						}()
@@ -2251,9 +2251,9 @@ func init() {
 //line kernels.go:277
 								s3 += sh[off[i3]+p]
 							}
-							nugoVS[nugoTi1] = s1
-							nugoVS[nugoTi2] = s2
-							nugoVS[nugoTi3] = s3
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
 							nugoJam = nugoJ + 3
 						}
 					}()
@@ -2317,9 +2317,9 @@ func init() {
 //line kernels.go:277
 								s32 += sh[off[i32]+p]
 							}
-							nugoVS[nugoTi12] = s12
-							nugoVS[nugoTi22] = s22
-							nugoVS[nugoTi32] = s32
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
 							nugoJam2 = nugoJ2 + 3
 						}
 					}()

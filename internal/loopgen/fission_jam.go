@@ -348,9 +348,11 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 	each(loop.Body.List)
 	w.WriteString("}\n")
 	each(post)
+	// The stores index from the group's first thread, which keeps fewer
+	// values live across the loop than each copy's index would.
 	for k := range jamFactor {
 		for _, v := range j.stores {
-			fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], tis[k], names[k][v])
+			fmt.Fprintf(w, "%s[%s+%d] = %s\n", e.arrays[v], base, k, names[k][v])
 		}
 	}
 	fmt.Fprintf(w, "%s = %s + %d\n", next, base, jamFactor)

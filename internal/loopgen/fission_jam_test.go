@@ -40,7 +40,7 @@ func TestJamForms(t *testing.T) {
 		[]byte("tid12 := t12.ThreadIdx().X"),
 		[]byte("sum1 += sh[(tid1+p)%64] * sh[p]\n"),
 		[]byte("sum3 += sh[(tid3+p)%64] * sh[p]\n"),
-		[]byte("nugoVSum[nugoTi3] = sum3"),
+		[]byte("nugoVSum[nugoJ+2] = sum3"),
 	}
 	for _, c := range []struct {
 		kernel string

@@ -99,9 +99,9 @@ func init() {
 //line jam.go:18
 								sum3 += sh[(tid3+p)%64] * sh[p]
 							}
-							nugoVSum[nugoTi1] = sum1
-							nugoVSum[nugoTi2] = sum2
-							nugoVSum[nugoTi3] = sum3
+							nugoVSum[nugoJ+0] = sum1
+							nugoVSum[nugoJ+1] = sum2
+							nugoVSum[nugoJ+2] = sum3
 							nugoJam = nugoJ + 3
 						}
 					}()
@@ -165,9 +165,9 @@ func init() {
 //line jam.go:18
 								sum32 += sh[(tid32+p)%64] * sh[p]
 							}
-							nugoVSum[nugoTi12] = sum12
-							nugoVSum[nugoTi22] = sum22
-							nugoVSum[nugoTi32] = sum32
+							nugoVSum[nugoJ2+0] = sum12
+							nugoVSum[nugoJ2+1] = sum22
+							nugoVSum[nugoJ2+2] = sum32
 							nugoJam2 = nugoJ2 + 3
 						}
 					}()
