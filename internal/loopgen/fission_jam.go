@@ -9,7 +9,8 @@ import (
 )
 
 // Unroll-and-jam of a region's thread loop. A region made of one uniform
-// loop, such as a tiled matmul's inner product
+// loop (with straight-line statements before and after it), such as a
+// tiled matmul's inner product
 //
 //	for p := 0; p < Tile; p++ {
 //		sum += sA[tx*Tile+p] * sB[p*Tile+ty]
@@ -31,11 +32,12 @@ import (
 // the plain one, runs the threads left over.
 //
 // Only a region that changes nothing but its threads' own variables is
-// jammed: the loop's body is assignments to variables of the thread
-// (declared in the body, or loaded from a per-thread array at the region's
-// head), of expressions that read memory but call nothing other than
-// conversions and pure builtins; the loop's header reads only the loop's
-// variable, constants and block-uniform variables. The per-thread arrays are
+// jammed, in a kernel none of whose threads returns early: its statements
+// are assignments to variables of the thread (declared in the region, or
+// loaded from a per-thread array at its head), of expressions that read
+// memory but call nothing other than conversions and pure builtins, and
+// declarations of the thread's position; the loop's header reads only the
+// loop's variable, constants, parameters and block-uniform variables. The per-thread arrays are
 // stored after the whole group has run. So no thread of a group sees
 // another's effects, and a group that panics (an index out of range) has
 // changed nothing outside itself: the jammed loops run in a function that
@@ -43,7 +45,9 @@ import (
 // thread, panicking in the thread that panics first in thread order, as
 // the loop without jamming does.
 
-// jamFactor is the number of threads a jammed region runs together.
+// jamFactor is the number of threads a jammed region runs together: on
+// the tiled matmul three beat two and four, whose copies' indexes the Go
+// compiler spills inside the loop.
 const jamFactor = 3
 
 // jamRegion is what the region's loop writes for each thread: its
