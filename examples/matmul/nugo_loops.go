@@ -27,6 +27,12 @@ func init() {
 		_, _, _ = a, b, c
 		return func() cuda.BlockLoop {
 			var nugoVSum []float32
+			var nugoPtx []int
+			var nugoPty []int
+			var nugoXsum []float32
+			var nugoPtx2 []int
+			var nugoPty2 []int
+			var nugoXsum2 []float32
 			var nugoShared []float32
 			var nugoShared2 []float32
 			return func(nugoB *cuda.Block) {
@@ -36,6 +42,30 @@ func init() {
 					nugoVSum = make([]float32, nugoN)
 				}
 				nugoVSum = nugoVSum[:nugoN]
+				if cap(nugoPtx) < nugoN {
+					nugoPtx = make([]int, nugoN)
+				}
+				nugoPtx = nugoPtx[:nugoN]
+				if cap(nugoPty) < nugoN {
+					nugoPty = make([]int, nugoN)
+				}
+				nugoPty = nugoPty[:nugoN]
+				if cap(nugoXsum) < nugoN {
+					nugoXsum = make([]float32, nugoN)
+				}
+				nugoXsum = nugoXsum[:nugoN]
+				if cap(nugoPtx2) < nugoN {
+					nugoPtx2 = make([]int, nugoN)
+				}
+				nugoPtx2 = nugoPtx2[:nugoN]
+				if cap(nugoPty2) < nugoN {
+					nugoPty2 = make([]int, nugoN)
+				}
+				nugoPty2 = nugoPty2[:nugoN]
+				if cap(nugoXsum2) < nugoN {
+					nugoXsum2 = make([]float32, nugoN)
+				}
+				nugoXsum2 = nugoXsum2[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -146,67 +176,152 @@ func init() {
 						}
 					}
 					if nugoFlat {
-						nugoJam := 0
+						nugoSwap := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
-								nugoTi1 := nugoJ + 0
-								t1 := nugoB.FlatThread(nugoTi1)
-								_ = t1
-								nugoTi2 := nugoJ + 1
-								t2 := nugoB.FlatThread(nugoTi2)
-								_ = t2
-								nugoTi3 := nugoJ + 2
-								t3 := nugoB.FlatThread(nugoTi3)
-								_ = t3
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line main.go:44
-								tid1 := t1.ThreadIdx()
+								tid := t.ThreadIdx()
 
 //line main.go:45
-								tx1 := tid1.X
+								tx := tid.X
 
 //line main.go:45
-								ty1 := tid1.Y
-								sum1 := nugoVSum[nugoTi1]
-
-//line main.go:44
-								tid2 := t2.ThreadIdx()
-
-//line main.go:45
-								tx2 := tid2.X
-
-//line main.go:45
-								ty2 := tid2.Y
-								sum2 := nugoVSum[nugoTi2]
-
-//line main.go:44
-								tid3 := t3.ThreadIdx()
-
-//line main.go:45
-								tx3 := tid3.X
-
-//line main.go:45
-								ty3 := tid3.Y
-								sum3 := nugoVSum[nugoTi3]
-								for p := 0; p < tpb; p++ {
-
-//line main.go:61
-									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
-
-//line main.go:61
-									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
-
-//line main.go:61
-									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
-								}
-								nugoVSum[nugoJ+0] = sum1
-								nugoVSum[nugoJ+1] = sum2
-								nugoVSum[nugoJ+2] = sum3
-								nugoJam = nugoJ + 3
+								ty := tid.Y
+								nugoPtx[nugoTi] = tx
+								nugoPty[nugoTi] = ty
 							}
+							copy(nugoXsum[0:nugoN], nugoVSum[0:nugoN])
+							nugoS := nugoPtx[0:nugoN]
+							nugoS2 := nugoPty[0:nugoN]
+							nugoS2 = nugoS2[:len(nugoS)]
+							nugoS3 := nugoXsum[0:nugoN]
+							nugoS3 = nugoS3[:len(nugoS)]
+							for p := 0; p < tpb; p += 16 {
+								for nugoK := range nugoS {
+									tx := nugoS[nugoK]
+									ty := nugoS2[nugoK]
+									sum := nugoS3[nugoK]
+									{
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 1
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 2
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 3
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 4
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 5
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 6
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 7
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 8
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 9
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 10
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 11
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 12
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 13
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 14
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 15
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									nugoS3[nugoK] = sum
+								}
+							}
+							copy(nugoVSum[0:nugoN], nugoXsum[0:nugoN])
+							nugoSwap = nugoN
 						}()
-						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
@@ -228,67 +343,152 @@ func init() {
 							nugoVSum[nugoTi] = sum
 						}
 					} else {
-						nugoJam2 := 0
+						nugoSwap2 := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
-								nugoTi12 := nugoJ2 + 0
-								t12 := nugoB.Thread(nugoTi12)
-								_ = t12
-								nugoTi22 := nugoJ2 + 1
-								t22 := nugoB.Thread(nugoTi22)
-								_ = t22
-								nugoTi32 := nugoJ2 + 2
-								t32 := nugoB.Thread(nugoTi32)
-								_ = t32
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
 
 //line main.go:44
-								tid12 := t12.ThreadIdx()
+								tid := t.ThreadIdx()
 
 //line main.go:45
-								tx12 := tid12.X
+								tx := tid.X
 
 //line main.go:45
-								ty12 := tid12.Y
-								sum12 := nugoVSum[nugoTi12]
-
-//line main.go:44
-								tid22 := t22.ThreadIdx()
-
-//line main.go:45
-								tx22 := tid22.X
-
-//line main.go:45
-								ty22 := tid22.Y
-								sum22 := nugoVSum[nugoTi22]
-
-//line main.go:44
-								tid32 := t32.ThreadIdx()
-
-//line main.go:45
-								tx32 := tid32.X
-
-//line main.go:45
-								ty32 := tid32.Y
-								sum32 := nugoVSum[nugoTi32]
-								for p := 0; p < tpb; p++ {
-
-//line main.go:61
-									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
-
-//line main.go:61
-									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
-
-//line main.go:61
-									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
-								}
-								nugoVSum[nugoJ2+0] = sum12
-								nugoVSum[nugoJ2+1] = sum22
-								nugoVSum[nugoJ2+2] = sum32
-								nugoJam2 = nugoJ2 + 3
+								ty := tid.Y
+								nugoPtx2[nugoTi] = tx
+								nugoPty2[nugoTi] = ty
 							}
+							copy(nugoXsum2[0:nugoN], nugoVSum[0:nugoN])
+							nugoS4 := nugoPtx2[0:nugoN]
+							nugoS5 := nugoPty2[0:nugoN]
+							nugoS5 = nugoS5[:len(nugoS4)]
+							nugoS6 := nugoXsum2[0:nugoN]
+							nugoS6 = nugoS6[:len(nugoS4)]
+							for p := 0; p < tpb; p += 16 {
+								for nugoK2 := range nugoS4 {
+									tx := nugoS4[nugoK2]
+									ty := nugoS5[nugoK2]
+									sum := nugoS6[nugoK2]
+									{
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 1
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 2
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 3
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 4
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 5
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 6
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 7
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 8
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 9
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 10
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 11
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 12
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 13
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 14
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									{
+										p := p + 15
+										_ = p
+
+//line main.go:61
+										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									}
+									nugoS6[nugoK2] = sum
+								}
+							}
+							copy(nugoVSum[0:nugoN], nugoXsum2[0:nugoN])
+							nugoSwap2 = nugoN
 						}()
-						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 

@@ -274,6 +274,11 @@ func calleeIdent(fun ast.Expr) *ast.Ident {
 // thread it did not run, where the plain loop starts; it returns lo
 // unchanged when the region is not jammed.
 func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
+	// A region whose loop has enough rounds is interchanged instead
+	// (fission_interchange.go).
+	if next, ok := e.interchange(j, lo, hi, thread); ok {
+		return next
+	}
 	loop, pre, post, own, ok := e.jamLoop(j)
 	if !ok {
 		return lo
