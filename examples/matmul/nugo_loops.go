@@ -191,10 +191,15 @@ func init() {
 
 //line main.go:45
 								ty := tid.Y
+								_ = tid
+								_ = tx
+								_ = ty
+								sum := nugoVSum[nugoTi]
+								_ = sum
 								nugoPtx[nugoTi] = tx
 								nugoPty[nugoTi] = ty
+								nugoXsum[nugoTi] = sum
 							}
-							copy(nugoXsum[0:nugoN], nugoVSum[0:nugoN])
 							nugoS := nugoPtx[0:nugoN]
 							nugoS2 := nugoPty[0:nugoN]
 							nugoS2 = nugoS2[:len(nugoS)]
@@ -358,10 +363,15 @@ func init() {
 
 //line main.go:45
 								ty := tid.Y
+								_ = tid
+								_ = tx
+								_ = ty
+								sum := nugoVSum[nugoTi]
+								_ = sum
 								nugoPtx2[nugoTi] = tx
 								nugoPty2[nugoTi] = ty
+								nugoXsum2[nugoTi] = sum
 							}
-							copy(nugoXsum2[0:nugoN], nugoVSum[0:nugoN])
 							nugoS4 := nugoPtx2[0:nugoN]
 							nugoS5 := nugoPty2[0:nugoN]
 							nugoS5 = nugoS5[:len(nugoS4)]

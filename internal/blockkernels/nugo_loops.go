@@ -977,10 +977,15 @@ func init() {
 
 //line kernels.go:47
 								ty := tid.Y
+								_ = tid
+								_ = tx
+								_ = ty
+								sum := nugoVSum[nugoTi]
+								_ = sum
 								nugoPtx[nugoTi] = tx
 								nugoPty[nugoTi] = ty
+								nugoXsum[nugoTi] = sum
 							}
-							copy(nugoXsum[0:nugoN], nugoVSum[0:nugoN])
 							nugoS := nugoPtx[0:nugoN]
 							nugoS2 := nugoPty[0:nugoN]
 							nugoS2 = nugoS2[:len(nugoS)]
@@ -1144,10 +1149,15 @@ func init() {
 
 //line kernels.go:47
 								ty := tid.Y
+								_ = tid
+								_ = tx
+								_ = ty
+								sum := nugoVSum[nugoTi]
+								_ = sum
 								nugoPtx2[nugoTi] = tx
 								nugoPty2[nugoTi] = ty
+								nugoXsum2[nugoTi] = sum
 							}
-							copy(nugoXsum2[0:nugoN], nugoVSum[0:nugoN])
 							nugoS4 := nugoPtx2[0:nugoN]
 							nugoS5 := nugoPty2[0:nugoN]
 							nugoS5 = nugoS5[:len(nugoS4)]
@@ -2564,6 +2574,418 @@ func init() {
 						s := nugoVS[nugoTi]
 
 //line kernels.go:280
+						a[i] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(FailInterchanged, "d6366fd433f30eb6", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoPi []int
+			var nugoXs []int32
+			var nugoPi2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS = nugoVS[:nugoN]
+				if cap(nugoPi) < nugoN {
+					nugoPi = make([]int, nugoN)
+				}
+				nugoPi = nugoPi[:nugoN]
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs = nugoXs[:nugoN]
+				if cap(nugoPi2) < nugoN {
+					nugoPi2 = make([]int, nugoN)
+				}
+				nugoPi2 = nugoPi2[:nugoN]
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 = nugoXs2[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:289
+						tid := nugoTi
+
+//line kernels.go:290
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:291
+						sh[tid] = int32(i)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:289
+						tid := t.ThreadIdx().X
+
+//line kernels.go:290
+						i := t.Grid1()
+
+//line kernels.go:291
+						sh[tid] = int32(i)
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:290
+							i := (nugoX0 + nugoTi)
+							_ = i
+
+//line kernels.go:293
+							var s int32
+							nugoPi[nugoTi] = i
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPi[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 16; p += 16 {
+							for nugoK := range nugoS {
+								i := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:290
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:293
+						var s int32
+
+//line kernels.go:294
+						for p := 0; p < 16; p++ {
+//line kernels.go:295
+							s += sh[off[i]+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:290
+							i := t.Grid1()
+							_ = i
+
+//line kernels.go:293
+							var s int32
+							nugoPi2[nugoTi] = i
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPi2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 16; p += 16 {
+							for nugoK2 := range nugoS3 {
+								i := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line kernels.go:295
+									s += sh[off[i]+p]
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:290
+						i := t.Grid1()
+
+//line kernels.go:293
+						var s int32
+
+//line kernels.go:294
+						for p := 0; p < 16; p++ {
+//line kernels.go:295
+							s += sh[off[i]+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:290
+						i := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line kernels.go:298
+						a[i] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:290
+						i := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line kernels.go:298
 						a[i] = s
 						nugoVS[nugoTi] = s
 					}

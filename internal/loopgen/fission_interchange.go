@@ -59,71 +59,88 @@ const interchangeUnroll = 16
 func (e *emitter) interchange(j *jamRegion, lo, hi, thread string) (string, bool) {
 	f, w := e.f, e.w
 	loop, pre, post, own, ok := e.jamLoop(j)
-	if !ok || len(pre) > 0 || len(post) > 0 || f.thread != nil && own[f.thread] && e.reads(loop, f.thread) {
+	if !ok || len(post) > 0 || f.thread != nil && own[f.thread] && e.reads(loop, f.thread) {
 		return "", false
 	}
 	trip, step, ok := e.constTrip(loop)
 	if !ok || trip < interchangeMinTrip {
 		return "", false
 	}
-	// The body's own declarations, and the thread's variables it assigns.
+	// The thread's variables the statements before the loop declare or
+	// assign, and those the body declares or assigns.
+	preSet := map[*types.Var]bool{}
 	declared := map[*types.Var]bool{}
 	assigned := map[*types.Var]bool{}
-	for _, s := range loop.Body.List {
-		if e.isRematDef(s, j.r) {
-			return "", false
-		}
-		for _, id := range defNames(s) {
-			if v, isVar := f.info.Defs[id].(*types.Var); isVar {
-				declared[v] = true
+	scan := func(list []ast.Stmt, decl, set map[*types.Var]bool) bool {
+		for _, s := range list {
+			if e.isRematDef(s, j.r) {
+				return false
 			}
-		}
-		var lhs []ast.Expr
-		switch s := s.(type) {
-		case *ast.AssignStmt:
-			lhs = s.Lhs
-		case *ast.IncDecStmt:
-			lhs = []ast.Expr{s.X}
-		}
-		for _, x := range lhs {
-			if id, isID := x.(*ast.Ident); isID {
-				if v := f.varOf(id); v != nil {
-					assigned[v] = true
+			for _, id := range defNames(s) {
+				if v, isVar := f.info.Defs[id].(*types.Var); isVar {
+					decl[v] = true
+				}
+			}
+			var lhs []ast.Expr
+			switch s := s.(type) {
+			case *ast.AssignStmt:
+				lhs = s.Lhs
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{s.X}
+			}
+			for _, x := range lhs {
+				if id, isID := x.(*ast.Ident); isID {
+					if v := f.varOf(id); v != nil {
+						set[v] = true
+					}
 				}
 			}
 		}
+		return true
 	}
-	// What the body reads of the thread's: position variables (computed
-	// once), loaded variables (carried in scratch when assigned).
-	var pos, carried, readOnly []*types.Var
+	if !scan(pre, preSet, preSet) || !scan(loop.Body.List, declared, assigned) {
+		return "", false
+	}
+	// The variables carried from round to round in scratch: those the
+	// body assigns, and those stored after the region that the statements
+	// before the loop set. The thread's other variables the body reads
+	// (position variables, loaded or set before the loop) are computed
+	// once into scratch.
+	perThread := func(v *types.Var) bool { return slices.Contains(j.loads, v) || preSet[v] }
+	var pos, carried []*types.Var
+	isCarried := map[*types.Var]bool{}
 	for v := range assigned {
 		if declared[v] {
 			continue
 		}
-		if !slices.Contains(j.loads, v) {
+		if !perThread(v) {
 			return "", false
 		}
+		isCarried[v] = true
+	}
+	for _, v := range j.stores {
+		switch {
+		case isCarried[v]:
+		case preSet[v]:
+			isCarried[v] = true
+		case !slices.Contains(j.loads, v):
+			return "", false
+		}
+	}
+	for v := range isCarried {
 		carried = append(carried, v)
 	}
 	for v := range e.readVars(loop.Body) {
 		switch {
-		case !own[v] || declared[v] || assigned[v]:
-		case slices.Contains(j.loads, v):
-			readOnly = append(readOnly, v)
-		case j.need[v] && v != f.thread:
+		case !own[v] || declared[v] || isCarried[v]:
+		case perThread(v) || j.need[v] && v != f.thread:
 			pos = append(pos, v)
 		default:
 			return "", false
 		}
 	}
-	for _, v := range j.stores {
-		if !slices.Contains(j.loads, v) {
-			return "", false
-		}
-	}
 	slices.SortFunc(pos, varOrder)
 	slices.SortFunc(carried, varOrder)
-	slices.SortFunc(readOnly, varOrder)
 	posArr := map[*types.Var]string{}
 	for _, v := range pos {
 		posArr[v] = f.scratchOf("nugoP"+v.Name(), v.Type())
@@ -136,32 +153,43 @@ func (e *emitter) interchange(j *jamRegion, lo, hi, thread string) (string, bool
 	fmt.Fprintf(w, "%s := %s\n", next, lo)
 	// A panic leaves the arrays as they were: the plain loop runs the region.
 	w.WriteString("func() {\ndefer func() { _ = recover() }()\n")
-	if len(pos) > 0 {
+	if len(pos)+len(carried) > 0 {
 		fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, lo, f.ti, hi, f.ti)
 		fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
 		for _, s := range j.stmts {
 			fmt.Fprintf(w, "%s\n", f.printLines(e.remat(s, j.need)))
 		}
+		var need []*types.Var
+		for v := range j.need {
+			need = append(need, v)
+		}
+		slices.SortFunc(need, varOrder)
+		for _, v := range need {
+			fmt.Fprintf(w, "_ = %s\n", v.Name())
+		}
+		for _, v := range j.loads {
+			fmt.Fprintf(w, "%s := %s[%s]\n_ = %s\n", v.Name(), e.arrays[v], f.ti, v.Name())
+		}
+		for _, s := range pre {
+			fmt.Fprintf(w, "%s\n", f.printLines(s))
+		}
 		for _, v := range pos {
 			fmt.Fprintf(w, "%s[%s] = %s\n", posArr[v], f.ti, v.Name())
 		}
+		for _, v := range carried {
+			fmt.Fprintf(w, "%s[%s] = %s\n", carryArr[v], f.ti, v.Name())
+		}
 		w.WriteString("}\n")
-	}
-	for _, v := range carried {
-		fmt.Fprintf(w, "copy(%s[%s:%s], %s[%s:%s])\n", carryArr[v], lo, hi, e.arrays[v], lo, hi)
 	}
 	// The slices the inner loop indexes, as locals of the threads' range
 	// (closure variables would be reloaded at each access), all of one
 	// length, so that the compiler drops their bounds checks.
 	local := map[string]string{}
 	var first string
-	for _, a := range append(append(slices.Clip(pos), readOnly...), carried...) {
+	for _, a := range append(slices.Clip(pos), carried...) {
 		arr := posArr[a]
 		if arr == "" {
 			arr = carryArr[a]
-		}
-		if arr == "" {
-			arr = e.arrays[a]
 		}
 		l := f.name("nugoS")
 		local[arr] = l
@@ -188,9 +216,6 @@ func (e *emitter) interchange(j *jamRegion, lo, hi, thread string) (string, bool
 	}
 	for _, v := range pos {
 		fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), local[posArr[v]], k)
-	}
-	for _, v := range readOnly {
-		fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), local[e.arrays[v]], k)
 	}
 	for _, v := range carried {
 		fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), local[carryArr[v]], k)
