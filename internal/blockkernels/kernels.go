@@ -280,9 +280,10 @@ func FailJammed(t cuda.Thread, a []int32, off []int) {
 	a[i] = s
 }
 
-// FailInterchanged is FailJammed with a loop of 16 rounds, which its
-// block loop runs interchanged (the thread loop inside the round loop):
-// the thread whose off is JamBlock-15 indexes past sh in the loop's last
+// FailInterchanged is FailJammed with a loop of 32 rounds, which its
+// block loop runs interchanged (the thread loop inside the round loop,
+// 16 rounds of each thread a pass over the threads):
+// the thread whose off is JamBlock-31 indexes past sh in the loop's last
 // round, and a thread after it whose off is JamBlock in the first.
 func FailInterchanged(t cuda.Thread, a []int32, off []int) {
 	sh := cuda.SharedArray[int32](t, JamBlock)
@@ -291,7 +292,7 @@ func FailInterchanged(t cuda.Thread, a []int32, off []int) {
 	sh[tid] = int32(i)
 	t.SyncThreads()
 	var s int32
-	for p := 0; p < 16; p++ {
+	for p := 0; p < 32; p++ {
 		s += sh[off[i]+p]
 	}
 	t.SyncThreads()

@@ -2581,7 +2581,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(FailInterchanged, "d6366fd433f30eb6", func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(FailInterchanged, "7060c3d994be6c04", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
 		_, _ = a, off
 		return func() cuda.BlockLoop {
@@ -2624,13 +2624,13 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line kernels.go:289
+//line kernels.go:290
 						tid := nugoTi
 
-//line kernels.go:290
+//line kernels.go:291
 						i := (nugoX0 + nugoTi)
 
-//line kernels.go:291
+//line kernels.go:292
 						sh[tid] = int32(i)
 					}
 				} else {
@@ -2638,13 +2638,13 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line kernels.go:289
+//line kernels.go:290
 						tid := t.ThreadIdx().X
 
-//line kernels.go:290
+//line kernels.go:291
 						i := t.Grid1()
 
-//line kernels.go:291
+//line kernels.go:292
 						sh[tid] = int32(i)
 					}
 				}
@@ -2656,11 +2656,11 @@ func init() {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
-//line kernels.go:290
+//line kernels.go:291
 							i := (nugoX0 + nugoTi)
 							_ = i
 
-//line kernels.go:293
+//line kernels.go:294
 							var s int32
 							nugoPi[nugoTi] = i
 							nugoXs[nugoTi] = s
@@ -2668,118 +2668,118 @@ func init() {
 						nugoS := nugoPi[0:nugoN]
 						nugoS2 := nugoXs[0:nugoN]
 						nugoS2 = nugoS2[:len(nugoS)]
-						for p := 0; p < 16; p += 16 {
+						for p := 0; p < 32; p += 16 {
 							for nugoK := range nugoS {
 								i := nugoS[nugoK]
 								s := nugoS2[nugoK]
 								{
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 1
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 2
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 3
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 4
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 5
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 6
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 7
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 8
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 9
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 10
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 11
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 12
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 13
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 14
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 15
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								nugoS2[nugoK] = s
@@ -2792,15 +2792,15 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line kernels.go:290
+//line kernels.go:291
 						i := (nugoX0 + nugoTi)
 
-//line kernels.go:293
+//line kernels.go:294
 						var s int32
 
-//line kernels.go:294
-						for p := 0; p < 16; p++ {
 //line kernels.go:295
+						for p := 0; p < 32; p++ {
+//line kernels.go:296
 							s += sh[off[i]+p]
 						}
 						nugoVS[nugoTi] = s
@@ -2813,11 +2813,11 @@ func init() {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 
-//line kernels.go:290
+//line kernels.go:291
 							i := t.Grid1()
 							_ = i
 
-//line kernels.go:293
+//line kernels.go:294
 							var s int32
 							nugoPi2[nugoTi] = i
 							nugoXs2[nugoTi] = s
@@ -2825,118 +2825,118 @@ func init() {
 						nugoS3 := nugoPi2[0:nugoN]
 						nugoS4 := nugoXs2[0:nugoN]
 						nugoS4 = nugoS4[:len(nugoS3)]
-						for p := 0; p < 16; p += 16 {
+						for p := 0; p < 32; p += 16 {
 							for nugoK2 := range nugoS3 {
 								i := nugoS3[nugoK2]
 								s := nugoS4[nugoK2]
 								{
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 1
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 2
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 3
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 4
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 5
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 6
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 7
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 8
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 9
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 10
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 11
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 12
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 13
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 14
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								{
 									p := p + 15
 									_ = p
 
-//line kernels.go:295
+//line kernels.go:296
 									s += sh[off[i]+p]
 								}
 								nugoS4[nugoK2] = s
@@ -2949,15 +2949,15 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line kernels.go:290
+//line kernels.go:291
 						i := t.Grid1()
 
-//line kernels.go:293
+//line kernels.go:294
 						var s int32
 
-//line kernels.go:294
-						for p := 0; p < 16; p++ {
 //line kernels.go:295
+						for p := 0; p < 32; p++ {
+//line kernels.go:296
 							s += sh[off[i]+p]
 						}
 						nugoVS[nugoTi] = s
@@ -2968,11 +2968,11 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line kernels.go:290
+//line kernels.go:291
 						i := (nugoX0 + nugoTi)
 						s := nugoVS[nugoTi]
 
-//line kernels.go:298
+//line kernels.go:299
 						a[i] = s
 						nugoVS[nugoTi] = s
 					}
@@ -2981,11 +2981,11 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line kernels.go:290
+//line kernels.go:291
 						i := t.Grid1()
 						s := nugoVS[nugoTi]
 
-//line kernels.go:298
+//line kernels.go:299
 						a[i] = s
 						nugoVS[nugoTi] = s
 					}

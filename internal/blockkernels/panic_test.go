@@ -70,7 +70,7 @@ func TestPanicInJammedRegion(t *testing.T) {
 		rounds int
 	}{
 		{"FailJammed", FailJammed, "nugoJam", 8},
-		{"FailInterchanged", FailInterchanged, "nugoSwap", 16},
+		{"FailInterchanged", FailInterchanged, "nugoSwap", 32},
 	} {
 		t.Run(k.name, func(t *testing.T) {
 			loop := src[strings.Index(string(src), "RegisterBlockLoop("+k.name+","):]

@@ -98,3 +98,46 @@ func Exits(t cuda.Thread, a, out []float32) {
 }
 
 func twice(x float32) float32 { return 2 * x }
+
+func Swapped(t cuda.Thread, a, out []float32) {
+	sh := cuda.SharedArray[float32](t, 64)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = a[i]
+	t.SyncThreads()
+	var sum float32
+	for p := 0; p < 32; p++ {
+		sum += sh[(tid+p)%64] * sh[p]
+	}
+	t.SyncThreads()
+	out[i] = sum
+}
+
+func SwappedAfter(t cuda.Thread, a, out []float32) {
+	sh := cuda.SharedArray[float32](t, 64)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = a[i]
+	t.SyncThreads()
+	var sum float32
+	for p := 0; p < 32; p++ {
+		sum += sh[(tid+p)%64] * sh[p]
+	}
+	sum *= 2
+	t.SyncThreads()
+	out[i] = sum
+}
+
+func UniformBound(t cuda.Thread, a, out []float32, n int) {
+	sh := cuda.SharedArray[float32](t, 64)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = a[i]
+	t.SyncThreads()
+	var sum float32
+	for p := 0; p < n; p++ {
+		sum += sh[(tid+p)%64] * sh[p]
+	}
+	t.SyncThreads()
+	out[i] = sum
+}

@@ -748,4 +748,860 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(Swapped, "9a18a885747c1429", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVSum []float32
+			var nugoPtid []int
+			var nugoXsum []float32
+			var nugoPtid2 []int
+			var nugoXsum2 []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVSum) < nugoN {
+					nugoVSum = make([]float32, nugoN)
+				}
+				nugoVSum = nugoVSum[:nugoN]
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid = nugoPtid[:nugoN]
+				if cap(nugoXsum) < nugoN {
+					nugoXsum = make([]float32, nugoN)
+				}
+				nugoXsum = nugoXsum[:nugoN]
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 = nugoPtid2[:nugoN]
+				if cap(nugoXsum2) < nugoN {
+					nugoXsum2 = make([]float32, nugoN)
+				}
+				nugoXsum2 = nugoXsum2[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:104
+						tid := nugoTi
+
+//line jam.go:105
+						i := (nugoX0 + nugoTi)
+
+//line jam.go:106
+						sh[tid] = a[i]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:104
+						tid := t.ThreadIdx().X
+
+//line jam.go:105
+						i := t.Grid1()
+
+//line jam.go:106
+						sh[tid] = a[i]
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line jam.go:104
+							tid := nugoTi
+							_ = tid
+
+//line jam.go:108
+							var sum float32
+							nugoPtid[nugoTi] = tid
+							nugoXsum[nugoTi] = sum
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXsum[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								sum := nugoS2[nugoK]
+								{
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								nugoS2[nugoK] = sum
+							}
+						}
+						copy(nugoVSum[0:nugoN], nugoXsum[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:104
+						tid := nugoTi
+
+//line jam.go:108
+						var sum float32
+
+//line jam.go:109
+						for p := 0; p < 32; p++ {
+//line jam.go:110
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line jam.go:104
+							tid := t.ThreadIdx().X
+							_ = tid
+
+//line jam.go:108
+							var sum float32
+							nugoPtid2[nugoTi] = tid
+							nugoXsum2[nugoTi] = sum
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXsum2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								sum := nugoS4[nugoK2]
+								{
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line jam.go:110
+									sum += sh[(tid+p)%64] * sh[p]
+								}
+								nugoS4[nugoK2] = sum
+							}
+						}
+						copy(nugoVSum[0:nugoN], nugoXsum2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:104
+						tid := t.ThreadIdx().X
+
+//line jam.go:108
+						var sum float32
+
+//line jam.go:109
+						for p := 0; p < 32; p++ {
+//line jam.go:110
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:105
+						i := (nugoX0 + nugoTi)
+						sum := nugoVSum[nugoTi]
+
+//line jam.go:113
+						out[i] = sum
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:105
+						i := t.Grid1()
+						sum := nugoVSum[nugoTi]
+
+//line jam.go:113
+						out[i] = sum
+						nugoVSum[nugoTi] = sum
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SwappedAfter, "3bb7ee224ccb1b7c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVSum []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVSum) < nugoN {
+					nugoVSum = make([]float32, nugoN)
+				}
+				nugoVSum = nugoVSum[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:118
+						tid := nugoTi
+
+//line jam.go:119
+						i := (nugoX0 + nugoTi)
+
+//line jam.go:120
+						sh[tid] = a[i]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:118
+						tid := t.ThreadIdx().X
+
+//line jam.go:119
+						i := t.Grid1()
+
+//line jam.go:120
+						sh[tid] = a[i]
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line jam.go:118
+							tid1 := nugoTi1
+
+//line jam.go:118
+							tid2 := nugoTi2
+
+//line jam.go:118
+							tid3 := nugoTi3
+
+//line jam.go:122
+							var sum1 float32
+
+//line jam.go:122
+							var sum2 float32
+
+//line jam.go:122
+							var sum3 float32
+							for p := 0; p < 32; p++ {
+
+//line jam.go:124
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:124
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:124
+								sum3 += sh[(tid3+p)%64] * sh[p]
+							}
+
+//line jam.go:126
+							sum1 *= 2
+
+//line jam.go:126
+							sum2 *= 2
+
+//line jam.go:126
+							sum3 *= 2
+							nugoVSum[nugoJ+0] = sum1
+							nugoVSum[nugoJ+1] = sum2
+							nugoVSum[nugoJ+2] = sum3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:118
+						tid := nugoTi
+
+//line jam.go:122
+						var sum float32
+
+//line jam.go:123
+						for p := 0; p < 32; p++ {
+//line jam.go:124
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+
+//line jam.go:126
+						sum *= 2
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line jam.go:118
+							tid12 := t12.ThreadIdx().X
+
+//line jam.go:118
+							tid22 := t22.ThreadIdx().X
+
+//line jam.go:118
+							tid32 := t32.ThreadIdx().X
+
+//line jam.go:122
+							var sum12 float32
+
+//line jam.go:122
+							var sum22 float32
+
+//line jam.go:122
+							var sum32 float32
+							for p := 0; p < 32; p++ {
+
+//line jam.go:124
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:124
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:124
+								sum32 += sh[(tid32+p)%64] * sh[p]
+							}
+
+//line jam.go:126
+							sum12 *= 2
+
+//line jam.go:126
+							sum22 *= 2
+
+//line jam.go:126
+							sum32 *= 2
+							nugoVSum[nugoJ2+0] = sum12
+							nugoVSum[nugoJ2+1] = sum22
+							nugoVSum[nugoJ2+2] = sum32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:118
+						tid := t.ThreadIdx().X
+
+//line jam.go:122
+						var sum float32
+
+//line jam.go:123
+						for p := 0; p < 32; p++ {
+//line jam.go:124
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+
+//line jam.go:126
+						sum *= 2
+						nugoVSum[nugoTi] = sum
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:119
+						i := (nugoX0 + nugoTi)
+						sum := nugoVSum[nugoTi]
+
+//line jam.go:128
+						out[i] = sum
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:119
+						i := t.Grid1()
+						sum := nugoVSum[nugoTi]
+
+//line jam.go:128
+						out[i] = sum
+						nugoVSum[nugoTi] = sum
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(UniformBound, "7aeeccd6f8514a4f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, n := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(int)
+		_, _, _ = a, out, n
+		return func() cuda.BlockLoop {
+			var nugoVSum []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVSum) < nugoN {
+					nugoVSum = make([]float32, nugoN)
+				}
+				nugoVSum = nugoVSum[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:133
+						tid := nugoTi
+
+//line jam.go:134
+						i := (nugoX0 + nugoTi)
+
+//line jam.go:135
+						sh[tid] = a[i]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:133
+						tid := t.ThreadIdx().X
+
+//line jam.go:134
+						i := t.Grid1()
+
+//line jam.go:135
+						sh[tid] = a[i]
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line jam.go:133
+							tid1 := nugoTi1
+
+//line jam.go:133
+							tid2 := nugoTi2
+
+//line jam.go:133
+							tid3 := nugoTi3
+
+//line jam.go:137
+							var sum1 float32
+
+//line jam.go:137
+							var sum2 float32
+
+//line jam.go:137
+							var sum3 float32
+							for p := 0; p < n; p++ {
+
+//line jam.go:139
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:139
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:139
+								sum3 += sh[(tid3+p)%64] * sh[p]
+							}
+							nugoVSum[nugoJ+0] = sum1
+							nugoVSum[nugoJ+1] = sum2
+							nugoVSum[nugoJ+2] = sum3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:133
+						tid := nugoTi
+
+//line jam.go:137
+						var sum float32
+
+//line jam.go:138
+						for p := 0; p < n; p++ {
+//line jam.go:139
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line jam.go:133
+							tid12 := t12.ThreadIdx().X
+
+//line jam.go:133
+							tid22 := t22.ThreadIdx().X
+
+//line jam.go:133
+							tid32 := t32.ThreadIdx().X
+
+//line jam.go:137
+							var sum12 float32
+
+//line jam.go:137
+							var sum22 float32
+
+//line jam.go:137
+							var sum32 float32
+							for p := 0; p < n; p++ {
+
+//line jam.go:139
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:139
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:139
+								sum32 += sh[(tid32+p)%64] * sh[p]
+							}
+							nugoVSum[nugoJ2+0] = sum12
+							nugoVSum[nugoJ2+1] = sum22
+							nugoVSum[nugoJ2+2] = sum32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:133
+						tid := t.ThreadIdx().X
+
+//line jam.go:137
+						var sum float32
+
+//line jam.go:138
+						for p := 0; p < n; p++ {
+//line jam.go:139
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:134
+						i := (nugoX0 + nugoTi)
+						sum := nugoVSum[nugoTi]
+
+//line jam.go:142
+						out[i] = sum
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:134
+						i := t.Grid1()
+						sum := nugoVSum[nugoTi]
+
+//line jam.go:142
+						out[i] = sum
+						nugoVSum[nugoTi] = sum
+					}
+				}
+			}
+		}
+	})
 }
