@@ -27,12 +27,6 @@ func init() {
 		_, _, _ = a, b, c
 		return func() cuda.BlockLoop {
 			var nugoVSum []float32
-			var nugoPtx []int
-			var nugoPty []int
-			var nugoXsum []float32
-			var nugoPtx2 []int
-			var nugoPty2 []int
-			var nugoXsum2 []float32
 			var nugoShared []float32
 			var nugoShared2 []float32
 			return func(nugoB *cuda.Block) {
@@ -42,30 +36,6 @@ func init() {
 					nugoVSum = make([]float32, nugoN)
 				}
 				nugoVSum = nugoVSum[:nugoN]
-				if cap(nugoPtx) < nugoN {
-					nugoPtx = make([]int, nugoN)
-				}
-				nugoPtx = nugoPtx[:nugoN]
-				if cap(nugoPty) < nugoN {
-					nugoPty = make([]int, nugoN)
-				}
-				nugoPty = nugoPty[:nugoN]
-				if cap(nugoXsum) < nugoN {
-					nugoXsum = make([]float32, nugoN)
-				}
-				nugoXsum = nugoXsum[:nugoN]
-				if cap(nugoPtx2) < nugoN {
-					nugoPtx2 = make([]int, nugoN)
-				}
-				nugoPtx2 = nugoPtx2[:nugoN]
-				if cap(nugoPty2) < nugoN {
-					nugoPty2 = make([]int, nugoN)
-				}
-				nugoPty2 = nugoPty2[:nugoN]
-				if cap(nugoXsum2) < nugoN {
-					nugoXsum2 = make([]float32, nugoN)
-				}
-				nugoXsum2 = nugoXsum2[:nugoN]
 				t := nugoB.Thread(0)
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
@@ -176,157 +146,134 @@ func init() {
 						}
 					}
 					if nugoFlat {
-						nugoSwap := 0
-						func() {
-							defer func() { _ = recover() }()
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line main.go:44
-								tid := t.ThreadIdx()
+							tid := t.ThreadIdx()
 
 //line main.go:45
-								tx := tid.X
+							tx := tid.X
 
 //line main.go:45
-								ty := tid.Y
-								_ = tid
-								_ = tx
-								_ = ty
-								sum := nugoVSum[nugoTi]
-								_ = sum
-								nugoPtx[nugoTi] = tx
-								nugoPty[nugoTi] = ty
-								nugoXsum[nugoTi] = sum
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
+							{
+								p := 0 + 0
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
 							}
-							nugoS := nugoPtx[0:nugoN]
-							nugoS2 := nugoPty[0:nugoN]
-							nugoS2 = nugoS2[:len(nugoS)]
-							nugoS3 := nugoXsum[0:nugoN]
-							nugoS3 = nugoS3[:len(nugoS)]
-							for p := 0; p < tpb; p += 16 {
-								for nugoK := range nugoS {
-									tx := nugoS[nugoK]
-									ty := nugoS2[nugoK]
-									sum := nugoS3[nugoK]
-									{
+							{
+								p := 0 + 1
+								_ = p
 
 //line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 1
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 2
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 3
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 4
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 5
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 6
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 7
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 8
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 9
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 10
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 11
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 12
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 13
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 14
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 15
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									nugoS3[nugoK] = sum
-								}
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
 							}
-							copy(nugoVSum[0:nugoN], nugoXsum[0:nugoN])
-							nugoSwap = nugoN
-						}()
-						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							{
+								p := 0 + 2
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
@@ -348,157 +295,134 @@ func init() {
 							nugoVSum[nugoTi] = sum
 						}
 					} else {
-						nugoSwap2 := 0
-						func() {
-							defer func() { _ = recover() }()
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
 
 //line main.go:44
-								tid := t.ThreadIdx()
+							tid := t.ThreadIdx()
 
 //line main.go:45
-								tx := tid.X
+							tx := tid.X
 
 //line main.go:45
-								ty := tid.Y
-								_ = tid
-								_ = tx
-								_ = ty
-								sum := nugoVSum[nugoTi]
-								_ = sum
-								nugoPtx2[nugoTi] = tx
-								nugoPty2[nugoTi] = ty
-								nugoXsum2[nugoTi] = sum
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
+							{
+								p := 0 + 0
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
 							}
-							nugoS4 := nugoPtx2[0:nugoN]
-							nugoS5 := nugoPty2[0:nugoN]
-							nugoS5 = nugoS5[:len(nugoS4)]
-							nugoS6 := nugoXsum2[0:nugoN]
-							nugoS6 = nugoS6[:len(nugoS4)]
-							for p := 0; p < tpb; p += 16 {
-								for nugoK2 := range nugoS4 {
-									tx := nugoS4[nugoK2]
-									ty := nugoS5[nugoK2]
-									sum := nugoS6[nugoK2]
-									{
+							{
+								p := 0 + 1
+								_ = p
 
 //line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 1
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 2
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 3
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 4
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 5
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 6
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 7
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 8
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 9
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 10
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 11
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 12
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 13
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 14
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									{
-										p := p + 15
-										_ = p
-
-//line main.go:61
-										sum += sA[tx*tpb+p] * sB[p*tpb+ty]
-									}
-									nugoS6[nugoK2] = sum
-								}
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
 							}
-							copy(nugoVSum[0:nugoN], nugoXsum2[0:nugoN])
-							nugoSwap2 = nugoN
-						}()
-						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+							{
+								p := 0 + 2
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 

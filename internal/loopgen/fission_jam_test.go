@@ -15,7 +15,8 @@ const jamDir = "testdata/jam"
 // variables is, in its loops for flat and for other blocks, with the
 // remainder loop after it; interchanged (fission_interchange.go) when the
 // loop runs a constant 16 rounds or more and nothing follows it in the
-// region, else jammed; a loop that writes shared memory, whose bound
+// region (16 exactly: the plain loop with its rounds written out), else
+// jammed; a loop that writes shared memory, whose bound
 // depends on the thread, that calls a function or branches, or in a
 // kernel whose threads may return early, is neither.
 func TestJamForms(t *testing.T) {
@@ -45,8 +46,8 @@ func TestJamForms(t *testing.T) {
 		[]byte("nugoVSum[nugoJ+2] = sum3"),
 	}
 	swappedTwice := [][]byte{
-		[]byte("nugoPtid[nugoTi] = tid\n"), // positions computed once
-		[]byte("nugoXsum[nugoTi] = sum\n"), // the carried variable in scratch
+		[]byte("nugoPtid[nugoTi] = tid\n"),      // positions computed once
+		[]byte("nugoXsum[nugoTi] = sum\n"),      // the carried variable in scratch
 		[]byte("for p := 0; p < 32; p += 16 {"), // 16 rounds a pass
 		[]byte("for nugoK := range nugoS {"),
 		[]byte("sum := nugoS2[nugoK]\n"),
@@ -60,6 +61,7 @@ func TestJamForms(t *testing.T) {
 	}{
 		{"Dot", true, false}, // 8 rounds
 		{"Swapped", false, true},
+		{"Unrolled", false, false},    // 16 rounds: one pass, see below
 		{"SwappedAfter", true, false}, // a statement after the loop
 		{"UniformBound", true, false}, // rounds not constant
 		{"StoresShared", false, false},
@@ -87,6 +89,12 @@ func TestJamForms(t *testing.T) {
 					if !bytes.Contains(loop, text) {
 						t.Errorf("%s's block loop lacks %q", c.kernel, text)
 					}
+				}
+			}
+			if c.kernel == "Unrolled" {
+				// The plain loop with its 16 rounds written out.
+				if got := bytes.Count(loop, []byte("p := 0 + 15\n")); got != 2 {
+					t.Errorf("%s has %d loops with the rounds written out, want 2", c.kernel, got)
 				}
 			}
 			if !c.jammed {

@@ -141,3 +141,17 @@ func UniformBound(t cuda.Thread, a, out []float32, n int) {
 	t.SyncThreads()
 	out[i] = sum
 }
+
+func Unrolled(t cuda.Thread, a, out []float32) {
+	sh := cuda.SharedArray[float32](t, 64)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = a[i]
+	t.SyncThreads()
+	var sum float32
+	for p := 0; p < 16; p++ {
+		sum += sh[(tid+p)%64] * sh[p]
+	}
+	t.SyncThreads()
+	out[i] = sum
+}

@@ -1604,4 +1604,364 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(Unrolled, "b2cf6f191a1e6034", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVSum []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVSum) < nugoN {
+					nugoVSum = make([]float32, nugoN)
+				}
+				nugoVSum = nugoVSum[:nugoN]
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:147
+						tid := nugoTi
+
+//line jam.go:148
+						i := (nugoX0 + nugoTi)
+
+//line jam.go:149
+						sh[tid] = a[i]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:147
+						tid := t.ThreadIdx().X
+
+//line jam.go:148
+						i := t.Grid1()
+
+//line jam.go:149
+						sh[tid] = a[i]
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:147
+						tid := nugoTi
+
+//line jam.go:151
+						var sum float32
+						{
+							p := 0 + 0
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:147
+						tid := nugoTi
+
+//line jam.go:151
+						var sum float32
+
+//line jam.go:152
+						for p := 0; p < 16; p++ {
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:147
+						tid := t.ThreadIdx().X
+
+//line jam.go:151
+						var sum float32
+						{
+							p := 0 + 0
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:147
+						tid := t.ThreadIdx().X
+
+//line jam.go:151
+						var sum float32
+
+//line jam.go:152
+						for p := 0; p < 16; p++ {
+//line jam.go:153
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line jam.go:148
+						i := (nugoX0 + nugoTi)
+						sum := nugoVSum[nugoTi]
+
+//line jam.go:156
+						out[i] = sum
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line jam.go:148
+						i := t.Grid1()
+						sum := nugoVSum[nugoTi]
+
+//line jam.go:156
+						out[i] = sum
+						nugoVSum[nugoTi] = sum
+					}
+				}
+			}
+		}
+	})
 }
