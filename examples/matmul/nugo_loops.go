@@ -161,6 +161,133 @@ func init() {
 //line main.go:45
 							ty := tid.Y
 							sum := nugoVSum[nugoTi]
+							{
+								p := 0 + 0
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line main.go:44
+							tid := t.ThreadIdx()
+
+//line main.go:45
+							tx := tid.X
+
+//line main.go:45
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
 
 //line main.go:60
 							for p := 0; p < tpb; p++ {
@@ -171,6 +298,133 @@ func init() {
 						}
 					} else {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line main.go:44
+							tid := t.ThreadIdx()
+
+//line main.go:45
+							tx := tid.X
+
+//line main.go:45
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
+							{
+								p := 0 + 0
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line main.go:61
+								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 

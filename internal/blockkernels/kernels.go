@@ -260,3 +260,44 @@ func FailLate(t cuda.Thread, a []int32, badX, badY int) {
 		a[x]++
 	}
 }
+
+// FailJammed fails in a region that its block loop runs several threads
+// at a time (unroll-and-jam): the thread whose off is JamBlock-7 indexes
+// past sh in the loop's last round, and a thread after it whose off is
+// JamBlock in the first. The launch must name the first of them in
+// thread order, as the loop over single threads does.
+func FailJammed(t cuda.Thread, a []int32, off []int) {
+	sh := cuda.SharedArray[int32](t, JamBlock)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = int32(i)
+	t.SyncThreads()
+	var s int32
+	for p := 0; p < 8; p++ {
+		s += sh[off[i]+p]
+	}
+	t.SyncThreads()
+	a[i] = s
+}
+
+// FailInterchanged is FailJammed with a loop of 32 rounds, which its
+// block loop runs interchanged (the thread loop inside the round loop,
+// 16 rounds of each thread a pass over the threads):
+// the thread whose off is JamBlock-31 indexes past sh in the loop's last
+// round, and a thread after it whose off is JamBlock in the first.
+func FailInterchanged(t cuda.Thread, a []int32, off []int) {
+	sh := cuda.SharedArray[int32](t, JamBlock)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	sh[tid] = int32(i)
+	t.SyncThreads()
+	var s int32
+	for p := 0; p < 32; p++ {
+		s += sh[off[i]+p]
+	}
+	t.SyncThreads()
+	a[i] = s
+}
+
+// JamBlock is FailJammed's block size.
+const JamBlock = 64

@@ -1407,6 +1407,133 @@ func init() {
 //line kernels.go:47
 							ty := tid.Y
 							sum := nugoVSum[nugoTi]
+							{
+								p := 0 + 0
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:46
+							tid := t.ThreadIdx()
+
+//line kernels.go:47
+							tx := tid.X
+
+//line kernels.go:47
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
 
 //line kernels.go:62
 							for p := 0; p < Tile; p++ {
@@ -1417,6 +1544,133 @@ func init() {
 						}
 					} else {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:46
+							tid := t.ThreadIdx()
+
+//line kernels.go:47
+							tx := tid.X
+
+//line kernels.go:47
+							ty := tid.Y
+							sum := nugoVSum[nugoTi]
+							{
+								p := 0 + 0
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line kernels.go:63
+								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 
@@ -2579,6 +2833,634 @@ func init() {
 //line kernels.go:260
 							a[x]++
 						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(FailJammed, "342b067a43beec2f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:271
+						tid := nugoTi
+
+//line kernels.go:272
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:273
+						sh[tid] = int32(i)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:271
+						tid := t.ThreadIdx().X
+
+//line kernels.go:272
+						i := t.Grid1()
+
+//line kernels.go:273
+						sh[tid] = int32(i)
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line kernels.go:272
+							i1 := (nugoX0 + nugoTi1)
+
+//line kernels.go:272
+							i2 := (nugoX0 + nugoTi2)
+
+//line kernels.go:272
+							i3 := (nugoX0 + nugoTi3)
+
+//line kernels.go:275
+							var s1 int32
+
+//line kernels.go:275
+							var s2 int32
+
+//line kernels.go:275
+							var s3 int32
+							for p := 0; p < 8; p++ {
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:272
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:275
+						var s int32
+
+//line kernels.go:276
+						for p := 0; p < 8; p++ {
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line kernels.go:272
+							i12 := t12.Grid1()
+
+//line kernels.go:272
+							i22 := t22.Grid1()
+
+//line kernels.go:272
+							i32 := t32.Grid1()
+
+//line kernels.go:275
+							var s12 int32
+
+//line kernels.go:275
+							var s22 int32
+
+//line kernels.go:275
+							var s32 int32
+							for p := 0; p < 8; p++ {
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:272
+						i := t.Grid1()
+
+//line kernels.go:275
+						var s int32
+
+//line kernels.go:276
+						for p := 0; p < 8; p++ {
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:272
+						i := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line kernels.go:280
+						a[i] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:272
+						i := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line kernels.go:280
+						a[i] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(FailInterchanged, "7060c3d994be6c04", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoPi []int
+			var nugoXs []int32
+			var nugoPi2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPi) < nugoN {
+					nugoPi = make([]int, nugoN)
+				}
+				nugoPi := nugoPi[:nugoN]
+				_ = nugoPi
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPi2) < nugoN {
+					nugoPi2 = make([]int, nugoN)
+				}
+				nugoPi2 := nugoPi2[:nugoN]
+				_ = nugoPi2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:290
+						tid := nugoTi
+
+//line kernels.go:291
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:292
+						sh[tid] = int32(i)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:290
+						tid := t.ThreadIdx().X
+
+//line kernels.go:291
+						i := t.Grid1()
+
+//line kernels.go:292
+						sh[tid] = int32(i)
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:291
+							i := (nugoX0 + nugoTi)
+							_ = i
+
+//line kernels.go:294
+							var s int32
+							nugoPi[nugoTi] = i
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPi[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								i := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:291
+						i := (nugoX0 + nugoTi)
+
+//line kernels.go:294
+						var s int32
+
+//line kernels.go:295
+						for p := 0; p < 32; p++ {
+//line kernels.go:296
+							s += sh[off[i]+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line kernels.go:291
+							i := t.Grid1()
+							_ = i
+
+//line kernels.go:294
+							var s int32
+							nugoPi2[nugoTi] = i
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPi2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS3 {
+								i := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line kernels.go:296
+									s += sh[off[i]+p]
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:291
+						i := t.Grid1()
+
+//line kernels.go:294
+						var s int32
+
+//line kernels.go:295
+						for p := 0; p < 32; p++ {
+//line kernels.go:296
+							s += sh[off[i]+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line kernels.go:291
+						i := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line kernels.go:299
+						a[i] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line kernels.go:291
+						i := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line kernels.go:299
+						a[i] = s
+						nugoVS[nugoTi] = s
 					}
 				}
 			}

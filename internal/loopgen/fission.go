@@ -1642,6 +1642,10 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 	} else {
 		fmt.Fprintf(w, "_ = %s\n", args)
 	}
+	// The regions first: they may add scratch slices (fission_interchange.go).
+	var regions bytes.Buffer
+	e := &emitter{f: f, w: &regions, defs: defs, regionRefs: regionRefs, arrays: arrays}
+	e.nodes(body)
 	fmt.Fprintf(w, "return func() %s.BlockLoop {\n", f.cuda)
 	for _, s := range append(f.scratch, f.sharedBufs...) {
 		fmt.Fprintf(w, "var %s []%s\n", s.name, f.typ(s.typ))
@@ -1658,8 +1662,7 @@ func (f *fissioner) emitRegistration(w *bytes.Buffer, body []node, defs map[*typ
 	}
 	fmt.Fprintf(w, "%s := %s.Thread(0)\n_ = %s\n", f.tname, f.blk, f.tname)
 	fmt.Fprintf(w, "%s, %s := %s.Flat(), %s.X0()\n_, _ = %s, %s\n", f.flat, f.x0, f.blk, f.blk, f.flat, f.x0)
-	e := &emitter{f: f, w: w, defs: defs, regionRefs: regionRefs, arrays: arrays}
-	e.nodes(body)
+	w.Write(regions.Bytes())
 	fmt.Fprintf(w, "}\n}\n}%s)\n", inlinedArgs(f.inlined))
 }
 
@@ -1876,6 +1879,9 @@ func (e *emitter) region(r *region) {
 	// only in flat blocks.
 	laneOnly, laneFlatOnly := e.laneStep(r)
 	loop := func(lo, hi, thread string, flat bool) {
+		// A region that can be jammed runs its threads in groups first
+		// (fission_jam.go); the plain loop runs those left.
+		lo = e.jam(&jamRegion{r, stmts, need, loads, stores, pieces, laneOnly}, lo, hi, thread)
 		if r.label != "" {
 			// The label must sit right before its loop.
 			w.WriteString(r.label + ":\n")

@@ -1,0 +1,370 @@
+package loopgen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// Unroll-and-jam of a region's thread loop. A region made of one uniform
+// loop (with straight-line statements before and after it), such as a
+// tiled matmul's inner product
+//
+//	for p := 0; p < Tile; p++ {
+//		sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+//	}
+//
+// is, per thread, one chain of dependent adds: the thread loop waits for
+// each add's latency. Its jammed form runs jamFactor consecutive threads
+// together, each with variables of its own, their bodies interleaved
+// inside one copy of the uniform loop:
+//
+//	for p := 0; p < Tile; p++ {
+//		sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+//		sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+//		...
+//	}
+//
+// so that the chains overlap. Each thread does the same operations in the
+// same order as alone, so the results are the same bits; a remainder loop,
+// the plain one, runs the threads left over.
+//
+// Only a region that changes nothing but its threads' own variables is
+// jammed, in a kernel none of whose threads returns early: its statements
+// are assignments to variables of the thread (declared in the region, or
+// loaded from a per-thread array at its head), of expressions that read
+// memory but call nothing other than conversions and pure builtins, and
+// declarations of the thread's position; the loop's header reads only the
+// loop's variable, constants, parameters and block-uniform variables. The per-thread arrays are
+// stored after the whole group has run. So no thread of a group sees
+// another's effects, and a group that panics (an index out of range) has
+// changed nothing outside itself: the jammed loops run in a function that
+// recovers, and the plain loop then runs that group again from its first
+// thread, panicking in the thread that panics first in thread order, as
+// the loop without jamming does.
+
+// jamFactor is the number of threads a jammed region runs together: on
+// the tiled matmul three beat two and four, whose copies' indexes the Go
+// compiler spills inside the loop.
+const jamFactor = 3
+
+// jamRegion is what the region's loop writes for each thread: its
+// position variables' declarations, the variables loaded from per-thread
+// arrays at its head and stored at its end, and its pieces.
+type jamRegion struct {
+	r             *region
+	stmts         []ast.Stmt
+	need          map[*types.Var]bool
+	loads, stores []*types.Var
+	pieces        []piece
+	laneOnly      bool
+}
+
+// jamLoop returns the region's uniform loop when the region can be
+// jammed, with the statements before and after it and the thread's own
+// variables (renamed in each thread's copy).
+func (e *emitter) jamLoop(j *jamRegion) (loop *ast.ForStmt, pre, post []ast.Stmt, own map[*types.Var]bool, ok bool) {
+	f := e.f
+	if f.exited != "" || j.r.returns || j.r.label != "" || j.laneOnly {
+		return nil, nil, nil, nil, false
+	}
+	own = map[*types.Var]bool{}
+	if f.thread != nil {
+		own[f.thread] = true
+	}
+	for v := range j.need {
+		own[v] = true
+	}
+	for _, v := range j.loads {
+		own[v] = true
+	}
+	for _, p := range j.pieces {
+		if p.stmt == nil {
+			return nil, nil, nil, nil, false
+		}
+		if _, shared := f.shared[p.stmt]; shared {
+			return nil, nil, nil, nil, false
+		}
+		if l, isFor := p.stmt.(*ast.ForStmt); isFor {
+			if loop != nil {
+				return nil, nil, nil, nil, false
+			}
+			loop = l
+			continue
+		}
+		if loop == nil {
+			pre = append(pre, p.stmt)
+		} else {
+			post = append(post, p.stmt)
+		}
+	}
+	if loop == nil || loop.Init == nil || loop.Cond == nil || loop.Post == nil {
+		return nil, nil, nil, nil, false
+	}
+	init, isAssign := loop.Init.(*ast.AssignStmt)
+	if !isAssign || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return nil, nil, nil, nil, false
+	}
+	id, isID := init.Lhs[0].(*ast.Ident)
+	if !isID {
+		return nil, nil, nil, nil, false
+	}
+	iv, _ := f.info.Defs[id].(*types.Var)
+	if iv == nil {
+		return nil, nil, nil, nil, false
+	}
+	body := append(append(slices.Clip(pre), loop.Body.List...), post...)
+	for _, s := range body {
+		for _, id := range defNames(s) {
+			if v, isVar := f.info.Defs[id].(*types.Var); isVar {
+				own[v] = true
+			}
+		}
+	}
+	for _, v := range j.stores {
+		if !own[v] {
+			return nil, nil, nil, nil, false
+		}
+	}
+	// The header: the loop's variable, constants, uniform variables.
+	// Parameters: the kernel assigns none (see emit).
+	shared := func(v *types.Var) bool { return v == iv || f.uniform[v] || (f.params[v] && v != f.thread) }
+	if !e.jamExpr(init.Rhs[0], shared) || !e.jamExpr(loop.Cond, shared) {
+		return nil, nil, nil, nil, false
+	}
+	switch st := loop.Post.(type) {
+	case *ast.IncDecStmt:
+		if x, isX := st.X.(*ast.Ident); !isX || f.varOf(x) != iv {
+			return nil, nil, nil, nil, false
+		}
+	case *ast.AssignStmt:
+		if len(st.Lhs) != 1 || st.Tok == token.DEFINE || st.Tok == token.ASSIGN {
+			return nil, nil, nil, nil, false
+		}
+		if x, isX := st.Lhs[0].(*ast.Ident); !isX || f.varOf(x) != iv || !e.jamExpr(st.Rhs[0], shared) {
+			return nil, nil, nil, nil, false
+		}
+	default:
+		return nil, nil, nil, nil, false
+	}
+	// The statements: assignments to the thread's variables (which the
+	// loop's variable is not), or declarations of its position.
+	readable := func(v *types.Var) bool { return shared(v) || own[v] }
+	for _, s := range body {
+		if !e.isRematDef(s, j.r) && !e.jamStmt(s, own, readable) {
+			return nil, nil, nil, nil, false
+		}
+	}
+	return loop, pre, post, own, true
+}
+
+// jamStmt reports whether s assigns only to the thread's own variables
+// expressions that jamExpr accepts.
+func (e *emitter) jamStmt(s ast.Stmt, own map[*types.Var]bool, readable func(*types.Var) bool) bool {
+	f := e.f
+	lhs := func(x ast.Expr) bool {
+		id, ok := x.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		if id.Name == "_" {
+			return true
+		}
+		v := f.varOf(id)
+		return v != nil && own[v]
+	}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		for _, x := range s.Lhs {
+			if !lhs(x) {
+				return false
+			}
+		}
+		for _, x := range s.Rhs {
+			if !e.jamExpr(x, readable) {
+				return false
+			}
+		}
+		return true
+	case *ast.IncDecStmt:
+		return lhs(s.X)
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			return false
+		}
+		for _, sp := range gd.Specs {
+			for _, x := range sp.(*ast.ValueSpec).Values {
+				if !e.jamExpr(x, readable) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// jamBuiltins are the builtins a jammed loop may call: they read nothing
+// and change nothing.
+var jamBuiltins = map[string]bool{"len": true, "cap": true, "min": true, "max": true, "real": true, "imag": true, "complex": true}
+
+// jamExpr reports whether x only computes: it reads variables that ok
+// accepts, constants and memory (indexing, fields, dereferences), and
+// calls nothing but conversions and jamBuiltins.
+func (e *emitter) jamExpr(x ast.Expr, ok func(*types.Var) bool) bool {
+	f := e.f
+	good := true
+	ast.Inspect(x, func(n ast.Node) bool {
+		if !good {
+			return false
+		}
+		switch n := n.(type) {
+		case nil, *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr, *ast.IndexExpr, *ast.StarExpr:
+		case *ast.UnaryExpr:
+			good = n.Op != token.AND && n.Op != token.ARROW
+		case *ast.SelectorExpr:
+			// A field, or a package's constant.
+			if sel, found := f.info.Selections[n]; found {
+				good = sel.Kind() == types.FieldVal
+			} else if _, isConst := f.info.Uses[n.Sel].(*types.Const); !isConst {
+				good = false
+			}
+			return good && f.info.Selections[n] != nil
+		case *ast.Ident:
+			switch o := f.info.Uses[n].(type) {
+			case *types.Const, *types.TypeName, *types.Nil:
+			case *types.Builtin:
+				good = jamBuiltins[o.Name()]
+			case *types.Var:
+				v := f.varOf(n)
+				good = v != nil && ok(v)
+			default:
+				good = false
+			}
+		case *ast.CallExpr:
+			tv, found := f.info.Types[n.Fun]
+			if found && tv.IsType() {
+				return true
+			}
+			if b, isB := f.info.Uses[calleeIdent(n.Fun)].(*types.Builtin); !isB || !jamBuiltins[b.Name()] {
+				good = false
+			}
+		case *ast.ArrayType, *ast.StructType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.Ellipsis:
+			// Part of a conversion's type.
+		default:
+			good = false
+		}
+		return good
+	})
+	return good
+}
+
+// calleeIdent returns the identifier a call's function is, or nil.
+func calleeIdent(fun ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(fun).(*ast.Ident)
+	return id
+}
+
+// jam writes the jammed loop of region j when it can be jammed, for the
+// threads lo (inclusive) to hi (exclusive), each got with the Block's
+// method thread, and returns the name of the variable holding the first
+// thread it did not run, where the plain loop starts; it returns lo
+// unchanged when the region is not jammed.
+func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
+	// A region whose loop has enough rounds is interchanged instead
+	// (fission_interchange.go).
+	if next, ok := e.interchange(j, lo, hi, thread); ok {
+		return next
+	}
+	loop, pre, post, own, ok := e.jamLoop(j)
+	if !ok {
+		return lo
+	}
+	f, w := e.f, e.w
+	next, base := f.name("nugoJam"), f.name("nugoJ")
+	// Each copy's names, chosen once.
+	names := make([]map[*types.Var]string, jamFactor)
+	tis := make([]string, jamFactor)
+	for k := range names {
+		names[k] = map[*types.Var]string{}
+		for v := range own {
+			names[k][v] = f.name(fmt.Sprintf("%s%d", v.Name(), k+1))
+		}
+		tis[k] = f.name(fmt.Sprintf("%s%d", f.ti, k+1))
+	}
+	tname := func(k int) string {
+		if f.thread != nil {
+			return names[k][f.thread]
+		}
+		return f.name(fmt.Sprintf("%s%d", f.tname, k+1))
+	}
+	// as prints n with the thread's variables of copy k renamed and the
+	// thread loop's index that copy's.
+	as := func(k int, n ast.Node, lines bool) string {
+		var undo []func()
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, isID := n.(*ast.Ident); isID {
+				if v := f.varOf(id); v != nil && own[v] {
+					old := id.Name
+					id.Name = names[k][v]
+					undo = append(undo, func() { id.Name = old })
+				}
+			}
+			return true
+		})
+		ti := f.ti
+		f.ti = tis[k]
+		defer func() {
+			f.ti = ti
+			for _, u := range undo {
+				u()
+			}
+		}()
+		if lines {
+			return f.printLines(n.(ast.Stmt))
+		}
+		return f.print(n)
+	}
+	fmt.Fprintf(w, "%s := %s\n", next, lo)
+	// The group that panics is run again by the plain loop below.
+	w.WriteString("func() {\ndefer func() { _ = recover() }()\n")
+	fmt.Fprintf(w, "for %s := %s; %s+%d <= %s; %s += %d {\n", base, next, base, jamFactor, hi, base, jamFactor)
+	for k := range jamFactor {
+		fmt.Fprintf(w, "%s := %s + %d\n", tis[k], base, k)
+		t := tname(k)
+		fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", t, f.blk, thread, tis[k], t)
+	}
+	for k := range jamFactor {
+		for _, s := range j.stmts {
+			fmt.Fprintf(w, "%s\n", as(k, e.remat(s, j.need), true))
+		}
+		for _, v := range j.loads {
+			fmt.Fprintf(w, "%s := %s[%s]\n", names[k][v], e.arrays[v], tis[k])
+		}
+	}
+	each := func(list []ast.Stmt) {
+		for _, s := range list {
+			for k := range jamFactor {
+				fmt.Fprintf(w, "%s\n", as(k, s, true))
+			}
+		}
+	}
+	each(pre)
+	fmt.Fprintf(w, "for %s; %s; %s {\n", f.print(loop.Init), f.print(loop.Cond), f.print(loop.Post))
+	each(loop.Body.List)
+	w.WriteString("}\n")
+	each(post)
+	// The stores index from the group's first thread, which keeps fewer
+	// values live across the loop than each copy's index would.
+	for k := range jamFactor {
+		for _, v := range j.stores {
+			fmt.Fprintf(w, "%s[%s+%d] = %s\n", e.arrays[v], base, k, names[k][v])
+		}
+	}
+	fmt.Fprintf(w, "%s = %s + %d\n", next, base, jamFactor)
+	w.WriteString("}\n}()\n")
+	return next
+}
