@@ -62,7 +62,8 @@ func (e *emitter) gridSync(n *gridNode) {
 // variables are split, whose values do not name any of them (an outer
 // variable of the same name: x, y := y, x in an inner scope) and cannot
 // change them through a pointer; assignments (a swap) and redeclarations
-// stay whole.
+// stay whole. A var declaration of several specs becomes one per spec
+// (splitVarGroup).
 func (f *fissioner) splitTuples(list []ast.Stmt) []ast.Stmt {
 	var out []ast.Stmt
 	for _, s := range list {
@@ -93,6 +94,9 @@ func (f *fissioner) splitTuples(list []ast.Stmt) []ast.Stmt {
 
 // splitTuple returns s split as splitTuples says, or s alone.
 func (f *fissioner) splitTuple(s ast.Stmt) []ast.Stmt {
+	if ds, ok := s.(*ast.DeclStmt); ok {
+		return splitVarGroup(ds)
+	}
 	as, ok := s.(*ast.AssignStmt)
 	if !ok || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) || as.Tok != token.DEFINE {
 		return []ast.Stmt{s}
@@ -127,6 +131,24 @@ func (f *fissioner) splitTuple(s ast.Stmt) []ast.Stmt {
 			tok = token.ASSIGN // _ := x is not Go; keep the evaluation
 		}
 		out = append(out, &ast.AssignStmt{Lhs: []ast.Expr{l}, TokPos: as.TokPos, Tok: tok, Rhs: []ast.Expr{as.Rhs[i]}})
+	}
+	return out
+}
+
+// splitVarGroup returns a var declaration of several specs (`var ( a =
+// tid; b = n )`, as inlining writes a helper's results) as one
+// declaration per spec, so that each is classified on its own: kept
+// together, a uniform b would be read at block level before the region
+// that declares it. The scope of a spec's variables begins after the
+// spec, so the split declares the same variables with the same values.
+func splitVarGroup(ds *ast.DeclStmt) []ast.Stmt {
+	gd, ok := ds.Decl.(*ast.GenDecl)
+	if !ok || gd.Tok != token.VAR || len(gd.Specs) < 2 {
+		return []ast.Stmt{ds}
+	}
+	out := make([]ast.Stmt, len(gd.Specs))
+	for i, spec := range gd.Specs {
+		out[i] = &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: spec.Pos(), Tok: token.VAR, Specs: []ast.Spec{spec}}}
 	}
 	return out
 }

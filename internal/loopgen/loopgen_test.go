@@ -92,6 +92,37 @@ func TestGeneratedFileRuns(t *testing.T) {
 	}
 }
 
+// TestGeneratedFilesCompile type-checks every test package's committed
+// generated file with its package (go vet): the go command skips
+// testdata in ./..., and a generated file that does not compile (a
+// uniform statement hoisted above the declaration it reads) would break
+// a user's package.
+func TestGeneratedFilesCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds other packages")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "*", "nugo_loops.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"vet"}
+	for _, f := range files {
+		if dir := filepath.Dir(f); !strings.Contains(filepath.Base(dir), "-") { // not a test's temporary copy
+			args = append(args, "./"+filepath.ToSlash(dir))
+		}
+	}
+	if len(args) < 5 {
+		t.Fatalf("found %d generated test packages, want the committed ones: %v", len(args)-1, args[1:])
+	}
+	if out, err := exec.Command(goCmd, args...).CombinedOutput(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
 // A stale generated file (calling a kernel that is gone) does not stop
 // its own regeneration.
 func TestGenerateReplacesStaleFile(t *testing.T) {

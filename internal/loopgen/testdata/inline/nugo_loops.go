@@ -205,6 +205,9 @@ func init() {
 					}
 				}
 
+//line inline.go:31
+				var res2 int32 = n2
+
 //line inline.go:25
 				n := res2
 				if nugoFlat {
@@ -220,10 +223,7 @@ func init() {
 						var res3 float32 = v3
 
 //line inline.go:31
-						var (
-							res  float32 = res3
-							res2 int32   = n2
-						)
+						var res float32 = res3
 
 //line inline.go:25
 						s := res
@@ -245,10 +245,7 @@ func init() {
 						var res3 float32 = v3
 
 //line inline.go:31
-						var (
-							res  float32 = res3
-							res2 int32   = n2
-						)
+						var res float32 = res3
 
 //line inline.go:25
 						s := res
