@@ -1144,6 +1144,4672 @@ func init() {
 			}
 		}
 	}, "gather")
+	cuda.RegisterBlockLoop(HuntJam8[int32], "7e564f5ed00d619a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:17
+				d := t.BlockDim()
+
+//line hunt_jam.go:19
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x int32
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x int32
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam.go:18
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:18
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:18
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:27
+							s1 := int32(tid1 % 3)
+
+//line hunt_jam.go:27
+							s2 := int32(tid2 % 3)
+
+//line hunt_jam.go:27
+							s3 := int32(tid3 % 3)
+
+//line hunt_jam.go:28
+							k1 := tid1%5 + 1
+
+//line hunt_jam.go:28
+							k2 := tid2%5 + 1
+
+//line hunt_jam.go:28
+							k3 := tid3%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s1 = s1*int32(2) - int32(k1)
+
+//line hunt_jam.go:32
+							s2 = s2*int32(2) - int32(k2)
+
+//line hunt_jam.go:32
+							s3 = s3*int32(2) - int32(k3)
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+						s := int32(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*int32(2) - int32(k)
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam.go:18
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:27
+							s12 := int32(tid12 % 3)
+
+//line hunt_jam.go:27
+							s22 := int32(tid22 % 3)
+
+//line hunt_jam.go:27
+							s32 := int32(tid32 % 3)
+
+//line hunt_jam.go:28
+							k12 := tid12%5 + 1
+
+//line hunt_jam.go:28
+							k22 := tid22%5 + 1
+
+//line hunt_jam.go:28
+							k32 := tid32%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s12 = s12*int32(2) - int32(k12)
+
+//line hunt_jam.go:32
+							s22 = s22*int32(2) - int32(k22)
+
+//line hunt_jam.go:32
+							s32 = s32*int32(2) - int32(k32)
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:27
+						s := int32(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*int32(2) - int32(k)
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJam8[float32], "7e564f5ed00d619a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:17
+				d := t.BlockDim()
+
+//line hunt_jam.go:19
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x float32
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x float32
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam.go:18
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:18
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:18
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:27
+							s1 := float32(tid1 % 3)
+
+//line hunt_jam.go:27
+							s2 := float32(tid2 % 3)
+
+//line hunt_jam.go:27
+							s3 := float32(tid3 % 3)
+
+//line hunt_jam.go:28
+							k1 := tid1%5 + 1
+
+//line hunt_jam.go:28
+							k2 := tid2%5 + 1
+
+//line hunt_jam.go:28
+							k3 := tid3%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s1 = s1*float32(2) - float32(k1)
+
+//line hunt_jam.go:32
+							s2 = s2*float32(2) - float32(k2)
+
+//line hunt_jam.go:32
+							s3 = s3*float32(2) - float32(k3)
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+						s := float32(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*float32(2) - float32(k)
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam.go:18
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:27
+							s12 := float32(tid12 % 3)
+
+//line hunt_jam.go:27
+							s22 := float32(tid22 % 3)
+
+//line hunt_jam.go:27
+							s32 := float32(tid32 % 3)
+
+//line hunt_jam.go:28
+							k12 := tid12%5 + 1
+
+//line hunt_jam.go:28
+							k22 := tid22%5 + 1
+
+//line hunt_jam.go:28
+							k32 := tid32%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s12 = s12*float32(2) - float32(k12)
+
+//line hunt_jam.go:32
+							s22 = s22*float32(2) - float32(k22)
+
+//line hunt_jam.go:32
+							s32 = s32*float32(2) - float32(k32)
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:27
+						s := float32(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*float32(2) - float32(k)
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJam8[float64], "7e564f5ed00d619a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float64
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:17
+				d := t.BlockDim()
+
+//line hunt_jam.go:19
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x float64
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x float64
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam.go:18
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:18
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:18
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:27
+							s1 := float64(tid1 % 3)
+
+//line hunt_jam.go:27
+							s2 := float64(tid2 % 3)
+
+//line hunt_jam.go:27
+							s3 := float64(tid3 % 3)
+
+//line hunt_jam.go:28
+							k1 := tid1%5 + 1
+
+//line hunt_jam.go:28
+							k2 := tid2%5 + 1
+
+//line hunt_jam.go:28
+							k3 := tid3%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+							}
+
+//line hunt_jam.go:32
+							s1 = s1*float64(2) - float64(k1)
+
+//line hunt_jam.go:32
+							s2 = s2*float64(2) - float64(k2)
+
+//line hunt_jam.go:32
+							s3 = s3*float64(2) - float64(k3)
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+						s := float64(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*float64(2) - float64(k)
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam.go:18
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:27
+							s12 := float64(tid12 % 3)
+
+//line hunt_jam.go:27
+							s22 := float64(tid22 % 3)
+
+//line hunt_jam.go:27
+							s32 := float64(tid32 % 3)
+
+//line hunt_jam.go:28
+							k12 := tid12%5 + 1
+
+//line hunt_jam.go:28
+							k22 := tid22%5 + 1
+
+//line hunt_jam.go:28
+							k32 := tid32%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+							}
+
+//line hunt_jam.go:32
+							s12 = s12*float64(2) - float64(k12)
+
+//line hunt_jam.go:32
+							s22 = s22*float64(2) - float64(k22)
+
+//line hunt_jam.go:32
+							s32 = s32*float64(2) - float64(k32)
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:27
+						s := float64(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*float64(2) - float64(k)
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap16[int32], "a6bf5f7612fb3e85", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:42
+				d := t.BlockDim()
+
+//line hunt_jam.go:44
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:46
+						var x int32
+
+//line hunt_jam.go:47
+						if g < len(a) {
+//line hunt_jam.go:48
+							x = a[g]
+						}
+
+//line hunt_jam.go:50
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:46
+						var x int32
+
+//line hunt_jam.go:47
+						if g < len(a) {
+//line hunt_jam.go:48
+							x = a[g]
+						}
+
+//line hunt_jam.go:50
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:52
+						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:52
+						s := sh[tid]
+
+//line hunt_jam.go:53
+						for p := 0; p < 16; p++ {
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:52
+						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:52
+						s := sh[tid]
+
+//line hunt_jam.go:53
+						for p := 0; p < 16; p++ {
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:57
+						if g < len(out) {
+//line hunt_jam.go:58
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:57
+						if g < len(out) {
+//line hunt_jam.go:58
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap16[float64], "a6bf5f7612fb3e85", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float64
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:42
+				d := t.BlockDim()
+
+//line hunt_jam.go:44
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:46
+						var x float64
+
+//line hunt_jam.go:47
+						if g < len(a) {
+//line hunt_jam.go:48
+							x = a[g]
+						}
+
+//line hunt_jam.go:50
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:46
+						var x float64
+
+//line hunt_jam.go:47
+						if g < len(a) {
+//line hunt_jam.go:48
+							x = a[g]
+						}
+
+//line hunt_jam.go:50
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:52
+						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:52
+						s := sh[tid]
+
+//line hunt_jam.go:53
+						for p := 0; p < 16; p++ {
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:52
+						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:52
+						s := sh[tid]
+
+//line hunt_jam.go:53
+						for p := 0; p < 16; p++ {
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:57
+						if g < len(out) {
+//line hunt_jam.go:58
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:57
+						if g < len(out) {
+//line hunt_jam.go:58
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap17[int32], "cee7efab87b6ea11", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoPtid []int
+			var nugoXs []int32
+			var nugoPtid2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:65
+				d := t.BlockDim()
+
+//line hunt_jam.go:67
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x int32
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x int32
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * int32(p+1)
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * int32(p+1)
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap17[float32], "cee7efab87b6ea11", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float32
+			var nugoPtid []int
+			var nugoXs []float32
+			var nugoPtid2 []int
+			var nugoXs2 []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]float32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]float32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:65
+				d := t.BlockDim()
+
+//line hunt_jam.go:67
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x float32
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x float32
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * float32(p+1)
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * float32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * float32(p+1)
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * float32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap17[float64], "cee7efab87b6ea11", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float64
+			var nugoPtid []int
+			var nugoXs []float64
+			var nugoPtid2 []int
+			var nugoXs2 []float64
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]float64, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]float64, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:65
+				d := t.BlockDim()
+
+//line hunt_jam.go:67
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x float64
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x float64
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * float64(p+1)
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * float64(p+1)
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap32[int32], "a4247968f1c0a869", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoVC []int32
+			var nugoPtid []int
+			var nugoXs []int32
+			var nugoXc []int32
+			var nugoPtid2 []int
+			var nugoXs2 []int32
+			var nugoXc2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVC) < nugoN {
+					nugoVC = make([]int32, nugoN)
+				}
+				nugoVC := nugoVC[:nugoN]
+				_ = nugoVC
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoXc) < nugoN {
+					nugoXc = make([]int32, nugoN)
+				}
+				nugoXc := nugoXc[:nugoN]
+				_ = nugoXc
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				if cap(nugoXc2) < nugoN {
+					nugoXc2 = make([]int32, nugoN)
+				}
+				nugoXc2 := nugoXc2[:nugoN]
+				_ = nugoXc2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:89
+				d := t.BlockDim()
+
+//line hunt_jam.go:91
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x int32
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x int32
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c int32
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+							nugoXc[nugoTi] = c
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						nugoS3 := nugoXc[0:nugoN]
+						nugoS3 = nugoS3[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								c := nugoS3[nugoK]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								nugoS2[nugoK] = s
+								nugoS3[nugoK] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c int32
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*int32(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c int32
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+							nugoXc2[nugoTi] = c
+						}
+						nugoS4 := nugoPtid2[0:nugoN]
+						nugoS5 := nugoXs2[0:nugoN]
+						nugoS5 = nugoS5[:len(nugoS4)]
+						nugoS6 := nugoXc2[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS4)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS4 {
+								tid := nugoS4[nugoK2]
+								s := nugoS5[nugoK2]
+								c := nugoS6[nugoK2]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								nugoS5[nugoK2] = s
+								nugoS6[nugoK2] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c int32
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*int32(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap32[float32], "a4247968f1c0a869", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float32
+			var nugoVC []float32
+			var nugoPtid []int
+			var nugoXs []float32
+			var nugoXc []float32
+			var nugoPtid2 []int
+			var nugoXs2 []float32
+			var nugoXc2 []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVC) < nugoN {
+					nugoVC = make([]float32, nugoN)
+				}
+				nugoVC := nugoVC[:nugoN]
+				_ = nugoVC
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]float32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoXc) < nugoN {
+					nugoXc = make([]float32, nugoN)
+				}
+				nugoXc := nugoXc[:nugoN]
+				_ = nugoXc
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]float32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				if cap(nugoXc2) < nugoN {
+					nugoXc2 = make([]float32, nugoN)
+				}
+				nugoXc2 := nugoXc2[:nugoN]
+				_ = nugoXc2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:89
+				d := t.BlockDim()
+
+//line hunt_jam.go:91
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x float32
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x float32
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c float32
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+							nugoXc[nugoTi] = c
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						nugoS3 := nugoXc[0:nugoN]
+						nugoS3 = nugoS3[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								c := nugoS3[nugoK]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								nugoS2[nugoK] = s
+								nugoS3[nugoK] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c float32
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*float32(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c float32
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+							nugoXc2[nugoTi] = c
+						}
+						nugoS4 := nugoPtid2[0:nugoN]
+						nugoS5 := nugoXs2[0:nugoN]
+						nugoS5 = nugoS5[:len(nugoS4)]
+						nugoS6 := nugoXc2[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS4)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS4 {
+								tid := nugoS4[nugoK2]
+								s := nugoS5[nugoK2]
+								c := nugoS6[nugoK2]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								nugoS5[nugoK2] = s
+								nugoS6[nugoK2] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c float32
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*float32(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap32[float64], "a4247968f1c0a869", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float64
+			var nugoVC []float64
+			var nugoPtid []int
+			var nugoXs []float64
+			var nugoXc []float64
+			var nugoPtid2 []int
+			var nugoXs2 []float64
+			var nugoXc2 []float64
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVC) < nugoN {
+					nugoVC = make([]float64, nugoN)
+				}
+				nugoVC := nugoVC[:nugoN]
+				_ = nugoVC
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]float64, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoXc) < nugoN {
+					nugoXc = make([]float64, nugoN)
+				}
+				nugoXc := nugoXc[:nugoN]
+				_ = nugoXc
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]float64, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				if cap(nugoXc2) < nugoN {
+					nugoXc2 = make([]float64, nugoN)
+				}
+				nugoXc2 := nugoXc2[:nugoN]
+				_ = nugoXc2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:89
+				d := t.BlockDim()
+
+//line hunt_jam.go:91
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x float64
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x float64
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c float64
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+							nugoXc[nugoTi] = c
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						nugoS3 := nugoXc[0:nugoN]
+						nugoS3 = nugoS3[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								c := nugoS3[nugoK]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								nugoS2[nugoK] = s
+								nugoS3[nugoK] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c float64
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*float64(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c float64
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+							nugoXc2[nugoTi] = c
+						}
+						nugoS4 := nugoPtid2[0:nugoN]
+						nugoS5 := nugoXs2[0:nugoN]
+						nugoS5 = nugoS5[:len(nugoS4)]
+						nugoS6 := nugoXc2[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS4)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS4 {
+								tid := nugoS4[nugoK2]
+								s := nugoS5[nugoK2]
+								c := nugoS6[nugoK2]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								nugoS5[nugoK2] = s
+								nugoS6[nugoK2] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c float64
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*float64(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapFail, "876a9f668a728fae", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoPo []int
+			var nugoXs []int32
+			var nugoPo2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPo) < nugoN {
+					nugoPo = make([]int, nugoN)
+				}
+				nugoPo := nugoPo[:nugoN]
+				_ = nugoPo
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPo2) < nugoN {
+					nugoPo2 = make([]int, nugoN)
+				}
+				nugoPo2 := nugoPo2[:nugoN]
+				_ = nugoPo2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:115
+				d := t.BlockDim()
+
+//line hunt_jam.go:117
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:119
+						sh[tid] = int32(g)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:119
+						sh[tid] = int32(g)
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:116
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:118
+							g := t.BlockIdx().X*n + tid
+							_ = tid
+							_ = g
+
+//line hunt_jam.go:121
+							var s int32
+
+//line hunt_jam.go:122
+							o := off[g]
+							nugoPo[nugoTi] = o
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPo[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								o := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:121
+						var s int32
+
+//line hunt_jam.go:122
+						o := off[g]
+
+//line hunt_jam.go:123
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:124
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:116
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:118
+							g := t.BlockIdx().X*n + tid
+							_ = tid
+							_ = g
+
+//line hunt_jam.go:121
+							var s int32
+
+//line hunt_jam.go:122
+							o := off[g]
+							nugoPo2[nugoTi] = o
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPo2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS3 {
+								o := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:121
+						var s int32
+
+//line hunt_jam.go:122
+						o := off[g]
+
+//line hunt_jam.go:123
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:124
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:127
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:127
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
