@@ -183,3 +183,49 @@ func TestHuntSwapFail(t *testing.T) {
 		})
 	}
 }
+
+// TestHuntJamOddAgree runs the kernels of hunt_jam2.go (array variables
+// changed by element, a body changing its loop's variable, names like
+// the jammed copies', headers of other forms, struct fields set one by
+// one) on flat blocks, with a
+// last block that is partial, and requires the goroutine path's bits from
+// the block loop and ptxsim.
+func TestHuntJamOddAgree(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	pair := func(n int) []any { return []any{ints(n), make([]int32, n)} }
+	kernels := []struct {
+		name   string
+		kernel any
+		args   func(n int) []any
+	}{
+		{"HuntSwapArr", HuntSwapArr, pair},
+		{"HuntJamArr", HuntJamArr, pair},
+		{"HuntSwapStep", HuntSwapStep, pair},
+		{"HuntStructField", HuntStructField, pair},
+		{"HuntJamStep", HuntJamStep, pair},
+		{"HuntJamNames", HuntJamNames, func(n int) []any { return append(pair(n), int32(3), int32(-7), int32(11)) }},
+		{"HuntSwapHeaders", HuntSwapHeaders, func(n int) []any { return []any{ints(n), make([]int64, n), make([]uint8, n)} }},
+	}
+	if !strings.Contains(huntLoop(t, "HuntJamNames"), "nugoJam") || !strings.Contains(huntLoop(t, "HuntSwapHeaders"), "nugoSwap") {
+		t.Fatal("HuntJamNames is not jammed or HuntSwapHeaders not interchanged: the test checks less than it says")
+	}
+	for _, k := range kernels {
+		for _, size := range []int{1, 16, 47, 96, HuntMax} {
+			n := 3*size - size/2
+			if n == 0 {
+				n = 2
+			}
+			c := kcase{name: k.name, kernel: k.kernel, launch: func(n int) (cuda.LaunchConfig, []any) {
+				return cuda.LaunchConfig{Grid: cuda.Dim1((n + size - 1) / size), Block: cuda.Dim1(size)}, k.args(n)
+			}}
+			t.Run(fmt.Sprintf("%s/%d", k.name, size), func(t *testing.T) {
+				want := run(t, goroutines, c, n)
+				for _, p := range []path{generated, ptxsim} {
+					if err := corpus.Compare(want, run(t, p, c, n), 0); err != nil {
+						t.Errorf("%s differs from the goroutine path: %v", p.name, err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -5810,6 +5810,1703 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntSwapArr, "6ea9e9e496d256b8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVAcc [][2]int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVAcc) < nugoN {
+					nugoVAcc = make([][2]int32, nugoN)
+				}
+				nugoVAcc := nugoVAcc[:nugoN]
+				_ = nugoVAcc
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:15
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:14
+						tid := nugoTi
+
+//line hunt_jam2.go:16
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:17
+						var acc [2]int32
+
+//line hunt_jam2.go:18
+						acc[1] = int32(tid)
+
+//line hunt_jam2.go:19
+						if g < len(a) {
+//line hunt_jam2.go:20
+							acc[0] = a[g]
+//line hunt_jam2.go:21
+							sh[tid] = a[g]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:14
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:16
+						g := t.Grid1()
+
+//line hunt_jam2.go:17
+						var acc [2]int32
+
+//line hunt_jam2.go:18
+						acc[1] = int32(tid)
+
+//line hunt_jam2.go:19
+						if g < len(a) {
+//line hunt_jam2.go:20
+							acc[0] = a[g]
+//line hunt_jam2.go:21
+							sh[tid] = a[g]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:14
+						tid := nugoTi
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:24
+						for p := 0; p < 32; p++ {
+//line hunt_jam2.go:25
+							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:14
+						tid := t.ThreadIdx().X
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:24
+						for p := 0; p < 32; p++ {
+//line hunt_jam2.go:25
+							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:16
+						g := (nugoX0 + nugoTi)
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:28
+						if g < len(out) {
+//line hunt_jam2.go:29
+							out[g] = acc[0]*3 + acc[1]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:16
+						g := t.Grid1()
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:28
+						if g < len(out) {
+//line hunt_jam2.go:29
+							out[g] = acc[0]*3 + acc[1]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJamArr, "384153aea3349768", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVAcc [][2]int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVAcc) < nugoN {
+					nugoVAcc = make([][2]int32, nugoN)
+				}
+				nugoVAcc := nugoVAcc[:nugoN]
+				_ = nugoVAcc
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:37
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:36
+						tid := nugoTi
+
+//line hunt_jam2.go:38
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:39
+						var acc [2]int32
+
+//line hunt_jam2.go:40
+						acc[1] = int32(tid)
+
+//line hunt_jam2.go:41
+						if g < len(a) {
+//line hunt_jam2.go:42
+							acc[0] = a[g]
+//line hunt_jam2.go:43
+							sh[tid] = a[g]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:36
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:38
+						g := t.Grid1()
+
+//line hunt_jam2.go:39
+						var acc [2]int32
+
+//line hunt_jam2.go:40
+						acc[1] = int32(tid)
+
+//line hunt_jam2.go:41
+						if g < len(a) {
+//line hunt_jam2.go:42
+							acc[0] = a[g]
+//line hunt_jam2.go:43
+							sh[tid] = a[g]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:36
+						tid := nugoTi
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:46
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:47
+							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:36
+						tid := t.ThreadIdx().X
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:46
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:47
+							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:38
+						g := (nugoX0 + nugoTi)
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:50
+						if g < len(out) {
+//line hunt_jam2.go:51
+							out[g] = acc[0]*3 + acc[1]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:38
+						g := t.Grid1()
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:50
+						if g < len(out) {
+//line hunt_jam2.go:51
+							out[g] = acc[0]*3 + acc[1]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapStep, "c0ae2783b3787ced", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:59
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:58
+						tid := nugoTi
+
+//line hunt_jam2.go:60
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:61
+						if g < len(a) {
+//line hunt_jam2.go:62
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:58
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:60
+						g := t.Grid1()
+
+//line hunt_jam2.go:61
+						if g < len(a) {
+//line hunt_jam2.go:62
+							sh[tid] = a[g]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:58
+						tid := nugoTi
+
+//line hunt_jam2.go:65
+						s := sh[tid]
+
+//line hunt_jam2.go:66
+						for p := 0; p < 32; p++ {
+//line hunt_jam2.go:67
+							s += sh[(tid+p)%n]
+//line hunt_jam2.go:68
+							p++
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:58
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:65
+						s := sh[tid]
+
+//line hunt_jam2.go:66
+						for p := 0; p < 32; p++ {
+//line hunt_jam2.go:67
+							s += sh[(tid+p)%n]
+//line hunt_jam2.go:68
+							p++
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:60
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:71
+						if g < len(out) {
+//line hunt_jam2.go:72
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:60
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:71
+						if g < len(out) {
+//line hunt_jam2.go:72
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJamStep, "122ceaf2796f16e9", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:81
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:80
+						tid := nugoTi
+
+//line hunt_jam2.go:82
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:83
+						if g < len(a) {
+//line hunt_jam2.go:84
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:80
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:82
+						g := t.Grid1()
+
+//line hunt_jam2.go:83
+						if g < len(a) {
+//line hunt_jam2.go:84
+							sh[tid] = a[g]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:80
+						tid := nugoTi
+
+//line hunt_jam2.go:87
+						s := sh[tid]
+
+//line hunt_jam2.go:88
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:89
+							s += sh[(tid+p)%n]
+//line hunt_jam2.go:90
+							p++
+						}
+
+//line hunt_jam2.go:92
+						s++
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:80
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:87
+						s := sh[tid]
+
+//line hunt_jam2.go:88
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:89
+							s += sh[(tid+p)%n]
+//line hunt_jam2.go:90
+							p++
+						}
+
+//line hunt_jam2.go:92
+						s++
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:82
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:94
+						if g < len(out) {
+//line hunt_jam2.go:95
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:82
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:94
+						if g < len(out) {
+//line hunt_jam2.go:95
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJamNames, "a1be268b71952a6c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, s1, s2, tid1 := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int32), nugoArgs[3].(int32), nugoArgs[4].(int32)
+		_, _, _, _, _ = a, out, s1, s2, tid1
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:104
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:103
+						tid := nugoTi
+
+//line hunt_jam2.go:105
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:106
+						if g < len(a) {
+//line hunt_jam2.go:107
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:103
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:105
+						g := t.Grid1()
+
+//line hunt_jam2.go:106
+						if g < len(a) {
+//line hunt_jam2.go:107
+							sh[tid] = a[g]
+						}
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam2.go:103
+							tid12 := nugoTi1
+
+//line hunt_jam2.go:103
+							tid2 := nugoTi2
+
+//line hunt_jam2.go:103
+							tid3 := nugoTi3
+
+//line hunt_jam2.go:110
+							s12 := sh[tid12]
+
+//line hunt_jam2.go:110
+							s22 := sh[tid2]
+
+//line hunt_jam2.go:110
+							s3 := sh[tid3]
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+							}
+
+//line hunt_jam2.go:114
+							s12 *= 2
+
+//line hunt_jam2.go:114
+							s22 *= 2
+
+//line hunt_jam2.go:114
+							s3 *= 2
+							nugoVS[nugoJ+0] = s12
+							nugoVS[nugoJ+1] = s22
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:103
+						tid := nugoTi
+
+//line hunt_jam2.go:110
+						s := sh[tid]
+
+//line hunt_jam2.go:111
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+
+//line hunt_jam2.go:114
+						s *= 2
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam2.go:103
+							tid13 := t12.ThreadIdx().X
+
+//line hunt_jam2.go:103
+							tid22 := t22.ThreadIdx().X
+
+//line hunt_jam2.go:103
+							tid32 := t32.ThreadIdx().X
+
+//line hunt_jam2.go:110
+							s13 := sh[tid13]
+
+//line hunt_jam2.go:110
+							s23 := sh[tid22]
+
+//line hunt_jam2.go:110
+							s32 := sh[tid32]
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+							}
+
+//line hunt_jam2.go:114
+							s13 *= 2
+
+//line hunt_jam2.go:114
+							s23 *= 2
+
+//line hunt_jam2.go:114
+							s32 *= 2
+							nugoVS[nugoJ2+0] = s13
+							nugoVS[nugoJ2+1] = s23
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:103
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:110
+						s := sh[tid]
+
+//line hunt_jam2.go:111
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+
+//line hunt_jam2.go:114
+						s *= 2
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:105
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:116
+						if g < len(out) {
+//line hunt_jam2.go:117
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:105
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:116
+						if g < len(out) {
+//line hunt_jam2.go:117
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapHeaders, "8f9fe8b7d4d2c035", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, out8 := nugoArgs[0].([]int32), nugoArgs[1].([]int64), nugoArgs[2].([]uint8)
+		_, _, _ = a, out, out8
+		return func() cuda.BlockLoop {
+			var nugoVS []int64
+			var nugoVU []uint8
+			var nugoVV []int64
+			var nugoPtid []int
+			var nugoXu []uint8
+			var nugoPtid2 []int
+			var nugoXu2 []uint8
+			var nugoPtid3 []int
+			var nugoXv []int64
+			var nugoPtid4 []int
+			var nugoXv2 []int64
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]uint8, nugoN)
+				}
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXu) < nugoN {
+					nugoXu = make([]uint8, nugoN)
+				}
+				nugoXu := nugoXu[:nugoN]
+				_ = nugoXu
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXu2) < nugoN {
+					nugoXu2 = make([]uint8, nugoN)
+				}
+				nugoXu2 := nugoXu2[:nugoN]
+				_ = nugoXu2
+				if cap(nugoPtid3) < nugoN {
+					nugoPtid3 = make([]int, nugoN)
+				}
+				nugoPtid3 := nugoPtid3[:nugoN]
+				_ = nugoPtid3
+				if cap(nugoXv) < nugoN {
+					nugoXv = make([]int64, nugoN)
+				}
+				nugoXv := nugoXv[:nugoN]
+				_ = nugoXv
+				if cap(nugoPtid4) < nugoN {
+					nugoPtid4 = make([]int, nugoN)
+				}
+				nugoPtid4 := nugoPtid4[:nugoN]
+				_ = nugoPtid4
+				if cap(nugoXv2) < nugoN {
+					nugoXv2 = make([]int64, nugoN)
+				}
+				nugoXv2 := nugoXv2[:nugoN]
+				_ = nugoXv2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:127
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:128
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:129
+						if g < len(a) {
+//line hunt_jam2.go:130
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:128
+						g := t.Grid1()
+
+//line hunt_jam2.go:129
+						if g < len(a) {
+//line hunt_jam2.go:130
+							sh[tid] = a[g]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:133
+						var s int64
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 16
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 18
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 20
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 22
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 24
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 26
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 28
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 30
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:133
+						var s int64
+
+//line hunt_jam2.go:134
+						for p := 0; p <= 31; p += 2 {
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:133
+						var s int64
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 16
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 18
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 20
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 22
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 24
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 26
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 28
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 30
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:133
+						var s int64
+
+//line hunt_jam2.go:134
+						for p := 0; p <= 31; p += 2 {
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:126
+							tid := nugoTi
+							_ = tid
+
+//line hunt_jam2.go:138
+							var u uint8
+							nugoPtid[nugoTi] = tid
+							nugoXu[nugoTi] = u
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXu[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 3; p < 54; p += 3 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								u := nugoS2[nugoK]
+								{
+
+//line hunt_jam2.go:140
+									u += uint8(sh[(tid*p)%n]) * uint8(p)
+								}
+								nugoS2[nugoK] = u
+							}
+						}
+						copy(nugoVU[0:nugoN], nugoXu[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:138
+						var u uint8
+
+//line hunt_jam2.go:139
+						for p := 3; p < 54; p += 3 {
+//line hunt_jam2.go:140
+							u += uint8(sh[(tid*p)%n]) * uint8(p)
+						}
+						nugoVU[nugoTi] = u
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:126
+							tid := t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam2.go:138
+							var u uint8
+							nugoPtid2[nugoTi] = tid
+							nugoXu2[nugoTi] = u
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXu2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 3; p < 54; p += 3 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								u := nugoS4[nugoK2]
+								{
+
+//line hunt_jam2.go:140
+									u += uint8(sh[(tid*p)%n]) * uint8(p)
+								}
+								nugoS4[nugoK2] = u
+							}
+						}
+						copy(nugoVU[0:nugoN], nugoXu2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:138
+						var u uint8
+
+//line hunt_jam2.go:139
+						for p := 3; p < 54; p += 3 {
+//line hunt_jam2.go:140
+							u += uint8(sh[(tid*p)%n]) * uint8(p)
+						}
+						nugoVU[nugoTi] = u
+					}
+				}
+				if nugoFlat {
+					nugoSwap3 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:126
+							tid := nugoTi
+							_ = tid
+
+//line hunt_jam2.go:143
+							var v int64
+							nugoPtid3[nugoTi] = tid
+							nugoXv[nugoTi] = v
+						}
+						nugoS5 := nugoPtid3[0:nugoN]
+						nugoS6 := nugoXv[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS5)]
+						for p := int64(-5); p < 19; p += 8 {
+							for nugoK3 := range nugoS5 {
+								tid := nugoS5[nugoK3]
+								v := nugoS6[nugoK3]
+								{
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								nugoS6[nugoK3] = v
+							}
+						}
+						copy(nugoVV[0:nugoN], nugoXv[0:nugoN])
+						nugoSwap3 = nugoN
+					}()
+					for nugoTi := nugoSwap3; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:143
+						var v int64
+
+//line hunt_jam2.go:144
+						for p := int64(-5); p < 19; p++ {
+//line hunt_jam2.go:145
+							v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					nugoSwap4 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:126
+							tid := t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam2.go:143
+							var v int64
+							nugoPtid4[nugoTi] = tid
+							nugoXv2[nugoTi] = v
+						}
+						nugoS7 := nugoPtid4[0:nugoN]
+						nugoS8 := nugoXv2[0:nugoN]
+						nugoS8 = nugoS8[:len(nugoS7)]
+						for p := int64(-5); p < 19; p += 8 {
+							for nugoK4 := range nugoS7 {
+								tid := nugoS7[nugoK4]
+								v := nugoS8[nugoK4]
+								{
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								nugoS8[nugoK4] = v
+							}
+						}
+						copy(nugoVV[0:nugoN], nugoXv2[0:nugoN])
+						nugoSwap4 = nugoN
+					}()
+					for nugoTi := nugoSwap4; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:143
+						var v int64
+
+//line hunt_jam2.go:144
+						for p := int64(-5); p < 19; p++ {
+//line hunt_jam2.go:145
+							v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:128
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+						u := nugoVU[nugoTi]
+						v := nugoVV[nugoTi]
+
+//line hunt_jam2.go:148
+						if g < len(out) {
+//line hunt_jam2.go:149
+							out[g] = s ^ v
+//line hunt_jam2.go:150
+							out8[g] = u
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:128
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+						u := nugoVU[nugoTi]
+						v := nugoVV[nugoTi]
+
+//line hunt_jam2.go:148
+						if g < len(out) {
+//line hunt_jam2.go:149
+							out[g] = s ^ v
+//line hunt_jam2.go:150
+							out8[g] = u
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntStructField, "79eee56bedd749bc", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVQ []huntPair
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVQ) < nugoN {
+					nugoVQ = make([]huntPair, nugoN)
+				}
+				nugoVQ := nugoVQ[:nugoN]
+				_ = nugoVQ
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:164
+						tid := nugoTi
+
+//line hunt_jam2.go:165
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:166
+						var q huntPair
+
+//line hunt_jam2.go:167
+						q.lo = int32(tid)
+
+//line hunt_jam2.go:168
+						if g < len(a) {
+//line hunt_jam2.go:169
+							q.hi = a[g]
+						}
+
+//line hunt_jam2.go:171
+						q.arr[1] = int32(g)
+						nugoVQ[nugoTi] = q
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:164
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:165
+						g := t.Grid1()
+
+//line hunt_jam2.go:166
+						var q huntPair
+
+//line hunt_jam2.go:167
+						q.lo = int32(tid)
+
+//line hunt_jam2.go:168
+						if g < len(a) {
+//line hunt_jam2.go:169
+							q.hi = a[g]
+						}
+
+//line hunt_jam2.go:171
+						q.arr[1] = int32(g)
+						nugoVQ[nugoTi] = q
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						q := nugoVQ[nugoTi]
+
+//line hunt_jam2.go:173
+						q.lo += q.hi * 2
+						nugoVQ[nugoTi] = q
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						q := nugoVQ[nugoTi]
+
+//line hunt_jam2.go:173
+						q.lo += q.hi * 2
+						nugoVQ[nugoTi] = q
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:165
+						g := (nugoX0 + nugoTi)
+						q := nugoVQ[nugoTi]
+
+//line hunt_jam2.go:175
+						if g < len(out) {
+//line hunt_jam2.go:176
+							out[g] = q.lo + q.arr[1]
+						}
+						nugoVQ[nugoTi] = q
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:165
+						g := t.Grid1()
+						q := nugoVQ[nugoTi]
+
+//line hunt_jam2.go:175
+						if g < len(out) {
+//line hunt_jam2.go:176
+							out[g] = q.lo + q.arr[1]
+						}
+						nugoVQ[nugoTi] = q
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
