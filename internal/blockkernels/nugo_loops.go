@@ -7507,6 +7507,1075 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntTreeTwoLanes, "75b4ade43834f779", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:29
+						i := huntLinear(t)
+
+//line hunt_tree.go:30
+						var v float32
+
+//line hunt_tree.go:31
+						if i < len(a) {
+//line hunt_tree.go:32
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:29
+						i := huntLinear(t)
+
+//line hunt_tree.go:30
+						var v float32
+
+//line hunt_tree.go:31
+						if i < len(a) {
+//line hunt_tree.go:32
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:37
+						w := huntWarp(t)
+
+//line hunt_tree.go:38
+						if t.LaneID() == 0 {
+//line hunt_tree.go:39
+							out[2*w] = v
+						}
+
+//line hunt_tree.go:41
+						if t.LaneID() == 16 {
+//line hunt_tree.go:42
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:37
+						w := huntWarp(t)
+
+//line hunt_tree.go:38
+						if t.LaneID() == 0 {
+//line hunt_tree.go:39
+							out[2*w] = v
+						}
+
+//line hunt_tree.go:41
+						if t.LaneID() == 16 {
+//line hunt_tree.go:42
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeAgain, "b5fc4e9b18f7c73f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoVW []int
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVW) < nugoN {
+					nugoVW = make([]int, nugoN)
+				}
+				nugoVW := nugoVW[:nugoN]
+				_ = nugoVW
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:48
+						i := huntLinear(t)
+
+//line hunt_tree.go:49
+						var v float32
+
+//line hunt_tree.go:50
+						if i < len(a) {
+//line hunt_tree.go:51
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:48
+						i := huntLinear(t)
+
+//line hunt_tree.go:49
+						var v float32
+
+//line hunt_tree.go:50
+						if i < len(a) {
+//line hunt_tree.go:51
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:56
+						w := huntWarp(t)
+
+//line hunt_tree.go:57
+						if t.LaneID() == 0 {
+//line hunt_tree.go:58
+							out[2*w] = v
+						}
+
+//line hunt_tree.go:60
+						v = v*0.5 + 1
+						nugoVV[nugoTi] = v
+						nugoVW[nugoTi] = w
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:56
+						w := huntWarp(t)
+
+//line hunt_tree.go:57
+						if t.LaneID() == 0 {
+//line hunt_tree.go:58
+							out[2*w] = v
+						}
+
+//line hunt_tree.go:60
+						v = v*0.5 + 1
+						nugoVV[nugoTi] = v
+						nugoVW[nugoTi] = w
+					}
+				}
+				if nugoN%32 == 0 {
+					nugoT3 := nugoN
+					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW2 : nugoW2+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT4 := min(int(off), 32), nugoN
+							_, _ = nugoK2, nugoT4
+							for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+								nugoE2 := min(nugoW3+32, nugoN)
+								nugoL2 := min(nugoW3+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW3)
+								for nugoI2 := nugoW3; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						w := nugoVW[nugoTi]
+
+//line hunt_tree.go:64
+						if t.LaneID() == 0 {
+//line hunt_tree.go:65
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+						nugoVW[nugoTi] = w
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						w := nugoVW[nugoTi]
+
+//line hunt_tree.go:64
+						if t.LaneID() == 0 {
+//line hunt_tree.go:65
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+						nugoVW[nugoTi] = w
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeHalf, "a7913a218499e719", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:72
+						i := huntLinear(t)
+
+//line hunt_tree.go:73
+						var v float32
+
+//line hunt_tree.go:74
+						if i < len(a) {
+//line hunt_tree.go:75
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:72
+						i := huntLinear(t)
+
+//line hunt_tree.go:73
+						var v float32
+
+//line hunt_tree.go:74
+						if i < len(a) {
+//line hunt_tree.go:75
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 8; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:80
+						lane := t.LaneID()
+
+//line hunt_tree.go:81
+						if lane%16 == 0 {
+//line hunt_tree.go:82
+							out[2*huntWarp(t)+lane/16] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:80
+						lane := t.LaneID()
+
+//line hunt_tree.go:81
+						if lane%16 == 0 {
+//line hunt_tree.go:82
+							out[2*huntWarp(t)+lane/16] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeInt, "3caca8688008035c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVX []int32
+			var nugoVM []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]int32, nugoN)
+				}
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]int64, nugoN)
+				}
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:88
+						i := huntLinear(t)
+
+//line hunt_tree.go:89
+						var x int32
+
+//line hunt_tree.go:90
+						var m int64 = 1
+
+//line hunt_tree.go:91
+						if i < len(a) {
+//line hunt_tree.go:92
+							x = a[i]
+//line hunt_tree.go:93
+							m = int64(a[i]%7) + 2
+						}
+						nugoVX[nugoTi] = x
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:88
+						i := huntLinear(t)
+
+//line hunt_tree.go:89
+						var x int32
+
+//line hunt_tree.go:90
+						var m int64 = 1
+
+//line hunt_tree.go:91
+						if i < len(a) {
+//line hunt_tree.go:92
+							x = a[i]
+//line hunt_tree.go:93
+							m = int64(a[i]%7) + 2
+						}
+						nugoVX[nugoTi] = x
+						nugoVM[nugoTi] = m
+					}
+				}
+				if nugoN%32 == 0 {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]int32)(nugoVX[nugoW : nugoW+32])
+						nugoLanes[0] ^= nugoLanes[16]
+						nugoLanes[1] ^= nugoLanes[17]
+						nugoLanes[2] ^= nugoLanes[18]
+						nugoLanes[3] ^= nugoLanes[19]
+						nugoLanes[4] ^= nugoLanes[20]
+						nugoLanes[5] ^= nugoLanes[21]
+						nugoLanes[6] ^= nugoLanes[22]
+						nugoLanes[7] ^= nugoLanes[23]
+						nugoLanes[8] ^= nugoLanes[24]
+						nugoLanes[9] ^= nugoLanes[25]
+						nugoLanes[10] ^= nugoLanes[26]
+						nugoLanes[11] ^= nugoLanes[27]
+						nugoLanes[12] ^= nugoLanes[28]
+						nugoLanes[13] ^= nugoLanes[29]
+						nugoLanes[14] ^= nugoLanes[30]
+						nugoLanes[15] ^= nugoLanes[31]
+						nugoLanes[0] ^= nugoLanes[8]
+						nugoLanes[1] ^= nugoLanes[9]
+						nugoLanes[2] ^= nugoLanes[10]
+						nugoLanes[3] ^= nugoLanes[11]
+						nugoLanes[4] ^= nugoLanes[12]
+						nugoLanes[5] ^= nugoLanes[13]
+						nugoLanes[6] ^= nugoLanes[14]
+						nugoLanes[7] ^= nugoLanes[15]
+						nugoLanes[0] ^= nugoLanes[4]
+						nugoLanes[1] ^= nugoLanes[5]
+						nugoLanes[2] ^= nugoLanes[6]
+						nugoLanes[3] ^= nugoLanes[7]
+						nugoLanes[0] ^= nugoLanes[2]
+						nugoLanes[1] ^= nugoLanes[3]
+						nugoLanes[0] ^= nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVX[nugoI] ^= nugoVX[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVX[nugoI] ^= nugoVX[nugoI]
+								}
+							}
+						}
+					}
+				}
+				if nugoN%32 == 0 {
+					nugoT4 := nugoN
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]int64)(nugoVM[nugoW3 : nugoW3+32])
+						nugoLanes2[0] *= nugoLanes2[16]
+						nugoLanes2[1] *= nugoLanes2[17]
+						nugoLanes2[2] *= nugoLanes2[18]
+						nugoLanes2[3] *= nugoLanes2[19]
+						nugoLanes2[4] *= nugoLanes2[20]
+						nugoLanes2[5] *= nugoLanes2[21]
+						nugoLanes2[6] *= nugoLanes2[22]
+						nugoLanes2[7] *= nugoLanes2[23]
+						nugoLanes2[8] *= nugoLanes2[24]
+						nugoLanes2[9] *= nugoLanes2[25]
+						nugoLanes2[10] *= nugoLanes2[26]
+						nugoLanes2[11] *= nugoLanes2[27]
+						nugoLanes2[12] *= nugoLanes2[28]
+						nugoLanes2[13] *= nugoLanes2[29]
+						nugoLanes2[14] *= nugoLanes2[30]
+						nugoLanes2[15] *= nugoLanes2[31]
+						nugoLanes2[0] *= nugoLanes2[8]
+						nugoLanes2[1] *= nugoLanes2[9]
+						nugoLanes2[2] *= nugoLanes2[10]
+						nugoLanes2[3] *= nugoLanes2[11]
+						nugoLanes2[4] *= nugoLanes2[12]
+						nugoLanes2[5] *= nugoLanes2[13]
+						nugoLanes2[6] *= nugoLanes2[14]
+						nugoLanes2[7] *= nugoLanes2[15]
+						nugoLanes2[0] *= nugoLanes2[4]
+						nugoLanes2[1] *= nugoLanes2[5]
+						nugoLanes2[2] *= nugoLanes2[6]
+						nugoLanes2[3] *= nugoLanes2[7]
+						nugoLanes2[0] *= nugoLanes2[2]
+						nugoLanes2[1] *= nugoLanes2[3]
+						nugoLanes2[0] *= nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off >>= 1 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), nugoN
+							_, _ = nugoK2, nugoT5
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVM[nugoI2] *= nugoVM[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVM[nugoI2] *= nugoVM[nugoI2]
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						x := nugoVX[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line hunt_tree.go:101
+						if t.LaneID() == 0 {
+//line hunt_tree.go:102
+							w := huntWarp(t)
+//line hunt_tree.go:103
+							out[2*w] = int64(x)
+//line hunt_tree.go:104
+							out[2*w+1] = m
+						}
+						nugoVX[nugoTi] = x
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						x := nugoVX[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line hunt_tree.go:101
+						if t.LaneID() == 0 {
+//line hunt_tree.go:102
+							w := huntWarp(t)
+//line hunt_tree.go:103
+							out[2*w] = int64(x)
+//line hunt_tree.go:104
+							out[2*w+1] = m
+						}
+						nugoVX[nugoTi] = x
+						nugoVM[nugoTi] = m
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeUnrolled, "b5f33cf80ff2034e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:111
+						i := huntLinear(t)
+
+//line hunt_tree.go:112
+						var v float32
+
+//line hunt_tree.go:113
+						if i < len(a) {
+//line hunt_tree.go:114
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:111
+						i := huntLinear(t)
+
+//line hunt_tree.go:112
+						var v float32
+
+//line hunt_tree.go:113
+						if i < len(a) {
+//line hunt_tree.go:114
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				{
+					nugoD := int(16) & 31
+					nugoK, nugoT2 := 32, nugoN
+					_, _ = nugoK, nugoT2
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoE := min(nugoW+32, nugoN)
+						nugoL := min(nugoW+nugoK, nugoE)
+						nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+						for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+							nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+						}
+						for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+							nugoVV[nugoI] += nugoVV[nugoI]
+						}
+					}
+				}
+				{
+					nugoD2 := int(8) & 31
+					nugoK2, nugoT3 := 32, nugoN
+					_, _ = nugoK2, nugoT3
+					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+						nugoE2 := min(nugoW2+32, nugoN)
+						nugoL2 := min(nugoW2+nugoK2, nugoE2)
+						nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+						for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+							nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+						}
+						for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+							nugoVV[nugoI2] += nugoVV[nugoI2]
+						}
+					}
+				}
+				{
+					nugoD3 := int(4) & 31
+					nugoK3, nugoT4 := 32, nugoN
+					_, _ = nugoK3, nugoT4
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoE3 := min(nugoW3+32, nugoN)
+						nugoL3 := min(nugoW3+nugoK3, nugoE3)
+						nugoM3 := max(min(nugoL3, nugoE3-nugoD3), nugoW3)
+						for nugoI3 := nugoW3; nugoI3 < nugoM3; nugoI3++ {
+							nugoVV[nugoI3] += nugoVV[nugoI3+nugoD3]
+						}
+						for nugoI3 := nugoM3; nugoI3 < nugoL3; nugoI3++ {
+							nugoVV[nugoI3] += nugoVV[nugoI3]
+						}
+					}
+				}
+				{
+					nugoD4 := int(2) & 31
+					nugoK4, nugoT5 := 32, nugoN
+					_, _ = nugoK4, nugoT5
+					for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+						nugoE4 := min(nugoW4+32, nugoN)
+						nugoL4 := min(nugoW4+nugoK4, nugoE4)
+						nugoM4 := max(min(nugoL4, nugoE4-nugoD4), nugoW4)
+						for nugoI4 := nugoW4; nugoI4 < nugoM4; nugoI4++ {
+							nugoVV[nugoI4] += nugoVV[nugoI4+nugoD4]
+						}
+						for nugoI4 := nugoM4; nugoI4 < nugoL4; nugoI4++ {
+							nugoVV[nugoI4] += nugoVV[nugoI4]
+						}
+					}
+				}
+				{
+					nugoD5 := int(1) & 31
+					nugoK5, nugoT6 := 32, nugoN
+					_, _ = nugoK5, nugoT6
+					for nugoW5 := 0; nugoW5 < nugoT6; nugoW5 += 32 {
+						nugoE5 := min(nugoW5+32, nugoN)
+						nugoL5 := min(nugoW5+nugoK5, nugoE5)
+						nugoM5 := max(min(nugoL5, nugoE5-nugoD5), nugoW5)
+						for nugoI5 := nugoW5; nugoI5 < nugoM5; nugoI5++ {
+							nugoVV[nugoI5] += nugoVV[nugoI5+nugoD5]
+						}
+						for nugoI5 := nugoM5; nugoI5 < nugoL5; nugoI5++ {
+							nugoVV[nugoI5] += nugoVV[nugoI5]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:121
+						w := huntWarp(t)
+
+//line hunt_tree.go:122
+						switch t.LaneID() {
+
+//line hunt_tree.go:123
+						case 0:
+//line hunt_tree.go:124
+							out[2*w] = v
+//line hunt_tree.go:125
+						case 8:
+//line hunt_tree.go:126
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:121
+						w := huntWarp(t)
+
+//line hunt_tree.go:122
+						switch t.LaneID() {
+
+//line hunt_tree.go:123
+						case 0:
+//line hunt_tree.go:124
+							out[2*w] = v
+//line hunt_tree.go:125
+						case 8:
+//line hunt_tree.go:126
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTwoLevel, "192347a6efc31451", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums, warps := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = a, sums, warps
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				warpSums := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
+
+//line hunt_tree.go:136
+				d := t.BlockDim()
+
+//line hunt_tree.go:139
+				nw := (d.X*d.Y*d.Z + 31) / 32
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:140
+						i := huntLinear(t)
+
+//line hunt_tree.go:141
+						var v float32
+
+//line hunt_tree.go:142
+						if i < len(a) {
+//line hunt_tree.go:143
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:140
+						i := huntLinear(t)
+
+//line hunt_tree.go:141
+						var v float32
+
+//line hunt_tree.go:142
+						if i < len(a) {
+//line hunt_tree.go:143
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:137
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+
+//line hunt_tree.go:138
+						lane := tid % 32
+
+//line hunt_tree.go:138
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:148
+						if lane == 0 {
+//line hunt_tree.go:149
+							warpSums[warp] = v
+//line hunt_tree.go:150
+							warps[huntWarp(t)] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:137
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
+
+//line hunt_tree.go:138
+						lane := tid % 32
+
+//line hunt_tree.go:138
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:148
+						if lane == 0 {
+//line hunt_tree.go:149
+							warpSums[warp] = v
+//line hunt_tree.go:150
+							warps[huntWarp(t)] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:137
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:153
+						v = 0
+
+//line hunt_tree.go:154
+						if tid < nw {
+//line hunt_tree.go:155
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:137
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:153
+						v = 0
+
+//line hunt_tree.go:154
+						if tid < nw {
+//line hunt_tree.go:155
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD2 := int(off) & 31
+						nugoK2, nugoT3 := 32, nugoN
+						_, _ = nugoK2, nugoT3
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+							}
+							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+								nugoVV[nugoI2] += nugoVV[nugoI2]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:137
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:160
+						if tid == 0 {
+//line hunt_tree.go:161
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:137
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:160
+						if tid == 0 {
+//line hunt_tree.go:161
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
