@@ -7507,6 +7507,48 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(HuntGrid1, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					HuntGrid1(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntGrid1Goexit, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					HuntGrid1Goexit(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntRowShared, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					HuntRowShared(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntTreeTwoLanes, "75b4ade43834f779", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, out
@@ -8374,25 +8416,25 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				warpSums := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
 
-//line hunt_tree.go:136
+//line hunt_tree.go:135
 				d := t.BlockDim()
 
-//line hunt_tree.go:139
+//line hunt_tree.go:138
 				nw := (d.X*d.Y*d.Z + 31) / 32
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line hunt_tree.go:140
+//line hunt_tree.go:139
 						i := huntLinear(t)
 
-//line hunt_tree.go:141
+//line hunt_tree.go:140
 						var v float32
 
-//line hunt_tree.go:142
+//line hunt_tree.go:141
 						if i < len(a) {
-//line hunt_tree.go:143
+//line hunt_tree.go:142
 							v = a[i]
 						}
 						nugoVV[nugoTi] = v
@@ -8402,15 +8444,15 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line hunt_tree.go:140
+//line hunt_tree.go:139
 						i := huntLinear(t)
 
-//line hunt_tree.go:141
+//line hunt_tree.go:140
 						var v float32
 
-//line hunt_tree.go:142
+//line hunt_tree.go:141
 						if i < len(a) {
-//line hunt_tree.go:143
+//line hunt_tree.go:142
 							v = a[i]
 						}
 						nugoVV[nugoTi] = v
@@ -8439,21 +8481,21 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line hunt_tree.go:137
+//line hunt_tree.go:136
 						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
 
-//line hunt_tree.go:138
+//line hunt_tree.go:137
 						lane := tid % 32
 
-//line hunt_tree.go:138
+//line hunt_tree.go:137
 						warp := tid / 32
 						v := nugoVV[nugoTi]
 
-//line hunt_tree.go:148
+//line hunt_tree.go:147
 						if lane == 0 {
-//line hunt_tree.go:149
+//line hunt_tree.go:148
 							warpSums[warp] = v
-//line hunt_tree.go:150
+//line hunt_tree.go:149
 							warps[huntWarp(t)] = v
 						}
 						nugoVV[nugoTi] = v
@@ -8463,21 +8505,21 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line hunt_tree.go:137
+//line hunt_tree.go:136
 						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
 
-//line hunt_tree.go:138
+//line hunt_tree.go:137
 						lane := tid % 32
 
-//line hunt_tree.go:138
+//line hunt_tree.go:137
 						warp := tid / 32
 						v := nugoVV[nugoTi]
 
-//line hunt_tree.go:148
+//line hunt_tree.go:147
 						if lane == 0 {
-//line hunt_tree.go:149
+//line hunt_tree.go:148
 							warpSums[warp] = v
-//line hunt_tree.go:150
+//line hunt_tree.go:149
 							warps[huntWarp(t)] = v
 						}
 						nugoVV[nugoTi] = v
@@ -8488,16 +8530,16 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line hunt_tree.go:137
+//line hunt_tree.go:136
 						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
 						v := nugoVV[nugoTi]
 
-//line hunt_tree.go:153
+//line hunt_tree.go:152
 						v = 0
 
-//line hunt_tree.go:154
+//line hunt_tree.go:153
 						if tid < nw {
-//line hunt_tree.go:155
+//line hunt_tree.go:154
 							v = warpSums[tid]
 						}
 						nugoVV[nugoTi] = v
@@ -8507,16 +8549,16 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line hunt_tree.go:137
+//line hunt_tree.go:136
 						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
 						v := nugoVV[nugoTi]
 
-//line hunt_tree.go:153
+//line hunt_tree.go:152
 						v = 0
 
-//line hunt_tree.go:154
+//line hunt_tree.go:153
 						if tid < nw {
-//line hunt_tree.go:155
+//line hunt_tree.go:154
 							v = warpSums[tid]
 						}
 						nugoVV[nugoTi] = v
@@ -8545,13 +8587,13 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line hunt_tree.go:137
+//line hunt_tree.go:136
 						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
 						v := nugoVV[nugoTi]
 
-//line hunt_tree.go:160
+//line hunt_tree.go:159
 						if tid == 0 {
-//line hunt_tree.go:161
+//line hunt_tree.go:160
 							sums[t.BlockIdx().X] = v
 						}
 						nugoVV[nugoTi] = v
@@ -8561,13 +8603,13 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line hunt_tree.go:137
+//line hunt_tree.go:136
 						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
 						v := nugoVV[nugoTi]
 
-//line hunt_tree.go:160
+//line hunt_tree.go:159
 						if tid == 0 {
-//line hunt_tree.go:161
+//line hunt_tree.go:160
 							sums[t.BlockIdx().X] = v
 						}
 						nugoVV[nugoTi] = v
