@@ -176,3 +176,48 @@ func HuntStructField(t cuda.Thread, a, out []int32) {
 		out[g] = q.lo + q.arr[1]
 	}
 }
+
+// HuntSwapCarried carries a sum declared before a barrier through an
+// interchanged loop of 48 rounds into a later region, with position
+// values computed before the barrier, and a jammed loop over values
+// loaded from an earlier region whose result two regions later read.
+func HuntSwapCarried(t cuda.Thread, a, out []int32) {
+	sh := cuda.SharedArray[int32](t, HuntMax)
+	tid := t.ThreadIdx().X
+	n := t.BlockDim().X
+	g := t.Grid1()
+	k := tid%5 + 1
+	s := int32(tid) * 7
+	var u, w int32
+	if g < len(a) {
+		sh[tid] = a[g]
+		u = a[g] >> 2
+	}
+	t.SyncThreads()
+	for p := 0; p < 48; p++ {
+		s += sh[(tid+p*k)%n] ^ int32(p)
+	}
+	t.SyncThreads()
+	for p := 0; p < 5; p++ {
+		u = u*3 + sh[(tid+p)%n]
+		w += u
+	}
+	u -= w
+	t.SyncThreads()
+	sh[tid] = s
+	t.SyncThreads()
+	if g < len(out) {
+		out[g] = s + u + sh[(tid+1)%n]
+	}
+}
+
+// HuntArrParam sets elements of an array parameter, which each thread
+// has a copy of.
+func HuntArrParam(t cuda.Thread, a []int32, c [4]int32) {
+	tid := t.ThreadIdx().X
+	c[tid%4] += int32(tid)
+	t.SyncThreads()
+	if g := t.Grid1(); g < len(a) {
+		a[g] = c[0] + c[1]*10 + c[2]*100 + c[3]*1000
+	}
+}

@@ -7507,6 +7507,730 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntSwapCarried, "2fcbd05e59b6be59", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoVU []int32
+			var nugoVW []int32
+			var nugoPtid []int
+			var nugoPk []int
+			var nugoXs []int32
+			var nugoPtid2 []int
+			var nugoPk2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]int32, nugoN)
+				}
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
+				if cap(nugoVW) < nugoN {
+					nugoVW = make([]int32, nugoN)
+				}
+				nugoVW := nugoVW[:nugoN]
+				_ = nugoVW
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoPk) < nugoN {
+					nugoPk = make([]int, nugoN)
+				}
+				nugoPk := nugoPk[:nugoN]
+				_ = nugoPk
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoPk2) < nugoN {
+					nugoPk2 = make([]int, nugoN)
+				}
+				nugoPk2 := nugoPk2[:nugoN]
+				_ = nugoPk2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:187
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+
+//line hunt_jam2.go:188
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:190
+						s := int32(tid) * 7
+
+//line hunt_jam2.go:191
+						var u, w int32
+
+//line hunt_jam2.go:192
+						if g < len(a) {
+//line hunt_jam2.go:193
+							sh[tid] = a[g]
+//line hunt_jam2.go:194
+							u = a[g] >> 2
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+						nugoVW[nugoTi] = w
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:188
+						g := t.Grid1()
+
+//line hunt_jam2.go:190
+						s := int32(tid) * 7
+
+//line hunt_jam2.go:191
+						var u, w int32
+
+//line hunt_jam2.go:192
+						if g < len(a) {
+//line hunt_jam2.go:193
+							sh[tid] = a[g]
+//line hunt_jam2.go:194
+							u = a[g] >> 2
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+						nugoVW[nugoTi] = w
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:186
+							tid := nugoTi
+
+//line hunt_jam2.go:189
+							k := tid%5 + 1
+							_ = tid
+							_ = k
+							s := nugoVS[nugoTi]
+							_ = s
+							nugoPtid[nugoTi] = tid
+							nugoPk[nugoTi] = k
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoPk[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						nugoS3 := nugoXs[0:nugoN]
+						nugoS3 = nugoS3[:len(nugoS)]
+						for p := 0; p < 48; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								k := nugoS2[nugoK]
+								s := nugoS3[nugoK]
+								{
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								nugoS3[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+
+//line hunt_jam2.go:189
+						k := tid%5 + 1
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:197
+						for p := 0; p < 48; p++ {
+//line hunt_jam2.go:198
+							s += sh[(tid+p*k)%n] ^ int32(p)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:186
+							tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:189
+							k := tid%5 + 1
+							_ = tid
+							_ = k
+							s := nugoVS[nugoTi]
+							_ = s
+							nugoPtid2[nugoTi] = tid
+							nugoPk2[nugoTi] = k
+							nugoXs2[nugoTi] = s
+						}
+						nugoS4 := nugoPtid2[0:nugoN]
+						nugoS5 := nugoPk2[0:nugoN]
+						nugoS5 = nugoS5[:len(nugoS4)]
+						nugoS6 := nugoXs2[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS4)]
+						for p := 0; p < 48; p += 16 {
+							for nugoK2 := range nugoS4 {
+								tid := nugoS4[nugoK2]
+								k := nugoS5[nugoK2]
+								s := nugoS6[nugoK2]
+								{
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								nugoS6[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:189
+						k := tid%5 + 1
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:197
+						for p := 0; p < 48; p++ {
+//line hunt_jam2.go:198
+							s += sh[(tid+p*k)%n] ^ int32(p)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam2.go:186
+							tid1 := nugoTi1
+							u1 := nugoVU[nugoTi1]
+							w1 := nugoVW[nugoTi1]
+
+//line hunt_jam2.go:186
+							tid2 := nugoTi2
+							u2 := nugoVU[nugoTi2]
+							w2 := nugoVW[nugoTi2]
+
+//line hunt_jam2.go:186
+							tid3 := nugoTi3
+							u3 := nugoVU[nugoTi3]
+							w3 := nugoVW[nugoTi3]
+							for p := 0; p < 5; p++ {
+
+//line hunt_jam2.go:202
+								u1 = u1*3 + sh[(tid1+p)%n]
+
+//line hunt_jam2.go:202
+								u2 = u2*3 + sh[(tid2+p)%n]
+
+//line hunt_jam2.go:202
+								u3 = u3*3 + sh[(tid3+p)%n]
+
+//line hunt_jam2.go:203
+								w1 += u1
+
+//line hunt_jam2.go:203
+								w2 += u2
+
+//line hunt_jam2.go:203
+								w3 += u3
+							}
+
+//line hunt_jam2.go:205
+							u1 -= w1
+
+//line hunt_jam2.go:205
+							u2 -= w2
+
+//line hunt_jam2.go:205
+							u3 -= w3
+							nugoVU[nugoJ+0] = u1
+							nugoVW[nugoJ+0] = w1
+							nugoVU[nugoJ+1] = u2
+							nugoVW[nugoJ+1] = w2
+							nugoVU[nugoJ+2] = u3
+							nugoVW[nugoJ+2] = w3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+						u := nugoVU[nugoTi]
+						w := nugoVW[nugoTi]
+
+//line hunt_jam2.go:201
+						for p := 0; p < 5; p++ {
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+//line hunt_jam2.go:203
+							w += u
+						}
+
+//line hunt_jam2.go:205
+						u -= w
+						nugoVU[nugoTi] = u
+						nugoVW[nugoTi] = w
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam2.go:186
+							tid12 := t12.ThreadIdx().X
+							u12 := nugoVU[nugoTi12]
+							w12 := nugoVW[nugoTi12]
+
+//line hunt_jam2.go:186
+							tid22 := t22.ThreadIdx().X
+							u22 := nugoVU[nugoTi22]
+							w22 := nugoVW[nugoTi22]
+
+//line hunt_jam2.go:186
+							tid32 := t32.ThreadIdx().X
+							u32 := nugoVU[nugoTi32]
+							w32 := nugoVW[nugoTi32]
+							for p := 0; p < 5; p++ {
+
+//line hunt_jam2.go:202
+								u12 = u12*3 + sh[(tid12+p)%n]
+
+//line hunt_jam2.go:202
+								u22 = u22*3 + sh[(tid22+p)%n]
+
+//line hunt_jam2.go:202
+								u32 = u32*3 + sh[(tid32+p)%n]
+
+//line hunt_jam2.go:203
+								w12 += u12
+
+//line hunt_jam2.go:203
+								w22 += u22
+
+//line hunt_jam2.go:203
+								w32 += u32
+							}
+
+//line hunt_jam2.go:205
+							u12 -= w12
+
+//line hunt_jam2.go:205
+							u22 -= w22
+
+//line hunt_jam2.go:205
+							u32 -= w32
+							nugoVU[nugoJ2+0] = u12
+							nugoVW[nugoJ2+0] = w12
+							nugoVU[nugoJ2+1] = u22
+							nugoVW[nugoJ2+1] = w22
+							nugoVU[nugoJ2+2] = u32
+							nugoVW[nugoJ2+2] = w32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+						u := nugoVU[nugoTi]
+						w := nugoVW[nugoTi]
+
+//line hunt_jam2.go:201
+						for p := 0; p < 5; p++ {
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+//line hunt_jam2.go:203
+							w += u
+						}
+
+//line hunt_jam2.go:205
+						u -= w
+						nugoVU[nugoTi] = u
+						nugoVW[nugoTi] = w
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:207
+						sh[tid] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:207
+						sh[tid] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+
+//line hunt_jam2.go:188
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+						u := nugoVU[nugoTi]
+
+//line hunt_jam2.go:209
+						if g < len(out) {
+//line hunt_jam2.go:210
+							out[g] = s + u + sh[(tid+1)%n]
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:188
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+						u := nugoVU[nugoTi]
+
+//line hunt_jam2.go:209
+						if g < len(out) {
+//line hunt_jam2.go:210
+							out[g] = s + u + sh[(tid+1)%n]
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntArrParam, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([4]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					HuntArrParam(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
 	cuda.RegisterRowLoop(HuntGrid1, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
