@@ -160,3 +160,54 @@ func HuntTwoLevel(t cuda.Thread, a, sums, warps []float32) {
 		sums[t.BlockIdx().X] = v
 	}
 }
+
+// HuntTreeReturned returns the threads past a's end before a tree whose
+// lane 0 is read (their lanes' values are the shuffles' own, as the
+// CPU backend gives for lanes that exited), and before a barrier.
+func HuntTreeReturned(t cuda.Thread, a, out []float32) {
+	i := huntLinear(t)
+	if i >= len(a) {
+		return
+	}
+	v := a[i]
+	for off := 16; off > 0; off /= 2 {
+		v += cuda.ShflDownSync(t, v, off)
+	}
+	if t.LaneID() == 0 {
+		out[2*huntWarp(t)] = v
+	}
+}
+
+// HuntTreeReturnedSync is HuntTwoLevel whose threads past a's end return
+// after the first tree, before the barrier.
+func HuntTreeReturnedSync(t cuda.Thread, a, sums, warps []float32) {
+	warpSums := cuda.SharedArray[float32](t, HuntMax/32)
+	tid := t.ThreadIdx().X
+	lane, warp := tid%32, tid/32
+	i := t.Grid1()
+	var v float32
+	if i < len(a) {
+		v = a[i]
+	}
+	for off := 16; off > 0; off /= 2 {
+		v += cuda.ShflDownSync(t, v, off)
+	}
+	if lane == 0 {
+		warpSums[warp] = v
+		warps[huntWarp(t)] = v
+	}
+	if i >= len(a) && tid > 0 {
+		return
+	}
+	t.SyncThreads()
+	v = 0
+	if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
+		v = warpSums[tid]
+	}
+	for off := 16; off > 0; off /= 2 {
+		v += cuda.ShflDownSync(t, v, off)
+	}
+	if tid == 0 {
+		sums[t.BlockIdx().X] = v
+	}
+}

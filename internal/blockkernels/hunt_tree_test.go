@@ -54,3 +54,38 @@ func TestHuntTreesAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestHuntTreesReturned runs trees after some threads of the block have
+// returned (those past a's end, in the last block) on flat blocks of 16
+// to 128 threads, and requires the goroutine path's bits from the block
+// loop (a GPU leaves the shuffles from exited lanes undefined, so ptxsim
+// is not compared).
+func TestHuntTreesReturned(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	perWarp := func(n, size int) int { return 2 * ((n + size - 1) / size) * ((size + 31) / 32) }
+	kernels := []struct {
+		name   string
+		kernel any
+		args   func(n, size int) []any
+	}{
+		{"HuntTreeReturned", HuntTreeReturned, func(n, size int) []any { return []any{floats(n), make([]float32, perWarp(n, size))} }},
+		{"HuntTreeReturnedSync", HuntTreeReturnedSync, func(n, size int) []any {
+			return []any{floats(n), make([]float32, (n+size-1)/size), make([]float32, perWarp(n, size))}
+		}},
+	}
+	for _, k := range kernels {
+		for _, size := range []int{16, 48, 64, 96, HuntMax} {
+			for _, n := range []int{3 * size, 3*size - size/3, 3*size - 33} {
+				c := kcase{name: k.name, kernel: k.kernel, launch: func(n int) (cuda.LaunchConfig, []any) {
+					return cuda.LaunchConfig{Grid: cuda.Dim1((n + size - 1) / size), Block: cuda.Dim1(size)}, k.args(n, size)
+				}}
+				t.Run(fmt.Sprintf("%s/%d/%d", k.name, size, n), func(t *testing.T) {
+					want := run(t, goroutines, c, n)
+					if err := corpus.Compare(want, run(t, generated, c, n), 0); err != nil {
+						t.Errorf("block loop differs from the goroutine path: %v", err)
+					}
+				})
+			}
+		}
+	}
+}

@@ -9342,6 +9342,420 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntTreeReturned, "7cb0874a18f6634a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:168
+						i := huntLinear(t)
+
+//line hunt_tree.go:169
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+
+//line hunt_tree.go:172
+						v := a[i]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:168
+						i := huntLinear(t)
+
+//line hunt_tree.go:169
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line hunt_tree.go:172
+						v := a[i]
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							for nugoI := nugoW; nugoI < nugoL; nugoI++ {
+								if nugoExited[nugoI] {
+									continue
+								}
+								nugoJ := nugoI + nugoD
+								if nugoJ >= nugoE || nugoExited[nugoJ] {
+									nugoJ = nugoI
+								}
+								nugoVV[nugoI] += nugoVV[nugoJ]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:176
+						if t.LaneID() == 0 {
+//line hunt_tree.go:177
+							out[2*huntWarp(t)] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:176
+						if t.LaneID() == 0 {
+//line hunt_tree.go:177
+							out[2*huntWarp(t)] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeReturnedSync, "e8eae26039365958", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums, warps := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = a, sums, warps
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoExited []bool
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				warpSums := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:187
+						i := (nugoX0 + nugoTi)
+
+//line hunt_tree.go:188
+						var v float32
+
+//line hunt_tree.go:189
+						if i < len(a) {
+//line hunt_tree.go:190
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:187
+						i := t.Grid1()
+
+//line hunt_tree.go:188
+						var v float32
+
+//line hunt_tree.go:189
+						if i < len(a) {
+//line hunt_tree.go:190
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						if !nugoB.Flat() {
+							nugoK, nugoT2 = 32, nugoN
+						}
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							for nugoI := nugoW; nugoI < nugoL; nugoI++ {
+								if nugoExited[nugoI] {
+									continue
+								}
+								nugoJ := nugoI + nugoD
+								if nugoJ >= nugoE || nugoExited[nugoJ] {
+									nugoJ = nugoI
+								}
+								nugoVV[nugoI] += nugoVV[nugoJ]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := nugoTi
+
+//line hunt_tree.go:186
+						lane := tid % 32
+
+//line hunt_tree.go:186
+						warp := tid / 32
+
+//line hunt_tree.go:187
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:195
+						if lane == 0 {
+//line hunt_tree.go:196
+							warpSums[warp] = v
+//line hunt_tree.go:197
+							warps[huntWarp(t)] = v
+						}
+
+//line hunt_tree.go:199
+						if i >= len(a) && tid > 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := t.ThreadIdx().X
+
+//line hunt_tree.go:186
+						lane := tid % 32
+
+//line hunt_tree.go:186
+						warp := tid / 32
+
+//line hunt_tree.go:187
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:195
+						if lane == 0 {
+//line hunt_tree.go:196
+							warpSums[warp] = v
+//line hunt_tree.go:197
+							warps[huntWarp(t)] = v
+						}
+
+//line hunt_tree.go:199
+						if i >= len(a) && tid > 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:203
+						v = 0
+
+//line hunt_tree.go:204
+						if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
+//line hunt_tree.go:205
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:203
+						v = 0
+
+//line hunt_tree.go:204
+						if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
+//line hunt_tree.go:205
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD2 := int(off) & 31
+						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
+						_, _ = nugoK2, nugoT3
+						if !nugoB.Flat() {
+							nugoK2, nugoT3 = 32, nugoN
+						}
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							for nugoI2 := nugoW2; nugoI2 < nugoL2; nugoI2++ {
+								if nugoExited[nugoI2] {
+									continue
+								}
+								nugoJ2 := nugoI2 + nugoD2
+								if nugoJ2 >= nugoE2 || nugoExited[nugoJ2] {
+									nugoJ2 = nugoI2
+								}
+								nugoVV[nugoI2] += nugoVV[nugoJ2]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:210
+						if tid == 0 {
+//line hunt_tree.go:211
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:210
+						if tid == 0 {
+//line hunt_tree.go:211
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
