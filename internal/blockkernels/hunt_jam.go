@@ -134,3 +134,40 @@ var HuntInstances = []any{
 	HuntSwap17[int32], HuntSwap17[float32], HuntSwap17[float64],
 	HuntSwap32[int32], HuntSwap32[float32], HuntSwap32[float64],
 }
+
+// HuntJamFail is HuntSwapFail with 8 rounds (jammed).
+func HuntJamFail(t cuda.Thread, a []int32, off []int) {
+	sh := cuda.SharedArray[int32](t, HuntMax)
+	d := t.BlockDim()
+	tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+	n := d.X * d.Y
+	g := t.BlockIdx().X*n + tid
+	sh[tid] = int32(g)
+	t.SyncThreads()
+	var s int32
+	o := off[g]
+	for p := 0; p < 8; p++ {
+		s += sh[o+p]
+	}
+	t.SyncThreads()
+	a[g] = s
+}
+
+// HuntSwapFail17 is HuntSwapFail with 17 rounds (interchanged, one round
+// of each thread a pass).
+func HuntSwapFail17(t cuda.Thread, a []int32, off []int) {
+	sh := cuda.SharedArray[int32](t, HuntMax)
+	d := t.BlockDim()
+	tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+	n := d.X * d.Y
+	g := t.BlockIdx().X*n + tid
+	sh[tid] = int32(g)
+	t.SyncThreads()
+	var s int32
+	o := off[g]
+	for p := 0; p < 17; p++ {
+		s += sh[o+p]
+	}
+	t.SyncThreads()
+	a[g] = s
+}

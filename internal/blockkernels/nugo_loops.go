@@ -5810,6 +5810,522 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntJamFail, "7dc249d2a8488122", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:141
+				d := t.BlockDim()
+
+//line hunt_jam.go:143
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:145
+						sh[tid] = int32(g)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:145
+						sh[tid] = int32(g)
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam.go:142
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:144
+							g1 := t1.BlockIdx().X*n + tid1
+
+//line hunt_jam.go:142
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:144
+							g2 := t2.BlockIdx().X*n + tid2
+
+//line hunt_jam.go:142
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:144
+							g3 := t3.BlockIdx().X*n + tid3
+
+//line hunt_jam.go:147
+							var s1 int32
+
+//line hunt_jam.go:147
+							var s2 int32
+
+//line hunt_jam.go:147
+							var s3 int32
+
+//line hunt_jam.go:148
+							o1 := off[g1]
+
+//line hunt_jam.go:148
+							o2 := off[g2]
+
+//line hunt_jam.go:148
+							o3 := off[g3]
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:147
+						var s int32
+
+//line hunt_jam.go:148
+						o := off[g]
+
+//line hunt_jam.go:149
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam.go:142
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g12 := t12.BlockIdx().X*n + tid12
+
+//line hunt_jam.go:142
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g22 := t22.BlockIdx().X*n + tid22
+
+//line hunt_jam.go:142
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g32 := t32.BlockIdx().X*n + tid32
+
+//line hunt_jam.go:147
+							var s12 int32
+
+//line hunt_jam.go:147
+							var s22 int32
+
+//line hunt_jam.go:147
+							var s32 int32
+
+//line hunt_jam.go:148
+							o12 := off[g12]
+
+//line hunt_jam.go:148
+							o22 := off[g22]
+
+//line hunt_jam.go:148
+							o32 := off[g32]
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:147
+						var s int32
+
+//line hunt_jam.go:148
+						o := off[g]
+
+//line hunt_jam.go:149
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:153
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:153
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapFail17, "72bca8661b7cec6b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoPo []int
+			var nugoXs []int32
+			var nugoPo2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPo) < nugoN {
+					nugoPo = make([]int, nugoN)
+				}
+				nugoPo := nugoPo[:nugoN]
+				_ = nugoPo
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPo2) < nugoN {
+					nugoPo2 = make([]int, nugoN)
+				}
+				nugoPo2 := nugoPo2[:nugoN]
+				_ = nugoPo2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:160
+				d := t.BlockDim()
+
+//line hunt_jam.go:162
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:164
+						sh[tid] = int32(g)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:164
+						sh[tid] = int32(g)
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:161
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:163
+							g := t.BlockIdx().X*n + tid
+							_ = tid
+							_ = g
+
+//line hunt_jam.go:166
+							var s int32
+
+//line hunt_jam.go:167
+							o := off[g]
+							nugoPo[nugoTi] = o
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPo[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK := range nugoS {
+								o := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:169
+									s += sh[o+p]
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:166
+						var s int32
+
+//line hunt_jam.go:167
+						o := off[g]
+
+//line hunt_jam.go:168
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:169
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:161
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:163
+							g := t.BlockIdx().X*n + tid
+							_ = tid
+							_ = g
+
+//line hunt_jam.go:166
+							var s int32
+
+//line hunt_jam.go:167
+							o := off[g]
+							nugoPo2[nugoTi] = o
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPo2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK2 := range nugoS3 {
+								o := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:169
+									s += sh[o+p]
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:166
+						var s int32
+
+//line hunt_jam.go:167
+						o := off[g]
+
+//line hunt_jam.go:168
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:169
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:172
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:172
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntSwapArr, "6ea9e9e496d256b8", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
