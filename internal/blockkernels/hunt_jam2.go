@@ -221,3 +221,36 @@ func HuntArrParam(t cuda.Thread, a []int32, c [4]int32) {
 		a[g] = c[0] + c[1]*10 + c[2]*100 + c[3]*1000
 	}
 }
+
+// HuntJamShadow declares, in the regions of a jammed (8 rounds) and an
+// interchanged (32) loop, new variables named like the thread's
+// variables of earlier regions that they read (k := k * 2), and a loop
+// variable named like a position variable.
+func HuntJamShadow(t cuda.Thread, a, out []int32) {
+	sh := cuda.SharedArray[int32](t, HuntMax)
+	tid := t.ThreadIdx().X
+	n := t.BlockDim().X
+	g := t.Grid1()
+	k := int32(tid%5 + 1)
+	if g < len(a) {
+		sh[tid] = a[g]
+	}
+	t.SyncThreads()
+	{
+		k := k * 2
+		s := k
+		for p := 0; p < 8; p++ {
+			s += sh[(tid+p)%n] * k
+		}
+		s++
+		t.SyncThreads()
+		r := s
+		for tid := 0; tid < 32; tid++ {
+			r += sh[(tid+g)%n]
+		}
+		t.SyncThreads()
+		if g < len(out) {
+			out[g] = s + r + k
+		}
+	}
+}

@@ -8747,6 +8747,681 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntJamShadow, "be076c5ceb56b9c7", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoVR []int32
+			var nugoPg []int
+			var nugoXr []int32
+			var nugoPg2 []int
+			var nugoXr2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVR) < nugoN {
+					nugoVR = make([]int32, nugoN)
+				}
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
+				if cap(nugoPg) < nugoN {
+					nugoPg = make([]int, nugoN)
+				}
+				nugoPg := nugoPg[:nugoN]
+				_ = nugoPg
+				if cap(nugoXr) < nugoN {
+					nugoXr = make([]int32, nugoN)
+				}
+				nugoXr := nugoXr[:nugoN]
+				_ = nugoXr
+				if cap(nugoPg2) < nugoN {
+					nugoPg2 = make([]int, nugoN)
+				}
+				nugoPg2 := nugoPg2[:nugoN]
+				_ = nugoPg2
+				if cap(nugoXr2) < nugoN {
+					nugoXr2 = make([]int32, nugoN)
+				}
+				nugoXr2 := nugoXr2[:nugoN]
+				_ = nugoXr2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:232
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:231
+						tid := nugoTi
+
+//line hunt_jam2.go:233
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:235
+						if g < len(a) {
+//line hunt_jam2.go:236
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:231
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:233
+						g := t.Grid1()
+
+//line hunt_jam2.go:235
+						if g < len(a) {
+//line hunt_jam2.go:236
+							sh[tid] = a[g]
+						}
+					}
+				}
+				{
+					if nugoFlat {
+						nugoJam := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+								nugoTi1 := nugoJ + 0
+								t1 := nugoB.FlatThread(nugoTi1)
+								_ = t1
+								nugoTi2 := nugoJ + 1
+								t2 := nugoB.FlatThread(nugoTi2)
+								_ = t2
+								nugoTi3 := nugoJ + 2
+								t3 := nugoB.FlatThread(nugoTi3)
+								_ = t3
+
+//line hunt_jam2.go:231
+								tid1 := nugoTi1
+
+//line hunt_jam2.go:234
+								k1 := int32(tid1%5 + 1)
+
+//line hunt_jam2.go:231
+								tid22 := nugoTi2
+
+//line hunt_jam2.go:234
+								k22 := int32(tid22%5 + 1)
+
+//line hunt_jam2.go:231
+								tid3 := nugoTi3
+
+//line hunt_jam2.go:234
+								k3 := int32(tid3%5 + 1)
+
+//line hunt_jam2.go:240
+								k21 := k1 * 2
+
+//line hunt_jam2.go:240
+								k222 := k22 * 2
+
+//line hunt_jam2.go:240
+								k23 := k3 * 2
+
+//line hunt_jam2.go:241
+								s1 := k21
+
+//line hunt_jam2.go:241
+								s2 := k222
+
+//line hunt_jam2.go:241
+								s3 := k23
+								for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+								}
+
+//line hunt_jam2.go:245
+								s1++
+
+//line hunt_jam2.go:245
+								s2++
+
+//line hunt_jam2.go:245
+								s3++
+								nugoVS[nugoJ+0] = s1
+								nugoVS[nugoJ+1] = s2
+								nugoVS[nugoJ+2] = s3
+								nugoJam = nugoJ + 3
+							}
+						}()
+						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:231
+							tid := nugoTi
+
+//line hunt_jam2.go:234
+							k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+							k2 := k * 2
+
+//line hunt_jam2.go:241
+							s := k2
+
+//line hunt_jam2.go:242
+							for p := 0; p < 8; p++ {
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+
+//line hunt_jam2.go:245
+							s++
+							nugoVS[nugoTi] = s
+						}
+					} else {
+						nugoJam2 := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+								nugoTi12 := nugoJ2 + 0
+								t12 := nugoB.Thread(nugoTi12)
+								_ = t12
+								nugoTi22 := nugoJ2 + 1
+								t22 := nugoB.Thread(nugoTi22)
+								_ = t22
+								nugoTi32 := nugoJ2 + 2
+								t32 := nugoB.Thread(nugoTi32)
+								_ = t32
+
+//line hunt_jam2.go:231
+								tid12 := t12.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k12 := int32(tid12%5 + 1)
+
+//line hunt_jam2.go:231
+								tid23 := t22.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k24 := int32(tid23%5 + 1)
+
+//line hunt_jam2.go:231
+								tid32 := t32.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k32 := int32(tid32%5 + 1)
+
+//line hunt_jam2.go:240
+								k212 := k12 * 2
+
+//line hunt_jam2.go:240
+								k223 := k24 * 2
+
+//line hunt_jam2.go:240
+								k232 := k32 * 2
+
+//line hunt_jam2.go:241
+								s12 := k212
+
+//line hunt_jam2.go:241
+								s22 := k223
+
+//line hunt_jam2.go:241
+								s32 := k232
+								for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+								}
+
+//line hunt_jam2.go:245
+								s12++
+
+//line hunt_jam2.go:245
+								s22++
+
+//line hunt_jam2.go:245
+								s32++
+								nugoVS[nugoJ2+0] = s12
+								nugoVS[nugoJ2+1] = s22
+								nugoVS[nugoJ2+2] = s32
+								nugoJam2 = nugoJ2 + 3
+							}
+						}()
+						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:231
+							tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:234
+							k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+							k2 := k * 2
+
+//line hunt_jam2.go:241
+							s := k2
+
+//line hunt_jam2.go:242
+							for p := 0; p < 8; p++ {
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+
+//line hunt_jam2.go:245
+							s++
+							nugoVS[nugoTi] = s
+						}
+					}
+					if nugoFlat {
+						nugoSwap := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_jam2.go:233
+								g := (nugoX0 + nugoTi)
+								_ = g
+								s := nugoVS[nugoTi]
+								_ = s
+
+//line hunt_jam2.go:247
+								r := s
+								nugoPg[nugoTi] = g
+								nugoXr[nugoTi] = r
+							}
+							nugoS := nugoPg[0:nugoN]
+							nugoS2 := nugoXr[0:nugoN]
+							nugoS2 = nugoS2[:len(nugoS)]
+							for tid2 := 0; tid2 < 32; tid2 += 16 {
+								for nugoK := range nugoS {
+									g := nugoS[nugoK]
+									r := nugoS2[nugoK]
+									{
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 1
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 2
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 3
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 4
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 5
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 6
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 7
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 8
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 9
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 10
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 11
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 12
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 13
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 14
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 15
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									nugoS2[nugoK] = r
+								}
+							}
+							copy(nugoVR[0:nugoN], nugoXr[0:nugoN])
+							nugoSwap = nugoN
+						}()
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:233
+							g := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:247
+							r := s
+
+//line hunt_jam2.go:248
+							for tid2 := 0; tid2 < 32; tid2++ {
+//line hunt_jam2.go:249
+								r += sh[(tid2+g)%n]
+							}
+							nugoVS[nugoTi] = s
+							nugoVR[nugoTi] = r
+						}
+					} else {
+						nugoSwap2 := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_jam2.go:233
+								g := t.Grid1()
+								_ = g
+								s := nugoVS[nugoTi]
+								_ = s
+
+//line hunt_jam2.go:247
+								r := s
+								nugoPg2[nugoTi] = g
+								nugoXr2[nugoTi] = r
+							}
+							nugoS3 := nugoPg2[0:nugoN]
+							nugoS4 := nugoXr2[0:nugoN]
+							nugoS4 = nugoS4[:len(nugoS3)]
+							for tid2 := 0; tid2 < 32; tid2 += 16 {
+								for nugoK2 := range nugoS3 {
+									g := nugoS3[nugoK2]
+									r := nugoS4[nugoK2]
+									{
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 1
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 2
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 3
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 4
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 5
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 6
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 7
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 8
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 9
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 10
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 11
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 12
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 13
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 14
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 15
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									nugoS4[nugoK2] = r
+								}
+							}
+							copy(nugoVR[0:nugoN], nugoXr2[0:nugoN])
+							nugoSwap2 = nugoN
+						}()
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:233
+							g := t.Grid1()
+							s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:247
+							r := s
+
+//line hunt_jam2.go:248
+							for tid2 := 0; tid2 < 32; tid2++ {
+//line hunt_jam2.go:249
+								r += sh[(tid2+g)%n]
+							}
+							nugoVS[nugoTi] = s
+							nugoVR[nugoTi] = r
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:231
+							tid := nugoTi
+
+//line hunt_jam2.go:233
+							g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:234
+							k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+							k2 := k * 2
+							s := nugoVS[nugoTi]
+							r := nugoVR[nugoTi]
+
+//line hunt_jam2.go:252
+							if g < len(out) {
+//line hunt_jam2.go:253
+								out[g] = s + r + k2
+							}
+							nugoVS[nugoTi] = s
+							nugoVR[nugoTi] = r
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:231
+							tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:233
+							g := t.Grid1()
+
+//line hunt_jam2.go:234
+							k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+							k2 := k * 2
+							s := nugoVS[nugoTi]
+							r := nugoVR[nugoTi]
+
+//line hunt_jam2.go:252
+							if g < len(out) {
+//line hunt_jam2.go:253
+								out[g] = s + r + k2
+							}
+							nugoVS[nugoTi] = s
+							nugoVR[nugoTi] = r
+						}
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterRowLoop(HuntGrid1, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
