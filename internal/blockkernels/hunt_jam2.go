@@ -254,3 +254,26 @@ func HuntJamShadow(t cuda.Thread, a, out []int32) {
 		}
 	}
 }
+
+// HuntLocalType keeps, across barriers, a variable of a type declared in
+// the kernel's body, carried through an interchanged loop.
+func HuntLocalType(t cuda.Thread, a, out []int32) {
+	type acc int64
+	sh := cuda.SharedArray[int32](t, HuntMax)
+	tid := t.ThreadIdx().X
+	n := t.BlockDim().X
+	g := t.Grid1()
+	q := acc(tid)
+	if g < len(a) {
+		sh[tid] = a[g]
+	}
+	t.SyncThreads()
+	var s acc
+	for p := 0; p < 32; p++ {
+		s += acc(sh[(tid+p)%n]) * q
+	}
+	t.SyncThreads()
+	if g < len(out) {
+		out[g] = int32(s)
+	}
+}

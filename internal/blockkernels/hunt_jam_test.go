@@ -227,6 +227,7 @@ func TestHuntJamOddAgree(t *testing.T) {
 		{"HuntStructField", HuntStructField, pair},
 		{"HuntSwapCarried", HuntSwapCarried, pair},
 		{"HuntJamShadow", HuntJamShadow, pair},
+		{"HuntLocalType", HuntLocalType, pair},
 		{"HuntArrParam", HuntArrParam, func(n int) []any { return []any{ints(n), [4]int32{1, 2, 3, 4}} }},
 		{"HuntJamStep", HuntJamStep, pair},
 		{"HuntJamNames", HuntJamNames, func(n int) []any { return append(pair(n), int32(3), int32(-7), int32(11)) }},

@@ -47,3 +47,24 @@ func HuntRowShared(t cuda.Thread, a []int32) {
 		a[i] += sh[0]*100 + sh[1]
 	}
 }
+
+// HuntBlockGoexit has a block loop (a barrier); the thread at grid x bad
+// ends with runtime.Goexit before or after the barrier.
+func HuntBlockGoexit(t cuda.Thread, a []int32, bad int, after bool) {
+	sh := cuda.SharedArray[int32](t, HuntMax)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	if i == bad && !after {
+		runtime.Goexit()
+	}
+	if i < len(a) {
+		sh[tid] = a[i]
+	}
+	t.SyncThreads()
+	if i == bad && after {
+		runtime.Goexit()
+	}
+	if i < len(a) {
+		a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+	}
+}

@@ -4,6 +4,7 @@ package blockkernels
 
 import (
 	"github.com/nugo-dev/nugo/cuda"
+	"runtime"
 )
 
 // The CPU backend's loops for this package's kernels and vectorized
@@ -9422,6 +9423,20 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(HuntLocalType, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					HuntLocalType(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
 	cuda.RegisterRowLoop(HuntGrid1, func(args []any) cuda.RowLoop {
 		a0, a1 := args[0].([]int32), args[1].(int)
 		return func(r *cuda.Row) {
@@ -9460,6 +9475,116 @@ func init() {
 						break
 					}
 					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntBlockGoexit, "70fa1984b67f7add", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, bad, after := nugoArgs[0].([]int32), nugoArgs[1].(int), nugoArgs[2].(bool)
+		_, _, _ = a, bad, after
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_rows.go:55
+						tid := nugoTi
+
+//line hunt_rows.go:56
+						i := (nugoX0 + nugoTi)
+
+//line hunt_rows.go:57
+						if i == bad && !after {
+//line hunt_rows.go:58
+							runtime.Goexit()
+						}
+
+//line hunt_rows.go:60
+						if i < len(a) {
+//line hunt_rows.go:61
+							sh[tid] = a[i]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_rows.go:55
+						tid := t.ThreadIdx().X
+
+//line hunt_rows.go:56
+						i := t.Grid1()
+
+//line hunt_rows.go:57
+						if i == bad && !after {
+//line hunt_rows.go:58
+							runtime.Goexit()
+						}
+
+//line hunt_rows.go:60
+						if i < len(a) {
+//line hunt_rows.go:61
+							sh[tid] = a[i]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_rows.go:55
+						tid := nugoTi
+
+//line hunt_rows.go:56
+						i := (nugoX0 + nugoTi)
+
+//line hunt_rows.go:64
+						if i == bad && after {
+//line hunt_rows.go:65
+							runtime.Goexit()
+						}
+
+//line hunt_rows.go:67
+						if i < len(a) {
+//line hunt_rows.go:68
+							a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_rows.go:55
+						tid := t.ThreadIdx().X
+
+//line hunt_rows.go:56
+						i := t.Grid1()
+
+//line hunt_rows.go:64
+						if i == bad && after {
+//line hunt_rows.go:65
+							runtime.Goexit()
+						}
+
+//line hunt_rows.go:67
+						if i < len(a) {
+//line hunt_rows.go:68
+							a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+						}
+					}
 				}
 			}
 		}
