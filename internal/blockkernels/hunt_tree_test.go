@@ -10,6 +10,7 @@ import (
 
 // TestHuntTreesAgree runs the tree hunt kernels (trees read by lane 0 and
 // other lanes, used again, of 16 lanes, of integers, unrolled, two-level)
+// and LaneTree
 // on flat blocks of 16, 48, 96 and 128 threads and two- and
 // three-dimensional ones, with a partial last block, and requires the
 // goroutine path's bits from the block loop and ptxsim.
@@ -31,6 +32,7 @@ func TestHuntTreesAgree(t *testing.T) {
 		{"HuntTreeHalf", HuntTreeHalf, f32},
 		{"HuntTreeInt", HuntTreeInt, func(n, size int) []any { return []any{ints(n), make([]int64, perWarp(n, size))} }},
 		{"HuntTreeUnrolled", HuntTreeUnrolled, f32},
+		{"LaneTree", LaneTree, func(n, size int) []any { return []any{floats(n), make([]float32, perWarp(n, size)/2)} }},
 		{"HuntTwoLevel", HuntTwoLevel, func(n, size int) []any {
 			return []any{floats(n), make([]float32, (n+size-1)/size), make([]float32, perWarp(n, size))}
 		}},
