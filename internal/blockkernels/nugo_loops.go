@@ -4,6 +4,7 @@ package blockkernels
 
 import (
 	"github.com/nugo-dev/nugo/cuda"
+	"runtime"
 )
 
 // The CPU backend's loops for this package's kernels and vectorized
@@ -1144,6 +1145,9933 @@ func init() {
 			}
 		}
 	}, "gather")
+	cuda.RegisterBlockLoop(HuntJam8[int32], "7e564f5ed00d619a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:17
+				d := t.BlockDim()
+
+//line hunt_jam.go:19
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x int32
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x int32
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam.go:18
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:18
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:18
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:27
+							s1 := int32(tid1 % 3)
+
+//line hunt_jam.go:27
+							s2 := int32(tid2 % 3)
+
+//line hunt_jam.go:27
+							s3 := int32(tid3 % 3)
+
+//line hunt_jam.go:28
+							k1 := tid1%5 + 1
+
+//line hunt_jam.go:28
+							k2 := tid2%5 + 1
+
+//line hunt_jam.go:28
+							k3 := tid3%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s1 = s1*int32(2) - int32(k1)
+
+//line hunt_jam.go:32
+							s2 = s2*int32(2) - int32(k2)
+
+//line hunt_jam.go:32
+							s3 = s3*int32(2) - int32(k3)
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+						s := int32(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*int32(2) - int32(k)
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam.go:18
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:27
+							s12 := int32(tid12 % 3)
+
+//line hunt_jam.go:27
+							s22 := int32(tid22 % 3)
+
+//line hunt_jam.go:27
+							s32 := int32(tid32 % 3)
+
+//line hunt_jam.go:28
+							k12 := tid12%5 + 1
+
+//line hunt_jam.go:28
+							k22 := tid22%5 + 1
+
+//line hunt_jam.go:28
+							k32 := tid32%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s12 = s12*int32(2) - int32(k12)
+
+//line hunt_jam.go:32
+							s22 = s22*int32(2) - int32(k22)
+
+//line hunt_jam.go:32
+							s32 = s32*int32(2) - int32(k32)
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:27
+						s := int32(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*int32(2) - int32(k)
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJam8[float32], "7e564f5ed00d619a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:17
+				d := t.BlockDim()
+
+//line hunt_jam.go:19
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x float32
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x float32
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam.go:18
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:18
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:18
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:27
+							s1 := float32(tid1 % 3)
+
+//line hunt_jam.go:27
+							s2 := float32(tid2 % 3)
+
+//line hunt_jam.go:27
+							s3 := float32(tid3 % 3)
+
+//line hunt_jam.go:28
+							k1 := tid1%5 + 1
+
+//line hunt_jam.go:28
+							k2 := tid2%5 + 1
+
+//line hunt_jam.go:28
+							k3 := tid3%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s1 = s1*float32(2) - float32(k1)
+
+//line hunt_jam.go:32
+							s2 = s2*float32(2) - float32(k2)
+
+//line hunt_jam.go:32
+							s3 = s3*float32(2) - float32(k3)
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+						s := float32(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*float32(2) - float32(k)
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam.go:18
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:27
+							s12 := float32(tid12 % 3)
+
+//line hunt_jam.go:27
+							s22 := float32(tid22 % 3)
+
+//line hunt_jam.go:27
+							s32 := float32(tid32 % 3)
+
+//line hunt_jam.go:28
+							k12 := tid12%5 + 1
+
+//line hunt_jam.go:28
+							k22 := tid22%5 + 1
+
+//line hunt_jam.go:28
+							k32 := tid32%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s12 = s12*float32(2) - float32(k12)
+
+//line hunt_jam.go:32
+							s22 = s22*float32(2) - float32(k22)
+
+//line hunt_jam.go:32
+							s32 = s32*float32(2) - float32(k32)
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:27
+						s := float32(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*float32(2) - float32(k)
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJam8[float64], "7e564f5ed00d619a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float64
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:17
+				d := t.BlockDim()
+
+//line hunt_jam.go:19
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x float64
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:21
+						var x float64
+
+//line hunt_jam.go:22
+						if g < len(a) {
+//line hunt_jam.go:23
+							x = a[g]
+						}
+
+//line hunt_jam.go:25
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam.go:18
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:18
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:18
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:27
+							s1 := float64(tid1 % 3)
+
+//line hunt_jam.go:27
+							s2 := float64(tid2 % 3)
+
+//line hunt_jam.go:27
+							s3 := float64(tid3 % 3)
+
+//line hunt_jam.go:28
+							k1 := tid1%5 + 1
+
+//line hunt_jam.go:28
+							k2 := tid2%5 + 1
+
+//line hunt_jam.go:28
+							k3 := tid3%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+							}
+
+//line hunt_jam.go:32
+							s1 = s1*float64(2) - float64(k1)
+
+//line hunt_jam.go:32
+							s2 = s2*float64(2) - float64(k2)
+
+//line hunt_jam.go:32
+							s3 = s3*float64(2) - float64(k3)
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+						s := float64(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*float64(2) - float64(k)
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam.go:18
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:27
+							s12 := float64(tid12 % 3)
+
+//line hunt_jam.go:27
+							s22 := float64(tid22 % 3)
+
+//line hunt_jam.go:27
+							s32 := float64(tid32 % 3)
+
+//line hunt_jam.go:28
+							k12 := tid12%5 + 1
+
+//line hunt_jam.go:28
+							k22 := tid22%5 + 1
+
+//line hunt_jam.go:28
+							k32 := tid32%5 + 1
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+							}
+
+//line hunt_jam.go:32
+							s12 = s12*float64(2) - float64(k12)
+
+//line hunt_jam.go:32
+							s22 = s22*float64(2) - float64(k22)
+
+//line hunt_jam.go:32
+							s32 = s32*float64(2) - float64(k32)
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:27
+						s := float64(tid % 3)
+
+//line hunt_jam.go:28
+						k := tid%5 + 1
+
+//line hunt_jam.go:29
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+
+//line hunt_jam.go:32
+						s = s*float64(2) - float64(k)
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:18
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:20
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:34
+						if g < len(out) {
+//line hunt_jam.go:35
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap16[int32], "a6bf5f7612fb3e85", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:42
+				d := t.BlockDim()
+
+//line hunt_jam.go:44
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:46
+						var x int32
+
+//line hunt_jam.go:47
+						if g < len(a) {
+//line hunt_jam.go:48
+							x = a[g]
+						}
+
+//line hunt_jam.go:50
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:46
+						var x int32
+
+//line hunt_jam.go:47
+						if g < len(a) {
+//line hunt_jam.go:48
+							x = a[g]
+						}
+
+//line hunt_jam.go:50
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:52
+						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:52
+						s := sh[tid]
+
+//line hunt_jam.go:53
+						for p := 0; p < 16; p++ {
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:52
+						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:52
+						s := sh[tid]
+
+//line hunt_jam.go:53
+						for p := 0; p < 16; p++ {
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:57
+						if g < len(out) {
+//line hunt_jam.go:58
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:57
+						if g < len(out) {
+//line hunt_jam.go:58
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap16[float64], "a6bf5f7612fb3e85", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float64
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:42
+				d := t.BlockDim()
+
+//line hunt_jam.go:44
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:46
+						var x float64
+
+//line hunt_jam.go:47
+						if g < len(a) {
+//line hunt_jam.go:48
+							x = a[g]
+						}
+
+//line hunt_jam.go:50
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:46
+						var x float64
+
+//line hunt_jam.go:47
+						if g < len(a) {
+//line hunt_jam.go:48
+							x = a[g]
+						}
+
+//line hunt_jam.go:50
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:52
+						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:52
+						s := sh[tid]
+
+//line hunt_jam.go:53
+						for p := 0; p < 16; p++ {
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:52
+						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 9
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 11
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 13
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 15
+							_ = p
+
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:52
+						s := sh[tid]
+
+//line hunt_jam.go:53
+						for p := 0; p < 16; p++ {
+//line hunt_jam.go:54
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:57
+						if g < len(out) {
+//line hunt_jam.go:58
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:45
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:57
+						if g < len(out) {
+//line hunt_jam.go:58
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap17[int32], "cee7efab87b6ea11", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoPtid []int
+			var nugoXs []int32
+			var nugoPtid2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:65
+				d := t.BlockDim()
+
+//line hunt_jam.go:67
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x int32
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x int32
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * int32(p+1)
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * int32(p+1)
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap17[float32], "cee7efab87b6ea11", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float32
+			var nugoPtid []int
+			var nugoXs []float32
+			var nugoPtid2 []int
+			var nugoXs2 []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]float32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]float32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:65
+				d := t.BlockDim()
+
+//line hunt_jam.go:67
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x float32
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x float32
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * float32(p+1)
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * float32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * float32(p+1)
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * float32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap17[float64], "cee7efab87b6ea11", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float64
+			var nugoPtid []int
+			var nugoXs []float64
+			var nugoPtid2 []int
+			var nugoXs2 []float64
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]float64, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]float64, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:65
+				d := t.BlockDim()
+
+//line hunt_jam.go:67
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x float64
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:69
+						var x float64
+
+//line hunt_jam.go:70
+						if g < len(a) {
+//line hunt_jam.go:71
+							x = a[g]
+						}
+
+//line hunt_jam.go:73
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * float64(p+1)
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:66
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:75
+							s := sh[tid]
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:77
+									s += sh[(tid*7+p)%n] * float64(p+1)
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:75
+						s := sh[tid]
+
+//line hunt_jam.go:76
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:77
+							s += sh[(tid*7+p)%n] * float64(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:66
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:68
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:80
+						if g < len(out) {
+//line hunt_jam.go:81
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap32[int32], "a4247968f1c0a869", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoVC []int32
+			var nugoPtid []int
+			var nugoXs []int32
+			var nugoXc []int32
+			var nugoPtid2 []int
+			var nugoXs2 []int32
+			var nugoXc2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVC) < nugoN {
+					nugoVC = make([]int32, nugoN)
+				}
+				nugoVC := nugoVC[:nugoN]
+				_ = nugoVC
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoXc) < nugoN {
+					nugoXc = make([]int32, nugoN)
+				}
+				nugoXc := nugoXc[:nugoN]
+				_ = nugoXc
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				if cap(nugoXc2) < nugoN {
+					nugoXc2 = make([]int32, nugoN)
+				}
+				nugoXc2 := nugoXc2[:nugoN]
+				_ = nugoXc2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:89
+				d := t.BlockDim()
+
+//line hunt_jam.go:91
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x int32
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x int32
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c int32
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+							nugoXc[nugoTi] = c
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						nugoS3 := nugoXc[0:nugoN]
+						nugoS3 = nugoS3[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								c := nugoS3[nugoK]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								nugoS2[nugoK] = s
+								nugoS3[nugoK] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c int32
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*int32(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c int32
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+							nugoXc2[nugoTi] = c
+						}
+						nugoS4 := nugoPtid2[0:nugoN]
+						nugoS5 := nugoXs2[0:nugoN]
+						nugoS5 = nugoS5[:len(nugoS4)]
+						nugoS6 := nugoXc2[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS4)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS4 {
+								tid := nugoS4[nugoK2]
+								s := nugoS5[nugoK2]
+								c := nugoS6[nugoK2]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*int32(1) + c
+								}
+								nugoS5[nugoK2] = s
+								nugoS6[nugoK2] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c int32
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*int32(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap32[float32], "a4247968f1c0a869", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float32
+			var nugoVC []float32
+			var nugoPtid []int
+			var nugoXs []float32
+			var nugoXc []float32
+			var nugoPtid2 []int
+			var nugoXs2 []float32
+			var nugoXc2 []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVC) < nugoN {
+					nugoVC = make([]float32, nugoN)
+				}
+				nugoVC := nugoVC[:nugoN]
+				_ = nugoVC
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]float32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoXc) < nugoN {
+					nugoXc = make([]float32, nugoN)
+				}
+				nugoXc := nugoXc[:nugoN]
+				_ = nugoXc
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]float32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				if cap(nugoXc2) < nugoN {
+					nugoXc2 = make([]float32, nugoN)
+				}
+				nugoXc2 := nugoXc2[:nugoN]
+				_ = nugoXc2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:89
+				d := t.BlockDim()
+
+//line hunt_jam.go:91
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x float32
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x float32
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c float32
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+							nugoXc[nugoTi] = c
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						nugoS3 := nugoXc[0:nugoN]
+						nugoS3 = nugoS3[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								c := nugoS3[nugoK]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								nugoS2[nugoK] = s
+								nugoS3[nugoK] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c float32
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*float32(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c float32
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+							nugoXc2[nugoTi] = c
+						}
+						nugoS4 := nugoPtid2[0:nugoN]
+						nugoS5 := nugoXs2[0:nugoN]
+						nugoS5 = nugoS5[:len(nugoS4)]
+						nugoS6 := nugoXc2[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS4)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS4 {
+								tid := nugoS4[nugoK2]
+								s := nugoS5[nugoK2]
+								c := nugoS6[nugoK2]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float32(1) + c
+								}
+								nugoS5[nugoK2] = s
+								nugoS6[nugoK2] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c float32
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*float32(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwap32[float64], "a4247968f1c0a869", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float64
+			var nugoVC []float64
+			var nugoPtid []int
+			var nugoXs []float64
+			var nugoXc []float64
+			var nugoPtid2 []int
+			var nugoXs2 []float64
+			var nugoXc2 []float64
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVC) < nugoN {
+					nugoVC = make([]float64, nugoN)
+				}
+				nugoVC := nugoVC[:nugoN]
+				_ = nugoVC
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]float64, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoXc) < nugoN {
+					nugoXc = make([]float64, nugoN)
+				}
+				nugoXc := nugoXc[:nugoN]
+				_ = nugoXc
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]float64, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				if cap(nugoXc2) < nugoN {
+					nugoXc2 = make([]float64, nugoN)
+				}
+				nugoXc2 := nugoXc2[:nugoN]
+				_ = nugoXc2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float64)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:89
+				d := t.BlockDim()
+
+//line hunt_jam.go:91
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x float64
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:93
+						var x float64
+
+//line hunt_jam.go:94
+						if g < len(a) {
+//line hunt_jam.go:95
+							x = a[g]
+						}
+
+//line hunt_jam.go:97
+						sh[tid] = x
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c float64
+							nugoPtid[nugoTi] = tid
+							nugoXs[nugoTi] = s
+							nugoXc[nugoTi] = c
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						nugoS3 := nugoXc[0:nugoN]
+						nugoS3 = nugoS3[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								c := nugoS3[nugoK]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								nugoS2[nugoK] = s
+								nugoS3[nugoK] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c float64
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*float64(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:90
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam.go:99
+							s := sh[tid]
+
+//line hunt_jam.go:100
+							var c float64
+							nugoPtid2[nugoTi] = tid
+							nugoXs2[nugoTi] = s
+							nugoXc2[nugoTi] = c
+						}
+						nugoS4 := nugoPtid2[0:nugoN]
+						nugoS5 := nugoXs2[0:nugoN]
+						nugoS5 = nugoS5[:len(nugoS4)]
+						nugoS6 := nugoXc2[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS4)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS4 {
+								tid := nugoS4[nugoK2]
+								s := nugoS5[nugoK2]
+								c := nugoS6[nugoK2]
+								{
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:102
+									c += sh[(tid+p)%n]
+
+//line hunt_jam.go:103
+									s = s*float64(1) + c
+								}
+								nugoS5[nugoK2] = s
+								nugoS6[nugoK2] = c
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:99
+						s := sh[tid]
+
+//line hunt_jam.go:100
+						var c float64
+
+//line hunt_jam.go:101
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:102
+							c += sh[(tid+p)%n]
+//line hunt_jam.go:103
+							s = s*float64(1) + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:90
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:92
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+						c := nugoVC[nugoTi]
+
+//line hunt_jam.go:106
+						if g < len(out) {
+//line hunt_jam.go:107
+							out[g] = s + c
+						}
+						nugoVS[nugoTi] = s
+						nugoVC[nugoTi] = c
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapFail, "876a9f668a728fae", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoPo []int
+			var nugoXs []int32
+			var nugoPo2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPo) < nugoN {
+					nugoPo = make([]int, nugoN)
+				}
+				nugoPo := nugoPo[:nugoN]
+				_ = nugoPo
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPo2) < nugoN {
+					nugoPo2 = make([]int, nugoN)
+				}
+				nugoPo2 := nugoPo2[:nugoN]
+				_ = nugoPo2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:115
+				d := t.BlockDim()
+
+//line hunt_jam.go:117
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:119
+						sh[tid] = int32(g)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:119
+						sh[tid] = int32(g)
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:116
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:118
+							g := t.BlockIdx().X*n + tid
+							_ = tid
+							_ = g
+
+//line hunt_jam.go:121
+							var s int32
+
+//line hunt_jam.go:122
+							o := off[g]
+							nugoPo[nugoTi] = o
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPo[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK := range nugoS {
+								o := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:121
+						var s int32
+
+//line hunt_jam.go:122
+						o := off[g]
+
+//line hunt_jam.go:123
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:124
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:116
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:118
+							g := t.BlockIdx().X*n + tid
+							_ = tid
+							_ = g
+
+//line hunt_jam.go:121
+							var s int32
+
+//line hunt_jam.go:122
+							o := off[g]
+							nugoPo2[nugoTi] = o
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPo2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 32; p += 16 {
+							for nugoK2 := range nugoS3 {
+								o := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam.go:124
+									s += sh[o+p]
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:121
+						var s int32
+
+//line hunt_jam.go:122
+						o := off[g]
+
+//line hunt_jam.go:123
+						for p := 0; p < 32; p++ {
+//line hunt_jam.go:124
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:127
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:116
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:118
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:127
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJamFail, "7dc249d2a8488122", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:141
+				d := t.BlockDim()
+
+//line hunt_jam.go:143
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:145
+						sh[tid] = int32(g)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:145
+						sh[tid] = int32(g)
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam.go:142
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:144
+							g1 := t1.BlockIdx().X*n + tid1
+
+//line hunt_jam.go:142
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:144
+							g2 := t2.BlockIdx().X*n + tid2
+
+//line hunt_jam.go:142
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:144
+							g3 := t3.BlockIdx().X*n + tid3
+
+//line hunt_jam.go:147
+							var s1 int32
+
+//line hunt_jam.go:147
+							var s2 int32
+
+//line hunt_jam.go:147
+							var s3 int32
+
+//line hunt_jam.go:148
+							o1 := off[g1]
+
+//line hunt_jam.go:148
+							o2 := off[g2]
+
+//line hunt_jam.go:148
+							o3 := off[g3]
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:147
+						var s int32
+
+//line hunt_jam.go:148
+						o := off[g]
+
+//line hunt_jam.go:149
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam.go:142
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g12 := t12.BlockIdx().X*n + tid12
+
+//line hunt_jam.go:142
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g22 := t22.BlockIdx().X*n + tid22
+
+//line hunt_jam.go:142
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g32 := t32.BlockIdx().X*n + tid32
+
+//line hunt_jam.go:147
+							var s12 int32
+
+//line hunt_jam.go:147
+							var s22 int32
+
+//line hunt_jam.go:147
+							var s32 int32
+
+//line hunt_jam.go:148
+							o12 := off[g12]
+
+//line hunt_jam.go:148
+							o22 := off[g22]
+
+//line hunt_jam.go:148
+							o32 := off[g32]
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:147
+						var s int32
+
+//line hunt_jam.go:148
+						o := off[g]
+
+//line hunt_jam.go:149
+						for p := 0; p < 8; p++ {
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:153
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:142
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:144
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:153
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapFail17, "72bca8661b7cec6b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, off := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, off
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoPo []int
+			var nugoXs []int32
+			var nugoPo2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoPo) < nugoN {
+					nugoPo = make([]int, nugoN)
+				}
+				nugoPo := nugoPo[:nugoN]
+				_ = nugoPo
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPo2) < nugoN {
+					nugoPo2 = make([]int, nugoN)
+				}
+				nugoPo2 := nugoPo2[:nugoN]
+				_ = nugoPo2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam.go:160
+				d := t.BlockDim()
+
+//line hunt_jam.go:162
+				n := d.X * d.Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:164
+						sh[tid] = int32(g)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:164
+						sh[tid] = int32(g)
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:161
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:163
+							g := t.BlockIdx().X*n + tid
+							_ = tid
+							_ = g
+
+//line hunt_jam.go:166
+							var s int32
+
+//line hunt_jam.go:167
+							o := off[g]
+							nugoPo[nugoTi] = o
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPo[0:nugoN]
+						nugoS2 := nugoXs[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK := range nugoS {
+								o := nugoS[nugoK]
+								s := nugoS2[nugoK]
+								{
+
+//line hunt_jam.go:169
+									s += sh[o+p]
+								}
+								nugoS2[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:166
+						var s int32
+
+//line hunt_jam.go:167
+						o := off[g]
+
+//line hunt_jam.go:168
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:169
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:161
+							tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:163
+							g := t.BlockIdx().X*n + tid
+							_ = tid
+							_ = g
+
+//line hunt_jam.go:166
+							var s int32
+
+//line hunt_jam.go:167
+							o := off[g]
+							nugoPo2[nugoTi] = o
+							nugoXs2[nugoTi] = s
+						}
+						nugoS3 := nugoPo2[0:nugoN]
+						nugoS4 := nugoXs2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 0; p < 17; p += 1 {
+							for nugoK2 := range nugoS3 {
+								o := nugoS3[nugoK2]
+								s := nugoS4[nugoK2]
+								{
+
+//line hunt_jam.go:169
+									s += sh[o+p]
+								}
+								nugoS4[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:166
+						var s int32
+
+//line hunt_jam.go:167
+						o := off[g]
+
+//line hunt_jam.go:168
+						for p := 0; p < 17; p++ {
+//line hunt_jam.go:169
+							s += sh[o+p]
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:172
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam.go:161
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_jam.go:163
+						g := t.BlockIdx().X*n + tid
+						s := nugoVS[nugoTi]
+
+//line hunt_jam.go:172
+						a[g] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapArr, "6ea9e9e496d256b8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVAcc [][2]int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVAcc) < nugoN {
+					nugoVAcc = make([][2]int32, nugoN)
+				}
+				nugoVAcc := nugoVAcc[:nugoN]
+				_ = nugoVAcc
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:15
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:14
+						tid := nugoTi
+
+//line hunt_jam2.go:16
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:17
+						var acc [2]int32
+
+//line hunt_jam2.go:18
+						acc[1] = int32(tid)
+
+//line hunt_jam2.go:19
+						if g < len(a) {
+//line hunt_jam2.go:20
+							acc[0] = a[g]
+//line hunt_jam2.go:21
+							sh[tid] = a[g]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:14
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:16
+						g := t.Grid1()
+
+//line hunt_jam2.go:17
+						var acc [2]int32
+
+//line hunt_jam2.go:18
+						acc[1] = int32(tid)
+
+//line hunt_jam2.go:19
+						if g < len(a) {
+//line hunt_jam2.go:20
+							acc[0] = a[g]
+//line hunt_jam2.go:21
+							sh[tid] = a[g]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:14
+						tid := nugoTi
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:24
+						for p := 0; p < 32; p++ {
+//line hunt_jam2.go:25
+							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:14
+						tid := t.ThreadIdx().X
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:24
+						for p := 0; p < 32; p++ {
+//line hunt_jam2.go:25
+							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:16
+						g := (nugoX0 + nugoTi)
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:28
+						if g < len(out) {
+//line hunt_jam2.go:29
+							out[g] = acc[0]*3 + acc[1]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:16
+						g := t.Grid1()
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:28
+						if g < len(out) {
+//line hunt_jam2.go:29
+							out[g] = acc[0]*3 + acc[1]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJamArr, "384153aea3349768", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVAcc [][2]int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVAcc) < nugoN {
+					nugoVAcc = make([][2]int32, nugoN)
+				}
+				nugoVAcc := nugoVAcc[:nugoN]
+				_ = nugoVAcc
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:37
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:36
+						tid := nugoTi
+
+//line hunt_jam2.go:38
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:39
+						var acc [2]int32
+
+//line hunt_jam2.go:40
+						acc[1] = int32(tid)
+
+//line hunt_jam2.go:41
+						if g < len(a) {
+//line hunt_jam2.go:42
+							acc[0] = a[g]
+//line hunt_jam2.go:43
+							sh[tid] = a[g]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:36
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:38
+						g := t.Grid1()
+
+//line hunt_jam2.go:39
+						var acc [2]int32
+
+//line hunt_jam2.go:40
+						acc[1] = int32(tid)
+
+//line hunt_jam2.go:41
+						if g < len(a) {
+//line hunt_jam2.go:42
+							acc[0] = a[g]
+//line hunt_jam2.go:43
+							sh[tid] = a[g]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:36
+						tid := nugoTi
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:46
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:47
+							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:36
+						tid := t.ThreadIdx().X
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:46
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:47
+							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:38
+						g := (nugoX0 + nugoTi)
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:50
+						if g < len(out) {
+//line hunt_jam2.go:51
+							out[g] = acc[0]*3 + acc[1]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:38
+						g := t.Grid1()
+						acc := nugoVAcc[nugoTi]
+
+//line hunt_jam2.go:50
+						if g < len(out) {
+//line hunt_jam2.go:51
+							out[g] = acc[0]*3 + acc[1]
+						}
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapStep, "c0ae2783b3787ced", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:59
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:58
+						tid := nugoTi
+
+//line hunt_jam2.go:60
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:61
+						if g < len(a) {
+//line hunt_jam2.go:62
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:58
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:60
+						g := t.Grid1()
+
+//line hunt_jam2.go:61
+						if g < len(a) {
+//line hunt_jam2.go:62
+							sh[tid] = a[g]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:58
+						tid := nugoTi
+
+//line hunt_jam2.go:65
+						s := sh[tid]
+
+//line hunt_jam2.go:66
+						for p := 0; p < 32; p++ {
+//line hunt_jam2.go:67
+							s += sh[(tid+p)%n]
+//line hunt_jam2.go:68
+							p++
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:58
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:65
+						s := sh[tid]
+
+//line hunt_jam2.go:66
+						for p := 0; p < 32; p++ {
+//line hunt_jam2.go:67
+							s += sh[(tid+p)%n]
+//line hunt_jam2.go:68
+							p++
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:60
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:71
+						if g < len(out) {
+//line hunt_jam2.go:72
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:60
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:71
+						if g < len(out) {
+//line hunt_jam2.go:72
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJamStep, "122ceaf2796f16e9", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:81
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:80
+						tid := nugoTi
+
+//line hunt_jam2.go:82
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:83
+						if g < len(a) {
+//line hunt_jam2.go:84
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:80
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:82
+						g := t.Grid1()
+
+//line hunt_jam2.go:83
+						if g < len(a) {
+//line hunt_jam2.go:84
+							sh[tid] = a[g]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:80
+						tid := nugoTi
+
+//line hunt_jam2.go:87
+						s := sh[tid]
+
+//line hunt_jam2.go:88
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:89
+							s += sh[(tid+p)%n]
+//line hunt_jam2.go:90
+							p++
+						}
+
+//line hunt_jam2.go:92
+						s++
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:80
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:87
+						s := sh[tid]
+
+//line hunt_jam2.go:88
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:89
+							s += sh[(tid+p)%n]
+//line hunt_jam2.go:90
+							p++
+						}
+
+//line hunt_jam2.go:92
+						s++
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:82
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:94
+						if g < len(out) {
+//line hunt_jam2.go:95
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:82
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:94
+						if g < len(out) {
+//line hunt_jam2.go:95
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJamNames, "a1be268b71952a6c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, s1, s2, tid1 := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int32), nugoArgs[3].(int32), nugoArgs[4].(int32)
+		_, _, _, _, _ = a, out, s1, s2, tid1
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:104
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:103
+						tid := nugoTi
+
+//line hunt_jam2.go:105
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:106
+						if g < len(a) {
+//line hunt_jam2.go:107
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:103
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:105
+						g := t.Grid1()
+
+//line hunt_jam2.go:106
+						if g < len(a) {
+//line hunt_jam2.go:107
+							sh[tid] = a[g]
+						}
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam2.go:103
+							tid12 := nugoTi1
+
+//line hunt_jam2.go:103
+							tid2 := nugoTi2
+
+//line hunt_jam2.go:103
+							tid3 := nugoTi3
+
+//line hunt_jam2.go:110
+							s12 := sh[tid12]
+
+//line hunt_jam2.go:110
+							s22 := sh[tid2]
+
+//line hunt_jam2.go:110
+							s3 := sh[tid3]
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+							}
+
+//line hunt_jam2.go:114
+							s12 *= 2
+
+//line hunt_jam2.go:114
+							s22 *= 2
+
+//line hunt_jam2.go:114
+							s3 *= 2
+							nugoVS[nugoJ+0] = s12
+							nugoVS[nugoJ+1] = s22
+							nugoVS[nugoJ+2] = s3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:103
+						tid := nugoTi
+
+//line hunt_jam2.go:110
+						s := sh[tid]
+
+//line hunt_jam2.go:111
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+
+//line hunt_jam2.go:114
+						s *= 2
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam2.go:103
+							tid13 := t12.ThreadIdx().X
+
+//line hunt_jam2.go:103
+							tid22 := t22.ThreadIdx().X
+
+//line hunt_jam2.go:103
+							tid32 := t32.ThreadIdx().X
+
+//line hunt_jam2.go:110
+							s13 := sh[tid13]
+
+//line hunt_jam2.go:110
+							s23 := sh[tid22]
+
+//line hunt_jam2.go:110
+							s32 := sh[tid32]
+							for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+							}
+
+//line hunt_jam2.go:114
+							s13 *= 2
+
+//line hunt_jam2.go:114
+							s23 *= 2
+
+//line hunt_jam2.go:114
+							s32 *= 2
+							nugoVS[nugoJ2+0] = s13
+							nugoVS[nugoJ2+1] = s23
+							nugoVS[nugoJ2+2] = s32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:103
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:110
+						s := sh[tid]
+
+//line hunt_jam2.go:111
+						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+
+//line hunt_jam2.go:114
+						s *= 2
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:105
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:116
+						if g < len(out) {
+//line hunt_jam2.go:117
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:105
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:116
+						if g < len(out) {
+//line hunt_jam2.go:117
+							out[g] = s
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapHeaders, "8f9fe8b7d4d2c035", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, out8 := nugoArgs[0].([]int32), nugoArgs[1].([]int64), nugoArgs[2].([]uint8)
+		_, _, _ = a, out, out8
+		return func() cuda.BlockLoop {
+			var nugoVS []int64
+			var nugoVU []uint8
+			var nugoVV []int64
+			var nugoPtid []int
+			var nugoXu []uint8
+			var nugoPtid2 []int
+			var nugoXu2 []uint8
+			var nugoPtid3 []int
+			var nugoXv []int64
+			var nugoPtid4 []int
+			var nugoXv2 []int64
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int64, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]uint8, nugoN)
+				}
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int64, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoXu) < nugoN {
+					nugoXu = make([]uint8, nugoN)
+				}
+				nugoXu := nugoXu[:nugoN]
+				_ = nugoXu
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoXu2) < nugoN {
+					nugoXu2 = make([]uint8, nugoN)
+				}
+				nugoXu2 := nugoXu2[:nugoN]
+				_ = nugoXu2
+				if cap(nugoPtid3) < nugoN {
+					nugoPtid3 = make([]int, nugoN)
+				}
+				nugoPtid3 := nugoPtid3[:nugoN]
+				_ = nugoPtid3
+				if cap(nugoXv) < nugoN {
+					nugoXv = make([]int64, nugoN)
+				}
+				nugoXv := nugoXv[:nugoN]
+				_ = nugoXv
+				if cap(nugoPtid4) < nugoN {
+					nugoPtid4 = make([]int, nugoN)
+				}
+				nugoPtid4 := nugoPtid4[:nugoN]
+				_ = nugoPtid4
+				if cap(nugoXv2) < nugoN {
+					nugoXv2 = make([]int64, nugoN)
+				}
+				nugoXv2 := nugoXv2[:nugoN]
+				_ = nugoXv2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:127
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:128
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:129
+						if g < len(a) {
+//line hunt_jam2.go:130
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:128
+						g := t.Grid1()
+
+//line hunt_jam2.go:129
+						if g < len(a) {
+//line hunt_jam2.go:130
+							sh[tid] = a[g]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:133
+						var s int64
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 16
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 18
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 20
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 22
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 24
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 26
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 28
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 30
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:133
+						var s int64
+
+//line hunt_jam2.go:134
+						for p := 0; p <= 31; p += 2 {
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:133
+						var s int64
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 16
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 18
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 20
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 22
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 24
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 26
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 28
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						{
+							p := 0 + 30
+							_ = p
+
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						nugoVS[nugoTi] = s
+					}
+					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:133
+						var s int64
+
+//line hunt_jam2.go:134
+						for p := 0; p <= 31; p += 2 {
+//line hunt_jam2.go:135
+							s += int64(sh[(tid+p)%n]) << (p % 7)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:126
+							tid := nugoTi
+							_ = tid
+
+//line hunt_jam2.go:138
+							var u uint8
+							nugoPtid[nugoTi] = tid
+							nugoXu[nugoTi] = u
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoXu[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						for p := 3; p < 54; p += 3 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								u := nugoS2[nugoK]
+								{
+
+//line hunt_jam2.go:140
+									u += uint8(sh[(tid*p)%n]) * uint8(p)
+								}
+								nugoS2[nugoK] = u
+							}
+						}
+						copy(nugoVU[0:nugoN], nugoXu[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:138
+						var u uint8
+
+//line hunt_jam2.go:139
+						for p := 3; p < 54; p += 3 {
+//line hunt_jam2.go:140
+							u += uint8(sh[(tid*p)%n]) * uint8(p)
+						}
+						nugoVU[nugoTi] = u
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:126
+							tid := t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam2.go:138
+							var u uint8
+							nugoPtid2[nugoTi] = tid
+							nugoXu2[nugoTi] = u
+						}
+						nugoS3 := nugoPtid2[0:nugoN]
+						nugoS4 := nugoXu2[0:nugoN]
+						nugoS4 = nugoS4[:len(nugoS3)]
+						for p := 3; p < 54; p += 3 {
+							for nugoK2 := range nugoS3 {
+								tid := nugoS3[nugoK2]
+								u := nugoS4[nugoK2]
+								{
+
+//line hunt_jam2.go:140
+									u += uint8(sh[(tid*p)%n]) * uint8(p)
+								}
+								nugoS4[nugoK2] = u
+							}
+						}
+						copy(nugoVU[0:nugoN], nugoXu2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:138
+						var u uint8
+
+//line hunt_jam2.go:139
+						for p := 3; p < 54; p += 3 {
+//line hunt_jam2.go:140
+							u += uint8(sh[(tid*p)%n]) * uint8(p)
+						}
+						nugoVU[nugoTi] = u
+					}
+				}
+				if nugoFlat {
+					nugoSwap3 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:126
+							tid := nugoTi
+							_ = tid
+
+//line hunt_jam2.go:143
+							var v int64
+							nugoPtid3[nugoTi] = tid
+							nugoXv[nugoTi] = v
+						}
+						nugoS5 := nugoPtid3[0:nugoN]
+						nugoS6 := nugoXv[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS5)]
+						for p := int64(-5); p < 19; p += 8 {
+							for nugoK3 := range nugoS5 {
+								tid := nugoS5[nugoK3]
+								v := nugoS6[nugoK3]
+								{
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								nugoS6[nugoK3] = v
+							}
+						}
+						copy(nugoVV[0:nugoN], nugoXv[0:nugoN])
+						nugoSwap3 = nugoN
+					}()
+					for nugoTi := nugoSwap3; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := nugoTi
+
+//line hunt_jam2.go:143
+						var v int64
+
+//line hunt_jam2.go:144
+						for p := int64(-5); p < 19; p++ {
+//line hunt_jam2.go:145
+							v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					nugoSwap4 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:126
+							tid := t.ThreadIdx().X
+							_ = tid
+
+//line hunt_jam2.go:143
+							var v int64
+							nugoPtid4[nugoTi] = tid
+							nugoXv2[nugoTi] = v
+						}
+						nugoS7 := nugoPtid4[0:nugoN]
+						nugoS8 := nugoXv2[0:nugoN]
+						nugoS8 = nugoS8[:len(nugoS7)]
+						for p := int64(-5); p < 19; p += 8 {
+							for nugoK4 := range nugoS7 {
+								tid := nugoS7[nugoK4]
+								v := nugoS8[nugoK4]
+								{
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam2.go:145
+									v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								}
+								nugoS8[nugoK4] = v
+							}
+						}
+						copy(nugoVV[0:nugoN], nugoXv2[0:nugoN])
+						nugoSwap4 = nugoN
+					}()
+					for nugoTi := nugoSwap4; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:126
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:143
+						var v int64
+
+//line hunt_jam2.go:144
+						for p := int64(-5); p < 19; p++ {
+//line hunt_jam2.go:145
+							v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:128
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+						u := nugoVU[nugoTi]
+						v := nugoVV[nugoTi]
+
+//line hunt_jam2.go:148
+						if g < len(out) {
+//line hunt_jam2.go:149
+							out[g] = s ^ v
+//line hunt_jam2.go:150
+							out8[g] = u
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:128
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+						u := nugoVU[nugoTi]
+						v := nugoVV[nugoTi]
+
+//line hunt_jam2.go:148
+						if g < len(out) {
+//line hunt_jam2.go:149
+							out[g] = s ^ v
+//line hunt_jam2.go:150
+							out8[g] = u
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntStructField, "79eee56bedd749bc", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVQ []huntPair
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVQ) < nugoN {
+					nugoVQ = make([]huntPair, nugoN)
+				}
+				nugoVQ := nugoVQ[:nugoN]
+				_ = nugoVQ
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:164
+						tid := nugoTi
+
+//line hunt_jam2.go:165
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:166
+						var q huntPair
+
+//line hunt_jam2.go:167
+						q.lo = int32(tid)
+
+//line hunt_jam2.go:168
+						if g < len(a) {
+//line hunt_jam2.go:169
+							q.hi = a[g]
+						}
+
+//line hunt_jam2.go:171
+						q.arr[1] = int32(g)
+						nugoVQ[nugoTi] = q
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:164
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:165
+						g := t.Grid1()
+
+//line hunt_jam2.go:166
+						var q huntPair
+
+//line hunt_jam2.go:167
+						q.lo = int32(tid)
+
+//line hunt_jam2.go:168
+						if g < len(a) {
+//line hunt_jam2.go:169
+							q.hi = a[g]
+						}
+
+//line hunt_jam2.go:171
+						q.arr[1] = int32(g)
+						nugoVQ[nugoTi] = q
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						q := nugoVQ[nugoTi]
+
+//line hunt_jam2.go:173
+						q.lo += q.hi * 2
+						nugoVQ[nugoTi] = q
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						q := nugoVQ[nugoTi]
+
+//line hunt_jam2.go:173
+						q.lo += q.hi * 2
+						nugoVQ[nugoTi] = q
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:165
+						g := (nugoX0 + nugoTi)
+						q := nugoVQ[nugoTi]
+
+//line hunt_jam2.go:175
+						if g < len(out) {
+//line hunt_jam2.go:176
+							out[g] = q.lo + q.arr[1]
+						}
+						nugoVQ[nugoTi] = q
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:165
+						g := t.Grid1()
+						q := nugoVQ[nugoTi]
+
+//line hunt_jam2.go:175
+						if g < len(out) {
+//line hunt_jam2.go:176
+							out[g] = q.lo + q.arr[1]
+						}
+						nugoVQ[nugoTi] = q
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwapCarried, "2fcbd05e59b6be59", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoVU []int32
+			var nugoVW []int32
+			var nugoPtid []int
+			var nugoPk []int
+			var nugoXs []int32
+			var nugoPtid2 []int
+			var nugoPk2 []int
+			var nugoXs2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]int32, nugoN)
+				}
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
+				if cap(nugoVW) < nugoN {
+					nugoVW = make([]int32, nugoN)
+				}
+				nugoVW := nugoVW[:nugoN]
+				_ = nugoVW
+				if cap(nugoPtid) < nugoN {
+					nugoPtid = make([]int, nugoN)
+				}
+				nugoPtid := nugoPtid[:nugoN]
+				_ = nugoPtid
+				if cap(nugoPk) < nugoN {
+					nugoPk = make([]int, nugoN)
+				}
+				nugoPk := nugoPk[:nugoN]
+				_ = nugoPk
+				if cap(nugoXs) < nugoN {
+					nugoXs = make([]int32, nugoN)
+				}
+				nugoXs := nugoXs[:nugoN]
+				_ = nugoXs
+				if cap(nugoPtid2) < nugoN {
+					nugoPtid2 = make([]int, nugoN)
+				}
+				nugoPtid2 := nugoPtid2[:nugoN]
+				_ = nugoPtid2
+				if cap(nugoPk2) < nugoN {
+					nugoPk2 = make([]int, nugoN)
+				}
+				nugoPk2 := nugoPk2[:nugoN]
+				_ = nugoPk2
+				if cap(nugoXs2) < nugoN {
+					nugoXs2 = make([]int32, nugoN)
+				}
+				nugoXs2 := nugoXs2[:nugoN]
+				_ = nugoXs2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:187
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+
+//line hunt_jam2.go:188
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:190
+						s := int32(tid) * 7
+
+//line hunt_jam2.go:191
+						var u, w int32
+
+//line hunt_jam2.go:192
+						if g < len(a) {
+//line hunt_jam2.go:193
+							sh[tid] = a[g]
+//line hunt_jam2.go:194
+							u = a[g] >> 2
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+						nugoVW[nugoTi] = w
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:188
+						g := t.Grid1()
+
+//line hunt_jam2.go:190
+						s := int32(tid) * 7
+
+//line hunt_jam2.go:191
+						var u, w int32
+
+//line hunt_jam2.go:192
+						if g < len(a) {
+//line hunt_jam2.go:193
+							sh[tid] = a[g]
+//line hunt_jam2.go:194
+							u = a[g] >> 2
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+						nugoVW[nugoTi] = w
+					}
+				}
+				if nugoFlat {
+					nugoSwap := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:186
+							tid := nugoTi
+
+//line hunt_jam2.go:189
+							k := tid%5 + 1
+							_ = tid
+							_ = k
+							s := nugoVS[nugoTi]
+							_ = s
+							nugoPtid[nugoTi] = tid
+							nugoPk[nugoTi] = k
+							nugoXs[nugoTi] = s
+						}
+						nugoS := nugoPtid[0:nugoN]
+						nugoS2 := nugoPk[0:nugoN]
+						nugoS2 = nugoS2[:len(nugoS)]
+						nugoS3 := nugoXs[0:nugoN]
+						nugoS3 = nugoS3[:len(nugoS)]
+						for p := 0; p < 48; p += 16 {
+							for nugoK := range nugoS {
+								tid := nugoS[nugoK]
+								k := nugoS2[nugoK]
+								s := nugoS3[nugoK]
+								{
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								nugoS3[nugoK] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
+						nugoSwap = nugoN
+					}()
+					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+
+//line hunt_jam2.go:189
+						k := tid%5 + 1
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:197
+						for p := 0; p < 48; p++ {
+//line hunt_jam2.go:198
+							s += sh[(tid+p*k)%n] ^ int32(p)
+						}
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					nugoSwap2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:186
+							tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:189
+							k := tid%5 + 1
+							_ = tid
+							_ = k
+							s := nugoVS[nugoTi]
+							_ = s
+							nugoPtid2[nugoTi] = tid
+							nugoPk2[nugoTi] = k
+							nugoXs2[nugoTi] = s
+						}
+						nugoS4 := nugoPtid2[0:nugoN]
+						nugoS5 := nugoPk2[0:nugoN]
+						nugoS5 = nugoS5[:len(nugoS4)]
+						nugoS6 := nugoXs2[0:nugoN]
+						nugoS6 = nugoS6[:len(nugoS4)]
+						for p := 0; p < 48; p += 16 {
+							for nugoK2 := range nugoS4 {
+								tid := nugoS4[nugoK2]
+								k := nugoS5[nugoK2]
+								s := nugoS6[nugoK2]
+								{
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 1
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 2
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 3
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 4
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 5
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 6
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 7
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 8
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 9
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 10
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 11
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 12
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 13
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 14
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								{
+									p := p + 15
+									_ = p
+
+//line hunt_jam2.go:198
+									s += sh[(tid+p*k)%n] ^ int32(p)
+								}
+								nugoS6[nugoK2] = s
+							}
+						}
+						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
+						nugoSwap2 = nugoN
+					}()
+					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:189
+						k := tid%5 + 1
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:197
+						for p := 0; p < 48; p++ {
+//line hunt_jam2.go:198
+							s += sh[(tid+p*k)%n] ^ int32(p)
+						}
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							nugoTi1 := nugoJ + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line hunt_jam2.go:186
+							tid1 := nugoTi1
+							u1 := nugoVU[nugoTi1]
+							w1 := nugoVW[nugoTi1]
+
+//line hunt_jam2.go:186
+							tid2 := nugoTi2
+							u2 := nugoVU[nugoTi2]
+							w2 := nugoVW[nugoTi2]
+
+//line hunt_jam2.go:186
+							tid3 := nugoTi3
+							u3 := nugoVU[nugoTi3]
+							w3 := nugoVW[nugoTi3]
+							for p := 0; p < 5; p++ {
+
+//line hunt_jam2.go:202
+								u1 = u1*3 + sh[(tid1+p)%n]
+
+//line hunt_jam2.go:202
+								u2 = u2*3 + sh[(tid2+p)%n]
+
+//line hunt_jam2.go:202
+								u3 = u3*3 + sh[(tid3+p)%n]
+
+//line hunt_jam2.go:203
+								w1 += u1
+
+//line hunt_jam2.go:203
+								w2 += u2
+
+//line hunt_jam2.go:203
+								w3 += u3
+							}
+
+//line hunt_jam2.go:205
+							u1 -= w1
+
+//line hunt_jam2.go:205
+							u2 -= w2
+
+//line hunt_jam2.go:205
+							u3 -= w3
+							nugoVU[nugoJ+0] = u1
+							nugoVW[nugoJ+0] = w1
+							nugoVU[nugoJ+1] = u2
+							nugoVW[nugoJ+1] = w2
+							nugoVU[nugoJ+2] = u3
+							nugoVW[nugoJ+2] = w3
+							nugoJam = nugoJ + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+						u := nugoVU[nugoTi]
+						w := nugoVW[nugoTi]
+
+//line hunt_jam2.go:201
+						for p := 0; p < 5; p++ {
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+//line hunt_jam2.go:203
+							w += u
+						}
+
+//line hunt_jam2.go:205
+						u -= w
+						nugoVU[nugoTi] = u
+						nugoVW[nugoTi] = w
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi12 := nugoJ2 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line hunt_jam2.go:186
+							tid12 := t12.ThreadIdx().X
+							u12 := nugoVU[nugoTi12]
+							w12 := nugoVW[nugoTi12]
+
+//line hunt_jam2.go:186
+							tid22 := t22.ThreadIdx().X
+							u22 := nugoVU[nugoTi22]
+							w22 := nugoVW[nugoTi22]
+
+//line hunt_jam2.go:186
+							tid32 := t32.ThreadIdx().X
+							u32 := nugoVU[nugoTi32]
+							w32 := nugoVW[nugoTi32]
+							for p := 0; p < 5; p++ {
+
+//line hunt_jam2.go:202
+								u12 = u12*3 + sh[(tid12+p)%n]
+
+//line hunt_jam2.go:202
+								u22 = u22*3 + sh[(tid22+p)%n]
+
+//line hunt_jam2.go:202
+								u32 = u32*3 + sh[(tid32+p)%n]
+
+//line hunt_jam2.go:203
+								w12 += u12
+
+//line hunt_jam2.go:203
+								w22 += u22
+
+//line hunt_jam2.go:203
+								w32 += u32
+							}
+
+//line hunt_jam2.go:205
+							u12 -= w12
+
+//line hunt_jam2.go:205
+							u22 -= w22
+
+//line hunt_jam2.go:205
+							u32 -= w32
+							nugoVU[nugoJ2+0] = u12
+							nugoVW[nugoJ2+0] = w12
+							nugoVU[nugoJ2+1] = u22
+							nugoVW[nugoJ2+1] = w22
+							nugoVU[nugoJ2+2] = u32
+							nugoVW[nugoJ2+2] = w32
+							nugoJam2 = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+						u := nugoVU[nugoTi]
+						w := nugoVW[nugoTi]
+
+//line hunt_jam2.go:201
+						for p := 0; p < 5; p++ {
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+//line hunt_jam2.go:203
+							w += u
+						}
+
+//line hunt_jam2.go:205
+						u -= w
+						nugoVU[nugoTi] = u
+						nugoVW[nugoTi] = w
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:207
+						sh[tid] = s
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+						s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:207
+						sh[tid] = s
+						nugoVS[nugoTi] = s
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := nugoTi
+
+//line hunt_jam2.go:188
+						g := (nugoX0 + nugoTi)
+						s := nugoVS[nugoTi]
+						u := nugoVU[nugoTi]
+
+//line hunt_jam2.go:209
+						if g < len(out) {
+//line hunt_jam2.go:210
+							out[g] = s + u + sh[(tid+1)%n]
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:186
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:188
+						g := t.Grid1()
+						s := nugoVS[nugoTi]
+						u := nugoVU[nugoTi]
+
+//line hunt_jam2.go:209
+						if g < len(out) {
+//line hunt_jam2.go:210
+							out[g] = s + u + sh[(tid+1)%n]
+						}
+						nugoVS[nugoTi] = s
+						nugoVU[nugoTi] = u
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntArrParam, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([4]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					HuntArrParam(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntJamShadow, "be076c5ceb56b9c7", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoVR []int32
+			var nugoPg []int
+			var nugoXr []int32
+			var nugoPg2 []int
+			var nugoXr2 []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				if cap(nugoVR) < nugoN {
+					nugoVR = make([]int32, nugoN)
+				}
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
+				if cap(nugoPg) < nugoN {
+					nugoPg = make([]int, nugoN)
+				}
+				nugoPg := nugoPg[:nugoN]
+				_ = nugoPg
+				if cap(nugoXr) < nugoN {
+					nugoXr = make([]int32, nugoN)
+				}
+				nugoXr := nugoXr[:nugoN]
+				_ = nugoXr
+				if cap(nugoPg2) < nugoN {
+					nugoPg2 = make([]int, nugoN)
+				}
+				nugoPg2 := nugoPg2[:nugoN]
+				_ = nugoPg2
+				if cap(nugoXr2) < nugoN {
+					nugoXr2 = make([]int32, nugoN)
+				}
+				nugoXr2 := nugoXr2[:nugoN]
+				_ = nugoXr2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_jam2.go:232
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:231
+						tid := nugoTi
+
+//line hunt_jam2.go:233
+						g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:235
+						if g < len(a) {
+//line hunt_jam2.go:236
+							sh[tid] = a[g]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:231
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:233
+						g := t.Grid1()
+
+//line hunt_jam2.go:235
+						if g < len(a) {
+//line hunt_jam2.go:236
+							sh[tid] = a[g]
+						}
+					}
+				}
+				{
+					if nugoFlat {
+						nugoJam := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+								nugoTi1 := nugoJ + 0
+								t1 := nugoB.FlatThread(nugoTi1)
+								_ = t1
+								nugoTi2 := nugoJ + 1
+								t2 := nugoB.FlatThread(nugoTi2)
+								_ = t2
+								nugoTi3 := nugoJ + 2
+								t3 := nugoB.FlatThread(nugoTi3)
+								_ = t3
+
+//line hunt_jam2.go:231
+								tid1 := nugoTi1
+
+//line hunt_jam2.go:234
+								k1 := int32(tid1%5 + 1)
+
+//line hunt_jam2.go:231
+								tid22 := nugoTi2
+
+//line hunt_jam2.go:234
+								k22 := int32(tid22%5 + 1)
+
+//line hunt_jam2.go:231
+								tid3 := nugoTi3
+
+//line hunt_jam2.go:234
+								k3 := int32(tid3%5 + 1)
+
+//line hunt_jam2.go:240
+								k21 := k1 * 2
+
+//line hunt_jam2.go:240
+								k222 := k22 * 2
+
+//line hunt_jam2.go:240
+								k23 := k3 * 2
+
+//line hunt_jam2.go:241
+								s1 := k21
+
+//line hunt_jam2.go:241
+								s2 := k222
+
+//line hunt_jam2.go:241
+								s3 := k23
+								for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+								}
+
+//line hunt_jam2.go:245
+								s1++
+
+//line hunt_jam2.go:245
+								s2++
+
+//line hunt_jam2.go:245
+								s3++
+								nugoVS[nugoJ+0] = s1
+								nugoVS[nugoJ+1] = s2
+								nugoVS[nugoJ+2] = s3
+								nugoJam = nugoJ + 3
+							}
+						}()
+						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:231
+							tid := nugoTi
+
+//line hunt_jam2.go:234
+							k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+							k2 := k * 2
+
+//line hunt_jam2.go:241
+							s := k2
+
+//line hunt_jam2.go:242
+							for p := 0; p < 8; p++ {
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+
+//line hunt_jam2.go:245
+							s++
+							nugoVS[nugoTi] = s
+						}
+					} else {
+						nugoJam2 := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+								nugoTi12 := nugoJ2 + 0
+								t12 := nugoB.Thread(nugoTi12)
+								_ = t12
+								nugoTi22 := nugoJ2 + 1
+								t22 := nugoB.Thread(nugoTi22)
+								_ = t22
+								nugoTi32 := nugoJ2 + 2
+								t32 := nugoB.Thread(nugoTi32)
+								_ = t32
+
+//line hunt_jam2.go:231
+								tid12 := t12.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k12 := int32(tid12%5 + 1)
+
+//line hunt_jam2.go:231
+								tid23 := t22.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k24 := int32(tid23%5 + 1)
+
+//line hunt_jam2.go:231
+								tid32 := t32.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k32 := int32(tid32%5 + 1)
+
+//line hunt_jam2.go:240
+								k212 := k12 * 2
+
+//line hunt_jam2.go:240
+								k223 := k24 * 2
+
+//line hunt_jam2.go:240
+								k232 := k32 * 2
+
+//line hunt_jam2.go:241
+								s12 := k212
+
+//line hunt_jam2.go:241
+								s22 := k223
+
+//line hunt_jam2.go:241
+								s32 := k232
+								for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+								}
+
+//line hunt_jam2.go:245
+								s12++
+
+//line hunt_jam2.go:245
+								s22++
+
+//line hunt_jam2.go:245
+								s32++
+								nugoVS[nugoJ2+0] = s12
+								nugoVS[nugoJ2+1] = s22
+								nugoVS[nugoJ2+2] = s32
+								nugoJam2 = nugoJ2 + 3
+							}
+						}()
+						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:231
+							tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:234
+							k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+							k2 := k * 2
+
+//line hunt_jam2.go:241
+							s := k2
+
+//line hunt_jam2.go:242
+							for p := 0; p < 8; p++ {
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+
+//line hunt_jam2.go:245
+							s++
+							nugoVS[nugoTi] = s
+						}
+					}
+					if nugoFlat {
+						nugoSwap := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_jam2.go:233
+								g := (nugoX0 + nugoTi)
+								_ = g
+								s := nugoVS[nugoTi]
+								_ = s
+
+//line hunt_jam2.go:247
+								r := s
+								nugoPg[nugoTi] = g
+								nugoXr[nugoTi] = r
+							}
+							nugoS := nugoPg[0:nugoN]
+							nugoS2 := nugoXr[0:nugoN]
+							nugoS2 = nugoS2[:len(nugoS)]
+							for tid2 := 0; tid2 < 32; tid2 += 16 {
+								for nugoK := range nugoS {
+									g := nugoS[nugoK]
+									r := nugoS2[nugoK]
+									{
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 1
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 2
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 3
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 4
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 5
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 6
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 7
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 8
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 9
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 10
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 11
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 12
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 13
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 14
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 15
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									nugoS2[nugoK] = r
+								}
+							}
+							copy(nugoVR[0:nugoN], nugoXr[0:nugoN])
+							nugoSwap = nugoN
+						}()
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:233
+							g := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:247
+							r := s
+
+//line hunt_jam2.go:248
+							for tid2 := 0; tid2 < 32; tid2++ {
+//line hunt_jam2.go:249
+								r += sh[(tid2+g)%n]
+							}
+							nugoVS[nugoTi] = s
+							nugoVR[nugoTi] = r
+						}
+					} else {
+						nugoSwap2 := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_jam2.go:233
+								g := t.Grid1()
+								_ = g
+								s := nugoVS[nugoTi]
+								_ = s
+
+//line hunt_jam2.go:247
+								r := s
+								nugoPg2[nugoTi] = g
+								nugoXr2[nugoTi] = r
+							}
+							nugoS3 := nugoPg2[0:nugoN]
+							nugoS4 := nugoXr2[0:nugoN]
+							nugoS4 = nugoS4[:len(nugoS3)]
+							for tid2 := 0; tid2 < 32; tid2 += 16 {
+								for nugoK2 := range nugoS3 {
+									g := nugoS3[nugoK2]
+									r := nugoS4[nugoK2]
+									{
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 1
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 2
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 3
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 4
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 5
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 6
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 7
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 8
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 9
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 10
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 11
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 12
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 13
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 14
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									{
+										tid2 := tid2 + 15
+										_ = tid2
+
+//line hunt_jam2.go:249
+										r += sh[(tid2+g)%n]
+									}
+									nugoS4[nugoK2] = r
+								}
+							}
+							copy(nugoVR[0:nugoN], nugoXr2[0:nugoN])
+							nugoSwap2 = nugoN
+						}()
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:233
+							g := t.Grid1()
+							s := nugoVS[nugoTi]
+
+//line hunt_jam2.go:247
+							r := s
+
+//line hunt_jam2.go:248
+							for tid2 := 0; tid2 < 32; tid2++ {
+//line hunt_jam2.go:249
+								r += sh[(tid2+g)%n]
+							}
+							nugoVS[nugoTi] = s
+							nugoVR[nugoTi] = r
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:231
+							tid := nugoTi
+
+//line hunt_jam2.go:233
+							g := (nugoX0 + nugoTi)
+
+//line hunt_jam2.go:234
+							k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+							k2 := k * 2
+							s := nugoVS[nugoTi]
+							r := nugoVR[nugoTi]
+
+//line hunt_jam2.go:252
+							if g < len(out) {
+//line hunt_jam2.go:253
+								out[g] = s + r + k2
+							}
+							nugoVS[nugoTi] = s
+							nugoVR[nugoTi] = r
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:231
+							tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:233
+							g := t.Grid1()
+
+//line hunt_jam2.go:234
+							k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+							k2 := k * 2
+							s := nugoVS[nugoTi]
+							r := nugoVR[nugoTi]
+
+//line hunt_jam2.go:252
+							if g < len(out) {
+//line hunt_jam2.go:253
+								out[g] = s + r + k2
+							}
+							nugoVS[nugoTi] = s
+							nugoVR[nugoTi] = r
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntLocalType, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					HuntLocalType(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntGrid1, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					HuntGrid1(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntGrid1Goexit, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n := r.StartGrid1(); n > 0; t, n = r.More() {
+				for {
+					HuntGrid1Goexit(t, a0, a1)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntRowShared, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n := r.Start(); n > 0; t, n = r.More() {
+				for {
+					HuntRowShared(t, a0)
+					if n--; n == 0 {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntBlockGoexit, "70fa1984b67f7add", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, bad, after := nugoArgs[0].([]int32), nugoArgs[1].(int), nugoArgs[2].(bool)
+		_, _, _ = a, bad, after
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_rows.go:55
+						tid := nugoTi
+
+//line hunt_rows.go:56
+						i := (nugoX0 + nugoTi)
+
+//line hunt_rows.go:57
+						if i == bad && !after {
+//line hunt_rows.go:58
+							runtime.Goexit()
+						}
+
+//line hunt_rows.go:60
+						if i < len(a) {
+//line hunt_rows.go:61
+							sh[tid] = a[i]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_rows.go:55
+						tid := t.ThreadIdx().X
+
+//line hunt_rows.go:56
+						i := t.Grid1()
+
+//line hunt_rows.go:57
+						if i == bad && !after {
+//line hunt_rows.go:58
+							runtime.Goexit()
+						}
+
+//line hunt_rows.go:60
+						if i < len(a) {
+//line hunt_rows.go:61
+							sh[tid] = a[i]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_rows.go:55
+						tid := nugoTi
+
+//line hunt_rows.go:56
+						i := (nugoX0 + nugoTi)
+
+//line hunt_rows.go:64
+						if i == bad && after {
+//line hunt_rows.go:65
+							runtime.Goexit()
+						}
+
+//line hunt_rows.go:67
+						if i < len(a) {
+//line hunt_rows.go:68
+							a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_rows.go:55
+						tid := t.ThreadIdx().X
+
+//line hunt_rows.go:56
+						i := t.Grid1()
+
+//line hunt_rows.go:64
+						if i == bad && after {
+//line hunt_rows.go:65
+							runtime.Goexit()
+						}
+
+//line hunt_rows.go:67
+						if i < len(a) {
+//line hunt_rows.go:68
+							a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeTwoLanes, "75b4ade43834f779", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:29
+						i := huntLinear(t)
+
+//line hunt_tree.go:30
+						var v float32
+
+//line hunt_tree.go:31
+						if i < len(a) {
+//line hunt_tree.go:32
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:29
+						i := huntLinear(t)
+
+//line hunt_tree.go:30
+						var v float32
+
+//line hunt_tree.go:31
+						if i < len(a) {
+//line hunt_tree.go:32
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:37
+						w := huntWarp(t)
+
+//line hunt_tree.go:38
+						if t.LaneID() == 0 {
+//line hunt_tree.go:39
+							out[2*w] = v
+						}
+
+//line hunt_tree.go:41
+						if t.LaneID() == 16 {
+//line hunt_tree.go:42
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:37
+						w := huntWarp(t)
+
+//line hunt_tree.go:38
+						if t.LaneID() == 0 {
+//line hunt_tree.go:39
+							out[2*w] = v
+						}
+
+//line hunt_tree.go:41
+						if t.LaneID() == 16 {
+//line hunt_tree.go:42
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeAgain, "b5fc4e9b18f7c73f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoVW []int
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVW) < nugoN {
+					nugoVW = make([]int, nugoN)
+				}
+				nugoVW := nugoVW[:nugoN]
+				_ = nugoVW
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:48
+						i := huntLinear(t)
+
+//line hunt_tree.go:49
+						var v float32
+
+//line hunt_tree.go:50
+						if i < len(a) {
+//line hunt_tree.go:51
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:48
+						i := huntLinear(t)
+
+//line hunt_tree.go:49
+						var v float32
+
+//line hunt_tree.go:50
+						if i < len(a) {
+//line hunt_tree.go:51
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:56
+						w := huntWarp(t)
+
+//line hunt_tree.go:57
+						if t.LaneID() == 0 {
+//line hunt_tree.go:58
+							out[2*w] = v
+						}
+
+//line hunt_tree.go:60
+						v = v*0.5 + 1
+						nugoVV[nugoTi] = v
+						nugoVW[nugoTi] = w
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:56
+						w := huntWarp(t)
+
+//line hunt_tree.go:57
+						if t.LaneID() == 0 {
+//line hunt_tree.go:58
+							out[2*w] = v
+						}
+
+//line hunt_tree.go:60
+						v = v*0.5 + 1
+						nugoVV[nugoTi] = v
+						nugoVW[nugoTi] = w
+					}
+				}
+				if nugoN%32 == 0 {
+					nugoT3 := nugoN
+					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+						nugoLanes := (*[32]float32)(nugoVV[nugoW2 : nugoW2+32])
+						nugoLanes[0] += nugoLanes[16]
+						nugoLanes[1] += nugoLanes[17]
+						nugoLanes[2] += nugoLanes[18]
+						nugoLanes[3] += nugoLanes[19]
+						nugoLanes[4] += nugoLanes[20]
+						nugoLanes[5] += nugoLanes[21]
+						nugoLanes[6] += nugoLanes[22]
+						nugoLanes[7] += nugoLanes[23]
+						nugoLanes[8] += nugoLanes[24]
+						nugoLanes[9] += nugoLanes[25]
+						nugoLanes[10] += nugoLanes[26]
+						nugoLanes[11] += nugoLanes[27]
+						nugoLanes[12] += nugoLanes[28]
+						nugoLanes[13] += nugoLanes[29]
+						nugoLanes[14] += nugoLanes[30]
+						nugoLanes[15] += nugoLanes[31]
+						nugoLanes[0] += nugoLanes[8]
+						nugoLanes[1] += nugoLanes[9]
+						nugoLanes[2] += nugoLanes[10]
+						nugoLanes[3] += nugoLanes[11]
+						nugoLanes[4] += nugoLanes[12]
+						nugoLanes[5] += nugoLanes[13]
+						nugoLanes[6] += nugoLanes[14]
+						nugoLanes[7] += nugoLanes[15]
+						nugoLanes[0] += nugoLanes[4]
+						nugoLanes[1] += nugoLanes[5]
+						nugoLanes[2] += nugoLanes[6]
+						nugoLanes[3] += nugoLanes[7]
+						nugoLanes[0] += nugoLanes[2]
+						nugoLanes[1] += nugoLanes[3]
+						nugoLanes[0] += nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT4 := min(int(off), 32), nugoN
+							_, _ = nugoK2, nugoT4
+							for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+								nugoE2 := min(nugoW3+32, nugoN)
+								nugoL2 := min(nugoW3+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW3)
+								for nugoI2 := nugoW3; nugoI2 < nugoM2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVV[nugoI2] += nugoVV[nugoI2]
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						w := nugoVW[nugoTi]
+
+//line hunt_tree.go:64
+						if t.LaneID() == 0 {
+//line hunt_tree.go:65
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+						nugoVW[nugoTi] = w
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						w := nugoVW[nugoTi]
+
+//line hunt_tree.go:64
+						if t.LaneID() == 0 {
+//line hunt_tree.go:65
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+						nugoVW[nugoTi] = w
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeHalf, "a7913a218499e719", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:72
+						i := huntLinear(t)
+
+//line hunt_tree.go:73
+						var v float32
+
+//line hunt_tree.go:74
+						if i < len(a) {
+//line hunt_tree.go:75
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:72
+						i := huntLinear(t)
+
+//line hunt_tree.go:73
+						var v float32
+
+//line hunt_tree.go:74
+						if i < len(a) {
+//line hunt_tree.go:75
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 8; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:80
+						lane := t.LaneID()
+
+//line hunt_tree.go:81
+						if lane%16 == 0 {
+//line hunt_tree.go:82
+							out[2*huntWarp(t)+lane/16] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:80
+						lane := t.LaneID()
+
+//line hunt_tree.go:81
+						if lane%16 == 0 {
+//line hunt_tree.go:82
+							out[2*huntWarp(t)+lane/16] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeInt, "3caca8688008035c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVX []int32
+			var nugoVM []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]int32, nugoN)
+				}
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]int64, nugoN)
+				}
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:88
+						i := huntLinear(t)
+
+//line hunt_tree.go:89
+						var x int32
+
+//line hunt_tree.go:90
+						var m int64 = 1
+
+//line hunt_tree.go:91
+						if i < len(a) {
+//line hunt_tree.go:92
+							x = a[i]
+//line hunt_tree.go:93
+							m = int64(a[i]%7) + 2
+						}
+						nugoVX[nugoTi] = x
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:88
+						i := huntLinear(t)
+
+//line hunt_tree.go:89
+						var x int32
+
+//line hunt_tree.go:90
+						var m int64 = 1
+
+//line hunt_tree.go:91
+						if i < len(a) {
+//line hunt_tree.go:92
+							x = a[i]
+//line hunt_tree.go:93
+							m = int64(a[i]%7) + 2
+						}
+						nugoVX[nugoTi] = x
+						nugoVM[nugoTi] = m
+					}
+				}
+				if nugoN%32 == 0 {
+					nugoT2 := nugoN
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoLanes := (*[32]int32)(nugoVX[nugoW : nugoW+32])
+						nugoLanes[0] ^= nugoLanes[16]
+						nugoLanes[1] ^= nugoLanes[17]
+						nugoLanes[2] ^= nugoLanes[18]
+						nugoLanes[3] ^= nugoLanes[19]
+						nugoLanes[4] ^= nugoLanes[20]
+						nugoLanes[5] ^= nugoLanes[21]
+						nugoLanes[6] ^= nugoLanes[22]
+						nugoLanes[7] ^= nugoLanes[23]
+						nugoLanes[8] ^= nugoLanes[24]
+						nugoLanes[9] ^= nugoLanes[25]
+						nugoLanes[10] ^= nugoLanes[26]
+						nugoLanes[11] ^= nugoLanes[27]
+						nugoLanes[12] ^= nugoLanes[28]
+						nugoLanes[13] ^= nugoLanes[29]
+						nugoLanes[14] ^= nugoLanes[30]
+						nugoLanes[15] ^= nugoLanes[31]
+						nugoLanes[0] ^= nugoLanes[8]
+						nugoLanes[1] ^= nugoLanes[9]
+						nugoLanes[2] ^= nugoLanes[10]
+						nugoLanes[3] ^= nugoLanes[11]
+						nugoLanes[4] ^= nugoLanes[12]
+						nugoLanes[5] ^= nugoLanes[13]
+						nugoLanes[6] ^= nugoLanes[14]
+						nugoLanes[7] ^= nugoLanes[15]
+						nugoLanes[0] ^= nugoLanes[4]
+						nugoLanes[1] ^= nugoLanes[5]
+						nugoLanes[2] ^= nugoLanes[6]
+						nugoLanes[3] ^= nugoLanes[7]
+						nugoLanes[0] ^= nugoLanes[2]
+						nugoLanes[1] ^= nugoLanes[3]
+						nugoLanes[0] ^= nugoLanes[1]
+					}
+				} else {
+					for off := 16; off > 0; off /= 2 {
+						{
+							nugoD := int(off) & 31
+							nugoK, nugoT3 := min(int(off), 32), nugoN
+							_, _ = nugoK, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE := min(nugoW2+32, nugoN)
+								nugoL := min(nugoW2+nugoK, nugoE)
+								nugoM := max(min(nugoL, nugoE-nugoD), nugoW2)
+								for nugoI := nugoW2; nugoI < nugoM; nugoI++ {
+									nugoVX[nugoI] ^= nugoVX[nugoI+nugoD]
+								}
+								for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+									nugoVX[nugoI] ^= nugoVX[nugoI]
+								}
+							}
+						}
+					}
+				}
+				if nugoN%32 == 0 {
+					nugoT4 := nugoN
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoLanes2 := (*[32]int64)(nugoVM[nugoW3 : nugoW3+32])
+						nugoLanes2[0] *= nugoLanes2[16]
+						nugoLanes2[1] *= nugoLanes2[17]
+						nugoLanes2[2] *= nugoLanes2[18]
+						nugoLanes2[3] *= nugoLanes2[19]
+						nugoLanes2[4] *= nugoLanes2[20]
+						nugoLanes2[5] *= nugoLanes2[21]
+						nugoLanes2[6] *= nugoLanes2[22]
+						nugoLanes2[7] *= nugoLanes2[23]
+						nugoLanes2[8] *= nugoLanes2[24]
+						nugoLanes2[9] *= nugoLanes2[25]
+						nugoLanes2[10] *= nugoLanes2[26]
+						nugoLanes2[11] *= nugoLanes2[27]
+						nugoLanes2[12] *= nugoLanes2[28]
+						nugoLanes2[13] *= nugoLanes2[29]
+						nugoLanes2[14] *= nugoLanes2[30]
+						nugoLanes2[15] *= nugoLanes2[31]
+						nugoLanes2[0] *= nugoLanes2[8]
+						nugoLanes2[1] *= nugoLanes2[9]
+						nugoLanes2[2] *= nugoLanes2[10]
+						nugoLanes2[3] *= nugoLanes2[11]
+						nugoLanes2[4] *= nugoLanes2[12]
+						nugoLanes2[5] *= nugoLanes2[13]
+						nugoLanes2[6] *= nugoLanes2[14]
+						nugoLanes2[7] *= nugoLanes2[15]
+						nugoLanes2[0] *= nugoLanes2[4]
+						nugoLanes2[1] *= nugoLanes2[5]
+						nugoLanes2[2] *= nugoLanes2[6]
+						nugoLanes2[3] *= nugoLanes2[7]
+						nugoLanes2[0] *= nugoLanes2[2]
+						nugoLanes2[1] *= nugoLanes2[3]
+						nugoLanes2[0] *= nugoLanes2[1]
+					}
+				} else {
+					for off := 16; off > 0; off >>= 1 {
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT5 := min(int(off), 32), nugoN
+							_, _ = nugoK2, nugoT5
+							for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+								nugoE2 := min(nugoW4+32, nugoN)
+								nugoL2 := min(nugoW4+nugoK2, nugoE2)
+								nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW4)
+								for nugoI2 := nugoW4; nugoI2 < nugoM2; nugoI2++ {
+									nugoVM[nugoI2] *= nugoVM[nugoI2+nugoD2]
+								}
+								for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+									nugoVM[nugoI2] *= nugoVM[nugoI2]
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						x := nugoVX[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line hunt_tree.go:101
+						if t.LaneID() == 0 {
+//line hunt_tree.go:102
+							w := huntWarp(t)
+//line hunt_tree.go:103
+							out[2*w] = int64(x)
+//line hunt_tree.go:104
+							out[2*w+1] = m
+						}
+						nugoVX[nugoTi] = x
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						x := nugoVX[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line hunt_tree.go:101
+						if t.LaneID() == 0 {
+//line hunt_tree.go:102
+							w := huntWarp(t)
+//line hunt_tree.go:103
+							out[2*w] = int64(x)
+//line hunt_tree.go:104
+							out[2*w+1] = m
+						}
+						nugoVX[nugoTi] = x
+						nugoVM[nugoTi] = m
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeUnrolled, "b5f33cf80ff2034e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:111
+						i := huntLinear(t)
+
+//line hunt_tree.go:112
+						var v float32
+
+//line hunt_tree.go:113
+						if i < len(a) {
+//line hunt_tree.go:114
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:111
+						i := huntLinear(t)
+
+//line hunt_tree.go:112
+						var v float32
+
+//line hunt_tree.go:113
+						if i < len(a) {
+//line hunt_tree.go:114
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				{
+					nugoD := int(16) & 31
+					nugoK, nugoT2 := 32, nugoN
+					_, _ = nugoK, nugoT2
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoE := min(nugoW+32, nugoN)
+						nugoL := min(nugoW+nugoK, nugoE)
+						nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+						for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+							nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+						}
+						for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+							nugoVV[nugoI] += nugoVV[nugoI]
+						}
+					}
+				}
+				{
+					nugoD2 := int(8) & 31
+					nugoK2, nugoT3 := 32, nugoN
+					_, _ = nugoK2, nugoT3
+					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+						nugoE2 := min(nugoW2+32, nugoN)
+						nugoL2 := min(nugoW2+nugoK2, nugoE2)
+						nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+						for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+							nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+						}
+						for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+							nugoVV[nugoI2] += nugoVV[nugoI2]
+						}
+					}
+				}
+				{
+					nugoD3 := int(4) & 31
+					nugoK3, nugoT4 := 32, nugoN
+					_, _ = nugoK3, nugoT4
+					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
+						nugoE3 := min(nugoW3+32, nugoN)
+						nugoL3 := min(nugoW3+nugoK3, nugoE3)
+						nugoM3 := max(min(nugoL3, nugoE3-nugoD3), nugoW3)
+						for nugoI3 := nugoW3; nugoI3 < nugoM3; nugoI3++ {
+							nugoVV[nugoI3] += nugoVV[nugoI3+nugoD3]
+						}
+						for nugoI3 := nugoM3; nugoI3 < nugoL3; nugoI3++ {
+							nugoVV[nugoI3] += nugoVV[nugoI3]
+						}
+					}
+				}
+				{
+					nugoD4 := int(2) & 31
+					nugoK4, nugoT5 := 32, nugoN
+					_, _ = nugoK4, nugoT5
+					for nugoW4 := 0; nugoW4 < nugoT5; nugoW4 += 32 {
+						nugoE4 := min(nugoW4+32, nugoN)
+						nugoL4 := min(nugoW4+nugoK4, nugoE4)
+						nugoM4 := max(min(nugoL4, nugoE4-nugoD4), nugoW4)
+						for nugoI4 := nugoW4; nugoI4 < nugoM4; nugoI4++ {
+							nugoVV[nugoI4] += nugoVV[nugoI4+nugoD4]
+						}
+						for nugoI4 := nugoM4; nugoI4 < nugoL4; nugoI4++ {
+							nugoVV[nugoI4] += nugoVV[nugoI4]
+						}
+					}
+				}
+				{
+					nugoD5 := int(1) & 31
+					nugoK5, nugoT6 := 32, nugoN
+					_, _ = nugoK5, nugoT6
+					for nugoW5 := 0; nugoW5 < nugoT6; nugoW5 += 32 {
+						nugoE5 := min(nugoW5+32, nugoN)
+						nugoL5 := min(nugoW5+nugoK5, nugoE5)
+						nugoM5 := max(min(nugoL5, nugoE5-nugoD5), nugoW5)
+						for nugoI5 := nugoW5; nugoI5 < nugoM5; nugoI5++ {
+							nugoVV[nugoI5] += nugoVV[nugoI5+nugoD5]
+						}
+						for nugoI5 := nugoM5; nugoI5 < nugoL5; nugoI5++ {
+							nugoVV[nugoI5] += nugoVV[nugoI5]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:121
+						w := huntWarp(t)
+
+//line hunt_tree.go:122
+						switch t.LaneID() {
+
+//line hunt_tree.go:123
+						case 0:
+//line hunt_tree.go:124
+							out[2*w] = v
+//line hunt_tree.go:125
+						case 8:
+//line hunt_tree.go:126
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:121
+						w := huntWarp(t)
+
+//line hunt_tree.go:122
+						switch t.LaneID() {
+
+//line hunt_tree.go:123
+						case 0:
+//line hunt_tree.go:124
+							out[2*w] = v
+//line hunt_tree.go:125
+						case 8:
+//line hunt_tree.go:126
+							out[2*w+1] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTwoLevel, "192347a6efc31451", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums, warps := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = a, sums, warps
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				warpSums := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
+
+//line hunt_tree.go:135
+				d := t.BlockDim()
+
+//line hunt_tree.go:138
+				nw := (d.X*d.Y*d.Z + 31) / 32
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:139
+						i := huntLinear(t)
+
+//line hunt_tree.go:140
+						var v float32
+
+//line hunt_tree.go:141
+						if i < len(a) {
+//line hunt_tree.go:142
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:139
+						i := huntLinear(t)
+
+//line hunt_tree.go:140
+						var v float32
+
+//line hunt_tree.go:141
+						if i < len(a) {
+//line hunt_tree.go:142
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:136
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+
+//line hunt_tree.go:137
+						lane := tid % 32
+
+//line hunt_tree.go:137
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:147
+						if lane == 0 {
+//line hunt_tree.go:148
+							warpSums[warp] = v
+//line hunt_tree.go:149
+							warps[huntWarp(t)] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:136
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
+
+//line hunt_tree.go:137
+						lane := tid % 32
+
+//line hunt_tree.go:137
+						warp := tid / 32
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:147
+						if lane == 0 {
+//line hunt_tree.go:148
+							warpSums[warp] = v
+//line hunt_tree.go:149
+							warps[huntWarp(t)] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:136
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:152
+						v = 0
+
+//line hunt_tree.go:153
+						if tid < nw {
+//line hunt_tree.go:154
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:136
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:152
+						v = 0
+
+//line hunt_tree.go:153
+						if tid < nw {
+//line hunt_tree.go:154
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD2 := int(off) & 31
+						nugoK2, nugoT3 := 32, nugoN
+						_, _ = nugoK2, nugoT3
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							nugoM2 := max(min(nugoL2, nugoE2-nugoD2), nugoW2)
+							for nugoI2 := nugoW2; nugoI2 < nugoM2; nugoI2++ {
+								nugoVV[nugoI2] += nugoVV[nugoI2+nugoD2]
+							}
+							for nugoI2 := nugoM2; nugoI2 < nugoL2; nugoI2++ {
+								nugoVV[nugoI2] += nugoVV[nugoI2]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:136
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:159
+						if tid == 0 {
+//line hunt_tree.go:160
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_tree.go:136
+						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:159
+						if tid == 0 {
+//line hunt_tree.go:160
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeReturned, "7cb0874a18f6634a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:168
+						i := huntLinear(t)
+
+//line hunt_tree.go:169
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+
+//line hunt_tree.go:172
+						v := a[i]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:168
+						i := huntLinear(t)
+
+//line hunt_tree.go:169
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line hunt_tree.go:172
+						v := a[i]
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							for nugoI := nugoW; nugoI < nugoL; nugoI++ {
+								if nugoExited[nugoI] {
+									continue
+								}
+								nugoJ := nugoI + nugoD
+								if nugoJ >= nugoE || nugoExited[nugoJ] {
+									nugoJ = nugoI
+								}
+								nugoVV[nugoI] += nugoVV[nugoJ]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:176
+						if t.LaneID() == 0 {
+//line hunt_tree.go:177
+							out[2*huntWarp(t)] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:176
+						if t.LaneID() == 0 {
+//line hunt_tree.go:177
+							out[2*huntWarp(t)] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntTreeReturnedSync, "e8eae26039365958", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums, warps := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = a, sums, warps
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoExited []bool
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				warpSums := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:187
+						i := (nugoX0 + nugoTi)
+
+//line hunt_tree.go:188
+						var v float32
+
+//line hunt_tree.go:189
+						if i < len(a) {
+//line hunt_tree.go:190
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:187
+						i := t.Grid1()
+
+//line hunt_tree.go:188
+						var v float32
+
+//line hunt_tree.go:189
+						if i < len(a) {
+//line hunt_tree.go:190
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := min(int(off), 32), nugoN
+						_, _ = nugoK, nugoT2
+						if !nugoB.Flat() {
+							nugoK, nugoT2 = 32, nugoN
+						}
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							for nugoI := nugoW; nugoI < nugoL; nugoI++ {
+								if nugoExited[nugoI] {
+									continue
+								}
+								nugoJ := nugoI + nugoD
+								if nugoJ >= nugoE || nugoExited[nugoJ] {
+									nugoJ = nugoI
+								}
+								nugoVV[nugoI] += nugoVV[nugoJ]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := nugoTi
+
+//line hunt_tree.go:186
+						lane := tid % 32
+
+//line hunt_tree.go:186
+						warp := tid / 32
+
+//line hunt_tree.go:187
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:195
+						if lane == 0 {
+//line hunt_tree.go:196
+							warpSums[warp] = v
+//line hunt_tree.go:197
+							warps[huntWarp(t)] = v
+						}
+
+//line hunt_tree.go:199
+						if i >= len(a) && tid > 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := t.ThreadIdx().X
+
+//line hunt_tree.go:186
+						lane := tid % 32
+
+//line hunt_tree.go:186
+						warp := tid / 32
+
+//line hunt_tree.go:187
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:195
+						if lane == 0 {
+//line hunt_tree.go:196
+							warpSums[warp] = v
+//line hunt_tree.go:197
+							warps[huntWarp(t)] = v
+						}
+
+//line hunt_tree.go:199
+						if i >= len(a) && tid > 0 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:203
+						v = 0
+
+//line hunt_tree.go:204
+						if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
+//line hunt_tree.go:205
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:203
+						v = 0
+
+//line hunt_tree.go:204
+						if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
+//line hunt_tree.go:205
+							v = warpSums[tid]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+					{
+						nugoD2 := int(off) & 31
+						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
+						_, _ = nugoK2, nugoT3
+						if !nugoB.Flat() {
+							nugoK2, nugoT3 = 32, nugoN
+						}
+						for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+							nugoE2 := min(nugoW2+32, nugoN)
+							nugoL2 := min(nugoW2+nugoK2, nugoE2)
+							for nugoI2 := nugoW2; nugoI2 < nugoL2; nugoI2++ {
+								if nugoExited[nugoI2] {
+									continue
+								}
+								nugoJ2 := nugoI2 + nugoD2
+								if nugoJ2 >= nugoE2 || nugoExited[nugoJ2] {
+									nugoJ2 = nugoI2
+								}
+								nugoVV[nugoI2] += nugoVV[nugoJ2]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:210
+						if tid == 0 {
+//line hunt_tree.go:211
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_tree.go:185
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_tree.go:210
+						if tid == 0 {
+//line hunt_tree.go:211
+							sums[t.BlockIdx().X] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums

@@ -3363,9 +3363,6 @@ func init() {
 						}
 					}
 				}
-
-//line mixed.go:147
-				var buf [12]float32
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -3376,6 +3373,9 @@ func init() {
 
 //line mixed.go:134
 						g := (nugoX0 + nugoTi)
+
+//line mixed.go:147
+						var buf [12]float32
 
 //line mixed.go:148
 						for k := 0; k < 12; k++ {
@@ -3414,6 +3414,9 @@ func init() {
 
 //line mixed.go:134
 						g := t.Grid1()
+
+//line mixed.go:147
+						var buf [12]float32
 
 //line mixed.go:148
 						for k := 0; k < 12; k++ {

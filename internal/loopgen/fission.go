@@ -500,7 +500,7 @@ func (f *fissioner) markBlock(list []ast.Stmt) {
 func (f *fissioner) census() {
 	f.markBlock(f.fd.Body.List)
 	record := func(e ast.Expr, at ast.Node) {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if id, ok := f.valueRoot(e).(*ast.Ident); ok {
 			if v := f.varOf(id); v != nil {
 				f.assigns[v] = append(f.assigns[v], at)
 			}
@@ -525,9 +525,18 @@ func (f *fissioner) census() {
 			if n.Value != nil {
 				record(n.Value, n)
 			}
+		case *ast.SliceExpr:
+			// Slicing an array variable takes its address.
+			if _, isArr := f.info.TypeOf(n.X).Underlying().(*types.Array); isArr {
+				if id, ok := f.valueRoot(n.X).(*ast.Ident); ok {
+					if v := f.varOf(id); v != nil {
+						f.addr[v] = true
+					}
+				}
+			}
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if id, ok := f.valueRoot(n.X).(*ast.Ident); ok {
 					if v := f.varOf(id); v != nil {
 						f.addr[v] = true
 					}
@@ -537,7 +546,7 @@ func (f *fissioner) census() {
 			// A method with a pointer receiver called on a variable
 			// takes its address.
 			if sel, ok := f.info.Selections[n]; ok && sel.Kind() == types.MethodVal {
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if id, ok := f.valueRoot(n.X).(*ast.Ident); ok {
 					if v := f.varOf(id); v != nil {
 						if _, isPtr := sel.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer); isPtr {
 							if _, ptrVar := v.Type().(*types.Pointer); !ptrVar {

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 )
 
@@ -288,9 +289,11 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 	// Each copy's names, chosen once.
 	names := make([]map[*types.Var]string, jamFactor)
 	tis := make([]string, jamFactor)
+	// In source order, so that the names do not depend on map order.
+	ownList := slices.SortedFunc(maps.Keys(own), varOrder)
 	for k := range names {
 		names[k] = map[*types.Var]string{}
-		for v := range own {
+		for _, v := range ownList {
 			names[k][v] = f.name(fmt.Sprintf("%s%d", v.Name(), k+1))
 		}
 		tis[k] = f.name(fmt.Sprintf("%s%d", f.ti, k+1))

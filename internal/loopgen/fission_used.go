@@ -46,3 +46,29 @@ func (e *emitter) usedVars(r *region) map[*types.Var]bool {
 	}
 	return used
 }
+
+// valueRoot returns the variable whose value e is part of: for an element
+// of an array value or a field of a struct value (acc[i], p.x, a[i].y),
+// the expression naming the array or struct, down to its root; e itself
+// otherwise. An assignment to such a part assigns the root variable (so
+// a variable whose elements the threads set is not block-uniform).
+func (f *fissioner) valueRoot(e ast.Expr) ast.Expr {
+	for {
+		e = ast.Unparen(e)
+		switch x := e.(type) {
+		case *ast.IndexExpr:
+			if _, isArr := f.info.TypeOf(x.X).Underlying().(*types.Array); !isArr {
+				return e
+			}
+			e = x.X
+		case *ast.SelectorExpr:
+			sel, ok := f.info.Selections[x]
+			if !ok || sel.Kind() != types.FieldVal || sel.Indirect() {
+				return e
+			}
+			e = x.X
+		default:
+			return e
+		}
+	}
+}

@@ -135,9 +135,6 @@ func init() {
 						sh[tid] = in[i]
 					}
 				}
-
-//line samples.go:52
-				var arr [4]int32
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -157,6 +154,9 @@ func init() {
 
 //line samples.go:51
 						b := uint8(in[i] >> 3)
+
+//line samples.go:52
+						var arr [4]int32
 
 //line samples.go:53
 						for j := 0; j < 4; j++ {
@@ -186,6 +186,9 @@ func init() {
 
 //line samples.go:51
 						b := uint8(in[i] >> 3)
+
+//line samples.go:52
+						var arr [4]int32
 
 //line samples.go:53
 						for j := 0; j < 4; j++ {
