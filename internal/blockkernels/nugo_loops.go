@@ -103,6 +103,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line demand.go:20
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -258,6 +259,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line demand.go:34
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -408,6 +410,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line demand.go:51
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -551,6 +554,7 @@ func init() {
 					}
 				}
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line helpers.go:13
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -663,6 +667,7 @@ func init() {
 					}
 				}
 				for off3 := 16; off3 > 0; off3 /= 2 {
+//line helpers.go:13
 					{
 						nugoD2 := int(off3) & 31
 						nugoK2, nugoT3 := 32, nugoN
@@ -1144,6 +1149,2869 @@ func init() {
 			}
 		}
 	}, "gather")
+	cuda.RegisterBlockLoop(HuntNestedDiv, "d8f123c7890809e8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]uint32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoIn2 []bool
+			var nugoOff2 []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoMask2 []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoOff3 []bool
+			var nugoMask3 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoMask4 []uint32
+			var nugoVal3 []int32
+			var nugoMatch []uint32
+			var nugoMask5 []uint32
+			var nugoVal4 []int32
+			var nugoLane3 []int
+			var nugoShfl3 []int32
+			var nugoOff4 []bool
+			var nugoMask6 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoMask7 []uint32
+			var nugoVal5 []int32
+			var nugoLane4 []int
+			var nugoShfl4 []int32
+			var nugoVV []int32
+			var nugoVM []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 := nugoIn2[:nugoN]
+				_ = nugoIn2
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 := nugoOff3[:nugoN]
+				_ = nugoOff3
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]int32, nugoN)
+				}
+				nugoVal3 := nugoVal3[:nugoN]
+				_ = nugoVal3
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
+				if cap(nugoMask5) < nugoN {
+					nugoMask5 = make([]uint32, nugoN)
+				}
+				nugoMask5 := nugoMask5[:nugoN]
+				_ = nugoMask5
+				if cap(nugoVal4) < nugoN {
+					nugoVal4 = make([]int32, nugoN)
+				}
+				nugoVal4 := nugoVal4[:nugoN]
+				_ = nugoVal4
+				if cap(nugoLane3) < nugoN {
+					nugoLane3 = make([]int, nugoN)
+				}
+				nugoLane3 := nugoLane3[:nugoN]
+				_ = nugoLane3
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoOff4) < nugoN {
+					nugoOff4 = make([]bool, nugoN)
+				}
+				nugoOff4 := nugoOff4[:nugoN]
+				_ = nugoOff4
+				if cap(nugoMask6) < nugoN {
+					nugoMask6 = make([]uint32, nugoN)
+				}
+				nugoMask6 := nugoMask6[:nugoN]
+				_ = nugoMask6
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoMask7) < nugoN {
+					nugoMask7 = make([]uint32, nugoN)
+				}
+				nugoMask7 := nugoMask7[:nugoN]
+				_ = nugoMask7
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]int32, nugoN)
+				}
+				nugoVal5 := nugoVal5[:nugoN]
+				_ = nugoVal5
+				if cap(nugoLane4) < nugoN {
+					nugoLane4 = make([]int, nugoN)
+				}
+				nugoLane4 := nugoLane4[:nugoN]
+				_ = nugoLane4
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]int32, nugoN)
+				}
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]uint32, nugoN)
+				}
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:13
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:14
+						lane := t.LaneID()
+
+//line hunt_divergent.go:15
+						v := int32(0)
+
+//line hunt_divergent.go:16
+						if i < len(a) {
+//line hunt_divergent.go:17
+							v = a[i]
+						}
+
+//line hunt_divergent.go:19
+						var m uint32
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:13
+						i := t.Grid1()
+
+//line hunt_divergent.go:14
+						lane := t.LaneID()
+
+//line hunt_divergent.go:15
+						v := int32(0)
+
+//line hunt_divergent.go:16
+						if i < len(a) {
+//line hunt_divergent.go:17
+							v = a[i]
+						}
+
+//line hunt_divergent.go:19
+						var m uint32
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+						nugoVM[nugoTi] = m
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:14
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = lane < 8
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:14
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = lane < 8
+						}
+					}
+					if cuda.BlockBranch(nugoOff2, nugoIn2, nugoOff, true) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
+							}
+						}
+//line hunt_divergent.go:22
+						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff2, nil)
+//line hunt_divergent.go:22
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff2)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:22
+								v += nugoShfl[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xff)
+								nugoPred[nugoTi] = (v > 0)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:22
+								v += nugoShfl[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xff)
+								nugoPred[nugoTi] = (v > 0)
+								nugoVV[nugoTi] = v
+							}
+						}
+//line hunt_divergent.go:23
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
+//line hunt_divergent.go:23
+						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff2)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:23
+								m = nugoVote[nugoTi]
+								nugoVM[nugoTi] = m
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:23
+								m = nugoVote[nugoTi]
+								nugoVM[nugoTi] = m
+							}
+						}
+					}
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff, false) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask3[nugoTi] = uint32(0xff00)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask3[nugoTi] = uint32(0xff00)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
+							}
+						}
+//line hunt_divergent.go:25
+						cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff3, nil)
+//line hunt_divergent.go:25
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:25
+								v ^= nugoShfl2[nugoTi]
+								nugoMask4[nugoTi] = uint32(0xff00)
+								nugoVal3[nugoTi] = (v & 3)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:25
+								v ^= nugoShfl2[nugoTi]
+								nugoMask4[nugoTi] = uint32(0xff00)
+								nugoVal3[nugoTi] = (v & 3)
+								nugoVV[nugoTi] = v
+							}
+						}
+//line hunt_divergent.go:26
+						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff3, nil)
+//line hunt_divergent.go:26
+						cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal3, nugoMask4, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:26
+								m = nugoMatch[nugoTi]
+								nugoVM[nugoTi] = m
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:26
+								m = nugoMatch[nugoTi]
+								nugoVM[nugoTi] = m
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask5[nugoTi] = uint32(0xffff)
+							nugoVal4[nugoTi] = (v)
+							nugoLane3[nugoTi] = int(3)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask5[nugoTi] = uint32(0xffff)
+							nugoVal4[nugoTi] = (v)
+							nugoLane3[nugoTi] = int(3)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:28
+					cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
+//line hunt_divergent.go:28
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl3, nugoVal4, nugoMask5, nugoLane3, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:28
+							v += nugoShfl3[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:28
+							v += nugoShfl3[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff4, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask6[nugoTi] = uint32(0xffff0000)
+							nugoPred2[nugoTi] = (v&1 == 0)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask6[nugoTi] = uint32(0xffff0000)
+							nugoPred2[nugoTi] = (v&1 == 0)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:30
+					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff4, nil)
+//line hunt_divergent.go:30
+					cuda.BlockBallotMask(nugoB, nugoVote2, nugoPred2, nugoMask6, nugoOff4)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:30
+							m = nugoVote2[nugoTi]
+							nugoMask7[nugoTi] = uint32(0xffff0000)
+							nugoVal5[nugoTi] = (v)
+							nugoLane4[nugoTi] = int(4)
+							nugoVV[nugoTi] = v
+							nugoVM[nugoTi] = m
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:30
+							m = nugoVote2[nugoTi]
+							nugoMask7[nugoTi] = uint32(0xffff0000)
+							nugoVal5[nugoTi] = (v)
+							nugoLane4[nugoTi] = int(4)
+							nugoVV[nugoTi] = v
+							nugoVM[nugoTi] = m
+						}
+					}
+//line hunt_divergent.go:31
+					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff4, nil)
+//line hunt_divergent.go:31
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl4, nugoVal5, nugoMask7, nugoLane4, 0, nugoOff4)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:31
+							v -= nugoShfl4[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:31
+							v -= nugoShfl4[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+//line hunt_divergent.go:34
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:13
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:36
+						if i < len(a) {
+//line hunt_divergent.go:37
+							out[2*i] = uint32(v)
+//line hunt_divergent.go:38
+							out[2*i+1] = m
+						}
+						nugoVV[nugoTi] = v
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:13
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:36
+						if i < len(a) {
+//line hunt_divergent.go:37
+							out[2*i] = uint32(v)
+//line hunt_divergent.go:38
+							out[2*i+1] = m
+						}
+						nugoVV[nugoTi] = v
+						nugoVM[nugoTi] = m
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntElseIfDiv, "22d786cdc8da6292", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoIn2 []bool
+			var nugoOff3 []bool
+			var nugoMask2 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoOff4 []bool
+			var nugoIn3 []bool
+			var nugoOff5 []bool
+			var nugoMask3 []uint32
+			var nugoPred []bool
+			var nugoVote []bool
+			var nugoOff6 []bool
+			var nugoMask4 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoShfl3 []int32
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 := nugoIn2[:nugoN]
+				_ = nugoIn2
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 := nugoOff3[:nugoN]
+				_ = nugoOff3
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoOff4) < nugoN {
+					nugoOff4 = make([]bool, nugoN)
+				}
+				nugoOff4 := nugoOff4[:nugoN]
+				_ = nugoOff4
+				if cap(nugoIn3) < nugoN {
+					nugoIn3 = make([]bool, nugoN)
+				}
+				nugoIn3 := nugoIn3[:nugoN]
+				_ = nugoIn3
+				if cap(nugoOff5) < nugoN {
+					nugoOff5 = make([]bool, nugoN)
+				}
+				nugoOff5 := nugoOff5[:nugoN]
+				_ = nugoOff5
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]bool, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff6) < nugoN {
+					nugoOff6 = make([]bool, nugoN)
+				}
+				nugoOff6 := nugoOff6[:nugoN]
+				_ = nugoOff6
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:45
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:46
+						lane := t.LaneID()
+
+//line hunt_divergent.go:47
+						v := a[i]
+						nugoIn[nugoTi] = lane < 8
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:45
+						i := t.Grid1()
+
+//line hunt_divergent.go:46
+						lane := t.LaneID()
+
+//line hunt_divergent.go:47
+						v := a[i]
+						nugoIn[nugoTi] = lane < 8
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xff)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(7)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xff)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(7)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:49
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:49
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:49
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:49
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:46
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = lane < 16
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:46
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = lane < 16
+						}
+					}
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xff00)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xff00)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
+							}
+						}
+//line hunt_divergent.go:51
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nil)
+//line hunt_divergent.go:51
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:51
+								v += nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:51
+								v += nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+					if cuda.BlockBranch(nugoOff4, nugoIn2, nugoOff2, false) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+
+//line hunt_divergent.go:46
+								lane := t.LaneID()
+								nugoIn3[nugoTi] = lane < 24
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+
+//line hunt_divergent.go:46
+								lane := t.LaneID()
+								nugoIn3[nugoTi] = lane < 24
+							}
+						}
+						if cuda.BlockBranch(nugoOff5, nugoIn3, nugoOff4, true) {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask3[nugoTi] = uint32(0xff0000)
+									nugoPred[nugoTi] = (v > 100)
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask3[nugoTi] = uint32(0xff0000)
+									nugoPred[nugoTi] = (v > 100)
+									nugoVV[nugoTi] = v
+								}
+							}
+//line hunt_divergent.go:53
+							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff5, nil)
+//line hunt_divergent.go:53
+							cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote, nugoPred, nugoMask3, nugoOff5)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:53
+									if nugoVote[nugoTi] {
+//line hunt_divergent.go:54
+										v = -v
+									}
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:53
+									if nugoVote[nugoTi] {
+//line hunt_divergent.go:54
+										v = -v
+									}
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+						if cuda.BlockBranch(nugoOff6, nugoIn3, nugoOff4, false) {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask4[nugoTi] = uint32(0xff000000)
+									nugoPred2[nugoTi] = (v < 0)
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask4[nugoTi] = uint32(0xff000000)
+									nugoPred2[nugoTi] = (v < 0)
+									nugoVV[nugoTi] = v
+								}
+							}
+//line hunt_divergent.go:57
+							cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff6, nil)
+//line hunt_divergent.go:57
+							cuda.BlockBallotMask(nugoB, nugoVote2, nugoPred2, nugoMask4, nugoOff6)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:57
+									v = int32(nugoVote2[nugoTi] >> 24)
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:57
+									v = int32(nugoVote2[nugoTi] >> 24)
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+//line hunt_divergent.go:60
+				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVV, int(16), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:45
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:60
+						out[i] = v + nugoShfl3[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:45
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:60
+						out[i] = v + nugoShfl3[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntReturnDiv, "5af9a537ec8177bc", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoMask2 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoVV []int32
+			var nugoVB []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]uint32, nugoN)
+				}
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:66
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:67
+						lane := t.LaneID()
+
+//line hunt_divergent.go:69
+						v := a[i]
+						nugoIn[nugoTi] = lane >= 20
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:66
+						i := t.Grid1()
+
+//line hunt_divergent.go:67
+						lane := t.LaneID()
+
+//line hunt_divergent.go:69
+						v := a[i]
+						nugoIn[nugoTi] = lane >= 20
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xfff00000)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(31)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xfff00000)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(31)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:71
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+//line hunt_divergent.go:71
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:66
+							i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:68
+							w := nugoTi / 32
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:71
+							v = nugoShfl[nugoTi]
+
+//line hunt_divergent.go:72
+							if w%2 == 1 {
+//line hunt_divergent.go:73
+								out[i] = -1
+								{
+									nugoExited[nugoTi] = true
+									nugoOff[nugoTi] = true
+									continue nugoRegion
+								}
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:66
+							i := t.Grid1()
+
+//line hunt_divergent.go:68
+							w := t.ThreadIdx().X / 32
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:71
+							v = nugoShfl[nugoTi]
+
+//line hunt_divergent.go:72
+							if w%2 == 1 {
+//line hunt_divergent.go:73
+								out[i] = -1
+								{
+									nugoExited[nugoTi] = true
+									nugoOff[nugoTi] = true
+									continue nugoRegion2
+								}
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xfffff)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xfffff)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:77
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nugoExited)
+//line hunt_divergent.go:77
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:77
+							v += nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:77
+							v += nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						nugoPred[nugoTi] = v > 0
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						nugoPred[nugoTi] = v > 0
+						nugoVV[nugoTi] = v
+					}
+				}
+//line hunt_divergent.go:79
+				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:79
+						b := nugoVote[nugoTi]
+						nugoVB[nugoTi] = b
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:79
+						b := nugoVote[nugoTi]
+						nugoVB[nugoTi] = b
+					}
+				}
+//line hunt_divergent.go:80
+				{
+					nugoD := int(1) & 31
+					nugoK, nugoT2 := 32, nugoN
+					_, _ = nugoK, nugoT2
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoE := min(nugoW+32, nugoN)
+						nugoL := min(nugoW+nugoK, nugoE)
+						for nugoI := nugoW; nugoI < nugoL; nugoI++ {
+							if nugoExited[nugoI] {
+								continue
+							}
+							nugoJ := nugoI + nugoD
+							if nugoJ >= nugoE || nugoExited[nugoJ] {
+								nugoJ = nugoI
+							}
+							nugoVV[nugoI] += nugoVV[nugoJ]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:66
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+						b := nugoVB[nugoTi]
+
+//line hunt_divergent.go:81
+						out[i] = v + int32(b&0xff)
+						nugoVV[nugoTi] = v
+						nugoVB[nugoTi] = b
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:66
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+						b := nugoVB[nugoTi]
+
+//line hunt_divergent.go:81
+						out[i] = v + int32(b&0xff)
+						nugoVV[nugoTi] = v
+						nugoVB[nugoTi] = b
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntActiveBoth, "690ff7a3ac5b0a18", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]uint32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoOff2 []bool
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoShfl []uint32
+			var nugoVA []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]uint32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:88
+						lane := t.LaneID()
+
+//line hunt_divergent.go:89
+						var a uint32
+						nugoIn[nugoTi] = lane%3 == 0
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:88
+						lane := t.LaneID()
+
+//line hunt_divergent.go:89
+						var a uint32
+						nugoIn[nugoTi] = lane%3 == 0
+						nugoVA[nugoTi] = a
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoPred[nugoTi] = true
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoPred[nugoTi] = true
+						}
+					}
+//line hunt_divergent.go:91
+					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:91
+							a = nugoVote[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:91
+							a = nugoVote[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoPred2[nugoTi] = true
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoPred2[nugoTi] = true
+						}
+					}
+//line hunt_divergent.go:93
+					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:93
+							a = nugoVote2[nugoTi] ^ 1
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:93
+							a = nugoVote2[nugoTi] ^ 1
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+//line hunt_divergent.go:95
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVA, int(5), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:87
+						i := (nugoX0 + nugoTi)
+						a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:95
+						out[i] = a + nugoShfl[nugoTi]
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:87
+						i := t.Grid1()
+						a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:95
+						out[i] = a + nugoShfl[nugoTi]
+						nugoVA[nugoTi] = a
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntBadMask, "1cc618137045995d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoShfl2 []int32
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:101
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:102
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:101
+						i := t.Grid1()
+
+//line hunt_divergent.go:102
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xffffffff)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xffffffff)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:104
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:104
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:104
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:104
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+//line hunt_divergent.go:106
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(1), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:101
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:106
+						out[i] = nugoShfl2[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:101
+						i := t.Grid1()
+
+//line hunt_divergent.go:106
+						out[i] = nugoShfl2[nugoTi]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntWarpWhole, "4c5116b375644b07", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoVV []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[32]float32)(cuda.BlockShared(&nugoShared, 32))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:114
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:115
+						var v float32
+
+//line hunt_divergent.go:116
+						if i < len(a) {
+//line hunt_divergent.go:117
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:114
+						i := t.Grid1()
+
+//line hunt_divergent.go:115
+						var v float32
+
+//line hunt_divergent.go:116
+						if i < len(a) {
+//line hunt_divergent.go:117
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				for off := 16; off > 0; off /= 2 {
+//line hunt_divergent.go:120
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:113
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:122
+						if t.LaneID() == 0 {
+//line hunt_divergent.go:123
+							sh[tid/32] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:113
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:122
+						if t.LaneID() == 0 {
+//line hunt_divergent.go:123
+							sh[tid/32] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:113
+						tid := nugoTi
+						nugoIn[nugoTi] = tid/32 == 0
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:113
+						tid := t.ThreadIdx().X
+						nugoIn[nugoTi] = tid/32 == 0
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:113
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:127
+							v = 0
+
+//line hunt_divergent.go:128
+							if tid < t.BlockDim().X/32 {
+//line hunt_divergent.go:129
+								v = sh[tid]
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:113
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:127
+							v = 0
+
+//line hunt_divergent.go:128
+							if tid < t.BlockDim().X/32 {
+//line hunt_divergent.go:129
+								v = sh[tid]
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+					for off := 16; off > 0; off /= 2 {
+//line hunt_divergent.go:132
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT3 := 32, nugoN
+							_, _ = nugoK2, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE2 := min(nugoW2+32, nugoN)
+								nugoL2 := min(nugoW2+nugoK2, nugoE2)
+								for nugoI2 := nugoW2; nugoI2 < nugoL2; nugoI2++ {
+									if nugoOff[nugoI2] {
+										continue
+									}
+									nugoJ2 := nugoI2 + nugoD2
+									if nugoJ2 >= nugoE2 || nugoOff[nugoJ2] {
+										nugoJ2 = nugoI2
+									}
+									nugoVV[nugoI2] += nugoVV[nugoJ2]
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:113
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:134
+							if tid == 0 {
+//line hunt_divergent.go:135
+								out[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:113
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:134
+							if tid == 0 {
+//line hunt_divergent.go:135
+								out[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntOwnBit, "cdae89576aa05d89", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoMask2 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoShfl3 []int32
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:143
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:144
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:143
+						i := t.Grid1()
+
+//line hunt_divergent.go:144
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:146
+							m := uint32(0xffff)
+
+//line hunt_divergent.go:147
+							if v == 12345 {
+//line hunt_divergent.go:148
+								m = 0xfffe0000 >> 16
+							}
+							nugoMask[nugoTi] = uint32(m)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:146
+							m := uint32(0xffff)
+
+//line hunt_divergent.go:147
+							if v == 12345 {
+//line hunt_divergent.go:148
+								m = 0xfffe0000 >> 16
+							}
+							nugoMask[nugoTi] = uint32(m)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:150
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:150
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:150
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:150
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xffff0000)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(17)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xffff0000)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(17)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:152
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
+//line hunt_divergent.go:152
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:152
+							v = nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:152
+							v = nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+//line hunt_divergent.go:154
+				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVV, int(1), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:143
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:154
+						out[i] = nugoShfl3[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:143
+						i := t.Grid1()
+
+//line hunt_divergent.go:154
+						out[i] = nugoShfl3[nugoTi]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntArmPanic, "3eaeaf84d89fd54c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, bad := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = a, out, bad
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoMask2 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoShfl3 []int32
+			var nugoVI []int
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVI) < nugoN {
+					nugoVI = make([]int, nugoN)
+				}
+				nugoVI := nugoVI[:nugoN]
+				_ = nugoVI
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:160
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:161
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID()%2 == 0
+						nugoVI[nugoTi] = i
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:160
+						i := t.Grid1()
+
+//line hunt_divergent.go:161
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID()%2 == 0
+						nugoVI[nugoTi] = i
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0x55555555)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(2)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0x55555555)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(2)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:163
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:163
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							i := nugoVI[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:163
+							v = nugoShfl[nugoTi]
+
+//line hunt_divergent.go:164
+							if i == bad {
+//line hunt_divergent.go:165
+								i += len(out)
+							}
+
+//line hunt_divergent.go:167
+							out[i] = v
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							i := nugoVI[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:163
+							v = nugoShfl[nugoTi]
+
+//line hunt_divergent.go:164
+							if i == bad {
+//line hunt_divergent.go:165
+								i += len(out)
+							}
+
+//line hunt_divergent.go:167
+							out[i] = v
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(2)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(2)
+							nugoVV[nugoTi] = v
+						}
+					}
+//line hunt_divergent.go:169
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
+//line hunt_divergent.go:169
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							i := nugoVI[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:169
+							v = nugoShfl2[nugoTi]
+
+//line hunt_divergent.go:170
+							out[i] = v
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							i := nugoVI[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:169
+							v = nugoShfl2[nugoTi]
+
+//line hunt_divergent.go:170
+							out[i] = v
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+//line hunt_divergent.go:173
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:173
+						out[(nugoX0 + nugoTi)] += nugoShfl3[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:173
+						out[t.Grid1()] += nugoShfl3[nugoTi]
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums
@@ -2199,6 +5067,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line kernels.go:163
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -2342,6 +5211,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line kernels.go:174
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)

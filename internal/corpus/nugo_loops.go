@@ -5860,6 +5860,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warp.go:24
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -6055,6 +6056,7 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
+//line warp.go:46
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6083,6 +6085,7 @@ func init() {
 						nugoVB[nugoTi] = b
 					}
 				}
+//line warp.go:47
 				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6103,6 +6106,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:48
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl3, nugoVX, int(3), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6211,6 +6215,7 @@ func init() {
 					}
 				}
 				for m := 16; m > 0; m /= 2 {
+//line warp.go:62
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(m), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6382,6 +6387,7 @@ func init() {
 						nugoVQ[nugoTi] = q
 					}
 				}
+//line warp.go:74
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6414,7 +6420,9 @@ func init() {
 						nugoVBal[nugoTi] = bal
 					}
 				}
+//line warp.go:75
 				cuda.BlockAny(nugoVote2, nugoPred2, nil)
+//line warp.go:75
 				cuda.BlockAll(nugoVote3, nugoPred3, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6608,6 +6616,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:100
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6644,6 +6653,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:101
 				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6769,6 +6779,7 @@ func init() {
 						nugoVY[nugoTi] = y
 					}
 				}
+//line warp.go:114
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6795,6 +6806,7 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+//line warp.go:115
 				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6935,6 +6947,7 @@ func init() {
 						nugoVal[nugoTi] = (a[i])
 					}
 				}
+//line warp.go:130
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6971,6 +6984,7 @@ func init() {
 						nugoVOk[nugoTi] = ok
 					}
 				}
+//line warp.go:131
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7111,6 +7125,7 @@ func init() {
 						nugoPred[nugoTi] = a[i] > 0
 					}
 				}
+//line warp.go:150
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7291,6 +7306,7 @@ func init() {
 					}
 				}
 				for off := 16; off > 0; off /= 2 {
+//line warp.go:209
 					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVS, int(off), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7314,6 +7330,7 @@ func init() {
 						}
 					}
 				}
+//line warp.go:211
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(5), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7336,6 +7353,7 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
+//line warp.go:212
 				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl3, nugoVV, nugoLane3, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7356,6 +7374,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:213
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl4, nugoVV, int(3), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7376,6 +7395,7 @@ func init() {
 						nugoVU[nugoTi] = u
 					}
 				}
+//line warp.go:214
 				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl5, nugoVV, int(6), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7539,6 +7559,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:237
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7565,6 +7586,7 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+//line warp.go:238
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7822,7 +7844,9 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+//line warpbranch.go:22
 						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+//line warpbranch.go:22
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7925,7 +7949,9 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+//line warpbranch.go:29
 						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
+//line warpbranch.go:29
 						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7976,7 +8002,9 @@ func init() {
 					}
 				}
 				if cuda.BlockBranch(nugoOff4, nugoIn3, nugoExited, true) {
+//line warpbranch.go:33
 					cuda.BlockBranchCheck(nugoB, nil, nugoOff4, nugoExited)
+//line warpbranch.go:33
 					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(3), nugoOff4)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8006,6 +8034,7 @@ func init() {
 						}
 					}
 				}
+//line warpbranch.go:35
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8313,6 +8342,7 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
+//line warpmask.go:25
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8361,6 +8391,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:27
 				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8409,6 +8440,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:30
 				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask3, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8457,6 +8489,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:33
 				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask4, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8491,6 +8524,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:36
 				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote5, nugoPred5, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8541,6 +8575,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:39
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask5, nugoLane, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8607,6 +8642,7 @@ func init() {
 							nugoVS[nugoTi] = s
 						}
 					}
+//line warpmask.go:42
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask6, nugoLane2, 0, nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8661,6 +8697,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpmask.go:44
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal3, nugoMask7, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9102,7 +9139,9 @@ func init() {
 							nugoMask[nugoTi] = 0xffff
 						}
 					}
+//line warpmask.go:63
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line warpmask.go:63
 					cuda.BlockSyncWarpMask(nugoB, nugoMask, nugoOff)
 
 //line warpmask.go:64
@@ -9176,7 +9215,9 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+//line warpmask.go:84
 							cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nil)
+//line warpmask.go:84
 							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9233,7 +9274,9 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+//line warpmask.go:86
 							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nil)
+//line warpmask.go:86
 							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9292,7 +9335,9 @@ func init() {
 								nugoVV2[nugoTi] = v2
 							}
 						}
+//line warpmask.go:90
 						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nil)
+//line warpmask.go:90
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9349,7 +9394,9 @@ func init() {
 								nugoVV2[nugoTi] = v2
 							}
 						}
+//line warpmask.go:92
 						cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
+//line warpmask.go:92
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9414,7 +9461,9 @@ func init() {
 							nugoVRes[nugoTi] = res
 						}
 					}
+//line warpmask.go:65
 					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nil)
+//line warpmask.go:65
 					cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal5, nugoMask6, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9464,7 +9513,9 @@ func init() {
 							nugoMask7[nugoTi] = 0xffff0000
 						}
 					}
+//line warpmask.go:67
 					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff2, nil)
+//line warpmask.go:67
 					cuda.BlockSyncWarpMask(nugoB, nugoMask7, nugoOff2)
 
 //line warpmask.go:68
@@ -9538,7 +9589,9 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+//line warpmask.go:84
 							cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff2, nil)
+//line warpmask.go:84
 							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl5, nugoVal6, nugoMask8, nugoLane5, 0, nugoOff2)
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9595,7 +9648,9 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+//line warpmask.go:86
 							cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff2, nil)
+//line warpmask.go:86
 							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal7, nugoMask9, nugoLane6, 0, nugoOff2)
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9654,7 +9709,9 @@ func init() {
 								nugoVV3[nugoTi] = v3
 							}
 						}
+//line warpmask.go:90
 						cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff2, nil)
+//line warpmask.go:90
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl7, nugoVal8, nugoMask10, nugoLane7, 0, nugoOff2)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9711,7 +9768,9 @@ func init() {
 								nugoVV3[nugoTi] = v3
 							}
 						}
+//line warpmask.go:92
 						cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nil)
+//line warpmask.go:92
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl8, nugoVal9, nugoMask11, nugoLane8, 0, nugoOff2)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9776,7 +9835,9 @@ func init() {
 							nugoVRes2[nugoTi] = res2
 						}
 					}
+//line warpmask.go:69
 					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nil)
+//line warpmask.go:69
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal10, nugoMask12, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9977,6 +10038,7 @@ func init() {
 							nugoPred[nugoTi] = true
 						}
 					}
+//line warpmask.go:102
 					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10026,6 +10088,7 @@ func init() {
 							nugoPred2[nugoTi] = true
 						}
 					}
+//line warpmask.go:104
 					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10120,6 +10183,7 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+//line warpmask.go:112
 				cuda.BlockBallot(nugoVote3, nugoPred3, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10265,6 +10329,7 @@ func init() {
 					}
 				}
 				for off := 16; off > 0; off /= 2 {
+//line warptree.go:25
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := min(int(off), 32), nugoN
@@ -10286,6 +10351,7 @@ func init() {
 					}
 				}
 				for off := 8; off > 0; off >>= 1 {
+//line warptree.go:28
 					{
 						nugoD2 := int(off) & 31
 						nugoK2, nugoT3 := min(int(off), 32), nugoN
@@ -10405,6 +10471,7 @@ func init() {
 					}
 				}
 				for off := 16; off > 0; off /= 2 {
+//line warptree.go:45
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -10538,6 +10605,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warptree.go:70
 				{
 					nugoD := int(16) & 31
 					nugoK, nugoT2 := 16, nugoN
@@ -10557,6 +10625,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:71
 				{
 					nugoD2 := int(8) & 31
 					nugoK2, nugoT3 := 8, nugoN
@@ -10576,6 +10645,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:72
 				{
 					nugoD3 := int(4) & 31
 					nugoK3, nugoT4 := 4, nugoN
@@ -10595,6 +10665,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:73
 				{
 					nugoD4 := int(2) & 31
 					nugoK4, nugoT5 := 2, nugoN
@@ -10614,6 +10685,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:74
 				{
 					nugoD5 := int(1) & 31
 					nugoK5, nugoT6 := 1, nugoN
@@ -10727,6 +10799,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warptree.go:84
 				{
 					nugoD6 := int(2) & 31
 					nugoK6, nugoT7 := 2, min(1, nugoN)
@@ -10746,6 +10819,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:85
 				{
 					nugoD7 := int(1) & 31
 					nugoK7, nugoT8 := 1, min(1, nugoN)
@@ -10887,6 +10961,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warptree.go:102
 				{
 					nugoD := int(3) & 31
 					nugoK, nugoT2 := 32, nugoN
@@ -10906,6 +10981,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:103
 				{
 					nugoD2 := int(1) & 31
 					nugoK2, nugoT3 := 32, nugoN
@@ -10925,6 +11001,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:104
 				{
 					nugoD3 := int(35) & 31
 					nugoK3, nugoT4 := 32, nugoN

@@ -953,6 +953,7 @@ var sharedDims = map[string]int{"SharedArray": 1, "SharedArray2": 2, "SharedArra
 type textNode struct {
 	text string
 	shfl *shuffleOp // a shuffle's exchange, written once its operands are known
+	pos  token.Pos  // the warp operation's call, named by a panic in the exchange
 }
 
 // stmtNode is a kernel statement run once per block (uniform).
@@ -1243,6 +1244,7 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 	}
 	find(n)
 	var posts []string
+	var postPos []token.Pos
 	repl := map[*ast.CallExpr]string{}
 	for _, c := range calls {
 		k, name := f.g.collective(c)
@@ -1275,10 +1277,11 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 			}
 			f.shuffles = append(f.shuffles, op)
 			r.pieces = append(r.pieces, piece{shfl: op})
-			*out = append(*out, &textNode{shfl: op})
+			*out = append(*out, &textNode{shfl: op, pos: c.Pos()})
 			repl[c] = rs + "[" + f.ti + "]"
 		case collMasked:
 			posts = append(posts, f.gatherMasked(n, c, name, r, repl))
+			postPos = append(postPos, c.Pos())
 		case collVote:
 			if !f.isThread(c.Args[0]) {
 				f.fail(c.Pos(), "%s of a Thread other than the kernel's parameter", name)
@@ -1298,11 +1301,12 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 			}
 			rs := f.scratchOf("nugoVote", typ)
 			posts = append(posts, fmt.Sprintf("%%[1]s.%s(%s, %s, %%[2]s)", fn, rs, ps))
+			postPos = append(postPos, c.Pos())
 			repl[c] = rs + "[" + f.ti + "]"
 		}
 	}
-	for _, p := range posts {
-		*out = append(*out, &textNode{text: p})
+	for i, p := range posts {
+		*out = append(*out, &textNode{text: p, pos: postPos[i]})
 	}
 	astutil.Apply(n, func(c *astutil.Cursor) bool {
 		if call, ok := c.Node().(*ast.CallExpr); ok {
@@ -1674,6 +1678,15 @@ type emitter struct {
 	arrays     map[*types.Var]string
 }
 
+// lineAt writes a //line directive naming pos's line for the next line,
+// if pos is known.
+func (e *emitter) lineAt(pos token.Pos) {
+	if pos.IsValid() {
+		p := e.f.g.pkg.Fset.Position(pos)
+		fmt.Fprintf(e.w, "//line %s:%d\n", shortFile(p.Filename), p.Line)
+	}
+}
+
 func (e *emitter) nodes(ns []node) {
 	f, w := e.f, e.w
 	for _, n := range ns {
@@ -1683,7 +1696,12 @@ func (e *emitter) nodes(ns []node) {
 		case *stmtNode:
 			fmt.Fprintf(w, "%s\n", f.printLines(n.stmt))
 		case *textNode:
-			e.branchCheck(n)
+			// A failure in the check or the exchange (a mask's) names the
+			// operation's line, as the goroutine path and ptxsim do.
+			e.lineAt(n.pos)
+			if e.branchCheck(n) {
+				e.lineAt(n.pos)
+			}
 			exited := "nil"
 			if f.exited != "" {
 				exited = f.exited

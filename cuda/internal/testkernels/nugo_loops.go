@@ -2352,7 +2352,9 @@ func init() {
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+//line divergent.go:13
 					cuda.BlockBranchCheck(nugoB, nil, nugoOff, nil)
+//line divergent.go:13
 					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2395,6 +2397,7 @@ func init() {
 						nugoPred[nugoTi] = true
 					}
 				}
+//line divergent.go:15
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -3799,6 +3802,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line match.go:19
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -3835,6 +3839,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line match.go:20
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4006,6 +4011,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+//line match.go:19
 					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4042,6 +4048,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+//line match.go:20
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4187,6 +4194,7 @@ func init() {
 						nugoPred[nugoTi] = in[i] > 0
 					}
 				}
+//line match.go:52
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4968,6 +4976,7 @@ func init() {
 					}
 				}
 				for off := 16; off > 0; off /= 2 {
+//line warp.go:15
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -5091,6 +5100,7 @@ func init() {
 						}
 					}
 					for off := 16; off > 0; off /= 2 {
+//line warp.go:29
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT3 := 32, nugoN
@@ -5220,6 +5230,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:42
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5252,6 +5263,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:43
 				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5328,6 +5340,7 @@ func init() {
 					}
 				}
 				for m2 := 16; m2 > 0; m2 /= 2 {
+//line warp.go:60
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(m2), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5441,6 +5454,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:70
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl, nugoVV, int(delta), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5465,6 +5479,7 @@ func init() {
 						up[i] = nugoShfl[nugoTi]
 					}
 				}
+//line warp.go:72
 				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5622,6 +5637,7 @@ func init() {
 						nugoVQ[nugoTi] = q
 					}
 				}
+//line warp.go:81
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5660,6 +5676,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:83
 				cuda.BlockAny(nugoVote2, nugoPred2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5694,6 +5711,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:86
 				cuda.BlockAll(nugoVote3, nugoPred3, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5728,6 +5746,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:89
 				cuda.BlockAll(nugoVote4, nugoPred4, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5762,6 +5781,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:92
 				cuda.BlockAny(nugoVote5, nugoPred5, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5902,6 +5922,7 @@ func init() {
 						nugoPred[nugoTi] = true
 					}
 				}
+//line warp.go:106
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5934,6 +5955,7 @@ func init() {
 						nugoPred2[nugoTi] = true
 					}
 				}
+//line warp.go:107
 				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5966,6 +5988,7 @@ func init() {
 						nugoVal[nugoTi] = i
 					}
 				}
+//line warp.go:108
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6047,6 +6070,7 @@ func init() {
 						nugoVal[nugoTi] = v
 					}
 				}
+//line warp.go:116
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6685,7 +6709,9 @@ func init() {
 							nugoVP2[nugoTi] = p2
 						}
 					}
+//line warpmask.go:33
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+//line warpmask.go:33
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6728,7 +6754,9 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+//line warpmask.go:34
 					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nugoExited)
+//line warpmask.go:34
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6771,7 +6799,9 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+//line warpmask.go:35
 					cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nugoExited)
+//line warpmask.go:35
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6814,7 +6844,9 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+//line warpmask.go:36
 					cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nugoExited)
+//line warpmask.go:36
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6857,7 +6889,9 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+//line warpmask.go:37
 					cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nugoExited)
+//line warpmask.go:37
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6906,7 +6940,9 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+//line warpmask.go:39
 					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nugoExited)
+//line warpmask.go:39
 					cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6953,7 +6989,9 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+//line warpmask.go:42
 					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff, nugoExited)
+//line warpmask.go:42
 					cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7000,7 +7038,9 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+//line warpmask.go:45
 					cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff, nugoExited)
+//line warpmask.go:45
 					cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7057,7 +7097,9 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+//line warpmask.go:49
 					cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff, nugoExited)
+//line warpmask.go:49
 					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7098,7 +7140,9 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+//line warpmask.go:50
 					cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff, nugoExited)
+//line warpmask.go:50
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7170,7 +7214,9 @@ func init() {
 							nugoVM[nugoTi] = m
 						}
 					}
+//line warpmask.go:26
 					cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nugoExited)
+//line warpmask.go:26
 					cuda.BlockSyncWarpMask(nugoB, nugoMask11, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7227,7 +7273,9 @@ func init() {
 							nugoVP3[nugoTi] = p3
 						}
 					}
+//line warpmask.go:33
 					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nugoExited)
+//line warpmask.go:33
 					cuda.BlockBallotMask(nugoB, nugoVote5, nugoPred5, nugoMask12, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7270,7 +7318,9 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+//line warpmask.go:34
 					cuda.BlockBranchCheck(nugoB, nugoMask13, nugoOff2, nugoExited)
+//line warpmask.go:34
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl5, nugoVal7, nugoMask13, nugoLane5, 0, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7313,7 +7363,9 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+//line warpmask.go:35
 					cuda.BlockBranchCheck(nugoB, nugoMask14, nugoOff2, nugoExited)
+//line warpmask.go:35
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal8, nugoMask14, nugoLane6, 0, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7356,7 +7408,9 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+//line warpmask.go:36
 					cuda.BlockBranchCheck(nugoB, nugoMask15, nugoOff2, nugoExited)
+//line warpmask.go:36
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl7, nugoVal9, nugoMask15, nugoLane7, 0, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7399,7 +7453,9 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+//line warpmask.go:37
 					cuda.BlockBranchCheck(nugoB, nugoMask16, nugoOff2, nugoExited)
+//line warpmask.go:37
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl8, nugoVal10, nugoMask16, nugoLane8, 0, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7448,7 +7504,9 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+//line warpmask.go:39
 					cuda.BlockBranchCheck(nugoB, nugoMask17, nugoOff2, nugoExited)
+//line warpmask.go:39
 					cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote6, nugoPred6, nugoMask17, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7495,7 +7553,9 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+//line warpmask.go:42
 					cuda.BlockBranchCheck(nugoB, nugoMask18, nugoOff2, nugoExited)
+//line warpmask.go:42
 					cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote7, nugoPred7, nugoMask18, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7542,7 +7602,9 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+//line warpmask.go:45
 					cuda.BlockBranchCheck(nugoB, nugoMask19, nugoOff2, nugoExited)
+//line warpmask.go:45
 					cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote8, nugoPred8, nugoMask19, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7599,7 +7661,9 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+//line warpmask.go:49
 					cuda.BlockBranchCheck(nugoB, nugoMask20, nugoOff2, nugoExited)
+//line warpmask.go:49
 					cuda.BlockMatch(nugoB, false, nugoMatch3, nugoVal11, nugoMask20, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7640,7 +7704,9 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+//line warpmask.go:50
 					cuda.BlockBranchCheck(nugoB, nugoMask21, nugoOff2, nugoExited)
+//line warpmask.go:50
 					cuda.BlockMatch(nugoB, true, nugoMatch4, nugoVal12, nugoMask21, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7930,6 +7996,7 @@ func init() {
 						nugoPred[nugoTi] = (p)
 					}
 				}
+//line warpmask.go:33
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7954,6 +8021,7 @@ func init() {
 						nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
 					}
 				}
+//line warpmask.go:34
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7978,6 +8046,7 @@ func init() {
 						nugoLane2[nugoTi] = int(1)
 					}
 				}
+//line warpmask.go:35
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8002,6 +8071,7 @@ func init() {
 						nugoLane3[nugoTi] = int(1)
 					}
 				}
+//line warpmask.go:36
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8026,6 +8096,7 @@ func init() {
 						nugoLane4[nugoTi] = int(3)
 					}
 				}
+//line warpmask.go:37
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8056,6 +8127,7 @@ func init() {
 						nugoVVotes[nugoTi] = votes
 					}
 				}
+//line warpmask.go:39
 				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8088,6 +8160,7 @@ func init() {
 						nugoVVotes[nugoTi] = votes
 					}
 				}
+//line warpmask.go:42
 				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8120,6 +8193,7 @@ func init() {
 						nugoVVotes[nugoTi] = votes
 					}
 				}
+//line warpmask.go:45
 				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8158,6 +8232,7 @@ func init() {
 						nugoVVotes[nugoTi] = votes
 					}
 				}
+//line warpmask.go:49
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8180,6 +8255,7 @@ func init() {
 						nugoVal6[nugoTi] = (v / 8)
 					}
 				}
+//line warpmask.go:50
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8300,6 +8376,7 @@ func init() {
 						nugoPred[nugoTi] = (in[i] > 0)
 					}
 				}
+//line warpmask.go:65
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8429,6 +8506,7 @@ func init() {
 							nugoPred[nugoTi] = (true)
 						}
 					}
+//line warpmask.go:120
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {

@@ -490,6 +490,7 @@ func init() {
 						nugoPred[nugoTi] = (a[i] > 0)
 					}
 				}
+//line fission.go:97
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -518,6 +519,7 @@ func init() {
 						nugoVal[nugoTi] = (a[i])
 					}
 				}
+//line fission.go:98
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nugoMask2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -633,6 +635,7 @@ func init() {
 							nugoPred[nugoTi] = (a[i] > 0)
 						}
 					}
+//line fission.go:109
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1083,7 +1086,9 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+//line fission.go:191
 						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+//line fission.go:191
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1160,7 +1165,9 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+//line fission.go:194
 						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
+//line fission.go:194
 						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1191,6 +1198,7 @@ func init() {
 						}
 					}
 				}
+//line fission.go:196
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(0), nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {

@@ -52,6 +52,7 @@ func init() {
 					}
 				}
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:17
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -187,6 +188,7 @@ func init() {
 					}
 				}
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:17
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -700,6 +702,7 @@ func init() {
 					}
 				}
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:17
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -747,6 +750,7 @@ func init() {
 					}
 				}
 				for off3 := 16; off3 > 0; off3 /= 2 {
+//line inline.go:17
 					{
 						nugoD2 := int(off3) & 31
 						nugoK2, nugoT3 := 32, nugoN
@@ -864,6 +868,7 @@ func init() {
 					}
 				}
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:17
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -994,6 +999,7 @@ func init() {
 					}
 				}
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:153
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(off2), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1108,6 +1114,7 @@ func init() {
 					}
 				}
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:153
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(off2), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {

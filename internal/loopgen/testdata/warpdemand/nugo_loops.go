@@ -85,6 +85,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:22
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -216,6 +217,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:33
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -350,6 +352,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:47
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -481,6 +484,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:58
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -613,6 +617,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:70
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -696,6 +701,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:75
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -828,6 +834,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:88
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -911,6 +918,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:93
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -1049,6 +1057,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:106
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -1140,6 +1149,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:112
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -1314,6 +1324,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:129
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -1445,6 +1456,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:141
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -1528,6 +1540,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:147
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -1660,6 +1673,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:160
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -1737,6 +1751,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:166
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -1861,6 +1876,7 @@ func init() {
 					}
 				}
 				for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:180
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -1939,6 +1955,7 @@ func init() {
 					}
 				}
 				for off := start; off > 0; off /= 2 {
+//line warpdemand.go:190
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := min(int(off), 32), min(1, nugoN)
