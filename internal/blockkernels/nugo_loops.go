@@ -65,6 +65,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line demand.go:19
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -221,6 +222,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line demand.go:33
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -372,6 +374,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line demand.go:50
 				if nugoN%32 == 0 {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -553,6 +556,7 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line helpers.go:12
 				for off2 := 16; off2 > 0; off2 /= 2 {
 //line helpers.go:13
 					{
@@ -666,6 +670,7 @@ func init() {
 						nugoVV3[nugoTi] = v3
 					}
 				}
+//line helpers.go:12
 				for off3 := 16; off3 > 0; off3 /= 2 {
 //line helpers.go:13
 					{
@@ -728,6 +733,7 @@ func init() {
 						nugoVRes4[nugoTi] = res4
 					}
 				}
+//line helpers.go:38
 				if half == 0 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -881,6 +887,7 @@ func init() {
 						sh[tid] = v
 					}
 				}
+//line helpers.go:80
 				for s := Block / 2; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -1006,6 +1013,7 @@ func init() {
 						sh[tid] = v
 					}
 				}
+//line helpers.go:80
 				for s := Block / 2; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -1437,6 +1445,7 @@ func init() {
 							nugoIn2[nugoTi] = lane < 8
 						}
 					}
+					nugoB.Lead(nugoOff)
 					if cuda.BlockBranch(nugoOff2, nugoIn2, nugoOff, true) {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1465,6 +1474,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff2)
 //line hunt_divergent.go:22
 						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff2, nil)
 //line hunt_divergent.go:22
@@ -1500,6 +1510,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff2)
 //line hunt_divergent.go:23
 						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
 //line hunt_divergent.go:23
@@ -1531,6 +1542,7 @@ func init() {
 								nugoVM[nugoTi] = m
 							}
 						}
+						nugoB.Lead(nugoOff2)
 					}
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff, false) {
 						if nugoFlat {
@@ -1560,6 +1572,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 //line hunt_divergent.go:25
 						cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff3, nil)
 //line hunt_divergent.go:25
@@ -1595,6 +1608,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 //line hunt_divergent.go:26
 						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff3, nil)
 //line hunt_divergent.go:26
@@ -1626,6 +1640,7 @@ func init() {
 								nugoVM[nugoTi] = m
 							}
 						}
+						nugoB.Lead(nugoOff3)
 					}
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1654,6 +1669,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line hunt_divergent.go:28
 					cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
 //line hunt_divergent.go:28
@@ -1685,6 +1701,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff4, nugoIn, nil, false) {
 					if nugoFlat {
@@ -1712,6 +1729,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff4)
 //line hunt_divergent.go:30
 					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff4, nil)
 //line hunt_divergent.go:30
@@ -1753,6 +1771,7 @@ func init() {
 							nugoVM[nugoTi] = m
 						}
 					}
+					nugoB.Lead(nugoOff4)
 //line hunt_divergent.go:31
 					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff4, nil)
 //line hunt_divergent.go:31
@@ -1784,7 +1803,9 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff4)
 				}
+//line hunt_divergent.go:33
 				for off := 16; off > 0; off /= 2 {
 //line hunt_divergent.go:34
 					{
@@ -2070,6 +2091,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line hunt_divergent.go:49
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
 //line hunt_divergent.go:49
@@ -2101,6 +2123,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
@@ -2128,6 +2151,7 @@ func init() {
 							nugoIn2[nugoTi] = lane < 16
 						}
 					}
+					nugoB.Lead(nugoOff2)
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2156,6 +2180,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 //line hunt_divergent.go:51
 						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nil)
 //line hunt_divergent.go:51
@@ -2187,6 +2212,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 					}
 					if cuda.BlockBranch(nugoOff4, nugoIn2, nugoOff2, false) {
 						if nugoFlat {
@@ -2214,6 +2240,7 @@ func init() {
 								nugoIn3[nugoTi] = lane < 24
 							}
 						}
+						nugoB.Lead(nugoOff4)
 						if cuda.BlockBranch(nugoOff5, nugoIn3, nugoOff4, true) {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2240,6 +2267,7 @@ func init() {
 									nugoVV[nugoTi] = v
 								}
 							}
+							nugoB.Lead(nugoOff5)
 //line hunt_divergent.go:53
 							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff5, nil)
 //line hunt_divergent.go:53
@@ -2277,6 +2305,7 @@ func init() {
 									nugoVV[nugoTi] = v
 								}
 							}
+							nugoB.Lead(nugoOff5)
 						}
 						if cuda.BlockBranch(nugoOff6, nugoIn3, nugoOff4, false) {
 							if nugoFlat {
@@ -2304,6 +2333,7 @@ func init() {
 									nugoVV[nugoTi] = v
 								}
 							}
+							nugoB.Lead(nugoOff6)
 //line hunt_divergent.go:57
 							cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff6, nil)
 //line hunt_divergent.go:57
@@ -2335,6 +2365,7 @@ func init() {
 									nugoVV[nugoTi] = v
 								}
 							}
+							nugoB.Lead(nugoOff6)
 						}
 					}
 				}
@@ -2517,6 +2548,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2545,6 +2577,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line hunt_divergent.go:71
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
 //line hunt_divergent.go:71
@@ -2612,6 +2645,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
 					if nugoFlat {
@@ -2641,6 +2675,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line hunt_divergent.go:77
 					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nugoExited)
 //line hunt_divergent.go:77
@@ -2672,6 +2707,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2696,6 +2732,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line hunt_divergent.go:79
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -2723,6 +2760,7 @@ func init() {
 						nugoVB[nugoTi] = b
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line hunt_divergent.go:80
 				{
 					nugoD := int(1) & 31
@@ -2780,6 +2818,7 @@ func init() {
 						nugoVB[nugoTi] = b
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -2895,6 +2934,7 @@ func init() {
 							nugoPred[nugoTi] = true
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line hunt_divergent.go:91
 					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
 					if nugoFlat {
@@ -2924,6 +2964,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
@@ -2945,6 +2986,7 @@ func init() {
 							nugoPred2[nugoTi] = true
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line hunt_divergent.go:93
 					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
 					if nugoFlat {
@@ -2974,6 +3016,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 //line hunt_divergent.go:95
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVA, int(5), nil)
@@ -3121,6 +3164,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line hunt_divergent.go:104
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
 //line hunt_divergent.go:104
@@ -3152,6 +3196,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 //line hunt_divergent.go:106
 				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(1), nil)
@@ -3249,6 +3294,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line hunt_divergent.go:119
 				for off := 16; off > 0; off /= 2 {
 //line hunt_divergent.go:120
 					{
@@ -3366,7 +3412,10 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:131
 					for off := 16; off > 0; off /= 2 {
+						nugoB.Lead(nugoOff)
 //line hunt_divergent.go:132
 						{
 							nugoD2 := int(off) & 31
@@ -3387,6 +3436,7 @@ func init() {
 								}
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 					if nugoFlat {
 						nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
@@ -3428,6 +3478,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 			}
 		}
@@ -3594,6 +3645,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line hunt_divergent.go:150
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
 //line hunt_divergent.go:150
@@ -3625,6 +3677,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
@@ -3654,6 +3707,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line hunt_divergent.go:152
 					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
 //line hunt_divergent.go:152
@@ -3685,6 +3739,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 //line hunt_divergent.go:154
 				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVV, int(1), nil)
@@ -3866,6 +3921,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line hunt_divergent.go:163
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
 //line hunt_divergent.go:163
@@ -3919,6 +3975,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
@@ -3948,6 +4005,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line hunt_divergent.go:169
 					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
 //line hunt_divergent.go:169
@@ -3989,6 +4047,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 //line hunt_divergent.go:173
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nil)
@@ -4009,6 +4068,1651 @@ func init() {
 						out[t.Grid1()] += nugoShfl3[nugoTi]
 					}
 				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntPromoted, "a0f86d7904f90c22", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+
+//line hunt_uniform.go:17
+				rounds := 1
+//line hunt_uniform.go:18
+				if n > 4 {
+
+//line hunt_uniform.go:19
+					rounds = n / 2
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:16
+							i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:20
+							if i < len(a) {
+//line hunt_uniform.go:21
+								a[i] += 3
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:16
+							i := t.Grid1()
+
+//line hunt_uniform.go:20
+							if i < len(a) {
+//line hunt_uniform.go:21
+								a[i] += 3
+							}
+						}
+					}
+				}
+
+//line hunt_uniform.go:24
+				lim := 0
+
+//line hunt_uniform.go:25
+				for k := 0; k < n; k++ {
+//line hunt_uniform.go:26
+					lim += k % 3
+				}
+//line hunt_uniform.go:28
+				for r := 0; r < rounds; r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:15
+							tid := nugoTi
+
+//line hunt_uniform.go:29
+							sh[tid] = int32(r + tid)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:15
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:29
+							sh[tid] = int32(r + tid)
+						}
+					}
+//line hunt_uniform.go:31
+					if r == lim%5 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:15
+								tid := nugoTi
+
+//line hunt_uniform.go:16
+								i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:32
+								if i < len(a) {
+//line hunt_uniform.go:33
+									a[i] += sh[(tid+1)%t.BlockDim().X]
+								}
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:15
+								tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:16
+								i := t.Grid1()
+
+//line hunt_uniform.go:32
+								if i < len(a) {
+//line hunt_uniform.go:33
+									a[i] += sh[(tid+1)%t.BlockDim().X]
+								}
+							}
+						}
+
+//line hunt_uniform.go:35
+						break
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:15
+							tid := nugoTi
+
+//line hunt_uniform.go:16
+							i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:37
+							if i < len(a) {
+//line hunt_uniform.go:38
+								a[i] -= sh[t.BlockDim().X-1-tid]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:15
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:16
+							i := t.Grid1()
+
+//line hunt_uniform.go:37
+							if i < len(a) {
+//line hunt_uniform.go:38
+								a[i] -= sh[t.BlockDim().X-1-tid]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:16
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:42
+						if i < len(a) {
+//line hunt_uniform.go:43
+							a[i] = a[i]*7 + int32(rounds*100+lim)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:16
+						i := t.Grid1()
+
+//line hunt_uniform.go:42
+						if i < len(a) {
+//line hunt_uniform.go:43
+							a[i] = a[i]*7 + int32(rounds*100+lim)
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwitchDefault, "6e936bff3b4c0321", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, mode := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, mode
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:52
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:53
+						v := int32(0)
+
+//line hunt_uniform.go:54
+						if i < len(a) {
+//line hunt_uniform.go:55
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:52
+						i := t.Grid1()
+
+//line hunt_uniform.go:53
+						v := int32(0)
+
+//line hunt_uniform.go:54
+						if i < len(a) {
+//line hunt_uniform.go:55
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+//line hunt_uniform.go:58
+				if (mode%4) == 0 || ((mode % 4) == 3) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:51
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:59
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:51
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:59
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:51
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:61
+							v = sh[t.BlockDim().X-1-tid]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:51
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:61
+							v = sh[t.BlockDim().X-1-tid]
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					if (mode % 4) == 2 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:67
+								sh[tid] = -v
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:67
+								sh[tid] = -v
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:69
+								v -= sh[0]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:69
+								v -= sh[0]
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:63
+								sh[tid] = 2 * v
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:63
+								sh[tid] = 2 * v
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:65
+								v += sh[(tid+1)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:65
+								v += sh[(tid+1)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:52
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:71
+						if i < len(a) {
+//line hunt_uniform.go:72
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:52
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:71
+						if i < len(a) {
+//line hunt_uniform.go:72
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwitchInit, "6dbc91177d7b3bdc", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, mode := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, mode
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:81
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:82
+						v := int32(1)
+
+//line hunt_uniform.go:83
+						if i < len(a) {
+//line hunt_uniform.go:84
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:81
+						i := t.Grid1()
+
+//line hunt_uniform.go:82
+						v := int32(1)
+
+//line hunt_uniform.go:83
+						if i < len(a) {
+//line hunt_uniform.go:84
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				{
+
+//line hunt_uniform.go:86
+					m := mode * 2
+//line hunt_uniform.go:87
+					if m > 10 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:80
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:88
+								sh[tid] = v + 1
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:80
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:88
+								sh[tid] = v + 1
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:90
+								v = sh[0]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:90
+								v = sh[0]
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						if m > 4 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:80
+									tid := nugoTi
+									v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:92
+									sh[tid] = v * 3
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:80
+									tid := t.ThreadIdx().X
+									v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:92
+									sh[tid] = v * 3
+									nugoVV[nugoTi] = v
+								}
+							}
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:80
+									tid := nugoTi
+									v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:94
+									v = sh[tid^1]
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:80
+									tid := t.ThreadIdx().X
+									v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:94
+									v = sh[tid^1]
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:81
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:96
+						if i < len(a) {
+//line hunt_uniform.go:97
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:81
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:96
+						if i < len(a) {
+//line hunt_uniform.go:97
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntSwitchEffect, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					HuntSwitchEffect(t, a0, a1, a2)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntShadowIf, "fe9f5a583874c61a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+//line hunt_uniform.go:138
+				if n > 2 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:135
+							tid := nugoTi
+
+//line hunt_uniform.go:136
+							i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:137
+							x := int32(tid)
+
+//line hunt_uniform.go:139
+							x2 := x*2 + 1
+
+//line hunt_uniform.go:141
+							if i < len(a) {
+//line hunt_uniform.go:142
+								a[i] += x2
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:135
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:136
+							i := t.Grid1()
+
+//line hunt_uniform.go:137
+							x := int32(tid)
+
+//line hunt_uniform.go:139
+							x2 := x*2 + 1
+
+//line hunt_uniform.go:141
+							if i < len(a) {
+//line hunt_uniform.go:142
+								a[i] += x2
+							}
+						}
+					}
+//line hunt_uniform.go:144
+					for x3 := int32(n); x3 > 0; x3-- {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:136
+								i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:146
+								if i < len(a) {
+//line hunt_uniform.go:147
+									a[i] += x3
+								}
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:136
+								i := t.Grid1()
+
+//line hunt_uniform.go:146
+								if i < len(a) {
+//line hunt_uniform.go:147
+									a[i] += x3
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:135
+							tid := nugoTi
+
+//line hunt_uniform.go:136
+							i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:137
+							x := int32(tid)
+
+//line hunt_uniform.go:139
+							x2 := x*2 + 1
+
+//line hunt_uniform.go:150
+							if i < len(a) {
+//line hunt_uniform.go:151
+								a[i] *= x2
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:135
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:136
+							i := t.Grid1()
+
+//line hunt_uniform.go:137
+							x := int32(tid)
+
+//line hunt_uniform.go:139
+							x2 := x*2 + 1
+
+//line hunt_uniform.go:150
+							if i < len(a) {
+//line hunt_uniform.go:151
+								a[i] *= x2
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:135
+						tid := nugoTi
+
+//line hunt_uniform.go:136
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:137
+						x := int32(tid)
+
+//line hunt_uniform.go:155
+						if i < len(a) {
+//line hunt_uniform.go:156
+							a[i] += x
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:135
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:136
+						i := t.Grid1()
+
+//line hunt_uniform.go:137
+						x := int32(tid)
+
+//line hunt_uniform.go:155
+						if i < len(a) {
+//line hunt_uniform.go:156
+							a[i] += x
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntShadowLoop, "6a995ea4fd18807b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVX2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVX2) < nugoN {
+					nugoVX2 = make([]int32, nugoN)
+				}
+				nugoVX2 := nugoVX2[:nugoN]
+				_ = nugoVX2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+//line hunt_uniform.go:166
+				for k := 0; k < n; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:163
+							tid := nugoTi
+
+//line hunt_uniform.go:165
+							x := int32(tid % 7)
+
+//line hunt_uniform.go:167
+							x2 := x + int32(k)
+							nugoVX2[nugoTi] = x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:163
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:165
+							x := int32(tid % 7)
+
+//line hunt_uniform.go:167
+							x2 := x + int32(k)
+							nugoVX2[nugoTi] = x2
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:164
+							i := (nugoX0 + nugoTi)
+							x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:169
+							if i < len(a) {
+//line hunt_uniform.go:170
+								a[i] = a[i]*3 + x2
+							}
+
+//line hunt_uniform.go:172
+							x2++
+							nugoVX2[nugoTi] = x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:164
+							i := t.Grid1()
+							x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:169
+							if i < len(a) {
+//line hunt_uniform.go:170
+								a[i] = a[i]*3 + x2
+							}
+
+//line hunt_uniform.go:172
+							x2++
+							nugoVX2[nugoTi] = x2
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:164
+							i := (nugoX0 + nugoTi)
+							x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:174
+							if i < len(a) {
+//line hunt_uniform.go:175
+								a[i] -= x2
+							}
+							nugoVX2[nugoTi] = x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:164
+							i := t.Grid1()
+							x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:174
+							if i < len(a) {
+//line hunt_uniform.go:175
+								a[i] -= x2
+							}
+							nugoVX2[nugoTi] = x2
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:163
+						tid := nugoTi
+
+//line hunt_uniform.go:164
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:165
+						x := int32(tid % 7)
+
+//line hunt_uniform.go:178
+						if i < len(a) {
+//line hunt_uniform.go:179
+							a[i] += x
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:163
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:164
+						i := t.Grid1()
+
+//line hunt_uniform.go:165
+						x := int32(tid % 7)
+
+//line hunt_uniform.go:178
+						if i < len(a) {
+//line hunt_uniform.go:179
+							a[i] += x
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntUniformEffects, "080579b10a4357fe", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, c, m := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = a, c, m
+		return func() cuda.BlockLoop {
+			var nugoVOld []int32
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVOld) < nugoN {
+					nugoVOld = make([]int32, nugoN)
+				}
+				nugoVOld := nugoVOld[:nugoN]
+				_ = nugoVOld
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:189
+						tid := nugoTi
+
+//line hunt_uniform.go:190
+						bumpCount(c, (nugoX0+nugoTi) == 5, 2)
+
+//line hunt_uniform.go:191
+						c[3] += 0
+
+//line hunt_uniform.go:192
+						c[4] = int32(m)
+
+//line hunt_uniform.go:193
+						cuda.AtomicAdd(&c[1], 1)
+
+//line hunt_uniform.go:194
+						old := cuda.AtomicAdd(&c[2], 1)
+
+//line hunt_uniform.go:195
+						sh[tid] = int32(m)
+						nugoVOld[nugoTi] = old
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:189
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:190
+						bumpCount(c, t.Grid1() == 5, 2)
+
+//line hunt_uniform.go:191
+						c[3] += 0
+
+//line hunt_uniform.go:192
+						c[4] = int32(m)
+
+//line hunt_uniform.go:193
+						cuda.AtomicAdd(&c[1], 1)
+
+//line hunt_uniform.go:194
+						old := cuda.AtomicAdd(&c[2], 1)
+
+//line hunt_uniform.go:195
+						sh[tid] = int32(m)
+						nugoVOld[nugoTi] = old
+					}
+				}
+//line hunt_uniform.go:197
+				for k := 0; k < m; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:189
+							tid := nugoTi
+
+//line hunt_uniform.go:198
+							v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:189
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:198
+							v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:189
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:200
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:189
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:200
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:189
+						tid := nugoTi
+						old := nugoVOld[nugoTi]
+
+//line hunt_uniform.go:203
+						if i := (nugoX0 + nugoTi); i < len(a) {
+//line hunt_uniform.go:204
+							a[i] = sh[tid]
+//line hunt_uniform.go:205
+							if old < 0 {
+//line hunt_uniform.go:206
+								a[i] = -1
+							}
+						}
+						nugoVOld[nugoTi] = old
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:189
+						tid := t.ThreadIdx().X
+						old := nugoVOld[nugoTi]
+
+//line hunt_uniform.go:203
+						if i := t.Grid1(); i < len(a) {
+//line hunt_uniform.go:204
+							a[i] = sh[tid]
+//line hunt_uniform.go:205
+							if old < 0 {
+//line hunt_uniform.go:206
+								a[i] = -1
+							}
+						}
+						nugoVOld[nugoTi] = old
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntUniformLoopAssign, "6504a4f747ef9ab6", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+
+//line hunt_uniform.go:218
+				s := 0
+
+//line hunt_uniform.go:219
+				for k := 0; k < n; k++ {
+//line hunt_uniform.go:220
+					if k%3 == 1 {
+//line hunt_uniform.go:221
+						s = k
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:216
+						tid := nugoTi
+
+//line hunt_uniform.go:224
+						v := int32(tid)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:216
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:224
+						v := int32(tid)
+						nugoVV[nugoTi] = v
+					}
+				}
+//line hunt_uniform.go:225
+				for r := 0; r < 4; r++ {
+//line hunt_uniform.go:226
+					for q := 0; q < s; q++ {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:216
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:227
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:216
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:227
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:216
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:229
+								v += sh[(tid+q+1)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:216
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:229
+								v += sh[(tid+q+1)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+
+//line hunt_uniform.go:232
+					if r == 1 {
+//line hunt_uniform.go:233
+						s = s/2 + 1
+//line hunt_uniform.go:234
+					} else if r == 2 {
+//line hunt_uniform.go:235
+						continue
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:237
+							v = v*3 + int32(s)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:237
+							v = v*3 + int32(s)
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:217
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:239
+						if i < len(a) {
+//line hunt_uniform.go:240
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:217
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:239
+						if i < len(a) {
+//line hunt_uniform.go:240
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntUniformPanic, "a3c4c118fa8e6a2e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, gone, d, where := nugoArgs[0].([]int32), nugoArgs[1].(int), nugoArgs[2].(int), nugoArgs[3].(int)
+		_, _, _, _ = a, gone, d, where
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:250
+						tid := nugoTi
+
+//line hunt_uniform.go:251
+						sh[tid] = int32(tid)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:250
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:251
+						sh[tid] = int32(tid)
+					}
+				}
+				nugoB.Lead(nugoExited)
+				if nugoFlat {
+					nugoLo, nugoHi := 0, min(max(gone, 0), nugoN)
+				nugoRegion:
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:250
+						tid := nugoTi
+
+//line hunt_uniform.go:253
+						if tid < gone {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:250
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:253
+						if tid < gone {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+					}
+				}
+				nugoB.Lead(nugoExited)
+
+//line hunt_uniform.go:256
+				k := 2
+
+//line hunt_uniform.go:257
+				if where == 0 {
+//line hunt_uniform.go:258
+					k = 12 / d
+				}
+//line hunt_uniform.go:260
+				for r := 0; r < k+12/(d+1-where%2); r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_uniform.go:250
+							tid := nugoTi
+
+//line hunt_uniform.go:262
+							sh[tid]++
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_uniform.go:250
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:262
+							sh[tid]++
+						}
+					}
+					nugoB.Lead(nugoExited)
+				}
+//line hunt_uniform.go:264
+				if where == 2 && 12/d > 0 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_uniform.go:250
+							tid := nugoTi
+
+//line hunt_uniform.go:266
+							sh[tid]--
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_uniform.go:250
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:266
+							sh[tid]--
+						}
+					}
+					nugoB.Lead(nugoExited)
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:250
+						tid := nugoTi
+
+//line hunt_uniform.go:268
+						if i := (nugoX0 + nugoTi); i < len(a) {
+//line hunt_uniform.go:269
+							a[i] = sh[tid]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:250
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:268
+						if i := t.Grid1(); i < len(a) {
+//line hunt_uniform.go:269
+							a[i] = sh[tid]
+						}
+					}
+				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -4072,6 +5776,7 @@ func init() {
 						sh[tid] = v
 					}
 				}
+//line kernels.go:29
 				for s := Block / 2; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -4183,6 +5888,7 @@ func init() {
 						nugoVSum[nugoTi] = sum
 					}
 				}
+//line kernels.go:51
 				for tile := 0; tile < (k+Tile-1)/Tile; tile++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4663,6 +6369,7 @@ func init() {
 
 //line kernels.go:85
 				dst := Block
+//line kernels.go:86
 				for off := 1; off < Block; off *= 2 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5029,6 +6736,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line kernels.go:162
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -5173,6 +6881,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line kernels.go:173
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -5479,6 +7188,7 @@ func init() {
 
 //line kernels.go:215
 				n := int32(5)
+//line kernels.go:216
 				for k := 0; k < 2; k++ {
 
 //line kernels.go:220
@@ -5550,6 +7260,7 @@ func init() {
 
 //line kernels.go:232
 				y := int32(2)
+//line kernels.go:233
 				for k := 0; k < 2; k++ {
 
 //line kernels.go:234

@@ -2218,6 +2218,7 @@ func init() {
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
+//line gridsync.go:19
 				for stride := n / 2; stride > 0; stride /= 2 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2311,6 +2312,7 @@ func init() {
 						_ = t
 					}
 				}
+//line gridsync.go:37
 				for row := 1; row < rows; row++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2433,6 +2435,7 @@ func init() {
 						a[lin] = a[lin]*3 + int32(lin)
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:57
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2479,6 +2482,7 @@ func init() {
 						out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:59
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2519,6 +2523,7 @@ func init() {
 						a[lin] = out[(lin+1)%n]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -2591,6 +2596,7 @@ func init() {
 						a[i] = int64(i) * 3
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:74
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2625,6 +2631,7 @@ func init() {
 						out[i] = a[(i+t.BlockDim().X)%len(a)]
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:76
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2698,6 +2705,7 @@ func init() {
 						out[i] += s
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -3331,6 +3339,7 @@ func init() {
 						sh[tid] = v
 					}
 				}
+//line mixed.go:141
 				for s := 64; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -3733,6 +3742,7 @@ func init() {
 						}
 					}
 				}
+//line shared.go:31
 				for s := 64; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -4758,6 +4768,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:32
 				pos := nugoCount
@@ -4794,6 +4805,7 @@ func init() {
 						nugoArrived++
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:33
 				all := (nugoCount2 == nugoArrived)
@@ -4827,6 +4839,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:34
 				some := (nugoCount3 > 0)
@@ -4878,6 +4891,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:38
 				live := nugoCount4
@@ -4925,6 +4939,7 @@ func init() {
 						out[i] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -5210,6 +5225,7 @@ func init() {
 
 //line syncreduce.go:93
 				var n int32
+//line syncreduce.go:94
 				for {
 					nugoCount := 0
 					if nugoFlat {
@@ -5822,6 +5838,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:23
 				if nugoN%32 == 0 {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -6214,6 +6231,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:61
 				for m := 16; m > 0; m /= 2 {
 //line warp.go:62
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(m), nil)
@@ -6616,6 +6634,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warp.go:100
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -6653,6 +6672,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warp.go:101
 				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -6684,6 +6704,7 @@ func init() {
 						m64[i] = nugoMatch2[nugoTi]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -6947,6 +6968,7 @@ func init() {
 						nugoVal[nugoTi] = (a[i])
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warp.go:130
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -6984,6 +7006,7 @@ func init() {
 						nugoVOk[nugoTi] = ok
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warp.go:131
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -7059,6 +7082,7 @@ func init() {
 						nugoVOk[nugoTi] = ok
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -7305,6 +7329,7 @@ func init() {
 						nugoVS[nugoTi] = s
 					}
 				}
+//line warp.go:208
 				for off := 16; off > 0; off /= 2 {
 //line warp.go:209
 					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVS, int(off), nil)
@@ -7815,7 +7840,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+//line warpbranch.go:21
 					for off := 8; off > 0; off /= 2 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7844,6 +7871,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff)
 //line warpbranch.go:22
 						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
 //line warpbranch.go:22
@@ -7875,6 +7903,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
@@ -7923,6 +7952,7 @@ func init() {
 							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
 						}
 					}
+					nugoB.Lead(nugoOff2)
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7949,6 +7979,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 //line warpbranch.go:29
 						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
 //line warpbranch.go:29
@@ -7980,6 +8011,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 					}
 				}
 				if nugoFlat {
@@ -8001,7 +8033,9 @@ func init() {
 						nugoIn3[nugoTi] = t.ThreadIdx().X/32 == 1
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff4, nugoIn3, nugoExited, true) {
+					nugoB.Lead(nugoOff4)
 //line warpbranch.go:33
 					cuda.BlockBranchCheck(nugoB, nil, nugoOff4, nugoExited)
 //line warpbranch.go:33
@@ -8033,7 +8067,9 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff4)
 				}
+				nugoB.Lead(nugoExited)
 //line warpbranch.go:35
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nugoExited)
 				if nugoFlat {
@@ -8081,6 +8117,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -8608,6 +8645,7 @@ func init() {
 						nugoVS[nugoTi] = s
 					}
 				}
+//line warpmask.go:41
 				for x := 1; x < 8; x *= 2 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9139,6 +9177,7 @@ func init() {
 							nugoMask[nugoTi] = 0xffff
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:63
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
 //line warpmask.go:63
@@ -9186,7 +9225,10 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:82
 					for off2 := 8; off2 > 0; off2 /= 2 {
+//line warpmask.go:83
 						if down2 {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9215,6 +9257,7 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+							nugoB.Lead(nugoOff)
 //line warpmask.go:84
 							cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nil)
 //line warpmask.go:84
@@ -9246,6 +9289,7 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+							nugoB.Lead(nugoOff)
 						} else {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9274,6 +9318,7 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+							nugoB.Lead(nugoOff)
 //line warpmask.go:86
 							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nil)
 //line warpmask.go:86
@@ -9305,8 +9350,10 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+							nugoB.Lead(nugoOff)
 						}
 					}
+//line warpmask.go:89
 					if down2 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9335,6 +9382,7 @@ func init() {
 								nugoVV2[nugoTi] = v2
 							}
 						}
+						nugoB.Lead(nugoOff)
 //line warpmask.go:90
 						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nil)
 //line warpmask.go:90
@@ -9366,6 +9414,7 @@ func init() {
 								nugoVRes[nugoTi] = res
 							}
 						}
+						nugoB.Lead(nugoOff)
 					} else {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9394,6 +9443,7 @@ func init() {
 								nugoVV2[nugoTi] = v2
 							}
 						}
+						nugoB.Lead(nugoOff)
 //line warpmask.go:92
 						cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
 //line warpmask.go:92
@@ -9425,6 +9475,7 @@ func init() {
 								nugoVRes[nugoTi] = res
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9461,6 +9512,7 @@ func init() {
 							nugoVRes[nugoTi] = res
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:65
 					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nil)
 //line warpmask.go:65
@@ -9492,6 +9544,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
@@ -9513,6 +9566,7 @@ func init() {
 							nugoMask7[nugoTi] = 0xffff0000
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:67
 					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff2, nil)
 //line warpmask.go:67
@@ -9560,7 +9614,10 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:82
 					for off3 := 8; off3 > 0; off3 /= 2 {
+//line warpmask.go:83
 						if down3 {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9589,6 +9646,7 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+							nugoB.Lead(nugoOff2)
 //line warpmask.go:84
 							cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff2, nil)
 //line warpmask.go:84
@@ -9620,6 +9678,7 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+							nugoB.Lead(nugoOff2)
 						} else {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9648,6 +9707,7 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+							nugoB.Lead(nugoOff2)
 //line warpmask.go:86
 							cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff2, nil)
 //line warpmask.go:86
@@ -9679,8 +9739,10 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+							nugoB.Lead(nugoOff2)
 						}
 					}
+//line warpmask.go:89
 					if down3 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9709,6 +9771,7 @@ func init() {
 								nugoVV3[nugoTi] = v3
 							}
 						}
+						nugoB.Lead(nugoOff2)
 //line warpmask.go:90
 						cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff2, nil)
 //line warpmask.go:90
@@ -9740,6 +9803,7 @@ func init() {
 								nugoVRes2[nugoTi] = res2
 							}
 						}
+						nugoB.Lead(nugoOff2)
 					} else {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9768,6 +9832,7 @@ func init() {
 								nugoVV3[nugoTi] = v3
 							}
 						}
+						nugoB.Lead(nugoOff2)
 //line warpmask.go:92
 						cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nil)
 //line warpmask.go:92
@@ -9799,6 +9864,7 @@ func init() {
 								nugoVRes2[nugoTi] = res2
 							}
 						}
+						nugoB.Lead(nugoOff2)
 					}
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9835,6 +9901,7 @@ func init() {
 							nugoVRes2[nugoTi] = res2
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:69
 					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nil)
 //line warpmask.go:69
@@ -9866,6 +9933,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10018,6 +10086,7 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10038,6 +10107,7 @@ func init() {
 							nugoPred[nugoTi] = true
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:102
 					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
 					if nugoFlat {
@@ -10067,6 +10137,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
 					if nugoFlat {
@@ -10088,6 +10159,7 @@ func init() {
 							nugoPred2[nugoTi] = true
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:104
 					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
 					if nugoFlat {
@@ -10117,6 +10189,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 				if nugoFlat {
 				nugoRegion:
@@ -10183,6 +10256,7 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warpmask.go:112
 				cuda.BlockBallot(nugoVote3, nugoPred3, nugoExited)
 				if nugoFlat {
@@ -10226,6 +10300,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -10328,7 +10403,10 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warptree.go:24
 				for off := 16; off > 0; off /= 2 {
+					nugoB.Lead(nugoExited)
 //line warptree.go:25
 					{
 						nugoD := int(off) & 31
@@ -10349,8 +10427,11 @@ func init() {
 							}
 						}
 					}
+					nugoB.Lead(nugoExited)
 				}
+//line warptree.go:27
 				for off := 8; off > 0; off >>= 1 {
+					nugoB.Lead(nugoExited)
 //line warptree.go:28
 					{
 						nugoD2 := int(off) & 31
@@ -10371,6 +10452,7 @@ func init() {
 							}
 						}
 					}
+					nugoB.Lead(nugoExited)
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
@@ -10413,6 +10495,7 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -10470,6 +10553,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warptree.go:44
 				for off := 16; off > 0; off /= 2 {
 //line warptree.go:45
 					{
@@ -10961,6 +11045,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warptree.go:102
 				{
 					nugoD := int(3) & 31
@@ -10981,6 +11066,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warptree.go:103
 				{
 					nugoD2 := int(1) & 31
@@ -11001,6 +11087,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warptree.go:104
 				{
 					nugoD3 := int(35) & 31
@@ -11060,6 +11147,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})

@@ -1724,6 +1724,7 @@ func (e *emitter) nodes(ns []node) {
 			}
 			fmt.Fprintf(w, n.text+"\n", f.cuda, exited)
 		case *breakNode:
+			e.lineAt(n.cond.Pos())
 			fmt.Fprintf(w, "if !(%s) {\nbreak\n}\n", f.print(n.cond))
 		case *gridNode:
 			e.gridSync(n)
@@ -1733,6 +1734,7 @@ func (e *emitter) nodes(ns []node) {
 			w.WriteString("}\n")
 		case *forNode:
 			// A shuffle tree may get an unrolled form first (fission_tree.go).
+			e.lineAt(n.loop.Pos()) // a panic in the header names its line
 			unrolled := e.unrolledTree(n)
 			switch l := n.loop.(type) {
 			case *ast.ForStmt:
@@ -1770,6 +1772,7 @@ func (e *emitter) nodes(ns []node) {
 				e.divergent(n)
 				continue
 			}
+			e.lineAt(n.s.Pos()) // a panic in the condition names its line
 			w.WriteString("if ")
 			if n.s.Init != nil {
 				fmt.Fprintf(w, "%s; ", f.print(n.s.Init))
@@ -1788,6 +1791,16 @@ func (e *emitter) nodes(ns []node) {
 // region writes one region: its uniform prelude, then the loop over the
 // block's threads.
 func (e *emitter) region(r *region) {
+	e.regionLoops(r)
+	if e.f.exited != "" {
+		// The block-level code after the loops names, in a panic, the
+		// first thread that has not returned (cuda.Block.Lead).
+		fmt.Fprintf(e.w, "%s.Lead(%s)\n", e.f.blk, e.f.exited)
+	}
+}
+
+// regionLoops writes region r's prelude and its loops over the threads.
+func (e *emitter) regionLoops(r *region) {
 	f, w := e.f, e.w
 	for _, p := range r.prelude {
 		e.piece(p)

@@ -1499,6 +1499,7 @@ func init() {
 						buf[tid] = v
 					}
 				}
+//line corpus.go:95
 				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -2352,6 +2353,7 @@ func init() {
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					nugoB.Lead(nugoOff)
 //line divergent.go:13
 					cuda.BlockBranchCheck(nugoB, nil, nugoOff, nil)
 //line divergent.go:13
@@ -2383,6 +2385,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2553,6 +2556,7 @@ func init() {
 						_ = t
 					}
 				}
+//line gridsync.go:11
 				for range rounds {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2810,6 +2814,7 @@ func init() {
 						data[i] = 1
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:52
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2844,6 +2849,7 @@ func init() {
 						out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -2974,6 +2980,7 @@ func init() {
 						data[i] = 1
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:75
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3032,6 +3039,7 @@ func init() {
 						out[i] = data[i] + data[len(data)-1-i]
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:80
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3072,6 +3080,7 @@ func init() {
 						out[i]++
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -3140,6 +3149,7 @@ func init() {
 						data[i] *= 3
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:93
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3210,6 +3220,7 @@ func init() {
 						out[i] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -3322,6 +3333,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line gridsync.go:126
 				if t.BlockIdx().X == 0 {
 
 //line gridsync.go:127
@@ -3802,6 +3814,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line match.go:19
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -3839,6 +3852,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line match.go:20
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -3894,6 +3908,7 @@ func init() {
 						allMask[i], all[i] = m, a
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -4011,6 +4026,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line match.go:19
 					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoOff2)
 					if nugoFlat {
@@ -4048,6 +4064,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line match.go:20
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoOff2)
 					if nugoFlat {
@@ -4103,6 +4120,7 @@ func init() {
 							allMask[i2], all[i2] = m2, a2
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 			}
 		}
@@ -4194,6 +4212,7 @@ func init() {
 						nugoPred[nugoTi] = in[i] > 0
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line match.go:52
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -4249,6 +4268,7 @@ func init() {
 						rank[i] = r
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -4714,6 +4734,7 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:17
 				c := nugoCount
@@ -4751,6 +4772,8 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line syncreduce.go:19
 				if nugoCount2 == nugoArrived {
 
 //line syncreduce.go:20
@@ -4784,6 +4807,8 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line syncreduce.go:22
 				if nugoCount3 > 0 {
 
 //line syncreduce.go:23
@@ -4824,6 +4849,7 @@ func init() {
 						count[i], flags[i] = int32(c), f
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -4975,6 +5001,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:14
 				for off := 16; off > 0; off /= 2 {
 //line warp.go:15
 					{
@@ -5099,7 +5126,10 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warp.go:28
 					for off := 16; off > 0; off /= 2 {
+						nugoB.Lead(nugoOff)
 //line warp.go:29
 						{
 							nugoD2 := int(off) & 31
@@ -5120,6 +5150,7 @@ func init() {
 								}
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
@@ -5160,6 +5191,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 			}
 		}
@@ -5339,6 +5371,7 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line warp.go:59
 				for m2 := 16; m2 > 0; m2 /= 2 {
 //line warp.go:60
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(m2), nil)
@@ -5922,6 +5955,7 @@ func init() {
 						nugoPred[nugoTi] = true
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warp.go:106
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -5955,6 +5989,7 @@ func init() {
 						nugoPred2[nugoTi] = true
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warp.go:107
 				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
 				if nugoFlat {
@@ -5988,6 +6023,7 @@ func init() {
 						nugoVal[nugoTi] = i
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warp.go:108
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
 				if nugoFlat {
@@ -6019,6 +6055,7 @@ func init() {
 						fromLane0[i] = nugoShfl[nugoTi]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -6653,6 +6690,7 @@ func init() {
 						nugoVM[nugoTi] = m
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6709,6 +6747,7 @@ func init() {
 							nugoVP2[nugoTi] = p2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:33
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
 //line warpmask.go:33
@@ -6754,6 +6793,7 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:34
 					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nugoExited)
 //line warpmask.go:34
@@ -6799,6 +6839,7 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:35
 					cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nugoExited)
 //line warpmask.go:35
@@ -6844,6 +6885,7 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:36
 					cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nugoExited)
 //line warpmask.go:36
@@ -6889,6 +6931,7 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:37
 					cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nugoExited)
 //line warpmask.go:37
@@ -6940,6 +6983,7 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:39
 					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nugoExited)
 //line warpmask.go:39
@@ -6989,6 +7033,7 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:42
 					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff, nugoExited)
 //line warpmask.go:42
@@ -7038,6 +7083,7 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:45
 					cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff, nugoExited)
 //line warpmask.go:45
@@ -7097,6 +7143,7 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:49
 					cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff, nugoExited)
 //line warpmask.go:49
@@ -7140,6 +7187,7 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:50
 					cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff, nugoExited)
 //line warpmask.go:50
@@ -7189,6 +7237,7 @@ func init() {
 							nugoVO2[nugoTi] = o2
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
 					if nugoFlat {
@@ -7214,6 +7263,7 @@ func init() {
 							nugoVM[nugoTi] = m
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:26
 					cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nugoExited)
 //line warpmask.go:26
@@ -7273,6 +7323,7 @@ func init() {
 							nugoVP3[nugoTi] = p3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:33
 					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nugoExited)
 //line warpmask.go:33
@@ -7318,6 +7369,7 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:34
 					cuda.BlockBranchCheck(nugoB, nugoMask13, nugoOff2, nugoExited)
 //line warpmask.go:34
@@ -7363,6 +7415,7 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:35
 					cuda.BlockBranchCheck(nugoB, nugoMask14, nugoOff2, nugoExited)
 //line warpmask.go:35
@@ -7408,6 +7461,7 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:36
 					cuda.BlockBranchCheck(nugoB, nugoMask15, nugoOff2, nugoExited)
 //line warpmask.go:36
@@ -7453,6 +7507,7 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:37
 					cuda.BlockBranchCheck(nugoB, nugoMask16, nugoOff2, nugoExited)
 //line warpmask.go:37
@@ -7504,6 +7559,7 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:39
 					cuda.BlockBranchCheck(nugoB, nugoMask17, nugoOff2, nugoExited)
 //line warpmask.go:39
@@ -7553,6 +7609,7 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:42
 					cuda.BlockBranchCheck(nugoB, nugoMask18, nugoOff2, nugoExited)
 //line warpmask.go:42
@@ -7602,6 +7659,7 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:45
 					cuda.BlockBranchCheck(nugoB, nugoMask19, nugoOff2, nugoExited)
 //line warpmask.go:45
@@ -7661,6 +7719,7 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:49
 					cuda.BlockBranchCheck(nugoB, nugoMask20, nugoOff2, nugoExited)
 //line warpmask.go:49
@@ -7704,6 +7763,7 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 //line warpmask.go:50
 					cuda.BlockBranchCheck(nugoB, nugoMask21, nugoOff2, nugoExited)
 //line warpmask.go:50
@@ -7753,6 +7813,7 @@ func init() {
 							nugoVO3[nugoTi] = o3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 			}
 		}
@@ -8376,6 +8437,7 @@ func init() {
 						nugoPred[nugoTi] = (in[i] > 0)
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line warpmask.go:65
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
 				if nugoFlat {
@@ -8407,6 +8469,7 @@ func init() {
 						out[i] = nugoVote[nugoTi]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -8506,6 +8569,7 @@ func init() {
 							nugoPred[nugoTi] = (true)
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line warpmask.go:120
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
@@ -8537,6 +8601,7 @@ func init() {
 							out[i] = nugoVote[nugoTi]
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 			}
 		}

@@ -51,6 +51,7 @@ func init() {
 						}
 					}
 				}
+//line fission.go:16
 				for s := 32; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -189,6 +190,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				nugoCount := 0
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -217,6 +219,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -250,6 +253,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -278,6 +282,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line fission.go:49
 				if t.BlockIdx().X == 0 {
 				}
 				if nugoFlat {
@@ -635,6 +640,7 @@ func init() {
 							nugoPred[nugoTi] = (a[i] > 0)
 						}
 					}
+					nugoB.Lead(nugoOff)
 //line fission.go:109
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
@@ -666,6 +672,7 @@ func init() {
 							a[i] = nugoVote[nugoTi]
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 			}
 		}
@@ -712,6 +719,7 @@ func init() {
 
 //line fission.go:136
 				n := int32(5)
+//line fission.go:137
 				for k := 0; k < 2; k++ {
 
 //line fission.go:139
@@ -784,6 +792,7 @@ func init() {
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
+//line fission.go:151
 				for stride := n / 2; stride > 0; stride /= 2 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -834,6 +843,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line fission.go:163
 				if t.BlockIdx().X == 0 {
 
 //line fission.go:164
@@ -1016,6 +1026,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 					nugoRegion:
@@ -1058,6 +1069,8 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line fission.go:190
 					for off := 8; off > 0; off /= 2 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1086,6 +1099,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff)
 //line fission.go:191
 						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
 //line fission.go:191
@@ -1117,6 +1131,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
@@ -1139,6 +1154,7 @@ func init() {
 							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
 						}
 					}
+					nugoB.Lead(nugoOff2)
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1165,6 +1181,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 //line fission.go:194
 						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
 //line fission.go:194
@@ -1196,8 +1213,10 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 					}
 				}
+				nugoB.Lead(nugoExited)
 //line fission.go:196
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(0), nugoExited)
 				if nugoFlat {
@@ -1229,6 +1248,7 @@ func init() {
 						a[i] = nugoShfl2[nugoTi]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -1307,6 +1327,7 @@ func init() {
 //line uniform.go:17
 					stride = 3
 				}
+//line uniform.go:19
 				for k := 0; k < rounds; k++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1352,6 +1373,7 @@ func init() {
 						total += k
 					}
 				}
+//line uniform.go:34
 				for k := 0; k < total; k++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1385,6 +1407,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line uniform.go:43
 				for k := 0; k < 8; k++ {
 
 //line uniform.go:44
@@ -1447,6 +1470,7 @@ func init() {
 						_ = t
 					}
 				}
+//line uniform.go:60
 				for i := 0; i < 2; i++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1549,6 +1573,7 @@ func init() {
 
 //line uniform.go:85
 				rounds := 1
+//line uniform.go:86
 				if n > 4 {
 
 //line uniform.go:87
@@ -1571,6 +1596,7 @@ func init() {
 						}
 					}
 				}
+//line uniform.go:90
 				for k := 0; k < rounds; k++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1607,7 +1633,9 @@ func init() {
 
 //line uniform.go:99
 				limit := 3
+//line uniform.go:100
 				for k := 0; k < 8; k++ {
+//line uniform.go:101
 					if n > 1 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1632,6 +1660,7 @@ func init() {
 //line uniform.go:104
 							limit--
 						}
+//line uniform.go:106
 						if k == limit {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1688,6 +1717,7 @@ func init() {
 
 //line uniform.go:132
 					m := n % 4
+//line uniform.go:133
 					if m == 0 || (m == 1) {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1726,6 +1756,7 @@ func init() {
 								}
 							}
 						} else {
+//line uniform.go:140
 							for k := 0; k < 2; k++ {
 							}
 						}
@@ -1759,6 +1790,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line uniform.go:161
 				if (n % 2) == 0 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {

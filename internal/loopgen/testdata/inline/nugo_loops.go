@@ -51,6 +51,7 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:16
 				for off2 := 16; off2 > 0; off2 /= 2 {
 //line inline.go:17
 					{
@@ -187,6 +188,7 @@ func init() {
 						nugoVV3[nugoTi] = v3
 					}
 				}
+//line inline.go:16
 				for off2 := 16; off2 > 0; off2 /= 2 {
 //line inline.go:17
 					{
@@ -448,6 +450,7 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:56
 				if k == 0 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -701,6 +704,7 @@ func init() {
 						nugoVV3[nugoTi] = v3
 					}
 				}
+//line inline.go:16
 				for off2 := 16; off2 > 0; off2 /= 2 {
 //line inline.go:17
 					{
@@ -749,6 +753,7 @@ func init() {
 						nugoVV3[nugoTi] = v3
 					}
 				}
+//line inline.go:16
 				for off3 := 16; off3 > 0; off3 /= 2 {
 //line inline.go:17
 					{
@@ -867,6 +872,7 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:16
 				for off2 := 16; off2 > 0; off2 /= 2 {
 //line inline.go:17
 					{
@@ -998,6 +1004,7 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:152
 				for off2 := 16; off2 > 0; off2 /= 2 {
 //line inline.go:153
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(off2), nil)
@@ -1113,6 +1120,7 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:152
 				for off2 := 16; off2 > 0; off2 /= 2 {
 //line inline.go:153
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(off2), nil)

@@ -47,6 +47,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:21
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -179,6 +180,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:32
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -314,6 +316,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:46
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -446,6 +449,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:57
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -579,6 +583,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:69
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -663,6 +668,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:74
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -796,6 +802,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:87
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -880,6 +887,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:92
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -1019,6 +1027,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:105
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -1111,6 +1120,7 @@ func init() {
 						nugoVU[nugoTi] = u
 					}
 				}
+//line warpdemand.go:111
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -1286,6 +1296,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:128
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -1418,6 +1429,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:140
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -1502,6 +1514,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:146
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -1635,6 +1648,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:159
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -1713,6 +1727,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:165
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -1875,6 +1890,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:179
 				for off := 16; off > 0; off /= 2 {
 //line warpdemand.go:180
 					{
@@ -1954,6 +1970,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:189
 				for off := start; off > 0; off /= 2 {
 //line warpdemand.go:190
 					{
