@@ -4071,6 +4071,264 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntGrid, "f3ed82e1b9513dc3", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, bad, leave := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int), nugoArgs[3].(int)
+		_, _, _, _ = a, out, bad, leave
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoExited []bool
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+
+//line hunt_grid.go:12
+				n := t.GridSize1()
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:11
+						tid := nugoTi
+
+//line hunt_grid.go:12
+						i := (nugoX0 + nugoTi)
+
+//line hunt_grid.go:13
+						if t.BlockIdx().X == leave && tid < 8 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+
+//line hunt_grid.go:16
+						sh[tid] = a[i]
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:11
+						tid := t.ThreadIdx().X
+
+//line hunt_grid.go:12
+						i := t.Grid1()
+
+//line hunt_grid.go:13
+						if t.BlockIdx().X == leave && tid < 8 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line hunt_grid.go:16
+						sh[tid] = a[i]
+					}
+				}
+				nugoB.Lead(nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:11
+						tid := nugoTi
+
+//line hunt_grid.go:12
+						i := (nugoX0 + nugoTi)
+
+//line hunt_grid.go:18
+						out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:11
+						tid := t.ThreadIdx().X
+
+//line hunt_grid.go:12
+						i := t.Grid1()
+
+//line hunt_grid.go:18
+						out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+					}
+				}
+				nugoB.Lead(nugoExited)
+
+//line hunt_grid.go:19
+				if !nugoB.SyncGrid(nugoExited) {
+					return
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:12
+						i := (nugoX0 + nugoTi)
+
+//line hunt_grid.go:20
+						j := (i + 37) % n
+
+//line hunt_grid.go:21
+						if i == bad {
+//line hunt_grid.go:22
+							j += n
+						}
+
+//line hunt_grid.go:24
+						v := out[j]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:12
+						i := t.Grid1()
+
+//line hunt_grid.go:20
+						j := (i + 37) % n
+
+//line hunt_grid.go:21
+						if i == bad {
+//line hunt_grid.go:22
+							j += n
+						}
+
+//line hunt_grid.go:24
+						v := out[j]
+						nugoVV[nugoTi] = v
+					}
+				}
+				nugoB.Lead(nugoExited)
+
+//line hunt_grid.go:25
+				if !nugoB.SyncGrid(nugoExited) {
+					return
+				}
+//line hunt_grid.go:26
+				for k := 0; k < 2; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_grid.go:12
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+
+//line hunt_grid.go:27
+							out[i] += v + int32(k)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_grid.go:12
+							i := t.Grid1()
+							v := nugoVV[nugoTi]
+
+//line hunt_grid.go:27
+							out[i] += v + int32(k)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoExited)
+
+//line hunt_grid.go:28
+					if !nugoB.SyncGrid(nugoExited) {
+						return
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:12
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_grid.go:30
+						out[i] = out[i]*2 - v
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:12
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_grid.go:30
+						out[i] = out[i]*2 - v
+						nugoVV[nugoTi] = v
+					}
+				}
+				nugoB.Lead(nugoExited)
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntPromoted, "a0f86d7904f90c22", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
 		_, _ = a, n
