@@ -188,8 +188,6 @@ func HuntUniformEffects(t cuda.Thread, a []int32, c []int32, m int) {
 	sh := cuda.SharedArray[int32](t, 64)
 	tid := t.ThreadIdx().X
 	bumpCount(c, t.Grid1() == 5, 2)
-	c[3] += 0
-	c[4] = int32(m)
 	cuda.AtomicAdd(&c[1], 1)
 	old := cuda.AtomicAdd(&c[2], 1)
 	sh[tid] = int32(m)

@@ -5392,7 +5392,7 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterBlockLoop(HuntUniformEffects, "080579b10a4357fe", func(nugoArgs []any) func() cuda.BlockLoop {
+	cuda.RegisterBlockLoop(HuntUniformEffects, "f4c9c883d56b6f26", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, c, m := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
 		_, _, _ = a, c, m
 		return func() cuda.BlockLoop {
@@ -5429,18 +5429,12 @@ func init() {
 						bumpCount(c, (nugoX0+nugoTi) == 5, 2)
 
 //line hunt_uniform.go:191
-						c[3] += 0
-
-//line hunt_uniform.go:192
-						c[4] = int32(m)
-
-//line hunt_uniform.go:193
 						cuda.AtomicAdd(&c[1], 1)
 
-//line hunt_uniform.go:194
+//line hunt_uniform.go:192
 						old := cuda.AtomicAdd(&c[2], 1)
 
-//line hunt_uniform.go:195
+//line hunt_uniform.go:193
 						sh[tid] = int32(m)
 						nugoVOld[nugoTi] = old
 					}
@@ -5456,23 +5450,17 @@ func init() {
 						bumpCount(c, t.Grid1() == 5, 2)
 
 //line hunt_uniform.go:191
-						c[3] += 0
-
-//line hunt_uniform.go:192
-						c[4] = int32(m)
-
-//line hunt_uniform.go:193
 						cuda.AtomicAdd(&c[1], 1)
 
-//line hunt_uniform.go:194
+//line hunt_uniform.go:192
 						old := cuda.AtomicAdd(&c[2], 1)
 
-//line hunt_uniform.go:195
+//line hunt_uniform.go:193
 						sh[tid] = int32(m)
 						nugoVOld[nugoTi] = old
 					}
 				}
-//line hunt_uniform.go:197
+//line hunt_uniform.go:195
 				for k := 0; k < m; k++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5482,7 +5470,7 @@ func init() {
 //line hunt_uniform.go:189
 							tid := nugoTi
 
-//line hunt_uniform.go:198
+//line hunt_uniform.go:196
 							v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
 							nugoVV[nugoTi] = v
 						}
@@ -5494,7 +5482,7 @@ func init() {
 //line hunt_uniform.go:189
 							tid := t.ThreadIdx().X
 
-//line hunt_uniform.go:198
+//line hunt_uniform.go:196
 							v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
 							nugoVV[nugoTi] = v
 						}
@@ -5508,7 +5496,7 @@ func init() {
 							tid := nugoTi
 							v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:200
+//line hunt_uniform.go:198
 							sh[tid] = v
 							nugoVV[nugoTi] = v
 						}
@@ -5521,7 +5509,7 @@ func init() {
 							tid := t.ThreadIdx().X
 							v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:200
+//line hunt_uniform.go:198
 							sh[tid] = v
 							nugoVV[nugoTi] = v
 						}
@@ -5536,13 +5524,13 @@ func init() {
 						tid := nugoTi
 						old := nugoVOld[nugoTi]
 
-//line hunt_uniform.go:203
+//line hunt_uniform.go:201
 						if i := (nugoX0 + nugoTi); i < len(a) {
-//line hunt_uniform.go:204
+//line hunt_uniform.go:202
 							a[i] = sh[tid]
-//line hunt_uniform.go:205
+//line hunt_uniform.go:203
 							if old < 0 {
-//line hunt_uniform.go:206
+//line hunt_uniform.go:204
 								a[i] = -1
 							}
 						}
@@ -5557,13 +5545,13 @@ func init() {
 						tid := t.ThreadIdx().X
 						old := nugoVOld[nugoTi]
 
-//line hunt_uniform.go:203
+//line hunt_uniform.go:201
 						if i := t.Grid1(); i < len(a) {
-//line hunt_uniform.go:204
+//line hunt_uniform.go:202
 							a[i] = sh[tid]
-//line hunt_uniform.go:205
+//line hunt_uniform.go:203
 							if old < 0 {
-//line hunt_uniform.go:206
+//line hunt_uniform.go:204
 								a[i] = -1
 							}
 						}
@@ -5604,14 +5592,14 @@ func init() {
 					}
 				}
 
-//line hunt_uniform.go:218
+//line hunt_uniform.go:216
 				s := 0
 
-//line hunt_uniform.go:219
+//line hunt_uniform.go:217
 				for k := 0; k < n; k++ {
-//line hunt_uniform.go:220
+//line hunt_uniform.go:218
 					if k%3 == 1 {
-//line hunt_uniform.go:221
+//line hunt_uniform.go:219
 						s = k
 					}
 				}
@@ -5620,10 +5608,10 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line hunt_uniform.go:216
+//line hunt_uniform.go:214
 						tid := nugoTi
 
-//line hunt_uniform.go:224
+//line hunt_uniform.go:222
 						v := int32(tid)
 						nugoVV[nugoTi] = v
 					}
@@ -5632,28 +5620,28 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line hunt_uniform.go:216
+//line hunt_uniform.go:214
 						tid := t.ThreadIdx().X
 
-//line hunt_uniform.go:224
+//line hunt_uniform.go:222
 						v := int32(tid)
 						nugoVV[nugoTi] = v
 					}
 				}
-//line hunt_uniform.go:225
+//line hunt_uniform.go:223
 				for r := 0; r < 4; r++ {
-//line hunt_uniform.go:226
+//line hunt_uniform.go:224
 					for q := 0; q < s; q++ {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 								t := nugoB.FlatThread(nugoTi)
 								_ = t
 
-//line hunt_uniform.go:216
+//line hunt_uniform.go:214
 								tid := nugoTi
 								v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:227
+//line hunt_uniform.go:225
 								sh[tid] = v
 								nugoVV[nugoTi] = v
 							}
@@ -5662,11 +5650,11 @@ func init() {
 								t := nugoB.Thread(nugoTi)
 								_ = t
 
-//line hunt_uniform.go:216
+//line hunt_uniform.go:214
 								tid := t.ThreadIdx().X
 								v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:227
+//line hunt_uniform.go:225
 								sh[tid] = v
 								nugoVV[nugoTi] = v
 							}
@@ -5676,11 +5664,11 @@ func init() {
 								t := nugoB.FlatThread(nugoTi)
 								_ = t
 
-//line hunt_uniform.go:216
+//line hunt_uniform.go:214
 								tid := nugoTi
 								v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:229
+//line hunt_uniform.go:227
 								v += sh[(tid+q+1)%t.BlockDim().X]
 								nugoVV[nugoTi] = v
 							}
@@ -5689,24 +5677,24 @@ func init() {
 								t := nugoB.Thread(nugoTi)
 								_ = t
 
-//line hunt_uniform.go:216
+//line hunt_uniform.go:214
 								tid := t.ThreadIdx().X
 								v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:229
+//line hunt_uniform.go:227
 								v += sh[(tid+q+1)%t.BlockDim().X]
 								nugoVV[nugoTi] = v
 							}
 						}
 					}
 
-//line hunt_uniform.go:232
+//line hunt_uniform.go:230
 					if r == 1 {
-//line hunt_uniform.go:233
+//line hunt_uniform.go:231
 						s = s/2 + 1
-//line hunt_uniform.go:234
+//line hunt_uniform.go:232
 					} else if r == 2 {
-//line hunt_uniform.go:235
+//line hunt_uniform.go:233
 						continue
 					}
 					if nugoFlat {
@@ -5715,7 +5703,7 @@ func init() {
 							_ = t
 							v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:237
+//line hunt_uniform.go:235
 							v = v*3 + int32(s)
 							nugoVV[nugoTi] = v
 						}
@@ -5725,7 +5713,7 @@ func init() {
 							_ = t
 							v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:237
+//line hunt_uniform.go:235
 							v = v*3 + int32(s)
 							nugoVV[nugoTi] = v
 						}
@@ -5736,13 +5724,13 @@ func init() {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
-//line hunt_uniform.go:217
+//line hunt_uniform.go:215
 						i := (nugoX0 + nugoTi)
 						v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:239
+//line hunt_uniform.go:237
 						if i < len(a) {
-//line hunt_uniform.go:240
+//line hunt_uniform.go:238
 							a[i] = v
 						}
 						nugoVV[nugoTi] = v
@@ -5752,13 +5740,13 @@ func init() {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line hunt_uniform.go:217
+//line hunt_uniform.go:215
 						i := t.Grid1()
 						v := nugoVV[nugoTi]
 
-//line hunt_uniform.go:239
+//line hunt_uniform.go:237
 						if i < len(a) {
-//line hunt_uniform.go:240
+//line hunt_uniform.go:238
 							a[i] = v
 						}
 						nugoVV[nugoTi] = v
@@ -5795,10 +5783,10 @@ func init() {
 							continue
 						}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 						tid := nugoTi
 
-//line hunt_uniform.go:251
+//line hunt_uniform.go:249
 						sh[tid] = int32(tid)
 					}
 				} else {
@@ -5809,10 +5797,10 @@ func init() {
 							continue
 						}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 						tid := t.ThreadIdx().X
 
-//line hunt_uniform.go:251
+//line hunt_uniform.go:249
 						sh[tid] = int32(tid)
 					}
 				}
@@ -5827,10 +5815,10 @@ func init() {
 							continue
 						}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 						tid := nugoTi
 
-//line hunt_uniform.go:253
+//line hunt_uniform.go:251
 						if tid < gone {
 							{
 								nugoExited[nugoTi] = true
@@ -5847,10 +5835,10 @@ func init() {
 							continue
 						}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 						tid := t.ThreadIdx().X
 
-//line hunt_uniform.go:253
+//line hunt_uniform.go:251
 						if tid < gone {
 							{
 								nugoExited[nugoTi] = true
@@ -5861,15 +5849,15 @@ func init() {
 				}
 				nugoB.Lead(nugoExited)
 
-//line hunt_uniform.go:256
+//line hunt_uniform.go:254
 				k := 2
 
-//line hunt_uniform.go:257
+//line hunt_uniform.go:255
 				if where == 0 {
-//line hunt_uniform.go:258
+//line hunt_uniform.go:256
 					k = 12 / d
 				}
-//line hunt_uniform.go:260
+//line hunt_uniform.go:258
 				for r := 0; r < k+12/(d+1-where%2); r++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5879,10 +5867,10 @@ func init() {
 								continue
 							}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 							tid := nugoTi
 
-//line hunt_uniform.go:262
+//line hunt_uniform.go:260
 							sh[tid]++
 						}
 					} else {
@@ -5893,16 +5881,16 @@ func init() {
 								continue
 							}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 							tid := t.ThreadIdx().X
 
-//line hunt_uniform.go:262
+//line hunt_uniform.go:260
 							sh[tid]++
 						}
 					}
 					nugoB.Lead(nugoExited)
 				}
-//line hunt_uniform.go:264
+//line hunt_uniform.go:262
 				if where == 2 && 12/d > 0 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5912,10 +5900,10 @@ func init() {
 								continue
 							}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 							tid := nugoTi
 
-//line hunt_uniform.go:266
+//line hunt_uniform.go:264
 							sh[tid]--
 						}
 					} else {
@@ -5926,10 +5914,10 @@ func init() {
 								continue
 							}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 							tid := t.ThreadIdx().X
 
-//line hunt_uniform.go:266
+//line hunt_uniform.go:264
 							sh[tid]--
 						}
 					}
@@ -5943,12 +5931,12 @@ func init() {
 							continue
 						}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 						tid := nugoTi
 
-//line hunt_uniform.go:268
+//line hunt_uniform.go:266
 						if i := (nugoX0 + nugoTi); i < len(a) {
-//line hunt_uniform.go:269
+//line hunt_uniform.go:267
 							a[i] = sh[tid]
 						}
 					}
@@ -5960,12 +5948,12 @@ func init() {
 							continue
 						}
 
-//line hunt_uniform.go:250
+//line hunt_uniform.go:248
 						tid := t.ThreadIdx().X
 
-//line hunt_uniform.go:268
+//line hunt_uniform.go:266
 						if i := t.Grid1(); i < len(a) {
-//line hunt_uniform.go:269
+//line hunt_uniform.go:267
 							a[i] = sh[tid]
 						}
 					}
