@@ -172,3 +172,32 @@ func HuntArmPanic(t cuda.Thread, a []int32, out []int32, bad int) {
 	t.SyncThreads()
 	out[t.Grid1()] += cuda.ShflSync(t, v, 0)
 }
+
+// HuntDiv2D runs divergent arms with masked warp operations in a
+// two-dimensional block, whose warps run across rows: each arm's mask
+// names the lanes of its warp on its side (x < 4 or not).
+func HuntDiv2D(t cuda.Thread, a []int32, out []int32) {
+	id := t.ThreadIdx()
+	dim := t.BlockDim()
+	lin := id.Y*dim.X + id.X
+	i := t.BlockIdx().X*dim.X*dim.Y + lin
+	lane := t.LaneID()
+	var left, all uint32
+	for l := 0; l < 32; l++ {
+		if p := lin - lane + l; p < dim.X*dim.Y {
+			all |= 1 << l
+			if p%dim.X < 4 {
+				left |= 1 << l
+			}
+		}
+	}
+	v := a[i]
+	if id.X < 4 {
+		v += int32(cuda.BallotSyncMask(t, left, v > 0) & 0xffff)
+		v = cuda.ShflSyncMask(t, left, v, 0)
+	} else {
+		v = cuda.ShflXorSyncMask(t, all&^left, v, 1)
+	}
+	t.SyncThreads()
+	out[i] = v + cuda.ShflDownSync(t, v, 3)
+}

@@ -111,6 +111,10 @@ func TestHuntDivergent(t *testing.T) {
 			huntCase{fmt.Sprintf("warpwhole/%d", b), HuntWarpWhole, cfg, func() []any { return []any{floats(n - 7), make([]float32, 3)} }, false, false, ""},
 		)
 	}
+	for _, d := range []cuda.Dim3{cuda.Dim2(8, 12), cuda.Dim2(16, 4), cuda.Dim2(5, 7)} {
+		n := 2 * d.Size()
+		cs = append(cs, huntCase{fmt.Sprintf("div2d/%dx%d", d.X, d.Y), HuntDiv2D, cuda.LaunchConfig{Grid: cuda.Dim1(2), Block: d}, huntInts(n), false, false, ""})
+	}
 	for _, c := range cs {
 		t.Run(c.name, func(t *testing.T) { huntCheck(t, c) })
 	}

@@ -4071,6 +4071,431 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntDiv2D, "2926b0458da1b59e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoMask2 []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoMask3 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoShfl3 []int32
+			var nugoVLeft []uint32
+			var nugoVAll []uint32
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVLeft) < nugoN {
+					nugoVLeft = make([]uint32, nugoN)
+				}
+				nugoVLeft := nugoVLeft[:nugoN]
+				_ = nugoVLeft
+				if cap(nugoVAll) < nugoN {
+					nugoVAll = make([]uint32, nugoN)
+				}
+				nugoVAll := nugoVAll[:nugoN]
+				_ = nugoVAll
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line hunt_divergent.go:181
+				dim := t.BlockDim()
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:180
+						id := t.ThreadIdx()
+
+//line hunt_divergent.go:182
+						lin := id.Y*dim.X + id.X
+
+//line hunt_divergent.go:183
+						i := t.BlockIdx().X*dim.X*dim.Y + lin
+
+//line hunt_divergent.go:184
+						lane := t.LaneID()
+
+//line hunt_divergent.go:185
+						var left, all uint32
+
+//line hunt_divergent.go:186
+						for l := 0; l < 32; l++ {
+//line hunt_divergent.go:187
+							if p := lin - lane + l; p < dim.X*dim.Y {
+//line hunt_divergent.go:188
+								all |= 1 << l
+//line hunt_divergent.go:189
+								if p%dim.X < 4 {
+//line hunt_divergent.go:190
+									left |= 1 << l
+								}
+							}
+						}
+
+//line hunt_divergent.go:194
+						v := a[i]
+						nugoIn[nugoTi] = id.X < 4
+						nugoVLeft[nugoTi] = left
+						nugoVAll[nugoTi] = all
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:180
+						id := t.ThreadIdx()
+
+//line hunt_divergent.go:182
+						lin := id.Y*dim.X + id.X
+
+//line hunt_divergent.go:183
+						i := t.BlockIdx().X*dim.X*dim.Y + lin
+
+//line hunt_divergent.go:184
+						lane := t.LaneID()
+
+//line hunt_divergent.go:185
+						var left, all uint32
+
+//line hunt_divergent.go:186
+						for l := 0; l < 32; l++ {
+//line hunt_divergent.go:187
+							if p := lin - lane + l; p < dim.X*dim.Y {
+//line hunt_divergent.go:188
+								all |= 1 << l
+//line hunt_divergent.go:189
+								if p%dim.X < 4 {
+//line hunt_divergent.go:190
+									left |= 1 << l
+								}
+							}
+						}
+
+//line hunt_divergent.go:194
+						v := a[i]
+						nugoIn[nugoTi] = id.X < 4
+						nugoVLeft[nugoTi] = left
+						nugoVAll[nugoTi] = all
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(left)
+							nugoPred[nugoTi] = (v > 0)
+							nugoVLeft[nugoTi] = left
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(left)
+							nugoPred[nugoTi] = (v > 0)
+							nugoVLeft[nugoTi] = left
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:196
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:196
+					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:196
+							v += int32(nugoVote[nugoTi] & 0xffff)
+							nugoMask2[nugoTi] = uint32(left)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(0)
+							nugoVLeft[nugoTi] = left
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:196
+							v += int32(nugoVote[nugoTi] & 0xffff)
+							nugoMask2[nugoTi] = uint32(left)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(0)
+							nugoVLeft[nugoTi] = left
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:197
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nil)
+//line hunt_divergent.go:197
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:197
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:197
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							all := nugoVAll[nugoTi]
+							v := nugoVV[nugoTi]
+							nugoMask3[nugoTi] = uint32(all &^ left)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+							nugoVLeft[nugoTi] = left
+							nugoVAll[nugoTi] = all
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							all := nugoVAll[nugoTi]
+							v := nugoVV[nugoTi]
+							nugoMask3[nugoTi] = uint32(all &^ left)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+							nugoVLeft[nugoTi] = left
+							nugoVAll[nugoTi] = all
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+//line hunt_divergent.go:199
+					cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff2, nil)
+//line hunt_divergent.go:199
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:199
+							v = nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:199
+							v = nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+				}
+//line hunt_divergent.go:202
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl3, nugoVV, int(3), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:180
+						id := t.ThreadIdx()
+
+//line hunt_divergent.go:182
+						lin := id.Y*dim.X + id.X
+
+//line hunt_divergent.go:183
+						i := t.BlockIdx().X*dim.X*dim.Y + lin
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:202
+						out[i] = v + nugoShfl3[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:180
+						id := t.ThreadIdx()
+
+//line hunt_divergent.go:182
+						lin := id.Y*dim.X + id.X
+
+//line hunt_divergent.go:183
+						i := t.BlockIdx().X*dim.X*dim.Y + lin
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:202
+						out[i] = v + nugoShfl3[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntGrid, "f3ed82e1b9513dc3", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out, bad, leave := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int), nugoArgs[3].(int)
 		_, _, _, _ = a, out, bad, leave
