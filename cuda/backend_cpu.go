@@ -552,8 +552,9 @@ func (l *hostLaunch) absPos(pos string) string {
 
 // panicSite finds the source position of the panic being recovered (or of
 // the runtime.Goexit call being unwound): the first frame below
-// runtime.gopanic (runtime.Goexit) that is not in the runtime nor in the
-// array views' methods and constructors, which panic for their caller.
+// runtime.gopanic (runtime.Goexit) that is not in the runtime nor in this
+// package's files (the array views' methods and constructors, the warp
+// operations), which panic for their caller.
 func panicSite() string {
 	pcs := make([]uintptr, 32)
 	n := runtime.Callers(3, pcs)
@@ -561,7 +562,7 @@ func panicSite() string {
 	seenPanic := false
 	for {
 		f, more := frames.Next()
-		if seenPanic && !strings.HasPrefix(f.Function, "runtime.") && !inArrayAPI(f.Function) {
+		if seenPanic && !strings.HasPrefix(f.Function, "runtime.") && !inArrayAPI(f.Function) && !inRuntimeFile(f.File) {
 			return fmt.Sprintf("%s:%d", f.File, f.Line)
 		}
 		if f.Function == "runtime.gopanic" || f.Function == "runtime.Goexit" {
@@ -571,6 +572,21 @@ func panicSite() string {
 			return ""
 		}
 	}
+}
+
+// cudaDir is the directory of this package's source files, as frames
+// name them.
+var cudaDir = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(file)
+}()
+
+// inRuntimeFile reports whether a frame's file is one of this package's
+// own (not a test's): a warp operation's mask check (Thread.warpOp, the
+// block loops' BlockShuffle..., BlockBranchCheck) or another API panics
+// for the kernel's line that called it, which ptxsim names too.
+func inRuntimeFile(file string) bool {
+	return filepath.Dir(file) == cudaDir && !strings.HasSuffix(file, "_test.go")
 }
 
 // inArrayAPI reports whether a function, as the runtime names it, is one

@@ -74,6 +74,20 @@ func (b *Block) FlatThread(i int) Thread {
 	return Thread{b.b, b.base + uint64(i)}
 }
 
+// Lead records, as the thread being run, the first thread that has not
+// exited (thread 0 if all have): block-level code between regions (uniform
+// statements, the headers of loops and ifs around barriers) runs once for
+// the block, and a panic there names that thread, as ptxsim does.
+func (b *Block) Lead(exited []bool) {
+	b.cur = 0
+	for i, e := range exited {
+		if !e {
+			b.cur = i
+			return
+		}
+	}
+}
+
 // X0 returns the grid x index of the block's first thread, so that in a
 // one-dimensional block the thread of linear index i has Grid1() X0()+i.
 func (b *Block) X0() int { return int(b.base) }

@@ -34,6 +34,7 @@ func init() {
 						_ = t
 					}
 				}
+//line main.go:21
 				for row := 1; row < rows; row++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {

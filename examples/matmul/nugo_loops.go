@@ -69,6 +69,7 @@ func init() {
 						nugoVSum[nugoTi] = sum
 					}
 				}
+//line main.go:49
 				for tile := 0; tile < (k+tpb-1)/tpb; tile++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {

@@ -66,6 +66,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line demand.go:19
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -104,6 +105,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line demand.go:20
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -221,6 +223,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line demand.go:33
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -259,6 +262,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line demand.go:34
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -371,6 +375,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line demand.go:50
 				if nugoN%32 == 0 {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -409,6 +414,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line demand.go:51
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -551,7 +557,9 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line helpers.go:12
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line helpers.go:13
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -663,7 +671,9 @@ func init() {
 						nugoVV3[nugoTi] = v3
 					}
 				}
+//line helpers.go:12
 				for off3 := 16; off3 > 0; off3 /= 2 {
+//line helpers.go:13
 					{
 						nugoD2 := int(off3) & 31
 						nugoK2, nugoT3 := 32, nugoN
@@ -724,6 +734,7 @@ func init() {
 						nugoVRes4[nugoTi] = res4
 					}
 				}
+//line helpers.go:38
 				if half == 0 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -877,6 +888,7 @@ func init() {
 						sh[tid] = v
 					}
 				}
+//line helpers.go:80
 				for s := Block / 2; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -1002,6 +1014,7 @@ func init() {
 						sh[tid] = v
 					}
 				}
+//line helpers.go:80
 				for s := Block / 2; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -1145,6 +1158,3603 @@ func init() {
 			}
 		}
 	}, "gather")
+	cuda.RegisterBlockLoop(HuntNestedDiv, "d8f123c7890809e8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]uint32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoIn2 []bool
+			var nugoOff2 []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoMask2 []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoOff3 []bool
+			var nugoMask3 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoMask4 []uint32
+			var nugoVal3 []int32
+			var nugoMatch []uint32
+			var nugoMask5 []uint32
+			var nugoVal4 []int32
+			var nugoLane3 []int
+			var nugoShfl3 []int32
+			var nugoOff4 []bool
+			var nugoMask6 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoMask7 []uint32
+			var nugoVal5 []int32
+			var nugoLane4 []int
+			var nugoShfl4 []int32
+			var nugoVV []int32
+			var nugoVM []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 := nugoIn2[:nugoN]
+				_ = nugoIn2
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 := nugoOff3[:nugoN]
+				_ = nugoOff3
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
+				if cap(nugoVal3) < nugoN {
+					nugoVal3 = make([]int32, nugoN)
+				}
+				nugoVal3 := nugoVal3[:nugoN]
+				_ = nugoVal3
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
+				if cap(nugoMask5) < nugoN {
+					nugoMask5 = make([]uint32, nugoN)
+				}
+				nugoMask5 := nugoMask5[:nugoN]
+				_ = nugoMask5
+				if cap(nugoVal4) < nugoN {
+					nugoVal4 = make([]int32, nugoN)
+				}
+				nugoVal4 := nugoVal4[:nugoN]
+				_ = nugoVal4
+				if cap(nugoLane3) < nugoN {
+					nugoLane3 = make([]int, nugoN)
+				}
+				nugoLane3 := nugoLane3[:nugoN]
+				_ = nugoLane3
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoOff4) < nugoN {
+					nugoOff4 = make([]bool, nugoN)
+				}
+				nugoOff4 := nugoOff4[:nugoN]
+				_ = nugoOff4
+				if cap(nugoMask6) < nugoN {
+					nugoMask6 = make([]uint32, nugoN)
+				}
+				nugoMask6 := nugoMask6[:nugoN]
+				_ = nugoMask6
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoMask7) < nugoN {
+					nugoMask7 = make([]uint32, nugoN)
+				}
+				nugoMask7 := nugoMask7[:nugoN]
+				_ = nugoMask7
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]int32, nugoN)
+				}
+				nugoVal5 := nugoVal5[:nugoN]
+				_ = nugoVal5
+				if cap(nugoLane4) < nugoN {
+					nugoLane4 = make([]int, nugoN)
+				}
+				nugoLane4 := nugoLane4[:nugoN]
+				_ = nugoLane4
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]int32, nugoN)
+				}
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]uint32, nugoN)
+				}
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:13
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:14
+						lane := t.LaneID()
+
+//line hunt_divergent.go:15
+						v := int32(0)
+
+//line hunt_divergent.go:16
+						if i < len(a) {
+//line hunt_divergent.go:17
+							v = a[i]
+						}
+
+//line hunt_divergent.go:19
+						var m uint32
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:13
+						i := t.Grid1()
+
+//line hunt_divergent.go:14
+						lane := t.LaneID()
+
+//line hunt_divergent.go:15
+						v := int32(0)
+
+//line hunt_divergent.go:16
+						if i < len(a) {
+//line hunt_divergent.go:17
+							v = a[i]
+						}
+
+//line hunt_divergent.go:19
+						var m uint32
+						nugoIn[nugoTi] = lane < 16
+						nugoVV[nugoTi] = v
+						nugoVM[nugoTi] = m
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:14
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = lane < 8
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:14
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = lane < 8
+						}
+					}
+					nugoB.Lead(nugoOff)
+					if cuda.BlockBranch(nugoOff2, nugoIn2, nugoOff, true) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
+							}
+						}
+						nugoB.Lead(nugoOff2)
+//line hunt_divergent.go:22
+						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff2, nil)
+//line hunt_divergent.go:22
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff2)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:22
+								v += nugoShfl[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xff)
+								nugoPred[nugoTi] = (v > 0)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:22
+								v += nugoShfl[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xff)
+								nugoPred[nugoTi] = (v > 0)
+								nugoVV[nugoTi] = v
+							}
+						}
+						nugoB.Lead(nugoOff2)
+//line hunt_divergent.go:23
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
+//line hunt_divergent.go:23
+						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff2)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:23
+								m = nugoVote[nugoTi]
+								nugoVM[nugoTi] = m
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:23
+								m = nugoVote[nugoTi]
+								nugoVM[nugoTi] = m
+							}
+						}
+						nugoB.Lead(nugoOff2)
+					}
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff, false) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask3[nugoTi] = uint32(0xff00)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask3[nugoTi] = uint32(0xff00)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
+							}
+						}
+						nugoB.Lead(nugoOff3)
+//line hunt_divergent.go:25
+						cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff3, nil)
+//line hunt_divergent.go:25
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:25
+								v ^= nugoShfl2[nugoTi]
+								nugoMask4[nugoTi] = uint32(0xff00)
+								nugoVal3[nugoTi] = (v & 3)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:25
+								v ^= nugoShfl2[nugoTi]
+								nugoMask4[nugoTi] = uint32(0xff00)
+								nugoVal3[nugoTi] = (v & 3)
+								nugoVV[nugoTi] = v
+							}
+						}
+						nugoB.Lead(nugoOff3)
+//line hunt_divergent.go:26
+						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff3, nil)
+//line hunt_divergent.go:26
+						cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal3, nugoMask4, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:26
+								m = nugoMatch[nugoTi]
+								nugoVM[nugoTi] = m
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:26
+								m = nugoMatch[nugoTi]
+								nugoVM[nugoTi] = m
+							}
+						}
+						nugoB.Lead(nugoOff3)
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask5[nugoTi] = uint32(0xffff)
+							nugoVal4[nugoTi] = (v)
+							nugoLane3[nugoTi] = int(3)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask5[nugoTi] = uint32(0xffff)
+							nugoVal4[nugoTi] = (v)
+							nugoLane3[nugoTi] = int(3)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:28
+					cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
+//line hunt_divergent.go:28
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl3, nugoVal4, nugoMask5, nugoLane3, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:28
+							v += nugoShfl3[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:28
+							v += nugoShfl3[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff4, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask6[nugoTi] = uint32(0xffff0000)
+							nugoPred2[nugoTi] = (v&1 == 0)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask6[nugoTi] = uint32(0xffff0000)
+							nugoPred2[nugoTi] = (v&1 == 0)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff4)
+//line hunt_divergent.go:30
+					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff4, nil)
+//line hunt_divergent.go:30
+					cuda.BlockBallotMask(nugoB, nugoVote2, nugoPred2, nugoMask6, nugoOff4)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:30
+							m = nugoVote2[nugoTi]
+							nugoMask7[nugoTi] = uint32(0xffff0000)
+							nugoVal5[nugoTi] = (v)
+							nugoLane4[nugoTi] = int(4)
+							nugoVV[nugoTi] = v
+							nugoVM[nugoTi] = m
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:30
+							m = nugoVote2[nugoTi]
+							nugoMask7[nugoTi] = uint32(0xffff0000)
+							nugoVal5[nugoTi] = (v)
+							nugoLane4[nugoTi] = int(4)
+							nugoVV[nugoTi] = v
+							nugoVM[nugoTi] = m
+						}
+					}
+					nugoB.Lead(nugoOff4)
+//line hunt_divergent.go:31
+					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff4, nil)
+//line hunt_divergent.go:31
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl4, nugoVal5, nugoMask7, nugoLane4, 0, nugoOff4)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:31
+							v -= nugoShfl4[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff4[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:31
+							v -= nugoShfl4[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff4)
+				}
+//line hunt_divergent.go:33
+				for off := 16; off > 0; off /= 2 {
+//line hunt_divergent.go:34
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:13
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:36
+						if i < len(a) {
+//line hunt_divergent.go:37
+							out[2*i] = uint32(v)
+//line hunt_divergent.go:38
+							out[2*i+1] = m
+						}
+						nugoVV[nugoTi] = v
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:13
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line hunt_divergent.go:36
+						if i < len(a) {
+//line hunt_divergent.go:37
+							out[2*i] = uint32(v)
+//line hunt_divergent.go:38
+							out[2*i+1] = m
+						}
+						nugoVV[nugoTi] = v
+						nugoVM[nugoTi] = m
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntElseIfDiv, "22d786cdc8da6292", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoIn2 []bool
+			var nugoOff3 []bool
+			var nugoMask2 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoOff4 []bool
+			var nugoIn3 []bool
+			var nugoOff5 []bool
+			var nugoMask3 []uint32
+			var nugoPred []bool
+			var nugoVote []bool
+			var nugoOff6 []bool
+			var nugoMask4 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoShfl3 []int32
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 := nugoIn2[:nugoN]
+				_ = nugoIn2
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 := nugoOff3[:nugoN]
+				_ = nugoOff3
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoOff4) < nugoN {
+					nugoOff4 = make([]bool, nugoN)
+				}
+				nugoOff4 := nugoOff4[:nugoN]
+				_ = nugoOff4
+				if cap(nugoIn3) < nugoN {
+					nugoIn3 = make([]bool, nugoN)
+				}
+				nugoIn3 := nugoIn3[:nugoN]
+				_ = nugoIn3
+				if cap(nugoOff5) < nugoN {
+					nugoOff5 = make([]bool, nugoN)
+				}
+				nugoOff5 := nugoOff5[:nugoN]
+				_ = nugoOff5
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]bool, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff6) < nugoN {
+					nugoOff6 = make([]bool, nugoN)
+				}
+				nugoOff6 := nugoOff6[:nugoN]
+				_ = nugoOff6
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:45
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:46
+						lane := t.LaneID()
+
+//line hunt_divergent.go:47
+						v := a[i]
+						nugoIn[nugoTi] = lane < 8
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:45
+						i := t.Grid1()
+
+//line hunt_divergent.go:46
+						lane := t.LaneID()
+
+//line hunt_divergent.go:47
+						v := a[i]
+						nugoIn[nugoTi] = lane < 8
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xff)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(7)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xff)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(7)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:49
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:49
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:49
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:49
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:46
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = lane < 16
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:46
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = lane < 16
+						}
+					}
+					nugoB.Lead(nugoOff2)
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xff00)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xff00)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
+							}
+						}
+						nugoB.Lead(nugoOff3)
+//line hunt_divergent.go:51
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nil)
+//line hunt_divergent.go:51
+						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:51
+								v += nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:51
+								v += nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
+						}
+						nugoB.Lead(nugoOff3)
+					}
+					if cuda.BlockBranch(nugoOff4, nugoIn2, nugoOff2, false) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+
+//line hunt_divergent.go:46
+								lane := t.LaneID()
+								nugoIn3[nugoTi] = lane < 24
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+
+//line hunt_divergent.go:46
+								lane := t.LaneID()
+								nugoIn3[nugoTi] = lane < 24
+							}
+						}
+						nugoB.Lead(nugoOff4)
+						if cuda.BlockBranch(nugoOff5, nugoIn3, nugoOff4, true) {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask3[nugoTi] = uint32(0xff0000)
+									nugoPred[nugoTi] = (v > 100)
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask3[nugoTi] = uint32(0xff0000)
+									nugoPred[nugoTi] = (v > 100)
+									nugoVV[nugoTi] = v
+								}
+							}
+							nugoB.Lead(nugoOff5)
+//line hunt_divergent.go:53
+							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff5, nil)
+//line hunt_divergent.go:53
+							cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote, nugoPred, nugoMask3, nugoOff5)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:53
+									if nugoVote[nugoTi] {
+//line hunt_divergent.go:54
+										v = -v
+									}
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:53
+									if nugoVote[nugoTi] {
+//line hunt_divergent.go:54
+										v = -v
+									}
+									nugoVV[nugoTi] = v
+								}
+							}
+							nugoB.Lead(nugoOff5)
+						}
+						if cuda.BlockBranch(nugoOff6, nugoIn3, nugoOff4, false) {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask4[nugoTi] = uint32(0xff000000)
+									nugoPred2[nugoTi] = (v < 0)
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask4[nugoTi] = uint32(0xff000000)
+									nugoPred2[nugoTi] = (v < 0)
+									nugoVV[nugoTi] = v
+								}
+							}
+							nugoB.Lead(nugoOff6)
+//line hunt_divergent.go:57
+							cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff6, nil)
+//line hunt_divergent.go:57
+							cuda.BlockBallotMask(nugoB, nugoVote2, nugoPred2, nugoMask4, nugoOff6)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:57
+									v = int32(nugoVote2[nugoTi] >> 24)
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:57
+									v = int32(nugoVote2[nugoTi] >> 24)
+									nugoVV[nugoTi] = v
+								}
+							}
+							nugoB.Lead(nugoOff6)
+						}
+					}
+				}
+//line hunt_divergent.go:60
+				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVV, int(16), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:45
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:60
+						out[i] = v + nugoShfl3[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:45
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:60
+						out[i] = v + nugoShfl3[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntReturnDiv, "5af9a537ec8177bc", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoMask2 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoVV []int32
+			var nugoVB []uint32
+			var nugoExited []bool
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]uint32, nugoN)
+				}
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:66
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:67
+						lane := t.LaneID()
+
+//line hunt_divergent.go:69
+						v := a[i]
+						nugoIn[nugoTi] = lane >= 20
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:66
+						i := t.Grid1()
+
+//line hunt_divergent.go:67
+						lane := t.LaneID()
+
+//line hunt_divergent.go:69
+						v := a[i]
+						nugoIn[nugoTi] = lane >= 20
+						nugoVV[nugoTi] = v
+					}
+				}
+				nugoB.Lead(nugoExited)
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xfff00000)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(31)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xfff00000)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(31)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:71
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+//line hunt_divergent.go:71
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:66
+							i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:68
+							w := nugoTi / 32
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:71
+							v = nugoShfl[nugoTi]
+
+//line hunt_divergent.go:72
+							if w%2 == 1 {
+//line hunt_divergent.go:73
+								out[i] = -1
+								{
+									nugoExited[nugoTi] = true
+									nugoOff[nugoTi] = true
+									continue nugoRegion
+								}
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:66
+							i := t.Grid1()
+
+//line hunt_divergent.go:68
+							w := t.ThreadIdx().X / 32
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:71
+							v = nugoShfl[nugoTi]
+
+//line hunt_divergent.go:72
+							if w%2 == 1 {
+//line hunt_divergent.go:73
+								out[i] = -1
+								{
+									nugoExited[nugoTi] = true
+									nugoOff[nugoTi] = true
+									continue nugoRegion2
+								}
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xfffff)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xfffff)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+//line hunt_divergent.go:77
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nugoExited)
+//line hunt_divergent.go:77
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:77
+							v += nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:77
+							v += nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						nugoPred[nugoTi] = v > 0
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+						v := nugoVV[nugoTi]
+						nugoPred[nugoTi] = v > 0
+						nugoVV[nugoTi] = v
+					}
+				}
+				nugoB.Lead(nugoExited)
+//line hunt_divergent.go:79
+				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:79
+						b := nugoVote[nugoTi]
+						nugoVB[nugoTi] = b
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:79
+						b := nugoVote[nugoTi]
+						nugoVB[nugoTi] = b
+					}
+				}
+				nugoB.Lead(nugoExited)
+//line hunt_divergent.go:80
+				{
+					nugoD := int(1) & 31
+					nugoK, nugoT2 := 32, nugoN
+					_, _ = nugoK, nugoT2
+					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+						nugoE := min(nugoW+32, nugoN)
+						nugoL := min(nugoW+nugoK, nugoE)
+						for nugoI := nugoW; nugoI < nugoL; nugoI++ {
+							if nugoExited[nugoI] {
+								continue
+							}
+							nugoJ := nugoI + nugoD
+							if nugoJ >= nugoE || nugoExited[nugoJ] {
+								nugoJ = nugoI
+							}
+							nugoVV[nugoI] += nugoVV[nugoJ]
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:66
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+						b := nugoVB[nugoTi]
+
+//line hunt_divergent.go:81
+						out[i] = v + int32(b&0xff)
+						nugoVV[nugoTi] = v
+						nugoVB[nugoTi] = b
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_divergent.go:66
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+						b := nugoVB[nugoTi]
+
+//line hunt_divergent.go:81
+						out[i] = v + int32(b&0xff)
+						nugoVV[nugoTi] = v
+						nugoVB[nugoTi] = b
+					}
+				}
+				nugoB.Lead(nugoExited)
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntActiveBoth, "690ff7a3ac5b0a18", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]uint32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoOff2 []bool
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoShfl []uint32
+			var nugoVA []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]uint32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([]uint32, nugoN)
+				}
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:88
+						lane := t.LaneID()
+
+//line hunt_divergent.go:89
+						var a uint32
+						nugoIn[nugoTi] = lane%3 == 0
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:88
+						lane := t.LaneID()
+
+//line hunt_divergent.go:89
+						var a uint32
+						nugoIn[nugoTi] = lane%3 == 0
+						nugoVA[nugoTi] = a
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoPred[nugoTi] = true
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoPred[nugoTi] = true
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:91
+					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:91
+							a = nugoVote[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:91
+							a = nugoVote[nugoTi]
+							nugoVA[nugoTi] = a
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoPred2[nugoTi] = true
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							nugoPred2[nugoTi] = true
+						}
+					}
+					nugoB.Lead(nugoOff2)
+//line hunt_divergent.go:93
+					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:93
+							a = nugoVote2[nugoTi] ^ 1
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:93
+							a = nugoVote2[nugoTi] ^ 1
+							nugoVA[nugoTi] = a
+						}
+					}
+					nugoB.Lead(nugoOff2)
+				}
+//line hunt_divergent.go:95
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVA, int(5), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:87
+						i := (nugoX0 + nugoTi)
+						a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:95
+						out[i] = a + nugoShfl[nugoTi]
+						nugoVA[nugoTi] = a
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:87
+						i := t.Grid1()
+						a := nugoVA[nugoTi]
+
+//line hunt_divergent.go:95
+						out[i] = a + nugoShfl[nugoTi]
+						nugoVA[nugoTi] = a
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntBadMask, "1cc618137045995d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoShfl2 []int32
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:101
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:102
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:101
+						i := t.Grid1()
+
+//line hunt_divergent.go:102
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xffffffff)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0xffffffff)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:104
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:104
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:104
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:104
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+//line hunt_divergent.go:106
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(1), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:101
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:106
+						out[i] = nugoShfl2[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:101
+						i := t.Grid1()
+
+//line hunt_divergent.go:106
+						out[i] = nugoShfl2[nugoTi]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntWarpWhole, "4c5116b375644b07", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoVV []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[32]float32)(cuda.BlockShared(&nugoShared, 32))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:114
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:115
+						var v float32
+
+//line hunt_divergent.go:116
+						if i < len(a) {
+//line hunt_divergent.go:117
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:114
+						i := t.Grid1()
+
+//line hunt_divergent.go:115
+						var v float32
+
+//line hunt_divergent.go:116
+						if i < len(a) {
+//line hunt_divergent.go:117
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+//line hunt_divergent.go:119
+				for off := 16; off > 0; off /= 2 {
+//line hunt_divergent.go:120
+					{
+						nugoD := int(off) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:113
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:122
+						if t.LaneID() == 0 {
+//line hunt_divergent.go:123
+							sh[tid/32] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:113
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:122
+						if t.LaneID() == 0 {
+//line hunt_divergent.go:123
+							sh[tid/32] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:113
+						tid := nugoTi
+						nugoIn[nugoTi] = tid/32 == 0
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:113
+						tid := t.ThreadIdx().X
+						nugoIn[nugoTi] = tid/32 == 0
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:113
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:127
+							v = 0
+
+//line hunt_divergent.go:128
+							if tid < t.BlockDim().X/32 {
+//line hunt_divergent.go:129
+								v = sh[tid]
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:113
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:127
+							v = 0
+
+//line hunt_divergent.go:128
+							if tid < t.BlockDim().X/32 {
+//line hunt_divergent.go:129
+								v = sh[tid]
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:131
+					for off := 16; off > 0; off /= 2 {
+						nugoB.Lead(nugoOff)
+//line hunt_divergent.go:132
+						{
+							nugoD2 := int(off) & 31
+							nugoK2, nugoT3 := 32, nugoN
+							_, _ = nugoK2, nugoT3
+							for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
+								nugoE2 := min(nugoW2+32, nugoN)
+								nugoL2 := min(nugoW2+nugoK2, nugoE2)
+								for nugoI2 := nugoW2; nugoI2 < nugoL2; nugoI2++ {
+									if nugoOff[nugoI2] {
+										continue
+									}
+									nugoJ2 := nugoI2 + nugoD2
+									if nugoJ2 >= nugoE2 || nugoOff[nugoJ2] {
+										nugoJ2 = nugoI2
+									}
+									nugoVV[nugoI2] += nugoVV[nugoJ2]
+								}
+							}
+						}
+						nugoB.Lead(nugoOff)
+					}
+					if nugoFlat {
+						nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:113
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:134
+							if tid == 0 {
+//line hunt_divergent.go:135
+								out[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line hunt_divergent.go:113
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:134
+							if tid == 0 {
+//line hunt_divergent.go:135
+								out[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntOwnBit, "cdae89576aa05d89", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoMask2 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoShfl3 []int32
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:143
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:144
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:143
+						i := t.Grid1()
+
+//line hunt_divergent.go:144
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID() < 16
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:146
+							m := uint32(0xffff)
+
+//line hunt_divergent.go:147
+							if v == 12345 {
+//line hunt_divergent.go:148
+								m = 0xfffe0000 >> 16
+							}
+							nugoMask[nugoTi] = uint32(m)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:146
+							m := uint32(0xffff)
+
+//line hunt_divergent.go:147
+							if v == 12345 {
+//line hunt_divergent.go:148
+								m = 0xfffe0000 >> 16
+							}
+							nugoMask[nugoTi] = uint32(m)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(1)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:150
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:150
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:150
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:150
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xffff0000)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(17)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xffff0000)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(17)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+//line hunt_divergent.go:152
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
+//line hunt_divergent.go:152
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:152
+							v = nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:152
+							v = nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+				}
+//line hunt_divergent.go:154
+				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVV, int(1), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:143
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:154
+						out[i] = nugoShfl3[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:143
+						i := t.Grid1()
+
+//line hunt_divergent.go:154
+						out[i] = nugoShfl3[nugoTi]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntArmPanic, "3eaeaf84d89fd54c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, bad := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = a, out, bad
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoMask2 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoShfl3 []int32
+			var nugoVI []int
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVI) < nugoN {
+					nugoVI = make([]int, nugoN)
+				}
+				nugoVI := nugoVI[:nugoN]
+				_ = nugoVI
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:160
+						i := (nugoX0 + nugoTi)
+
+//line hunt_divergent.go:161
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID()%2 == 0
+						nugoVI[nugoTi] = i
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:160
+						i := t.Grid1()
+
+//line hunt_divergent.go:161
+						v := a[i]
+						nugoIn[nugoTi] = t.LaneID()%2 == 0
+						nugoVI[nugoTi] = i
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0x55555555)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(2)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(0x55555555)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(2)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:163
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:163
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							i := nugoVI[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:163
+							v = nugoShfl[nugoTi]
+
+//line hunt_divergent.go:164
+							if i == bad {
+//line hunt_divergent.go:165
+								i += len(out)
+							}
+
+//line hunt_divergent.go:167
+							out[i] = v
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							i := nugoVI[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:163
+							v = nugoShfl[nugoTi]
+
+//line hunt_divergent.go:164
+							if i == bad {
+//line hunt_divergent.go:165
+								i += len(out)
+							}
+
+//line hunt_divergent.go:167
+							out[i] = v
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(2)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(2)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+//line hunt_divergent.go:169
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff2, nil)
+//line hunt_divergent.go:169
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							i := nugoVI[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:169
+							v = nugoShfl2[nugoTi]
+
+//line hunt_divergent.go:170
+							out[i] = v
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							i := nugoVI[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:169
+							v = nugoShfl2[nugoTi]
+
+//line hunt_divergent.go:170
+							out[i] = v
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+				}
+//line hunt_divergent.go:173
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:173
+						out[(nugoX0 + nugoTi)] += nugoShfl3[nugoTi]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:173
+						out[t.Grid1()] += nugoShfl3[nugoTi]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntDiv2D, "2926b0458da1b59e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoMask2 []uint32
+			var nugoVal []int32
+			var nugoLane []int
+			var nugoShfl []int32
+			var nugoOff2 []bool
+			var nugoMask3 []uint32
+			var nugoVal2 []int32
+			var nugoLane2 []int
+			var nugoShfl2 []int32
+			var nugoShfl3 []int32
+			var nugoVLeft []uint32
+			var nugoVAll []uint32
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int32, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoLane2) < nugoN {
+					nugoLane2 = make([]int, nugoN)
+				}
+				nugoLane2 := nugoLane2[:nugoN]
+				_ = nugoLane2
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVLeft) < nugoN {
+					nugoVLeft = make([]uint32, nugoN)
+				}
+				nugoVLeft := nugoVLeft[:nugoN]
+				_ = nugoVLeft
+				if cap(nugoVAll) < nugoN {
+					nugoVAll = make([]uint32, nugoN)
+				}
+				nugoVAll := nugoVAll[:nugoN]
+				_ = nugoVAll
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line hunt_divergent.go:181
+				dim := t.BlockDim()
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:180
+						id := t.ThreadIdx()
+
+//line hunt_divergent.go:182
+						lin := id.Y*dim.X + id.X
+
+//line hunt_divergent.go:183
+						i := t.BlockIdx().X*dim.X*dim.Y + lin
+
+//line hunt_divergent.go:184
+						lane := t.LaneID()
+
+//line hunt_divergent.go:185
+						var left, all uint32
+
+//line hunt_divergent.go:186
+						for l := 0; l < 32; l++ {
+//line hunt_divergent.go:187
+							if p := lin - lane + l; p < dim.X*dim.Y {
+//line hunt_divergent.go:188
+								all |= 1 << l
+//line hunt_divergent.go:189
+								if p%dim.X < 4 {
+//line hunt_divergent.go:190
+									left |= 1 << l
+								}
+							}
+						}
+
+//line hunt_divergent.go:194
+						v := a[i]
+						nugoIn[nugoTi] = id.X < 4
+						nugoVLeft[nugoTi] = left
+						nugoVAll[nugoTi] = all
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:180
+						id := t.ThreadIdx()
+
+//line hunt_divergent.go:182
+						lin := id.Y*dim.X + id.X
+
+//line hunt_divergent.go:183
+						i := t.BlockIdx().X*dim.X*dim.Y + lin
+
+//line hunt_divergent.go:184
+						lane := t.LaneID()
+
+//line hunt_divergent.go:185
+						var left, all uint32
+
+//line hunt_divergent.go:186
+						for l := 0; l < 32; l++ {
+//line hunt_divergent.go:187
+							if p := lin - lane + l; p < dim.X*dim.Y {
+//line hunt_divergent.go:188
+								all |= 1 << l
+//line hunt_divergent.go:189
+								if p%dim.X < 4 {
+//line hunt_divergent.go:190
+									left |= 1 << l
+								}
+							}
+						}
+
+//line hunt_divergent.go:194
+						v := a[i]
+						nugoIn[nugoTi] = id.X < 4
+						nugoVLeft[nugoTi] = left
+						nugoVAll[nugoTi] = all
+						nugoVV[nugoTi] = v
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(left)
+							nugoPred[nugoTi] = (v > 0)
+							nugoVLeft[nugoTi] = left
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							v := nugoVV[nugoTi]
+							nugoMask[nugoTi] = uint32(left)
+							nugoPred[nugoTi] = (v > 0)
+							nugoVLeft[nugoTi] = left
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:196
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line hunt_divergent.go:196
+					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:196
+							v += int32(nugoVote[nugoTi] & 0xffff)
+							nugoMask2[nugoTi] = uint32(left)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(0)
+							nugoVLeft[nugoTi] = left
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:196
+							v += int32(nugoVote[nugoTi] & 0xffff)
+							nugoMask2[nugoTi] = uint32(left)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(0)
+							nugoVLeft[nugoTi] = left
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line hunt_divergent.go:197
+					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nil)
+//line hunt_divergent.go:197
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:197
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:197
+							v = nugoShfl[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							all := nugoVAll[nugoTi]
+							v := nugoVV[nugoTi]
+							nugoMask3[nugoTi] = uint32(all &^ left)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+							nugoVLeft[nugoTi] = left
+							nugoVAll[nugoTi] = all
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							left := nugoVLeft[nugoTi]
+							all := nugoVAll[nugoTi]
+							v := nugoVV[nugoTi]
+							nugoMask3[nugoTi] = uint32(all &^ left)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+							nugoVLeft[nugoTi] = left
+							nugoVAll[nugoTi] = all
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+//line hunt_divergent.go:199
+					cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff2, nil)
+//line hunt_divergent.go:199
+					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff2)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:199
+							v = nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:199
+							v = nugoShfl2[nugoTi]
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoOff2)
+				}
+//line hunt_divergent.go:202
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl3, nugoVV, int(3), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:180
+						id := t.ThreadIdx()
+
+//line hunt_divergent.go:182
+						lin := id.Y*dim.X + id.X
+
+//line hunt_divergent.go:183
+						i := t.BlockIdx().X*dim.X*dim.Y + lin
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:202
+						out[i] = v + nugoShfl3[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_divergent.go:180
+						id := t.ThreadIdx()
+
+//line hunt_divergent.go:182
+						lin := id.Y*dim.X + id.X
+
+//line hunt_divergent.go:183
+						i := t.BlockIdx().X*dim.X*dim.Y + lin
+						v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:202
+						out[i] = v + nugoShfl3[nugoTi]
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntGrid, "f3ed82e1b9513dc3", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, bad, leave := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int), nugoArgs[3].(int)
+		_, _, _, _ = a, out, bad, leave
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoExited []bool
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+
+//line hunt_grid.go:12
+				n := t.GridSize1()
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:11
+						tid := nugoTi
+
+//line hunt_grid.go:12
+						i := (nugoX0 + nugoTi)
+
+//line hunt_grid.go:13
+						if t.BlockIdx().X == leave && tid < 8 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+
+//line hunt_grid.go:16
+						sh[tid] = a[i]
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:11
+						tid := t.ThreadIdx().X
+
+//line hunt_grid.go:12
+						i := t.Grid1()
+
+//line hunt_grid.go:13
+						if t.BlockIdx().X == leave && tid < 8 {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line hunt_grid.go:16
+						sh[tid] = a[i]
+					}
+				}
+				nugoB.Lead(nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:11
+						tid := nugoTi
+
+//line hunt_grid.go:12
+						i := (nugoX0 + nugoTi)
+
+//line hunt_grid.go:18
+						out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:11
+						tid := t.ThreadIdx().X
+
+//line hunt_grid.go:12
+						i := t.Grid1()
+
+//line hunt_grid.go:18
+						out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+					}
+				}
+				nugoB.Lead(nugoExited)
+
+//line hunt_grid.go:19
+				if !nugoB.SyncGrid(nugoExited) {
+					return
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:12
+						i := (nugoX0 + nugoTi)
+
+//line hunt_grid.go:20
+						j := (i + 37) % n
+
+//line hunt_grid.go:21
+						if i == bad {
+//line hunt_grid.go:22
+							j += n
+						}
+
+//line hunt_grid.go:24
+						v := out[j]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:12
+						i := t.Grid1()
+
+//line hunt_grid.go:20
+						j := (i + 37) % n
+
+//line hunt_grid.go:21
+						if i == bad {
+//line hunt_grid.go:22
+							j += n
+						}
+
+//line hunt_grid.go:24
+						v := out[j]
+						nugoVV[nugoTi] = v
+					}
+				}
+				nugoB.Lead(nugoExited)
+
+//line hunt_grid.go:25
+				if !nugoB.SyncGrid(nugoExited) {
+					return
+				}
+//line hunt_grid.go:26
+				for k := 0; k < 2; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_grid.go:12
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+
+//line hunt_grid.go:27
+							out[i] += v + int32(k)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_grid.go:12
+							i := t.Grid1()
+							v := nugoVV[nugoTi]
+
+//line hunt_grid.go:27
+							out[i] += v + int32(k)
+							nugoVV[nugoTi] = v
+						}
+					}
+					nugoB.Lead(nugoExited)
+
+//line hunt_grid.go:28
+					if !nugoB.SyncGrid(nugoExited) {
+						return
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:12
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_grid.go:30
+						out[i] = out[i]*2 - v
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_grid.go:12
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_grid.go:30
+						out[i] = out[i]*2 - v
+						nugoVV[nugoTi] = v
+					}
+				}
+				nugoB.Lead(nugoExited)
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntJam8[int32], "7e564f5ed00d619a", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
@@ -9643,7 +13253,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line hunt_tree.go:34
 				for off := 16; off > 0; off /= 2 {
+//line hunt_tree.go:35
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -9769,7 +13381,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line hunt_tree.go:53
 				for off := 16; off > 0; off /= 2 {
+//line hunt_tree.go:54
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -9828,6 +13442,7 @@ func init() {
 						nugoVW[nugoTi] = w
 					}
 				}
+//line hunt_tree.go:61
 				if nugoN%32 == 0 {
 					nugoT3 := nugoN
 					for nugoW2 := 0; nugoW2 < nugoT3; nugoW2 += 32 {
@@ -9866,6 +13481,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line hunt_tree.go:62
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT4 := min(int(off), 32), nugoN
@@ -9972,7 +13588,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line hunt_tree.go:77
 				for off := 8; off > 0; off /= 2 {
+//line hunt_tree.go:78
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -10098,6 +13716,7 @@ func init() {
 						nugoVM[nugoTi] = m
 					}
 				}
+//line hunt_tree.go:95
 				if nugoN%32 == 0 {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -10136,6 +13755,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line hunt_tree.go:96
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -10154,6 +13774,7 @@ func init() {
 						}
 					}
 				}
+//line hunt_tree.go:98
 				if nugoN%32 == 0 {
 					nugoT4 := nugoN
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -10192,6 +13813,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off >>= 1 {
+//line hunt_tree.go:99
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), nugoN
@@ -10306,6 +13928,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line hunt_tree.go:116
 				{
 					nugoD := int(16) & 31
 					nugoK, nugoT2 := 32, nugoN
@@ -10322,6 +13945,7 @@ func init() {
 						}
 					}
 				}
+//line hunt_tree.go:117
 				{
 					nugoD2 := int(8) & 31
 					nugoK2, nugoT3 := 32, nugoN
@@ -10338,6 +13962,7 @@ func init() {
 						}
 					}
 				}
+//line hunt_tree.go:118
 				{
 					nugoD3 := int(4) & 31
 					nugoK3, nugoT4 := 32, nugoN
@@ -10354,6 +13979,7 @@ func init() {
 						}
 					}
 				}
+//line hunt_tree.go:119
 				{
 					nugoD4 := int(2) & 31
 					nugoK4, nugoT5 := 32, nugoN
@@ -10370,6 +13996,7 @@ func init() {
 						}
 					}
 				}
+//line hunt_tree.go:120
 				{
 					nugoD5 := int(1) & 31
 					nugoK5, nugoT6 := 32, nugoN
@@ -10498,7 +14125,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line hunt_tree.go:144
 				for off := 16; off > 0; off /= 2 {
+//line hunt_tree.go:145
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -10604,7 +14233,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line hunt_tree.go:156
 				for off := 16; off > 0; off /= 2 {
+//line hunt_tree.go:157
 					{
 						nugoD2 := int(off) & 31
 						nugoK2, nugoT3 := 32, nugoN
@@ -10731,7 +14362,11 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line hunt_tree.go:173
 				for off := 16; off > 0; off /= 2 {
+					nugoB.Lead(nugoExited)
+//line hunt_tree.go:174
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := min(int(off), 32), nugoN
@@ -10751,6 +14386,7 @@ func init() {
 							}
 						}
 					}
+					nugoB.Lead(nugoExited)
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
@@ -10785,6 +14421,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -10857,7 +14494,11 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line hunt_tree.go:192
 				for off := 16; off > 0; off /= 2 {
+					nugoB.Lead(nugoExited)
+//line hunt_tree.go:193
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := min(int(off), 32), nugoN
@@ -10880,6 +14521,7 @@ func init() {
 							}
 						}
 					}
+					nugoB.Lead(nugoExited)
 				}
 				if nugoFlat {
 				nugoRegion:
@@ -10960,6 +14602,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -11005,7 +14648,11 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line hunt_tree.go:207
 				for off := 16; off > 0; off /= 2 {
+					nugoB.Lead(nugoExited)
+//line hunt_tree.go:208
 					{
 						nugoD2 := int(off) & 31
 						nugoK2, nugoT3 := min(int(off), 32), min(1, nugoN)
@@ -11028,6 +14675,7 @@ func init() {
 							}
 						}
 					}
+					nugoB.Lead(nugoExited)
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
@@ -11069,6 +14717,1640 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntPromoted, "a0f86d7904f90c22", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+
+//line hunt_uniform.go:17
+				rounds := 1
+//line hunt_uniform.go:18
+				if n > 4 {
+
+//line hunt_uniform.go:19
+					rounds = n / 2
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:16
+							i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:20
+							if i < len(a) {
+//line hunt_uniform.go:21
+								a[i] += 3
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:16
+							i := t.Grid1()
+
+//line hunt_uniform.go:20
+							if i < len(a) {
+//line hunt_uniform.go:21
+								a[i] += 3
+							}
+						}
+					}
+				}
+
+//line hunt_uniform.go:24
+				lim := 0
+
+//line hunt_uniform.go:25
+				for k := 0; k < n; k++ {
+//line hunt_uniform.go:26
+					lim += k % 3
+				}
+//line hunt_uniform.go:28
+				for r := 0; r < rounds; r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:15
+							tid := nugoTi
+
+//line hunt_uniform.go:29
+							sh[tid] = int32(r + tid)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:15
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:29
+							sh[tid] = int32(r + tid)
+						}
+					}
+//line hunt_uniform.go:31
+					if r == lim%5 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:15
+								tid := nugoTi
+
+//line hunt_uniform.go:16
+								i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:32
+								if i < len(a) {
+//line hunt_uniform.go:33
+									a[i] += sh[(tid+1)%t.BlockDim().X]
+								}
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:15
+								tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:16
+								i := t.Grid1()
+
+//line hunt_uniform.go:32
+								if i < len(a) {
+//line hunt_uniform.go:33
+									a[i] += sh[(tid+1)%t.BlockDim().X]
+								}
+							}
+						}
+
+//line hunt_uniform.go:35
+						break
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:15
+							tid := nugoTi
+
+//line hunt_uniform.go:16
+							i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:37
+							if i < len(a) {
+//line hunt_uniform.go:38
+								a[i] -= sh[t.BlockDim().X-1-tid]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:15
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:16
+							i := t.Grid1()
+
+//line hunt_uniform.go:37
+							if i < len(a) {
+//line hunt_uniform.go:38
+								a[i] -= sh[t.BlockDim().X-1-tid]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:16
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:42
+						if i < len(a) {
+//line hunt_uniform.go:43
+							a[i] = a[i]*7 + int32(rounds*100+lim)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:16
+						i := t.Grid1()
+
+//line hunt_uniform.go:42
+						if i < len(a) {
+//line hunt_uniform.go:43
+							a[i] = a[i]*7 + int32(rounds*100+lim)
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwitchDefault, "6e936bff3b4c0321", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, mode := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, mode
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:52
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:53
+						v := int32(0)
+
+//line hunt_uniform.go:54
+						if i < len(a) {
+//line hunt_uniform.go:55
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:52
+						i := t.Grid1()
+
+//line hunt_uniform.go:53
+						v := int32(0)
+
+//line hunt_uniform.go:54
+						if i < len(a) {
+//line hunt_uniform.go:55
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+//line hunt_uniform.go:58
+				if (mode%4) == 0 || ((mode % 4) == 3) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:51
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:59
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:51
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:59
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:51
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:61
+							v = sh[t.BlockDim().X-1-tid]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:51
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:61
+							v = sh[t.BlockDim().X-1-tid]
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					if (mode % 4) == 2 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:67
+								sh[tid] = -v
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:67
+								sh[tid] = -v
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:69
+								v -= sh[0]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:69
+								v -= sh[0]
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:63
+								sh[tid] = 2 * v
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:63
+								sh[tid] = 2 * v
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:65
+								v += sh[(tid+1)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:51
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:65
+								v += sh[(tid+1)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:52
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:71
+						if i < len(a) {
+//line hunt_uniform.go:72
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:52
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:71
+						if i < len(a) {
+//line hunt_uniform.go:72
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntSwitchInit, "6dbc91177d7b3bdc", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, mode := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, mode
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:81
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:82
+						v := int32(1)
+
+//line hunt_uniform.go:83
+						if i < len(a) {
+//line hunt_uniform.go:84
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:81
+						i := t.Grid1()
+
+//line hunt_uniform.go:82
+						v := int32(1)
+
+//line hunt_uniform.go:83
+						if i < len(a) {
+//line hunt_uniform.go:84
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+				{
+
+//line hunt_uniform.go:86
+					m := mode * 2
+//line hunt_uniform.go:87
+					if m > 10 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:80
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:88
+								sh[tid] = v + 1
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:80
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:88
+								sh[tid] = v + 1
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:90
+								v = sh[0]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:90
+								v = sh[0]
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						if m > 4 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:80
+									tid := nugoTi
+									v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:92
+									sh[tid] = v * 3
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:80
+									tid := t.ThreadIdx().X
+									v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:92
+									sh[tid] = v * 3
+									nugoVV[nugoTi] = v
+								}
+							}
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:80
+									tid := nugoTi
+									v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:94
+									v = sh[tid^1]
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:80
+									tid := t.ThreadIdx().X
+									v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:94
+									v = sh[tid^1]
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:81
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:96
+						if i < len(a) {
+//line hunt_uniform.go:97
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:81
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:96
+						if i < len(a) {
+//line hunt_uniform.go:97
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(HuntSwitchEffect, func(args []any) cuda.RowLoop {
+		a0, a1, a2 := args[0].([]int32), args[1].([]int32), args[2].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					HuntSwitchEffect(t, a0, a1, a2)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntShadowIf, "fe9f5a583874c61a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+//line hunt_uniform.go:138
+				if n > 2 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:135
+							tid := nugoTi
+
+//line hunt_uniform.go:136
+							i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:137
+							x := int32(tid)
+
+//line hunt_uniform.go:139
+							x2 := x*2 + 1
+
+//line hunt_uniform.go:141
+							if i < len(a) {
+//line hunt_uniform.go:142
+								a[i] += x2
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:135
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:136
+							i := t.Grid1()
+
+//line hunt_uniform.go:137
+							x := int32(tid)
+
+//line hunt_uniform.go:139
+							x2 := x*2 + 1
+
+//line hunt_uniform.go:141
+							if i < len(a) {
+//line hunt_uniform.go:142
+								a[i] += x2
+							}
+						}
+					}
+//line hunt_uniform.go:144
+					for x3 := int32(n); x3 > 0; x3-- {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:136
+								i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:146
+								if i < len(a) {
+//line hunt_uniform.go:147
+									a[i] += x3
+								}
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:136
+								i := t.Grid1()
+
+//line hunt_uniform.go:146
+								if i < len(a) {
+//line hunt_uniform.go:147
+									a[i] += x3
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:135
+							tid := nugoTi
+
+//line hunt_uniform.go:136
+							i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:137
+							x := int32(tid)
+
+//line hunt_uniform.go:139
+							x2 := x*2 + 1
+
+//line hunt_uniform.go:150
+							if i < len(a) {
+//line hunt_uniform.go:151
+								a[i] *= x2
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:135
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:136
+							i := t.Grid1()
+
+//line hunt_uniform.go:137
+							x := int32(tid)
+
+//line hunt_uniform.go:139
+							x2 := x*2 + 1
+
+//line hunt_uniform.go:150
+							if i < len(a) {
+//line hunt_uniform.go:151
+								a[i] *= x2
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:135
+						tid := nugoTi
+
+//line hunt_uniform.go:136
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:137
+						x := int32(tid)
+
+//line hunt_uniform.go:155
+						if i < len(a) {
+//line hunt_uniform.go:156
+							a[i] += x
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:135
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:136
+						i := t.Grid1()
+
+//line hunt_uniform.go:137
+						x := int32(tid)
+
+//line hunt_uniform.go:155
+						if i < len(a) {
+//line hunt_uniform.go:156
+							a[i] += x
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntShadowLoop, "6a995ea4fd18807b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVX2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVX2) < nugoN {
+					nugoVX2 = make([]int32, nugoN)
+				}
+				nugoVX2 := nugoVX2[:nugoN]
+				_ = nugoVX2
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+//line hunt_uniform.go:166
+				for k := 0; k < n; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:163
+							tid := nugoTi
+
+//line hunt_uniform.go:165
+							x := int32(tid % 7)
+
+//line hunt_uniform.go:167
+							x2 := x + int32(k)
+							nugoVX2[nugoTi] = x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:163
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:165
+							x := int32(tid % 7)
+
+//line hunt_uniform.go:167
+							x2 := x + int32(k)
+							nugoVX2[nugoTi] = x2
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:164
+							i := (nugoX0 + nugoTi)
+							x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:169
+							if i < len(a) {
+//line hunt_uniform.go:170
+								a[i] = a[i]*3 + x2
+							}
+
+//line hunt_uniform.go:172
+							x2++
+							nugoVX2[nugoTi] = x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:164
+							i := t.Grid1()
+							x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:169
+							if i < len(a) {
+//line hunt_uniform.go:170
+								a[i] = a[i]*3 + x2
+							}
+
+//line hunt_uniform.go:172
+							x2++
+							nugoVX2[nugoTi] = x2
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:164
+							i := (nugoX0 + nugoTi)
+							x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:174
+							if i < len(a) {
+//line hunt_uniform.go:175
+								a[i] -= x2
+							}
+							nugoVX2[nugoTi] = x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:164
+							i := t.Grid1()
+							x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:174
+							if i < len(a) {
+//line hunt_uniform.go:175
+								a[i] -= x2
+							}
+							nugoVX2[nugoTi] = x2
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:163
+						tid := nugoTi
+
+//line hunt_uniform.go:164
+						i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:165
+						x := int32(tid % 7)
+
+//line hunt_uniform.go:178
+						if i < len(a) {
+//line hunt_uniform.go:179
+							a[i] += x
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:163
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:164
+						i := t.Grid1()
+
+//line hunt_uniform.go:165
+						x := int32(tid % 7)
+
+//line hunt_uniform.go:178
+						if i < len(a) {
+//line hunt_uniform.go:179
+							a[i] += x
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntUniformEffects, "f4c9c883d56b6f26", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, c, m := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = a, c, m
+		return func() cuda.BlockLoop {
+			var nugoVOld []int32
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVOld) < nugoN {
+					nugoVOld = make([]int32, nugoN)
+				}
+				nugoVOld := nugoVOld[:nugoN]
+				_ = nugoVOld
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:189
+						tid := nugoTi
+
+//line hunt_uniform.go:190
+						bumpCount(c, (nugoX0+nugoTi) == 5, 2)
+
+//line hunt_uniform.go:191
+						cuda.AtomicAdd(&c[1], 1)
+
+//line hunt_uniform.go:192
+						old := cuda.AtomicAdd(&c[2], 1)
+
+//line hunt_uniform.go:193
+						sh[tid] = int32(m)
+						nugoVOld[nugoTi] = old
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:189
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:190
+						bumpCount(c, t.Grid1() == 5, 2)
+
+//line hunt_uniform.go:191
+						cuda.AtomicAdd(&c[1], 1)
+
+//line hunt_uniform.go:192
+						old := cuda.AtomicAdd(&c[2], 1)
+
+//line hunt_uniform.go:193
+						sh[tid] = int32(m)
+						nugoVOld[nugoTi] = old
+					}
+				}
+//line hunt_uniform.go:195
+				for k := 0; k < m; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:189
+							tid := nugoTi
+
+//line hunt_uniform.go:196
+							v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:189
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:196
+							v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:189
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:198
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line hunt_uniform.go:189
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:198
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:189
+						tid := nugoTi
+						old := nugoVOld[nugoTi]
+
+//line hunt_uniform.go:201
+						if i := (nugoX0 + nugoTi); i < len(a) {
+//line hunt_uniform.go:202
+							a[i] = sh[tid]
+//line hunt_uniform.go:203
+							if old < 0 {
+//line hunt_uniform.go:204
+								a[i] = -1
+							}
+						}
+						nugoVOld[nugoTi] = old
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:189
+						tid := t.ThreadIdx().X
+						old := nugoVOld[nugoTi]
+
+//line hunt_uniform.go:201
+						if i := t.Grid1(); i < len(a) {
+//line hunt_uniform.go:202
+							a[i] = sh[tid]
+//line hunt_uniform.go:203
+							if old < 0 {
+//line hunt_uniform.go:204
+								a[i] = -1
+							}
+						}
+						nugoVOld[nugoTi] = old
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntUniformLoopAssign, "6504a4f747ef9ab6", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+
+//line hunt_uniform.go:216
+				s := 0
+
+//line hunt_uniform.go:217
+				for k := 0; k < n; k++ {
+//line hunt_uniform.go:218
+					if k%3 == 1 {
+//line hunt_uniform.go:219
+						s = k
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:214
+						tid := nugoTi
+
+//line hunt_uniform.go:222
+						v := int32(tid)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:214
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:222
+						v := int32(tid)
+						nugoVV[nugoTi] = v
+					}
+				}
+//line hunt_uniform.go:223
+				for r := 0; r < 4; r++ {
+//line hunt_uniform.go:224
+					for q := 0; q < s; q++ {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:214
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:225
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:214
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:225
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:214
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:227
+								v += sh[(tid+q+1)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:214
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:227
+								v += sh[(tid+q+1)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+
+//line hunt_uniform.go:230
+					if r == 1 {
+//line hunt_uniform.go:231
+						s = s/2 + 1
+//line hunt_uniform.go:232
+					} else if r == 2 {
+//line hunt_uniform.go:233
+						continue
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:235
+							v = v*3 + int32(s)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:235
+							v = v*3 + int32(s)
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:215
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:237
+						if i < len(a) {
+//line hunt_uniform.go:238
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_uniform.go:215
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line hunt_uniform.go:237
+						if i < len(a) {
+//line hunt_uniform.go:238
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntUniformPanic, "a3c4c118fa8e6a2e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, gone, d, where := nugoArgs[0].([]int32), nugoArgs[1].(int), nugoArgs[2].(int), nugoArgs[3].(int)
+		_, _, _, _ = a, gone, d, where
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:248
+						tid := nugoTi
+
+//line hunt_uniform.go:249
+						sh[tid] = int32(tid)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:248
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:249
+						sh[tid] = int32(tid)
+					}
+				}
+				nugoB.Lead(nugoExited)
+				if nugoFlat {
+					nugoLo, nugoHi := 0, min(max(gone, 0), nugoN)
+				nugoRegion:
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:248
+						tid := nugoTi
+
+//line hunt_uniform.go:251
+						if tid < gone {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:248
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:251
+						if tid < gone {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+					}
+				}
+				nugoB.Lead(nugoExited)
+
+//line hunt_uniform.go:254
+				k := 2
+
+//line hunt_uniform.go:255
+				if where == 0 {
+//line hunt_uniform.go:256
+					k = 12 / d
+				}
+//line hunt_uniform.go:258
+				for r := 0; r < k+12/(d+1-where%2); r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_uniform.go:248
+							tid := nugoTi
+
+//line hunt_uniform.go:260
+							sh[tid]++
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_uniform.go:248
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:260
+							sh[tid]++
+						}
+					}
+					nugoB.Lead(nugoExited)
+				}
+//line hunt_uniform.go:262
+				if where == 2 && 12/d > 0 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_uniform.go:248
+							tid := nugoTi
+
+//line hunt_uniform.go:264
+							sh[tid]--
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line hunt_uniform.go:248
+							tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:264
+							sh[tid]--
+						}
+					}
+					nugoB.Lead(nugoExited)
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:248
+						tid := nugoTi
+
+//line hunt_uniform.go:266
+						if i := (nugoX0 + nugoTi); i < len(a) {
+//line hunt_uniform.go:267
+							a[i] = sh[tid]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line hunt_uniform.go:248
+						tid := t.ThreadIdx().X
+
+//line hunt_uniform.go:266
+						if i := t.Grid1(); i < len(a) {
+//line hunt_uniform.go:267
+							a[i] = sh[tid]
+						}
+					}
+				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -11132,6 +16414,7 @@ func init() {
 						sh[tid] = v
 					}
 				}
+//line kernels.go:29
 				for s := Block / 2; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -11243,6 +16526,7 @@ func init() {
 						nugoVSum[nugoTi] = sum
 					}
 				}
+//line kernels.go:51
 				for tile := 0; tile < (k+Tile-1)/Tile; tile++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -11723,6 +17007,7 @@ func init() {
 
 //line kernels.go:85
 				dst := Block
+//line kernels.go:86
 				for off := 1; off < Block; off *= 2 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -12089,6 +17374,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line kernels.go:162
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -12127,6 +17413,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line kernels.go:163
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -12232,6 +17519,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line kernels.go:173
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -12270,6 +17558,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line kernels.go:174
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -12537,6 +17826,7 @@ func init() {
 
 //line kernels.go:215
 				n := int32(5)
+//line kernels.go:216
 				for k := 0; k < 2; k++ {
 
 //line kernels.go:220
@@ -12608,6 +17898,7 @@ func init() {
 
 //line kernels.go:232
 				y := int32(2)
+//line kernels.go:233
 				for k := 0; k < 2; k++ {
 
 //line kernels.go:234

@@ -2218,6 +2218,7 @@ func init() {
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
+//line gridsync.go:19
 				for stride := n / 2; stride > 0; stride /= 2 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2311,6 +2312,7 @@ func init() {
 						_ = t
 					}
 				}
+//line gridsync.go:37
 				for row := 1; row < rows; row++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2433,6 +2435,7 @@ func init() {
 						a[lin] = a[lin]*3 + int32(lin)
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:57
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2479,6 +2482,7 @@ func init() {
 						out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:59
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2519,6 +2523,7 @@ func init() {
 						a[lin] = out[(lin+1)%n]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -2591,6 +2596,7 @@ func init() {
 						a[i] = int64(i) * 3
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:74
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2625,6 +2631,7 @@ func init() {
 						out[i] = a[(i+t.BlockDim().X)%len(a)]
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:76
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2698,6 +2705,7 @@ func init() {
 						out[i] += s
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -3331,6 +3339,7 @@ func init() {
 						sh[tid] = v
 					}
 				}
+//line mixed.go:141
 				for s := 64; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -3736,6 +3745,7 @@ func init() {
 						}
 					}
 				}
+//line shared.go:31
 				for s := 64; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -4761,6 +4771,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:32
 				pos := nugoCount
@@ -4797,6 +4808,7 @@ func init() {
 						nugoArrived++
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:33
 				all := (nugoCount2 == nugoArrived)
@@ -4830,6 +4842,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:34
 				some := (nugoCount3 > 0)
@@ -4881,6 +4894,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:38
 				live := nugoCount4
@@ -4928,6 +4942,7 @@ func init() {
 						out[i] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -5213,6 +5228,7 @@ func init() {
 
 //line syncreduce.go:93
 				var n int32
+//line syncreduce.go:94
 				for {
 					nugoCount := 0
 					if nugoFlat {
@@ -5825,6 +5841,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:23
 				if nugoN%32 == 0 {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -5863,6 +5880,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warp.go:24
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -6058,6 +6076,7 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
+//line warp.go:46
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6086,6 +6105,7 @@ func init() {
 						nugoVB[nugoTi] = b
 					}
 				}
+//line warp.go:47
 				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6106,6 +6126,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:48
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl3, nugoVX, int(3), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6213,7 +6234,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:61
 				for m := 16; m > 0; m /= 2 {
+//line warp.go:62
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(m), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6385,6 +6408,7 @@ func init() {
 						nugoVQ[nugoTi] = q
 					}
 				}
+//line warp.go:74
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6417,7 +6441,9 @@ func init() {
 						nugoVBal[nugoTi] = bal
 					}
 				}
+//line warp.go:75
 				cuda.BlockAny(nugoVote2, nugoPred2, nil)
+//line warp.go:75
 				cuda.BlockAll(nugoVote3, nugoPred3, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6611,6 +6637,8 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warp.go:100
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6647,6 +6675,8 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warp.go:101
 				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6677,6 +6707,7 @@ func init() {
 						m64[i] = nugoMatch2[nugoTi]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -6772,6 +6803,7 @@ func init() {
 						nugoVY[nugoTi] = y
 					}
 				}
+//line warp.go:114
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6798,6 +6830,7 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+//line warp.go:115
 				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6938,6 +6971,8 @@ func init() {
 						nugoVal[nugoTi] = (a[i])
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warp.go:130
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6974,6 +7009,8 @@ func init() {
 						nugoVOk[nugoTi] = ok
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warp.go:131
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7048,6 +7085,7 @@ func init() {
 						nugoVOk[nugoTi] = ok
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -7114,6 +7152,7 @@ func init() {
 						nugoPred[nugoTi] = a[i] > 0
 					}
 				}
+//line warp.go:150
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7293,7 +7332,9 @@ func init() {
 						nugoVS[nugoTi] = s
 					}
 				}
+//line warp.go:208
 				for off := 16; off > 0; off /= 2 {
+//line warp.go:209
 					cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl, nugoVS, int(off), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7317,6 +7358,7 @@ func init() {
 						}
 					}
 				}
+//line warp.go:211
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(5), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7339,6 +7381,7 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
+//line warp.go:212
 				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl3, nugoVV, nugoLane3, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7359,6 +7402,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:213
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl4, nugoVV, int(3), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7379,6 +7423,7 @@ func init() {
 						nugoVU[nugoTi] = u
 					}
 				}
+//line warp.go:214
 				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl5, nugoVV, int(6), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7542,6 +7587,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:237
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7568,6 +7614,7 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+//line warp.go:238
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7796,7 +7843,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+//line warpbranch.go:21
 					for off := 8; off > 0; off /= 2 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7825,7 +7874,10 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff)
+//line warpbranch.go:22
 						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+//line warpbranch.go:22
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7854,6 +7906,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
@@ -7902,6 +7955,7 @@ func init() {
 							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
 						}
 					}
+					nugoB.Lead(nugoOff2)
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7928,7 +7982,10 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
+//line warpbranch.go:29
 						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
+//line warpbranch.go:29
 						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7957,6 +8014,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 					}
 				}
 				if nugoFlat {
@@ -7978,8 +8036,12 @@ func init() {
 						nugoIn3[nugoTi] = t.ThreadIdx().X/32 == 1
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff4, nugoIn3, nugoExited, true) {
+					nugoB.Lead(nugoOff4)
+//line warpbranch.go:33
 					cuda.BlockBranchCheck(nugoB, nil, nugoOff4, nugoExited)
+//line warpbranch.go:33
 					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(3), nugoOff4)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8008,7 +8070,10 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff4)
 				}
+				nugoB.Lead(nugoExited)
+//line warpbranch.go:35
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8055,6 +8120,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -8316,6 +8382,7 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
+//line warpmask.go:25
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8364,6 +8431,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:27
 				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8412,6 +8480,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:30
 				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask3, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8460,6 +8529,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:33
 				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask4, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8494,6 +8564,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:36
 				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote5, nugoPred5, nil, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8544,6 +8615,7 @@ func init() {
 						nugoVVs[nugoTi] = vs
 					}
 				}
+//line warpmask.go:39
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask5, nugoLane, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8576,6 +8648,7 @@ func init() {
 						nugoVS[nugoTi] = s
 					}
 				}
+//line warpmask.go:41
 				for x := 1; x < 8; x *= 2 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8610,6 +8683,7 @@ func init() {
 							nugoVS[nugoTi] = s
 						}
 					}
+//line warpmask.go:42
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask6, nugoLane2, 0, nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8664,6 +8738,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpmask.go:44
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal3, nugoMask7, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9105,7 +9180,10 @@ func init() {
 							nugoMask[nugoTi] = 0xffff
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:63
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line warpmask.go:63
 					cuda.BlockSyncWarpMask(nugoB, nugoMask, nugoOff)
 
 //line warpmask.go:64
@@ -9150,7 +9228,10 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:82
 					for off2 := 8; off2 > 0; off2 /= 2 {
+//line warpmask.go:83
 						if down2 {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9179,7 +9260,10 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+							nugoB.Lead(nugoOff)
+//line warpmask.go:84
 							cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nil)
+//line warpmask.go:84
 							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9208,6 +9292,7 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+							nugoB.Lead(nugoOff)
 						} else {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9236,7 +9321,10 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+							nugoB.Lead(nugoOff)
+//line warpmask.go:86
 							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nil)
+//line warpmask.go:86
 							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9265,8 +9353,10 @@ func init() {
 									nugoVV2[nugoTi] = v2
 								}
 							}
+							nugoB.Lead(nugoOff)
 						}
 					}
+//line warpmask.go:89
 					if down2 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9295,7 +9385,10 @@ func init() {
 								nugoVV2[nugoTi] = v2
 							}
 						}
+						nugoB.Lead(nugoOff)
+//line warpmask.go:90
 						cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nil)
+//line warpmask.go:90
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9324,6 +9417,7 @@ func init() {
 								nugoVRes[nugoTi] = res
 							}
 						}
+						nugoB.Lead(nugoOff)
 					} else {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9352,7 +9446,10 @@ func init() {
 								nugoVV2[nugoTi] = v2
 							}
 						}
+						nugoB.Lead(nugoOff)
+//line warpmask.go:92
 						cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nil)
+//line warpmask.go:92
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9381,6 +9478,7 @@ func init() {
 								nugoVRes[nugoTi] = res
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9417,7 +9515,10 @@ func init() {
 							nugoVRes[nugoTi] = res
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:65
 					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nil)
+//line warpmask.go:65
 					cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal5, nugoMask6, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9446,6 +9547,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
@@ -9467,7 +9569,10 @@ func init() {
 							nugoMask7[nugoTi] = 0xffff0000
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:67
 					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff2, nil)
+//line warpmask.go:67
 					cuda.BlockSyncWarpMask(nugoB, nugoMask7, nugoOff2)
 
 //line warpmask.go:68
@@ -9512,7 +9617,10 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:82
 					for off3 := 8; off3 > 0; off3 /= 2 {
+//line warpmask.go:83
 						if down3 {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9541,7 +9649,10 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+							nugoB.Lead(nugoOff2)
+//line warpmask.go:84
 							cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff2, nil)
+//line warpmask.go:84
 							cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl5, nugoVal6, nugoMask8, nugoLane5, 0, nugoOff2)
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9570,6 +9681,7 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+							nugoB.Lead(nugoOff2)
 						} else {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9598,7 +9710,10 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+							nugoB.Lead(nugoOff2)
+//line warpmask.go:86
 							cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff2, nil)
+//line warpmask.go:86
 							cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal7, nugoMask9, nugoLane6, 0, nugoOff2)
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9627,8 +9742,10 @@ func init() {
 									nugoVV3[nugoTi] = v3
 								}
 							}
+							nugoB.Lead(nugoOff2)
 						}
 					}
+//line warpmask.go:89
 					if down3 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9657,7 +9774,10 @@ func init() {
 								nugoVV3[nugoTi] = v3
 							}
 						}
+						nugoB.Lead(nugoOff2)
+//line warpmask.go:90
 						cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff2, nil)
+//line warpmask.go:90
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl7, nugoVal8, nugoMask10, nugoLane7, 0, nugoOff2)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9686,6 +9806,7 @@ func init() {
 								nugoVRes2[nugoTi] = res2
 							}
 						}
+						nugoB.Lead(nugoOff2)
 					} else {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9714,7 +9835,10 @@ func init() {
 								nugoVV3[nugoTi] = v3
 							}
 						}
+						nugoB.Lead(nugoOff2)
+//line warpmask.go:92
 						cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nil)
+//line warpmask.go:92
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl8, nugoVal9, nugoMask11, nugoLane8, 0, nugoOff2)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9743,6 +9867,7 @@ func init() {
 								nugoVRes2[nugoTi] = res2
 							}
 						}
+						nugoB.Lead(nugoOff2)
 					}
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9779,7 +9904,10 @@ func init() {
 							nugoVRes2[nugoTi] = res2
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:69
 					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nil)
+//line warpmask.go:69
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal10, nugoMask12, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9808,6 +9936,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9960,6 +10089,7 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -9980,6 +10110,8 @@ func init() {
 							nugoPred[nugoTi] = true
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:102
 					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10008,6 +10140,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
 					if nugoFlat {
@@ -10029,6 +10162,8 @@ func init() {
 							nugoPred2[nugoTi] = true
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:104
 					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10057,6 +10192,7 @@ func init() {
 							nugoVA[nugoTi] = a
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 				if nugoFlat {
 				nugoRegion:
@@ -10123,6 +10259,8 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warpmask.go:112
 				cuda.BlockBallot(nugoVote3, nugoPred3, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10165,6 +10303,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -10267,7 +10406,11 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warptree.go:24
 				for off := 16; off > 0; off /= 2 {
+					nugoB.Lead(nugoExited)
+//line warptree.go:25
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := min(int(off), 32), nugoN
@@ -10287,8 +10430,12 @@ func init() {
 							}
 						}
 					}
+					nugoB.Lead(nugoExited)
 				}
+//line warptree.go:27
 				for off := 8; off > 0; off >>= 1 {
+					nugoB.Lead(nugoExited)
+//line warptree.go:28
 					{
 						nugoD2 := int(off) & 31
 						nugoK2, nugoT3 := min(int(off), 32), nugoN
@@ -10308,6 +10455,7 @@ func init() {
 							}
 						}
 					}
+					nugoB.Lead(nugoExited)
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
@@ -10350,6 +10498,7 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -10407,7 +10556,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warptree.go:44
 				for off := 16; off > 0; off /= 2 {
+//line warptree.go:45
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -10541,6 +10692,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warptree.go:70
 				{
 					nugoD := int(16) & 31
 					nugoK, nugoT2 := 16, nugoN
@@ -10560,6 +10712,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:71
 				{
 					nugoD2 := int(8) & 31
 					nugoK2, nugoT3 := 8, nugoN
@@ -10579,6 +10732,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:72
 				{
 					nugoD3 := int(4) & 31
 					nugoK3, nugoT4 := 4, nugoN
@@ -10598,6 +10752,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:73
 				{
 					nugoD4 := int(2) & 31
 					nugoK4, nugoT5 := 2, nugoN
@@ -10617,6 +10772,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:74
 				{
 					nugoD5 := int(1) & 31
 					nugoK5, nugoT6 := 1, nugoN
@@ -10730,6 +10886,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warptree.go:84
 				{
 					nugoD6 := int(2) & 31
 					nugoK6, nugoT7 := 2, min(1, nugoN)
@@ -10749,6 +10906,7 @@ func init() {
 						}
 					}
 				}
+//line warptree.go:85
 				{
 					nugoD7 := int(1) & 31
 					nugoK7, nugoT8 := 1, min(1, nugoN)
@@ -10890,6 +11048,8 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warptree.go:102
 				{
 					nugoD := int(3) & 31
 					nugoK, nugoT2 := 32, nugoN
@@ -10909,6 +11069,8 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warptree.go:103
 				{
 					nugoD2 := int(1) & 31
 					nugoK2, nugoT3 := 32, nugoN
@@ -10928,6 +11090,8 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warptree.go:104
 				{
 					nugoD3 := int(35) & 31
 					nugoK3, nugoT4 := 32, nugoN
@@ -10986,6 +11150,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})

@@ -962,6 +962,7 @@ var sharedDims = map[string]int{"SharedArray": 1, "SharedArray2": 2, "SharedArra
 type textNode struct {
 	text string
 	shfl *shuffleOp // a shuffle's exchange, written once its operands are known
+	pos  token.Pos  // the warp operation's call, named by a panic in the exchange
 }
 
 // stmtNode is a kernel statement run once per block (uniform).
@@ -1252,6 +1253,7 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 	}
 	find(n)
 	var posts []string
+	var postPos []token.Pos
 	repl := map[*ast.CallExpr]string{}
 	for _, c := range calls {
 		k, name := f.g.collective(c)
@@ -1284,10 +1286,11 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 			}
 			f.shuffles = append(f.shuffles, op)
 			r.pieces = append(r.pieces, piece{shfl: op})
-			*out = append(*out, &textNode{shfl: op})
+			*out = append(*out, &textNode{shfl: op, pos: c.Pos()})
 			repl[c] = rs + "[" + f.ti + "]"
 		case collMasked:
 			posts = append(posts, f.gatherMasked(n, c, name, r, repl))
+			postPos = append(postPos, c.Pos())
 		case collVote:
 			if !f.isThread(c.Args[0]) {
 				f.fail(c.Pos(), "%s of a Thread other than the kernel's parameter", name)
@@ -1307,11 +1310,12 @@ func (f *fissioner) gather(n ast.Node, r *region, out *[]node) {
 			}
 			rs := f.scratchOf("nugoVote", typ)
 			posts = append(posts, fmt.Sprintf("%%[1]s.%s(%s, %s, %%[2]s)", fn, rs, ps))
+			postPos = append(postPos, c.Pos())
 			repl[c] = rs + "[" + f.ti + "]"
 		}
 	}
-	for _, p := range posts {
-		*out = append(*out, &textNode{text: p})
+	for i, p := range posts {
+		*out = append(*out, &textNode{text: p, pos: postPos[i]})
 	}
 	astutil.Apply(n, func(c *astutil.Cursor) bool {
 		if call, ok := c.Node().(*ast.CallExpr); ok {
@@ -1683,6 +1687,15 @@ type emitter struct {
 	arrays     map[*types.Var]string
 }
 
+// lineAt writes a //line directive naming pos's line for the next line,
+// if pos is known.
+func (e *emitter) lineAt(pos token.Pos) {
+	if pos.IsValid() {
+		p := e.f.g.pkg.Fset.Position(pos)
+		fmt.Fprintf(e.w, "//line %s:%d\n", shortFile(p.Filename), p.Line)
+	}
+}
+
 func (e *emitter) nodes(ns []node) {
 	f, w := e.f, e.w
 	for _, n := range ns {
@@ -1692,7 +1705,12 @@ func (e *emitter) nodes(ns []node) {
 		case *stmtNode:
 			fmt.Fprintf(w, "%s\n", f.printLines(n.stmt))
 		case *textNode:
-			e.branchCheck(n)
+			// A failure in the check or the exchange (a mask's) names the
+			// operation's line, as the goroutine path and ptxsim do.
+			e.lineAt(n.pos)
+			if e.branchCheck(n) {
+				e.lineAt(n.pos)
+			}
 			exited := "nil"
 			if f.exited != "" {
 				exited = f.exited
@@ -1715,6 +1733,7 @@ func (e *emitter) nodes(ns []node) {
 			}
 			fmt.Fprintf(w, n.text+"\n", f.cuda, exited)
 		case *breakNode:
+			e.lineAt(n.cond.Pos())
 			fmt.Fprintf(w, "if !(%s) {\nbreak\n}\n", f.print(n.cond))
 		case *gridNode:
 			e.gridSync(n)
@@ -1724,6 +1743,7 @@ func (e *emitter) nodes(ns []node) {
 			w.WriteString("}\n")
 		case *forNode:
 			// A shuffle tree may get an unrolled form first (fission_tree.go).
+			e.lineAt(n.loop.Pos()) // a panic in the header names its line
 			unrolled := e.unrolledTree(n)
 			switch l := n.loop.(type) {
 			case *ast.ForStmt:
@@ -1761,6 +1781,7 @@ func (e *emitter) nodes(ns []node) {
 				e.divergent(n)
 				continue
 			}
+			e.lineAt(n.s.Pos()) // a panic in the condition names its line
 			w.WriteString("if ")
 			if n.s.Init != nil {
 				fmt.Fprintf(w, "%s; ", f.print(n.s.Init))
@@ -1779,6 +1800,16 @@ func (e *emitter) nodes(ns []node) {
 // region writes one region: its uniform prelude, then the loop over the
 // block's threads.
 func (e *emitter) region(r *region) {
+	e.regionLoops(r)
+	if e.f.exited != "" {
+		// The block-level code after the loops names, in a panic, the
+		// first thread that has not returned (cuda.Block.Lead).
+		fmt.Fprintf(e.w, "%s.Lead(%s)\n", e.f.blk, e.f.exited)
+	}
+}
+
+// regionLoops writes region r's prelude and its loops over the threads.
+func (e *emitter) regionLoops(r *region) {
 	f, w := e.f, e.w
 	for _, p := range r.prelude {
 		e.piece(p)

@@ -312,15 +312,16 @@ var maskName = regexp.MustCompile(`\bnugoMask[0-9]*\b`)
 
 // branchCheck writes, before the exchange n of a warp operation inside a
 // divergent arm that is not relaxed, the check that no live lane of the
-// operation's mask is elsewhere (cuda.BlockBranchCheck).
-func (e *emitter) branchCheck(n *textNode) {
+// operation's mask is elsewhere (cuda.BlockBranchCheck), and reports
+// whether it wrote one.
+func (e *emitter) branchCheck(n *textNode) bool {
 	f, d := e.f, e.f.div
 	if d == nil || len(d.arms) == 0 || d.arms[0].off == "" {
-		return
+		return false
 	}
 	arm := d.arms[len(d.arms)-1]
 	if arm.relaxed {
-		return
+		return false
 	}
 	mask := "nil"
 	if n.shfl == nil {
@@ -336,7 +337,7 @@ func (e *emitter) branchCheck(n *textNode) {
 		}
 		for a := range d.active {
 			if regexp.MustCompile(`\b` + a + `\b`).MatchString(n.text) {
-				return // ActiveMask: paired or relaxed (divergentIf)
+				return false // ActiveMask: paired or relaxed (divergentIf)
 			}
 		}
 		if m := maskName.FindString(n.text); m != "" {
@@ -348,4 +349,5 @@ func (e *emitter) branchCheck(n *textNode) {
 		live = "nil"
 	}
 	fmt.Fprintf(e.w, "%s.BlockBranchCheck(%s, %s, %s, %s)\n", f.cuda, f.blk, mask, arm.off, live)
+	return true
 }

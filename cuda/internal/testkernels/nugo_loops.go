@@ -1499,6 +1499,7 @@ func init() {
 						buf[tid] = v
 					}
 				}
+//line corpus.go:95
 				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -2352,7 +2353,10 @@ func init() {
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					nugoB.Lead(nugoOff)
+//line divergent.go:13
 					cuda.BlockBranchCheck(nugoB, nil, nugoOff, nil)
+//line divergent.go:13
 					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2381,6 +2385,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2395,6 +2400,7 @@ func init() {
 						nugoPred[nugoTi] = true
 					}
 				}
+//line divergent.go:15
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2550,6 +2556,7 @@ func init() {
 						_ = t
 					}
 				}
+//line gridsync.go:11
 				for range rounds {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2807,6 +2814,7 @@ func init() {
 						data[i] = 1
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:52
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2841,6 +2849,7 @@ func init() {
 						out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -2971,6 +2980,7 @@ func init() {
 						data[i] = 1
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:75
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3029,6 +3039,7 @@ func init() {
 						out[i] = data[i] + data[len(data)-1-i]
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:80
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3069,6 +3080,7 @@ func init() {
 						out[i]++
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -3137,6 +3149,7 @@ func init() {
 						data[i] *= 3
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line gridsync.go:93
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3207,6 +3220,7 @@ func init() {
 						out[i] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -3319,6 +3333,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line gridsync.go:126
 				if t.BlockIdx().X == 0 {
 
 //line gridsync.go:127
@@ -3799,6 +3814,8 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line match.go:19
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -3835,6 +3852,8 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line match.go:20
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -3889,6 +3908,7 @@ func init() {
 						allMask[i], all[i] = m, a
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -4006,6 +4026,8 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line match.go:19
 					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4042,6 +4064,8 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line match.go:20
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4096,6 +4120,7 @@ func init() {
 							allMask[i2], all[i2] = m2, a2
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 			}
 		}
@@ -4187,6 +4212,8 @@ func init() {
 						nugoPred[nugoTi] = in[i] > 0
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line match.go:52
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4241,6 +4268,7 @@ func init() {
 						rank[i] = r
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -4706,6 +4734,7 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
+				nugoB.Lead(nugoExited)
 
 //line syncreduce.go:17
 				c := nugoCount
@@ -4743,6 +4772,8 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line syncreduce.go:19
 				if nugoCount2 == nugoArrived {
 
 //line syncreduce.go:20
@@ -4776,6 +4807,8 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line syncreduce.go:22
 				if nugoCount3 > 0 {
 
 //line syncreduce.go:23
@@ -4816,6 +4849,7 @@ func init() {
 						count[i], flags[i] = int32(c), f
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -4967,7 +5001,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:14
 				for off := 16; off > 0; off /= 2 {
+//line warp.go:15
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -5090,7 +5126,11 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warp.go:28
 					for off := 16; off > 0; off /= 2 {
+						nugoB.Lead(nugoOff)
+//line warp.go:29
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT3 := 32, nugoN
@@ -5110,6 +5150,7 @@ func init() {
 								}
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
@@ -5150,6 +5191,7 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 			}
 		}
@@ -5220,6 +5262,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:42
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5252,6 +5295,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:43
 				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5327,7 +5371,9 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line warp.go:59
 				for m2 := 16; m2 > 0; m2 /= 2 {
+//line warp.go:60
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(m2), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5441,6 +5487,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warp.go:70
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl, nugoVV, int(delta), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5465,6 +5512,7 @@ func init() {
 						up[i] = nugoShfl[nugoTi]
 					}
 				}
+//line warp.go:72
 				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5622,6 +5670,7 @@ func init() {
 						nugoVQ[nugoTi] = q
 					}
 				}
+//line warp.go:81
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5660,6 +5709,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:83
 				cuda.BlockAny(nugoVote2, nugoPred2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5694,6 +5744,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:86
 				cuda.BlockAll(nugoVote3, nugoPred3, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5728,6 +5779,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:89
 				cuda.BlockAll(nugoVote4, nugoPred4, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5762,6 +5814,7 @@ func init() {
 						nugoVR[nugoTi] = r
 					}
 				}
+//line warp.go:92
 				cuda.BlockAny(nugoVote5, nugoPred5, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5902,6 +5955,8 @@ func init() {
 						nugoPred[nugoTi] = true
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warp.go:106
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5934,6 +5989,8 @@ func init() {
 						nugoPred2[nugoTi] = true
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warp.go:107
 				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5966,6 +6023,8 @@ func init() {
 						nugoVal[nugoTi] = i
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warp.go:108
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5996,6 +6055,7 @@ func init() {
 						fromLane0[i] = nugoShfl[nugoTi]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -6047,6 +6107,7 @@ func init() {
 						nugoVal[nugoTi] = v
 					}
 				}
+//line warp.go:116
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6629,6 +6690,7 @@ func init() {
 						nugoVM[nugoTi] = m
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6685,7 +6747,10 @@ func init() {
 							nugoVP2[nugoTi] = p2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:33
 					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+//line warpmask.go:33
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6728,7 +6793,10 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:34
 					cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff, nugoExited)
+//line warpmask.go:34
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6771,7 +6839,10 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:35
 					cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff, nugoExited)
+//line warpmask.go:35
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6814,7 +6885,10 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:36
 					cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff, nugoExited)
+//line warpmask.go:36
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6857,7 +6931,10 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:37
 					cuda.BlockBranchCheck(nugoB, nugoMask5, nugoOff, nugoExited)
+//line warpmask.go:37
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6906,7 +6983,10 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:39
 					cuda.BlockBranchCheck(nugoB, nugoMask6, nugoOff, nugoExited)
+//line warpmask.go:39
 					cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -6953,7 +7033,10 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:42
 					cuda.BlockBranchCheck(nugoB, nugoMask7, nugoOff, nugoExited)
+//line warpmask.go:42
 					cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7000,7 +7083,10 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:45
 					cuda.BlockBranchCheck(nugoB, nugoMask8, nugoOff, nugoExited)
+//line warpmask.go:45
 					cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7057,7 +7143,10 @@ func init() {
 							nugoVVotes2[nugoTi] = votes2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:49
 					cuda.BlockBranchCheck(nugoB, nugoMask9, nugoOff, nugoExited)
+//line warpmask.go:49
 					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7098,7 +7187,10 @@ func init() {
 							nugoVV2[nugoTi] = v2
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:50
 					cuda.BlockBranchCheck(nugoB, nugoMask10, nugoOff, nugoExited)
+//line warpmask.go:50
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7145,6 +7237,7 @@ func init() {
 							nugoVO2[nugoTi] = o2
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
 					if nugoFlat {
@@ -7170,7 +7263,10 @@ func init() {
 							nugoVM[nugoTi] = m
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:26
 					cuda.BlockBranchCheck(nugoB, nugoMask11, nugoOff2, nugoExited)
+//line warpmask.go:26
 					cuda.BlockSyncWarpMask(nugoB, nugoMask11, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7227,7 +7323,10 @@ func init() {
 							nugoVP3[nugoTi] = p3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:33
 					cuda.BlockBranchCheck(nugoB, nugoMask12, nugoOff2, nugoExited)
+//line warpmask.go:33
 					cuda.BlockBallotMask(nugoB, nugoVote5, nugoPred5, nugoMask12, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7270,7 +7369,10 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:34
 					cuda.BlockBranchCheck(nugoB, nugoMask13, nugoOff2, nugoExited)
+//line warpmask.go:34
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl5, nugoVal7, nugoMask13, nugoLane5, 0, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7313,7 +7415,10 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:35
 					cuda.BlockBranchCheck(nugoB, nugoMask14, nugoOff2, nugoExited)
+//line warpmask.go:35
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal8, nugoMask14, nugoLane6, 0, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7356,7 +7461,10 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:36
 					cuda.BlockBranchCheck(nugoB, nugoMask15, nugoOff2, nugoExited)
+//line warpmask.go:36
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl7, nugoVal9, nugoMask15, nugoLane7, 0, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7399,7 +7507,10 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:37
 					cuda.BlockBranchCheck(nugoB, nugoMask16, nugoOff2, nugoExited)
+//line warpmask.go:37
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl8, nugoVal10, nugoMask16, nugoLane8, 0, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7448,7 +7559,10 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:39
 					cuda.BlockBranchCheck(nugoB, nugoMask17, nugoOff2, nugoExited)
+//line warpmask.go:39
 					cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote6, nugoPred6, nugoMask17, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7495,7 +7609,10 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:42
 					cuda.BlockBranchCheck(nugoB, nugoMask18, nugoOff2, nugoExited)
+//line warpmask.go:42
 					cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote7, nugoPred7, nugoMask18, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7542,7 +7659,10 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:45
 					cuda.BlockBranchCheck(nugoB, nugoMask19, nugoOff2, nugoExited)
+//line warpmask.go:45
 					cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote8, nugoPred8, nugoMask19, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7599,7 +7719,10 @@ func init() {
 							nugoVVotes3[nugoTi] = votes3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:49
 					cuda.BlockBranchCheck(nugoB, nugoMask20, nugoOff2, nugoExited)
+//line warpmask.go:49
 					cuda.BlockMatch(nugoB, false, nugoMatch3, nugoVal11, nugoMask20, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7640,7 +7763,10 @@ func init() {
 							nugoVV3[nugoTi] = v3
 						}
 					}
+					nugoB.Lead(nugoOff2)
+//line warpmask.go:50
 					cuda.BlockBranchCheck(nugoB, nugoMask21, nugoOff2, nugoExited)
+//line warpmask.go:50
 					cuda.BlockMatch(nugoB, true, nugoMatch4, nugoVal12, nugoMask21, nugoOff2)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7687,6 +7813,7 @@ func init() {
 							nugoVO3[nugoTi] = o3
 						}
 					}
+					nugoB.Lead(nugoOff2)
 				}
 			}
 		}
@@ -7930,6 +8057,7 @@ func init() {
 						nugoPred[nugoTi] = (p)
 					}
 				}
+//line warpmask.go:33
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7954,6 +8082,7 @@ func init() {
 						nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
 					}
 				}
+//line warpmask.go:34
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -7978,6 +8107,7 @@ func init() {
 						nugoLane2[nugoTi] = int(1)
 					}
 				}
+//line warpmask.go:35
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8002,6 +8132,7 @@ func init() {
 						nugoLane3[nugoTi] = int(1)
 					}
 				}
+//line warpmask.go:36
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8026,6 +8157,7 @@ func init() {
 						nugoLane4[nugoTi] = int(3)
 					}
 				}
+//line warpmask.go:37
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8056,6 +8188,7 @@ func init() {
 						nugoVVotes[nugoTi] = votes
 					}
 				}
+//line warpmask.go:39
 				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8088,6 +8221,7 @@ func init() {
 						nugoVVotes[nugoTi] = votes
 					}
 				}
+//line warpmask.go:42
 				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8120,6 +8254,7 @@ func init() {
 						nugoVVotes[nugoTi] = votes
 					}
 				}
+//line warpmask.go:45
 				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8158,6 +8293,7 @@ func init() {
 						nugoVVotes[nugoTi] = votes
 					}
 				}
+//line warpmask.go:49
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8180,6 +8316,7 @@ func init() {
 						nugoVal6[nugoTi] = (v / 8)
 					}
 				}
+//line warpmask.go:50
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8300,6 +8437,8 @@ func init() {
 						nugoPred[nugoTi] = (in[i] > 0)
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line warpmask.go:65
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8330,6 +8469,7 @@ func init() {
 						out[i] = nugoVote[nugoTi]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -8429,6 +8569,8 @@ func init() {
 							nugoPred[nugoTi] = (true)
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line warpmask.go:120
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8459,6 +8601,7 @@ func init() {
 							out[i] = nugoVote[nugoTi]
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 			}
 		}

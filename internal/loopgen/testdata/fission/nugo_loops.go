@@ -51,6 +51,7 @@ func init() {
 						}
 					}
 				}
+//line fission.go:16
 				for s := 32; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
@@ -189,6 +190,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				nugoCount := 0
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -217,6 +219,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -250,6 +253,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -278,6 +282,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line fission.go:49
 				if t.BlockIdx().X == 0 {
 				}
 				if nugoFlat {
@@ -490,6 +495,7 @@ func init() {
 						nugoPred[nugoTi] = (a[i] > 0)
 					}
 				}
+//line fission.go:97
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -518,6 +524,7 @@ func init() {
 						nugoVal[nugoTi] = (a[i])
 					}
 				}
+//line fission.go:98
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nugoMask2, nil)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -633,6 +640,8 @@ func init() {
 							nugoPred[nugoTi] = (a[i] > 0)
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line fission.go:109
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -663,6 +672,7 @@ func init() {
 							a[i] = nugoVote[nugoTi]
 						}
 					}
+					nugoB.Lead(nugoOff)
 				}
 			}
 		}
@@ -709,6 +719,7 @@ func init() {
 
 //line fission.go:136
 				n := int32(5)
+//line fission.go:137
 				for k := 0; k < 2; k++ {
 
 //line fission.go:139
@@ -781,6 +792,7 @@ func init() {
 				if !nugoB.SyncGrid(nil) {
 					return
 				}
+//line fission.go:151
 				for stride := n / 2; stride > 0; stride /= 2 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -831,6 +843,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line fission.go:163
 				if t.BlockIdx().X == 0 {
 
 //line fission.go:164
@@ -1013,6 +1026,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 					nugoRegion:
@@ -1055,6 +1069,8 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
+					nugoB.Lead(nugoOff)
+//line fission.go:190
 					for off := 8; off > 0; off /= 2 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1083,7 +1099,10 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff)
+//line fission.go:191
 						cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nugoExited)
+//line fission.go:191
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1112,6 +1131,7 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff)
 					}
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
@@ -1134,6 +1154,7 @@ func init() {
 							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
 						}
 					}
+					nugoB.Lead(nugoOff2)
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1160,7 +1181,10 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
+//line fission.go:194
 						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nugoExited)
+//line fission.go:194
 						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1189,8 +1213,11 @@ func init() {
 								nugoVV[nugoTi] = v
 							}
 						}
+						nugoB.Lead(nugoOff3)
 					}
 				}
+				nugoB.Lead(nugoExited)
+//line fission.go:196
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(0), nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1221,6 +1248,7 @@ func init() {
 						a[i] = nugoShfl2[nugoTi]
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})
@@ -1299,6 +1327,7 @@ func init() {
 //line uniform.go:17
 					stride = 3
 				}
+//line uniform.go:19
 				for k := 0; k < rounds; k++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1344,6 +1373,7 @@ func init() {
 						total += k
 					}
 				}
+//line uniform.go:34
 				for k := 0; k < total; k++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1377,6 +1407,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line uniform.go:43
 				for k := 0; k < 8; k++ {
 
 //line uniform.go:44
@@ -1439,6 +1470,7 @@ func init() {
 						_ = t
 					}
 				}
+//line uniform.go:60
 				for i := 0; i < 2; i++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1541,6 +1573,7 @@ func init() {
 
 //line uniform.go:85
 				rounds := 1
+//line uniform.go:86
 				if n > 4 {
 
 //line uniform.go:87
@@ -1563,6 +1596,7 @@ func init() {
 						}
 					}
 				}
+//line uniform.go:90
 				for k := 0; k < rounds; k++ {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1599,7 +1633,9 @@ func init() {
 
 //line uniform.go:99
 				limit := 3
+//line uniform.go:100
 				for k := 0; k < 8; k++ {
+//line uniform.go:101
 					if n > 1 {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1624,6 +1660,7 @@ func init() {
 //line uniform.go:104
 							limit--
 						}
+//line uniform.go:106
 						if k == limit {
 							if nugoFlat {
 								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1680,6 +1717,7 @@ func init() {
 
 //line uniform.go:132
 					m := n % 4
+//line uniform.go:133
 					if m == 0 || (m == 1) {
 						if nugoFlat {
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1718,6 +1756,7 @@ func init() {
 								}
 							}
 						} else {
+//line uniform.go:140
 							for k := 0; k < 2; k++ {
 							}
 						}
@@ -1751,6 +1790,7 @@ func init() {
 				_ = t
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
+//line uniform.go:161
 				if (n % 2) == 0 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {

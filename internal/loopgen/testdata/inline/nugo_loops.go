@@ -51,7 +51,9 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:16
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:17
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -186,7 +188,9 @@ func init() {
 						nugoVV3[nugoTi] = v3
 					}
 				}
+//line inline.go:16
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:17
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -446,6 +450,7 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:56
 				if k == 0 {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -699,7 +704,9 @@ func init() {
 						nugoVV3[nugoTi] = v3
 					}
 				}
+//line inline.go:16
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:17
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -746,7 +753,9 @@ func init() {
 						nugoVV3[nugoTi] = v3
 					}
 				}
+//line inline.go:16
 				for off3 := 16; off3 > 0; off3 /= 2 {
+//line inline.go:17
 					{
 						nugoD2 := int(off3) & 31
 						nugoK2, nugoT3 := 32, nugoN
@@ -863,7 +872,9 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:16
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:17
 					{
 						nugoD := int(off2) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -993,7 +1004,9 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:152
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:153
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(off2), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1107,7 +1120,9 @@ func init() {
 						nugoVV2[nugoTi] = v2
 					}
 				}
+//line inline.go:152
 				for off2 := 16; off2 > 0; off2 /= 2 {
+//line inline.go:153
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(off2), nil)
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {

@@ -687,6 +687,7 @@ func init() {
 						}
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -724,6 +725,7 @@ func init() {
 						nugoVSum[nugoTi] = sum
 					}
 				}
+				nugoB.Lead(nugoExited)
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -751,6 +753,7 @@ func init() {
 						nugoVSum[nugoTi] = sum
 					}
 				}
+				nugoB.Lead(nugoExited)
 			}
 		}
 	})

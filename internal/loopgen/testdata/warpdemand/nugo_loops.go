@@ -47,6 +47,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:21
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -85,6 +86,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:22
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -178,6 +180,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:32
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -216,6 +219,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:33
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -312,6 +316,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:46
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -350,6 +355,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:47
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -443,6 +449,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:57
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -481,6 +488,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:58
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -575,6 +583,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:69
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -613,6 +622,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:70
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -658,6 +668,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:74
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -696,6 +707,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:75
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -790,6 +802,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:87
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -828,6 +841,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:88
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -873,6 +887,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:92
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -911,6 +926,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:93
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -1011,6 +1027,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:105
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -1049,6 +1066,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:106
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -1102,6 +1120,7 @@ func init() {
 						nugoVU[nugoTi] = u
 					}
 				}
+//line warpdemand.go:111
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -1140,6 +1159,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:112
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -1276,6 +1296,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:128
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT2 := nugoN
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -1314,6 +1335,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:129
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), nugoN
@@ -1407,6 +1429,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:140
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -1445,6 +1468,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:141
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -1490,6 +1514,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:146
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -1528,6 +1553,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:147
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -1622,6 +1648,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:159
 				if nugoN%32 == 0 {
 					nugoT2 := min(0, nugoN)
 					for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
@@ -1660,6 +1687,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:160
 						{
 							nugoD := int(off) & 31
 							nugoK, nugoT3 := min(int(off), 32), min(0, nugoN)
@@ -1699,6 +1727,7 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:165
 				if nugoN%32 == 0 && nugoB.Flat() {
 					nugoT4 := min(1, nugoN)
 					for nugoW3 := 0; nugoW3 < nugoT4; nugoW3 += 32 {
@@ -1737,6 +1766,7 @@ func init() {
 					}
 				} else {
 					for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:166
 						{
 							nugoD2 := int(off) & 31
 							nugoK2, nugoT5 := min(int(off), 32), min(1, nugoN)
@@ -1860,7 +1890,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:179
 				for off := 16; off > 0; off /= 2 {
+//line warpdemand.go:180
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := 32, nugoN
@@ -1938,7 +1970,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
+//line warpdemand.go:189
 				for off := start; off > 0; off /= 2 {
+//line warpdemand.go:190
 					{
 						nugoD := int(off) & 31
 						nugoK, nugoT2 := min(int(off), 32), min(1, nugoN)
