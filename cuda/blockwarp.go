@@ -183,6 +183,15 @@ const (
 // with another mask, which waits forever on the goroutine path and on a
 // GPU. b records the failing thread.
 
+// memberMask returns thread i's member mask: mask[i], or the full warp's
+// for a nil mask (an operation without one).
+func memberMask(mask []uint32, i int) uint32 {
+	if mask == nil {
+		return fullMask
+	}
+	return mask[i]
+}
+
 // warpParts returns, for the warp of threads [base, end), each present
 // lane's part: the lanes of its mask that are present. It panics as the
 // goroutine path does for a mask without the caller's lane.
@@ -198,10 +207,7 @@ func warpParts(b *Block, mask []uint32, exited []bool, base, end int) (part [War
 		if live&(1<<l) == 0 {
 			continue
 		}
-		m := uint32(fullMask)
-		if mask != nil {
-			m = mask[i]
-		}
+		m := memberMask(mask, i)
 		if m&(1<<l) == 0 {
 			b.Thread(i)
 			panic(fmt.Sprintf(compiler.WarpMaskMsg, uint64(m), l))
@@ -381,10 +387,7 @@ func BlockBranchCheck(b *Block, mask []uint32, off, exited []bool) {
 			if off[i] {
 				continue
 			}
-			m := uint32(fullMask)
-			if mask != nil {
-				m = mask[i]
-			}
+			m := memberMask(mask, i)
 			if m&(1<<(i-base)) == 0 {
 				return // ErrWarpMask, from the operation
 			}
@@ -393,10 +396,7 @@ func BlockBranchCheck(b *Block, mask []uint32, off, exited []bool) {
 			if off[i] {
 				continue
 			}
-			m := uint32(fullMask)
-			if mask != nil {
-				m = mask[i]
-			}
+			m := memberMask(mask, i)
 			if m&away != 0 {
 				b.Thread(i)
 				panic(fmt.Sprintf("warp operation with member mask %#08x by lane %d under a condition that lane %d of the mask, which has not returned, did not take: the lanes of a warp operation's mask must reach it together (on the goroutine path it would meet whatever warp operation that lane reaches next; on a GPU the result is undefined)", uint64(m), i-base, bits.TrailingZeros32(m&away)))
