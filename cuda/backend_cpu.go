@@ -312,20 +312,9 @@ func (r *runner) runRows() error {
 	func() {
 		returned := false
 		defer func() {
-			e := recover()
-			if e == nil && returned {
-				return
-			}
-			r.placeFlat()
-			if e != nil {
-				b.fail(r.current().ThreadIdx(), e)
-			} else {
-				// runtime.Goexit: the worker ends after this; cpu.Run
-				// reports it, and the launch returns this error.
-				b.fail(r.current().ThreadIdx(), goexitMsg)
-				if ke, ok := b.err.(*KernelError); ok {
-					b.launch.goexit.CompareAndSwap(nil, ke)
-				}
+			if e := recover(); e != nil || !returned {
+				r.placeFlat()
+				b.threadEnded(r.current().ThreadIdx(), e)
 			}
 		}()
 		for {
@@ -360,15 +349,8 @@ func (r *runner) run(bi int) error {
 	func() {
 		returned := false
 		defer func() {
-			if e := recover(); e != nil {
-				b.fail(r.current().ThreadIdx(), e)
-			} else if !returned {
-				// runtime.Goexit: the worker ends after this; cpu.Run
-				// reports it, and the launch returns this error.
-				b.fail(r.current().ThreadIdx(), goexitMsg)
-				if ke, ok := b.err.(*KernelError); ok {
-					b.launch.goexit.CompareAndSwap(nil, ke)
-				}
+			if e := recover(); e != nil || !returned {
+				b.threadEnded(r.current().ThreadIdx(), e)
 			}
 		}()
 
@@ -402,6 +384,21 @@ func (r *runner) run(bi int) error {
 		b.co.drain()
 	}
 	return b.err
+}
+
+// threadEnded fails the block for its thread tid, which ended early:
+// with the panic value e, or, for a nil e, by runtime.Goexit, after which
+// the worker ends (a coroutine passes it on to the worker); cpu.Run
+// reports that, and the launch returns this error.
+func (b *block) threadEnded(tid Dim3, e any) {
+	if e != nil {
+		b.fail(tid, e)
+		return
+	}
+	b.fail(tid, goexitMsg)
+	if ke, ok := b.err.(*KernelError); ok {
+		b.launch.goexit.CompareAndSwap(nil, ke)
+	}
 }
 
 // stopPools ends the coroutines of the launch's workers.
@@ -487,17 +484,8 @@ func (b *block) gridExit() {
 func (b *block) runThread(t Thread) {
 	returned := false
 	defer func() {
-		if r := recover(); r != nil {
-			b.fail(t.ThreadIdx(), r)
-			return
-		}
-		if !returned {
-			// runtime.Goexit: the coroutine passes it on to the worker,
-			// which ends; the launch returns this error.
-			b.fail(t.ThreadIdx(), goexitMsg)
-			if ke, ok := b.err.(*KernelError); ok {
-				b.launch.goexit.CompareAndSwap(nil, ke)
-			}
+		if r := recover(); r != nil || !returned {
+			b.threadEnded(t.ThreadIdx(), r)
 			return
 		}
 		b.leave(t)
