@@ -197,15 +197,7 @@ func (b *block) newCoroutines() {
 func (r *runner) runSpan(span *cpu.Span) error {
 	r.span = span
 	if r.loop != nil || r.launch.rows == nil {
-		for span.Cur = span.Lo; span.Cur < span.Hi; span.Cur++ {
-			if err := r.run(span.Cur); err != nil {
-				return err
-			}
-			if span.Stopped.Load() {
-				return nil
-			}
-		}
-		return nil
+		return span.Each(r.run)
 	}
 	for span.Cur = span.Lo; span.Cur < span.Hi; {
 		r.enter(span.Cur)

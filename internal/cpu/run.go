@@ -30,17 +30,7 @@ func Workers() int { return runtime.GOMAXPROCS(0) }
 func Run(n, workers int, newBody func() func(block int) error) error {
 	return RunSpans(n, workers, func() func(*Span) error {
 		body := newBody()
-		return func(s *Span) error {
-			for s.Cur = s.Lo; s.Cur < s.Hi; s.Cur++ {
-				if err := body(s.Cur); err != nil {
-					return err
-				}
-				if s.Stopped.Load() {
-					return nil
-				}
-			}
-			return nil
-		}
+		return func(s *Span) error { return s.Each(body) }
 	})
 }
 
@@ -54,6 +44,21 @@ type Span struct {
 	// Stopped becomes true after any body's error; a body should then
 	// stop soon, at the end of the block it is running.
 	Stopped *atomic.Bool
+}
+
+// Each calls body for the span's blocks in order, keeping Cur current,
+// until body fails (Each returns its error) or, after a block, the run
+// has stopped.
+func (s *Span) Each(body func(block int) error) error {
+	for s.Cur = s.Lo; s.Cur < s.Hi; s.Cur++ {
+		if err := body(s.Cur); err != nil {
+			return err
+		}
+		if s.Stopped.Load() {
+			return nil
+		}
+	}
+	return nil
 }
 
 // RunSpans is Run for a body that takes a run of consecutive blocks at a
