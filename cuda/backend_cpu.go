@@ -86,14 +86,15 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 	}
 	l := &hostLaunch{kernel: k, cfg: cfg, inv: inv, rows: rows, blocks: blocks}
 	defer l.stopPools()
-	if cfg.Cooperative && blocks != nil {
-		err := l.runPhases()
-		if errors.Is(err, cpu.ErrGoexit) {
-			if ke := l.goexit.Load(); ke != nil {
-				return ke
-			}
-		}
-		return err
+	return l.goexitError(l.run())
+}
+
+// run runs the launch's blocks: a cooperative launch of a kernel with a
+// block loop phase by phase (runPhases), any other on the worker pool.
+func (l *hostLaunch) run() error {
+	cfg := l.cfg
+	if cfg.Cooperative && l.blocks != nil {
+		return l.runPhases()
 	}
 	workers := 0
 	if cfg.Cooperative {
@@ -102,22 +103,34 @@ func (nativeExecutor) execute(k *Kernel, cfg LaunchConfig, args []reflect.Value,
 		workers = cfg.Grid.Size()
 		l.grid = cpu.NewBarrier(workers)
 	}
-	err = cpu.RunSpans(cfg.Grid.Size(), workers, func() func(*cpu.Span) error {
-		r := &runner{block: newBlock(l)}
-		r.block.row = &r.row
-		r.row.w = r
-		if l.blocks != nil {
-			r.loop = l.blocks()
-			r.blk = newBlockOf(r.block, cfg.Block)
-		}
+	return cpu.RunSpans(cfg.Grid.Size(), workers, func() func(*cpu.Span) error {
+		r := &runner{}
+		r.init(l)
 		return r.runSpan
 	})
+}
+
+// goexitError returns, for a launch ended by a thread's runtime.Goexit
+// (cpu.ErrGoexit), that thread's KernelError; err otherwise.
+func (l *hostLaunch) goexitError(err error) error {
 	if errors.Is(err, cpu.ErrGoexit) {
 		if ke := l.goexit.Load(); ke != nil {
 			return ke
 		}
 	}
 	return err
+}
+
+// init makes r a worker's runner of launch l: its block, and for a kernel
+// with a block loop, that loop and its Block.
+func (r *runner) init(l *hostLaunch) {
+	r.block = newBlock(l)
+	r.block.row = &r.row
+	r.row.w = r
+	if l.blocks != nil {
+		r.loop = l.blocks()
+		r.blk = newBlockOf(r.block, l.cfg.Block)
+	}
 }
 
 // runRecursiveOnPTXSim runs on ptxsim a kernel of the cpu backend that

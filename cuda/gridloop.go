@@ -71,10 +71,7 @@ func (l *hostLaunch) runPhases() error {
 			pb := &p.blocks[i]
 			pb.yield = yield
 			r := &runners[i]
-			r.block = newBlock(l)
-			r.block.row = &r.row
-			r.loop = l.blocks()
-			r.blk = newBlockOf(r.block, l.cfg.Block)
+			r.init(l)
 			pb.err = r.run(i)
 		}
 	}
