@@ -2006,16 +2006,8 @@ func (e *emitter) bounds(r *region) (lo, hi string, ok bool) {
 	if !isIf || is.Init != nil || is.Else != nil {
 		return "", "", false
 	}
-	be, isBin := ast.Unparen(is.Cond).(*ast.BinaryExpr)
-	if !isBin {
-		return "", "", false
-	}
-	x, u, op := be.X, be.Y, be.Op
-	if !e.isTid(x) {
-		x, u = u, x
-		op = map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ, token.EQL: token.EQL}[op]
-	}
-	if !e.isTid(x) || !f.uniformExpr(u) {
+	op, u, ok := e.tidCompare(is.Cond)
+	if !ok || !f.uniformExpr(u) {
 		return "", "", false
 	}
 	clamp := func(v string) string { return fmt.Sprintf("min(max(%s, 0), %s)", v, f.n) }
@@ -2033,6 +2025,21 @@ func (e *emitter) bounds(r *region) (lo, hi string, ok bool) {
 		return clamp(us), f.n, true
 	}
 	return "", "", false
+}
+
+// tidCompare reads cond as a comparison of the thread's x index with
+// another operand, tid op u (k < tid is read as tid > k).
+func (e *emitter) tidCompare(cond ast.Expr) (op token.Token, u ast.Expr, ok bool) {
+	be, isBin := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !isBin {
+		return 0, nil, false
+	}
+	x, u, op := be.X, be.Y, be.Op
+	if !e.isTid(x) {
+		x, u = u, x
+		op = map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ, token.EQL: token.EQL, token.NEQ: token.NEQ}[op]
+	}
+	return op, u, e.isTid(x)
 }
 
 // isTid reports whether x is the thread's x index: t.ThreadIdx().X, or a

@@ -239,16 +239,8 @@ func (s skipCheck) localLHS(x ast.Expr) bool {
 // above the bound: tid < k with k <= hi, tid <= k or tid == k with k < hi.
 func (s skipCheck) falseAbove(cond ast.Expr) bool {
 	e := s.e
-	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	op, y, ok := e.tidCompare(cond)
 	if !ok {
-		return false
-	}
-	x, y, op := be.X, be.Y, be.Op
-	if !e.isTid(x) {
-		x, y = y, x
-		op = map[token.Token]token.Token{token.GTR: token.LSS, token.GEQ: token.LEQ, token.EQL: token.EQL}[op]
-	}
-	if !e.isTid(x) {
 		return false
 	}
 	k, ok := e.constInt(y)
