@@ -1,9 +1,6 @@
 package loopgen
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,13 +46,7 @@ func TestDemandedThreads(t *testing.T) {
 			}
 		})
 	}
-	committed, err := os.ReadFile(filepath.Join(warpDemandDir, FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(committed, res.Source) {
-		t.Errorf("%s/%s is stale: run go run ./cmd/nugo gen ./internal/loopgen/%s", warpDemandDir, FileName, warpDemandDir)
-	}
+	checkCommitted(t, warpDemandDir, res.Source)
 }
 
 // blockLoopOf returns the text of kernel's block loop registration in a

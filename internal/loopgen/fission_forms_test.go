@@ -2,8 +2,6 @@ package loopgen
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -45,11 +43,5 @@ func TestBlockLoopForms(t *testing.T) {
 			t.Errorf("generated file contains %q: %v, want %v", c.text, got, c.want)
 		}
 	}
-	committed, err := os.ReadFile(filepath.Join(blockFormsDir, FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(committed, src) {
-		t.Errorf("%s/%s is stale: run go run ./cmd/nugo gen ./internal/loopgen/%s", blockFormsDir, FileName, blockFormsDir)
-	}
+	checkCommitted(t, blockFormsDir, src)
 }

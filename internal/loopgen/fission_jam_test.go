@@ -2,8 +2,6 @@ package loopgen
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 )
@@ -107,11 +105,5 @@ func TestJamForms(t *testing.T) {
 			}
 		})
 	}
-	committed, err := os.ReadFile(filepath.Join(jamDir, FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(committed, src) {
-		t.Errorf("%s/%s is stale: run go run ./cmd/nugo gen ./internal/loopgen/%s", jamDir, FileName, jamDir)
-	}
+	checkCommitted(t, jamDir, src)
 }

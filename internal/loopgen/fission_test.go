@@ -2,8 +2,6 @@ package loopgen
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -66,11 +64,5 @@ func TestFissionReasons(t *testing.T) {
 			t.Errorf("generated file lacks %q", s)
 		}
 	}
-	committed, err := os.ReadFile(filepath.Join(fissionDir, FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(committed, res.Source) {
-		t.Errorf("%s/%s is stale: run go run ./cmd/nugo gen ./internal/loopgen/%s", fissionDir, FileName, fissionDir)
-	}
+	checkCommitted(t, fissionDir, res.Source)
 }

@@ -1,9 +1,6 @@
 package loopgen
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -81,11 +78,5 @@ func TestInlineHelpers(t *testing.T) {
 	if slices.Contains(res.Fissioned, "Recursive") || !slices.Contains(res.Bounded, "Recursive") {
 		t.Errorf("Recursive: fissioned %v, bounded %v; want it bounded, not fissioned", res.Fissioned, res.Bounded)
 	}
-	committed, err := os.ReadFile(filepath.Join(inlineDir, FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(committed, res.Source) {
-		t.Errorf("%s/%s is stale: run go run ./cmd/nugo gen ./internal/loopgen/%s", inlineDir, FileName, inlineDir)
-	}
+	checkCommitted(t, inlineDir, res.Source)
 }

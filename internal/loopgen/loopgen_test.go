@@ -92,6 +92,19 @@ func TestGeneratedFileRuns(t *testing.T) {
 	}
 }
 
+// checkCommitted fails t unless src, generated for the test package dir,
+// is that package's committed generated file.
+func checkCommitted(t *testing.T, dir string, src []byte) {
+	t.Helper()
+	committed, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(committed, src) {
+		t.Errorf("%s/%s is stale: run go run ./cmd/nugo gen ./internal/loopgen/%s", dir, FileName, dir)
+	}
+}
+
 // TestGeneratedFilesCompile type-checks every test package's committed
 // generated file with its package (go vet): the go command skips
 // testdata in ./..., and a generated file that does not compile (a
