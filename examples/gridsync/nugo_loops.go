@@ -48,7 +48,7 @@ func init() {
 							opposite := cols - col - 1
 
 //line main.go:23
-							m.Set(row, col, m.At(row-1, opposite)+1)
+							m.SetP(row, col, m.AtP(row-1, opposite)+1)
 						}
 					} else {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -62,7 +62,7 @@ func init() {
 							opposite := cols - col - 1
 
 //line main.go:23
-							m.Set(row, col, m.At(row-1, opposite)+1)
+							m.SetP(row, col, m.AtP(row-1, opposite)+1)
 						}
 					}
 

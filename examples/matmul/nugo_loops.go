@@ -94,13 +94,13 @@ func init() {
 //line main.go:51
 							if p := tile*tpb + ty; i < rows && p < k {
 //line main.go:52
-								va = a.At(i, p)
+								va = a.AtP(i, p)
 							}
 
 //line main.go:54
 							if p := tile*tpb + tx; p < k && j < cols {
 //line main.go:55
-								vb = b.At(p, j)
+								vb = b.AtP(p, j)
 							}
 
 //line main.go:57
@@ -132,13 +132,13 @@ func init() {
 //line main.go:51
 							if p := tile*tpb + ty; i < rows && p < k {
 //line main.go:52
-								va = a.At(i, p)
+								va = a.AtP(i, p)
 							}
 
 //line main.go:54
 							if p := tile*tpb + tx; p < k && j < cols {
 //line main.go:55
-								vb = b.At(p, j)
+								vb = b.AtP(p, j)
 							}
 
 //line main.go:57
@@ -460,7 +460,7 @@ func init() {
 //line main.go:65
 						if i < rows && j < cols {
 //line main.go:66
-							c.Set(i, j, sum)
+							c.SetP(i, j, sum)
 						}
 						nugoVSum[nugoTi] = sum
 					}
@@ -476,7 +476,7 @@ func init() {
 //line main.go:65
 						if i < rows && j < cols {
 //line main.go:66
-							c.Set(i, j, sum)
+							c.SetP(i, j, sum)
 						}
 						nugoVSum[nugoTi] = sum
 					}

@@ -16551,13 +16551,13 @@ func init() {
 //line kernels.go:53
 							if p := tile*Tile + ty; i < rows && p < k {
 //line kernels.go:54
-								va = a.At(i, p)
+								va = a.AtP(i, p)
 							}
 
 //line kernels.go:56
 							if p := tile*Tile + tx; p < k && j < cols {
 //line kernels.go:57
-								vb = b.At(p, j)
+								vb = b.AtP(p, j)
 							}
 
 //line kernels.go:59
@@ -16589,13 +16589,13 @@ func init() {
 //line kernels.go:53
 							if p := tile*Tile + ty; i < rows && p < k {
 //line kernels.go:54
-								va = a.At(i, p)
+								va = a.AtP(i, p)
 							}
 
 //line kernels.go:56
 							if p := tile*Tile + tx; p < k && j < cols {
 //line kernels.go:57
-								vb = b.At(p, j)
+								vb = b.AtP(p, j)
 							}
 
 //line kernels.go:59
@@ -16917,7 +16917,7 @@ func init() {
 //line kernels.go:67
 						if i < rows && j < cols {
 //line kernels.go:68
-							c.Set(i, j, sum)
+							c.SetP(i, j, sum)
 						}
 						nugoVSum[nugoTi] = sum
 					}
@@ -16933,7 +16933,7 @@ func init() {
 //line kernels.go:67
 						if i < rows && j < cols {
 //line kernels.go:68
-							c.Set(i, j, sum)
+							c.SetP(i, j, sum)
 						}
 						nugoVSum[nugoTi] = sum
 					}

@@ -422,7 +422,7 @@ func init() {
 //line arrays.go:87
 						if in {
 //line arrays.go:88
-							flags[tid] = x.At(i, j) > thr
+							flags[tid] = x.AtP(i, j) > thr
 						}
 					}
 				} else {
@@ -442,7 +442,7 @@ func init() {
 //line arrays.go:87
 						if in {
 //line arrays.go:88
-							flags[tid] = x.At(i, j) > thr
+							flags[tid] = x.AtP(i, j) > thr
 						}
 					}
 				}
@@ -463,7 +463,7 @@ func init() {
 //line arrays.go:91
 						if in {
 //line arrays.go:92
-							m.Set(i, j, flags[tid] != m.At(i, j))
+							m.SetP(i, j, flags[tid] != m.AtP(i, j))
 						}
 					}
 				} else {
@@ -483,7 +483,7 @@ func init() {
 //line arrays.go:91
 						if in {
 //line arrays.go:92
-							m.Set(i, j, flags[tid] != m.At(i, j))
+							m.SetP(i, j, flags[tid] != m.AtP(i, j))
 						}
 					}
 				}
@@ -2326,7 +2326,7 @@ func init() {
 							opposite := cols - col - 1
 
 //line gridsync.go:39
-							m.Set(row, col, m.At(row-1, opposite)+1)
+							m.SetP(row, col, m.AtP(row-1, opposite)+1)
 						}
 					} else {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2340,7 +2340,7 @@ func init() {
 							opposite := cols - col - 1
 
 //line gridsync.go:39
-							m.Set(row, col, m.At(row-1, opposite)+1)
+							m.SetP(row, col, m.AtP(row-1, opposite)+1)
 						}
 					}
 
@@ -2810,7 +2810,7 @@ func init() {
 //line half.go:104
 						if i < rows*cols {
 //line half.go:105
-							tile[tx] = m.At(i/cols, i%cols)
+							tile[tx] = m.AtP(i/cols, i%cols)
 						}
 					}
 				} else {
@@ -2827,7 +2827,7 @@ func init() {
 //line half.go:104
 						if i < rows*cols {
 //line half.go:105
-							tile[tx] = m.At(i/cols, i%cols)
+							tile[tx] = m.AtP(i/cols, i%cols)
 						}
 					}
 				}
@@ -2847,7 +2847,7 @@ func init() {
 //line half.go:109
 							out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
 //line half.go:110
-							m.Set(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+							m.SetP(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
 						}
 					}
 				} else {
@@ -2866,7 +2866,7 @@ func init() {
 //line half.go:109
 							out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
 //line half.go:110
-							m.Set(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+							m.SetP(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
 						}
 					}
 				}
@@ -4328,10 +4328,10 @@ func init() {
 						g := t.BlockIdx().X*32 + y*8 + x
 
 //line shared.go:161
-						tile.Set(y, x, in[g])
+						tile.SetP(y, x, in[g])
 
 //line shared.go:162
-						cube.Set(y/2, y%2, x, in[g]*3)
+						cube.SetP(y/2, y%2, x, in[g]*3)
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4348,10 +4348,10 @@ func init() {
 						g := t.BlockIdx().X*32 + y*8 + x
 
 //line shared.go:161
-						tile.Set(y, x, in[g])
+						tile.SetP(y, x, in[g])
 
 //line shared.go:162
-						cube.Set(y/2, y%2, x, in[g]*3)
+						cube.SetP(y/2, y%2, x, in[g]*3)
 					}
 				}
 				if nugoFlat {
@@ -4377,11 +4377,11 @@ func init() {
 //line shared.go:168
 						for k := 0; k < 8; k++ {
 //line shared.go:169
-							s += cube.At(y/2, y%2, k)
+							s += cube.AtP(y/2, y%2, k)
 						}
 
 //line shared.go:171
-						out[g] = tt.At(x, y)*1000 + s
+						out[g] = tt.AtP(x, y)*1000 + s
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4406,11 +4406,11 @@ func init() {
 //line shared.go:168
 						for k := 0; k < 8; k++ {
 //line shared.go:169
-							s += cube.At(y/2, y%2, k)
+							s += cube.AtP(y/2, y%2, k)
 						}
 
 //line shared.go:171
-						out[g] = tt.At(x, y)*1000 + s
+						out[g] = tt.AtP(x, y)*1000 + s
 					}
 				}
 			}

@@ -1580,6 +1580,7 @@ func (f *fissioner) emit(body []node) string {
 func (f *fissioner) print(n ast.Node) string {
 	n, undo := f.flatten(n)
 	defer undo()
+	defer f.pointerCalls(n)()
 	var b bytes.Buffer
 	if err := printer.Fprint(&b, f.g.pkg.Fset, n); err != nil {
 		f.fail(n.Pos(), "printing: %v", err)
@@ -1594,6 +1595,7 @@ func (f *fissioner) print(n ast.Node) string {
 func (f *fissioner) printLines(s ast.Stmt) string {
 	n, undo := f.flatten(s)
 	defer undo()
+	defer f.pointerCalls(n)()
 	s = n.(ast.Stmt)
 	fset := f.g.pkg.Fset
 	var comments []*ast.CommentGroup

@@ -12,7 +12,9 @@ const blockFormsDir = "testdata/blockforms"
 // global memory or through an alias stay atomic, and that a flat block's
 // loops use the loop index for the thread's x index and Grid1, and that a
 // shared array of constant size used only by indexing is held as a
-// pointer to an array, and that a SharedArray2 is hoisted too.
+// pointer to an array, that a SharedArray2 is hoisted too, and that
+// Array2's At and Set on variables are called through a pointer (AtP,
+// SetP).
 func TestBlockLoopForms(t *testing.T) {
 	res, err := Generate(blockFormsDir)
 	if err != nil {
@@ -38,6 +40,11 @@ func TestBlockLoopForms(t *testing.T) {
 		{"bins := cuda.BlockShared(", true}, // aliased: stays a slice
 		{"tile := cuda.BlockShared2(&", true},
 		{"cuda.SharedArray2", false},
+		{"tile.SetP(0, x, float32(x))", true}, // Array2 methods on variables through a pointer
+		{"tile.AtP(0, 31-x)", true},
+		{"m.AtP(0, x)", true},
+		{"cuda.MustView2(data, 2, 32).At(1, x)", true}, // not addressable
+		{".Set(", false},
 	} {
 		if got := bytes.Contains(src, []byte(c.text)); got != c.want {
 			t.Errorf("generated file contains %q: %v, want %v", c.text, got, c.want)

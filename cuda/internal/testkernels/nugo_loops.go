@@ -1301,7 +1301,7 @@ func init() {
 //line complex.go:21
 							w := complex128(s)
 //line complex.go:22
-							m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+							m.SetP(i/cols, i%cols, m.AtP(i/cols, i%cols)*w*w)
 						}
 					}
 				} else {
@@ -1326,7 +1326,7 @@ func init() {
 //line complex.go:21
 							w := complex128(s)
 //line complex.go:22
-							m.Set(i/cols, i%cols, m.At(i/cols, i%cols)*w*w)
+							m.SetP(i/cols, i%cols, m.AtP(i/cols, i%cols)*w*w)
 						}
 					}
 				}
@@ -4423,7 +4423,7 @@ func init() {
 //line strided.go:59
 						if i < r && j < c {
 //line strided.go:60
-							tile.Set(ty, tx, in.At(i, j))
+							tile.SetP(ty, tx, in.AtP(i, j))
 						}
 					}
 				} else {
@@ -4446,7 +4446,7 @@ func init() {
 //line strided.go:59
 						if i < r && j < c {
 //line strided.go:60
-							tile.Set(ty, tx, in.At(i, j))
+							tile.SetP(ty, tx, in.AtP(i, j))
 						}
 					}
 				}
@@ -4470,7 +4470,7 @@ func init() {
 //line strided.go:64
 						if oi < c && oj < r {
 //line strided.go:65
-							out.Set(oi, oj, tile.At(tx, ty))
+							out.SetP(oi, oj, tile.AtP(tx, ty))
 						}
 					}
 				} else {
@@ -4493,7 +4493,7 @@ func init() {
 //line strided.go:64
 						if oi < c && oj < r {
 //line strided.go:65
-							out.Set(oi, oj, tile.At(tx, ty))
+							out.SetP(oi, oj, tile.AtP(tx, ty))
 						}
 					}
 				}
@@ -4522,7 +4522,7 @@ func init() {
 						x := nugoTi
 
 //line strided.go:75
-						cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+						cube.SetP(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -4533,7 +4533,7 @@ func init() {
 						x := t.ThreadIdx().X
 
 //line strided.go:75
-						cube.Set(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+						cube.SetP(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
 					}
 				}
 				if nugoFlat {
@@ -4558,7 +4558,7 @@ func init() {
 //line strided.go:82
 									for k := 0; k < d2; k++ {
 //line strided.go:83
-										s += cube.At(i, j, k)
+										s += cube.AtP(i, j, k)
 									}
 								}
 							}
@@ -4589,7 +4589,7 @@ func init() {
 //line strided.go:82
 									for k := 0; k < d2; k++ {
 //line strided.go:83
-										s += cube.At(i, j, k)
+										s += cube.AtP(i, j, k)
 									}
 								}
 							}

@@ -39,3 +39,13 @@ func Tile2(t cuda.Thread, out []float32) {
 	t.SyncThreads()
 	out[t.Grid1()] = tile.At(0, 31-x)
 }
+
+// Views reads an Array2 through a variable (the block loop calls AtP, At
+// through a pointer) and through a call's result (not addressable: At).
+func Views(t cuda.Thread, m cuda.Array2[float32], data, out []float32) {
+	sh := cuda.SharedArray[float32](t, 64)
+	x := t.ThreadIdx().X
+	sh[x] = m.At(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+	t.SyncThreads()
+	out[t.Grid1()] = sh[63-x]
+}

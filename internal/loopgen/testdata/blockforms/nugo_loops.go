@@ -144,7 +144,7 @@ func init() {
 						x := nugoTi
 
 //line blockforms.go:38
-						tile.Set(0, x, float32(x))
+						tile.SetP(0, x, float32(x))
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -155,7 +155,7 @@ func init() {
 						x := t.ThreadIdx().X
 
 //line blockforms.go:38
-						tile.Set(0, x, float32(x))
+						tile.SetP(0, x, float32(x))
 					}
 				}
 				if nugoFlat {
@@ -167,7 +167,7 @@ func init() {
 						x := nugoTi
 
 //line blockforms.go:40
-						out[(nugoX0 + nugoTi)] = tile.At(0, 31-x)
+						out[(nugoX0 + nugoTi)] = tile.AtP(0, 31-x)
 					}
 				} else {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -178,7 +178,69 @@ func init() {
 						x := t.ThreadIdx().X
 
 //line blockforms.go:40
-						out[t.Grid1()] = tile.At(0, 31-x)
+						out[t.Grid1()] = tile.AtP(0, 31-x)
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(Views, "a5d7f1fcf6243510", func(nugoArgs []any) func() cuda.BlockLoop {
+		m, data, out := nugoArgs[0].(cuda.Array2[float32]), nugoArgs[1].([]float32), nugoArgs[2].([]float32)
+		_, _, _ = m, data, out
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line blockforms.go:47
+						x := nugoTi
+
+//line blockforms.go:48
+						sh[x] = m.AtP(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line blockforms.go:47
+						x := t.ThreadIdx().X
+
+//line blockforms.go:48
+						sh[x] = m.AtP(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line blockforms.go:47
+						x := nugoTi
+
+//line blockforms.go:50
+						out[(nugoX0 + nugoTi)] = sh[63-x]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line blockforms.go:47
+						x := t.ThreadIdx().X
+
+//line blockforms.go:50
+						out[t.Grid1()] = sh[63-x]
 					}
 				}
 			}
