@@ -212,3 +212,45 @@ func BlockShared2[T Element](buf *[]T, rows, cols int) Array2[T] {
 func BlockShared3[T Element](buf *[]T, d0, d1, d2 int) Array3[T] {
 	return rowMajor3(BlockShared(buf, d0*d1*d2), d0, d1, d2)
 }
+
+// The loops nugo gen writes over the threads of a block of two or three
+// dimensions carry the thread's x, y and z in the block beside its linear
+// index, so that its position needs no unpacking: Pos gives the position
+// of a linear index to start from, Step the next thread's, ThreadAt the
+// thread, Grid2At and Grid3At its position in the grid.
+
+// Pos returns the position in the block of the thread of linear index i
+// (x fastest).
+func (b *Block) Pos(i int) (x, y, z int) {
+	d := b.b.dim
+	return i % d.X, i / d.X % d.Y, i / (d.X * d.Y)
+}
+
+// Step returns the linear index and the position of the thread after the
+// one of linear index i at x, y, z.
+func (b *Block) Step(i, x, y, z int) (int, int, int, int) {
+	if x++; x == b.b.dim.X {
+		x = 0
+		if y++; y == b.b.dim.Y {
+			y = 0
+			z++
+		}
+	}
+	return i + 1, x, y, z
+}
+
+// ThreadAt is Thread for the thread of linear index i at x, y, z in the
+// block: it records the thread as the one being run and builds it from
+// its position, without the table Thread reads.
+func (b *Block) ThreadAt(i, x, y, z int) Thread {
+	b.cur = i
+	return Thread{b.b, b.base + packTid(x, y, z)}
+}
+
+// Grid2At is Thread.Grid2 of the block's thread at x, y.
+func (b *Block) Grid2At(x, y int) (int, int) { return int(b.base) + x, b.b.base.Y + y }
+
+// Grid3At is Thread.Grid3 of the block's thread at x, y, z.
+func (b *Block) Grid3At(x, y, z int) (int, int, int) {
+	return int(b.base) + x, b.b.base.Y + y, b.b.base.Z + z
+}

@@ -24,45 +24,55 @@ func init() {
 //line main.go:20
 				rows, cols := m.Shape()
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+						}
 					}
 				}
 //line main.go:21
 				for row := 1; row < rows; row++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line main.go:19
-							col := (nugoX0 + nugoTi)
+								col := (nugoX0 + nugoTi)
 
 //line main.go:22
-							opposite := cols - col - 1
+								opposite := cols - col - 1
 
 //line main.go:23
-							m.SetP(row, col, m.AtP(row-1, opposite)+1)
+								m.SetP(row, col, m.AtP(row-1, opposite)+1)
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line main.go:19
-							col := t.Grid1()
+								col := (nugoX0 + nugoTx)
 
 //line main.go:22
-							opposite := cols - col - 1
+								opposite := cols - col - 1
 
 //line main.go:23
-							m.SetP(row, col, m.AtP(row-1, opposite)+1)
+								m.SetP(row, col, m.AtP(row-1, opposite)+1)
+							}
 						}
 					}
 

@@ -51,105 +51,690 @@ func init() {
 //line main.go:47
 				_, k := a.Shape()
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line main.go:48
-						var sum float32
-						nugoVSum[nugoTi] = sum
+							var sum float32
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line main.go:48
-						var sum float32
-						nugoVSum[nugoTi] = sum
+							var sum float32
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 //line main.go:49
 				for tile := 0; tile < (k+tpb-1)/tpb; tile++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line main.go:43
-							i, j := t.Grid2()
+								i, j := t.Grid2()
 
 //line main.go:44
-							tid := t.ThreadIdx()
+								tid := t.ThreadIdx()
 
 //line main.go:45
-							tx := tid.X
+								tx := tid.X
 
 //line main.go:45
-							ty := tid.Y
+								ty := tid.Y
 
 //line main.go:50
-							var va, vb float32
+								var va, vb float32
 
 //line main.go:51
-							if p := tile*tpb + ty; i < rows && p < k {
+								if p := tile*tpb + ty; i < rows && p < k {
 //line main.go:52
-								va = a.AtP(i, p)
-							}
+									va = a.AtP(i, p)
+								}
 
 //line main.go:54
-							if p := tile*tpb + tx; p < k && j < cols {
+								if p := tile*tpb + tx; p < k && j < cols {
 //line main.go:55
-								vb = b.AtP(p, j)
-							}
+									vb = b.AtP(p, j)
+								}
 
 //line main.go:57
-							sA[tx*tpb+ty] = va
+								sA[tx*tpb+ty] = va
 
 //line main.go:58
-							sB[tx*tpb+ty] = vb
+								sB[tx*tpb+ty] = vb
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line main.go:43
-							i, j := t.Grid2()
+								i, j := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line main.go:44
-							tid := t.ThreadIdx()
+								tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line main.go:45
-							tx := tid.X
+								tx := tid.X
 
 //line main.go:45
-							ty := tid.Y
+								ty := tid.Y
 
 //line main.go:50
-							var va, vb float32
+								var va, vb float32
 
 //line main.go:51
-							if p := tile*tpb + ty; i < rows && p < k {
+								if p := tile*tpb + ty; i < rows && p < k {
 //line main.go:52
-								va = a.AtP(i, p)
-							}
+									va = a.AtP(i, p)
+								}
 
 //line main.go:54
-							if p := tile*tpb + tx; p < k && j < cols {
+								if p := tile*tpb + tx; p < k && j < cols {
 //line main.go:55
-								vb = b.AtP(p, j)
-							}
+									vb = b.AtP(p, j)
+								}
 
 //line main.go:57
-							sA[tx*tpb+ty] = va
+								sA[tx*tpb+ty] = va
 
 //line main.go:58
-							sB[tx*tpb+ty] = vb
+								sB[tx*tpb+ty] = vb
+							}
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						nugoJam := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+								nugoTi1 := nugoJ + 0
+								_ = nugoTi1
+								t1 := nugoB.FlatThread(nugoTi1)
+								_ = t1
+								nugoTi2 := nugoJ + 1
+								_ = nugoTi2
+								t2 := t1.Shift(1)
+								_ = t2
+								nugoTi3 := nugoJ + 2
+								_ = nugoTi3
+								t3 := t1.Shift(2)
+								_ = t3
+								nugoTi4 := nugoJ + 3
+								_ = nugoTi4
+								t4 := t1.Shift(3)
+								_ = t4
+								nugoTi5 := nugoJ + 4
+								_ = nugoTi5
+								t5 := t1.Shift(4)
+								_ = t5
+								nugoTi6 := nugoJ + 5
+								_ = nugoTi6
+								t6 := t1.Shift(5)
+								_ = t6
+								nugoTi7 := nugoJ + 6
+								_ = nugoTi7
+								t7 := t1.Shift(6)
+								_ = t7
+								nugoTi8 := nugoJ + 7
+								_ = nugoTi8
+								t8 := t1.Shift(7)
+								_ = t8
+
+//line main.go:44
+								tid1 := t1.ThreadIdx()
+
+//line main.go:45
+								tx1 := tid1.X
+
+//line main.go:45
+								ty1 := tid1.Y
+								sum1 := nugoVSum[nugoTi1]
+
+//line main.go:44
+								tid2 := t2.ThreadIdx()
+
+//line main.go:45
+								tx2 := tid2.X
+
+//line main.go:45
+								ty2 := tid2.Y
+								sum2 := nugoVSum[nugoTi2]
+
+//line main.go:44
+								tid3 := t3.ThreadIdx()
+
+//line main.go:45
+								tx3 := tid3.X
+
+//line main.go:45
+								ty3 := tid3.Y
+								sum3 := nugoVSum[nugoTi3]
+
+//line main.go:44
+								tid4 := t4.ThreadIdx()
+
+//line main.go:45
+								tx4 := tid4.X
+
+//line main.go:45
+								ty4 := tid4.Y
+								sum4 := nugoVSum[nugoTi4]
+
+//line main.go:44
+								tid5 := t5.ThreadIdx()
+
+//line main.go:45
+								tx5 := tid5.X
+
+//line main.go:45
+								ty5 := tid5.Y
+								sum5 := nugoVSum[nugoTi5]
+
+//line main.go:44
+								tid6 := t6.ThreadIdx()
+
+//line main.go:45
+								tx6 := tid6.X
+
+//line main.go:45
+								ty6 := tid6.Y
+								sum6 := nugoVSum[nugoTi6]
+
+//line main.go:44
+								tid7 := t7.ThreadIdx()
+
+//line main.go:45
+								tx7 := tid7.X
+
+//line main.go:45
+								ty7 := tid7.Y
+								sum7 := nugoVSum[nugoTi7]
+
+//line main.go:44
+								tid8 := t8.ThreadIdx()
+
+//line main.go:45
+								tx8 := tid8.X
+
+//line main.go:45
+								ty8 := tid8.Y
+								sum8 := nugoVSum[nugoTi8]
+								{
+									p := 0 + 0
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 1
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 2
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 3
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 4
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 5
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 6
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 7
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 8
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 9
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 10
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 11
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 12
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 13
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 14
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								{
+									p := 0 + 15
+									_ = p
+
+//line main.go:61
+									sum1 += sA[tx1*tpb+p] * sB[p*tpb+ty1]
+
+//line main.go:61
+									sum2 += sA[tx2*tpb+p] * sB[p*tpb+ty2]
+
+//line main.go:61
+									sum3 += sA[tx3*tpb+p] * sB[p*tpb+ty3]
+
+//line main.go:61
+									sum4 += sA[tx4*tpb+p] * sB[p*tpb+ty4]
+
+//line main.go:61
+									sum5 += sA[tx5*tpb+p] * sB[p*tpb+ty5]
+
+//line main.go:61
+									sum6 += sA[tx6*tpb+p] * sB[p*tpb+ty6]
+
+//line main.go:61
+									sum7 += sA[tx7*tpb+p] * sB[p*tpb+ty7]
+
+//line main.go:61
+									sum8 += sA[tx8*tpb+p] * sB[p*tpb+ty8]
+								}
+								nugoVSum[nugoJ+0] = sum1
+								nugoVSum[nugoJ+1] = sum2
+								nugoVSum[nugoJ+2] = sum3
+								nugoVSum[nugoJ+3] = sum4
+								nugoVSum[nugoJ+4] = sum5
+								nugoVSum[nugoJ+5] = sum6
+								nugoVSum[nugoJ+6] = sum7
+								nugoVSum[nugoJ+7] = sum8
+								nugoJam = nugoJ + 8
+							}
+						}()
+						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
@@ -276,29 +861,609 @@ func init() {
 							}
 							nugoVSum[nugoTi] = sum
 						}
-						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line main.go:44
-							tid := t.ThreadIdx()
+								tid := t.ThreadIdx()
 
 //line main.go:45
-							tx := tid.X
+								tx := tid.X
 
 //line main.go:45
-							ty := tid.Y
-							sum := nugoVSum[nugoTi]
+								ty := tid.Y
+								sum := nugoVSum[nugoTi]
 
 //line main.go:60
-							for p := 0; p < tpb; p++ {
+								for p := 0; p < tpb; p++ {
 //line main.go:61
-								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+								}
+								nugoVSum[nugoTi] = sum
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						nugoJam2 := 0
+						func() {
+							defer func() { _ = recover() }()
+							if !nugoB.Runs(8) {
+								return
+							}
+							for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+								nugoTi12 := nugoJ2 + 0
+								_ = nugoTi12
+								t12 := nugoB.Thread(nugoTi12)
+								_ = t12
+								nugoTi22 := nugoJ2 + 1
+								_ = nugoTi22
+								t22 := t12.Shift(1)
+								_ = t22
+								nugoTi32 := nugoJ2 + 2
+								_ = nugoTi32
+								t32 := t12.Shift(2)
+								_ = t32
+								nugoTi42 := nugoJ2 + 3
+								_ = nugoTi42
+								t42 := t12.Shift(3)
+								_ = t42
+								nugoTi52 := nugoJ2 + 4
+								_ = nugoTi52
+								t52 := t12.Shift(4)
+								_ = t52
+								nugoTi62 := nugoJ2 + 5
+								_ = nugoTi62
+								t62 := t12.Shift(5)
+								_ = t62
+								nugoTi72 := nugoJ2 + 6
+								_ = nugoTi72
+								t72 := t12.Shift(6)
+								_ = t72
+								nugoTi82 := nugoJ2 + 7
+								_ = nugoTi82
+								t82 := t12.Shift(7)
+								_ = t82
+
+//line main.go:44
+								tid12 := t12.ThreadIdx()
+
+//line main.go:45
+								tx12 := tid12.X
+
+//line main.go:45
+								ty12 := tid12.Y
+								sum12 := nugoVSum[nugoTi12]
+
+//line main.go:44
+								tid22 := t22.ThreadIdx()
+
+//line main.go:45
+								tx22 := tid22.X
+
+//line main.go:45
+								ty22 := tid22.Y
+								sum22 := nugoVSum[nugoTi22]
+
+//line main.go:44
+								tid32 := t32.ThreadIdx()
+
+//line main.go:45
+								tx32 := tid32.X
+
+//line main.go:45
+								ty32 := tid32.Y
+								sum32 := nugoVSum[nugoTi32]
+
+//line main.go:44
+								tid42 := t42.ThreadIdx()
+
+//line main.go:45
+								tx42 := tid42.X
+
+//line main.go:45
+								ty42 := tid42.Y
+								sum42 := nugoVSum[nugoTi42]
+
+//line main.go:44
+								tid52 := t52.ThreadIdx()
+
+//line main.go:45
+								tx52 := tid52.X
+
+//line main.go:45
+								ty52 := tid52.Y
+								sum52 := nugoVSum[nugoTi52]
+
+//line main.go:44
+								tid62 := t62.ThreadIdx()
+
+//line main.go:45
+								tx62 := tid62.X
+
+//line main.go:45
+								ty62 := tid62.Y
+								sum62 := nugoVSum[nugoTi62]
+
+//line main.go:44
+								tid72 := t72.ThreadIdx()
+
+//line main.go:45
+								tx72 := tid72.X
+
+//line main.go:45
+								ty72 := tid72.Y
+								sum72 := nugoVSum[nugoTi72]
+
+//line main.go:44
+								tid82 := t82.ThreadIdx()
+
+//line main.go:45
+								tx82 := tid82.X
+
+//line main.go:45
+								ty82 := tid82.Y
+								sum82 := nugoVSum[nugoTi82]
+								{
+									p := 0 + 0
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 1
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 2
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 3
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 4
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 5
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 6
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 7
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 8
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 9
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 10
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 11
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 12
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 13
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 14
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								{
+									p := 0 + 15
+									_ = p
+
+//line main.go:61
+									sum12 += sA[tx12*tpb+p] * sB[p*tpb+ty12]
+
+//line main.go:61
+									sum22 += sA[tx22*tpb+p] * sB[p*tpb+ty22]
+
+//line main.go:61
+									sum32 += sA[tx32*tpb+p] * sB[p*tpb+ty32]
+
+//line main.go:61
+									sum42 += sA[tx42*tpb+p] * sB[p*tpb+ty42]
+
+//line main.go:61
+									sum52 += sA[tx52*tpb+p] * sB[p*tpb+ty52]
+
+//line main.go:61
+									sum62 += sA[tx62*tpb+p] * sB[p*tpb+ty62]
+
+//line main.go:61
+									sum72 += sA[tx72*tpb+p] * sB[p*tpb+ty72]
+
+//line main.go:61
+									sum82 += sA[tx82*tpb+p] * sB[p*tpb+ty82]
+								}
+								nugoVSum[nugoJ2+0] = sum12
+								nugoVSum[nugoJ2+1] = sum22
+								nugoVSum[nugoJ2+2] = sum32
+								nugoVSum[nugoJ2+3] = sum42
+								nugoVSum[nugoJ2+4] = sum52
+								nugoVSum[nugoJ2+5] = sum62
+								nugoVSum[nugoJ2+6] = sum72
+								nugoVSum[nugoJ2+7] = sum82
+								nugoJam2 = nugoJ2 + 8
+							}
+						}()
+						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 
@@ -425,60 +1590,68 @@ func init() {
 							}
 							nugoVSum[nugoTi] = sum
 						}
-						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+							for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line main.go:44
-							tid := t.ThreadIdx()
+								tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line main.go:45
-							tx := tid.X
+								tx := tid.X
 
 //line main.go:45
-							ty := tid.Y
-							sum := nugoVSum[nugoTi]
+								ty := tid.Y
+								sum := nugoVSum[nugoTi]
 
 //line main.go:60
-							for p := 0; p < tpb; p++ {
+								for p := 0; p < tpb; p++ {
 //line main.go:61
-								sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+									sum += sA[tx*tpb+p] * sB[p*tpb+ty]
+								}
+								nugoVSum[nugoTi] = sum
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line main.go:43
-						i, j := t.Grid2()
-						sum := nugoVSum[nugoTi]
+							i, j := t.Grid2()
+							sum := nugoVSum[nugoTi]
 
 //line main.go:65
-						if i < rows && j < cols {
+							if i < rows && j < cols {
 //line main.go:66
-							c.SetP(i, j, sum)
+								c.SetP(i, j, sum)
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line main.go:43
-						i, j := t.Grid2()
-						sum := nugoVSum[nugoTi]
+							i, j := nugoB.Grid2At(nugoTx, nugoTy)
+							sum := nugoVSum[nugoTi]
 
 //line main.go:65
-						if i < rows && j < cols {
+							if i < rows && j < cols {
 //line main.go:66
-							c.SetP(i, j, sum)
+								c.SetP(i, j, sum)
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 			}

@@ -15,10 +15,12 @@ import (
 
 // huntBlocks are the block shapes of the jam and interchange hunt: flat
 // and two- and three-dimensional, of whole warps and not, of sizes that
-// are and are not multiples of the jam factor 3.
+// are and are not multiples of the jam factors 4 and 8, and of x sizes
+// that the groups of 4 or 8 threads fit (cuda.Block.Runs) and do not.
 var huntBlocks = []cuda.Dim3{
 	cuda.Dim1(1), cuda.Dim1(2), cuda.Dim1(16), cuda.Dim1(47), cuda.Dim1(96), cuda.Dim1(HuntMax),
 	cuda.Dim2(5, 7), cuda.Dim2(8, 16), {X: 4, Y: 3, Z: 2},
+	cuda.Dim2(16, 2), {X: 8, Y: 2, Z: 3}, cuda.Dim2(12, 3),
 }
 
 // huntLoop returns the block loop nugo_loops.go registers for name.
@@ -56,6 +58,9 @@ func TestHuntJamForms(t *testing.T) {
 		{"HuntSwapFail", "nugoSwap"},
 		{"HuntSwapFail17", "nugoSwap"},
 		{"HuntJamFail", "nugoJam"},
+		{"HuntShift", "t8 := t1.Shift(7)"},           // flat blocks
+		{"HuntShift", "if !nugoB.Runs(8) {"},         // other blocks: when the groups fit the rows
+		{"HuntShift", "tid := cuda.Dim3{X: nugoTx,"}, // the plain loops carry the position
 	} {
 		if !strings.Contains(huntLoop(t, c.name), c.marker) {
 			t.Errorf("%s's block loop lacks %q", c.name, c.marker)
@@ -94,6 +99,7 @@ func TestHuntJamAgree(t *testing.T) {
 		{"HuntSwap32[int32]", HuntSwap32[int32], i32},
 		{"HuntSwap32[float32]", HuntSwap32[float32], f32},
 		{"HuntSwap32[float64]", HuntSwap32[float64], f64},
+		{"HuntShift", HuntShift, f32},
 	}
 	for _, k := range kernels {
 		for _, b := range huntBlocks {
@@ -149,6 +155,8 @@ func TestHuntSwapFail(t *testing.T) {
 		{"remainder thread", cuda.Dim1(47), []fail{{46, 7}, {45, 7}}, 45},
 		{"2d remainder before group", cuda.Dim2(5, 7), []fail{{34, 0}, {31, 5}}, 31},
 		{"jam group, later thread earlier round", cuda.Dim1(47), []fail{{4, 7}, {5, 0}}, 4},
+		{"2d jam group in a row", cuda.Dim2(8, 6), []fail{{21, 7}, {19, 5}}, 19},
+		{"2d jam groups, later row earlier round", cuda.Dim2(8, 6), []fail{{40, 0}, {9, 6}}, 9},
 	}
 	for _, k := range []struct {
 		name   string

@@ -30,40 +30,45 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				warpSums := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line demand.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line demand.go:15
-						var v float32
+							var v float32
 
 //line demand.go:16
-						if i < len(a) {
+							if i < len(a) {
 //line demand.go:17
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line demand.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line demand.go:15
-						var v float32
+							var v float32
 
 //line demand.go:16
-						if i < len(a) {
+							if i < len(a) {
 //line demand.go:17
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line demand.go:19
@@ -128,99 +133,109 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line demand.go:12
-						tid := nugoTi
+							tid := nugoTi
 
 //line demand.go:13
-						lane := tid % 32
+							lane := tid % 32
 
 //line demand.go:13
-						warp := tid / 32
-						v := nugoVV[nugoTi]
+							warp := tid / 32
+							v := nugoVV[nugoTi]
 
 //line demand.go:22
-						if lane == 0 {
+							if lane == 0 {
 //line demand.go:23
-							warpSums[warp] = v
+								warpSums[warp] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line demand.go:12
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line demand.go:13
-						lane := tid % 32
+							lane := tid % 32
 
 //line demand.go:13
-						warp := tid / 32
-						v := nugoVV[nugoTi]
+							warp := tid / 32
+							v := nugoVV[nugoTi]
 
 //line demand.go:22
-						if lane == 0 {
+							if lane == 0 {
 //line demand.go:23
-							warpSums[warp] = v
+								warpSums[warp] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line demand.go:12
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line demand.go:26
-						v = 0
+							v = 0
 
 //line demand.go:27
-						if tid < Block/32 {
+							if tid < Block/32 {
 //line demand.go:28
-							v = warpSums[tid]
-						}
+								v = warpSums[tid]
+							}
 
 //line demand.go:30
-						if tid == bad {
+							if tid == bad {
 //line demand.go:31
-							v = a[len(a)+tid]
+								v = a[len(a)+tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line demand.go:12
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line demand.go:26
-						v = 0
+							v = 0
 
 //line demand.go:27
-						if tid < Block/32 {
+							if tid < Block/32 {
 //line demand.go:28
-							v = warpSums[tid]
-						}
+								v = warpSums[tid]
+							}
 
 //line demand.go:30
-						if tid == bad {
+							if tid == bad {
 //line demand.go:31
-							v = a[len(a)+tid]
+								v = a[len(a)+tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line demand.go:33
@@ -286,36 +301,41 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line demand.go:12
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line demand.go:36
-						if tid == 0 {
+							if tid == 0 {
 //line demand.go:37
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line demand.go:12
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line demand.go:36
-						if tid == 0 {
+							if tid == 0 {
 //line demand.go:37
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -339,40 +359,45 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line demand.go:45
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line demand.go:46
-						var v float32
+							var v float32
 
 //line demand.go:47
-						if i < len(a) {
+							if i < len(a) {
 //line demand.go:48
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line demand.go:45
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line demand.go:46
-						var v float32
+							var v float32
 
 //line demand.go:47
-						if i < len(a) {
+							if i < len(a) {
 //line demand.go:48
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line demand.go:50
@@ -434,38 +459,42 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line demand.go:53
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line demand.go:54
-							b := t.BlockIdx().X
+								b := t.BlockIdx().X
 //line demand.go:55
-							d := t.BlockDim()
+								d := t.BlockDim()
 //line demand.go:56
-							sums[b*((d.X*d.Y+31)/32)+(t.ThreadIdx().Y*d.X+nugoTi)/32] = v
+								sums[b*((d.X*d.Y+31)/32)+(t.ThreadIdx().Y*d.X+nugoTi)/32] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line demand.go:53
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line demand.go:54
-							b := t.BlockIdx().X
+								b := t.BlockIdx().X
 //line demand.go:55
-							d := t.BlockDim()
+								d := t.BlockDim()
 //line demand.go:56
-							sums[b*((d.X*d.Y+31)/32)+(t.ThreadIdx().Y*d.X+t.ThreadIdx().X)/32] = v
+								sums[b*((d.X*d.Y+31)/32)+(t.ThreadIdx().Y*d.X+t.ThreadIdx().X)/32] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -515,46 +544,51 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				warpSums := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line helpers.go:50
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line helpers.go:51
-						var v float32
+							var v float32
 
 //line helpers.go:52
-						if i < len(a) {
+							if i < len(a) {
 //line helpers.go:53
-							v = a[i]
-						}
+								v = a[i]
+							}
 
 //line helpers.go:23
-						var v2 float32 = v
-						nugoVV2[nugoTi] = v2
+							var v2 float32 = v
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line helpers.go:50
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line helpers.go:51
-						var v float32
+							var v float32
 
 //line helpers.go:52
-						if i < len(a) {
+							if i < len(a) {
 //line helpers.go:53
-							v = a[i]
-						}
+								v = a[i]
+							}
 
 //line helpers.go:23
-						var v2 float32 = v
-						nugoVV2[nugoTi] = v2
+							var v2 float32 = v
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 //line helpers.go:12
@@ -578,97 +612,107 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line helpers.go:22
-						tid2 := nugoTi
-						v2 := nugoVV2[nugoTi]
+							tid2 := nugoTi
+							v2 := nugoVV2[nugoTi]
 
 //line helpers.go:15
-						var res2 float32 = v2
+							var res2 float32 = v2
 
 //line helpers.go:23
-						s2 := res2
+							s2 := res2
 
 //line helpers.go:24
-						if tid2%32 == 0 {
+							if tid2%32 == 0 {
 //line helpers.go:25
-							warpSums[tid2/32] = s2
+								warpSums[tid2/32] = s2
+							}
+							nugoVS2[nugoTi] = s2
+							nugoVV2[nugoTi] = v2
 						}
-						nugoVS2[nugoTi] = s2
-						nugoVV2[nugoTi] = v2
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line helpers.go:22
-						tid2 := t.ThreadIdx().X
-						v2 := nugoVV2[nugoTi]
+							tid2 := nugoTx
+							v2 := nugoVV2[nugoTi]
 
 //line helpers.go:15
-						var res2 float32 = v2
+							var res2 float32 = v2
 
 //line helpers.go:23
-						s2 := res2
+							s2 := res2
 
 //line helpers.go:24
-						if tid2%32 == 0 {
+							if tid2%32 == 0 {
 //line helpers.go:25
-							warpSums[tid2/32] = s2
+								warpSums[tid2/32] = s2
+							}
+							nugoVS2[nugoTi] = s2
+							nugoVV2[nugoTi] = v2
 						}
-						nugoVS2[nugoTi] = s2
-						nugoVV2[nugoTi] = v2
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line helpers.go:22
-						tid2 := nugoTi
-						s2 := nugoVS2[nugoTi]
+							tid2 := nugoTi
+							s2 := nugoVS2[nugoTi]
 
 //line helpers.go:28
-						s2 = 0
+							s2 = 0
 
 //line helpers.go:29
-						if tid2 < Block/32 {
+							if tid2 < Block/32 {
 //line helpers.go:30
-							s2 = warpSums[tid2]
-						}
+								s2 = warpSums[tid2]
+							}
 
 //line helpers.go:32
-						var v3 float32 = s2
-						nugoVS2[nugoTi] = s2
-						nugoVV3[nugoTi] = v3
+							var v3 float32 = s2
+							nugoVS2[nugoTi] = s2
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line helpers.go:22
-						tid2 := t.ThreadIdx().X
-						s2 := nugoVS2[nugoTi]
+							tid2 := nugoTx
+							s2 := nugoVS2[nugoTi]
 
 //line helpers.go:28
-						s2 = 0
+							s2 = 0
 
 //line helpers.go:29
-						if tid2 < Block/32 {
+							if tid2 < Block/32 {
 //line helpers.go:30
-							s2 = warpSums[tid2]
-						}
+								s2 = warpSums[tid2]
+							}
 
 //line helpers.go:32
-						var v3 float32 = s2
-						nugoVS2[nugoTi] = s2
-						nugoVV3[nugoTi] = v3
+							var v3 float32 = s2
+							nugoVS2[nugoTi] = s2
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				}
 //line helpers.go:12
@@ -692,137 +736,157 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v3 := nugoVV3[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v3 := nugoVV3[nugoTi]
 
 //line helpers.go:15
-						var res3 float32 = v3
+							var res3 float32 = v3
 
 //line helpers.go:32
-						var res float32 = res3
+							var res float32 = res3
 
 //line helpers.go:55
-						s := 2 * res
+							s := 2 * res
 
 //line helpers.go:56
-						var res4 float32
-						nugoVV3[nugoTi] = v3
-						nugoVS[nugoTi] = s
-						nugoVRes4[nugoTi] = res4
+							var res4 float32
+							nugoVV3[nugoTi] = v3
+							nugoVS[nugoTi] = s
+							nugoVRes4[nugoTi] = res4
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v3 := nugoVV3[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v3 := nugoVV3[nugoTi]
 
 //line helpers.go:15
-						var res3 float32 = v3
+							var res3 float32 = v3
 
 //line helpers.go:32
-						var res float32 = res3
+							var res float32 = res3
 
 //line helpers.go:55
-						s := 2 * res
+							s := 2 * res
 
 //line helpers.go:56
-						var res4 float32
-						nugoVV3[nugoTi] = v3
-						nugoVS[nugoTi] = s
-						nugoVRes4[nugoTi] = res4
+							var res4 float32
+							nugoVV3[nugoTi] = v3
+							nugoVS[nugoTi] = s
+							nugoVRes4[nugoTi] = res4
+						}
 					}
 				}
 //line helpers.go:38
 				if half == 0 {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							s := nugoVS[nugoTi]
-							res4 := nugoVRes4[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								s := nugoVS[nugoTi]
+								res4 := nugoVRes4[nugoTi]
 
 //line helpers.go:39
-							res4 = s
-							nugoVS[nugoTi] = s
-							nugoVRes4[nugoTi] = res4
+								res4 = s
+								nugoVS[nugoTi] = s
+								nugoVRes4[nugoTi] = res4
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							s := nugoVS[nugoTi]
-							res4 := nugoVRes4[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								s := nugoVS[nugoTi]
+								res4 := nugoVRes4[nugoTi]
 
 //line helpers.go:39
-							res4 = s
-							nugoVS[nugoTi] = s
-							nugoVRes4[nugoTi] = res4
+								res4 = s
+								nugoVS[nugoTi] = s
+								nugoVRes4[nugoTi] = res4
+							}
 						}
 					}
 				} else {
 					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								s := nugoVS[nugoTi]
+								res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:42
+								res4 = s * half
+								nugoVS[nugoTi] = s
+								nugoVRes4[nugoTi] = res4
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								s := nugoVS[nugoTi]
+								res4 := nugoVRes4[nugoTi]
+
+//line helpers.go:42
+								res4 = s * half
+								nugoVS[nugoTi] = s
+								nugoVRes4[nugoTi] = res4
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 							s := nugoVS[nugoTi]
 							res4 := nugoVRes4[nugoTi]
 
-//line helpers.go:42
-							res4 = s * half
+//line helpers.go:56
+							s = res4
+
+//line helpers.go:57
+							if nugoTi == 0 {
+//line helpers.go:58
+								sums[t.BlockIdx().X] = s / 2
+							}
 							nugoVS[nugoTi] = s
 							nugoVRes4[nugoTi] = res4
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 							s := nugoVS[nugoTi]
 							res4 := nugoVRes4[nugoTi]
 
-//line helpers.go:42
-							res4 = s * half
+//line helpers.go:56
+							s = res4
+
+//line helpers.go:57
+							if nugoTx == 0 {
+//line helpers.go:58
+								sums[t.BlockIdx().X] = s / 2
+							}
 							nugoVS[nugoTi] = s
 							nugoVRes4[nugoTi] = res4
 						}
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						s := nugoVS[nugoTi]
-						res4 := nugoVRes4[nugoTi]
-
-//line helpers.go:56
-						s = res4
-
-//line helpers.go:57
-						if nugoTi == 0 {
-//line helpers.go:58
-							sums[t.BlockIdx().X] = s / 2
-						}
-						nugoVS[nugoTi] = s
-						nugoVRes4[nugoTi] = res4
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						s := nugoVS[nugoTi]
-						res4 := nugoVRes4[nugoTi]
-
-//line helpers.go:56
-						s = res4
-
-//line helpers.go:57
-						if t.ThreadIdx().X == 0 {
-//line helpers.go:58
-							sums[t.BlockIdx().X] = s / 2
-						}
-						nugoVS[nugoTi] = s
-						nugoVRes4[nugoTi] = res4
 					}
 				}
 			}
@@ -842,112 +906,127 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[256]int32)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line helpers.go:72
-						tid := nugoTi
-
-//line helpers.go:73
-						i := (nugoX0 + nugoTi)
-
-//line helpers.go:74
-						var v int32
-
-//line helpers.go:75
-						if i < len(a) {
-//line helpers.go:76
-							v = a[i]
-						}
-
-//line helpers.go:78
-						sh[tid] = v
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line helpers.go:72
-						tid := t.ThreadIdx().X
-
-//line helpers.go:73
-						i := t.Grid1()
-
-//line helpers.go:74
-						var v int32
-
-//line helpers.go:75
-						if i < len(a) {
-//line helpers.go:76
-							v = a[i]
-						}
-
-//line helpers.go:78
-						sh[tid] = v
-					}
-				}
-//line helpers.go:80
-				for s := Block / 2; s > 0; s >>= 1 {
-					if nugoFlat {
-						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
-						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
 //line helpers.go:72
 							tid := nugoTi
 
-//line helpers.go:81
-							if tid < s {
-//line helpers.go:82
-								sh[tid] += sh[tid+s]
+//line helpers.go:73
+							i := (nugoX0 + nugoTi)
+
+//line helpers.go:74
+							var v int32
+
+//line helpers.go:75
+							if i < len(a) {
+//line helpers.go:76
+								v = a[i]
 							}
+
+//line helpers.go:78
+							sh[tid] = v
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 
 //line helpers.go:72
-							tid := t.ThreadIdx().X
+							tid := nugoTx
+
+//line helpers.go:73
+							i := (nugoX0 + nugoTx)
+
+//line helpers.go:74
+							var v int32
+
+//line helpers.go:75
+							if i < len(a) {
+//line helpers.go:76
+								v = a[i]
+							}
+
+//line helpers.go:78
+							sh[tid] = v
+						}
+					}
+				}
+//line helpers.go:80
+				for s := Block / 2; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line helpers.go:72
+								tid := nugoTi
 
 //line helpers.go:81
-							if tid < s {
+								if tid < s {
 //line helpers.go:82
-								sh[tid] += sh[tid+s]
+									sh[tid] += sh[tid+s]
+								}
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line helpers.go:72
+								tid := nugoTx
+
+//line helpers.go:81
+								if tid < s {
+//line helpers.go:82
+									sh[tid] += sh[tid+s]
+								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line helpers.go:72
-						tid := nugoTi
+							tid := nugoTi
 
 //line helpers.go:86
-						if tid == 0 {
+							if tid == 0 {
 //line helpers.go:87
-							sums[t.BlockIdx().X] = sh[0]
+								sums[t.BlockIdx().X] = sh[0]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line helpers.go:72
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line helpers.go:86
-						if tid == 0 {
+							if tid == 0 {
 //line helpers.go:87
-							sums[t.BlockIdx().X] = sh[0]
+								sums[t.BlockIdx().X] = sh[0]
+							}
 						}
 					}
 				}
@@ -968,112 +1047,127 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[256]float64)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line helpers.go:72
-						tid := nugoTi
-
-//line helpers.go:73
-						i := (nugoX0 + nugoTi)
-
-//line helpers.go:74
-						var v float64
-
-//line helpers.go:75
-						if i < len(a) {
-//line helpers.go:76
-							v = a[i]
-						}
-
-//line helpers.go:78
-						sh[tid] = v
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line helpers.go:72
-						tid := t.ThreadIdx().X
-
-//line helpers.go:73
-						i := t.Grid1()
-
-//line helpers.go:74
-						var v float64
-
-//line helpers.go:75
-						if i < len(a) {
-//line helpers.go:76
-							v = a[i]
-						}
-
-//line helpers.go:78
-						sh[tid] = v
-					}
-				}
-//line helpers.go:80
-				for s := Block / 2; s > 0; s >>= 1 {
-					if nugoFlat {
-						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
-						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
 //line helpers.go:72
 							tid := nugoTi
 
-//line helpers.go:81
-							if tid < s {
-//line helpers.go:82
-								sh[tid] += sh[tid+s]
+//line helpers.go:73
+							i := (nugoX0 + nugoTi)
+
+//line helpers.go:74
+							var v float64
+
+//line helpers.go:75
+							if i < len(a) {
+//line helpers.go:76
+								v = a[i]
 							}
+
+//line helpers.go:78
+							sh[tid] = v
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 
 //line helpers.go:72
-							tid := t.ThreadIdx().X
+							tid := nugoTx
+
+//line helpers.go:73
+							i := (nugoX0 + nugoTx)
+
+//line helpers.go:74
+							var v float64
+
+//line helpers.go:75
+							if i < len(a) {
+//line helpers.go:76
+								v = a[i]
+							}
+
+//line helpers.go:78
+							sh[tid] = v
+						}
+					}
+				}
+//line helpers.go:80
+				for s := Block / 2; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line helpers.go:72
+								tid := nugoTi
 
 //line helpers.go:81
-							if tid < s {
+								if tid < s {
 //line helpers.go:82
-								sh[tid] += sh[tid+s]
+									sh[tid] += sh[tid+s]
+								}
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line helpers.go:72
+								tid := nugoTx
+
+//line helpers.go:81
+								if tid < s {
+//line helpers.go:82
+									sh[tid] += sh[tid+s]
+								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line helpers.go:72
-						tid := nugoTi
+							tid := nugoTi
 
 //line helpers.go:86
-						if tid == 0 {
+							if tid == 0 {
 //line helpers.go:87
-							sums[t.BlockIdx().X] = sh[0]
+								sums[t.BlockIdx().X] = sh[0]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line helpers.go:72
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line helpers.go:86
-						if tid == 0 {
+							if tid == 0 {
 //line helpers.go:87
-							sums[t.BlockIdx().X] = sh[0]
+								sums[t.BlockIdx().X] = sh[0]
+							}
 						}
 					}
 				}
@@ -1098,61 +1192,71 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line helpers.go:105
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line helpers.go:106
-						var j2 int32 = idx[i]
-						nugoVJ2[nugoTi] = j2
+							var j2 int32 = idx[i]
+							nugoVJ2[nugoTi] = j2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line helpers.go:105
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line helpers.go:106
-						var j2 int32 = idx[i]
-						nugoVJ2[nugoTi] = j2
+							var j2 int32 = idx[i]
+							nugoVJ2[nugoTi] = j2
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line helpers.go:105
-						i := (nugoX0 + nugoTi)
-						j2 := nugoVJ2[nugoTi]
+							i := (nugoX0 + nugoTi)
+							j2 := nugoVJ2[nugoTi]
 
 //line helpers.go:99
-						var res int32 = a[j2]
+							var res int32 = a[j2]
 
 //line helpers.go:106
-						out[i] = res
-						nugoVJ2[nugoTi] = j2
+							out[i] = res
+							nugoVJ2[nugoTi] = j2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line helpers.go:105
-						i := t.Grid1()
-						j2 := nugoVJ2[nugoTi]
+							i := (nugoX0 + nugoTx)
+							j2 := nugoVJ2[nugoTi]
 
 //line helpers.go:99
-						var res int32 = a[j2]
+							var res int32 = a[j2]
 
 //line helpers.go:106
-						out[i] = res
-						nugoVJ2[nugoTi] = j2
+							out[i] = res
+							nugoVJ2[nugoTi] = j2
+						}
 					}
 				}
 			}
@@ -1368,111 +1472,126 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:13
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:14
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:15
-						v := int32(0)
+							v := int32(0)
 
 //line hunt_divergent.go:16
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_divergent.go:17
-							v = a[i]
-						}
+								v = a[i]
+							}
 
 //line hunt_divergent.go:19
-						var m uint32
-						nugoIn[nugoTi] = lane < 16
-						nugoVV[nugoTi] = v
-						nugoVM[nugoTi] = m
+							var m uint32
+							nugoIn[nugoTi] = lane < 16
+							nugoVV[nugoTi] = v
+							nugoVM[nugoTi] = m
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:13
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:14
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:15
-						v := int32(0)
+							v := int32(0)
 
 //line hunt_divergent.go:16
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_divergent.go:17
-							v = a[i]
-						}
+								v = a[i]
+							}
 
 //line hunt_divergent.go:19
-						var m uint32
-						nugoIn[nugoTi] = lane < 16
-						nugoVV[nugoTi] = v
-						nugoVM[nugoTi] = m
+							var m uint32
+							nugoIn[nugoTi] = lane < 16
+							nugoVV[nugoTi] = v
+							nugoVM[nugoTi] = m
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line hunt_divergent.go:14
-							lane := t.LaneID()
-							nugoIn2[nugoTi] = lane < 8
+								lane := t.LaneID()
+								nugoIn2[nugoTi] = lane < 8
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line hunt_divergent.go:14
-							lane := t.LaneID()
-							nugoIn2[nugoTi] = lane < 8
+								lane := t.LaneID()
+								nugoIn2[nugoTi] = lane < 8
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 					if cuda.BlockBranch(nugoOff2, nugoIn2, nugoOff, true) {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask[nugoTi] = uint32(0xff)
+									nugoVal[nugoTi] = (v)
+									nugoLane[nugoTi] = int(1)
+									nugoVV[nugoTi] = v
 								}
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xff)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(1)
-								nugoVV[nugoTi] = v
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask[nugoTi] = uint32(0xff)
+									nugoVal[nugoTi] = (v)
+									nugoLane[nugoTi] = int(1)
+									nugoVV[nugoTi] = v
 								}
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xff)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(1)
-								nugoVV[nugoTi] = v
 							}
 						}
 						nugoB.Lead(nugoOff2)
@@ -1481,34 +1600,39 @@ func init() {
 //line hunt_divergent.go:22
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff2)
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:22
-								v += nugoShfl[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xff)
-								nugoPred[nugoTi] = (v > 0)
-								nugoVV[nugoTi] = v
+									v += nugoShfl[nugoTi]
+									nugoMask2[nugoTi] = uint32(0xff)
+									nugoPred[nugoTi] = (v > 0)
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:22
-								v += nugoShfl[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xff)
-								nugoPred[nugoTi] = (v > 0)
-								nugoVV[nugoTi] = v
+									v += nugoShfl[nugoTi]
+									nugoMask2[nugoTi] = uint32(0xff)
+									nugoPred[nugoTi] = (v > 0)
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						nugoB.Lead(nugoOff2)
@@ -1517,60 +1641,70 @@ func init() {
 //line hunt_divergent.go:23
 						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff2)
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:23
-								m = nugoVote[nugoTi]
-								nugoVM[nugoTi] = m
+									m = nugoVote[nugoTi]
+									nugoVM[nugoTi] = m
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff2[nugoTi] {
+										continue
+									}
+									m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:23
-								m = nugoVote[nugoTi]
-								nugoVM[nugoTi] = m
+									m = nugoVote[nugoTi]
+									nugoVM[nugoTi] = m
+								}
 							}
 						}
 						nugoB.Lead(nugoOff2)
 					}
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff, false) {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask3[nugoTi] = uint32(0xff00)
+									nugoVal2[nugoTi] = (v)
+									nugoLane2[nugoTi] = int(2)
+									nugoVV[nugoTi] = v
 								}
-								v := nugoVV[nugoTi]
-								nugoMask3[nugoTi] = uint32(0xff00)
-								nugoVal2[nugoTi] = (v)
-								nugoLane2[nugoTi] = int(2)
-								nugoVV[nugoTi] = v
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask3[nugoTi] = uint32(0xff00)
+									nugoVal2[nugoTi] = (v)
+									nugoLane2[nugoTi] = int(2)
+									nugoVV[nugoTi] = v
 								}
-								v := nugoVV[nugoTi]
-								nugoMask3[nugoTi] = uint32(0xff00)
-								nugoVal2[nugoTi] = (v)
-								nugoLane2[nugoTi] = int(2)
-								nugoVV[nugoTi] = v
 							}
 						}
 						nugoB.Lead(nugoOff3)
@@ -1579,34 +1713,39 @@ func init() {
 //line hunt_divergent.go:25
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff3)
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:25
-								v ^= nugoShfl2[nugoTi]
-								nugoMask4[nugoTi] = uint32(0xff00)
-								nugoVal3[nugoTi] = (v & 3)
-								nugoVV[nugoTi] = v
+									v ^= nugoShfl2[nugoTi]
+									nugoMask4[nugoTi] = uint32(0xff00)
+									nugoVal3[nugoTi] = (v & 3)
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:25
-								v ^= nugoShfl2[nugoTi]
-								nugoMask4[nugoTi] = uint32(0xff00)
-								nugoVal3[nugoTi] = (v & 3)
-								nugoVV[nugoTi] = v
+									v ^= nugoShfl2[nugoTi]
+									nugoMask4[nugoTi] = uint32(0xff00)
+									nugoVal3[nugoTi] = (v & 3)
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						nugoB.Lead(nugoOff3)
@@ -1615,59 +1754,69 @@ func init() {
 //line hunt_divergent.go:26
 						cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal3, nugoMask4, nugoOff3)
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:26
-								m = nugoMatch[nugoTi]
-								nugoVM[nugoTi] = m
+									m = nugoMatch[nugoTi]
+									nugoVM[nugoTi] = m
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:26
-								m = nugoMatch[nugoTi]
-								nugoVM[nugoTi] = m
+									m = nugoMatch[nugoTi]
+									nugoVM[nugoTi] = m
+								}
 							}
 						}
 						nugoB.Lead(nugoOff3)
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask5[nugoTi] = uint32(0xffff)
+								nugoVal4[nugoTi] = (v)
+								nugoLane3[nugoTi] = int(3)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask5[nugoTi] = uint32(0xffff)
-							nugoVal4[nugoTi] = (v)
-							nugoLane3[nugoTi] = int(3)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask5[nugoTi] = uint32(0xffff)
+								nugoVal4[nugoTi] = (v)
+								nugoLane3[nugoTi] = int(3)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask5[nugoTi] = uint32(0xffff)
-							nugoVal4[nugoTi] = (v)
-							nugoLane3[nugoTi] = int(3)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -1676,58 +1825,68 @@ func init() {
 //line hunt_divergent.go:28
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl3, nugoVal4, nugoMask5, nugoLane3, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:28
-							v += nugoShfl3[nugoTi]
-							nugoVV[nugoTi] = v
+								v += nugoShfl3[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:28
-							v += nugoShfl3[nugoTi]
-							nugoVV[nugoTi] = v
+								v += nugoShfl3[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff4, nugoIn, nil, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff4[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask6[nugoTi] = uint32(0xffff0000)
+								nugoPred2[nugoTi] = (v&1 == 0)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask6[nugoTi] = uint32(0xffff0000)
-							nugoPred2[nugoTi] = (v&1 == 0)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff4[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask6[nugoTi] = uint32(0xffff0000)
+								nugoPred2[nugoTi] = (v&1 == 0)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask6[nugoTi] = uint32(0xffff0000)
-							nugoPred2[nugoTi] = (v&1 == 0)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff4)
@@ -1736,40 +1895,45 @@ func init() {
 //line hunt_divergent.go:30
 					cuda.BlockBallotMask(nugoB, nugoVote2, nugoPred2, nugoMask6, nugoOff4)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff4[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-							m := nugoVM[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:30
-							m = nugoVote2[nugoTi]
-							nugoMask7[nugoTi] = uint32(0xffff0000)
-							nugoVal5[nugoTi] = (v)
-							nugoLane4[nugoTi] = int(4)
-							nugoVV[nugoTi] = v
-							nugoVM[nugoTi] = m
+								m = nugoVote2[nugoTi]
+								nugoMask7[nugoTi] = uint32(0xffff0000)
+								nugoVal5[nugoTi] = (v)
+								nugoLane4[nugoTi] = int(4)
+								nugoVV[nugoTi] = v
+								nugoVM[nugoTi] = m
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff4[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-							m := nugoVM[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:30
-							m = nugoVote2[nugoTi]
-							nugoMask7[nugoTi] = uint32(0xffff0000)
-							nugoVal5[nugoTi] = (v)
-							nugoLane4[nugoTi] = int(4)
-							nugoVV[nugoTi] = v
-							nugoVM[nugoTi] = m
+								m = nugoVote2[nugoTi]
+								nugoMask7[nugoTi] = uint32(0xffff0000)
+								nugoVal5[nugoTi] = (v)
+								nugoLane4[nugoTi] = int(4)
+								nugoVV[nugoTi] = v
+								nugoVM[nugoTi] = m
+							}
 						}
 					}
 					nugoB.Lead(nugoOff4)
@@ -1778,30 +1942,35 @@ func init() {
 //line hunt_divergent.go:31
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl4, nugoVal5, nugoMask7, nugoLane4, 0, nugoOff4)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff4[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:31
-							v -= nugoShfl4[nugoTi]
-							nugoVV[nugoTi] = v
+								v -= nugoShfl4[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff4[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:31
-							v -= nugoShfl4[nugoTi]
-							nugoVV[nugoTi] = v
+								v -= nugoShfl4[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff4)
@@ -1827,44 +1996,49 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:13
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
-						m := nugoVM[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+							m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:36
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_divergent.go:37
-							out[2*i] = uint32(v)
+								out[2*i] = uint32(v)
 //line hunt_divergent.go:38
-							out[2*i+1] = m
+								out[2*i+1] = m
+							}
+							nugoVV[nugoTi] = v
+							nugoVM[nugoTi] = m
 						}
-						nugoVV[nugoTi] = v
-						nugoVM[nugoTi] = m
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:13
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
-						m := nugoVM[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
+							m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:36
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_divergent.go:37
-							out[2*i] = uint32(v)
+								out[2*i] = uint32(v)
 //line hunt_divergent.go:38
-							out[2*i+1] = m
+								out[2*i+1] = m
+							}
+							nugoVV[nugoTi] = v
+							nugoVM[nugoTi] = m
 						}
-						nugoVV[nugoTi] = v
-						nugoVM[nugoTi] = m
 					}
 				}
 			}
@@ -2032,64 +2206,74 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:45
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:46
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:47
-						v := a[i]
-						nugoIn[nugoTi] = lane < 8
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = lane < 8
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:45
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:46
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:47
-						v := a[i]
-						nugoIn[nugoTi] = lane < 8
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = lane < 8
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(7)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(0xff)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(7)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(7)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(0xff)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(7)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -2098,87 +2282,102 @@ func init() {
 //line hunt_divergent.go:49
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:49
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:49
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line hunt_divergent.go:46
-							lane := t.LaneID()
-							nugoIn2[nugoTi] = lane < 16
+								lane := t.LaneID()
+								nugoIn2[nugoTi] = lane < 16
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line hunt_divergent.go:46
-							lane := t.LaneID()
-							nugoIn2[nugoTi] = lane < 16
+								lane := t.LaneID()
+								nugoIn2[nugoTi] = lane < 16
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask2[nugoTi] = uint32(0xff00)
+									nugoVal2[nugoTi] = (v)
+									nugoLane2[nugoTi] = int(2)
+									nugoVV[nugoTi] = v
 								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xff00)
-								nugoVal2[nugoTi] = (v)
-								nugoLane2[nugoTi] = int(2)
-								nugoVV[nugoTi] = v
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask2[nugoTi] = uint32(0xff00)
+									nugoVal2[nugoTi] = (v)
+									nugoLane2[nugoTi] = int(2)
+									nugoVV[nugoTi] = v
 								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xff00)
-								nugoVal2[nugoTi] = (v)
-								nugoLane2[nugoTi] = int(2)
-								nugoVV[nugoTi] = v
 							}
 						}
 						nugoB.Lead(nugoOff3)
@@ -2187,85 +2386,100 @@ func init() {
 //line hunt_divergent.go:51
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff3)
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:51
-								v += nugoShfl2[nugoTi]
-								nugoVV[nugoTi] = v
+									v += nugoShfl2[nugoTi]
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:51
-								v += nugoShfl2[nugoTi]
-								nugoVV[nugoTi] = v
+									v += nugoShfl2[nugoTi]
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						nugoB.Lead(nugoOff3)
 					}
 					if cuda.BlockBranch(nugoOff4, nugoIn2, nugoOff2, false) {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff4[nugoTi] {
-									continue
-								}
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff4[nugoTi] {
+										continue
+									}
 
 //line hunt_divergent.go:46
-								lane := t.LaneID()
-								nugoIn3[nugoTi] = lane < 24
+									lane := t.LaneID()
+									nugoIn3[nugoTi] = lane < 24
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff4[nugoTi] {
-									continue
-								}
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff4[nugoTi] {
+										continue
+									}
 
 //line hunt_divergent.go:46
-								lane := t.LaneID()
-								nugoIn3[nugoTi] = lane < 24
+									lane := t.LaneID()
+									nugoIn3[nugoTi] = lane < 24
+								}
 							}
 						}
 						nugoB.Lead(nugoOff4)
 						if cuda.BlockBranch(nugoOff5, nugoIn3, nugoOff4, true) {
 							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff5[nugoTi] {
-										continue
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										if nugoOff5[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask3[nugoTi] = uint32(0xff0000)
+										nugoPred[nugoTi] = (v > 100)
+										nugoVV[nugoTi] = v
 									}
-									v := nugoVV[nugoTi]
-									nugoMask3[nugoTi] = uint32(0xff0000)
-									nugoPred[nugoTi] = (v > 100)
-									nugoVV[nugoTi] = v
 								}
 							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff5[nugoTi] {
-										continue
+								{
+									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff5[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask3[nugoTi] = uint32(0xff0000)
+										nugoPred[nugoTi] = (v > 100)
+										nugoVV[nugoTi] = v
 									}
-									v := nugoVV[nugoTi]
-									nugoMask3[nugoTi] = uint32(0xff0000)
-									nugoPred[nugoTi] = (v > 100)
-									nugoVV[nugoTi] = v
 								}
 							}
 							nugoB.Lead(nugoOff5)
@@ -2274,64 +2488,74 @@ func init() {
 //line hunt_divergent.go:53
 							cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote, nugoPred, nugoMask3, nugoOff5)
 							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff5[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										if nugoOff5[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:53
-									if nugoVote[nugoTi] {
+										if nugoVote[nugoTi] {
 //line hunt_divergent.go:54
-										v = -v
+											v = -v
+										}
+										nugoVV[nugoTi] = v
 									}
-									nugoVV[nugoTi] = v
 								}
 							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff5[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								{
+									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff5[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:53
-									if nugoVote[nugoTi] {
+										if nugoVote[nugoTi] {
 //line hunt_divergent.go:54
-										v = -v
+											v = -v
+										}
+										nugoVV[nugoTi] = v
 									}
-									nugoVV[nugoTi] = v
 								}
 							}
 							nugoB.Lead(nugoOff5)
 						}
 						if cuda.BlockBranch(nugoOff6, nugoIn3, nugoOff4, false) {
 							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff6[nugoTi] {
-										continue
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										if nugoOff6[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask4[nugoTi] = uint32(0xff000000)
+										nugoPred2[nugoTi] = (v < 0)
+										nugoVV[nugoTi] = v
 									}
-									v := nugoVV[nugoTi]
-									nugoMask4[nugoTi] = uint32(0xff000000)
-									nugoPred2[nugoTi] = (v < 0)
-									nugoVV[nugoTi] = v
 								}
 							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff6[nugoTi] {
-										continue
+								{
+									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff6[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask4[nugoTi] = uint32(0xff000000)
+										nugoPred2[nugoTi] = (v < 0)
+										nugoVV[nugoTi] = v
 									}
-									v := nugoVV[nugoTi]
-									nugoMask4[nugoTi] = uint32(0xff000000)
-									nugoPred2[nugoTi] = (v < 0)
-									nugoVV[nugoTi] = v
 								}
 							}
 							nugoB.Lead(nugoOff6)
@@ -2340,30 +2564,35 @@ func init() {
 //line hunt_divergent.go:57
 							cuda.BlockBallotMask(nugoB, nugoVote2, nugoPred2, nugoMask4, nugoOff6)
 							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
-									if nugoOff6[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										if nugoOff6[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:57
-									v = int32(nugoVote2[nugoTi] >> 24)
-									nugoVV[nugoTi] = v
+										v = int32(nugoVote2[nugoTi] >> 24)
+										nugoVV[nugoTi] = v
+									}
 								}
 							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
-									if nugoOff6[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								{
+									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff6[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:57
-									v = int32(nugoVote2[nugoTi] >> 24)
-									nugoVV[nugoTi] = v
+										v = int32(nugoVote2[nugoTi] >> 24)
+										nugoVV[nugoTi] = v
+									}
 								}
 							}
 							nugoB.Lead(nugoOff6)
@@ -2373,30 +2602,35 @@ func init() {
 //line hunt_divergent.go:60
 				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVV, int(16), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:45
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:60
-						out[i] = v + nugoShfl3[nugoTi]
-						nugoVV[nugoTi] = v
+							out[i] = v + nugoShfl3[nugoTi]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:45
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:60
-						out[i] = v + nugoShfl3[nugoTi]
-						nugoVV[nugoTi] = v
+							out[i] = v + nugoShfl3[nugoTi]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 			}
@@ -2511,71 +2745,81 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_divergent.go:66
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:67
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:69
-						v := a[i]
-						nugoIn[nugoTi] = lane >= 20
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = lane >= 20
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_divergent.go:66
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:67
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:69
-						v := a[i]
-						nugoIn[nugoTi] = lane >= 20
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = lane >= 20
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xfff00000)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(31)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(0xfff00000)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(31)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xfff00000)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(31)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(0xfff00000)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(31)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -2584,96 +2828,106 @@ func init() {
 //line hunt_divergent.go:71
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 					if nugoFlat {
-					nugoRegion:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+						nugoRegion:
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line hunt_divergent.go:66
-							i := (nugoX0 + nugoTi)
+								i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:68
-							w := nugoTi / 32
-							v := nugoVV[nugoTi]
+								w := nugoTi / 32
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:71
-							v = nugoShfl[nugoTi]
+								v = nugoShfl[nugoTi]
 
 //line hunt_divergent.go:72
-							if w%2 == 1 {
+								if w%2 == 1 {
 //line hunt_divergent.go:73
-								out[i] = -1
-								{
-									nugoExited[nugoTi] = true
-									nugoOff[nugoTi] = true
-									continue nugoRegion
+									out[i] = -1
+									{
+										nugoExited[nugoTi] = true
+										nugoOff[nugoTi] = true
+										continue nugoRegion
+									}
 								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					} else {
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						nugoRegion2:
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line hunt_divergent.go:66
-							i := t.Grid1()
+								i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:68
-							w := t.ThreadIdx().X / 32
-							v := nugoVV[nugoTi]
+								w := nugoTx / 32
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:71
-							v = nugoShfl[nugoTi]
+								v = nugoShfl[nugoTi]
 
 //line hunt_divergent.go:72
-							if w%2 == 1 {
+								if w%2 == 1 {
 //line hunt_divergent.go:73
-								out[i] = -1
-								{
-									nugoExited[nugoTi] = true
-									nugoOff[nugoTi] = true
-									continue nugoRegion2
+									out[i] = -1
+									{
+										nugoExited[nugoTi] = true
+										nugoOff[nugoTi] = true
+										continue nugoRegion2
+									}
 								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xfffff)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask2[nugoTi] = uint32(0xfffff)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(1)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xfffff)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask2[nugoTi] = uint32(0xfffff)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(1)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -2682,83 +2936,98 @@ func init() {
 //line hunt_divergent.go:77
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:77
-							v += nugoShfl2[nugoTi]
-							nugoVV[nugoTi] = v
+								v += nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:77
-							v += nugoShfl2[nugoTi]
-							nugoVV[nugoTi] = v
+								v += nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoPred[nugoTi] = v > 0
+							nugoVV[nugoTi] = v
 						}
-						v := nugoVV[nugoTi]
-						nugoPred[nugoTi] = v > 0
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							nugoPred[nugoTi] = v > 0
+							nugoVV[nugoTi] = v
 						}
-						v := nugoVV[nugoTi]
-						nugoPred[nugoTi] = v > 0
-						nugoVV[nugoTi] = v
 					}
 				}
 				nugoB.Lead(nugoExited)
 //line hunt_divergent.go:79
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_divergent.go:79
-						b := nugoVote[nugoTi]
-						nugoVB[nugoTi] = b
+							b := nugoVote[nugoTi]
+							nugoVB[nugoTi] = b
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_divergent.go:79
-						b := nugoVote[nugoTi]
-						nugoVB[nugoTi] = b
+							b := nugoVote[nugoTi]
+							nugoVB[nugoTi] = b
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -2783,40 +3052,45 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_divergent.go:66
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
-						b := nugoVB[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+							b := nugoVB[nugoTi]
 
 //line hunt_divergent.go:81
-						out[i] = v + int32(b&0xff)
-						nugoVV[nugoTi] = v
-						nugoVB[nugoTi] = b
+							out[i] = v + int32(b&0xff)
+							nugoVV[nugoTi] = v
+							nugoVB[nugoTi] = b
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_divergent.go:66
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
-						b := nugoVB[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
+							b := nugoVB[nugoTi]
 
 //line hunt_divergent.go:81
-						out[i] = v + int32(b&0xff)
-						nugoVV[nugoTi] = v
-						nugoVB[nugoTi] = b
+							out[i] = v + int32(b&0xff)
+							nugoVV[nugoTi] = v
+							nugoVB[nugoTi] = b
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -2889,132 +3163,157 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:88
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:89
-						var a uint32
-						nugoIn[nugoTi] = lane%3 == 0
-						nugoVA[nugoTi] = a
+							var a uint32
+							nugoIn[nugoTi] = lane%3 == 0
+							nugoVA[nugoTi] = a
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:88
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:89
-						var a uint32
-						nugoIn[nugoTi] = lane%3 == 0
-						nugoVA[nugoTi] = a
+							var a uint32
+							nugoIn[nugoTi] = lane%3 == 0
+							nugoVA[nugoTi] = a
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								nugoPred[nugoTi] = true
 							}
-							nugoPred[nugoTi] = true
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								nugoPred[nugoTi] = true
 							}
-							nugoPred[nugoTi] = true
 						}
 					}
 					nugoB.Lead(nugoOff)
 //line hunt_divergent.go:91
 					cuda.BlockBallot(nugoVote, nugoPred, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:91
-							a = nugoVote[nugoTi]
-							nugoVA[nugoTi] = a
+								a = nugoVote[nugoTi]
+								nugoVA[nugoTi] = a
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:91
-							a = nugoVote[nugoTi]
-							nugoVA[nugoTi] = a
+								a = nugoVote[nugoTi]
+								nugoVA[nugoTi] = a
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								nugoPred2[nugoTi] = true
 							}
-							nugoPred2[nugoTi] = true
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								nugoPred2[nugoTi] = true
 							}
-							nugoPred2[nugoTi] = true
 						}
 					}
 					nugoB.Lead(nugoOff2)
 //line hunt_divergent.go:93
 					cuda.BlockBallot(nugoVote2, nugoPred2, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:93
-							a = nugoVote2[nugoTi] ^ 1
-							nugoVA[nugoTi] = a
+								a = nugoVote2[nugoTi] ^ 1
+								nugoVA[nugoTi] = a
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							a := nugoVA[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:93
-							a = nugoVote2[nugoTi] ^ 1
-							nugoVA[nugoTi] = a
+								a = nugoVote2[nugoTi] ^ 1
+								nugoVA[nugoTi] = a
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -3022,30 +3321,35 @@ func init() {
 //line hunt_divergent.go:95
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVA, int(5), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:87
-						i := (nugoX0 + nugoTi)
-						a := nugoVA[nugoTi]
+							i := (nugoX0 + nugoTi)
+							a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:95
-						out[i] = a + nugoShfl[nugoTi]
-						nugoVA[nugoTi] = a
+							out[i] = a + nugoShfl[nugoTi]
+							nugoVA[nugoTi] = a
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:87
-						i := t.Grid1()
-						a := nugoVA[nugoTi]
+							i := (nugoX0 + nugoTx)
+							a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:95
-						out[i] = a + nugoShfl[nugoTi]
-						nugoVA[nugoTi] = a
+							out[i] = a + nugoShfl[nugoTi]
+							nugoVA[nugoTi] = a
+						}
 					}
 				}
 			}
@@ -3111,58 +3415,68 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:101
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:102
-						v := a[i]
-						nugoIn[nugoTi] = t.LaneID() < 16
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = t.LaneID() < 16
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:101
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:102
-						v := a[i]
-						nugoIn[nugoTi] = t.LaneID() < 16
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = t.LaneID() < 16
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xffffffff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(0xffffffff)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(1)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0xffffffff)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(0xffffffff)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(1)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -3171,30 +3485,35 @@ func init() {
 //line hunt_divergent.go:104
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:104
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:104
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -3202,26 +3521,31 @@ func init() {
 //line hunt_divergent.go:106
 				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(1), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:101
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:106
-						out[i] = nugoShfl2[nugoTi]
+							out[i] = nugoShfl2[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:101
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:106
-						out[i] = nugoShfl2[nugoTi]
+							out[i] = nugoShfl2[nugoTi]
+						}
 					}
 				}
 			}
@@ -3259,40 +3583,45 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[32]float32)(cuda.BlockShared(&nugoShared, 32))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:114
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:115
-						var v float32
+							var v float32
 
 //line hunt_divergent.go:116
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_divergent.go:117
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:114
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:115
-						var v float32
+							var v float32
 
 //line hunt_divergent.go:116
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_divergent.go:117
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line hunt_divergent.go:119
@@ -3316,101 +3645,115 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line hunt_divergent.go:113
-						tid := nugoTi
-						v := nugoVV[nugoTi]
-
-//line hunt_divergent.go:122
-						if t.LaneID() == 0 {
-//line hunt_divergent.go:123
-							sh[tid/32] = v
-						}
-						nugoVV[nugoTi] = v
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line hunt_divergent.go:113
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
-
-//line hunt_divergent.go:122
-						if t.LaneID() == 0 {
-//line hunt_divergent.go:123
-							sh[tid/32] = v
-						}
-						nugoVV[nugoTi] = v
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line hunt_divergent.go:113
-						tid := nugoTi
-						nugoIn[nugoTi] = tid/32 == 0
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line hunt_divergent.go:113
-						tid := t.ThreadIdx().X
-						nugoIn[nugoTi] = tid/32 == 0
-					}
-				}
-				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
 
 //line hunt_divergent.go:113
 							tid := nugoTi
 							v := nugoVV[nugoTi]
 
-//line hunt_divergent.go:127
-							v = 0
-
-//line hunt_divergent.go:128
-							if tid < t.BlockDim().X/32 {
-//line hunt_divergent.go:129
-								v = sh[tid]
+//line hunt_divergent.go:122
+							if t.LaneID() == 0 {
+//line hunt_divergent.go:123
+								sh[tid/32] = v
 							}
 							nugoVV[nugoTi] = v
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					}
+				} else {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
 							t := nugoB.Thread(nugoTi)
 							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
 
 //line hunt_divergent.go:113
 							tid := t.ThreadIdx().X
 							v := nugoVV[nugoTi]
 
-//line hunt_divergent.go:127
-							v = 0
-
-//line hunt_divergent.go:128
-							if tid < t.BlockDim().X/32 {
-//line hunt_divergent.go:129
-								v = sh[tid]
+//line hunt_divergent.go:122
+							if t.LaneID() == 0 {
+//line hunt_divergent.go:123
+								sh[tid/32] = v
 							}
 							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_divergent.go:113
+							tid := nugoTi
+							nugoIn[nugoTi] = tid/32 == 0
+						}
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_divergent.go:113
+							tid := nugoTx
+							nugoIn[nugoTi] = tid/32 == 0
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+
+//line hunt_divergent.go:113
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:127
+								v = 0
+
+//line hunt_divergent.go:128
+								if tid < t.BlockDim().X/32 {
+//line hunt_divergent.go:129
+									v = sh[tid]
+								}
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+
+//line hunt_divergent.go:113
+								tid := nugoTx
+								v := nugoVV[nugoTi]
+
+//line hunt_divergent.go:127
+								v = 0
+
+//line hunt_divergent.go:128
+								if tid < t.BlockDim().X/32 {
+//line hunt_divergent.go:129
+									v = sh[tid]
+								}
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -3441,42 +3784,47 @@ func init() {
 					}
 					if nugoFlat {
 						nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line hunt_divergent.go:113
-							tid := nugoTi
-							v := nugoVV[nugoTi]
+								tid := nugoTi
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:134
-							if tid == 0 {
+								if tid == 0 {
 //line hunt_divergent.go:135
-								out[t.BlockIdx().X] = v
+									out[t.BlockIdx().X] = v
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line hunt_divergent.go:113
-							tid := t.ThreadIdx().X
-							v := nugoVV[nugoTi]
+								tid := nugoTx
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:134
-							if tid == 0 {
+								if tid == 0 {
 //line hunt_divergent.go:135
-								out[t.BlockIdx().X] = v
+									out[t.BlockIdx().X] = v
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -3574,76 +3922,86 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:143
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:144
-						v := a[i]
-						nugoIn[nugoTi] = t.LaneID() < 16
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = t.LaneID() < 16
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:143
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:144
-						v := a[i]
-						nugoIn[nugoTi] = t.LaneID() < 16
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = t.LaneID() < 16
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:146
-							m := uint32(0xffff)
+								m := uint32(0xffff)
 
 //line hunt_divergent.go:147
-							if v == 12345 {
+								if v == 12345 {
 //line hunt_divergent.go:148
-								m = 0xfffe0000 >> 16
+									m = 0xfffe0000 >> 16
+								}
+								nugoMask[nugoTi] = uint32(m)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
 							}
-							nugoMask[nugoTi] = uint32(m)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(1)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:146
-							m := uint32(0xffff)
+								m := uint32(0xffff)
 
 //line hunt_divergent.go:147
-							if v == 12345 {
+								if v == 12345 {
 //line hunt_divergent.go:148
-								m = 0xfffe0000 >> 16
+									m = 0xfffe0000 >> 16
+								}
+								nugoMask[nugoTi] = uint32(m)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(1)
+								nugoVV[nugoTi] = v
 							}
-							nugoMask[nugoTi] = uint32(m)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(1)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -3652,60 +4010,70 @@ func init() {
 //line hunt_divergent.go:150
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:150
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:150
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xffff0000)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(17)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask2[nugoTi] = uint32(0xffff0000)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(17)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xffff0000)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(17)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask2[nugoTi] = uint32(0xffff0000)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(17)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -3714,30 +4082,35 @@ func init() {
 //line hunt_divergent.go:152
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:152
-							v = nugoShfl2[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:152
-							v = nugoShfl2[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -3745,26 +4118,31 @@ func init() {
 //line hunt_divergent.go:154
 				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVV, int(1), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:143
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:154
-						out[i] = nugoShfl3[nugoTi]
+							out[i] = nugoShfl3[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:143
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:154
-						out[i] = nugoShfl3[nugoTi]
+							out[i] = nugoShfl3[nugoTi]
+						}
 					}
 				}
 			}
@@ -3866,60 +4244,70 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:160
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_divergent.go:161
-						v := a[i]
-						nugoIn[nugoTi] = t.LaneID()%2 == 0
-						nugoVI[nugoTi] = i
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = t.LaneID()%2 == 0
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:160
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:161
-						v := a[i]
-						nugoIn[nugoTi] = t.LaneID()%2 == 0
-						nugoVI[nugoTi] = i
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = t.LaneID()%2 == 0
+							nugoVI[nugoTi] = i
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0x55555555)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(0x55555555)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(2)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(0x55555555)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(0x55555555)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(2)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -3928,82 +4316,92 @@ func init() {
 //line hunt_divergent.go:163
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							i := nugoVI[nugoTi]
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								i := nugoVI[nugoTi]
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:163
-							v = nugoShfl[nugoTi]
+								v = nugoShfl[nugoTi]
 
 //line hunt_divergent.go:164
-							if i == bad {
+								if i == bad {
 //line hunt_divergent.go:165
-								i += len(out)
-							}
+									i += len(out)
+								}
 
 //line hunt_divergent.go:167
-							out[i] = v
-							nugoVI[nugoTi] = i
-							nugoVV[nugoTi] = v
+								out[i] = v
+								nugoVI[nugoTi] = i
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							i := nugoVI[nugoTi]
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								i := nugoVI[nugoTi]
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:163
-							v = nugoShfl[nugoTi]
+								v = nugoShfl[nugoTi]
 
 //line hunt_divergent.go:164
-							if i == bad {
+								if i == bad {
 //line hunt_divergent.go:165
-								i += len(out)
-							}
+									i += len(out)
+								}
 
 //line hunt_divergent.go:167
-							out[i] = v
-							nugoVI[nugoTi] = i
-							nugoVV[nugoTi] = v
+								out[i] = v
+								nugoVI[nugoTi] = i
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(2)
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
+								nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(2)
+								nugoVV[nugoTi] = v
 							}
-							v := nugoVV[nugoTi]
-							nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(2)
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -4012,40 +4410,45 @@ func init() {
 //line hunt_divergent.go:169
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask2, nugoLane2, 0, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							i := nugoVI[nugoTi]
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								i := nugoVI[nugoTi]
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:169
-							v = nugoShfl2[nugoTi]
+								v = nugoShfl2[nugoTi]
 
 //line hunt_divergent.go:170
-							out[i] = v
-							nugoVI[nugoTi] = i
-							nugoVV[nugoTi] = v
+								out[i] = v
+								nugoVI[nugoTi] = i
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							i := nugoVI[nugoTi]
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								i := nugoVI[nugoTi]
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:169
-							v = nugoShfl2[nugoTi]
+								v = nugoShfl2[nugoTi]
 
 //line hunt_divergent.go:170
-							out[i] = v
-							nugoVI[nugoTi] = i
-							nugoVV[nugoTi] = v
+								out[i] = v
+								nugoVI[nugoTi] = i
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -4053,20 +4456,25 @@ func init() {
 //line hunt_divergent.go:173
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:173
-						out[(nugoX0 + nugoTi)] += nugoShfl3[nugoTi]
+							out[(nugoX0 + nugoTi)] += nugoShfl3[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:173
-						out[t.Grid1()] += nugoShfl3[nugoTi]
+							out[(nugoX0 + nugoTx)] += nugoShfl3[nugoTi]
+						}
 					}
 				}
 			}
@@ -4195,116 +4603,126 @@ func init() {
 //line hunt_divergent.go:181
 				dim := t.BlockDim()
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:180
-						id := t.ThreadIdx()
+							id := t.ThreadIdx()
 
 //line hunt_divergent.go:182
-						lin := id.Y*dim.X + id.X
+							lin := id.Y*dim.X + id.X
 
 //line hunt_divergent.go:183
-						i := t.BlockIdx().X*dim.X*dim.Y + lin
+							i := t.BlockIdx().X*dim.X*dim.Y + lin
 
 //line hunt_divergent.go:184
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:185
-						var left, all uint32
+							var left, all uint32
 
 //line hunt_divergent.go:186
-						for l := 0; l < 32; l++ {
+							for l := 0; l < 32; l++ {
 //line hunt_divergent.go:187
-							if p := lin - lane + l; p < dim.X*dim.Y {
+								if p := lin - lane + l; p < dim.X*dim.Y {
 //line hunt_divergent.go:188
-								all |= 1 << l
+									all |= 1 << l
 //line hunt_divergent.go:189
-								if p%dim.X < 4 {
+									if p%dim.X < 4 {
 //line hunt_divergent.go:190
-									left |= 1 << l
+										left |= 1 << l
+									}
 								}
 							}
-						}
 
 //line hunt_divergent.go:194
-						v := a[i]
-						nugoIn[nugoTi] = id.X < 4
-						nugoVLeft[nugoTi] = left
-						nugoVAll[nugoTi] = all
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = id.X < 4
+							nugoVLeft[nugoTi] = left
+							nugoVAll[nugoTi] = all
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:180
-						id := t.ThreadIdx()
+							id := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line hunt_divergent.go:182
-						lin := id.Y*dim.X + id.X
+							lin := id.Y*dim.X + id.X
 
 //line hunt_divergent.go:183
-						i := t.BlockIdx().X*dim.X*dim.Y + lin
+							i := t.BlockIdx().X*dim.X*dim.Y + lin
 
 //line hunt_divergent.go:184
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_divergent.go:185
-						var left, all uint32
+							var left, all uint32
 
 //line hunt_divergent.go:186
-						for l := 0; l < 32; l++ {
+							for l := 0; l < 32; l++ {
 //line hunt_divergent.go:187
-							if p := lin - lane + l; p < dim.X*dim.Y {
+								if p := lin - lane + l; p < dim.X*dim.Y {
 //line hunt_divergent.go:188
-								all |= 1 << l
+									all |= 1 << l
 //line hunt_divergent.go:189
-								if p%dim.X < 4 {
+									if p%dim.X < 4 {
 //line hunt_divergent.go:190
-									left |= 1 << l
+										left |= 1 << l
+									}
 								}
 							}
-						}
 
 //line hunt_divergent.go:194
-						v := a[i]
-						nugoIn[nugoTi] = id.X < 4
-						nugoVLeft[nugoTi] = left
-						nugoVAll[nugoTi] = all
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoIn[nugoTi] = id.X < 4
+							nugoVLeft[nugoTi] = left
+							nugoVAll[nugoTi] = all
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								left := nugoVLeft[nugoTi]
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(left)
+								nugoPred[nugoTi] = (v > 0)
+								nugoVLeft[nugoTi] = left
+								nugoVV[nugoTi] = v
 							}
-							left := nugoVLeft[nugoTi]
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(left)
-							nugoPred[nugoTi] = (v > 0)
-							nugoVLeft[nugoTi] = left
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								left := nugoVLeft[nugoTi]
+								v := nugoVV[nugoTi]
+								nugoMask[nugoTi] = uint32(left)
+								nugoPred[nugoTi] = (v > 0)
+								nugoVLeft[nugoTi] = left
+								nugoVV[nugoTi] = v
 							}
-							left := nugoVLeft[nugoTi]
-							v := nugoVV[nugoTi]
-							nugoMask[nugoTi] = uint32(left)
-							nugoPred[nugoTi] = (v > 0)
-							nugoVLeft[nugoTi] = left
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -4313,40 +4731,45 @@ func init() {
 //line hunt_divergent.go:196
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							left := nugoVLeft[nugoTi]
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								left := nugoVLeft[nugoTi]
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:196
-							v += int32(nugoVote[nugoTi] & 0xffff)
-							nugoMask2[nugoTi] = uint32(left)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(0)
-							nugoVLeft[nugoTi] = left
-							nugoVV[nugoTi] = v
+								v += int32(nugoVote[nugoTi] & 0xffff)
+								nugoMask2[nugoTi] = uint32(left)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(0)
+								nugoVLeft[nugoTi] = left
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							left := nugoVLeft[nugoTi]
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								left := nugoVLeft[nugoTi]
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:196
-							v += int32(nugoVote[nugoTi] & 0xffff)
-							nugoMask2[nugoTi] = uint32(left)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(0)
-							nugoVLeft[nugoTi] = left
-							nugoVV[nugoTi] = v
+								v += int32(nugoVote[nugoTi] & 0xffff)
+								nugoMask2[nugoTi] = uint32(left)
+								nugoVal[nugoTi] = (v)
+								nugoLane[nugoTi] = int(0)
+								nugoVLeft[nugoTi] = left
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -4355,68 +4778,78 @@ func init() {
 //line hunt_divergent.go:197
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:197
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:197
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								left := nugoVLeft[nugoTi]
+								all := nugoVAll[nugoTi]
+								v := nugoVV[nugoTi]
+								nugoMask3[nugoTi] = uint32(all &^ left)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(1)
+								nugoVLeft[nugoTi] = left
+								nugoVAll[nugoTi] = all
+								nugoVV[nugoTi] = v
 							}
-							left := nugoVLeft[nugoTi]
-							all := nugoVAll[nugoTi]
-							v := nugoVV[nugoTi]
-							nugoMask3[nugoTi] = uint32(all &^ left)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(1)
-							nugoVLeft[nugoTi] = left
-							nugoVAll[nugoTi] = all
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								left := nugoVLeft[nugoTi]
+								all := nugoVAll[nugoTi]
+								v := nugoVV[nugoTi]
+								nugoMask3[nugoTi] = uint32(all &^ left)
+								nugoVal2[nugoTi] = (v)
+								nugoLane2[nugoTi] = int(1)
+								nugoVLeft[nugoTi] = left
+								nugoVAll[nugoTi] = all
+								nugoVV[nugoTi] = v
 							}
-							left := nugoVLeft[nugoTi]
-							all := nugoVAll[nugoTi]
-							v := nugoVV[nugoTi]
-							nugoMask3[nugoTi] = uint32(all &^ left)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(1)
-							nugoVLeft[nugoTi] = left
-							nugoVAll[nugoTi] = all
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -4425,30 +4858,35 @@ func init() {
 //line hunt_divergent.go:199
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:199
-							v = nugoShfl2[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:199
-							v = nugoShfl2[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl2[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -4456,42 +4894,47 @@ func init() {
 //line hunt_divergent.go:202
 				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl3, nugoVV, int(3), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_divergent.go:180
-						id := t.ThreadIdx()
+							id := t.ThreadIdx()
 
 //line hunt_divergent.go:182
-						lin := id.Y*dim.X + id.X
+							lin := id.Y*dim.X + id.X
 
 //line hunt_divergent.go:183
-						i := t.BlockIdx().X*dim.X*dim.Y + lin
-						v := nugoVV[nugoTi]
+							i := t.BlockIdx().X*dim.X*dim.Y + lin
+							v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:202
-						out[i] = v + nugoShfl3[nugoTi]
-						nugoVV[nugoTi] = v
+							out[i] = v + nugoShfl3[nugoTi]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_divergent.go:180
-						id := t.ThreadIdx()
+							id := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line hunt_divergent.go:182
-						lin := id.Y*dim.X + id.X
+							lin := id.Y*dim.X + id.X
 
 //line hunt_divergent.go:183
-						i := t.BlockIdx().X*dim.X*dim.Y + lin
-						v := nugoVV[nugoTi]
+							i := t.BlockIdx().X*dim.X*dim.Y + lin
+							v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:202
-						out[i] = v + nugoShfl3[nugoTi]
-						nugoVV[nugoTi] = v
+							out[i] = v + nugoShfl3[nugoTi]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 			}
@@ -4527,92 +4970,102 @@ func init() {
 //line hunt_grid.go:12
 				n := t.GridSize1()
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_grid.go:11
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_grid.go:12
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_grid.go:13
-						if t.BlockIdx().X == leave && tid < 8 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if t.BlockIdx().X == leave && tid < 8 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
-						}
 
 //line hunt_grid.go:16
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_grid.go:11
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_grid.go:12
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_grid.go:13
-						if t.BlockIdx().X == leave && tid < 8 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if t.BlockIdx().X == leave && tid < 8 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
-						}
 
 //line hunt_grid.go:16
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_grid.go:11
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_grid.go:12
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_grid.go:18
-						out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+							out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_grid.go:11
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_grid.go:12
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_grid.go:18
-						out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+							out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -4622,52 +5075,57 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_grid.go:12
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_grid.go:20
-						j := (i + 37) % n
+							j := (i + 37) % n
 
 //line hunt_grid.go:21
-						if i == bad {
+							if i == bad {
 //line hunt_grid.go:22
-							j += n
-						}
+								j += n
+							}
 
 //line hunt_grid.go:24
-						v := out[j]
-						nugoVV[nugoTi] = v
+							v := out[j]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_grid.go:12
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_grid.go:20
-						j := (i + 37) % n
+							j := (i + 37) % n
 
 //line hunt_grid.go:21
-						if i == bad {
+							if i == bad {
 //line hunt_grid.go:22
-							j += n
-						}
+								j += n
+							}
 
 //line hunt_grid.go:24
-						v := out[j]
-						nugoVV[nugoTi] = v
+							v := out[j]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -4679,6 +5137,52 @@ func init() {
 //line hunt_grid.go:26
 				for k := 0; k < 2; k++ {
 					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoExited[nugoTi] {
+									continue
+								}
+
+//line hunt_grid.go:12
+								i := (nugoX0 + nugoTi)
+								v := nugoVV[nugoTi]
+
+//line hunt_grid.go:27
+								out[i] += v + int32(k)
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoExited[nugoTi] {
+									continue
+								}
+
+//line hunt_grid.go:12
+								i := (nugoX0 + nugoTx)
+								v := nugoVV[nugoTi]
+
+//line hunt_grid.go:27
+								out[i] += v + int32(k)
+								nugoVV[nugoTi] = v
+							}
+						}
+					}
+					nugoB.Lead(nugoExited)
+
+//line hunt_grid.go:28
+					if !nugoB.SyncGrid(nugoExited) {
+						return
+					}
+				}
+				if nugoFlat {
+					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
@@ -4690,65 +5194,29 @@ func init() {
 							i := (nugoX0 + nugoTi)
 							v := nugoVV[nugoTi]
 
-//line hunt_grid.go:27
-							out[i] += v + int32(k)
+//line hunt_grid.go:30
+							out[i] = out[i]*2 - v
 							nugoVV[nugoTi] = v
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 							if nugoExited[nugoTi] {
 								continue
 							}
 
 //line hunt_grid.go:12
-							i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 							v := nugoVV[nugoTi]
 
-//line hunt_grid.go:27
-							out[i] += v + int32(k)
+//line hunt_grid.go:30
+							out[i] = out[i]*2 - v
 							nugoVV[nugoTi] = v
 						}
-					}
-					nugoB.Lead(nugoExited)
-
-//line hunt_grid.go:28
-					if !nugoB.SyncGrid(nugoExited) {
-						return
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line hunt_grid.go:12
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
-
-//line hunt_grid.go:30
-						out[i] = out[i]*2 - v
-						nugoVV[nugoTi] = v
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line hunt_grid.go:12
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
-
-//line hunt_grid.go:30
-						out[i] = out[i]*2 - v
-						nugoVV[nugoTi] = v
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -4781,66 +5249,94 @@ func init() {
 //line hunt_jam.go:19
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-						var x int32
+							var x int32
 
 //line hunt_jam.go:22
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:23
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:25
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-						var x int32
+							var x int32
 
 //line hunt_jam.go:22
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:23
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:25
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
 
 //line hunt_jam.go:18
 							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
@@ -4851,6 +5347,21 @@ func init() {
 //line hunt_jam.go:18
 							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
 
+//line hunt_jam.go:18
+							tid4 := t4.ThreadIdx().Y*d.X + nugoTi4
+
+//line hunt_jam.go:18
+							tid5 := t5.ThreadIdx().Y*d.X + nugoTi5
+
+//line hunt_jam.go:18
+							tid6 := t6.ThreadIdx().Y*d.X + nugoTi6
+
+//line hunt_jam.go:18
+							tid7 := t7.ThreadIdx().Y*d.X + nugoTi7
+
+//line hunt_jam.go:18
+							tid8 := t8.ThreadIdx().Y*d.X + nugoTi8
+
 //line hunt_jam.go:27
 							s1 := int32(tid1 % 3)
 
@@ -4860,6 +5371,21 @@ func init() {
 //line hunt_jam.go:27
 							s3 := int32(tid3 % 3)
 
+//line hunt_jam.go:27
+							s4 := int32(tid4 % 3)
+
+//line hunt_jam.go:27
+							s5 := int32(tid5 % 3)
+
+//line hunt_jam.go:27
+							s6 := int32(tid6 % 3)
+
+//line hunt_jam.go:27
+							s7 := int32(tid7 % 3)
+
+//line hunt_jam.go:27
+							s8 := int32(tid8 % 3)
+
 //line hunt_jam.go:28
 							k1 := tid1%5 + 1
 
@@ -4868,7 +5394,24 @@ func init() {
 
 //line hunt_jam.go:28
 							k3 := tid3%5 + 1
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:28
+							k4 := tid4%5 + 1
+
+//line hunt_jam.go:28
+							k5 := tid5%5 + 1
+
+//line hunt_jam.go:28
+							k6 := tid6%5 + 1
+
+//line hunt_jam.go:28
+							k7 := tid7%5 + 1
+
+//line hunt_jam.go:28
+							k8 := tid8%5 + 1
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam.go:30
 								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
@@ -4878,6 +5421,217 @@ func init() {
 
 //line hunt_jam.go:30
 								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * int32(p+1)
 							}
 
 //line hunt_jam.go:32
@@ -4888,10 +5642,30 @@ func init() {
 
 //line hunt_jam.go:32
 							s3 = s3*int32(2) - int32(k3)
+
+//line hunt_jam.go:32
+							s4 = s4*int32(2) - int32(k4)
+
+//line hunt_jam.go:32
+							s5 = s5*int32(2) - int32(k5)
+
+//line hunt_jam.go:32
+							s6 = s6*int32(2) - int32(k6)
+
+//line hunt_jam.go:32
+							s7 = s7*int32(2) - int32(k7)
+
+//line hunt_jam.go:32
+							s8 = s8*int32(2) - int32(k8)
 							nugoVS[nugoJ+0] = s1
 							nugoVS[nugoJ+1] = s2
 							nugoVS[nugoJ+2] = s3
-							nugoJam = nugoJ + 3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
 						}
 					}()
 					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -4906,9 +5680,59 @@ func init() {
 
 //line hunt_jam.go:28
 						k := tid%5 + 1
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam.go:29
-						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam.go:30
 							s += sh[(tid+p*k)%n] * int32(p+1)
 						}
@@ -4917,20 +5741,71 @@ func init() {
 						s = s*int32(2) - int32(k)
 						nugoVS[nugoTi] = s
 					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:18
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+							s := int32(tid % 3)
+
+//line hunt_jam.go:28
+							k := tid%5 + 1
+
+//line hunt_jam.go:29
+							for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+								s += sh[(tid+p*k)%n] * int32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s = s*int32(2) - int32(k)
+							nugoVS[nugoTi] = s
+						}
+					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
 
 //line hunt_jam.go:18
 							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
@@ -4941,6 +5816,21 @@ func init() {
 //line hunt_jam.go:18
 							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
 
+//line hunt_jam.go:18
+							tid42 := t42.ThreadIdx().Y*d.X + t42.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid52 := t52.ThreadIdx().Y*d.X + t52.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid62 := t62.ThreadIdx().Y*d.X + t62.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid72 := t72.ThreadIdx().Y*d.X + t72.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid82 := t82.ThreadIdx().Y*d.X + t82.ThreadIdx().X
+
 //line hunt_jam.go:27
 							s12 := int32(tid12 % 3)
 
@@ -4950,6 +5840,21 @@ func init() {
 //line hunt_jam.go:27
 							s32 := int32(tid32 % 3)
 
+//line hunt_jam.go:27
+							s42 := int32(tid42 % 3)
+
+//line hunt_jam.go:27
+							s52 := int32(tid52 % 3)
+
+//line hunt_jam.go:27
+							s62 := int32(tid62 % 3)
+
+//line hunt_jam.go:27
+							s72 := int32(tid72 % 3)
+
+//line hunt_jam.go:27
+							s82 := int32(tid82 % 3)
+
 //line hunt_jam.go:28
 							k12 := tid12%5 + 1
 
@@ -4958,7 +5863,24 @@ func init() {
 
 //line hunt_jam.go:28
 							k32 := tid32%5 + 1
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:28
+							k42 := tid42%5 + 1
+
+//line hunt_jam.go:28
+							k52 := tid52%5 + 1
+
+//line hunt_jam.go:28
+							k62 := tid62%5 + 1
+
+//line hunt_jam.go:28
+							k72 := tid72%5 + 1
+
+//line hunt_jam.go:28
+							k82 := tid82%5 + 1
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam.go:30
 								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
@@ -4968,6 +5890,217 @@ func init() {
 
 //line hunt_jam.go:30
 								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * int32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * int32(p+1)
 							}
 
 //line hunt_jam.go:32
@@ -4978,10 +6111,30 @@ func init() {
 
 //line hunt_jam.go:32
 							s32 = s32*int32(2) - int32(k32)
+
+//line hunt_jam.go:32
+							s42 = s42*int32(2) - int32(k42)
+
+//line hunt_jam.go:32
+							s52 = s52*int32(2) - int32(k52)
+
+//line hunt_jam.go:32
+							s62 = s62*int32(2) - int32(k62)
+
+//line hunt_jam.go:32
+							s72 = s72*int32(2) - int32(k72)
+
+//line hunt_jam.go:32
+							s82 = s82*int32(2) - int32(k82)
 							nugoVS[nugoJ2+0] = s12
 							nugoVS[nugoJ2+1] = s22
 							nugoVS[nugoJ2+2] = s32
-							nugoJam2 = nugoJ2 + 3
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
 						}
 					}()
 					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -4996,9 +6149,59 @@ func init() {
 
 //line hunt_jam.go:28
 						k := tid%5 + 1
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam.go:29
-						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * int32(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam.go:30
 							s += sh[(tid+p*k)%n] * int32(p+1)
 						}
@@ -5007,44 +6210,75 @@ func init() {
 						s = s*int32(2) - int32(k)
 						nugoVS[nugoTi] = s
 					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_jam.go:18
+							tid := nugoTy*d.X + nugoTx
+
+//line hunt_jam.go:27
+							s := int32(tid % 3)
+
+//line hunt_jam.go:28
+							k := tid%5 + 1
+
+//line hunt_jam.go:29
+							for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+								s += sh[(tid+p*k)%n] * int32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s = s*int32(2) - int32(k)
+							nugoVS[nugoTi] = s
+						}
+					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:35
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:35
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -5076,66 +6310,94 @@ func init() {
 //line hunt_jam.go:19
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-						var x float32
+							var x float32
 
 //line hunt_jam.go:22
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:23
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:25
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-						var x float32
+							var x float32
 
 //line hunt_jam.go:22
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:23
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:25
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
 
 //line hunt_jam.go:18
 							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
@@ -5146,6 +6408,21 @@ func init() {
 //line hunt_jam.go:18
 							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
 
+//line hunt_jam.go:18
+							tid4 := t4.ThreadIdx().Y*d.X + nugoTi4
+
+//line hunt_jam.go:18
+							tid5 := t5.ThreadIdx().Y*d.X + nugoTi5
+
+//line hunt_jam.go:18
+							tid6 := t6.ThreadIdx().Y*d.X + nugoTi6
+
+//line hunt_jam.go:18
+							tid7 := t7.ThreadIdx().Y*d.X + nugoTi7
+
+//line hunt_jam.go:18
+							tid8 := t8.ThreadIdx().Y*d.X + nugoTi8
+
 //line hunt_jam.go:27
 							s1 := float32(tid1 % 3)
 
@@ -5155,6 +6432,21 @@ func init() {
 //line hunt_jam.go:27
 							s3 := float32(tid3 % 3)
 
+//line hunt_jam.go:27
+							s4 := float32(tid4 % 3)
+
+//line hunt_jam.go:27
+							s5 := float32(tid5 % 3)
+
+//line hunt_jam.go:27
+							s6 := float32(tid6 % 3)
+
+//line hunt_jam.go:27
+							s7 := float32(tid7 % 3)
+
+//line hunt_jam.go:27
+							s8 := float32(tid8 % 3)
+
 //line hunt_jam.go:28
 							k1 := tid1%5 + 1
 
@@ -5163,7 +6455,24 @@ func init() {
 
 //line hunt_jam.go:28
 							k3 := tid3%5 + 1
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:28
+							k4 := tid4%5 + 1
+
+//line hunt_jam.go:28
+							k5 := tid5%5 + 1
+
+//line hunt_jam.go:28
+							k6 := tid6%5 + 1
+
+//line hunt_jam.go:28
+							k7 := tid7%5 + 1
+
+//line hunt_jam.go:28
+							k8 := tid8%5 + 1
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam.go:30
 								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
@@ -5173,6 +6482,217 @@ func init() {
 
 //line hunt_jam.go:30
 								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float32(p+1)
 							}
 
 //line hunt_jam.go:32
@@ -5183,10 +6703,30 @@ func init() {
 
 //line hunt_jam.go:32
 							s3 = s3*float32(2) - float32(k3)
+
+//line hunt_jam.go:32
+							s4 = s4*float32(2) - float32(k4)
+
+//line hunt_jam.go:32
+							s5 = s5*float32(2) - float32(k5)
+
+//line hunt_jam.go:32
+							s6 = s6*float32(2) - float32(k6)
+
+//line hunt_jam.go:32
+							s7 = s7*float32(2) - float32(k7)
+
+//line hunt_jam.go:32
+							s8 = s8*float32(2) - float32(k8)
 							nugoVS[nugoJ+0] = s1
 							nugoVS[nugoJ+1] = s2
 							nugoVS[nugoJ+2] = s3
-							nugoJam = nugoJ + 3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
 						}
 					}()
 					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -5201,9 +6741,59 @@ func init() {
 
 //line hunt_jam.go:28
 						k := tid%5 + 1
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam.go:29
-						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam.go:30
 							s += sh[(tid+p*k)%n] * float32(p+1)
 						}
@@ -5212,20 +6802,71 @@ func init() {
 						s = s*float32(2) - float32(k)
 						nugoVS[nugoTi] = s
 					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:18
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+							s := float32(tid % 3)
+
+//line hunt_jam.go:28
+							k := tid%5 + 1
+
+//line hunt_jam.go:29
+							for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+								s += sh[(tid+p*k)%n] * float32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s = s*float32(2) - float32(k)
+							nugoVS[nugoTi] = s
+						}
+					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
 
 //line hunt_jam.go:18
 							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
@@ -5236,6 +6877,21 @@ func init() {
 //line hunt_jam.go:18
 							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
 
+//line hunt_jam.go:18
+							tid42 := t42.ThreadIdx().Y*d.X + t42.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid52 := t52.ThreadIdx().Y*d.X + t52.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid62 := t62.ThreadIdx().Y*d.X + t62.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid72 := t72.ThreadIdx().Y*d.X + t72.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid82 := t82.ThreadIdx().Y*d.X + t82.ThreadIdx().X
+
 //line hunt_jam.go:27
 							s12 := float32(tid12 % 3)
 
@@ -5245,6 +6901,21 @@ func init() {
 //line hunt_jam.go:27
 							s32 := float32(tid32 % 3)
 
+//line hunt_jam.go:27
+							s42 := float32(tid42 % 3)
+
+//line hunt_jam.go:27
+							s52 := float32(tid52 % 3)
+
+//line hunt_jam.go:27
+							s62 := float32(tid62 % 3)
+
+//line hunt_jam.go:27
+							s72 := float32(tid72 % 3)
+
+//line hunt_jam.go:27
+							s82 := float32(tid82 % 3)
+
 //line hunt_jam.go:28
 							k12 := tid12%5 + 1
 
@@ -5253,7 +6924,24 @@ func init() {
 
 //line hunt_jam.go:28
 							k32 := tid32%5 + 1
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:28
+							k42 := tid42%5 + 1
+
+//line hunt_jam.go:28
+							k52 := tid52%5 + 1
+
+//line hunt_jam.go:28
+							k62 := tid62%5 + 1
+
+//line hunt_jam.go:28
+							k72 := tid72%5 + 1
+
+//line hunt_jam.go:28
+							k82 := tid82%5 + 1
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam.go:30
 								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
@@ -5263,6 +6951,217 @@ func init() {
 
 //line hunt_jam.go:30
 								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float32(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float32(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float32(p+1)
 							}
 
 //line hunt_jam.go:32
@@ -5273,10 +7172,30 @@ func init() {
 
 //line hunt_jam.go:32
 							s32 = s32*float32(2) - float32(k32)
+
+//line hunt_jam.go:32
+							s42 = s42*float32(2) - float32(k42)
+
+//line hunt_jam.go:32
+							s52 = s52*float32(2) - float32(k52)
+
+//line hunt_jam.go:32
+							s62 = s62*float32(2) - float32(k62)
+
+//line hunt_jam.go:32
+							s72 = s72*float32(2) - float32(k72)
+
+//line hunt_jam.go:32
+							s82 = s82*float32(2) - float32(k82)
 							nugoVS[nugoJ2+0] = s12
 							nugoVS[nugoJ2+1] = s22
 							nugoVS[nugoJ2+2] = s32
-							nugoJam2 = nugoJ2 + 3
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
 						}
 					}()
 					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -5291,9 +7210,59 @@ func init() {
 
 //line hunt_jam.go:28
 						k := tid%5 + 1
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam.go:29
-						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float32(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam.go:30
 							s += sh[(tid+p*k)%n] * float32(p+1)
 						}
@@ -5302,44 +7271,75 @@ func init() {
 						s = s*float32(2) - float32(k)
 						nugoVS[nugoTi] = s
 					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_jam.go:18
+							tid := nugoTy*d.X + nugoTx
+
+//line hunt_jam.go:27
+							s := float32(tid % 3)
+
+//line hunt_jam.go:28
+							k := tid%5 + 1
+
+//line hunt_jam.go:29
+							for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+								s += sh[(tid+p*k)%n] * float32(p+1)
+							}
+
+//line hunt_jam.go:32
+							s = s*float32(2) - float32(k)
+							nugoVS[nugoTi] = s
+						}
+					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:35
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:35
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -5371,66 +7371,94 @@ func init() {
 //line hunt_jam.go:19
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-						var x float64
+							var x float64
 
 //line hunt_jam.go:22
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:23
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:25
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-						var x float64
+							var x float64
 
 //line hunt_jam.go:22
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:23
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:25
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
 
 //line hunt_jam.go:18
 							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
@@ -5441,6 +7469,21 @@ func init() {
 //line hunt_jam.go:18
 							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
 
+//line hunt_jam.go:18
+							tid4 := t4.ThreadIdx().Y*d.X + nugoTi4
+
+//line hunt_jam.go:18
+							tid5 := t5.ThreadIdx().Y*d.X + nugoTi5
+
+//line hunt_jam.go:18
+							tid6 := t6.ThreadIdx().Y*d.X + nugoTi6
+
+//line hunt_jam.go:18
+							tid7 := t7.ThreadIdx().Y*d.X + nugoTi7
+
+//line hunt_jam.go:18
+							tid8 := t8.ThreadIdx().Y*d.X + nugoTi8
+
 //line hunt_jam.go:27
 							s1 := float64(tid1 % 3)
 
@@ -5450,6 +7493,21 @@ func init() {
 //line hunt_jam.go:27
 							s3 := float64(tid3 % 3)
 
+//line hunt_jam.go:27
+							s4 := float64(tid4 % 3)
+
+//line hunt_jam.go:27
+							s5 := float64(tid5 % 3)
+
+//line hunt_jam.go:27
+							s6 := float64(tid6 % 3)
+
+//line hunt_jam.go:27
+							s7 := float64(tid7 % 3)
+
+//line hunt_jam.go:27
+							s8 := float64(tid8 % 3)
+
 //line hunt_jam.go:28
 							k1 := tid1%5 + 1
 
@@ -5458,7 +7516,24 @@ func init() {
 
 //line hunt_jam.go:28
 							k3 := tid3%5 + 1
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:28
+							k4 := tid4%5 + 1
+
+//line hunt_jam.go:28
+							k5 := tid5%5 + 1
+
+//line hunt_jam.go:28
+							k6 := tid6%5 + 1
+
+//line hunt_jam.go:28
+							k7 := tid7%5 + 1
+
+//line hunt_jam.go:28
+							k8 := tid8%5 + 1
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam.go:30
 								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
@@ -5468,6 +7543,217 @@ func init() {
 
 //line hunt_jam.go:30
 								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:30
+								s1 += sh[(tid1+p*k1)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s2 += sh[(tid2+p*k2)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s3 += sh[(tid3+p*k3)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s4 += sh[(tid4+p*k4)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s5 += sh[(tid5+p*k5)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s6 += sh[(tid6+p*k6)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s7 += sh[(tid7+p*k7)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s8 += sh[(tid8+p*k8)%n] * float64(p+1)
 							}
 
 //line hunt_jam.go:32
@@ -5478,10 +7764,30 @@ func init() {
 
 //line hunt_jam.go:32
 							s3 = s3*float64(2) - float64(k3)
+
+//line hunt_jam.go:32
+							s4 = s4*float64(2) - float64(k4)
+
+//line hunt_jam.go:32
+							s5 = s5*float64(2) - float64(k5)
+
+//line hunt_jam.go:32
+							s6 = s6*float64(2) - float64(k6)
+
+//line hunt_jam.go:32
+							s7 = s7*float64(2) - float64(k7)
+
+//line hunt_jam.go:32
+							s8 = s8*float64(2) - float64(k8)
 							nugoVS[nugoJ+0] = s1
 							nugoVS[nugoJ+1] = s2
 							nugoVS[nugoJ+2] = s3
-							nugoJam = nugoJ + 3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
 						}
 					}()
 					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -5496,9 +7802,59 @@ func init() {
 
 //line hunt_jam.go:28
 						k := tid%5 + 1
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam.go:29
-						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam.go:30
 							s += sh[(tid+p*k)%n] * float64(p+1)
 						}
@@ -5507,20 +7863,71 @@ func init() {
 						s = s*float64(2) - float64(k)
 						nugoVS[nugoTi] = s
 					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:18
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:27
+							s := float64(tid % 3)
+
+//line hunt_jam.go:28
+							k := tid%5 + 1
+
+//line hunt_jam.go:29
+							for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+								s += sh[(tid+p*k)%n] * float64(p+1)
+							}
+
+//line hunt_jam.go:32
+							s = s*float64(2) - float64(k)
+							nugoVS[nugoTi] = s
+						}
+					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
 
 //line hunt_jam.go:18
 							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
@@ -5531,6 +7938,21 @@ func init() {
 //line hunt_jam.go:18
 							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
 
+//line hunt_jam.go:18
+							tid42 := t42.ThreadIdx().Y*d.X + t42.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid52 := t52.ThreadIdx().Y*d.X + t52.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid62 := t62.ThreadIdx().Y*d.X + t62.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid72 := t72.ThreadIdx().Y*d.X + t72.ThreadIdx().X
+
+//line hunt_jam.go:18
+							tid82 := t82.ThreadIdx().Y*d.X + t82.ThreadIdx().X
+
 //line hunt_jam.go:27
 							s12 := float64(tid12 % 3)
 
@@ -5540,6 +7962,21 @@ func init() {
 //line hunt_jam.go:27
 							s32 := float64(tid32 % 3)
 
+//line hunt_jam.go:27
+							s42 := float64(tid42 % 3)
+
+//line hunt_jam.go:27
+							s52 := float64(tid52 % 3)
+
+//line hunt_jam.go:27
+							s62 := float64(tid62 % 3)
+
+//line hunt_jam.go:27
+							s72 := float64(tid72 % 3)
+
+//line hunt_jam.go:27
+							s82 := float64(tid82 % 3)
+
 //line hunt_jam.go:28
 							k12 := tid12%5 + 1
 
@@ -5548,7 +7985,24 @@ func init() {
 
 //line hunt_jam.go:28
 							k32 := tid32%5 + 1
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:28
+							k42 := tid42%5 + 1
+
+//line hunt_jam.go:28
+							k52 := tid52%5 + 1
+
+//line hunt_jam.go:28
+							k62 := tid62%5 + 1
+
+//line hunt_jam.go:28
+							k72 := tid72%5 + 1
+
+//line hunt_jam.go:28
+							k82 := tid82%5 + 1
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam.go:30
 								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
@@ -5558,6 +8012,217 @@ func init() {
 
 //line hunt_jam.go:30
 								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:30
+								s12 += sh[(tid12+p*k12)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s22 += sh[(tid22+p*k22)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s32 += sh[(tid32+p*k32)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s42 += sh[(tid42+p*k42)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s52 += sh[(tid52+p*k52)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s62 += sh[(tid62+p*k62)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s72 += sh[(tid72+p*k72)%n] * float64(p+1)
+
+//line hunt_jam.go:30
+								s82 += sh[(tid82+p*k82)%n] * float64(p+1)
 							}
 
 //line hunt_jam.go:32
@@ -5568,10 +8233,30 @@ func init() {
 
 //line hunt_jam.go:32
 							s32 = s32*float64(2) - float64(k32)
+
+//line hunt_jam.go:32
+							s42 = s42*float64(2) - float64(k42)
+
+//line hunt_jam.go:32
+							s52 = s52*float64(2) - float64(k52)
+
+//line hunt_jam.go:32
+							s62 = s62*float64(2) - float64(k62)
+
+//line hunt_jam.go:32
+							s72 = s72*float64(2) - float64(k72)
+
+//line hunt_jam.go:32
+							s82 = s82*float64(2) - float64(k82)
 							nugoVS[nugoJ2+0] = s12
 							nugoVS[nugoJ2+1] = s22
 							nugoVS[nugoJ2+2] = s32
-							nugoJam2 = nugoJ2 + 3
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
 						}
 					}()
 					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -5586,9 +8271,59 @@ func init() {
 
 //line hunt_jam.go:28
 						k := tid%5 + 1
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam.go:29
-						for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:30
+							s += sh[(tid+p*k)%n] * float64(p+1)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam.go:30
 							s += sh[(tid+p*k)%n] * float64(p+1)
 						}
@@ -5597,44 +8332,75 @@ func init() {
 						s = s*float64(2) - float64(k)
 						nugoVS[nugoTi] = s
 					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_jam.go:18
+							tid := nugoTy*d.X + nugoTx
+
+//line hunt_jam.go:27
+							s := float64(tid % 3)
+
+//line hunt_jam.go:28
+							k := tid%5 + 1
+
+//line hunt_jam.go:29
+							for p := 0; p < 8; p++ {
+//line hunt_jam.go:30
+								s += sh[(tid+p*k)%n] * float64(p+1)
+							}
+
+//line hunt_jam.go:32
+							s = s*float64(2) - float64(k)
+							nugoVS[nugoTi] = s
+						}
+					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:35
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:18
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:35
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -5666,54 +8432,602 @@ func init() {
 //line hunt_jam.go:44
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:45
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:46
-						var x int32
+							var x int32
 
 //line hunt_jam.go:47
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:48
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:50
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:45
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:46
-						var x int32
+							var x int32
 
 //line hunt_jam.go:47
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:48
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:50
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							_ = nugoTi2
+							t2 := t1.Shift(1)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							_ = nugoTi3
+							t3 := t1.Shift(2)
+							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
+
+//line hunt_jam.go:43
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:43
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:43
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:43
+							tid4 := t4.ThreadIdx().Y*d.X + nugoTi4
+
+//line hunt_jam.go:43
+							tid5 := t5.ThreadIdx().Y*d.X + nugoTi5
+
+//line hunt_jam.go:43
+							tid6 := t6.ThreadIdx().Y*d.X + nugoTi6
+
+//line hunt_jam.go:43
+							tid7 := t7.ThreadIdx().Y*d.X + nugoTi7
+
+//line hunt_jam.go:43
+							tid8 := t8.ThreadIdx().Y*d.X + nugoTi8
+
+//line hunt_jam.go:52
+							s1 := sh[tid1]
+
+//line hunt_jam.go:52
+							s2 := sh[tid2]
+
+//line hunt_jam.go:52
+							s3 := sh[tid3]
+
+//line hunt_jam.go:52
+							s4 := sh[tid4]
+
+//line hunt_jam.go:52
+							s5 := sh[tid5]
+
+//line hunt_jam.go:52
+							s6 := sh[tid6]
+
+//line hunt_jam.go:52
+							s7 := sh[tid7]
+
+//line hunt_jam.go:52
+							s8 := sh[tid8]
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * int32(p+1)
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
@@ -5836,25 +9150,573 @@ func init() {
 						}
 						nugoVS[nugoTi] = s
 					}
-					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:52
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:53
-						for p := 0; p < 16; p++ {
+							for p := 0; p < 16; p++ {
 //line hunt_jam.go:54
-							s += sh[(tid*7+p)%n] * int32(p+1)
+								s += sh[(tid*7+p)%n] * int32(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							_ = nugoTi22
+							t22 := t12.Shift(1)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							_ = nugoTi32
+							t32 := t12.Shift(2)
+							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
+
+//line hunt_jam.go:43
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid42 := t42.ThreadIdx().Y*d.X + t42.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid52 := t52.ThreadIdx().Y*d.X + t52.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid62 := t62.ThreadIdx().Y*d.X + t62.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid72 := t72.ThreadIdx().Y*d.X + t72.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid82 := t82.ThreadIdx().Y*d.X + t82.ThreadIdx().X
+
+//line hunt_jam.go:52
+							s12 := sh[tid12]
+
+//line hunt_jam.go:52
+							s22 := sh[tid22]
+
+//line hunt_jam.go:52
+							s32 := sh[tid32]
+
+//line hunt_jam.go:52
+							s42 := sh[tid42]
+
+//line hunt_jam.go:52
+							s52 := sh[tid52]
+
+//line hunt_jam.go:52
+							s62 := sh[tid62]
+
+//line hunt_jam.go:52
+							s72 := sh[tid72]
+
+//line hunt_jam.go:52
+							s82 := sh[tid82]
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * int32(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * int32(p+1)
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -5977,61 +9839,69 @@ func init() {
 						}
 						nugoVS[nugoTi] = s
 					}
-					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:52
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:53
-						for p := 0; p < 16; p++ {
+							for p := 0; p < 16; p++ {
 //line hunt_jam.go:54
-							s += sh[(tid*7+p)%n] * int32(p+1)
+								s += sh[(tid*7+p)%n] * int32(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:45
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:57
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:58
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:45
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:57
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:58
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -6063,54 +9933,602 @@ func init() {
 //line hunt_jam.go:44
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:45
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:46
-						var x float64
+							var x float64
 
 //line hunt_jam.go:47
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:48
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:50
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:45
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:46
-						var x float64
+							var x float64
 
 //line hunt_jam.go:47
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:48
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:50
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							_ = nugoTi2
+							t2 := t1.Shift(1)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							_ = nugoTi3
+							t3 := t1.Shift(2)
+							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
+
+//line hunt_jam.go:43
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_jam.go:43
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_jam.go:43
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_jam.go:43
+							tid4 := t4.ThreadIdx().Y*d.X + nugoTi4
+
+//line hunt_jam.go:43
+							tid5 := t5.ThreadIdx().Y*d.X + nugoTi5
+
+//line hunt_jam.go:43
+							tid6 := t6.ThreadIdx().Y*d.X + nugoTi6
+
+//line hunt_jam.go:43
+							tid7 := t7.ThreadIdx().Y*d.X + nugoTi7
+
+//line hunt_jam.go:43
+							tid8 := t8.ThreadIdx().Y*d.X + nugoTi8
+
+//line hunt_jam.go:52
+							s1 := sh[tid1]
+
+//line hunt_jam.go:52
+							s2 := sh[tid2]
+
+//line hunt_jam.go:52
+							s3 := sh[tid3]
+
+//line hunt_jam.go:52
+							s4 := sh[tid4]
+
+//line hunt_jam.go:52
+							s5 := sh[tid5]
+
+//line hunt_jam.go:52
+							s6 := sh[tid6]
+
+//line hunt_jam.go:52
+							s7 := sh[tid7]
+
+//line hunt_jam.go:52
+							s8 := sh[tid8]
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line hunt_jam.go:54
+								s1 += sh[(tid1*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s2 += sh[(tid2*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s3 += sh[(tid3*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s4 += sh[(tid4*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s5 += sh[(tid5*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s6 += sh[(tid6*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s7 += sh[(tid7*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s8 += sh[(tid8*7+p)%n] * float64(p+1)
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
@@ -6233,25 +10651,573 @@ func init() {
 						}
 						nugoVS[nugoTi] = s
 					}
-					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:52
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:53
-						for p := 0; p < 16; p++ {
+							for p := 0; p < 16; p++ {
 //line hunt_jam.go:54
-							s += sh[(tid*7+p)%n] * float64(p+1)
+								s += sh[(tid*7+p)%n] * float64(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							_ = nugoTi22
+							t22 := t12.Shift(1)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							_ = nugoTi32
+							t32 := t12.Shift(2)
+							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
+
+//line hunt_jam.go:43
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid42 := t42.ThreadIdx().Y*d.X + t42.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid52 := t52.ThreadIdx().Y*d.X + t52.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid62 := t62.ThreadIdx().Y*d.X + t62.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid72 := t72.ThreadIdx().Y*d.X + t72.ThreadIdx().X
+
+//line hunt_jam.go:43
+							tid82 := t82.ThreadIdx().Y*d.X + t82.ThreadIdx().X
+
+//line hunt_jam.go:52
+							s12 := sh[tid12]
+
+//line hunt_jam.go:52
+							s22 := sh[tid22]
+
+//line hunt_jam.go:52
+							s32 := sh[tid32]
+
+//line hunt_jam.go:52
+							s42 := sh[tid42]
+
+//line hunt_jam.go:52
+							s52 := sh[tid52]
+
+//line hunt_jam.go:52
+							s62 := sh[tid62]
+
+//line hunt_jam.go:52
+							s72 := sh[tid72]
+
+//line hunt_jam.go:52
+							s82 := sh[tid82]
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line hunt_jam.go:54
+								s12 += sh[(tid12*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s22 += sh[(tid22*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s32 += sh[(tid32*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s42 += sh[(tid42*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s52 += sh[(tid52*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s62 += sh[(tid62*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s72 += sh[(tid72*7+p)%n] * float64(p+1)
+
+//line hunt_jam.go:54
+								s82 += sh[(tid82*7+p)%n] * float64(p+1)
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -6374,61 +11340,69 @@ func init() {
 						}
 						nugoVS[nugoTi] = s
 					}
-					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:52
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:53
-						for p := 0; p < 16; p++ {
+							for p := 0; p < 16; p++ {
 //line hunt_jam.go:54
-							s += sh[(tid*7+p)%n] * float64(p+1)
+								s += sh[(tid*7+p)%n] * float64(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:45
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:57
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:58
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:43
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:45
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:57
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:58
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -6484,50 +11458,55 @@ func init() {
 //line hunt_jam.go:67
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-						var x int32
+							var x int32
 
 //line hunt_jam.go:70
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:71
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:73
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-						var x int32
+							var x int32
 
 //line hunt_jam.go:70
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:71
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:73
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
@@ -6565,22 +11544,24 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:75
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:76
-						for p := 0; p < 17; p++ {
+							for p := 0; p < 17; p++ {
 //line hunt_jam.go:77
-							s += sh[(tid*7+p)%n] * int32(p+1)
+								s += sh[(tid*7+p)%n] * int32(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
 					nugoSwap2 := 0
@@ -6617,61 +11598,69 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:75
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:76
-						for p := 0; p < 17; p++ {
+							for p := 0; p < 17; p++ {
 //line hunt_jam.go:77
-							s += sh[(tid*7+p)%n] * int32(p+1)
+								s += sh[(tid*7+p)%n] * int32(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:81
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:81
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -6727,50 +11716,55 @@ func init() {
 //line hunt_jam.go:67
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-						var x float32
+							var x float32
 
 //line hunt_jam.go:70
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:71
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:73
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-						var x float32
+							var x float32
 
 //line hunt_jam.go:70
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:71
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:73
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
@@ -6808,22 +11802,24 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:75
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:76
-						for p := 0; p < 17; p++ {
+							for p := 0; p < 17; p++ {
 //line hunt_jam.go:77
-							s += sh[(tid*7+p)%n] * float32(p+1)
+								s += sh[(tid*7+p)%n] * float32(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
 					nugoSwap2 := 0
@@ -6860,61 +11856,69 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:75
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:76
-						for p := 0; p < 17; p++ {
+							for p := 0; p < 17; p++ {
 //line hunt_jam.go:77
-							s += sh[(tid*7+p)%n] * float32(p+1)
+								s += sh[(tid*7+p)%n] * float32(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:81
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:81
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -6970,50 +11974,55 @@ func init() {
 //line hunt_jam.go:67
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-						var x float64
+							var x float64
 
 //line hunt_jam.go:70
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:71
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:73
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-						var x float64
+							var x float64
 
 //line hunt_jam.go:70
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:71
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:73
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
@@ -7051,22 +12060,24 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:75
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:76
-						for p := 0; p < 17; p++ {
+							for p := 0; p < 17; p++ {
 //line hunt_jam.go:77
-							s += sh[(tid*7+p)%n] * float64(p+1)
+								s += sh[(tid*7+p)%n] * float64(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
 					nugoSwap2 := 0
@@ -7103,61 +12114,69 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:75
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:76
-						for p := 0; p < 17; p++ {
+							for p := 0; p < 17; p++ {
 //line hunt_jam.go:77
-							s += sh[(tid*7+p)%n] * float64(p+1)
+								s += sh[(tid*7+p)%n] * float64(p+1)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:81
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:66
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:81
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -7231,50 +12250,55 @@ func init() {
 //line hunt_jam.go:91
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-						var x int32
+							var x int32
 
 //line hunt_jam.go:94
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:95
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:97
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-						var x int32
+							var x int32
 
 //line hunt_jam.go:94
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:95
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:97
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
@@ -7474,28 +12498,30 @@ func init() {
 						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:99
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:100
-						var c int32
+							var c int32
 
 //line hunt_jam.go:101
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam.go:102
-							c += sh[(tid+p)%n]
+								c += sh[(tid+p)%n]
 //line hunt_jam.go:103
-							s = s*int32(1) + c
+								s = s*int32(1) + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				} else {
 					nugoSwap2 := 0
@@ -7694,71 +12720,79 @@ func init() {
 						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:99
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:100
-						var c int32
+							var c int32
 
 //line hunt_jam.go:101
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam.go:102
-							c += sh[(tid+p)%n]
+								c += sh[(tid+p)%n]
 //line hunt_jam.go:103
-							s = s*int32(1) + c
+								s = s*int32(1) + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
-						c := nugoVC[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
+							c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:107
-							out[g] = s + c
+								out[g] = s + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
-						c := nugoVC[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
+							c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:107
-							out[g] = s + c
+								out[g] = s + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				}
 			}
@@ -7832,50 +12866,55 @@ func init() {
 //line hunt_jam.go:91
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-						var x float32
+							var x float32
 
 //line hunt_jam.go:94
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:95
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:97
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-						var x float32
+							var x float32
 
 //line hunt_jam.go:94
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:95
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:97
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
@@ -8075,28 +13114,30 @@ func init() {
 						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:99
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:100
-						var c float32
+							var c float32
 
 //line hunt_jam.go:101
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam.go:102
-							c += sh[(tid+p)%n]
+								c += sh[(tid+p)%n]
 //line hunt_jam.go:103
-							s = s*float32(1) + c
+								s = s*float32(1) + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				} else {
 					nugoSwap2 := 0
@@ -8295,71 +13336,79 @@ func init() {
 						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:99
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:100
-						var c float32
+							var c float32
 
 //line hunt_jam.go:101
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam.go:102
-							c += sh[(tid+p)%n]
+								c += sh[(tid+p)%n]
 //line hunt_jam.go:103
-							s = s*float32(1) + c
+								s = s*float32(1) + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
-						c := nugoVC[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
+							c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:107
-							out[g] = s + c
+								out[g] = s + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
-						c := nugoVC[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
+							c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:107
-							out[g] = s + c
+								out[g] = s + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				}
 			}
@@ -8433,50 +13482,55 @@ func init() {
 //line hunt_jam.go:91
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-						var x float64
+							var x float64
 
 //line hunt_jam.go:94
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:95
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:97
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-						var x float64
+							var x float64
 
 //line hunt_jam.go:94
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam.go:95
-							x = a[g]
-						}
+								x = a[g]
+							}
 
 //line hunt_jam.go:97
-						sh[tid] = x
+							sh[tid] = x
+						}
 					}
 				}
 				if nugoFlat {
@@ -8676,28 +13730,30 @@ func init() {
 						copy(nugoVC[0:nugoN], nugoXc[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:99
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:100
-						var c float64
+							var c float64
 
 //line hunt_jam.go:101
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam.go:102
-							c += sh[(tid+p)%n]
+								c += sh[(tid+p)%n]
 //line hunt_jam.go:103
-							s = s*float64(1) + c
+								s = s*float64(1) + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				} else {
 					nugoSwap2 := 0
@@ -8896,71 +13952,79 @@ func init() {
 						copy(nugoVC[0:nugoN], nugoXc2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:99
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam.go:100
-						var c float64
+							var c float64
 
 //line hunt_jam.go:101
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam.go:102
-							c += sh[(tid+p)%n]
+								c += sh[(tid+p)%n]
 //line hunt_jam.go:103
-							s = s*float64(1) + c
+								s = s*float64(1) + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
-						c := nugoVC[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
+							c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:107
-							out[g] = s + c
+								out[g] = s + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:90
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
-						c := nugoVC[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
+							c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam.go:107
-							out[g] = s + c
+								out[g] = s + c
+							}
+							nugoVS[nugoTi] = s
+							nugoVC[nugoTi] = c
 						}
-						nugoVS[nugoTi] = s
-						nugoVC[nugoTi] = c
 					}
 				}
 			}
@@ -9016,32 +14080,37 @@ func init() {
 //line hunt_jam.go:117
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:116
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:118
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:119
-						sh[tid] = int32(g)
+							sh[tid] = int32(g)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:116
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:118
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:119
-						sh[tid] = int32(g)
+							sh[tid] = int32(g)
+						}
 					}
 				}
 				if nugoFlat {
@@ -9191,28 +14260,30 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:116
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:118
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:121
-						var s int32
+							var s int32
 
 //line hunt_jam.go:122
-						o := off[g]
+							o := off[g]
 
 //line hunt_jam.go:123
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam.go:124
-							s += sh[o+p]
+								s += sh[o+p]
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
 					nugoSwap2 := 0
@@ -9361,61 +14432,69 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:116
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:118
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:121
-						var s int32
+							var s int32
 
 //line hunt_jam.go:122
-						o := off[g]
+							o := off[g]
 
 //line hunt_jam.go:123
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam.go:124
-							s += sh[o+p]
+								s += sh[o+p]
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:116
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:118
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:127
-						a[g] = s
-						nugoVS[nugoTi] = s
+							a[g] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:116
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:118
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:127
-						a[g] = s
-						nugoVS[nugoTi] = s
+							a[g] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				}
 			}
@@ -9447,48 +14526,76 @@ func init() {
 //line hunt_jam.go:143
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:142
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:144
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:145
-						sh[tid] = int32(g)
+							sh[tid] = int32(g)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:142
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:144
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:145
-						sh[tid] = int32(g)
+							sh[tid] = int32(g)
+						}
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
 
 //line hunt_jam.go:142
 							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
@@ -9508,6 +14615,36 @@ func init() {
 //line hunt_jam.go:144
 							g3 := t3.BlockIdx().X*n + tid3
 
+//line hunt_jam.go:142
+							tid4 := t4.ThreadIdx().Y*d.X + nugoTi4
+
+//line hunt_jam.go:144
+							g4 := t4.BlockIdx().X*n + tid4
+
+//line hunt_jam.go:142
+							tid5 := t5.ThreadIdx().Y*d.X + nugoTi5
+
+//line hunt_jam.go:144
+							g5 := t5.BlockIdx().X*n + tid5
+
+//line hunt_jam.go:142
+							tid6 := t6.ThreadIdx().Y*d.X + nugoTi6
+
+//line hunt_jam.go:144
+							g6 := t6.BlockIdx().X*n + tid6
+
+//line hunt_jam.go:142
+							tid7 := t7.ThreadIdx().Y*d.X + nugoTi7
+
+//line hunt_jam.go:144
+							g7 := t7.BlockIdx().X*n + tid7
+
+//line hunt_jam.go:142
+							tid8 := t8.ThreadIdx().Y*d.X + nugoTi8
+
+//line hunt_jam.go:144
+							g8 := t8.BlockIdx().X*n + tid8
+
 //line hunt_jam.go:147
 							var s1 int32
 
@@ -9517,6 +14654,21 @@ func init() {
 //line hunt_jam.go:147
 							var s3 int32
 
+//line hunt_jam.go:147
+							var s4 int32
+
+//line hunt_jam.go:147
+							var s5 int32
+
+//line hunt_jam.go:147
+							var s6 int32
+
+//line hunt_jam.go:147
+							var s7 int32
+
+//line hunt_jam.go:147
+							var s8 int32
+
 //line hunt_jam.go:148
 							o1 := off[g1]
 
@@ -9525,7 +14677,24 @@ func init() {
 
 //line hunt_jam.go:148
 							o3 := off[g3]
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:148
+							o4 := off[g4]
+
+//line hunt_jam.go:148
+							o5 := off[g5]
+
+//line hunt_jam.go:148
+							o6 := off[g6]
+
+//line hunt_jam.go:148
+							o7 := off[g7]
+
+//line hunt_jam.go:148
+							o8 := off[g8]
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam.go:150
 								s1 += sh[o1+p]
@@ -9535,11 +14704,227 @@ func init() {
 
 //line hunt_jam.go:150
 								s3 += sh[o3+p]
+
+//line hunt_jam.go:150
+								s4 += sh[o4+p]
+
+//line hunt_jam.go:150
+								s5 += sh[o5+p]
+
+//line hunt_jam.go:150
+								s6 += sh[o6+p]
+
+//line hunt_jam.go:150
+								s7 += sh[o7+p]
+
+//line hunt_jam.go:150
+								s8 += sh[o8+p]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+
+//line hunt_jam.go:150
+								s4 += sh[o4+p]
+
+//line hunt_jam.go:150
+								s5 += sh[o5+p]
+
+//line hunt_jam.go:150
+								s6 += sh[o6+p]
+
+//line hunt_jam.go:150
+								s7 += sh[o7+p]
+
+//line hunt_jam.go:150
+								s8 += sh[o8+p]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+
+//line hunt_jam.go:150
+								s4 += sh[o4+p]
+
+//line hunt_jam.go:150
+								s5 += sh[o5+p]
+
+//line hunt_jam.go:150
+								s6 += sh[o6+p]
+
+//line hunt_jam.go:150
+								s7 += sh[o7+p]
+
+//line hunt_jam.go:150
+								s8 += sh[o8+p]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+
+//line hunt_jam.go:150
+								s4 += sh[o4+p]
+
+//line hunt_jam.go:150
+								s5 += sh[o5+p]
+
+//line hunt_jam.go:150
+								s6 += sh[o6+p]
+
+//line hunt_jam.go:150
+								s7 += sh[o7+p]
+
+//line hunt_jam.go:150
+								s8 += sh[o8+p]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+
+//line hunt_jam.go:150
+								s4 += sh[o4+p]
+
+//line hunt_jam.go:150
+								s5 += sh[o5+p]
+
+//line hunt_jam.go:150
+								s6 += sh[o6+p]
+
+//line hunt_jam.go:150
+								s7 += sh[o7+p]
+
+//line hunt_jam.go:150
+								s8 += sh[o8+p]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+
+//line hunt_jam.go:150
+								s4 += sh[o4+p]
+
+//line hunt_jam.go:150
+								s5 += sh[o5+p]
+
+//line hunt_jam.go:150
+								s6 += sh[o6+p]
+
+//line hunt_jam.go:150
+								s7 += sh[o7+p]
+
+//line hunt_jam.go:150
+								s8 += sh[o8+p]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+
+//line hunt_jam.go:150
+								s4 += sh[o4+p]
+
+//line hunt_jam.go:150
+								s5 += sh[o5+p]
+
+//line hunt_jam.go:150
+								s6 += sh[o6+p]
+
+//line hunt_jam.go:150
+								s7 += sh[o7+p]
+
+//line hunt_jam.go:150
+								s8 += sh[o8+p]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:150
+								s1 += sh[o1+p]
+
+//line hunt_jam.go:150
+								s2 += sh[o2+p]
+
+//line hunt_jam.go:150
+								s3 += sh[o3+p]
+
+//line hunt_jam.go:150
+								s4 += sh[o4+p]
+
+//line hunt_jam.go:150
+								s5 += sh[o5+p]
+
+//line hunt_jam.go:150
+								s6 += sh[o6+p]
+
+//line hunt_jam.go:150
+								s7 += sh[o7+p]
+
+//line hunt_jam.go:150
+								s8 += sh[o8+p]
 							}
 							nugoVS[nugoJ+0] = s1
 							nugoVS[nugoJ+1] = s2
 							nugoVS[nugoJ+2] = s3
-							nugoJam = nugoJ + 3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
 						}
 					}()
 					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -9557,28 +14942,129 @@ func init() {
 
 //line hunt_jam.go:148
 						o := off[g]
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam.go:149
-						for p := 0; p < 8; p++ {
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam.go:150
 							s += sh[o+p]
 						}
 						nugoVS[nugoTi] = s
 					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam.go:142
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_jam.go:144
+							g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:147
+							var s int32
+
+//line hunt_jam.go:148
+							o := off[g]
+
+//line hunt_jam.go:149
+							for p := 0; p < 8; p++ {
+//line hunt_jam.go:150
+								s += sh[o+p]
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
 
 //line hunt_jam.go:142
 							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
@@ -9598,6 +15084,36 @@ func init() {
 //line hunt_jam.go:144
 							g32 := t32.BlockIdx().X*n + tid32
 
+//line hunt_jam.go:142
+							tid42 := t42.ThreadIdx().Y*d.X + t42.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g42 := t42.BlockIdx().X*n + tid42
+
+//line hunt_jam.go:142
+							tid52 := t52.ThreadIdx().Y*d.X + t52.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g52 := t52.BlockIdx().X*n + tid52
+
+//line hunt_jam.go:142
+							tid62 := t62.ThreadIdx().Y*d.X + t62.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g62 := t62.BlockIdx().X*n + tid62
+
+//line hunt_jam.go:142
+							tid72 := t72.ThreadIdx().Y*d.X + t72.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g72 := t72.BlockIdx().X*n + tid72
+
+//line hunt_jam.go:142
+							tid82 := t82.ThreadIdx().Y*d.X + t82.ThreadIdx().X
+
+//line hunt_jam.go:144
+							g82 := t82.BlockIdx().X*n + tid82
+
 //line hunt_jam.go:147
 							var s12 int32
 
@@ -9607,6 +15123,21 @@ func init() {
 //line hunt_jam.go:147
 							var s32 int32
 
+//line hunt_jam.go:147
+							var s42 int32
+
+//line hunt_jam.go:147
+							var s52 int32
+
+//line hunt_jam.go:147
+							var s62 int32
+
+//line hunt_jam.go:147
+							var s72 int32
+
+//line hunt_jam.go:147
+							var s82 int32
+
 //line hunt_jam.go:148
 							o12 := off[g12]
 
@@ -9615,7 +15146,24 @@ func init() {
 
 //line hunt_jam.go:148
 							o32 := off[g32]
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam.go:148
+							o42 := off[g42]
+
+//line hunt_jam.go:148
+							o52 := off[g52]
+
+//line hunt_jam.go:148
+							o62 := off[g62]
+
+//line hunt_jam.go:148
+							o72 := off[g72]
+
+//line hunt_jam.go:148
+							o82 := off[g82]
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam.go:150
 								s12 += sh[o12+p]
@@ -9625,11 +15173,227 @@ func init() {
 
 //line hunt_jam.go:150
 								s32 += sh[o32+p]
+
+//line hunt_jam.go:150
+								s42 += sh[o42+p]
+
+//line hunt_jam.go:150
+								s52 += sh[o52+p]
+
+//line hunt_jam.go:150
+								s62 += sh[o62+p]
+
+//line hunt_jam.go:150
+								s72 += sh[o72+p]
+
+//line hunt_jam.go:150
+								s82 += sh[o82+p]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+
+//line hunt_jam.go:150
+								s42 += sh[o42+p]
+
+//line hunt_jam.go:150
+								s52 += sh[o52+p]
+
+//line hunt_jam.go:150
+								s62 += sh[o62+p]
+
+//line hunt_jam.go:150
+								s72 += sh[o72+p]
+
+//line hunt_jam.go:150
+								s82 += sh[o82+p]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+
+//line hunt_jam.go:150
+								s42 += sh[o42+p]
+
+//line hunt_jam.go:150
+								s52 += sh[o52+p]
+
+//line hunt_jam.go:150
+								s62 += sh[o62+p]
+
+//line hunt_jam.go:150
+								s72 += sh[o72+p]
+
+//line hunt_jam.go:150
+								s82 += sh[o82+p]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+
+//line hunt_jam.go:150
+								s42 += sh[o42+p]
+
+//line hunt_jam.go:150
+								s52 += sh[o52+p]
+
+//line hunt_jam.go:150
+								s62 += sh[o62+p]
+
+//line hunt_jam.go:150
+								s72 += sh[o72+p]
+
+//line hunt_jam.go:150
+								s82 += sh[o82+p]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+
+//line hunt_jam.go:150
+								s42 += sh[o42+p]
+
+//line hunt_jam.go:150
+								s52 += sh[o52+p]
+
+//line hunt_jam.go:150
+								s62 += sh[o62+p]
+
+//line hunt_jam.go:150
+								s72 += sh[o72+p]
+
+//line hunt_jam.go:150
+								s82 += sh[o82+p]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+
+//line hunt_jam.go:150
+								s42 += sh[o42+p]
+
+//line hunt_jam.go:150
+								s52 += sh[o52+p]
+
+//line hunt_jam.go:150
+								s62 += sh[o62+p]
+
+//line hunt_jam.go:150
+								s72 += sh[o72+p]
+
+//line hunt_jam.go:150
+								s82 += sh[o82+p]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+
+//line hunt_jam.go:150
+								s42 += sh[o42+p]
+
+//line hunt_jam.go:150
+								s52 += sh[o52+p]
+
+//line hunt_jam.go:150
+								s62 += sh[o62+p]
+
+//line hunt_jam.go:150
+								s72 += sh[o72+p]
+
+//line hunt_jam.go:150
+								s82 += sh[o82+p]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam.go:150
+								s12 += sh[o12+p]
+
+//line hunt_jam.go:150
+								s22 += sh[o22+p]
+
+//line hunt_jam.go:150
+								s32 += sh[o32+p]
+
+//line hunt_jam.go:150
+								s42 += sh[o42+p]
+
+//line hunt_jam.go:150
+								s52 += sh[o52+p]
+
+//line hunt_jam.go:150
+								s62 += sh[o62+p]
+
+//line hunt_jam.go:150
+								s72 += sh[o72+p]
+
+//line hunt_jam.go:150
+								s82 += sh[o82+p]
 							}
 							nugoVS[nugoJ2+0] = s12
 							nugoVS[nugoJ2+1] = s22
 							nugoVS[nugoJ2+2] = s32
-							nugoJam2 = nugoJ2 + 3
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
 						}
 					}()
 					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -9647,46 +15411,127 @@ func init() {
 
 //line hunt_jam.go:148
 						o := off[g]
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam.go:149
-						for p := 0; p < 8; p++ {
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam.go:150
+							s += sh[o+p]
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam.go:150
 							s += sh[o+p]
 						}
 						nugoVS[nugoTi] = s
 					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_jam.go:142
+							tid := nugoTy*d.X + nugoTx
+
+//line hunt_jam.go:144
+							g := t.BlockIdx().X*n + tid
+
+//line hunt_jam.go:147
+							var s int32
+
+//line hunt_jam.go:148
+							o := off[g]
+
+//line hunt_jam.go:149
+							for p := 0; p < 8; p++ {
+//line hunt_jam.go:150
+								s += sh[o+p]
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:142
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:144
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:153
-						a[g] = s
-						nugoVS[nugoTi] = s
+							a[g] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:142
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:144
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:153
-						a[g] = s
-						nugoVS[nugoTi] = s
+							a[g] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				}
 			}
@@ -9742,32 +15587,37 @@ func init() {
 //line hunt_jam.go:162
 				n := d.X * d.Y
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:161
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:163
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:164
-						sh[tid] = int32(g)
+							sh[tid] = int32(g)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:161
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:163
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:164
-						sh[tid] = int32(g)
+							sh[tid] = int32(g)
+						}
 					}
 				}
 				if nugoFlat {
@@ -9812,28 +15662,30 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:161
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:163
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:166
-						var s int32
+							var s int32
 
 //line hunt_jam.go:167
-						o := off[g]
+							o := off[g]
 
 //line hunt_jam.go:168
-						for p := 0; p < 17; p++ {
+							for p := 0; p < 17; p++ {
 //line hunt_jam.go:169
-							s += sh[o+p]
+								s += sh[o+p]
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
 					nugoSwap2 := 0
@@ -9877,61 +15729,69 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:161
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:163
-						g := t.BlockIdx().X*n + tid
+							g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:166
-						var s int32
+							var s int32
 
 //line hunt_jam.go:167
-						o := off[g]
+							o := off[g]
 
 //line hunt_jam.go:168
-						for p := 0; p < 17; p++ {
+							for p := 0; p < 17; p++ {
 //line hunt_jam.go:169
-							s += sh[o+p]
+								s += sh[o+p]
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam.go:161
-						tid := t.ThreadIdx().Y*d.X + nugoTi
+							tid := t.ThreadIdx().Y*d.X + nugoTi
 
 //line hunt_jam.go:163
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:172
-						a[g] = s
-						nugoVS[nugoTi] = s
+							a[g] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam.go:161
-						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+							tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:163
-						g := t.BlockIdx().X*n + tid
-						s := nugoVS[nugoTi]
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
 
 //line hunt_jam.go:172
-						a[g] = s
-						nugoVS[nugoTi] = s
+							a[g] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				}
 			}
@@ -9960,122 +15820,137 @@ func init() {
 //line hunt_jam2.go:15
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:14
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:16
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:17
-						var acc [2]int32
+							var acc [2]int32
 
 //line hunt_jam2.go:18
-						acc[1] = int32(tid)
+							acc[1] = int32(tid)
 
 //line hunt_jam2.go:19
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:20
-							acc[0] = a[g]
+								acc[0] = a[g]
 //line hunt_jam2.go:21
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:14
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:16
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:17
-						var acc [2]int32
+							var acc [2]int32
 
 //line hunt_jam2.go:18
-						acc[1] = int32(tid)
+							acc[1] = int32(tid)
 
 //line hunt_jam2.go:19
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:20
-							acc[0] = a[g]
+								acc[0] = a[g]
 //line hunt_jam2.go:21
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:14
-						tid := nugoTi
-						acc := nugoVAcc[nugoTi]
+							tid := nugoTi
+							acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:24
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam2.go:25
-							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+								acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:14
-						tid := t.ThreadIdx().X
-						acc := nugoVAcc[nugoTi]
+							tid := nugoTx
+							acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:24
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam2.go:25
-							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+								acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:16
-						g := (nugoX0 + nugoTi)
-						acc := nugoVAcc[nugoTi]
+							g := (nugoX0 + nugoTi)
+							acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:28
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:29
-							out[g] = acc[0]*3 + acc[1]
+								out[g] = acc[0]*3 + acc[1]
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:16
-						g := t.Grid1()
-						acc := nugoVAcc[nugoTi]
+							g := (nugoX0 + nugoTx)
+							acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:28
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:29
-							out[g] = acc[0]*3 + acc[1]
+								out[g] = acc[0]*3 + acc[1]
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				}
 			}
@@ -10104,122 +15979,137 @@ func init() {
 //line hunt_jam2.go:37
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:36
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:38
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:39
-						var acc [2]int32
+							var acc [2]int32
 
 //line hunt_jam2.go:40
-						acc[1] = int32(tid)
+							acc[1] = int32(tid)
 
 //line hunt_jam2.go:41
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:42
-							acc[0] = a[g]
+								acc[0] = a[g]
 //line hunt_jam2.go:43
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:36
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:38
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:39
-						var acc [2]int32
+							var acc [2]int32
 
 //line hunt_jam2.go:40
-						acc[1] = int32(tid)
+							acc[1] = int32(tid)
 
 //line hunt_jam2.go:41
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:42
-							acc[0] = a[g]
+								acc[0] = a[g]
 //line hunt_jam2.go:43
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:36
-						tid := nugoTi
-						acc := nugoVAcc[nugoTi]
+							tid := nugoTi
+							acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:46
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line hunt_jam2.go:47
-							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+								acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:36
-						tid := t.ThreadIdx().X
-						acc := nugoVAcc[nugoTi]
+							tid := nugoTx
+							acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:46
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line hunt_jam2.go:47
-							acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+								acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:38
-						g := (nugoX0 + nugoTi)
-						acc := nugoVAcc[nugoTi]
+							g := (nugoX0 + nugoTi)
+							acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:50
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:51
-							out[g] = acc[0]*3 + acc[1]
+								out[g] = acc[0]*3 + acc[1]
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:38
-						g := t.Grid1()
-						acc := nugoVAcc[nugoTi]
+							g := (nugoX0 + nugoTx)
+							acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:50
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:51
-							out[g] = acc[0]*3 + acc[1]
+								out[g] = acc[0]*3 + acc[1]
+							}
+							nugoVAcc[nugoTi] = acc
 						}
-						nugoVAcc[nugoTi] = acc
 					}
 				}
 			}
@@ -10248,112 +16138,127 @@ func init() {
 //line hunt_jam2.go:59
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:58
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:60
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:61
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:62
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:58
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:60
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:61
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:62
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:58
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:65
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam2.go:66
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam2.go:67
-							s += sh[(tid+p)%n]
+								s += sh[(tid+p)%n]
 //line hunt_jam2.go:68
-							p++
+								p++
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:58
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:65
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam2.go:66
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line hunt_jam2.go:67
-							s += sh[(tid+p)%n]
+								s += sh[(tid+p)%n]
 //line hunt_jam2.go:68
-							p++
+								p++
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:60
-						g := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
+							g := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:71
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:72
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:60
-						g := t.Grid1()
-						s := nugoVS[nugoTi]
+							g := (nugoX0 + nugoTx)
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:71
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:72
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -10382,118 +16287,133 @@ func init() {
 //line hunt_jam2.go:81
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:80
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:82
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:83
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:84
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:80
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:82
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:83
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:84
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:80
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:87
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam2.go:88
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line hunt_jam2.go:89
-							s += sh[(tid+p)%n]
+								s += sh[(tid+p)%n]
 //line hunt_jam2.go:90
-							p++
-						}
+								p++
+							}
 
 //line hunt_jam2.go:92
-						s++
-						nugoVS[nugoTi] = s
+							s++
+							nugoVS[nugoTi] = s
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:80
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:87
-						s := sh[tid]
+							s := sh[tid]
 
 //line hunt_jam2.go:88
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line hunt_jam2.go:89
-							s += sh[(tid+p)%n]
+								s += sh[(tid+p)%n]
 //line hunt_jam2.go:90
-							p++
-						}
+								p++
+							}
 
 //line hunt_jam2.go:92
-						s++
-						nugoVS[nugoTi] = s
+							s++
+							nugoVS[nugoTi] = s
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:82
-						g := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
+							g := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:94
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:95
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:82
-						g := t.Grid1()
-						s := nugoVS[nugoTi]
+							g := (nugoX0 + nugoTx)
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:94
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:95
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -10522,37 +16442,42 @@ func init() {
 //line hunt_jam2.go:104
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:103
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:105
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:106
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:107
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:103
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:105
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:106
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:107
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				}
@@ -10560,16 +16485,39 @@ func init() {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
 
 //line hunt_jam2.go:103
 							tid12 := nugoTi1
@@ -10580,6 +16528,21 @@ func init() {
 //line hunt_jam2.go:103
 							tid3 := nugoTi3
 
+//line hunt_jam2.go:103
+							tid4 := nugoTi4
+
+//line hunt_jam2.go:103
+							tid5 := nugoTi5
+
+//line hunt_jam2.go:103
+							tid6 := nugoTi6
+
+//line hunt_jam2.go:103
+							tid7 := nugoTi7
+
+//line hunt_jam2.go:103
+							tid8 := nugoTi8
+
 //line hunt_jam2.go:110
 							s12 := sh[tid12]
 
@@ -10588,7 +16551,24 @@ func init() {
 
 //line hunt_jam2.go:110
 							s3 := sh[tid3]
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:110
+							s4 := sh[tid4]
+
+//line hunt_jam2.go:110
+							s5 := sh[tid5]
+
+//line hunt_jam2.go:110
+							s6 := sh[tid6]
+
+//line hunt_jam2.go:110
+							s7 := sh[tid7]
+
+//line hunt_jam2.go:110
+							s8 := sh[tid8]
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam2.go:112
 								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
@@ -10598,6 +16578,217 @@ func init() {
 
 //line hunt_jam2.go:112
 								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s4 += sh[(tid4+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s5 += sh[(tid5+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s6 += sh[(tid6+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s7 += sh[(tid7+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s8 += sh[(tid8+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s4 += sh[(tid4+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s5 += sh[(tid5+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s6 += sh[(tid6+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s7 += sh[(tid7+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s8 += sh[(tid8+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s4 += sh[(tid4+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s5 += sh[(tid5+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s6 += sh[(tid6+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s7 += sh[(tid7+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s8 += sh[(tid8+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s4 += sh[(tid4+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s5 += sh[(tid5+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s6 += sh[(tid6+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s7 += sh[(tid7+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s8 += sh[(tid8+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s4 += sh[(tid4+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s5 += sh[(tid5+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s6 += sh[(tid6+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s7 += sh[(tid7+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s8 += sh[(tid8+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s4 += sh[(tid4+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s5 += sh[(tid5+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s6 += sh[(tid6+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s7 += sh[(tid7+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s8 += sh[(tid8+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s4 += sh[(tid4+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s5 += sh[(tid5+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s6 += sh[(tid6+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s7 += sh[(tid7+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s8 += sh[(tid8+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam2.go:112
+								s12 += sh[(tid12+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s22 += sh[(tid2+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s3 += sh[(tid3+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s4 += sh[(tid4+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s5 += sh[(tid5+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s6 += sh[(tid6+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s7 += sh[(tid7+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s8 += sh[(tid8+p)%n]*s1 + s2 + tid1
 							}
 
 //line hunt_jam2.go:114
@@ -10608,10 +16799,30 @@ func init() {
 
 //line hunt_jam2.go:114
 							s3 *= 2
+
+//line hunt_jam2.go:114
+							s4 *= 2
+
+//line hunt_jam2.go:114
+							s5 *= 2
+
+//line hunt_jam2.go:114
+							s6 *= 2
+
+//line hunt_jam2.go:114
+							s7 *= 2
+
+//line hunt_jam2.go:114
+							s8 *= 2
 							nugoVS[nugoJ+0] = s12
 							nugoVS[nugoJ+1] = s22
 							nugoVS[nugoJ+2] = s3
-							nugoJam = nugoJ + 3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
 						}
 					}()
 					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -10623,9 +16834,59 @@ func init() {
 
 //line hunt_jam2.go:110
 						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam2.go:111
-						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam2.go:112
 							s += sh[(tid+p)%n]*s1 + s2 + tid1
 						}
@@ -10634,20 +16895,68 @@ func init() {
 						s *= 2
 						nugoVS[nugoTi] = s
 					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:103
+							tid := nugoTi
+
+//line hunt_jam2.go:110
+							s := sh[tid]
+
+//line hunt_jam2.go:111
+							for p := 0; p < 8; p++ {
+//line hunt_jam2.go:112
+								s += sh[(tid+p)%n]*s1 + s2 + tid1
+							}
+
+//line hunt_jam2.go:114
+							s *= 2
+							nugoVS[nugoTi] = s
+						}
+					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
 
 //line hunt_jam2.go:103
 							tid13 := t12.ThreadIdx().X
@@ -10658,6 +16967,21 @@ func init() {
 //line hunt_jam2.go:103
 							tid32 := t32.ThreadIdx().X
 
+//line hunt_jam2.go:103
+							tid42 := t42.ThreadIdx().X
+
+//line hunt_jam2.go:103
+							tid52 := t52.ThreadIdx().X
+
+//line hunt_jam2.go:103
+							tid62 := t62.ThreadIdx().X
+
+//line hunt_jam2.go:103
+							tid72 := t72.ThreadIdx().X
+
+//line hunt_jam2.go:103
+							tid82 := t82.ThreadIdx().X
+
 //line hunt_jam2.go:110
 							s13 := sh[tid13]
 
@@ -10666,7 +16990,24 @@ func init() {
 
 //line hunt_jam2.go:110
 							s32 := sh[tid32]
-							for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:110
+							s42 := sh[tid42]
+
+//line hunt_jam2.go:110
+							s52 := sh[tid52]
+
+//line hunt_jam2.go:110
+							s62 := sh[tid62]
+
+//line hunt_jam2.go:110
+							s72 := sh[tid72]
+
+//line hunt_jam2.go:110
+							s82 := sh[tid82]
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam2.go:112
 								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
@@ -10676,6 +17017,217 @@ func init() {
 
 //line hunt_jam2.go:112
 								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s42 += sh[(tid42+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s52 += sh[(tid52+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s62 += sh[(tid62+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s72 += sh[(tid72+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s82 += sh[(tid82+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s42 += sh[(tid42+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s52 += sh[(tid52+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s62 += sh[(tid62+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s72 += sh[(tid72+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s82 += sh[(tid82+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s42 += sh[(tid42+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s52 += sh[(tid52+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s62 += sh[(tid62+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s72 += sh[(tid72+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s82 += sh[(tid82+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s42 += sh[(tid42+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s52 += sh[(tid52+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s62 += sh[(tid62+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s72 += sh[(tid72+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s82 += sh[(tid82+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s42 += sh[(tid42+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s52 += sh[(tid52+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s62 += sh[(tid62+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s72 += sh[(tid72+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s82 += sh[(tid82+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s42 += sh[(tid42+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s52 += sh[(tid52+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s62 += sh[(tid62+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s72 += sh[(tid72+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s82 += sh[(tid82+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s42 += sh[(tid42+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s52 += sh[(tid52+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s62 += sh[(tid62+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s72 += sh[(tid72+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s82 += sh[(tid82+p)%n]*s1 + s2 + tid1
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_jam2.go:112
+								s13 += sh[(tid13+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s23 += sh[(tid22+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s32 += sh[(tid32+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s42 += sh[(tid42+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s52 += sh[(tid52+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s62 += sh[(tid62+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s72 += sh[(tid72+p)%n]*s1 + s2 + tid1
+
+//line hunt_jam2.go:112
+								s82 += sh[(tid82+p)%n]*s1 + s2 + tid1
 							}
 
 //line hunt_jam2.go:114
@@ -10686,10 +17238,30 @@ func init() {
 
 //line hunt_jam2.go:114
 							s32 *= 2
+
+//line hunt_jam2.go:114
+							s42 *= 2
+
+//line hunt_jam2.go:114
+							s52 *= 2
+
+//line hunt_jam2.go:114
+							s62 *= 2
+
+//line hunt_jam2.go:114
+							s72 *= 2
+
+//line hunt_jam2.go:114
+							s82 *= 2
 							nugoVS[nugoJ2+0] = s13
 							nugoVS[nugoJ2+1] = s23
 							nugoVS[nugoJ2+2] = s32
-							nugoJam2 = nugoJ2 + 3
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
 						}
 					}()
 					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -10701,9 +17273,59 @@ func init() {
 
 //line hunt_jam2.go:110
 						s := sh[tid]
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam2.go:111
-						for p := 0; p < 8; p++ {
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_jam2.go:112
+							s += sh[(tid+p)%n]*s1 + s2 + tid1
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line hunt_jam2.go:112
 							s += sh[(tid+p)%n]*s1 + s2 + tid1
 						}
@@ -10712,38 +17334,66 @@ func init() {
 						s *= 2
 						nugoVS[nugoTi] = s
 					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_jam2.go:103
+							tid := nugoTx
+
+//line hunt_jam2.go:110
+							s := sh[tid]
+
+//line hunt_jam2.go:111
+							for p := 0; p < 8; p++ {
+//line hunt_jam2.go:112
+								s += sh[(tid+p)%n]*s1 + s2 + tid1
+							}
+
+//line hunt_jam2.go:114
+							s *= 2
+							nugoVS[nugoTi] = s
+						}
+					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:105
-						g := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
+							g := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:116
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:117
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:105
-						g := t.Grid1()
-						s := nugoVS[nugoTi]
+							g := (nugoX0 + nugoTx)
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:116
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:117
-							out[g] = s
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 			}
@@ -10832,42 +17482,590 @@ func init() {
 //line hunt_jam2.go:127
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:126
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:128
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:129
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:130
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:126
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:128
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:129
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:130
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							_ = nugoTi2
+							t2 := t1.Shift(1)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							_ = nugoTi3
+							t3 := t1.Shift(2)
+							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
+
+//line hunt_jam2.go:126
+							tid1 := nugoTi1
+
+//line hunt_jam2.go:126
+							tid2 := nugoTi2
+
+//line hunt_jam2.go:126
+							tid3 := nugoTi3
+
+//line hunt_jam2.go:126
+							tid4 := nugoTi4
+
+//line hunt_jam2.go:126
+							tid5 := nugoTi5
+
+//line hunt_jam2.go:126
+							tid6 := nugoTi6
+
+//line hunt_jam2.go:126
+							tid7 := nugoTi7
+
+//line hunt_jam2.go:126
+							tid8 := nugoTi8
+
+//line hunt_jam2.go:133
+							var s1 int64
+
+//line hunt_jam2.go:133
+							var s2 int64
+
+//line hunt_jam2.go:133
+							var s3 int64
+
+//line hunt_jam2.go:133
+							var s4 int64
+
+//line hunt_jam2.go:133
+							var s5 int64
+
+//line hunt_jam2.go:133
+							var s6 int64
+
+//line hunt_jam2.go:133
+							var s7 int64
+
+//line hunt_jam2.go:133
+							var s8 int64
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 16
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 18
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 20
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 22
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 24
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 26
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 28
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 30
+								_ = p
+
+//line hunt_jam2.go:135
+								s1 += int64(sh[(tid1+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s2 += int64(sh[(tid2+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s3 += int64(sh[(tid3+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s4 += int64(sh[(tid4+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s5 += int64(sh[(tid5+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s6 += int64(sh[(tid6+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s7 += int64(sh[(tid7+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s8 += int64(sh[(tid8+p)%n]) << (p % 7)
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
@@ -10990,25 +18188,573 @@ func init() {
 						}
 						nugoVS[nugoTi] = s
 					}
-					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:126
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:133
-						var s int64
+							var s int64
 
 //line hunt_jam2.go:134
-						for p := 0; p <= 31; p += 2 {
+							for p := 0; p <= 31; p += 2 {
 //line hunt_jam2.go:135
-							s += int64(sh[(tid+p)%n]) << (p % 7)
+								s += int64(sh[(tid+p)%n]) << (p % 7)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							_ = nugoTi22
+							t22 := t12.Shift(1)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							_ = nugoTi32
+							t32 := t12.Shift(2)
+							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
+
+//line hunt_jam2.go:126
+							tid12 := t12.ThreadIdx().X
+
+//line hunt_jam2.go:126
+							tid22 := t22.ThreadIdx().X
+
+//line hunt_jam2.go:126
+							tid32 := t32.ThreadIdx().X
+
+//line hunt_jam2.go:126
+							tid42 := t42.ThreadIdx().X
+
+//line hunt_jam2.go:126
+							tid52 := t52.ThreadIdx().X
+
+//line hunt_jam2.go:126
+							tid62 := t62.ThreadIdx().X
+
+//line hunt_jam2.go:126
+							tid72 := t72.ThreadIdx().X
+
+//line hunt_jam2.go:126
+							tid82 := t82.ThreadIdx().X
+
+//line hunt_jam2.go:133
+							var s12 int64
+
+//line hunt_jam2.go:133
+							var s22 int64
+
+//line hunt_jam2.go:133
+							var s32 int64
+
+//line hunt_jam2.go:133
+							var s42 int64
+
+//line hunt_jam2.go:133
+							var s52 int64
+
+//line hunt_jam2.go:133
+							var s62 int64
+
+//line hunt_jam2.go:133
+							var s72 int64
+
+//line hunt_jam2.go:133
+							var s82 int64
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 16
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 18
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 20
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 22
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 24
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 26
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 28
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							{
+								p := 0 + 30
+								_ = p
+
+//line hunt_jam2.go:135
+								s12 += int64(sh[(tid12+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s22 += int64(sh[(tid22+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s32 += int64(sh[(tid32+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s42 += int64(sh[(tid42+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s52 += int64(sh[(tid52+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s62 += int64(sh[(tid62+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s72 += int64(sh[(tid72+p)%n]) << (p % 7)
+
+//line hunt_jam2.go:135
+								s82 += int64(sh[(tid82+p)%n]) << (p % 7)
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -11131,22 +18877,25 @@ func init() {
 						}
 						nugoVS[nugoTi] = s
 					}
-					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:126
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:133
-						var s int64
+							var s int64
 
 //line hunt_jam2.go:134
-						for p := 0; p <= 31; p += 2 {
+							for p := 0; p <= 31; p += 2 {
 //line hunt_jam2.go:135
-							s += int64(sh[(tid+p)%n]) << (p % 7)
+								s += int64(sh[(tid+p)%n]) << (p % 7)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
@@ -11184,22 +18933,24 @@ func init() {
 						copy(nugoVU[0:nugoN], nugoXu[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:126
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:138
-						var u uint8
+							var u uint8
 
 //line hunt_jam2.go:139
-						for p := 3; p < 54; p += 3 {
+							for p := 3; p < 54; p += 3 {
 //line hunt_jam2.go:140
-							u += uint8(sh[(tid*p)%n]) * uint8(p)
+								u += uint8(sh[(tid*p)%n]) * uint8(p)
+							}
+							nugoVU[nugoTi] = u
 						}
-						nugoVU[nugoTi] = u
 					}
 				} else {
 					nugoSwap2 := 0
@@ -11236,22 +18987,25 @@ func init() {
 						copy(nugoVU[0:nugoN], nugoXu2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:126
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:138
-						var u uint8
+							var u uint8
 
 //line hunt_jam2.go:139
-						for p := 3; p < 54; p += 3 {
+							for p := 3; p < 54; p += 3 {
 //line hunt_jam2.go:140
-							u += uint8(sh[(tid*p)%n]) * uint8(p)
+								u += uint8(sh[(tid*p)%n]) * uint8(p)
+							}
+							nugoVU[nugoTi] = u
 						}
-						nugoVU[nugoTi] = u
 					}
 				}
 				if nugoFlat {
@@ -11338,22 +19092,24 @@ func init() {
 						copy(nugoVV[0:nugoN], nugoXv[0:nugoN])
 						nugoSwap3 = nugoN
 					}()
-					for nugoTi := nugoSwap3; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap3; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:126
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:143
-						var v int64
+							var v int64
 
 //line hunt_jam2.go:144
-						for p := int64(-5); p < 19; p++ {
+							for p := int64(-5); p < 19; p++ {
 //line hunt_jam2.go:145
-							v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
 					nugoSwap4 := 0
@@ -11439,67 +19195,75 @@ func init() {
 						copy(nugoVV[0:nugoN], nugoXv2[0:nugoN])
 						nugoSwap4 = nugoN
 					}()
-					for nugoTi := nugoSwap4; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap4)
+						for nugoTi := nugoSwap4; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:126
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:143
-						var v int64
+							var v int64
 
 //line hunt_jam2.go:144
-						for p := int64(-5); p < 19; p++ {
+							for p := int64(-5); p < 19; p++ {
 //line hunt_jam2.go:145
-							v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+								v = v*3 + int64(sh[(tid+int(p)+5)%n])*p
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:128
-						g := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
-						u := nugoVU[nugoTi]
-						v := nugoVV[nugoTi]
+							g := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
+							u := nugoVU[nugoTi]
+							v := nugoVV[nugoTi]
 
 //line hunt_jam2.go:148
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:149
-							out[g] = s ^ v
+								out[g] = s ^ v
 //line hunt_jam2.go:150
-							out8[g] = u
+								out8[g] = u
+							}
+							nugoVS[nugoTi] = s
+							nugoVU[nugoTi] = u
+							nugoVV[nugoTi] = v
 						}
-						nugoVS[nugoTi] = s
-						nugoVU[nugoTi] = u
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:128
-						g := t.Grid1()
-						s := nugoVS[nugoTi]
-						u := nugoVU[nugoTi]
-						v := nugoVV[nugoTi]
+							g := (nugoX0 + nugoTx)
+							s := nugoVS[nugoTi]
+							u := nugoVU[nugoTi]
+							v := nugoVV[nugoTi]
 
 //line hunt_jam2.go:148
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:149
-							out[g] = s ^ v
+								out[g] = s ^ v
 //line hunt_jam2.go:150
-							out8[g] = u
+								out8[g] = u
+							}
+							nugoVS[nugoTi] = s
+							nugoVU[nugoTi] = u
+							nugoVV[nugoTi] = v
 						}
-						nugoVS[nugoTi] = s
-						nugoVU[nugoTi] = u
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -11523,112 +19287,127 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:164
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:165
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:166
-						var q huntPair
+							var q huntPair
 
 //line hunt_jam2.go:167
-						q.lo = int32(tid)
+							q.lo = int32(tid)
 
 //line hunt_jam2.go:168
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:169
-							q.hi = a[g]
-						}
+								q.hi = a[g]
+							}
 
 //line hunt_jam2.go:171
-						q.arr[1] = int32(g)
-						nugoVQ[nugoTi] = q
+							q.arr[1] = int32(g)
+							nugoVQ[nugoTi] = q
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:164
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:165
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:166
-						var q huntPair
+							var q huntPair
 
 //line hunt_jam2.go:167
-						q.lo = int32(tid)
+							q.lo = int32(tid)
 
 //line hunt_jam2.go:168
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:169
-							q.hi = a[g]
-						}
+								q.hi = a[g]
+							}
 
 //line hunt_jam2.go:171
-						q.arr[1] = int32(g)
-						nugoVQ[nugoTi] = q
+							q.arr[1] = int32(g)
+							nugoVQ[nugoTi] = q
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						q := nugoVQ[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							q := nugoVQ[nugoTi]
 
 //line hunt_jam2.go:173
-						q.lo += q.hi * 2
-						nugoVQ[nugoTi] = q
+							q.lo += q.hi * 2
+							nugoVQ[nugoTi] = q
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						q := nugoVQ[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							q := nugoVQ[nugoTi]
 
 //line hunt_jam2.go:173
-						q.lo += q.hi * 2
-						nugoVQ[nugoTi] = q
+							q.lo += q.hi * 2
+							nugoVQ[nugoTi] = q
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:165
-						g := (nugoX0 + nugoTi)
-						q := nugoVQ[nugoTi]
+							g := (nugoX0 + nugoTi)
+							q := nugoVQ[nugoTi]
 
 //line hunt_jam2.go:175
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:176
-							out[g] = q.lo + q.arr[1]
+								out[g] = q.lo + q.arr[1]
+							}
+							nugoVQ[nugoTi] = q
 						}
-						nugoVQ[nugoTi] = q
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:165
-						g := t.Grid1()
-						q := nugoVQ[nugoTi]
+							g := (nugoX0 + nugoTx)
+							q := nugoVQ[nugoTi]
 
 //line hunt_jam2.go:175
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:176
-							out[g] = q.lo + q.arr[1]
+								out[g] = q.lo + q.arr[1]
+							}
+							nugoVQ[nugoTi] = q
 						}
-						nugoVQ[nugoTi] = q
 					}
 				}
 			}
@@ -11705,60 +19484,65 @@ func init() {
 //line hunt_jam2.go:187
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:186
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:188
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:190
-						s := int32(tid) * 7
+							s := int32(tid) * 7
 
 //line hunt_jam2.go:191
-						var u, w int32
+							var u, w int32
 
 //line hunt_jam2.go:192
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:193
-							sh[tid] = a[g]
+								sh[tid] = a[g]
 //line hunt_jam2.go:194
-							u = a[g] >> 2
+								u = a[g] >> 2
+							}
+							nugoVS[nugoTi] = s
+							nugoVU[nugoTi] = u
+							nugoVW[nugoTi] = w
 						}
-						nugoVS[nugoTi] = s
-						nugoVU[nugoTi] = u
-						nugoVW[nugoTi] = w
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:186
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:188
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:190
-						s := int32(tid) * 7
+							s := int32(tid) * 7
 
 //line hunt_jam2.go:191
-						var u, w int32
+							var u, w int32
 
 //line hunt_jam2.go:192
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:193
-							sh[tid] = a[g]
+								sh[tid] = a[g]
 //line hunt_jam2.go:194
-							u = a[g] >> 2
+								u = a[g] >> 2
+							}
+							nugoVS[nugoTi] = s
+							nugoVU[nugoTi] = u
+							nugoVW[nugoTi] = w
 						}
-						nugoVS[nugoTi] = s
-						nugoVU[nugoTi] = u
-						nugoVW[nugoTi] = w
 					}
 				}
 				if nugoFlat {
@@ -11908,23 +19692,25 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:186
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:189
-						k := tid%5 + 1
-						s := nugoVS[nugoTi]
+							k := tid%5 + 1
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:197
-						for p := 0; p < 48; p++ {
+							for p := 0; p < 48; p++ {
 //line hunt_jam2.go:198
-							s += sh[(tid+p*k)%n] ^ int32(p)
+								s += sh[(tid+p*k)%n] ^ int32(p)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
 					nugoSwap2 := 0
@@ -12073,39 +19859,65 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:186
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:189
-						k := tid%5 + 1
-						s := nugoVS[nugoTi]
+							k := tid%5 + 1
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:197
-						for p := 0; p < 48; p++ {
+							for p := 0; p < 48; p++ {
 //line hunt_jam2.go:198
-							s += sh[(tid+p*k)%n] ^ int32(p)
+								s += sh[(tid+p*k)%n] ^ int32(p)
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
 
 //line hunt_jam2.go:186
 							tid1 := nugoTi1
@@ -12121,7 +19933,34 @@ func init() {
 							tid3 := nugoTi3
 							u3 := nugoVU[nugoTi3]
 							w3 := nugoVW[nugoTi3]
-							for p := 0; p < 5; p++ {
+
+//line hunt_jam2.go:186
+							tid4 := nugoTi4
+							u4 := nugoVU[nugoTi4]
+							w4 := nugoVW[nugoTi4]
+
+//line hunt_jam2.go:186
+							tid5 := nugoTi5
+							u5 := nugoVU[nugoTi5]
+							w5 := nugoVW[nugoTi5]
+
+//line hunt_jam2.go:186
+							tid6 := nugoTi6
+							u6 := nugoVU[nugoTi6]
+							w6 := nugoVW[nugoTi6]
+
+//line hunt_jam2.go:186
+							tid7 := nugoTi7
+							u7 := nugoVU[nugoTi7]
+							w7 := nugoVW[nugoTi7]
+
+//line hunt_jam2.go:186
+							tid8 := nugoTi8
+							u8 := nugoVU[nugoTi8]
+							w8 := nugoVW[nugoTi8]
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam2.go:202
 								u1 = u1*3 + sh[(tid1+p)%n]
@@ -12132,6 +19971,21 @@ func init() {
 //line hunt_jam2.go:202
 								u3 = u3*3 + sh[(tid3+p)%n]
 
+//line hunt_jam2.go:202
+								u4 = u4*3 + sh[(tid4+p)%n]
+
+//line hunt_jam2.go:202
+								u5 = u5*3 + sh[(tid5+p)%n]
+
+//line hunt_jam2.go:202
+								u6 = u6*3 + sh[(tid6+p)%n]
+
+//line hunt_jam2.go:202
+								u7 = u7*3 + sh[(tid7+p)%n]
+
+//line hunt_jam2.go:202
+								u8 = u8*3 + sh[(tid8+p)%n]
+
 //line hunt_jam2.go:203
 								w1 += u1
 
@@ -12140,6 +19994,229 @@ func init() {
 
 //line hunt_jam2.go:203
 								w3 += u3
+
+//line hunt_jam2.go:203
+								w4 += u4
+
+//line hunt_jam2.go:203
+								w5 += u5
+
+//line hunt_jam2.go:203
+								w6 += u6
+
+//line hunt_jam2.go:203
+								w7 += u7
+
+//line hunt_jam2.go:203
+								w8 += u8
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam2.go:202
+								u1 = u1*3 + sh[(tid1+p)%n]
+
+//line hunt_jam2.go:202
+								u2 = u2*3 + sh[(tid2+p)%n]
+
+//line hunt_jam2.go:202
+								u3 = u3*3 + sh[(tid3+p)%n]
+
+//line hunt_jam2.go:202
+								u4 = u4*3 + sh[(tid4+p)%n]
+
+//line hunt_jam2.go:202
+								u5 = u5*3 + sh[(tid5+p)%n]
+
+//line hunt_jam2.go:202
+								u6 = u6*3 + sh[(tid6+p)%n]
+
+//line hunt_jam2.go:202
+								u7 = u7*3 + sh[(tid7+p)%n]
+
+//line hunt_jam2.go:202
+								u8 = u8*3 + sh[(tid8+p)%n]
+
+//line hunt_jam2.go:203
+								w1 += u1
+
+//line hunt_jam2.go:203
+								w2 += u2
+
+//line hunt_jam2.go:203
+								w3 += u3
+
+//line hunt_jam2.go:203
+								w4 += u4
+
+//line hunt_jam2.go:203
+								w5 += u5
+
+//line hunt_jam2.go:203
+								w6 += u6
+
+//line hunt_jam2.go:203
+								w7 += u7
+
+//line hunt_jam2.go:203
+								w8 += u8
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam2.go:202
+								u1 = u1*3 + sh[(tid1+p)%n]
+
+//line hunt_jam2.go:202
+								u2 = u2*3 + sh[(tid2+p)%n]
+
+//line hunt_jam2.go:202
+								u3 = u3*3 + sh[(tid3+p)%n]
+
+//line hunt_jam2.go:202
+								u4 = u4*3 + sh[(tid4+p)%n]
+
+//line hunt_jam2.go:202
+								u5 = u5*3 + sh[(tid5+p)%n]
+
+//line hunt_jam2.go:202
+								u6 = u6*3 + sh[(tid6+p)%n]
+
+//line hunt_jam2.go:202
+								u7 = u7*3 + sh[(tid7+p)%n]
+
+//line hunt_jam2.go:202
+								u8 = u8*3 + sh[(tid8+p)%n]
+
+//line hunt_jam2.go:203
+								w1 += u1
+
+//line hunt_jam2.go:203
+								w2 += u2
+
+//line hunt_jam2.go:203
+								w3 += u3
+
+//line hunt_jam2.go:203
+								w4 += u4
+
+//line hunt_jam2.go:203
+								w5 += u5
+
+//line hunt_jam2.go:203
+								w6 += u6
+
+//line hunt_jam2.go:203
+								w7 += u7
+
+//line hunt_jam2.go:203
+								w8 += u8
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam2.go:202
+								u1 = u1*3 + sh[(tid1+p)%n]
+
+//line hunt_jam2.go:202
+								u2 = u2*3 + sh[(tid2+p)%n]
+
+//line hunt_jam2.go:202
+								u3 = u3*3 + sh[(tid3+p)%n]
+
+//line hunt_jam2.go:202
+								u4 = u4*3 + sh[(tid4+p)%n]
+
+//line hunt_jam2.go:202
+								u5 = u5*3 + sh[(tid5+p)%n]
+
+//line hunt_jam2.go:202
+								u6 = u6*3 + sh[(tid6+p)%n]
+
+//line hunt_jam2.go:202
+								u7 = u7*3 + sh[(tid7+p)%n]
+
+//line hunt_jam2.go:202
+								u8 = u8*3 + sh[(tid8+p)%n]
+
+//line hunt_jam2.go:203
+								w1 += u1
+
+//line hunt_jam2.go:203
+								w2 += u2
+
+//line hunt_jam2.go:203
+								w3 += u3
+
+//line hunt_jam2.go:203
+								w4 += u4
+
+//line hunt_jam2.go:203
+								w5 += u5
+
+//line hunt_jam2.go:203
+								w6 += u6
+
+//line hunt_jam2.go:203
+								w7 += u7
+
+//line hunt_jam2.go:203
+								w8 += u8
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam2.go:202
+								u1 = u1*3 + sh[(tid1+p)%n]
+
+//line hunt_jam2.go:202
+								u2 = u2*3 + sh[(tid2+p)%n]
+
+//line hunt_jam2.go:202
+								u3 = u3*3 + sh[(tid3+p)%n]
+
+//line hunt_jam2.go:202
+								u4 = u4*3 + sh[(tid4+p)%n]
+
+//line hunt_jam2.go:202
+								u5 = u5*3 + sh[(tid5+p)%n]
+
+//line hunt_jam2.go:202
+								u6 = u6*3 + sh[(tid6+p)%n]
+
+//line hunt_jam2.go:202
+								u7 = u7*3 + sh[(tid7+p)%n]
+
+//line hunt_jam2.go:202
+								u8 = u8*3 + sh[(tid8+p)%n]
+
+//line hunt_jam2.go:203
+								w1 += u1
+
+//line hunt_jam2.go:203
+								w2 += u2
+
+//line hunt_jam2.go:203
+								w3 += u3
+
+//line hunt_jam2.go:203
+								w4 += u4
+
+//line hunt_jam2.go:203
+								w5 += u5
+
+//line hunt_jam2.go:203
+								w6 += u6
+
+//line hunt_jam2.go:203
+								w7 += u7
+
+//line hunt_jam2.go:203
+								w8 += u8
 							}
 
 //line hunt_jam2.go:205
@@ -12150,13 +20227,38 @@ func init() {
 
 //line hunt_jam2.go:205
 							u3 -= w3
+
+//line hunt_jam2.go:205
+							u4 -= w4
+
+//line hunt_jam2.go:205
+							u5 -= w5
+
+//line hunt_jam2.go:205
+							u6 -= w6
+
+//line hunt_jam2.go:205
+							u7 -= w7
+
+//line hunt_jam2.go:205
+							u8 -= w8
 							nugoVU[nugoJ+0] = u1
 							nugoVW[nugoJ+0] = w1
 							nugoVU[nugoJ+1] = u2
 							nugoVW[nugoJ+1] = w2
 							nugoVU[nugoJ+2] = u3
 							nugoVW[nugoJ+2] = w3
-							nugoJam = nugoJ + 3
+							nugoVU[nugoJ+3] = u4
+							nugoVW[nugoJ+3] = w4
+							nugoVU[nugoJ+4] = u5
+							nugoVW[nugoJ+4] = w5
+							nugoVU[nugoJ+5] = u6
+							nugoVW[nugoJ+5] = w6
+							nugoVU[nugoJ+6] = u7
+							nugoVW[nugoJ+6] = w7
+							nugoVU[nugoJ+7] = u8
+							nugoVW[nugoJ+7] = w8
+							nugoJam = nugoJ + 8
 						}
 					}()
 					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -12167,11 +20269,53 @@ func init() {
 						tid := nugoTi
 						u := nugoVU[nugoTi]
 						w := nugoVW[nugoTi]
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam2.go:201
-						for p := 0; p < 5; p++ {
 //line hunt_jam2.go:202
 							u = u*3 + sh[(tid+p)%n]
+
+//line hunt_jam2.go:203
+							w += u
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+
+//line hunt_jam2.go:203
+							w += u
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+
+//line hunt_jam2.go:203
+							w += u
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+
+//line hunt_jam2.go:203
+							w += u
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+
 //line hunt_jam2.go:203
 							w += u
 						}
@@ -12181,20 +20325,70 @@ func init() {
 						nugoVU[nugoTi] = u
 						nugoVW[nugoTi] = w
 					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:186
+							tid := nugoTi
+							u := nugoVU[nugoTi]
+							w := nugoVW[nugoTi]
+
+//line hunt_jam2.go:201
+							for p := 0; p < 5; p++ {
+//line hunt_jam2.go:202
+								u = u*3 + sh[(tid+p)%n]
+//line hunt_jam2.go:203
+								w += u
+							}
+
+//line hunt_jam2.go:205
+							u -= w
+							nugoVU[nugoTi] = u
+							nugoVW[nugoTi] = w
+						}
+					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
 
 //line hunt_jam2.go:186
 							tid12 := t12.ThreadIdx().X
@@ -12210,7 +20404,34 @@ func init() {
 							tid32 := t32.ThreadIdx().X
 							u32 := nugoVU[nugoTi32]
 							w32 := nugoVW[nugoTi32]
-							for p := 0; p < 5; p++ {
+
+//line hunt_jam2.go:186
+							tid42 := t42.ThreadIdx().X
+							u42 := nugoVU[nugoTi42]
+							w42 := nugoVW[nugoTi42]
+
+//line hunt_jam2.go:186
+							tid52 := t52.ThreadIdx().X
+							u52 := nugoVU[nugoTi52]
+							w52 := nugoVW[nugoTi52]
+
+//line hunt_jam2.go:186
+							tid62 := t62.ThreadIdx().X
+							u62 := nugoVU[nugoTi62]
+							w62 := nugoVW[nugoTi62]
+
+//line hunt_jam2.go:186
+							tid72 := t72.ThreadIdx().X
+							u72 := nugoVU[nugoTi72]
+							w72 := nugoVW[nugoTi72]
+
+//line hunt_jam2.go:186
+							tid82 := t82.ThreadIdx().X
+							u82 := nugoVU[nugoTi82]
+							w82 := nugoVW[nugoTi82]
+							{
+								p := 0 + 0
+								_ = p
 
 //line hunt_jam2.go:202
 								u12 = u12*3 + sh[(tid12+p)%n]
@@ -12221,6 +20442,21 @@ func init() {
 //line hunt_jam2.go:202
 								u32 = u32*3 + sh[(tid32+p)%n]
 
+//line hunt_jam2.go:202
+								u42 = u42*3 + sh[(tid42+p)%n]
+
+//line hunt_jam2.go:202
+								u52 = u52*3 + sh[(tid52+p)%n]
+
+//line hunt_jam2.go:202
+								u62 = u62*3 + sh[(tid62+p)%n]
+
+//line hunt_jam2.go:202
+								u72 = u72*3 + sh[(tid72+p)%n]
+
+//line hunt_jam2.go:202
+								u82 = u82*3 + sh[(tid82+p)%n]
+
 //line hunt_jam2.go:203
 								w12 += u12
 
@@ -12229,6 +20465,229 @@ func init() {
 
 //line hunt_jam2.go:203
 								w32 += u32
+
+//line hunt_jam2.go:203
+								w42 += u42
+
+//line hunt_jam2.go:203
+								w52 += u52
+
+//line hunt_jam2.go:203
+								w62 += u62
+
+//line hunt_jam2.go:203
+								w72 += u72
+
+//line hunt_jam2.go:203
+								w82 += u82
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam2.go:202
+								u12 = u12*3 + sh[(tid12+p)%n]
+
+//line hunt_jam2.go:202
+								u22 = u22*3 + sh[(tid22+p)%n]
+
+//line hunt_jam2.go:202
+								u32 = u32*3 + sh[(tid32+p)%n]
+
+//line hunt_jam2.go:202
+								u42 = u42*3 + sh[(tid42+p)%n]
+
+//line hunt_jam2.go:202
+								u52 = u52*3 + sh[(tid52+p)%n]
+
+//line hunt_jam2.go:202
+								u62 = u62*3 + sh[(tid62+p)%n]
+
+//line hunt_jam2.go:202
+								u72 = u72*3 + sh[(tid72+p)%n]
+
+//line hunt_jam2.go:202
+								u82 = u82*3 + sh[(tid82+p)%n]
+
+//line hunt_jam2.go:203
+								w12 += u12
+
+//line hunt_jam2.go:203
+								w22 += u22
+
+//line hunt_jam2.go:203
+								w32 += u32
+
+//line hunt_jam2.go:203
+								w42 += u42
+
+//line hunt_jam2.go:203
+								w52 += u52
+
+//line hunt_jam2.go:203
+								w62 += u62
+
+//line hunt_jam2.go:203
+								w72 += u72
+
+//line hunt_jam2.go:203
+								w82 += u82
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam2.go:202
+								u12 = u12*3 + sh[(tid12+p)%n]
+
+//line hunt_jam2.go:202
+								u22 = u22*3 + sh[(tid22+p)%n]
+
+//line hunt_jam2.go:202
+								u32 = u32*3 + sh[(tid32+p)%n]
+
+//line hunt_jam2.go:202
+								u42 = u42*3 + sh[(tid42+p)%n]
+
+//line hunt_jam2.go:202
+								u52 = u52*3 + sh[(tid52+p)%n]
+
+//line hunt_jam2.go:202
+								u62 = u62*3 + sh[(tid62+p)%n]
+
+//line hunt_jam2.go:202
+								u72 = u72*3 + sh[(tid72+p)%n]
+
+//line hunt_jam2.go:202
+								u82 = u82*3 + sh[(tid82+p)%n]
+
+//line hunt_jam2.go:203
+								w12 += u12
+
+//line hunt_jam2.go:203
+								w22 += u22
+
+//line hunt_jam2.go:203
+								w32 += u32
+
+//line hunt_jam2.go:203
+								w42 += u42
+
+//line hunt_jam2.go:203
+								w52 += u52
+
+//line hunt_jam2.go:203
+								w62 += u62
+
+//line hunt_jam2.go:203
+								w72 += u72
+
+//line hunt_jam2.go:203
+								w82 += u82
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam2.go:202
+								u12 = u12*3 + sh[(tid12+p)%n]
+
+//line hunt_jam2.go:202
+								u22 = u22*3 + sh[(tid22+p)%n]
+
+//line hunt_jam2.go:202
+								u32 = u32*3 + sh[(tid32+p)%n]
+
+//line hunt_jam2.go:202
+								u42 = u42*3 + sh[(tid42+p)%n]
+
+//line hunt_jam2.go:202
+								u52 = u52*3 + sh[(tid52+p)%n]
+
+//line hunt_jam2.go:202
+								u62 = u62*3 + sh[(tid62+p)%n]
+
+//line hunt_jam2.go:202
+								u72 = u72*3 + sh[(tid72+p)%n]
+
+//line hunt_jam2.go:202
+								u82 = u82*3 + sh[(tid82+p)%n]
+
+//line hunt_jam2.go:203
+								w12 += u12
+
+//line hunt_jam2.go:203
+								w22 += u22
+
+//line hunt_jam2.go:203
+								w32 += u32
+
+//line hunt_jam2.go:203
+								w42 += u42
+
+//line hunt_jam2.go:203
+								w52 += u52
+
+//line hunt_jam2.go:203
+								w62 += u62
+
+//line hunt_jam2.go:203
+								w72 += u72
+
+//line hunt_jam2.go:203
+								w82 += u82
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam2.go:202
+								u12 = u12*3 + sh[(tid12+p)%n]
+
+//line hunt_jam2.go:202
+								u22 = u22*3 + sh[(tid22+p)%n]
+
+//line hunt_jam2.go:202
+								u32 = u32*3 + sh[(tid32+p)%n]
+
+//line hunt_jam2.go:202
+								u42 = u42*3 + sh[(tid42+p)%n]
+
+//line hunt_jam2.go:202
+								u52 = u52*3 + sh[(tid52+p)%n]
+
+//line hunt_jam2.go:202
+								u62 = u62*3 + sh[(tid62+p)%n]
+
+//line hunt_jam2.go:202
+								u72 = u72*3 + sh[(tid72+p)%n]
+
+//line hunt_jam2.go:202
+								u82 = u82*3 + sh[(tid82+p)%n]
+
+//line hunt_jam2.go:203
+								w12 += u12
+
+//line hunt_jam2.go:203
+								w22 += u22
+
+//line hunt_jam2.go:203
+								w32 += u32
+
+//line hunt_jam2.go:203
+								w42 += u42
+
+//line hunt_jam2.go:203
+								w52 += u52
+
+//line hunt_jam2.go:203
+								w62 += u62
+
+//line hunt_jam2.go:203
+								w72 += u72
+
+//line hunt_jam2.go:203
+								w82 += u82
 							}
 
 //line hunt_jam2.go:205
@@ -12239,13 +20698,38 @@ func init() {
 
 //line hunt_jam2.go:205
 							u32 -= w32
+
+//line hunt_jam2.go:205
+							u42 -= w42
+
+//line hunt_jam2.go:205
+							u52 -= w52
+
+//line hunt_jam2.go:205
+							u62 -= w62
+
+//line hunt_jam2.go:205
+							u72 -= w72
+
+//line hunt_jam2.go:205
+							u82 -= w82
 							nugoVU[nugoJ2+0] = u12
 							nugoVW[nugoJ2+0] = w12
 							nugoVU[nugoJ2+1] = u22
 							nugoVW[nugoJ2+1] = w22
 							nugoVU[nugoJ2+2] = u32
 							nugoVW[nugoJ2+2] = w32
-							nugoJam2 = nugoJ2 + 3
+							nugoVU[nugoJ2+3] = u42
+							nugoVW[nugoJ2+3] = w42
+							nugoVU[nugoJ2+4] = u52
+							nugoVW[nugoJ2+4] = w52
+							nugoVU[nugoJ2+5] = u62
+							nugoVW[nugoJ2+5] = w62
+							nugoVU[nugoJ2+6] = u72
+							nugoVW[nugoJ2+6] = w72
+							nugoVU[nugoJ2+7] = u82
+							nugoVW[nugoJ2+7] = w82
+							nugoJam2 = nugoJ2 + 8
 						}
 					}()
 					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -12256,11 +20740,53 @@ func init() {
 						tid := t.ThreadIdx().X
 						u := nugoVU[nugoTi]
 						w := nugoVW[nugoTi]
+						{
+							p := 0 + 0
+							_ = p
 
-//line hunt_jam2.go:201
-						for p := 0; p < 5; p++ {
 //line hunt_jam2.go:202
 							u = u*3 + sh[(tid+p)%n]
+
+//line hunt_jam2.go:203
+							w += u
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+
+//line hunt_jam2.go:203
+							w += u
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+
+//line hunt_jam2.go:203
+							w += u
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+
+//line hunt_jam2.go:203
+							w += u
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_jam2.go:202
+							u = u*3 + sh[(tid+p)%n]
+
 //line hunt_jam2.go:203
 							w += u
 						}
@@ -12270,75 +20796,110 @@ func init() {
 						nugoVU[nugoTi] = u
 						nugoVW[nugoTi] = w
 					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_jam2.go:186
+							tid := nugoTx
+							u := nugoVU[nugoTi]
+							w := nugoVW[nugoTi]
+
+//line hunt_jam2.go:201
+							for p := 0; p < 5; p++ {
+//line hunt_jam2.go:202
+								u = u*3 + sh[(tid+p)%n]
+//line hunt_jam2.go:203
+								w += u
+							}
+
+//line hunt_jam2.go:205
+							u -= w
+							nugoVU[nugoTi] = u
+							nugoVW[nugoTi] = w
+						}
+					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:186
-						tid := nugoTi
-						s := nugoVS[nugoTi]
+							tid := nugoTi
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:207
-						sh[tid] = s
-						nugoVS[nugoTi] = s
+							sh[tid] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:186
-						tid := t.ThreadIdx().X
-						s := nugoVS[nugoTi]
+							tid := nugoTx
+							s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:207
-						sh[tid] = s
-						nugoVS[nugoTi] = s
+							sh[tid] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:186
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:188
-						g := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
-						u := nugoVU[nugoTi]
+							g := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
+							u := nugoVU[nugoTi]
 
 //line hunt_jam2.go:209
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:210
-							out[g] = s + u + sh[(tid+1)%n]
+								out[g] = s + u + sh[(tid+1)%n]
+							}
+							nugoVS[nugoTi] = s
+							nugoVU[nugoTi] = u
 						}
-						nugoVS[nugoTi] = s
-						nugoVU[nugoTi] = u
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:186
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:188
-						g := t.Grid1()
-						s := nugoVS[nugoTi]
-						u := nugoVU[nugoTi]
+							g := (nugoX0 + nugoTx)
+							s := nugoVS[nugoTi]
+							u := nugoVU[nugoTi]
 
 //line hunt_jam2.go:209
-						if g < len(out) {
+							if g < len(out) {
 //line hunt_jam2.go:210
-							out[g] = s + u + sh[(tid+1)%n]
+								out[g] = s + u + sh[(tid+1)%n]
+							}
+							nugoVS[nugoTi] = s
+							nugoVU[nugoTi] = u
 						}
-						nugoVS[nugoTi] = s
-						nugoVU[nugoTi] = u
 					}
 				}
 			}
@@ -12411,37 +20972,42 @@ func init() {
 //line hunt_jam2.go:232
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_jam2.go:231
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_jam2.go:233
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:235
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:236
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_jam2.go:231
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_jam2.go:233
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:235
-						if g < len(a) {
+							if g < len(a) {
 //line hunt_jam2.go:236
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				}
@@ -12450,16 +21016,39 @@ func init() {
 						nugoJam := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 								nugoTi1 := nugoJ + 0
+								_ = nugoTi1
 								t1 := nugoB.FlatThread(nugoTi1)
 								_ = t1
 								nugoTi2 := nugoJ + 1
-								t2 := nugoB.FlatThread(nugoTi2)
+								_ = nugoTi2
+								t2 := t1.Shift(1)
 								_ = t2
 								nugoTi3 := nugoJ + 2
-								t3 := nugoB.FlatThread(nugoTi3)
+								_ = nugoTi3
+								t3 := t1.Shift(2)
 								_ = t3
+								nugoTi4 := nugoJ + 3
+								_ = nugoTi4
+								t4 := t1.Shift(3)
+								_ = t4
+								nugoTi5 := nugoJ + 4
+								_ = nugoTi5
+								t5 := t1.Shift(4)
+								_ = t5
+								nugoTi6 := nugoJ + 5
+								_ = nugoTi6
+								t6 := t1.Shift(5)
+								_ = t6
+								nugoTi7 := nugoJ + 6
+								_ = nugoTi7
+								t7 := t1.Shift(6)
+								_ = t7
+								nugoTi8 := nugoJ + 7
+								_ = nugoTi8
+								t8 := t1.Shift(7)
+								_ = t8
 
 //line hunt_jam2.go:231
 								tid1 := nugoTi1
@@ -12479,6 +21068,36 @@ func init() {
 //line hunt_jam2.go:234
 								k3 := int32(tid3%5 + 1)
 
+//line hunt_jam2.go:231
+								tid4 := nugoTi4
+
+//line hunt_jam2.go:234
+								k4 := int32(tid4%5 + 1)
+
+//line hunt_jam2.go:231
+								tid5 := nugoTi5
+
+//line hunt_jam2.go:234
+								k5 := int32(tid5%5 + 1)
+
+//line hunt_jam2.go:231
+								tid6 := nugoTi6
+
+//line hunt_jam2.go:234
+								k6 := int32(tid6%5 + 1)
+
+//line hunt_jam2.go:231
+								tid7 := nugoTi7
+
+//line hunt_jam2.go:234
+								k7 := int32(tid7%5 + 1)
+
+//line hunt_jam2.go:231
+								tid8 := nugoTi8
+
+//line hunt_jam2.go:234
+								k8 := int32(tid8%5 + 1)
+
 //line hunt_jam2.go:240
 								k21 := k1 * 2
 
@@ -12488,6 +21107,21 @@ func init() {
 //line hunt_jam2.go:240
 								k23 := k3 * 2
 
+//line hunt_jam2.go:240
+								k24 := k4 * 2
+
+//line hunt_jam2.go:240
+								k25 := k5 * 2
+
+//line hunt_jam2.go:240
+								k26 := k6 * 2
+
+//line hunt_jam2.go:240
+								k27 := k7 * 2
+
+//line hunt_jam2.go:240
+								k28 := k8 * 2
+
 //line hunt_jam2.go:241
 								s1 := k21
 
@@ -12496,7 +21130,24 @@ func init() {
 
 //line hunt_jam2.go:241
 								s3 := k23
-								for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:241
+								s4 := k24
+
+//line hunt_jam2.go:241
+								s5 := k25
+
+//line hunt_jam2.go:241
+								s6 := k26
+
+//line hunt_jam2.go:241
+								s7 := k27
+
+//line hunt_jam2.go:241
+								s8 := k28
+								{
+									p := 0 + 0
+									_ = p
 
 //line hunt_jam2.go:243
 									s1 += sh[(tid1+p)%n] * k21
@@ -12506,6 +21157,217 @@ func init() {
 
 //line hunt_jam2.go:243
 									s3 += sh[(tid3+p)%n] * k23
+
+//line hunt_jam2.go:243
+									s4 += sh[(tid4+p)%n] * k24
+
+//line hunt_jam2.go:243
+									s5 += sh[(tid5+p)%n] * k25
+
+//line hunt_jam2.go:243
+									s6 += sh[(tid6+p)%n] * k26
+
+//line hunt_jam2.go:243
+									s7 += sh[(tid7+p)%n] * k27
+
+//line hunt_jam2.go:243
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 1
+									_ = p
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+
+//line hunt_jam2.go:243
+									s4 += sh[(tid4+p)%n] * k24
+
+//line hunt_jam2.go:243
+									s5 += sh[(tid5+p)%n] * k25
+
+//line hunt_jam2.go:243
+									s6 += sh[(tid6+p)%n] * k26
+
+//line hunt_jam2.go:243
+									s7 += sh[(tid7+p)%n] * k27
+
+//line hunt_jam2.go:243
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 2
+									_ = p
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+
+//line hunt_jam2.go:243
+									s4 += sh[(tid4+p)%n] * k24
+
+//line hunt_jam2.go:243
+									s5 += sh[(tid5+p)%n] * k25
+
+//line hunt_jam2.go:243
+									s6 += sh[(tid6+p)%n] * k26
+
+//line hunt_jam2.go:243
+									s7 += sh[(tid7+p)%n] * k27
+
+//line hunt_jam2.go:243
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 3
+									_ = p
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+
+//line hunt_jam2.go:243
+									s4 += sh[(tid4+p)%n] * k24
+
+//line hunt_jam2.go:243
+									s5 += sh[(tid5+p)%n] * k25
+
+//line hunt_jam2.go:243
+									s6 += sh[(tid6+p)%n] * k26
+
+//line hunt_jam2.go:243
+									s7 += sh[(tid7+p)%n] * k27
+
+//line hunt_jam2.go:243
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 4
+									_ = p
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+
+//line hunt_jam2.go:243
+									s4 += sh[(tid4+p)%n] * k24
+
+//line hunt_jam2.go:243
+									s5 += sh[(tid5+p)%n] * k25
+
+//line hunt_jam2.go:243
+									s6 += sh[(tid6+p)%n] * k26
+
+//line hunt_jam2.go:243
+									s7 += sh[(tid7+p)%n] * k27
+
+//line hunt_jam2.go:243
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 5
+									_ = p
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+
+//line hunt_jam2.go:243
+									s4 += sh[(tid4+p)%n] * k24
+
+//line hunt_jam2.go:243
+									s5 += sh[(tid5+p)%n] * k25
+
+//line hunt_jam2.go:243
+									s6 += sh[(tid6+p)%n] * k26
+
+//line hunt_jam2.go:243
+									s7 += sh[(tid7+p)%n] * k27
+
+//line hunt_jam2.go:243
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 6
+									_ = p
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+
+//line hunt_jam2.go:243
+									s4 += sh[(tid4+p)%n] * k24
+
+//line hunt_jam2.go:243
+									s5 += sh[(tid5+p)%n] * k25
+
+//line hunt_jam2.go:243
+									s6 += sh[(tid6+p)%n] * k26
+
+//line hunt_jam2.go:243
+									s7 += sh[(tid7+p)%n] * k27
+
+//line hunt_jam2.go:243
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 7
+									_ = p
+
+//line hunt_jam2.go:243
+									s1 += sh[(tid1+p)%n] * k21
+
+//line hunt_jam2.go:243
+									s2 += sh[(tid22+p)%n] * k222
+
+//line hunt_jam2.go:243
+									s3 += sh[(tid3+p)%n] * k23
+
+//line hunt_jam2.go:243
+									s4 += sh[(tid4+p)%n] * k24
+
+//line hunt_jam2.go:243
+									s5 += sh[(tid5+p)%n] * k25
+
+//line hunt_jam2.go:243
+									s6 += sh[(tid6+p)%n] * k26
+
+//line hunt_jam2.go:243
+									s7 += sh[(tid7+p)%n] * k27
+
+//line hunt_jam2.go:243
+									s8 += sh[(tid8+p)%n] * k28
 								}
 
 //line hunt_jam2.go:245
@@ -12516,10 +21378,30 @@ func init() {
 
 //line hunt_jam2.go:245
 								s3++
+
+//line hunt_jam2.go:245
+								s4++
+
+//line hunt_jam2.go:245
+								s5++
+
+//line hunt_jam2.go:245
+								s6++
+
+//line hunt_jam2.go:245
+								s7++
+
+//line hunt_jam2.go:245
+								s8++
 								nugoVS[nugoJ+0] = s1
 								nugoVS[nugoJ+1] = s2
 								nugoVS[nugoJ+2] = s3
-								nugoJam = nugoJ + 3
+								nugoVS[nugoJ+3] = s4
+								nugoVS[nugoJ+4] = s5
+								nugoVS[nugoJ+5] = s6
+								nugoVS[nugoJ+6] = s7
+								nugoVS[nugoJ+7] = s8
+								nugoJam = nugoJ + 8
 							}
 						}()
 						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -12537,9 +21419,59 @@ func init() {
 
 //line hunt_jam2.go:241
 							s := k2
+							{
+								p := 0 + 0
+								_ = p
 
-//line hunt_jam2.go:242
-							for p := 0; p < 8; p++ {
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 7
+								_ = p
+
 //line hunt_jam2.go:243
 								s += sh[(tid+p)%n] * k2
 							}
@@ -12548,20 +21480,74 @@ func init() {
 							s++
 							nugoVS[nugoTi] = s
 						}
+						{
+							for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_jam2.go:231
+								tid := nugoTi
+
+//line hunt_jam2.go:234
+								k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+								k2 := k * 2
+
+//line hunt_jam2.go:241
+								s := k2
+
+//line hunt_jam2.go:242
+								for p := 0; p < 8; p++ {
+//line hunt_jam2.go:243
+									s += sh[(tid+p)%n] * k2
+								}
+
+//line hunt_jam2.go:245
+								s++
+								nugoVS[nugoTi] = s
+							}
+						}
 					} else {
 						nugoJam2 := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							if !nugoB.Runs(8) {
+								return
+							}
+							for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 								nugoTi12 := nugoJ2 + 0
+								_ = nugoTi12
 								t12 := nugoB.Thread(nugoTi12)
 								_ = t12
 								nugoTi22 := nugoJ2 + 1
-								t22 := nugoB.Thread(nugoTi22)
+								_ = nugoTi22
+								t22 := t12.Shift(1)
 								_ = t22
 								nugoTi32 := nugoJ2 + 2
-								t32 := nugoB.Thread(nugoTi32)
+								_ = nugoTi32
+								t32 := t12.Shift(2)
 								_ = t32
+								nugoTi42 := nugoJ2 + 3
+								_ = nugoTi42
+								t42 := t12.Shift(3)
+								_ = t42
+								nugoTi52 := nugoJ2 + 4
+								_ = nugoTi52
+								t52 := t12.Shift(4)
+								_ = t52
+								nugoTi62 := nugoJ2 + 5
+								_ = nugoTi62
+								t62 := t12.Shift(5)
+								_ = t62
+								nugoTi72 := nugoJ2 + 6
+								_ = nugoTi72
+								t72 := t12.Shift(6)
+								_ = t72
+								nugoTi82 := nugoJ2 + 7
+								_ = nugoTi82
+								t82 := t12.Shift(7)
+								_ = t82
 
 //line hunt_jam2.go:231
 								tid12 := t12.ThreadIdx().X
@@ -12573,7 +21559,7 @@ func init() {
 								tid23 := t22.ThreadIdx().X
 
 //line hunt_jam2.go:234
-								k24 := int32(tid23%5 + 1)
+								k29 := int32(tid23%5 + 1)
 
 //line hunt_jam2.go:231
 								tid32 := t32.ThreadIdx().X
@@ -12581,14 +21567,59 @@ func init() {
 //line hunt_jam2.go:234
 								k32 := int32(tid32%5 + 1)
 
+//line hunt_jam2.go:231
+								tid42 := t42.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k42 := int32(tid42%5 + 1)
+
+//line hunt_jam2.go:231
+								tid52 := t52.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k52 := int32(tid52%5 + 1)
+
+//line hunt_jam2.go:231
+								tid62 := t62.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k62 := int32(tid62%5 + 1)
+
+//line hunt_jam2.go:231
+								tid72 := t72.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k72 := int32(tid72%5 + 1)
+
+//line hunt_jam2.go:231
+								tid82 := t82.ThreadIdx().X
+
+//line hunt_jam2.go:234
+								k82 := int32(tid82%5 + 1)
+
 //line hunt_jam2.go:240
 								k212 := k12 * 2
 
 //line hunt_jam2.go:240
-								k223 := k24 * 2
+								k223 := k29 * 2
 
 //line hunt_jam2.go:240
 								k232 := k32 * 2
+
+//line hunt_jam2.go:240
+								k242 := k42 * 2
+
+//line hunt_jam2.go:240
+								k252 := k52 * 2
+
+//line hunt_jam2.go:240
+								k262 := k62 * 2
+
+//line hunt_jam2.go:240
+								k272 := k72 * 2
+
+//line hunt_jam2.go:240
+								k282 := k82 * 2
 
 //line hunt_jam2.go:241
 								s12 := k212
@@ -12598,7 +21629,24 @@ func init() {
 
 //line hunt_jam2.go:241
 								s32 := k232
-								for p := 0; p < 8; p++ {
+
+//line hunt_jam2.go:241
+								s42 := k242
+
+//line hunt_jam2.go:241
+								s52 := k252
+
+//line hunt_jam2.go:241
+								s62 := k262
+
+//line hunt_jam2.go:241
+								s72 := k272
+
+//line hunt_jam2.go:241
+								s82 := k282
+								{
+									p := 0 + 0
+									_ = p
 
 //line hunt_jam2.go:243
 									s12 += sh[(tid12+p)%n] * k212
@@ -12608,6 +21656,217 @@ func init() {
 
 //line hunt_jam2.go:243
 									s32 += sh[(tid32+p)%n] * k232
+
+//line hunt_jam2.go:243
+									s42 += sh[(tid42+p)%n] * k242
+
+//line hunt_jam2.go:243
+									s52 += sh[(tid52+p)%n] * k252
+
+//line hunt_jam2.go:243
+									s62 += sh[(tid62+p)%n] * k262
+
+//line hunt_jam2.go:243
+									s72 += sh[(tid72+p)%n] * k272
+
+//line hunt_jam2.go:243
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 1
+									_ = p
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+
+//line hunt_jam2.go:243
+									s42 += sh[(tid42+p)%n] * k242
+
+//line hunt_jam2.go:243
+									s52 += sh[(tid52+p)%n] * k252
+
+//line hunt_jam2.go:243
+									s62 += sh[(tid62+p)%n] * k262
+
+//line hunt_jam2.go:243
+									s72 += sh[(tid72+p)%n] * k272
+
+//line hunt_jam2.go:243
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 2
+									_ = p
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+
+//line hunt_jam2.go:243
+									s42 += sh[(tid42+p)%n] * k242
+
+//line hunt_jam2.go:243
+									s52 += sh[(tid52+p)%n] * k252
+
+//line hunt_jam2.go:243
+									s62 += sh[(tid62+p)%n] * k262
+
+//line hunt_jam2.go:243
+									s72 += sh[(tid72+p)%n] * k272
+
+//line hunt_jam2.go:243
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 3
+									_ = p
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+
+//line hunt_jam2.go:243
+									s42 += sh[(tid42+p)%n] * k242
+
+//line hunt_jam2.go:243
+									s52 += sh[(tid52+p)%n] * k252
+
+//line hunt_jam2.go:243
+									s62 += sh[(tid62+p)%n] * k262
+
+//line hunt_jam2.go:243
+									s72 += sh[(tid72+p)%n] * k272
+
+//line hunt_jam2.go:243
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 4
+									_ = p
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+
+//line hunt_jam2.go:243
+									s42 += sh[(tid42+p)%n] * k242
+
+//line hunt_jam2.go:243
+									s52 += sh[(tid52+p)%n] * k252
+
+//line hunt_jam2.go:243
+									s62 += sh[(tid62+p)%n] * k262
+
+//line hunt_jam2.go:243
+									s72 += sh[(tid72+p)%n] * k272
+
+//line hunt_jam2.go:243
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 5
+									_ = p
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+
+//line hunt_jam2.go:243
+									s42 += sh[(tid42+p)%n] * k242
+
+//line hunt_jam2.go:243
+									s52 += sh[(tid52+p)%n] * k252
+
+//line hunt_jam2.go:243
+									s62 += sh[(tid62+p)%n] * k262
+
+//line hunt_jam2.go:243
+									s72 += sh[(tid72+p)%n] * k272
+
+//line hunt_jam2.go:243
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 6
+									_ = p
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+
+//line hunt_jam2.go:243
+									s42 += sh[(tid42+p)%n] * k242
+
+//line hunt_jam2.go:243
+									s52 += sh[(tid52+p)%n] * k252
+
+//line hunt_jam2.go:243
+									s62 += sh[(tid62+p)%n] * k262
+
+//line hunt_jam2.go:243
+									s72 += sh[(tid72+p)%n] * k272
+
+//line hunt_jam2.go:243
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 7
+									_ = p
+
+//line hunt_jam2.go:243
+									s12 += sh[(tid12+p)%n] * k212
+
+//line hunt_jam2.go:243
+									s22 += sh[(tid23+p)%n] * k223
+
+//line hunt_jam2.go:243
+									s32 += sh[(tid32+p)%n] * k232
+
+//line hunt_jam2.go:243
+									s42 += sh[(tid42+p)%n] * k242
+
+//line hunt_jam2.go:243
+									s52 += sh[(tid52+p)%n] * k252
+
+//line hunt_jam2.go:243
+									s62 += sh[(tid62+p)%n] * k262
+
+//line hunt_jam2.go:243
+									s72 += sh[(tid72+p)%n] * k272
+
+//line hunt_jam2.go:243
+									s82 += sh[(tid82+p)%n] * k282
 								}
 
 //line hunt_jam2.go:245
@@ -12618,10 +21877,30 @@ func init() {
 
 //line hunt_jam2.go:245
 								s32++
+
+//line hunt_jam2.go:245
+								s42++
+
+//line hunt_jam2.go:245
+								s52++
+
+//line hunt_jam2.go:245
+								s62++
+
+//line hunt_jam2.go:245
+								s72++
+
+//line hunt_jam2.go:245
+								s82++
 								nugoVS[nugoJ2+0] = s12
 								nugoVS[nugoJ2+1] = s22
 								nugoVS[nugoJ2+2] = s32
-								nugoJam2 = nugoJ2 + 3
+								nugoVS[nugoJ2+3] = s42
+								nugoVS[nugoJ2+4] = s52
+								nugoVS[nugoJ2+5] = s62
+								nugoVS[nugoJ2+6] = s72
+								nugoVS[nugoJ2+7] = s82
+								nugoJam2 = nugoJ2 + 8
 							}
 						}()
 						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -12639,9 +21918,59 @@ func init() {
 
 //line hunt_jam2.go:241
 							s := k2
+							{
+								p := 0 + 0
+								_ = p
 
-//line hunt_jam2.go:242
-							for p := 0; p < 8; p++ {
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_jam2.go:243
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 7
+								_ = p
+
 //line hunt_jam2.go:243
 								s += sh[(tid+p)%n] * k2
 							}
@@ -12649,6 +21978,35 @@ func init() {
 //line hunt_jam2.go:245
 							s++
 							nugoVS[nugoTi] = s
+						}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+							for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line hunt_jam2.go:231
+								tid := nugoTx
+
+//line hunt_jam2.go:234
+								k := int32(tid%5 + 1)
+
+//line hunt_jam2.go:240
+								k2 := k * 2
+
+//line hunt_jam2.go:241
+								s := k2
+
+//line hunt_jam2.go:242
+								for p := 0; p < 8; p++ {
+//line hunt_jam2.go:243
+									s += sh[(tid+p)%n] * k2
+								}
+
+//line hunt_jam2.go:245
+								s++
+								nugoVS[nugoTi] = s
+							}
 						}
 					}
 					if nugoFlat {
@@ -12793,24 +22151,26 @@ func init() {
 							copy(nugoVR[0:nugoN], nugoXr[0:nugoN])
 							nugoSwap = nugoN
 						}()
-						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_jam2.go:233
-							g := (nugoX0 + nugoTi)
-							s := nugoVS[nugoTi]
+								g := (nugoX0 + nugoTi)
+								s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:247
-							r := s
+								r := s
 
 //line hunt_jam2.go:248
-							for tid2 := 0; tid2 < 32; tid2++ {
+								for tid2 := 0; tid2 < 32; tid2++ {
 //line hunt_jam2.go:249
-								r += sh[(tid2+g)%n]
+									r += sh[(tid2+g)%n]
+								}
+								nugoVS[nugoTi] = s
+								nugoVR[nugoTi] = r
 							}
-							nugoVS[nugoTi] = s
-							nugoVR[nugoTi] = r
 						}
 					} else {
 						nugoSwap2 := 0
@@ -12954,79 +22314,87 @@ func init() {
 							copy(nugoVR[0:nugoN], nugoXr2[0:nugoN])
 							nugoSwap2 = nugoN
 						}()
-						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+							for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_jam2.go:233
-							g := t.Grid1()
-							s := nugoVS[nugoTi]
+								g := (nugoX0 + nugoTx)
+								s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:247
-							r := s
+								r := s
 
 //line hunt_jam2.go:248
-							for tid2 := 0; tid2 < 32; tid2++ {
+								for tid2 := 0; tid2 < 32; tid2++ {
 //line hunt_jam2.go:249
-								r += sh[(tid2+g)%n]
+									r += sh[(tid2+g)%n]
+								}
+								nugoVS[nugoTi] = s
+								nugoVR[nugoTi] = r
 							}
-							nugoVS[nugoTi] = s
-							nugoVR[nugoTi] = r
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_jam2.go:231
-							tid := nugoTi
+								tid := nugoTi
 
 //line hunt_jam2.go:233
-							g := (nugoX0 + nugoTi)
+								g := (nugoX0 + nugoTi)
 
 //line hunt_jam2.go:234
-							k := int32(tid%5 + 1)
+								k := int32(tid%5 + 1)
 
 //line hunt_jam2.go:240
-							k2 := k * 2
-							s := nugoVS[nugoTi]
-							r := nugoVR[nugoTi]
+								k2 := k * 2
+								s := nugoVS[nugoTi]
+								r := nugoVR[nugoTi]
 
 //line hunt_jam2.go:252
-							if g < len(out) {
+								if g < len(out) {
 //line hunt_jam2.go:253
-								out[g] = s + r + k2
+									out[g] = s + r + k2
+								}
+								nugoVS[nugoTi] = s
+								nugoVR[nugoTi] = r
 							}
-							nugoVS[nugoTi] = s
-							nugoVR[nugoTi] = r
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_jam2.go:231
-							tid := t.ThreadIdx().X
+								tid := nugoTx
 
 //line hunt_jam2.go:233
-							g := t.Grid1()
+								g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:234
-							k := int32(tid%5 + 1)
+								k := int32(tid%5 + 1)
 
 //line hunt_jam2.go:240
-							k2 := k * 2
-							s := nugoVS[nugoTi]
-							r := nugoVR[nugoTi]
+								k2 := k * 2
+								s := nugoVS[nugoTi]
+								r := nugoVR[nugoTi]
 
 //line hunt_jam2.go:252
-							if g < len(out) {
+								if g < len(out) {
 //line hunt_jam2.go:253
-								out[g] = s + r + k2
+									out[g] = s + r + k2
+								}
+								nugoVS[nugoTi] = s
+								nugoVR[nugoTi] = r
 							}
-							nugoVS[nugoTi] = s
-							nugoVR[nugoTi] = r
 						}
 					}
 				}
@@ -13103,96 +22471,1299 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_rows.go:55
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_rows.go:56
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_rows.go:57
-						if i == bad && !after {
+							if i == bad && !after {
 //line hunt_rows.go:58
-							runtime.Goexit()
-						}
+								runtime.Goexit()
+							}
 
 //line hunt_rows.go:60
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_rows.go:61
-							sh[tid] = a[i]
+								sh[tid] = a[i]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_rows.go:55
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_rows.go:56
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_rows.go:57
-						if i == bad && !after {
+							if i == bad && !after {
 //line hunt_rows.go:58
-							runtime.Goexit()
-						}
+								runtime.Goexit()
+							}
 
 //line hunt_rows.go:60
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_rows.go:61
-							sh[tid] = a[i]
+								sh[tid] = a[i]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_rows.go:55
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_rows.go:56
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_rows.go:64
-						if i == bad && after {
+							if i == bad && after {
 //line hunt_rows.go:65
-							runtime.Goexit()
-						}
+								runtime.Goexit()
+							}
 
 //line hunt_rows.go:67
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_rows.go:68
-							a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+								a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_rows.go:55
+							tid := nugoTx
+
+//line hunt_rows.go:56
+							i := (nugoX0 + nugoTx)
+
+//line hunt_rows.go:64
+							if i == bad && after {
+//line hunt_rows.go:65
+								runtime.Goexit()
+							}
+
+//line hunt_rows.go:67
+							if i < len(a) {
+//line hunt_rows.go:68
+								a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntShift, "3aff3a284a1cc3a8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVS []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_shift.go:12
+				d := t.BlockDim()
+
+//line hunt_shift.go:15
+				n := d.X * d.Y * d.Z
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_shift.go:13
+							tid := t.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+
+//line hunt_shift.go:16
+							g := t.BlockIdx().X*n + lin
+
+//line hunt_shift.go:17
+							var x float32
+
+//line hunt_shift.go:18
+							if g < len(a) {
+//line hunt_shift.go:19
+								x = a[g]
+							}
+
+//line hunt_shift.go:21
+							sh[lin] = x
+						}
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_shift.go:13
+							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+
+//line hunt_shift.go:14
+							lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+
+//line hunt_shift.go:16
+							g := t.BlockIdx().X*n + lin
+
+//line hunt_shift.go:17
+							var x float32
+
+//line hunt_shift.go:18
+							if g < len(a) {
+//line hunt_shift.go:19
+								x = a[g]
+							}
+
+//line hunt_shift.go:21
+							sh[lin] = x
+						}
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							_ = nugoTi2
+							t2 := t1.Shift(1)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							_ = nugoTi3
+							t3 := t1.Shift(2)
+							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
+
+//line hunt_shift.go:13
+							tid1 := t1.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin1 := (tid1.Z*d.Y+tid1.Y)*d.X + tid1.X
+
+//line hunt_shift.go:13
+							tid2 := t2.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin2 := (tid2.Z*d.Y+tid2.Y)*d.X + tid2.X
+
+//line hunt_shift.go:13
+							tid3 := t3.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin3 := (tid3.Z*d.Y+tid3.Y)*d.X + tid3.X
+
+//line hunt_shift.go:13
+							tid4 := t4.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin4 := (tid4.Z*d.Y+tid4.Y)*d.X + tid4.X
+
+//line hunt_shift.go:13
+							tid5 := t5.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin5 := (tid5.Z*d.Y+tid5.Y)*d.X + tid5.X
+
+//line hunt_shift.go:13
+							tid6 := t6.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin6 := (tid6.Z*d.Y+tid6.Y)*d.X + tid6.X
+
+//line hunt_shift.go:13
+							tid7 := t7.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin7 := (tid7.Z*d.Y+tid7.Y)*d.X + tid7.X
+
+//line hunt_shift.go:13
+							tid8 := t8.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin8 := (tid8.Z*d.Y+tid8.Y)*d.X + tid8.X
+
+//line hunt_shift.go:23
+							gx1, gy1, gz1 := t1.Grid3()
+
+//line hunt_shift.go:23
+							gx2, gy2, gz2 := t2.Grid3()
+
+//line hunt_shift.go:23
+							gx3, gy3, gz3 := t3.Grid3()
+
+//line hunt_shift.go:23
+							gx4, gy4, gz4 := t4.Grid3()
+
+//line hunt_shift.go:23
+							gx5, gy5, gz5 := t5.Grid3()
+
+//line hunt_shift.go:23
+							gx6, gy6, gz6 := t6.Grid3()
+
+//line hunt_shift.go:23
+							gx7, gy7, gz7 := t7.Grid3()
+
+//line hunt_shift.go:23
+							gx8, gy8, gz8 := t8.Grid3()
+
+//line hunt_shift.go:24
+							lane1 := t1.LaneID()
+
+//line hunt_shift.go:24
+							lane2 := t2.LaneID()
+
+//line hunt_shift.go:24
+							lane3 := t3.LaneID()
+
+//line hunt_shift.go:24
+							lane4 := t4.LaneID()
+
+//line hunt_shift.go:24
+							lane5 := t5.LaneID()
+
+//line hunt_shift.go:24
+							lane6 := t6.LaneID()
+
+//line hunt_shift.go:24
+							lane7 := t7.LaneID()
+
+//line hunt_shift.go:24
+							lane8 := t8.LaneID()
+
+//line hunt_shift.go:24
+							g11 := (nugoX0 + nugoTi1)
+
+//line hunt_shift.go:24
+							g12 := (nugoX0 + nugoTi2)
+
+//line hunt_shift.go:24
+							g13 := (nugoX0 + nugoTi3)
+
+//line hunt_shift.go:24
+							g14 := (nugoX0 + nugoTi4)
+
+//line hunt_shift.go:24
+							g15 := (nugoX0 + nugoTi5)
+
+//line hunt_shift.go:24
+							g16 := (nugoX0 + nugoTi6)
+
+//line hunt_shift.go:24
+							g17 := (nugoX0 + nugoTi7)
+
+//line hunt_shift.go:24
+							g18 := (nugoX0 + nugoTi8)
+
+//line hunt_shift.go:25
+							s1 := float32(gx1*7+gy1*3+gz1) + float32(g11%5)
+
+//line hunt_shift.go:25
+							s2 := float32(gx2*7+gy2*3+gz2) + float32(g12%5)
+
+//line hunt_shift.go:25
+							s3 := float32(gx3*7+gy3*3+gz3) + float32(g13%5)
+
+//line hunt_shift.go:25
+							s4 := float32(gx4*7+gy4*3+gz4) + float32(g14%5)
+
+//line hunt_shift.go:25
+							s5 := float32(gx5*7+gy5*3+gz5) + float32(g15%5)
+
+//line hunt_shift.go:25
+							s6 := float32(gx6*7+gy6*3+gz6) + float32(g16%5)
+
+//line hunt_shift.go:25
+							s7 := float32(gx7*7+gy7*3+gz7) + float32(g17%5)
+
+//line hunt_shift.go:25
+							s8 := float32(gx8*7+gy8*3+gz8) + float32(g18%5)
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_shift.go:27
+								s1 += sh[(lin1+p*(tid1.Y+1))%n] * float32(lane1+p+tid1.Z)
+
+//line hunt_shift.go:27
+								s2 += sh[(lin2+p*(tid2.Y+1))%n] * float32(lane2+p+tid2.Z)
+
+//line hunt_shift.go:27
+								s3 += sh[(lin3+p*(tid3.Y+1))%n] * float32(lane3+p+tid3.Z)
+
+//line hunt_shift.go:27
+								s4 += sh[(lin4+p*(tid4.Y+1))%n] * float32(lane4+p+tid4.Z)
+
+//line hunt_shift.go:27
+								s5 += sh[(lin5+p*(tid5.Y+1))%n] * float32(lane5+p+tid5.Z)
+
+//line hunt_shift.go:27
+								s6 += sh[(lin6+p*(tid6.Y+1))%n] * float32(lane6+p+tid6.Z)
+
+//line hunt_shift.go:27
+								s7 += sh[(lin7+p*(tid7.Y+1))%n] * float32(lane7+p+tid7.Z)
+
+//line hunt_shift.go:27
+								s8 += sh[(lin8+p*(tid8.Y+1))%n] * float32(lane8+p+tid8.Z)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_shift.go:27
+								s1 += sh[(lin1+p*(tid1.Y+1))%n] * float32(lane1+p+tid1.Z)
+
+//line hunt_shift.go:27
+								s2 += sh[(lin2+p*(tid2.Y+1))%n] * float32(lane2+p+tid2.Z)
+
+//line hunt_shift.go:27
+								s3 += sh[(lin3+p*(tid3.Y+1))%n] * float32(lane3+p+tid3.Z)
+
+//line hunt_shift.go:27
+								s4 += sh[(lin4+p*(tid4.Y+1))%n] * float32(lane4+p+tid4.Z)
+
+//line hunt_shift.go:27
+								s5 += sh[(lin5+p*(tid5.Y+1))%n] * float32(lane5+p+tid5.Z)
+
+//line hunt_shift.go:27
+								s6 += sh[(lin6+p*(tid6.Y+1))%n] * float32(lane6+p+tid6.Z)
+
+//line hunt_shift.go:27
+								s7 += sh[(lin7+p*(tid7.Y+1))%n] * float32(lane7+p+tid7.Z)
+
+//line hunt_shift.go:27
+								s8 += sh[(lin8+p*(tid8.Y+1))%n] * float32(lane8+p+tid8.Z)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_shift.go:27
+								s1 += sh[(lin1+p*(tid1.Y+1))%n] * float32(lane1+p+tid1.Z)
+
+//line hunt_shift.go:27
+								s2 += sh[(lin2+p*(tid2.Y+1))%n] * float32(lane2+p+tid2.Z)
+
+//line hunt_shift.go:27
+								s3 += sh[(lin3+p*(tid3.Y+1))%n] * float32(lane3+p+tid3.Z)
+
+//line hunt_shift.go:27
+								s4 += sh[(lin4+p*(tid4.Y+1))%n] * float32(lane4+p+tid4.Z)
+
+//line hunt_shift.go:27
+								s5 += sh[(lin5+p*(tid5.Y+1))%n] * float32(lane5+p+tid5.Z)
+
+//line hunt_shift.go:27
+								s6 += sh[(lin6+p*(tid6.Y+1))%n] * float32(lane6+p+tid6.Z)
+
+//line hunt_shift.go:27
+								s7 += sh[(lin7+p*(tid7.Y+1))%n] * float32(lane7+p+tid7.Z)
+
+//line hunt_shift.go:27
+								s8 += sh[(lin8+p*(tid8.Y+1))%n] * float32(lane8+p+tid8.Z)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_shift.go:27
+								s1 += sh[(lin1+p*(tid1.Y+1))%n] * float32(lane1+p+tid1.Z)
+
+//line hunt_shift.go:27
+								s2 += sh[(lin2+p*(tid2.Y+1))%n] * float32(lane2+p+tid2.Z)
+
+//line hunt_shift.go:27
+								s3 += sh[(lin3+p*(tid3.Y+1))%n] * float32(lane3+p+tid3.Z)
+
+//line hunt_shift.go:27
+								s4 += sh[(lin4+p*(tid4.Y+1))%n] * float32(lane4+p+tid4.Z)
+
+//line hunt_shift.go:27
+								s5 += sh[(lin5+p*(tid5.Y+1))%n] * float32(lane5+p+tid5.Z)
+
+//line hunt_shift.go:27
+								s6 += sh[(lin6+p*(tid6.Y+1))%n] * float32(lane6+p+tid6.Z)
+
+//line hunt_shift.go:27
+								s7 += sh[(lin7+p*(tid7.Y+1))%n] * float32(lane7+p+tid7.Z)
+
+//line hunt_shift.go:27
+								s8 += sh[(lin8+p*(tid8.Y+1))%n] * float32(lane8+p+tid8.Z)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_shift.go:27
+								s1 += sh[(lin1+p*(tid1.Y+1))%n] * float32(lane1+p+tid1.Z)
+
+//line hunt_shift.go:27
+								s2 += sh[(lin2+p*(tid2.Y+1))%n] * float32(lane2+p+tid2.Z)
+
+//line hunt_shift.go:27
+								s3 += sh[(lin3+p*(tid3.Y+1))%n] * float32(lane3+p+tid3.Z)
+
+//line hunt_shift.go:27
+								s4 += sh[(lin4+p*(tid4.Y+1))%n] * float32(lane4+p+tid4.Z)
+
+//line hunt_shift.go:27
+								s5 += sh[(lin5+p*(tid5.Y+1))%n] * float32(lane5+p+tid5.Z)
+
+//line hunt_shift.go:27
+								s6 += sh[(lin6+p*(tid6.Y+1))%n] * float32(lane6+p+tid6.Z)
+
+//line hunt_shift.go:27
+								s7 += sh[(lin7+p*(tid7.Y+1))%n] * float32(lane7+p+tid7.Z)
+
+//line hunt_shift.go:27
+								s8 += sh[(lin8+p*(tid8.Y+1))%n] * float32(lane8+p+tid8.Z)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_shift.go:27
+								s1 += sh[(lin1+p*(tid1.Y+1))%n] * float32(lane1+p+tid1.Z)
+
+//line hunt_shift.go:27
+								s2 += sh[(lin2+p*(tid2.Y+1))%n] * float32(lane2+p+tid2.Z)
+
+//line hunt_shift.go:27
+								s3 += sh[(lin3+p*(tid3.Y+1))%n] * float32(lane3+p+tid3.Z)
+
+//line hunt_shift.go:27
+								s4 += sh[(lin4+p*(tid4.Y+1))%n] * float32(lane4+p+tid4.Z)
+
+//line hunt_shift.go:27
+								s5 += sh[(lin5+p*(tid5.Y+1))%n] * float32(lane5+p+tid5.Z)
+
+//line hunt_shift.go:27
+								s6 += sh[(lin6+p*(tid6.Y+1))%n] * float32(lane6+p+tid6.Z)
+
+//line hunt_shift.go:27
+								s7 += sh[(lin7+p*(tid7.Y+1))%n] * float32(lane7+p+tid7.Z)
+
+//line hunt_shift.go:27
+								s8 += sh[(lin8+p*(tid8.Y+1))%n] * float32(lane8+p+tid8.Z)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_shift.go:27
+								s1 += sh[(lin1+p*(tid1.Y+1))%n] * float32(lane1+p+tid1.Z)
+
+//line hunt_shift.go:27
+								s2 += sh[(lin2+p*(tid2.Y+1))%n] * float32(lane2+p+tid2.Z)
+
+//line hunt_shift.go:27
+								s3 += sh[(lin3+p*(tid3.Y+1))%n] * float32(lane3+p+tid3.Z)
+
+//line hunt_shift.go:27
+								s4 += sh[(lin4+p*(tid4.Y+1))%n] * float32(lane4+p+tid4.Z)
+
+//line hunt_shift.go:27
+								s5 += sh[(lin5+p*(tid5.Y+1))%n] * float32(lane5+p+tid5.Z)
+
+//line hunt_shift.go:27
+								s6 += sh[(lin6+p*(tid6.Y+1))%n] * float32(lane6+p+tid6.Z)
+
+//line hunt_shift.go:27
+								s7 += sh[(lin7+p*(tid7.Y+1))%n] * float32(lane7+p+tid7.Z)
+
+//line hunt_shift.go:27
+								s8 += sh[(lin8+p*(tid8.Y+1))%n] * float32(lane8+p+tid8.Z)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_shift.go:27
+								s1 += sh[(lin1+p*(tid1.Y+1))%n] * float32(lane1+p+tid1.Z)
+
+//line hunt_shift.go:27
+								s2 += sh[(lin2+p*(tid2.Y+1))%n] * float32(lane2+p+tid2.Z)
+
+//line hunt_shift.go:27
+								s3 += sh[(lin3+p*(tid3.Y+1))%n] * float32(lane3+p+tid3.Z)
+
+//line hunt_shift.go:27
+								s4 += sh[(lin4+p*(tid4.Y+1))%n] * float32(lane4+p+tid4.Z)
+
+//line hunt_shift.go:27
+								s5 += sh[(lin5+p*(tid5.Y+1))%n] * float32(lane5+p+tid5.Z)
+
+//line hunt_shift.go:27
+								s6 += sh[(lin6+p*(tid6.Y+1))%n] * float32(lane6+p+tid6.Z)
+
+//line hunt_shift.go:27
+								s7 += sh[(lin7+p*(tid7.Y+1))%n] * float32(lane7+p+tid7.Z)
+
+//line hunt_shift.go:27
+								s8 += sh[(lin8+p*(tid8.Y+1))%n] * float32(lane8+p+tid8.Z)
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_shift.go:13
+						tid := t.ThreadIdx()
+
+//line hunt_shift.go:14
+						lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+
+//line hunt_shift.go:23
+						gx, gy, gz := t.Grid3()
+
+//line hunt_shift.go:24
+						lane := t.LaneID()
+
+//line hunt_shift.go:24
+						g1 := (nugoX0 + nugoTi)
+
+//line hunt_shift.go:25
+						s := float32(gx*7+gy*3+gz) + float32(g1%5)
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						nugoVS[nugoTi] = s
+					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_shift.go:13
+							tid := t.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+
+//line hunt_shift.go:23
+							gx, gy, gz := t.Grid3()
+
+//line hunt_shift.go:24
+							lane := t.LaneID()
+
+//line hunt_shift.go:24
+							g1 := (nugoX0 + nugoTi)
+
+//line hunt_shift.go:25
+							s := float32(gx*7+gy*3+gz) + float32(g1%5)
+
+//line hunt_shift.go:26
+							for p := 0; p < 8; p++ {
+//line hunt_shift.go:27
+								s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							_ = nugoTi22
+							t22 := t12.Shift(1)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							_ = nugoTi32
+							t32 := t12.Shift(2)
+							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
+
+//line hunt_shift.go:13
+							tid12 := t12.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin12 := (tid12.Z*d.Y+tid12.Y)*d.X + tid12.X
+
+//line hunt_shift.go:13
+							tid22 := t22.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin22 := (tid22.Z*d.Y+tid22.Y)*d.X + tid22.X
+
+//line hunt_shift.go:13
+							tid32 := t32.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin32 := (tid32.Z*d.Y+tid32.Y)*d.X + tid32.X
+
+//line hunt_shift.go:13
+							tid42 := t42.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin42 := (tid42.Z*d.Y+tid42.Y)*d.X + tid42.X
+
+//line hunt_shift.go:13
+							tid52 := t52.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin52 := (tid52.Z*d.Y+tid52.Y)*d.X + tid52.X
+
+//line hunt_shift.go:13
+							tid62 := t62.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin62 := (tid62.Z*d.Y+tid62.Y)*d.X + tid62.X
+
+//line hunt_shift.go:13
+							tid72 := t72.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin72 := (tid72.Z*d.Y+tid72.Y)*d.X + tid72.X
+
+//line hunt_shift.go:13
+							tid82 := t82.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin82 := (tid82.Z*d.Y+tid82.Y)*d.X + tid82.X
+
+//line hunt_shift.go:23
+							gx12, gy12, gz12 := t12.Grid3()
+
+//line hunt_shift.go:23
+							gx22, gy22, gz22 := t22.Grid3()
+
+//line hunt_shift.go:23
+							gx32, gy32, gz32 := t32.Grid3()
+
+//line hunt_shift.go:23
+							gx42, gy42, gz42 := t42.Grid3()
+
+//line hunt_shift.go:23
+							gx52, gy52, gz52 := t52.Grid3()
+
+//line hunt_shift.go:23
+							gx62, gy62, gz62 := t62.Grid3()
+
+//line hunt_shift.go:23
+							gx72, gy72, gz72 := t72.Grid3()
+
+//line hunt_shift.go:23
+							gx82, gy82, gz82 := t82.Grid3()
+
+//line hunt_shift.go:24
+							lane12 := t12.LaneID()
+
+//line hunt_shift.go:24
+							lane22 := t22.LaneID()
+
+//line hunt_shift.go:24
+							lane32 := t32.LaneID()
+
+//line hunt_shift.go:24
+							lane42 := t42.LaneID()
+
+//line hunt_shift.go:24
+							lane52 := t52.LaneID()
+
+//line hunt_shift.go:24
+							lane62 := t62.LaneID()
+
+//line hunt_shift.go:24
+							lane72 := t72.LaneID()
+
+//line hunt_shift.go:24
+							lane82 := t82.LaneID()
+
+//line hunt_shift.go:24
+							g112 := t12.Grid1()
+
+//line hunt_shift.go:24
+							g122 := t22.Grid1()
+
+//line hunt_shift.go:24
+							g132 := t32.Grid1()
+
+//line hunt_shift.go:24
+							g142 := t42.Grid1()
+
+//line hunt_shift.go:24
+							g152 := t52.Grid1()
+
+//line hunt_shift.go:24
+							g162 := t62.Grid1()
+
+//line hunt_shift.go:24
+							g172 := t72.Grid1()
+
+//line hunt_shift.go:24
+							g182 := t82.Grid1()
+
+//line hunt_shift.go:25
+							s12 := float32(gx12*7+gy12*3+gz12) + float32(g112%5)
+
+//line hunt_shift.go:25
+							s22 := float32(gx22*7+gy22*3+gz22) + float32(g122%5)
+
+//line hunt_shift.go:25
+							s32 := float32(gx32*7+gy32*3+gz32) + float32(g132%5)
+
+//line hunt_shift.go:25
+							s42 := float32(gx42*7+gy42*3+gz42) + float32(g142%5)
+
+//line hunt_shift.go:25
+							s52 := float32(gx52*7+gy52*3+gz52) + float32(g152%5)
+
+//line hunt_shift.go:25
+							s62 := float32(gx62*7+gy62*3+gz62) + float32(g162%5)
+
+//line hunt_shift.go:25
+							s72 := float32(gx72*7+gy72*3+gz72) + float32(g172%5)
+
+//line hunt_shift.go:25
+							s82 := float32(gx82*7+gy82*3+gz82) + float32(g182%5)
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_shift.go:27
+								s12 += sh[(lin12+p*(tid12.Y+1))%n] * float32(lane12+p+tid12.Z)
+
+//line hunt_shift.go:27
+								s22 += sh[(lin22+p*(tid22.Y+1))%n] * float32(lane22+p+tid22.Z)
+
+//line hunt_shift.go:27
+								s32 += sh[(lin32+p*(tid32.Y+1))%n] * float32(lane32+p+tid32.Z)
+
+//line hunt_shift.go:27
+								s42 += sh[(lin42+p*(tid42.Y+1))%n] * float32(lane42+p+tid42.Z)
+
+//line hunt_shift.go:27
+								s52 += sh[(lin52+p*(tid52.Y+1))%n] * float32(lane52+p+tid52.Z)
+
+//line hunt_shift.go:27
+								s62 += sh[(lin62+p*(tid62.Y+1))%n] * float32(lane62+p+tid62.Z)
+
+//line hunt_shift.go:27
+								s72 += sh[(lin72+p*(tid72.Y+1))%n] * float32(lane72+p+tid72.Z)
+
+//line hunt_shift.go:27
+								s82 += sh[(lin82+p*(tid82.Y+1))%n] * float32(lane82+p+tid82.Z)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_shift.go:27
+								s12 += sh[(lin12+p*(tid12.Y+1))%n] * float32(lane12+p+tid12.Z)
+
+//line hunt_shift.go:27
+								s22 += sh[(lin22+p*(tid22.Y+1))%n] * float32(lane22+p+tid22.Z)
+
+//line hunt_shift.go:27
+								s32 += sh[(lin32+p*(tid32.Y+1))%n] * float32(lane32+p+tid32.Z)
+
+//line hunt_shift.go:27
+								s42 += sh[(lin42+p*(tid42.Y+1))%n] * float32(lane42+p+tid42.Z)
+
+//line hunt_shift.go:27
+								s52 += sh[(lin52+p*(tid52.Y+1))%n] * float32(lane52+p+tid52.Z)
+
+//line hunt_shift.go:27
+								s62 += sh[(lin62+p*(tid62.Y+1))%n] * float32(lane62+p+tid62.Z)
+
+//line hunt_shift.go:27
+								s72 += sh[(lin72+p*(tid72.Y+1))%n] * float32(lane72+p+tid72.Z)
+
+//line hunt_shift.go:27
+								s82 += sh[(lin82+p*(tid82.Y+1))%n] * float32(lane82+p+tid82.Z)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_shift.go:27
+								s12 += sh[(lin12+p*(tid12.Y+1))%n] * float32(lane12+p+tid12.Z)
+
+//line hunt_shift.go:27
+								s22 += sh[(lin22+p*(tid22.Y+1))%n] * float32(lane22+p+tid22.Z)
+
+//line hunt_shift.go:27
+								s32 += sh[(lin32+p*(tid32.Y+1))%n] * float32(lane32+p+tid32.Z)
+
+//line hunt_shift.go:27
+								s42 += sh[(lin42+p*(tid42.Y+1))%n] * float32(lane42+p+tid42.Z)
+
+//line hunt_shift.go:27
+								s52 += sh[(lin52+p*(tid52.Y+1))%n] * float32(lane52+p+tid52.Z)
+
+//line hunt_shift.go:27
+								s62 += sh[(lin62+p*(tid62.Y+1))%n] * float32(lane62+p+tid62.Z)
+
+//line hunt_shift.go:27
+								s72 += sh[(lin72+p*(tid72.Y+1))%n] * float32(lane72+p+tid72.Z)
+
+//line hunt_shift.go:27
+								s82 += sh[(lin82+p*(tid82.Y+1))%n] * float32(lane82+p+tid82.Z)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_shift.go:27
+								s12 += sh[(lin12+p*(tid12.Y+1))%n] * float32(lane12+p+tid12.Z)
+
+//line hunt_shift.go:27
+								s22 += sh[(lin22+p*(tid22.Y+1))%n] * float32(lane22+p+tid22.Z)
+
+//line hunt_shift.go:27
+								s32 += sh[(lin32+p*(tid32.Y+1))%n] * float32(lane32+p+tid32.Z)
+
+//line hunt_shift.go:27
+								s42 += sh[(lin42+p*(tid42.Y+1))%n] * float32(lane42+p+tid42.Z)
+
+//line hunt_shift.go:27
+								s52 += sh[(lin52+p*(tid52.Y+1))%n] * float32(lane52+p+tid52.Z)
+
+//line hunt_shift.go:27
+								s62 += sh[(lin62+p*(tid62.Y+1))%n] * float32(lane62+p+tid62.Z)
+
+//line hunt_shift.go:27
+								s72 += sh[(lin72+p*(tid72.Y+1))%n] * float32(lane72+p+tid72.Z)
+
+//line hunt_shift.go:27
+								s82 += sh[(lin82+p*(tid82.Y+1))%n] * float32(lane82+p+tid82.Z)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_shift.go:27
+								s12 += sh[(lin12+p*(tid12.Y+1))%n] * float32(lane12+p+tid12.Z)
+
+//line hunt_shift.go:27
+								s22 += sh[(lin22+p*(tid22.Y+1))%n] * float32(lane22+p+tid22.Z)
+
+//line hunt_shift.go:27
+								s32 += sh[(lin32+p*(tid32.Y+1))%n] * float32(lane32+p+tid32.Z)
+
+//line hunt_shift.go:27
+								s42 += sh[(lin42+p*(tid42.Y+1))%n] * float32(lane42+p+tid42.Z)
+
+//line hunt_shift.go:27
+								s52 += sh[(lin52+p*(tid52.Y+1))%n] * float32(lane52+p+tid52.Z)
+
+//line hunt_shift.go:27
+								s62 += sh[(lin62+p*(tid62.Y+1))%n] * float32(lane62+p+tid62.Z)
+
+//line hunt_shift.go:27
+								s72 += sh[(lin72+p*(tid72.Y+1))%n] * float32(lane72+p+tid72.Z)
+
+//line hunt_shift.go:27
+								s82 += sh[(lin82+p*(tid82.Y+1))%n] * float32(lane82+p+tid82.Z)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_shift.go:27
+								s12 += sh[(lin12+p*(tid12.Y+1))%n] * float32(lane12+p+tid12.Z)
+
+//line hunt_shift.go:27
+								s22 += sh[(lin22+p*(tid22.Y+1))%n] * float32(lane22+p+tid22.Z)
+
+//line hunt_shift.go:27
+								s32 += sh[(lin32+p*(tid32.Y+1))%n] * float32(lane32+p+tid32.Z)
+
+//line hunt_shift.go:27
+								s42 += sh[(lin42+p*(tid42.Y+1))%n] * float32(lane42+p+tid42.Z)
+
+//line hunt_shift.go:27
+								s52 += sh[(lin52+p*(tid52.Y+1))%n] * float32(lane52+p+tid52.Z)
+
+//line hunt_shift.go:27
+								s62 += sh[(lin62+p*(tid62.Y+1))%n] * float32(lane62+p+tid62.Z)
+
+//line hunt_shift.go:27
+								s72 += sh[(lin72+p*(tid72.Y+1))%n] * float32(lane72+p+tid72.Z)
+
+//line hunt_shift.go:27
+								s82 += sh[(lin82+p*(tid82.Y+1))%n] * float32(lane82+p+tid82.Z)
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_shift.go:27
+								s12 += sh[(lin12+p*(tid12.Y+1))%n] * float32(lane12+p+tid12.Z)
+
+//line hunt_shift.go:27
+								s22 += sh[(lin22+p*(tid22.Y+1))%n] * float32(lane22+p+tid22.Z)
+
+//line hunt_shift.go:27
+								s32 += sh[(lin32+p*(tid32.Y+1))%n] * float32(lane32+p+tid32.Z)
+
+//line hunt_shift.go:27
+								s42 += sh[(lin42+p*(tid42.Y+1))%n] * float32(lane42+p+tid42.Z)
+
+//line hunt_shift.go:27
+								s52 += sh[(lin52+p*(tid52.Y+1))%n] * float32(lane52+p+tid52.Z)
+
+//line hunt_shift.go:27
+								s62 += sh[(lin62+p*(tid62.Y+1))%n] * float32(lane62+p+tid62.Z)
+
+//line hunt_shift.go:27
+								s72 += sh[(lin72+p*(tid72.Y+1))%n] * float32(lane72+p+tid72.Z)
+
+//line hunt_shift.go:27
+								s82 += sh[(lin82+p*(tid82.Y+1))%n] * float32(lane82+p+tid82.Z)
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line hunt_shift.go:27
+								s12 += sh[(lin12+p*(tid12.Y+1))%n] * float32(lane12+p+tid12.Z)
+
+//line hunt_shift.go:27
+								s22 += sh[(lin22+p*(tid22.Y+1))%n] * float32(lane22+p+tid22.Z)
+
+//line hunt_shift.go:27
+								s32 += sh[(lin32+p*(tid32.Y+1))%n] * float32(lane32+p+tid32.Z)
+
+//line hunt_shift.go:27
+								s42 += sh[(lin42+p*(tid42.Y+1))%n] * float32(lane42+p+tid42.Z)
+
+//line hunt_shift.go:27
+								s52 += sh[(lin52+p*(tid52.Y+1))%n] * float32(lane52+p+tid52.Z)
+
+//line hunt_shift.go:27
+								s62 += sh[(lin62+p*(tid62.Y+1))%n] * float32(lane62+p+tid62.Z)
+
+//line hunt_shift.go:27
+								s72 += sh[(lin72+p*(tid72.Y+1))%n] * float32(lane72+p+tid72.Z)
+
+//line hunt_shift.go:27
+								s82 += sh[(lin82+p*(tid82.Y+1))%n] * float32(lane82+p+tid82.Z)
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
-//line hunt_rows.go:55
-						tid := t.ThreadIdx().X
+//line hunt_shift.go:13
+						tid := t.ThreadIdx()
 
-//line hunt_rows.go:56
-						i := t.Grid1()
+//line hunt_shift.go:14
+						lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
 
-//line hunt_rows.go:64
-						if i == bad && after {
-//line hunt_rows.go:65
-							runtime.Goexit()
+//line hunt_shift.go:23
+						gx, gy, gz := t.Grid3()
+
+//line hunt_shift.go:24
+						lane := t.LaneID()
+
+//line hunt_shift.go:24
+						g1 := t.Grid1()
+
+//line hunt_shift.go:25
+						s := float32(gx*7+gy*3+gz) + float32(g1%5)
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
 						}
+						{
+							p := 0 + 1
+							_ = p
 
-//line hunt_rows.go:67
-						if i < len(a) {
-//line hunt_rows.go:68
-							a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						{
+							p := 0 + 7
+							_ = p
+
+//line hunt_shift.go:27
+							s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+						}
+						nugoVS[nugoTi] = s
+					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_shift.go:13
+							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+
+//line hunt_shift.go:14
+							lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+
+//line hunt_shift.go:23
+							gx, gy, gz := nugoB.Grid3At(nugoTx, nugoTy, nugoTz)
+
+//line hunt_shift.go:24
+							lane := t.LaneID()
+
+//line hunt_shift.go:24
+							g1 := (nugoX0 + nugoTx)
+
+//line hunt_shift.go:25
+							s := float32(gx*7+gy*3+gz) + float32(g1%5)
+
+//line hunt_shift.go:26
+							for p := 0; p < 8; p++ {
+//line hunt_shift.go:27
+								s += sh[(lin+p*(tid.Y+1))%n] * float32(lane+p+tid.Z)
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_shift.go:13
+							tid := t.ThreadIdx()
+
+//line hunt_shift.go:14
+							lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+
+//line hunt_shift.go:16
+							g := t.BlockIdx().X*n + lin
+							s := nugoVS[nugoTi]
+
+//line hunt_shift.go:30
+							if g < len(out) {
+//line hunt_shift.go:31
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_shift.go:13
+							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+
+//line hunt_shift.go:14
+							lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+
+//line hunt_shift.go:16
+							g := t.BlockIdx().X*n + lin
+							s := nugoVS[nugoTi]
+
+//line hunt_shift.go:30
+							if g < len(out) {
+//line hunt_shift.go:31
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -13217,40 +23788,45 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:29
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:30
-						var v float32
+							var v float32
 
 //line hunt_tree.go:31
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:32
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:29
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:30
-						var v float32
+							var v float32
 
 //line hunt_tree.go:31
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:32
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line hunt_tree.go:34
@@ -13274,48 +23850,53 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:37
-						w := huntWarp(t)
+							w := huntWarp(t)
 
 //line hunt_tree.go:38
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:39
-							out[2*w] = v
-						}
+								out[2*w] = v
+							}
 
 //line hunt_tree.go:41
-						if t.LaneID() == 16 {
+							if t.LaneID() == 16 {
 //line hunt_tree.go:42
-							out[2*w+1] = v
+								out[2*w+1] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:37
-						w := huntWarp(t)
+							w := huntWarp(t)
 
 //line hunt_tree.go:38
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:39
-							out[2*w] = v
-						}
+								out[2*w] = v
+							}
 
 //line hunt_tree.go:41
-						if t.LaneID() == 16 {
+							if t.LaneID() == 16 {
 //line hunt_tree.go:42
-							out[2*w+1] = v
+								out[2*w+1] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -13345,40 +23926,45 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:48
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:49
-						var v float32
+							var v float32
 
 //line hunt_tree.go:50
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:51
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:48
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:49
-						var v float32
+							var v float32
 
 //line hunt_tree.go:50
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:51
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line hunt_tree.go:53
@@ -13402,44 +23988,49 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:56
-						w := huntWarp(t)
+							w := huntWarp(t)
 
 //line hunt_tree.go:57
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:58
-							out[2*w] = v
-						}
+								out[2*w] = v
+							}
 
 //line hunt_tree.go:60
-						v = v*0.5 + 1
-						nugoVV[nugoTi] = v
-						nugoVW[nugoTi] = w
+							v = v*0.5 + 1
+							nugoVV[nugoTi] = v
+							nugoVW[nugoTi] = w
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:56
-						w := huntWarp(t)
+							w := huntWarp(t)
 
 //line hunt_tree.go:57
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:58
-							out[2*w] = v
-						}
+								out[2*w] = v
+							}
 
 //line hunt_tree.go:60
-						v = v*0.5 + 1
-						nugoVV[nugoTi] = v
-						nugoVW[nugoTi] = w
+							v = v*0.5 + 1
+							nugoVV[nugoTi] = v
+							nugoVW[nugoTi] = w
+						}
 					}
 				}
 //line hunt_tree.go:61
@@ -13501,34 +24092,38 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-						w := nugoVW[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							w := nugoVW[nugoTi]
 
 //line hunt_tree.go:64
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:65
-							out[2*w+1] = v
+								out[2*w+1] = v
+							}
+							nugoVV[nugoTi] = v
+							nugoVW[nugoTi] = w
 						}
-						nugoVV[nugoTi] = v
-						nugoVW[nugoTi] = w
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
-						w := nugoVW[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							w := nugoVW[nugoTi]
 
 //line hunt_tree.go:64
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:65
-							out[2*w+1] = v
+								out[2*w+1] = v
+							}
+							nugoVV[nugoTi] = v
+							nugoVW[nugoTi] = w
 						}
-						nugoVV[nugoTi] = v
-						nugoVW[nugoTi] = w
 					}
 				}
 			}
@@ -13552,40 +24147,45 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:72
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:73
-						var v float32
+							var v float32
 
 //line hunt_tree.go:74
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:75
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:72
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:73
-						var v float32
+							var v float32
 
 //line hunt_tree.go:74
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:75
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line hunt_tree.go:77
@@ -13609,36 +24209,41 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:80
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_tree.go:81
-						if lane%16 == 0 {
+							if lane%16 == 0 {
 //line hunt_tree.go:82
-							out[2*huntWarp(t)+lane/16] = v
+								out[2*huntWarp(t)+lane/16] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:80
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line hunt_tree.go:81
-						if lane%16 == 0 {
+							if lane%16 == 0 {
 //line hunt_tree.go:82
-							out[2*huntWarp(t)+lane/16] = v
+								out[2*huntWarp(t)+lane/16] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -13668,52 +24273,57 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:88
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:89
-						var x int32
+							var x int32
 
 //line hunt_tree.go:90
-						var m int64 = 1
+							var m int64 = 1
 
 //line hunt_tree.go:91
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:92
-							x = a[i]
+								x = a[i]
 //line hunt_tree.go:93
-							m = int64(a[i]%7) + 2
+								m = int64(a[i]%7) + 2
+							}
+							nugoVX[nugoTi] = x
+							nugoVM[nugoTi] = m
 						}
-						nugoVX[nugoTi] = x
-						nugoVM[nugoTi] = m
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:88
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:89
-						var x int32
+							var x int32
 
 //line hunt_tree.go:90
-						var m int64 = 1
+							var m int64 = 1
 
 //line hunt_tree.go:91
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:92
-							x = a[i]
+								x = a[i]
 //line hunt_tree.go:93
-							m = int64(a[i]%7) + 2
+								m = int64(a[i]%7) + 2
+							}
+							nugoVX[nugoTi] = x
+							nugoVM[nugoTi] = m
 						}
-						nugoVX[nugoTi] = x
-						nugoVM[nugoTi] = m
 					}
 				}
 //line hunt_tree.go:95
@@ -13833,42 +24443,46 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						x := nugoVX[nugoTi]
-						m := nugoVM[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							x := nugoVX[nugoTi]
+							m := nugoVM[nugoTi]
 
 //line hunt_tree.go:101
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:102
-							w := huntWarp(t)
+								w := huntWarp(t)
 //line hunt_tree.go:103
-							out[2*w] = int64(x)
+								out[2*w] = int64(x)
 //line hunt_tree.go:104
-							out[2*w+1] = m
+								out[2*w+1] = m
+							}
+							nugoVX[nugoTi] = x
+							nugoVM[nugoTi] = m
 						}
-						nugoVX[nugoTi] = x
-						nugoVM[nugoTi] = m
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						x := nugoVX[nugoTi]
-						m := nugoVM[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							x := nugoVX[nugoTi]
+							m := nugoVM[nugoTi]
 
 //line hunt_tree.go:101
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:102
-							w := huntWarp(t)
+								w := huntWarp(t)
 //line hunt_tree.go:103
-							out[2*w] = int64(x)
+								out[2*w] = int64(x)
 //line hunt_tree.go:104
-							out[2*w+1] = m
+								out[2*w+1] = m
+							}
+							nugoVX[nugoTi] = x
+							nugoVM[nugoTi] = m
 						}
-						nugoVX[nugoTi] = x
-						nugoVM[nugoTi] = m
 					}
 				}
 			}
@@ -13892,40 +24506,45 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:111
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:112
-						var v float32
+							var v float32
 
 //line hunt_tree.go:113
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:114
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:111
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:112
-						var v float32
+							var v float32
 
 //line hunt_tree.go:113
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:114
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line hunt_tree.go:116
@@ -14014,50 +24633,55 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:121
-						w := huntWarp(t)
+							w := huntWarp(t)
 
 //line hunt_tree.go:122
-						switch t.LaneID() {
+							switch t.LaneID() {
 
 //line hunt_tree.go:123
-						case 0:
+							case 0:
 //line hunt_tree.go:124
-							out[2*w] = v
+								out[2*w] = v
 //line hunt_tree.go:125
-						case 8:
+							case 8:
 //line hunt_tree.go:126
-							out[2*w+1] = v
+								out[2*w+1] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:121
-						w := huntWarp(t)
+							w := huntWarp(t)
 
 //line hunt_tree.go:122
-						switch t.LaneID() {
+							switch t.LaneID() {
 
 //line hunt_tree.go:123
-						case 0:
+							case 0:
 //line hunt_tree.go:124
-							out[2*w] = v
+								out[2*w] = v
 //line hunt_tree.go:125
-						case 8:
+							case 8:
 //line hunt_tree.go:126
-							out[2*w+1] = v
+								out[2*w+1] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -14089,40 +24713,45 @@ func init() {
 //line hunt_tree.go:138
 				nw := (d.X*d.Y*d.Z + 31) / 32
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:139
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:140
-						var v float32
+							var v float32
 
 //line hunt_tree.go:141
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:142
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:139
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:140
-						var v float32
+							var v float32
 
 //line hunt_tree.go:141
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:142
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line hunt_tree.go:144
@@ -14146,91 +24775,101 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:136
-						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+							tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
 
 //line hunt_tree.go:137
-						lane := tid % 32
+							lane := tid % 32
 
 //line hunt_tree.go:137
-						warp := tid / 32
-						v := nugoVV[nugoTi]
+							warp := tid / 32
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:147
-						if lane == 0 {
+							if lane == 0 {
 //line hunt_tree.go:148
-							warpSums[warp] = v
+								warpSums[warp] = v
 //line hunt_tree.go:149
-							warps[huntWarp(t)] = v
+								warps[huntWarp(t)] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:136
-						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
+							tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
 
 //line hunt_tree.go:137
-						lane := tid % 32
+							lane := tid % 32
 
 //line hunt_tree.go:137
-						warp := tid / 32
-						v := nugoVV[nugoTi]
+							warp := tid / 32
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:147
-						if lane == 0 {
+							if lane == 0 {
 //line hunt_tree.go:148
-							warpSums[warp] = v
+								warpSums[warp] = v
 //line hunt_tree.go:149
-							warps[huntWarp(t)] = v
+								warps[huntWarp(t)] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:136
-						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
-						v := nugoVV[nugoTi]
+							tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:152
-						v = 0
+							v = 0
 
 //line hunt_tree.go:153
-						if tid < nw {
+							if tid < nw {
 //line hunt_tree.go:154
-							v = warpSums[tid]
+								v = warpSums[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:136
-						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:152
-						v = 0
+							v = 0
 
 //line hunt_tree.go:153
-						if tid < nw {
+							if tid < nw {
 //line hunt_tree.go:154
-							v = warpSums[tid]
+								v = warpSums[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line hunt_tree.go:156
@@ -14254,36 +24893,41 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_tree.go:136
-						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
-						v := nugoVV[nugoTi]
+							tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + nugoTi
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:159
-						if tid == 0 {
+							if tid == 0 {
 //line hunt_tree.go:160
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_tree.go:136
-						tid := (t.ThreadIdx().Z*d.Y+t.ThreadIdx().Y)*d.X + t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:159
-						if tid == 0 {
+							if tid == 0 {
 //line hunt_tree.go:160
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -14314,52 +24958,57 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:168
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:169
-						if i >= len(a) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if i >= len(a) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
-						}
 
 //line hunt_tree.go:172
-						v := a[i]
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:168
-						i := huntLinear(t)
+							i := huntLinear(t)
 
 //line hunt_tree.go:169
-						if i >= len(a) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if i >= len(a) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
-						}
 
 //line hunt_tree.go:172
-						v := a[i]
-						nugoVV[nugoTi] = v
+							v := a[i]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -14389,36 +25038,40 @@ func init() {
 					nugoB.Lead(nugoExited)
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:176
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:177
-							out[2*huntWarp(t)] = v
+								out[2*huntWarp(t)] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:176
-						if t.LaneID() == 0 {
+							if t.LaneID() == 0 {
 //line hunt_tree.go:177
-							out[2*huntWarp(t)] = v
+								out[2*huntWarp(t)] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -14452,46 +25105,51 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				warpSums := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:187
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_tree.go:188
-						var v float32
+							var v float32
 
 //line hunt_tree.go:189
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:190
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:187
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_tree.go:188
-						var v float32
+							var v float32
 
 //line hunt_tree.go:189
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_tree.go:190
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -14524,128 +25182,138 @@ func init() {
 					nugoB.Lead(nugoExited)
 				}
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:185
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_tree.go:186
-						lane := tid % 32
+							lane := tid % 32
 
 //line hunt_tree.go:186
-						warp := tid / 32
+							warp := tid / 32
 
 //line hunt_tree.go:187
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:195
-						if lane == 0 {
+							if lane == 0 {
 //line hunt_tree.go:196
-							warpSums[warp] = v
+								warpSums[warp] = v
 //line hunt_tree.go:197
-							warps[huntWarp(t)] = v
-						}
+								warps[huntWarp(t)] = v
+							}
 
 //line hunt_tree.go:199
-						if i >= len(a) && tid > 0 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if i >= len(a) && tid > 0 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:185
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_tree.go:186
-						lane := tid % 32
+							lane := tid % 32
 
 //line hunt_tree.go:186
-						warp := tid / 32
+							warp := tid / 32
 
 //line hunt_tree.go:187
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:195
-						if lane == 0 {
+							if lane == 0 {
 //line hunt_tree.go:196
-							warpSums[warp] = v
+								warpSums[warp] = v
 //line hunt_tree.go:197
-							warps[huntWarp(t)] = v
-						}
+								warps[huntWarp(t)] = v
+							}
 
 //line hunt_tree.go:199
-						if i >= len(a) && tid > 0 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if i >= len(a) && tid > 0 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				nugoB.Lead(nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:185
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:203
-						v = 0
+							v = 0
 
 //line hunt_tree.go:204
-						if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
+							if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
 //line hunt_tree.go:205
-							v = warpSums[tid]
+								v = warpSums[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:185
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:203
-						v = 0
+							v = 0
 
 //line hunt_tree.go:204
-						if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
+							if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
 //line hunt_tree.go:205
-							v = warpSums[tid]
+								v = warpSums[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -14679,42 +25347,47 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:185
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:210
-						if tid == 0 {
+							if tid == 0 {
 //line hunt_tree.go:211
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_tree.go:185
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line hunt_tree.go:210
-						if tid == 0 {
+							if tid == 0 {
 //line hunt_tree.go:211
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -14735,14 +25408,19 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+						}
 					}
 				}
 
@@ -14754,31 +25432,36 @@ func init() {
 //line hunt_uniform.go:19
 					rounds = n / 2
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_uniform.go:16
-							i := (nugoX0 + nugoTi)
+								i := (nugoX0 + nugoTi)
 
 //line hunt_uniform.go:20
-							if i < len(a) {
+								if i < len(a) {
 //line hunt_uniform.go:21
-								a[i] += 3
+									a[i] += 3
+								}
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_uniform.go:16
-							i := t.Grid1()
+								i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:20
-							if i < len(a) {
+								if i < len(a) {
 //line hunt_uniform.go:21
-								a[i] += 3
+									a[i] += 3
+								}
 							}
 						}
 					}
@@ -14795,31 +25478,81 @@ func init() {
 //line hunt_uniform.go:28
 				for r := 0; r < rounds; r++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_uniform.go:15
-							tid := nugoTi
+								tid := nugoTi
 
 //line hunt_uniform.go:29
-							sh[tid] = int32(r + tid)
+								sh[tid] = int32(r + tid)
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_uniform.go:15
-							tid := t.ThreadIdx().X
+								tid := nugoTx
 
 //line hunt_uniform.go:29
-							sh[tid] = int32(r + tid)
+								sh[tid] = int32(r + tid)
+							}
 						}
 					}
 //line hunt_uniform.go:31
 					if r == lim%5 {
 						if nugoFlat {
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line hunt_uniform.go:15
+									tid := nugoTi
+
+//line hunt_uniform.go:16
+									i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:32
+									if i < len(a) {
+//line hunt_uniform.go:33
+										a[i] += sh[(tid+1)%t.BlockDim().X]
+									}
+								}
+							}
+						} else {
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line hunt_uniform.go:15
+									tid := nugoTx
+
+//line hunt_uniform.go:16
+									i := (nugoX0 + nugoTx)
+
+//line hunt_uniform.go:32
+									if i < len(a) {
+//line hunt_uniform.go:33
+										a[i] += sh[(tid+1)%t.BlockDim().X]
+									}
+								}
+							}
+						}
+
+//line hunt_uniform.go:35
+						break
+					}
+					if nugoFlat {
+						{
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 								t := nugoB.FlatThread(nugoTi)
 								_ = t
@@ -14830,96 +25563,66 @@ func init() {
 //line hunt_uniform.go:16
 								i := (nugoX0 + nugoTi)
 
-//line hunt_uniform.go:32
-								if i < len(a) {
-//line hunt_uniform.go:33
-									a[i] += sh[(tid+1)%t.BlockDim().X]
-								}
-							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-
-//line hunt_uniform.go:15
-								tid := t.ThreadIdx().X
-
-//line hunt_uniform.go:16
-								i := t.Grid1()
-
-//line hunt_uniform.go:32
-								if i < len(a) {
-//line hunt_uniform.go:33
-									a[i] += sh[(tid+1)%t.BlockDim().X]
-								}
-							}
-						}
-
-//line hunt_uniform.go:35
-						break
-					}
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-
-//line hunt_uniform.go:15
-							tid := nugoTi
-
-//line hunt_uniform.go:16
-							i := (nugoX0 + nugoTi)
-
 //line hunt_uniform.go:37
-							if i < len(a) {
+								if i < len(a) {
 //line hunt_uniform.go:38
-								a[i] -= sh[t.BlockDim().X-1-tid]
+									a[i] -= sh[t.BlockDim().X-1-tid]
+								}
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_uniform.go:15
-							tid := t.ThreadIdx().X
+								tid := nugoTx
 
 //line hunt_uniform.go:16
-							i := t.Grid1()
+								i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:37
-							if i < len(a) {
+								if i < len(a) {
 //line hunt_uniform.go:38
-								a[i] -= sh[t.BlockDim().X-1-tid]
+									a[i] -= sh[t.BlockDim().X-1-tid]
+								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:16
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_uniform.go:42
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:43
-							a[i] = a[i]*7 + int32(rounds*100+lim)
+								a[i] = a[i]*7 + int32(rounds*100+lim)
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:16
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:42
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:43
-							a[i] = a[i]*7 + int32(rounds*100+lim)
+								a[i] = a[i]*7 + int32(rounds*100+lim)
+							}
 						}
 					}
 				}
@@ -14946,236 +25649,276 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:52
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_uniform.go:53
-						v := int32(0)
+							v := int32(0)
 
 //line hunt_uniform.go:54
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:55
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:52
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:53
-						v := int32(0)
+							v := int32(0)
 
 //line hunt_uniform.go:54
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:55
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line hunt_uniform.go:58
 				if (mode%4) == 0 || ((mode % 4) == 3) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_uniform.go:51
-							tid := nugoTi
-							v := nugoVV[nugoTi]
+								tid := nugoTi
+								v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:59
-							sh[tid] = v
-							nugoVV[nugoTi] = v
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_uniform.go:51
-							tid := t.ThreadIdx().X
-							v := nugoVV[nugoTi]
+								tid := nugoTx
+								v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:59
-							sh[tid] = v
-							nugoVV[nugoTi] = v
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_uniform.go:51
-							tid := nugoTi
-							v := nugoVV[nugoTi]
+								tid := nugoTi
+								v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:61
-							v = sh[t.BlockDim().X-1-tid]
-							nugoVV[nugoTi] = v
+								v = sh[t.BlockDim().X-1-tid]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_uniform.go:51
-							tid := t.ThreadIdx().X
-							v := nugoVV[nugoTi]
+								tid := nugoTx
+								v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:61
-							v = sh[t.BlockDim().X-1-tid]
-							nugoVV[nugoTi] = v
+								v = sh[t.BlockDim().X-1-tid]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 				} else {
 					if (mode % 4) == 2 {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line hunt_uniform.go:51
-								tid := nugoTi
-								v := nugoVV[nugoTi]
+									tid := nugoTi
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:67
-								sh[tid] = -v
-								nugoVV[nugoTi] = v
+									sh[tid] = -v
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:51
-								tid := t.ThreadIdx().X
-								v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:67
-								sh[tid] = -v
-								nugoVV[nugoTi] = v
+									sh[tid] = -v
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								v := nugoVV[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:69
-								v -= sh[0]
-								nugoVV[nugoTi] = v
+									v -= sh[0]
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								v := nugoVV[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:69
-								v -= sh[0]
-								nugoVV[nugoTi] = v
+									v -= sh[0]
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 					} else {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line hunt_uniform.go:51
-								tid := nugoTi
-								v := nugoVV[nugoTi]
+									tid := nugoTi
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:63
-								sh[tid] = 2 * v
-								nugoVV[nugoTi] = v
+									sh[tid] = 2 * v
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:51
-								tid := t.ThreadIdx().X
-								v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:63
-								sh[tid] = 2 * v
-								nugoVV[nugoTi] = v
+									sh[tid] = 2 * v
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line hunt_uniform.go:51
-								tid := nugoTi
-								v := nugoVV[nugoTi]
+									tid := nugoTi
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:65
-								v += sh[(tid+1)%t.BlockDim().X]
-								nugoVV[nugoTi] = v
+									v += sh[(tid+1)%t.BlockDim().X]
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:51
-								tid := t.ThreadIdx().X
-								v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:65
-								v += sh[(tid+1)%t.BlockDim().X]
-								nugoVV[nugoTi] = v
+									v += sh[(tid+1)%t.BlockDim().X]
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:52
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:71
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:72
-							a[i] = v
+								a[i] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:52
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:71
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:72
-							a[i] = v
+								a[i] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -15201,40 +25944,45 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:81
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line hunt_uniform.go:82
-						v := int32(1)
+							v := int32(1)
 
 //line hunt_uniform.go:83
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:84
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:81
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:82
-						v := int32(1)
+							v := int32(1)
 
 //line hunt_uniform.go:83
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:84
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				{
@@ -15244,143 +25992,168 @@ func init() {
 //line hunt_uniform.go:87
 					if m > 10 {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line hunt_uniform.go:80
-								tid := nugoTi
-								v := nugoVV[nugoTi]
+									tid := nugoTi
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:88
-								sh[tid] = v + 1
-								nugoVV[nugoTi] = v
+									sh[tid] = v + 1
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:80
-								tid := t.ThreadIdx().X
-								v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:88
-								sh[tid] = v + 1
-								nugoVV[nugoTi] = v
+									sh[tid] = v + 1
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								v := nugoVV[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:90
-								v = sh[0]
-								nugoVV[nugoTi] = v
+									v = sh[0]
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								v := nugoVV[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:90
-								v = sh[0]
-								nugoVV[nugoTi] = v
+									v = sh[0]
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 					} else {
 						if m > 4 {
 							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
 
 //line hunt_uniform.go:80
-									tid := nugoTi
-									v := nugoVV[nugoTi]
+										tid := nugoTi
+										v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:92
-									sh[tid] = v * 3
-									nugoVV[nugoTi] = v
+										sh[tid] = v * 3
+										nugoVV[nugoTi] = v
+									}
 								}
 							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
+								{
+									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:80
-									tid := t.ThreadIdx().X
-									v := nugoVV[nugoTi]
+										tid := nugoTx
+										v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:92
-									sh[tid] = v * 3
-									nugoVV[nugoTi] = v
+										sh[tid] = v * 3
+										nugoVV[nugoTi] = v
+									}
 								}
 							}
 							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
 
 //line hunt_uniform.go:80
-									tid := nugoTi
-									v := nugoVV[nugoTi]
+										tid := nugoTi
+										v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:94
-									v = sh[tid^1]
-									nugoVV[nugoTi] = v
+										v = sh[tid^1]
+										nugoVV[nugoTi] = v
+									}
 								}
 							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
+								{
+									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:80
-									tid := t.ThreadIdx().X
-									v := nugoVV[nugoTi]
+										tid := nugoTx
+										v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:94
-									v = sh[tid^1]
-									nugoVV[nugoTi] = v
+										v = sh[tid^1]
+										nugoVV[nugoTi] = v
+									}
 								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:81
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:96
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:97
-							a[i] = v
+								a[i] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:81
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:96
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:97
-							a[i] = v
+								a[i] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -15412,109 +26185,183 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+						}
 					}
 				}
 //line hunt_uniform.go:138
 				if n > 2 {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-						}
-					}
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-
-//line hunt_uniform.go:135
-							tid := nugoTi
-
-//line hunt_uniform.go:136
-							i := (nugoX0 + nugoTi)
-
-//line hunt_uniform.go:137
-							x := int32(tid)
-
-//line hunt_uniform.go:139
-							x2 := x*2 + 1
-
-//line hunt_uniform.go:141
-							if i < len(a) {
-//line hunt_uniform.go:142
-								a[i] += x2
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_uniform.go:135
-							tid := t.ThreadIdx().X
+								tid := nugoTi
 
 //line hunt_uniform.go:136
-							i := t.Grid1()
+								i := (nugoX0 + nugoTi)
 
 //line hunt_uniform.go:137
-							x := int32(tid)
+								x := int32(tid)
 
 //line hunt_uniform.go:139
-							x2 := x*2 + 1
+								x2 := x*2 + 1
 
 //line hunt_uniform.go:141
-							if i < len(a) {
+								if i < len(a) {
 //line hunt_uniform.go:142
-								a[i] += x2
+									a[i] += x2
+								}
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line hunt_uniform.go:135
+								tid := nugoTx
+
+//line hunt_uniform.go:136
+								i := (nugoX0 + nugoTx)
+
+//line hunt_uniform.go:137
+								x := int32(tid)
+
+//line hunt_uniform.go:139
+								x2 := x*2 + 1
+
+//line hunt_uniform.go:141
+								if i < len(a) {
+//line hunt_uniform.go:142
+									a[i] += x2
+								}
 							}
 						}
 					}
 //line hunt_uniform.go:144
 					for x3 := int32(n); x3 > 0; x3-- {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line hunt_uniform.go:136
-								i := (nugoX0 + nugoTi)
+									i := (nugoX0 + nugoTi)
 
 //line hunt_uniform.go:146
-								if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:147
-									a[i] += x3
+										a[i] += x3
+									}
 								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:136
-								i := t.Grid1()
+									i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:146
-								if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:147
-									a[i] += x3
+										a[i] += x3
+									}
 								}
 							}
 						}
 					}
 					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:135
+								tid := nugoTi
+
+//line hunt_uniform.go:136
+								i := (nugoX0 + nugoTi)
+
+//line hunt_uniform.go:137
+								x := int32(tid)
+
+//line hunt_uniform.go:139
+								x2 := x*2 + 1
+
+//line hunt_uniform.go:150
+								if i < len(a) {
+//line hunt_uniform.go:151
+									a[i] *= x2
+								}
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line hunt_uniform.go:135
+								tid := nugoTx
+
+//line hunt_uniform.go:136
+								i := (nugoX0 + nugoTx)
+
+//line hunt_uniform.go:137
+								x := int32(tid)
+
+//line hunt_uniform.go:139
+								x2 := x*2 + 1
+
+//line hunt_uniform.go:150
+								if i < len(a) {
+//line hunt_uniform.go:151
+									a[i] *= x2
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
@@ -15528,78 +26375,34 @@ func init() {
 //line hunt_uniform.go:137
 							x := int32(tid)
 
-//line hunt_uniform.go:139
-							x2 := x*2 + 1
-
-//line hunt_uniform.go:150
+//line hunt_uniform.go:155
 							if i < len(a) {
-//line hunt_uniform.go:151
-								a[i] *= x2
+//line hunt_uniform.go:156
+								a[i] += x
 							}
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 
 //line hunt_uniform.go:135
-							tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_uniform.go:136
-							i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:137
 							x := int32(tid)
 
-//line hunt_uniform.go:139
-							x2 := x*2 + 1
-
-//line hunt_uniform.go:150
+//line hunt_uniform.go:155
 							if i < len(a) {
-//line hunt_uniform.go:151
-								a[i] *= x2
+//line hunt_uniform.go:156
+								a[i] += x
 							}
-						}
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line hunt_uniform.go:135
-						tid := nugoTi
-
-//line hunt_uniform.go:136
-						i := (nugoX0 + nugoTi)
-
-//line hunt_uniform.go:137
-						x := int32(tid)
-
-//line hunt_uniform.go:155
-						if i < len(a) {
-//line hunt_uniform.go:156
-							a[i] += x
-						}
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line hunt_uniform.go:135
-						tid := t.ThreadIdx().X
-
-//line hunt_uniform.go:136
-						i := t.Grid1()
-
-//line hunt_uniform.go:137
-						x := int32(tid)
-
-//line hunt_uniform.go:155
-						if i < len(a) {
-//line hunt_uniform.go:156
-							a[i] += x
 						}
 					}
 				}
@@ -15624,19 +26427,144 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+						}
 					}
 				}
 //line hunt_uniform.go:166
 				for k := 0; k < n; k++ {
 					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:163
+								tid := nugoTi
+
+//line hunt_uniform.go:165
+								x := int32(tid % 7)
+
+//line hunt_uniform.go:167
+								x2 := x + int32(k)
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line hunt_uniform.go:163
+								tid := nugoTx
+
+//line hunt_uniform.go:165
+								x := int32(tid % 7)
+
+//line hunt_uniform.go:167
+								x2 := x + int32(k)
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:164
+								i := (nugoX0 + nugoTi)
+								x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:169
+								if i < len(a) {
+//line hunt_uniform.go:170
+									a[i] = a[i]*3 + x2
+								}
+
+//line hunt_uniform.go:172
+								x2++
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line hunt_uniform.go:164
+								i := (nugoX0 + nugoTx)
+								x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:169
+								if i < len(a) {
+//line hunt_uniform.go:170
+									a[i] = a[i]*3 + x2
+								}
+
+//line hunt_uniform.go:172
+								x2++
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line hunt_uniform.go:164
+								i := (nugoX0 + nugoTi)
+								x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:174
+								if i < len(a) {
+//line hunt_uniform.go:175
+									a[i] -= x2
+								}
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line hunt_uniform.go:164
+								i := (nugoX0 + nugoTx)
+								x2 := nugoVX2[nugoTi]
+
+//line hunt_uniform.go:174
+								if i < len(a) {
+//line hunt_uniform.go:175
+									a[i] -= x2
+								}
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
@@ -15644,140 +26572,40 @@ func init() {
 //line hunt_uniform.go:163
 							tid := nugoTi
 
-//line hunt_uniform.go:165
-							x := int32(tid % 7)
-
-//line hunt_uniform.go:167
-							x2 := x + int32(k)
-							nugoVX2[nugoTi] = x2
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-
-//line hunt_uniform.go:163
-							tid := t.ThreadIdx().X
+//line hunt_uniform.go:164
+							i := (nugoX0 + nugoTi)
 
 //line hunt_uniform.go:165
 							x := int32(tid % 7)
-
-//line hunt_uniform.go:167
-							x2 := x + int32(k)
-							nugoVX2[nugoTi] = x2
-						}
-					}
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-
-//line hunt_uniform.go:164
-							i := (nugoX0 + nugoTi)
-							x2 := nugoVX2[nugoTi]
-
-//line hunt_uniform.go:169
-							if i < len(a) {
-//line hunt_uniform.go:170
-								a[i] = a[i]*3 + x2
-							}
-
-//line hunt_uniform.go:172
-							x2++
-							nugoVX2[nugoTi] = x2
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-
-//line hunt_uniform.go:164
-							i := t.Grid1()
-							x2 := nugoVX2[nugoTi]
-
-//line hunt_uniform.go:169
-							if i < len(a) {
-//line hunt_uniform.go:170
-								a[i] = a[i]*3 + x2
-							}
-
-//line hunt_uniform.go:172
-							x2++
-							nugoVX2[nugoTi] = x2
-						}
-					}
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-
-//line hunt_uniform.go:164
-							i := (nugoX0 + nugoTi)
-							x2 := nugoVX2[nugoTi]
-
-//line hunt_uniform.go:174
-							if i < len(a) {
-//line hunt_uniform.go:175
-								a[i] -= x2
-							}
-							nugoVX2[nugoTi] = x2
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-
-//line hunt_uniform.go:164
-							i := t.Grid1()
-							x2 := nugoVX2[nugoTi]
-
-//line hunt_uniform.go:174
-							if i < len(a) {
-//line hunt_uniform.go:175
-								a[i] -= x2
-							}
-							nugoVX2[nugoTi] = x2
-						}
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line hunt_uniform.go:163
-						tid := nugoTi
-
-//line hunt_uniform.go:164
-						i := (nugoX0 + nugoTi)
-
-//line hunt_uniform.go:165
-						x := int32(tid % 7)
 
 //line hunt_uniform.go:178
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:179
-							a[i] += x
+								a[i] += x
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:163
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_uniform.go:164
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:165
-						x := int32(tid % 7)
+							x := int32(tid % 7)
 
 //line hunt_uniform.go:178
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:179
-							a[i] += x
+								a[i] += x
+							}
 						}
 					}
 				}
@@ -15810,144 +26638,164 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:189
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_uniform.go:190
-						bumpCount(c, (nugoX0+nugoTi) == 5, 2)
+							bumpCount(c, (nugoX0+nugoTi) == 5, 2)
 
 //line hunt_uniform.go:191
-						cuda.AtomicAdd(&c[1], 1)
+							cuda.AtomicAdd(&c[1], 1)
 
 //line hunt_uniform.go:192
-						old := cuda.AtomicAdd(&c[2], 1)
+							old := cuda.AtomicAdd(&c[2], 1)
 
 //line hunt_uniform.go:193
-						sh[tid] = int32(m)
-						nugoVOld[nugoTi] = old
+							sh[tid] = int32(m)
+							nugoVOld[nugoTi] = old
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:189
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_uniform.go:190
-						bumpCount(c, t.Grid1() == 5, 2)
+							bumpCount(c, (nugoX0+nugoTx) == 5, 2)
 
 //line hunt_uniform.go:191
-						cuda.AtomicAdd(&c[1], 1)
+							cuda.AtomicAdd(&c[1], 1)
 
 //line hunt_uniform.go:192
-						old := cuda.AtomicAdd(&c[2], 1)
+							old := cuda.AtomicAdd(&c[2], 1)
 
 //line hunt_uniform.go:193
-						sh[tid] = int32(m)
-						nugoVOld[nugoTi] = old
+							sh[tid] = int32(m)
+							nugoVOld[nugoTi] = old
+						}
 					}
 				}
 //line hunt_uniform.go:195
 				for k := 0; k < m; k++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_uniform.go:189
-							tid := nugoTi
+								tid := nugoTi
 
 //line hunt_uniform.go:196
-							v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
-							nugoVV[nugoTi] = v
+								v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_uniform.go:189
-							tid := t.ThreadIdx().X
+								tid := nugoTx
 
 //line hunt_uniform.go:196
-							v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
-							nugoVV[nugoTi] = v
+								v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line hunt_uniform.go:189
-							tid := nugoTi
-							v := nugoVV[nugoTi]
+								tid := nugoTi
+								v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:198
-							sh[tid] = v
-							nugoVV[nugoTi] = v
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line hunt_uniform.go:189
-							tid := t.ThreadIdx().X
-							v := nugoVV[nugoTi]
+								tid := nugoTx
+								v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:198
-							sh[tid] = v
-							nugoVV[nugoTi] = v
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:189
-						tid := nugoTi
-						old := nugoVOld[nugoTi]
+							tid := nugoTi
+							old := nugoVOld[nugoTi]
 
 //line hunt_uniform.go:201
-						if i := (nugoX0 + nugoTi); i < len(a) {
+							if i := (nugoX0 + nugoTi); i < len(a) {
 //line hunt_uniform.go:202
-							a[i] = sh[tid]
+								a[i] = sh[tid]
 //line hunt_uniform.go:203
-							if old < 0 {
+								if old < 0 {
 //line hunt_uniform.go:204
-								a[i] = -1
+									a[i] = -1
+								}
 							}
+							nugoVOld[nugoTi] = old
 						}
-						nugoVOld[nugoTi] = old
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:189
-						tid := t.ThreadIdx().X
-						old := nugoVOld[nugoTi]
+							tid := nugoTx
+							old := nugoVOld[nugoTi]
 
 //line hunt_uniform.go:201
-						if i := t.Grid1(); i < len(a) {
+							if i := (nugoX0 + nugoTx); i < len(a) {
 //line hunt_uniform.go:202
-							a[i] = sh[tid]
+								a[i] = sh[tid]
 //line hunt_uniform.go:203
-							if old < 0 {
+								if old < 0 {
 //line hunt_uniform.go:204
-								a[i] = -1
+									a[i] = -1
+								}
 							}
+							nugoVOld[nugoTi] = old
 						}
-						nugoVOld[nugoTi] = old
 					}
 				}
 			}
@@ -15973,14 +26821,19 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+						}
 					}
 				}
 
@@ -15996,28 +26849,33 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:214
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_uniform.go:222
-						v := int32(tid)
-						nugoVV[nugoTi] = v
+							v := int32(tid)
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:214
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_uniform.go:222
-						v := int32(tid)
-						nugoVV[nugoTi] = v
+							v := int32(tid)
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line hunt_uniform.go:223
@@ -16025,57 +26883,67 @@ func init() {
 //line hunt_uniform.go:224
 					for q := 0; q < s; q++ {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line hunt_uniform.go:214
-								tid := nugoTi
-								v := nugoVV[nugoTi]
+									tid := nugoTi
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:225
-								sh[tid] = v
-								nugoVV[nugoTi] = v
+									sh[tid] = v
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:214
-								tid := t.ThreadIdx().X
-								v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:225
-								sh[tid] = v
-								nugoVV[nugoTi] = v
+									sh[tid] = v
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line hunt_uniform.go:214
-								tid := nugoTi
-								v := nugoVV[nugoTi]
+									tid := nugoTi
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:227
-								v += sh[(tid+q+1)%t.BlockDim().X]
-								nugoVV[nugoTi] = v
+									v += sh[(tid+q+1)%t.BlockDim().X]
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:214
-								tid := t.ThreadIdx().X
-								v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:227
-								v += sh[(tid+q+1)%t.BlockDim().X]
-								nugoVV[nugoTi] = v
+									v += sh[(tid+q+1)%t.BlockDim().X]
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 					}
@@ -16090,58 +26958,68 @@ func init() {
 						continue
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:235
-							v = v*3 + int32(s)
-							nugoVV[nugoTi] = v
+								v = v*3 + int32(s)
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:235
-							v = v*3 + int32(s)
-							nugoVV[nugoTi] = v
+								v = v*3 + int32(s)
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line hunt_uniform.go:215
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:237
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:238
-							a[i] = v
+								a[i] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line hunt_uniform.go:215
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:237
-						if i < len(a) {
+							if i < len(a) {
 //line hunt_uniform.go:238
-							a[i] = v
+								a[i] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -16168,73 +27046,83 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_uniform.go:248
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_uniform.go:249
-						sh[tid] = int32(tid)
+							sh[tid] = int32(tid)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_uniform.go:248
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_uniform.go:249
-						sh[tid] = int32(tid)
+							sh[tid] = int32(tid)
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 				if nugoFlat {
 					nugoLo, nugoHi := 0, min(max(gone, 0), nugoN)
-				nugoRegion:
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_uniform.go:248
-						tid := nugoTi
+							tid := nugoTi
 
 //line hunt_uniform.go:251
-						if tid < gone {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if tid < gone {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
 						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line hunt_uniform.go:248
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line hunt_uniform.go:251
-						if tid < gone {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if tid < gone {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
 						}
 					}
@@ -16252,32 +27140,37 @@ func init() {
 //line hunt_uniform.go:258
 				for r := 0; r < k+12/(d+1-where%2); r++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoExited[nugoTi] {
+									continue
+								}
 
 //line hunt_uniform.go:248
-							tid := nugoTi
+								tid := nugoTi
 
 //line hunt_uniform.go:260
-							sh[tid]++
+								sh[tid]++
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoExited[nugoTi] {
+									continue
+								}
 
 //line hunt_uniform.go:248
-							tid := t.ThreadIdx().X
+								tid := nugoTx
 
 //line hunt_uniform.go:260
-							sh[tid]++
+								sh[tid]++
+							}
 						}
 					}
 					nugoB.Lead(nugoExited)
@@ -16285,6 +27178,43 @@ func init() {
 //line hunt_uniform.go:262
 				if where == 2 && 12/d > 0 {
 					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoExited[nugoTi] {
+									continue
+								}
+
+//line hunt_uniform.go:248
+								tid := nugoTi
+
+//line hunt_uniform.go:264
+								sh[tid]--
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoExited[nugoTi] {
+									continue
+								}
+
+//line hunt_uniform.go:248
+								tid := nugoTx
+
+//line hunt_uniform.go:264
+								sh[tid]--
+							}
+						}
+					}
+					nugoB.Lead(nugoExited)
+				}
+				if nugoFlat {
+					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
@@ -16295,58 +27225,31 @@ func init() {
 //line hunt_uniform.go:248
 							tid := nugoTi
 
-//line hunt_uniform.go:264
-							sh[tid]--
+//line hunt_uniform.go:266
+							if i := (nugoX0 + nugoTi); i < len(a) {
+//line hunt_uniform.go:267
+								a[i] = sh[tid]
+							}
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 							if nugoExited[nugoTi] {
 								continue
 							}
 
 //line hunt_uniform.go:248
-							tid := t.ThreadIdx().X
-
-//line hunt_uniform.go:264
-							sh[tid]--
-						}
-					}
-					nugoB.Lead(nugoExited)
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line hunt_uniform.go:248
-						tid := nugoTi
+							tid := nugoTx
 
 //line hunt_uniform.go:266
-						if i := (nugoX0 + nugoTi); i < len(a) {
+							if i := (nugoX0 + nugoTx); i < len(a) {
 //line hunt_uniform.go:267
-							a[i] = sh[tid]
-						}
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line hunt_uniform.go:248
-						tid := t.ThreadIdx().X
-
-//line hunt_uniform.go:266
-						if i := t.Grid1(); i < len(a) {
-//line hunt_uniform.go:267
-							a[i] = sh[tid]
+								a[i] = sh[tid]
+							}
 						}
 					}
 				}
@@ -16368,112 +27271,127 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[256]float32)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line kernels.go:21
-						tid := nugoTi
-
-//line kernels.go:22
-						i := (nugoX0 + nugoTi)
-
-//line kernels.go:23
-						var v float32
-
-//line kernels.go:24
-						if i < len(a) {
-//line kernels.go:25
-							v = a[i]
-						}
-
-//line kernels.go:27
-						sh[tid] = v
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line kernels.go:21
-						tid := t.ThreadIdx().X
-
-//line kernels.go:22
-						i := t.Grid1()
-
-//line kernels.go:23
-						var v float32
-
-//line kernels.go:24
-						if i < len(a) {
-//line kernels.go:25
-							v = a[i]
-						}
-
-//line kernels.go:27
-						sh[tid] = v
-					}
-				}
-//line kernels.go:29
-				for s := Block / 2; s > 0; s >>= 1 {
-					if nugoFlat {
-						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
-						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
 //line kernels.go:21
 							tid := nugoTi
 
-//line kernels.go:30
-							if tid < s {
-//line kernels.go:31
-								sh[tid] += sh[tid+s]
+//line kernels.go:22
+							i := (nugoX0 + nugoTi)
+
+//line kernels.go:23
+							var v float32
+
+//line kernels.go:24
+							if i < len(a) {
+//line kernels.go:25
+								v = a[i]
 							}
+
+//line kernels.go:27
+							sh[tid] = v
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 
 //line kernels.go:21
-							tid := t.ThreadIdx().X
+							tid := nugoTx
+
+//line kernels.go:22
+							i := (nugoX0 + nugoTx)
+
+//line kernels.go:23
+							var v float32
+
+//line kernels.go:24
+							if i < len(a) {
+//line kernels.go:25
+								v = a[i]
+							}
+
+//line kernels.go:27
+							sh[tid] = v
+						}
+					}
+				}
+//line kernels.go:29
+				for s := Block / 2; s > 0; s >>= 1 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line kernels.go:21
+								tid := nugoTi
 
 //line kernels.go:30
-							if tid < s {
+								if tid < s {
 //line kernels.go:31
-								sh[tid] += sh[tid+s]
+									sh[tid] += sh[tid+s]
+								}
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line kernels.go:21
+								tid := nugoTx
+
+//line kernels.go:30
+								if tid < s {
+//line kernels.go:31
+									sh[tid] += sh[tid+s]
+								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:21
-						tid := nugoTi
+							tid := nugoTi
 
 //line kernels.go:35
-						if tid == 0 {
+							if tid == 0 {
 //line kernels.go:36
-							sums[t.BlockIdx().X] = sh[0]
+								sums[t.BlockIdx().X] = sh[0]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:21
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line kernels.go:35
-						if tid == 0 {
+							if tid == 0 {
 //line kernels.go:36
-							sums[t.BlockIdx().X] = sh[0]
+								sums[t.BlockIdx().X] = sh[0]
+							}
 						}
 					}
 				}
@@ -16508,105 +27426,690 @@ func init() {
 //line kernels.go:49
 				_, k := a.Shape()
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:50
-						var sum float32
-						nugoVSum[nugoTi] = sum
+							var sum float32
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:50
-						var sum float32
-						nugoVSum[nugoTi] = sum
+							var sum float32
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 //line kernels.go:51
 				for tile := 0; tile < (k+Tile-1)/Tile; tile++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line kernels.go:45
-							i, j := t.Grid2()
+								i, j := t.Grid2()
 
 //line kernels.go:46
-							tid := t.ThreadIdx()
+								tid := t.ThreadIdx()
 
 //line kernels.go:47
-							tx := tid.X
+								tx := tid.X
 
 //line kernels.go:47
-							ty := tid.Y
+								ty := tid.Y
 
 //line kernels.go:52
-							var va, vb float32
+								var va, vb float32
 
 //line kernels.go:53
-							if p := tile*Tile + ty; i < rows && p < k {
+								if p := tile*Tile + ty; i < rows && p < k {
 //line kernels.go:54
-								va = a.AtP(i, p)
-							}
+									va = a.AtP(i, p)
+								}
 
 //line kernels.go:56
-							if p := tile*Tile + tx; p < k && j < cols {
+								if p := tile*Tile + tx; p < k && j < cols {
 //line kernels.go:57
-								vb = b.AtP(p, j)
-							}
+									vb = b.AtP(p, j)
+								}
 
 //line kernels.go:59
-							sA[tx*Tile+ty] = va
+								sA[tx*Tile+ty] = va
 
 //line kernels.go:60
-							sB[tx*Tile+ty] = vb
+								sB[tx*Tile+ty] = vb
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line kernels.go:45
-							i, j := t.Grid2()
+								i, j := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line kernels.go:46
-							tid := t.ThreadIdx()
+								tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line kernels.go:47
-							tx := tid.X
+								tx := tid.X
 
 //line kernels.go:47
-							ty := tid.Y
+								ty := tid.Y
 
 //line kernels.go:52
-							var va, vb float32
+								var va, vb float32
 
 //line kernels.go:53
-							if p := tile*Tile + ty; i < rows && p < k {
+								if p := tile*Tile + ty; i < rows && p < k {
 //line kernels.go:54
-								va = a.AtP(i, p)
-							}
+									va = a.AtP(i, p)
+								}
 
 //line kernels.go:56
-							if p := tile*Tile + tx; p < k && j < cols {
+								if p := tile*Tile + tx; p < k && j < cols {
 //line kernels.go:57
-								vb = b.AtP(p, j)
-							}
+									vb = b.AtP(p, j)
+								}
 
 //line kernels.go:59
-							sA[tx*Tile+ty] = va
+								sA[tx*Tile+ty] = va
 
 //line kernels.go:60
-							sB[tx*Tile+ty] = vb
+								sB[tx*Tile+ty] = vb
+							}
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						nugoJam := 0
+						func() {
+							defer func() { _ = recover() }()
+							for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+								nugoTi1 := nugoJ + 0
+								_ = nugoTi1
+								t1 := nugoB.FlatThread(nugoTi1)
+								_ = t1
+								nugoTi2 := nugoJ + 1
+								_ = nugoTi2
+								t2 := t1.Shift(1)
+								_ = t2
+								nugoTi3 := nugoJ + 2
+								_ = nugoTi3
+								t3 := t1.Shift(2)
+								_ = t3
+								nugoTi4 := nugoJ + 3
+								_ = nugoTi4
+								t4 := t1.Shift(3)
+								_ = t4
+								nugoTi5 := nugoJ + 4
+								_ = nugoTi5
+								t5 := t1.Shift(4)
+								_ = t5
+								nugoTi6 := nugoJ + 5
+								_ = nugoTi6
+								t6 := t1.Shift(5)
+								_ = t6
+								nugoTi7 := nugoJ + 6
+								_ = nugoTi7
+								t7 := t1.Shift(6)
+								_ = t7
+								nugoTi8 := nugoJ + 7
+								_ = nugoTi8
+								t8 := t1.Shift(7)
+								_ = t8
+
+//line kernels.go:46
+								tid1 := t1.ThreadIdx()
+
+//line kernels.go:47
+								tx1 := tid1.X
+
+//line kernels.go:47
+								ty1 := tid1.Y
+								sum1 := nugoVSum[nugoTi1]
+
+//line kernels.go:46
+								tid2 := t2.ThreadIdx()
+
+//line kernels.go:47
+								tx2 := tid2.X
+
+//line kernels.go:47
+								ty2 := tid2.Y
+								sum2 := nugoVSum[nugoTi2]
+
+//line kernels.go:46
+								tid3 := t3.ThreadIdx()
+
+//line kernels.go:47
+								tx3 := tid3.X
+
+//line kernels.go:47
+								ty3 := tid3.Y
+								sum3 := nugoVSum[nugoTi3]
+
+//line kernels.go:46
+								tid4 := t4.ThreadIdx()
+
+//line kernels.go:47
+								tx4 := tid4.X
+
+//line kernels.go:47
+								ty4 := tid4.Y
+								sum4 := nugoVSum[nugoTi4]
+
+//line kernels.go:46
+								tid5 := t5.ThreadIdx()
+
+//line kernels.go:47
+								tx5 := tid5.X
+
+//line kernels.go:47
+								ty5 := tid5.Y
+								sum5 := nugoVSum[nugoTi5]
+
+//line kernels.go:46
+								tid6 := t6.ThreadIdx()
+
+//line kernels.go:47
+								tx6 := tid6.X
+
+//line kernels.go:47
+								ty6 := tid6.Y
+								sum6 := nugoVSum[nugoTi6]
+
+//line kernels.go:46
+								tid7 := t7.ThreadIdx()
+
+//line kernels.go:47
+								tx7 := tid7.X
+
+//line kernels.go:47
+								ty7 := tid7.Y
+								sum7 := nugoVSum[nugoTi7]
+
+//line kernels.go:46
+								tid8 := t8.ThreadIdx()
+
+//line kernels.go:47
+								tx8 := tid8.X
+
+//line kernels.go:47
+								ty8 := tid8.Y
+								sum8 := nugoVSum[nugoTi8]
+								{
+									p := 0 + 0
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 1
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 2
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 3
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 4
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 5
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 6
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 7
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 8
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 9
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 10
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 11
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 12
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 13
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 14
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								{
+									p := 0 + 15
+									_ = p
+
+//line kernels.go:63
+									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+
+//line kernels.go:63
+									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+
+//line kernels.go:63
+									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+
+//line kernels.go:63
+									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+
+//line kernels.go:63
+									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+
+//line kernels.go:63
+									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+
+//line kernels.go:63
+									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+
+//line kernels.go:63
+									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+								}
+								nugoVSum[nugoJ+0] = sum1
+								nugoVSum[nugoJ+1] = sum2
+								nugoVSum[nugoJ+2] = sum3
+								nugoVSum[nugoJ+3] = sum4
+								nugoVSum[nugoJ+4] = sum5
+								nugoVSum[nugoJ+5] = sum6
+								nugoVSum[nugoJ+6] = sum7
+								nugoVSum[nugoJ+7] = sum8
+								nugoJam = nugoJ + 8
+							}
+						}()
+						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
@@ -16733,29 +28236,609 @@ func init() {
 							}
 							nugoVSum[nugoTi] = sum
 						}
-						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line kernels.go:46
-							tid := t.ThreadIdx()
+								tid := t.ThreadIdx()
 
 //line kernels.go:47
-							tx := tid.X
+								tx := tid.X
 
 //line kernels.go:47
-							ty := tid.Y
-							sum := nugoVSum[nugoTi]
+								ty := tid.Y
+								sum := nugoVSum[nugoTi]
 
 //line kernels.go:62
-							for p := 0; p < Tile; p++ {
+								for p := 0; p < Tile; p++ {
 //line kernels.go:63
-								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+									sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+								}
+								nugoVSum[nugoTi] = sum
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						nugoJam2 := 0
+						func() {
+							defer func() { _ = recover() }()
+							if !nugoB.Runs(8) {
+								return
+							}
+							for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+								nugoTi12 := nugoJ2 + 0
+								_ = nugoTi12
+								t12 := nugoB.Thread(nugoTi12)
+								_ = t12
+								nugoTi22 := nugoJ2 + 1
+								_ = nugoTi22
+								t22 := t12.Shift(1)
+								_ = t22
+								nugoTi32 := nugoJ2 + 2
+								_ = nugoTi32
+								t32 := t12.Shift(2)
+								_ = t32
+								nugoTi42 := nugoJ2 + 3
+								_ = nugoTi42
+								t42 := t12.Shift(3)
+								_ = t42
+								nugoTi52 := nugoJ2 + 4
+								_ = nugoTi52
+								t52 := t12.Shift(4)
+								_ = t52
+								nugoTi62 := nugoJ2 + 5
+								_ = nugoTi62
+								t62 := t12.Shift(5)
+								_ = t62
+								nugoTi72 := nugoJ2 + 6
+								_ = nugoTi72
+								t72 := t12.Shift(6)
+								_ = t72
+								nugoTi82 := nugoJ2 + 7
+								_ = nugoTi82
+								t82 := t12.Shift(7)
+								_ = t82
+
+//line kernels.go:46
+								tid12 := t12.ThreadIdx()
+
+//line kernels.go:47
+								tx12 := tid12.X
+
+//line kernels.go:47
+								ty12 := tid12.Y
+								sum12 := nugoVSum[nugoTi12]
+
+//line kernels.go:46
+								tid22 := t22.ThreadIdx()
+
+//line kernels.go:47
+								tx22 := tid22.X
+
+//line kernels.go:47
+								ty22 := tid22.Y
+								sum22 := nugoVSum[nugoTi22]
+
+//line kernels.go:46
+								tid32 := t32.ThreadIdx()
+
+//line kernels.go:47
+								tx32 := tid32.X
+
+//line kernels.go:47
+								ty32 := tid32.Y
+								sum32 := nugoVSum[nugoTi32]
+
+//line kernels.go:46
+								tid42 := t42.ThreadIdx()
+
+//line kernels.go:47
+								tx42 := tid42.X
+
+//line kernels.go:47
+								ty42 := tid42.Y
+								sum42 := nugoVSum[nugoTi42]
+
+//line kernels.go:46
+								tid52 := t52.ThreadIdx()
+
+//line kernels.go:47
+								tx52 := tid52.X
+
+//line kernels.go:47
+								ty52 := tid52.Y
+								sum52 := nugoVSum[nugoTi52]
+
+//line kernels.go:46
+								tid62 := t62.ThreadIdx()
+
+//line kernels.go:47
+								tx62 := tid62.X
+
+//line kernels.go:47
+								ty62 := tid62.Y
+								sum62 := nugoVSum[nugoTi62]
+
+//line kernels.go:46
+								tid72 := t72.ThreadIdx()
+
+//line kernels.go:47
+								tx72 := tid72.X
+
+//line kernels.go:47
+								ty72 := tid72.Y
+								sum72 := nugoVSum[nugoTi72]
+
+//line kernels.go:46
+								tid82 := t82.ThreadIdx()
+
+//line kernels.go:47
+								tx82 := tid82.X
+
+//line kernels.go:47
+								ty82 := tid82.Y
+								sum82 := nugoVSum[nugoTi82]
+								{
+									p := 0 + 0
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 1
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 2
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 3
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 4
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 5
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 6
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 7
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 8
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 9
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 10
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 11
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 12
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 13
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 14
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								{
+									p := 0 + 15
+									_ = p
+
+//line kernels.go:63
+									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+
+//line kernels.go:63
+									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+
+//line kernels.go:63
+									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+
+//line kernels.go:63
+									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+
+//line kernels.go:63
+									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+
+//line kernels.go:63
+									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+
+//line kernels.go:63
+									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+
+//line kernels.go:63
+									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+								}
+								nugoVSum[nugoJ2+0] = sum12
+								nugoVSum[nugoJ2+1] = sum22
+								nugoVSum[nugoJ2+2] = sum32
+								nugoVSum[nugoJ2+3] = sum42
+								nugoVSum[nugoJ2+4] = sum52
+								nugoVSum[nugoJ2+5] = sum62
+								nugoVSum[nugoJ2+6] = sum72
+								nugoVSum[nugoJ2+7] = sum82
+								nugoJam2 = nugoJ2 + 8
+							}
+						}()
+						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.Thread(nugoTi)
 							_ = t
 
@@ -16882,60 +28965,68 @@ func init() {
 							}
 							nugoVSum[nugoTi] = sum
 						}
-						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+							for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line kernels.go:46
-							tid := t.ThreadIdx()
+								tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line kernels.go:47
-							tx := tid.X
+								tx := tid.X
 
 //line kernels.go:47
-							ty := tid.Y
-							sum := nugoVSum[nugoTi]
+								ty := tid.Y
+								sum := nugoVSum[nugoTi]
 
 //line kernels.go:62
-							for p := 0; p < Tile; p++ {
+								for p := 0; p < Tile; p++ {
 //line kernels.go:63
-								sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+									sum += sA[tx*Tile+p] * sB[p*Tile+ty]
+								}
+								nugoVSum[nugoTi] = sum
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:45
-						i, j := t.Grid2()
-						sum := nugoVSum[nugoTi]
+							i, j := t.Grid2()
+							sum := nugoVSum[nugoTi]
 
 //line kernels.go:67
-						if i < rows && j < cols {
+							if i < rows && j < cols {
 //line kernels.go:68
-							c.SetP(i, j, sum)
+								c.SetP(i, j, sum)
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:45
-						i, j := t.Grid2()
-						sum := nugoVSum[nugoTi]
+							i, j := nugoB.Grid2At(nugoTx, nugoTy)
+							sum := nugoVSum[nugoTi]
 
 //line kernels.go:67
-						if i < rows && j < cols {
+							if i < rows && j < cols {
 //line kernels.go:68
-							c.SetP(i, j, sum)
+								c.SetP(i, j, sum)
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 			}
@@ -16955,50 +29046,55 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				buf := (*[512]int32)(cuda.BlockShared(&nugoShared, 512))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:77
-						tid := nugoTi
+							tid := nugoTi
 
 //line kernels.go:78
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:79
-						var v int32
+							var v int32
 
 //line kernels.go:80
-						if i < len(a) {
+							if i < len(a) {
 //line kernels.go:81
-							v = a[i]
-						}
+								v = a[i]
+							}
 
 //line kernels.go:83
-						buf[tid] = v
+							buf[tid] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:77
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line kernels.go:78
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:79
-						var v int32
+							var v int32
 
 //line kernels.go:80
-						if i < len(a) {
+							if i < len(a) {
 //line kernels.go:81
-							v = a[i]
-						}
+								v = a[i]
+							}
 
 //line kernels.go:83
-						buf[tid] = v
+							buf[tid] = v
+						}
 					}
 				}
 
@@ -17010,44 +29106,49 @@ func init() {
 //line kernels.go:86
 				for off := 1; off < Block; off *= 2 {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line kernels.go:77
-							tid := nugoTi
+								tid := nugoTi
 
 //line kernels.go:87
-							x := buf[src+tid]
+								x := buf[src+tid]
 
 //line kernels.go:88
-							if tid >= off {
+								if tid >= off {
 //line kernels.go:89
-								x += buf[src+tid-off]
-							}
+									x += buf[src+tid-off]
+								}
 
 //line kernels.go:91
-							buf[dst+tid] = x
+								buf[dst+tid] = x
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line kernels.go:77
-							tid := t.ThreadIdx().X
+								tid := nugoTx
 
 //line kernels.go:87
-							x := buf[src+tid]
+								x := buf[src+tid]
 
 //line kernels.go:88
-							if tid >= off {
+								if tid >= off {
 //line kernels.go:89
-								x += buf[src+tid-off]
-							}
+									x += buf[src+tid-off]
+								}
 
 //line kernels.go:91
-							buf[dst+tid] = x
+								buf[dst+tid] = x
+							}
 						}
 					}
 
@@ -17055,37 +29156,42 @@ func init() {
 					src, dst = dst, src
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:77
-						tid := nugoTi
+							tid := nugoTi
 
 //line kernels.go:78
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:95
-						if i < len(out) {
+							if i < len(out) {
 //line kernels.go:96
-							out[i] = buf[src+tid]
+								out[i] = buf[src+tid]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:77
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line kernels.go:78
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:95
-						if i < len(out) {
+							if i < len(out) {
 //line kernels.go:96
-							out[i] = buf[src+tid]
+								out[i] = buf[src+tid]
+							}
 						}
 					}
 				}
@@ -17106,59 +29212,69 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				bins := (*[256]uint32)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:106
-						for i := (nugoX0 + nugoTi); i < len(a); i += t.GridSize1() {
+							for i := (nugoX0 + nugoTi); i < len(a); i += t.GridSize1() {
 //line kernels.go:107
-							cuda.BlockAtomicAdd(&bins[a[i]], 1)
-						}
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line kernels.go:106
-						for i := t.Grid1(); i < len(a); i += t.GridSize1() {
-//line kernels.go:107
-							cuda.BlockAtomicAdd(&bins[a[i]], 1)
-						}
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line kernels.go:105
-						tid := nugoTi
-
-//line kernels.go:110
-						for b := tid; b < Bins; b += t.BlockDim().X {
-//line kernels.go:111
-							if n := bins[b]; n > 0 {
-//line kernels.go:112
-								cuda.AtomicAdd(&counts[b], n)
+								cuda.BlockAtomicAdd(&bins[a[i]], 1)
 							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line kernels.go:106
+							for i := (nugoX0 + nugoTx); i < len(a); i += t.GridSize1() {
+//line kernels.go:107
+								cuda.BlockAtomicAdd(&bins[a[i]], 1)
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:105
-						tid := t.ThreadIdx().X
+							tid := nugoTi
 
 //line kernels.go:110
-						for b := tid; b < Bins; b += t.BlockDim().X {
+							for b := tid; b < Bins; b += t.BlockDim().X {
 //line kernels.go:111
-							if n := bins[b]; n > 0 {
+								if n := bins[b]; n > 0 {
 //line kernels.go:112
-								cuda.AtomicAdd(&counts[b], n)
+									cuda.AtomicAdd(&counts[b], n)
+								}
+							}
+						}
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line kernels.go:105
+							tid := nugoTx
+
+//line kernels.go:110
+							for b := tid; b < Bins; b += t.BlockDim().X {
+//line kernels.go:111
+								if n := bins[b]; n > 0 {
+//line kernels.go:112
+									cuda.AtomicAdd(&counts[b], n)
+								}
 							}
 						}
 					}
@@ -17180,138 +29296,148 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[262]float32)(cuda.BlockShared(&nugoShared, 262))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:122
-						tid := nugoTi
+							tid := nugoTi
 
 //line kernels.go:123
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:124
-						var v float32
+							var v float32
 
 //line kernels.go:125
-						if i < len(a) {
+							if i < len(a) {
 //line kernels.go:126
-							v = a[i]
-						}
+								v = a[i]
+							}
 
 //line kernels.go:128
-						sh[tid+Radius] = v
+							sh[tid+Radius] = v
 
 //line kernels.go:129
-						if tid < Radius {
+							if tid < Radius {
 //line kernels.go:130
-							var lo, hi float32
+								var lo, hi float32
 //line kernels.go:131
-							if i-Radius >= 0 {
+								if i-Radius >= 0 {
 //line kernels.go:132
-								lo = a[i-Radius]
-							}
+									lo = a[i-Radius]
+								}
 //line kernels.go:134
-							if i+Block < len(a) {
+								if i+Block < len(a) {
 //line kernels.go:135
-								hi = a[i+Block]
-							}
+									hi = a[i+Block]
+								}
 //line kernels.go:137
-							sh[tid] = lo
+								sh[tid] = lo
 //line kernels.go:138
-							sh[tid+Block+Radius] = hi
+								sh[tid+Block+Radius] = hi
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:122
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line kernels.go:123
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:124
-						var v float32
+							var v float32
 
 //line kernels.go:125
-						if i < len(a) {
+							if i < len(a) {
 //line kernels.go:126
-							v = a[i]
-						}
+								v = a[i]
+							}
 
 //line kernels.go:128
-						sh[tid+Radius] = v
+							sh[tid+Radius] = v
 
 //line kernels.go:129
-						if tid < Radius {
+							if tid < Radius {
 //line kernels.go:130
-							var lo, hi float32
+								var lo, hi float32
 //line kernels.go:131
-							if i-Radius >= 0 {
+								if i-Radius >= 0 {
 //line kernels.go:132
-								lo = a[i-Radius]
-							}
+									lo = a[i-Radius]
+								}
 //line kernels.go:134
-							if i+Block < len(a) {
+								if i+Block < len(a) {
 //line kernels.go:135
-								hi = a[i+Block]
-							}
+									hi = a[i+Block]
+								}
 //line kernels.go:137
-							sh[tid] = lo
+								sh[tid] = lo
 //line kernels.go:138
-							sh[tid+Block+Radius] = hi
+								sh[tid+Block+Radius] = hi
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:122
-						tid := nugoTi
+							tid := nugoTi
 
 //line kernels.go:123
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:141
-						if i < len(out) {
+							if i < len(out) {
 //line kernels.go:142
-							var s float32
+								var s float32
 //line kernels.go:143
-							for k := -Radius; k <= Radius; k++ {
+								for k := -Radius; k <= Radius; k++ {
 //line kernels.go:144
-								s += sh[tid+Radius+k]
-							}
+									s += sh[tid+Radius+k]
+								}
 //line kernels.go:146
-							out[i] = s / (2*Radius + 1)
+								out[i] = s / (2*Radius + 1)
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:122
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line kernels.go:123
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:141
-						if i < len(out) {
+							if i < len(out) {
 //line kernels.go:142
-							var s float32
+								var s float32
 //line kernels.go:143
-							for k := -Radius; k <= Radius; k++ {
+								for k := -Radius; k <= Radius; k++ {
 //line kernels.go:144
-								s += sh[tid+Radius+k]
-							}
+									s += sh[tid+Radius+k]
+								}
 //line kernels.go:146
-							out[i] = s / (2*Radius + 1)
+								out[i] = s / (2*Radius + 1)
+							}
 						}
 					}
 				}
@@ -17338,40 +29464,45 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				warpSums := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:157
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:158
-						var v float32
+							var v float32
 
 //line kernels.go:159
-						if i < len(a) {
+							if i < len(a) {
 //line kernels.go:160
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:157
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:158
-						var v float32
+							var v float32
 
 //line kernels.go:159
-						if i < len(a) {
+							if i < len(a) {
 //line kernels.go:160
-							v = a[i]
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line kernels.go:162
@@ -17436,87 +29567,97 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:155
-						tid := nugoTi
+							tid := nugoTi
 
 //line kernels.go:156
-						lane := tid % 32
+							lane := tid % 32
 
 //line kernels.go:156
-						warp := tid / 32
-						v := nugoVV[nugoTi]
+							warp := tid / 32
+							v := nugoVV[nugoTi]
 
 //line kernels.go:165
-						if lane == 0 {
+							if lane == 0 {
 //line kernels.go:166
-							warpSums[warp] = v
+								warpSums[warp] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:155
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line kernels.go:156
-						lane := tid % 32
+							lane := tid % 32
 
 //line kernels.go:156
-						warp := tid / 32
-						v := nugoVV[nugoTi]
+							warp := tid / 32
+							v := nugoVV[nugoTi]
 
 //line kernels.go:165
-						if lane == 0 {
+							if lane == 0 {
 //line kernels.go:166
-							warpSums[warp] = v
+								warpSums[warp] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < min(32, nugoN); nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < min(32, nugoN); nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:155
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line kernels.go:169
-						v = 0
+							v = 0
 
 //line kernels.go:170
-						if tid < Block/32 {
+							if tid < Block/32 {
 //line kernels.go:171
-							v = warpSums[tid]
+								v = warpSums[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:155
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line kernels.go:169
-						v = 0
+							v = 0
 
 //line kernels.go:170
-						if tid < Block/32 {
+							if tid < Block/32 {
 //line kernels.go:171
-							v = warpSums[tid]
+								v = warpSums[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line kernels.go:173
@@ -17582,36 +29723,41 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:155
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line kernels.go:176
-						if tid == 0 {
+							if tid == 0 {
 //line kernels.go:177
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:155
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line kernels.go:176
-						if tid == 0 {
+							if tid == 0 {
 //line kernels.go:177
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -17630,31 +29776,36 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				nugoCount := 0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:185
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:186
-						above := i < len(a) && a[i] > limit
-						if above {
-							nugoCount++
+							above := i < len(a) && a[i] > limit
+							if above {
+								nugoCount++
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:185
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:186
-						above := i < len(a) && a[i] > limit
-						if above {
-							nugoCount++
+							above := i < len(a) && a[i] > limit
+							if above {
+								nugoCount++
+							}
 						}
 					}
 				}
@@ -17664,28 +29815,33 @@ func init() {
 				nugoCount2 := 0
 				nugoArrived := 0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:185
-						i := (nugoX0 + nugoTi)
-						if i >= len(a) || a[i] > 0 {
-							nugoCount2++
+							i := (nugoX0 + nugoTi)
+							if i >= len(a) || a[i] > 0 {
+								nugoCount2++
+							}
+							nugoArrived++
 						}
-						nugoArrived++
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:185
-						i := t.Grid1()
-						if i >= len(a) || a[i] > 0 {
-							nugoCount2++
+							i := (nugoX0 + nugoTx)
+							if i >= len(a) || a[i] > 0 {
+								nugoCount2++
+							}
+							nugoArrived++
 						}
-						nugoArrived++
 					}
 				}
 
@@ -17693,34 +29849,39 @@ func init() {
 				pos := (nugoCount2 == nugoArrived)
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:189
-						if nugoTi == 0 {
+							if nugoTi == 0 {
 //line kernels.go:190
-							counts[t.BlockIdx().X] = int32(n)
+								counts[t.BlockIdx().X] = int32(n)
 //line kernels.go:191
-							if pos {
+								if pos {
 //line kernels.go:192
-								all[t.BlockIdx().X] = 1
+									all[t.BlockIdx().X] = 1
+								}
 							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:189
-						if t.ThreadIdx().X == 0 {
+							if nugoTx == 0 {
 //line kernels.go:190
-							counts[t.BlockIdx().X] = int32(n)
+								counts[t.BlockIdx().X] = int32(n)
 //line kernels.go:191
-							if pos {
+								if pos {
 //line kernels.go:192
-								all[t.BlockIdx().X] = 1
+									all[t.BlockIdx().X] = 1
+								}
 							}
 						}
 					}
@@ -17746,67 +29907,77 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:200
-						u := t
+							u := t
 
 //line kernels.go:201
-						i := u.Grid1()
+							i := u.Grid1()
 
 //line kernels.go:202
-						if i < len(a) {
+							if i < len(a) {
 //line kernels.go:203
-							a[i] = int32(u.ThreadIdx().X)
+								a[i] = int32(u.ThreadIdx().X)
+							}
+							nugoVU[nugoTi] = u
 						}
-						nugoVU[nugoTi] = u
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:200
-						u := t
+							u := t
 
 //line kernels.go:201
-						i := u.Grid1()
+							i := u.Grid1()
 
 //line kernels.go:202
-						if i < len(a) {
+							if i < len(a) {
 //line kernels.go:203
-							a[i] = int32(u.ThreadIdx().X)
+								a[i] = int32(u.ThreadIdx().X)
+							}
+							nugoVU[nugoTi] = u
 						}
-						nugoVU[nugoTi] = u
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						u := nugoVU[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							u := nugoVU[nugoTi]
 
 //line kernels.go:206
-						if j := u.Grid1(); j < len(a) {
+							if j := u.Grid1(); j < len(a) {
 //line kernels.go:207
-							a[j] += int32(u.BlockIdx().X)
+								a[j] += int32(u.BlockIdx().X)
+							}
+							nugoVU[nugoTi] = u
 						}
-						nugoVU[nugoTi] = u
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						u := nugoVU[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							u := nugoVU[nugoTi]
 
 //line kernels.go:206
-						if j := u.Grid1(); j < len(a) {
+							if j := u.Grid1(); j < len(a) {
 //line kernels.go:207
-							a[j] += int32(u.BlockIdx().X)
+								a[j] += int32(u.BlockIdx().X)
+							}
+							nugoVU[nugoTi] = u
 						}
-						nugoVU[nugoTi] = u
 					}
 				}
 			}
@@ -17832,48 +30003,58 @@ func init() {
 //line kernels.go:220
 					n2 := int32(7)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line kernels.go:217
-							if i := (nugoX0 + nugoTi); i < len(a) {
+								if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:218
-								a[i] += n
+									a[i] += n
+								}
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line kernels.go:217
-							if i := t.Grid1(); i < len(a) {
+								if i := (nugoX0 + nugoTx); i < len(a) {
 //line kernels.go:218
-								a[i] += n
+									a[i] += n
+								}
 							}
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line kernels.go:222
-							if i := (nugoX0 + nugoTi); i < len(a) {
+								if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:223
-								a[i] = a[i]*n2 + int32(k)
+									a[i] = a[i]*n2 + int32(k)
+								}
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line kernels.go:222
-							if i := t.Grid1(); i < len(a) {
+								if i := (nugoX0 + nugoTx); i < len(a) {
 //line kernels.go:223
-								a[i] = a[i]*n2 + int32(k)
+									a[i] = a[i]*n2 + int32(k)
+								}
 							}
 						}
 					}
@@ -17907,49 +30088,59 @@ func init() {
 //line kernels.go:234
 					y2 := x + int32(k)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line kernels.go:236
-							if i := (nugoX0 + nugoTi); i < len(a) {
+								if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:237
-								a[i] = a[i]*3 + x2*10 + y2
+									a[i] = a[i]*3 + x2*10 + y2
+								}
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line kernels.go:236
-							if i := t.Grid1(); i < len(a) {
+								if i := (nugoX0 + nugoTx); i < len(a) {
 //line kernels.go:237
-								a[i] = a[i]*3 + x2*10 + y2
+									a[i] = a[i]*3 + x2*10 + y2
+								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:241
-						if i := (nugoX0 + nugoTi); i < len(a) {
+							if i := (nugoX0 + nugoTi); i < len(a) {
 //line kernels.go:242
-							a[i] += x + y
+								a[i] += x + y
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:241
-						if i := t.Grid1(); i < len(a) {
+							if i := (nugoX0 + nugoTx); i < len(a) {
 //line kernels.go:242
-							a[i] += x + y
+								a[i] += x + y
+							}
 						}
 					}
 				}
@@ -17968,89 +30159,104 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:250
-						x, y := t.Grid2()
+							x, y := t.Grid2()
 
 //line kernels.go:251
-						if x < len(a) {
+							if x < len(a) {
 //line kernels.go:252
-							a[x] = int32(y)
+								a[x] = int32(y)
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:250
-						x, y := t.Grid2()
+							x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line kernels.go:251
-						if x < len(a) {
+							if x < len(a) {
 //line kernels.go:252
-							a[x] = int32(y)
+								a[x] = int32(y)
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:250
-						x, y := t.Grid2()
+							x, y := t.Grid2()
 
 //line kernels.go:255
-						if x == badX && y == badY {
+							if x == badX && y == badY {
 //line kernels.go:256
-							a[len(a)+x] = 0
+								a[len(a)+x] = 0
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:250
-						x, y := t.Grid2()
+							x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line kernels.go:255
-						if x == badX && y == badY {
+							if x == badX && y == badY {
 //line kernels.go:256
-							a[len(a)+x] = 0
+								a[len(a)+x] = 0
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:250
-						x, _ := t.Grid2()
+							x, _ := t.Grid2()
 
 //line kernels.go:259
-						if x < len(a) {
+							if x < len(a) {
 //line kernels.go:260
-							a[x]++
+								a[x]++
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:250
-						x, _ := t.Grid2()
+							x, _ := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line kernels.go:259
-						if x < len(a) {
+							if x < len(a) {
 //line kernels.go:260
-							a[x]++
+								a[x]++
+							}
 						}
 					}
 				}
@@ -18077,48 +30283,76 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:271
-						tid := nugoTi
+							tid := nugoTi
 
 //line kernels.go:272
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:273
-						sh[tid] = int32(i)
+							sh[tid] = int32(i)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:271
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line kernels.go:272
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:273
-						sh[tid] = int32(i)
+							sh[tid] = int32(i)
+						}
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
 
 //line kernels.go:272
 							i1 := (nugoX0 + nugoTi1)
@@ -18129,6 +30363,21 @@ func init() {
 //line kernels.go:272
 							i3 := (nugoX0 + nugoTi3)
 
+//line kernels.go:272
+							i4 := (nugoX0 + nugoTi4)
+
+//line kernels.go:272
+							i5 := (nugoX0 + nugoTi5)
+
+//line kernels.go:272
+							i6 := (nugoX0 + nugoTi6)
+
+//line kernels.go:272
+							i7 := (nugoX0 + nugoTi7)
+
+//line kernels.go:272
+							i8 := (nugoX0 + nugoTi8)
+
 //line kernels.go:275
 							var s1 int32
 
@@ -18137,7 +30386,24 @@ func init() {
 
 //line kernels.go:275
 							var s3 int32
-							for p := 0; p < 8; p++ {
+
+//line kernels.go:275
+							var s4 int32
+
+//line kernels.go:275
+							var s5 int32
+
+//line kernels.go:275
+							var s6 int32
+
+//line kernels.go:275
+							var s7 int32
+
+//line kernels.go:275
+							var s8 int32
+							{
+								p := 0 + 0
+								_ = p
 
 //line kernels.go:277
 								s1 += sh[off[i1]+p]
@@ -18147,11 +30413,227 @@ func init() {
 
 //line kernels.go:277
 								s3 += sh[off[i3]+p]
+
+//line kernels.go:277
+								s4 += sh[off[i4]+p]
+
+//line kernels.go:277
+								s5 += sh[off[i5]+p]
+
+//line kernels.go:277
+								s6 += sh[off[i6]+p]
+
+//line kernels.go:277
+								s7 += sh[off[i7]+p]
+
+//line kernels.go:277
+								s8 += sh[off[i8]+p]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+
+//line kernels.go:277
+								s4 += sh[off[i4]+p]
+
+//line kernels.go:277
+								s5 += sh[off[i5]+p]
+
+//line kernels.go:277
+								s6 += sh[off[i6]+p]
+
+//line kernels.go:277
+								s7 += sh[off[i7]+p]
+
+//line kernels.go:277
+								s8 += sh[off[i8]+p]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+
+//line kernels.go:277
+								s4 += sh[off[i4]+p]
+
+//line kernels.go:277
+								s5 += sh[off[i5]+p]
+
+//line kernels.go:277
+								s6 += sh[off[i6]+p]
+
+//line kernels.go:277
+								s7 += sh[off[i7]+p]
+
+//line kernels.go:277
+								s8 += sh[off[i8]+p]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+
+//line kernels.go:277
+								s4 += sh[off[i4]+p]
+
+//line kernels.go:277
+								s5 += sh[off[i5]+p]
+
+//line kernels.go:277
+								s6 += sh[off[i6]+p]
+
+//line kernels.go:277
+								s7 += sh[off[i7]+p]
+
+//line kernels.go:277
+								s8 += sh[off[i8]+p]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+
+//line kernels.go:277
+								s4 += sh[off[i4]+p]
+
+//line kernels.go:277
+								s5 += sh[off[i5]+p]
+
+//line kernels.go:277
+								s6 += sh[off[i6]+p]
+
+//line kernels.go:277
+								s7 += sh[off[i7]+p]
+
+//line kernels.go:277
+								s8 += sh[off[i8]+p]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+
+//line kernels.go:277
+								s4 += sh[off[i4]+p]
+
+//line kernels.go:277
+								s5 += sh[off[i5]+p]
+
+//line kernels.go:277
+								s6 += sh[off[i6]+p]
+
+//line kernels.go:277
+								s7 += sh[off[i7]+p]
+
+//line kernels.go:277
+								s8 += sh[off[i8]+p]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+
+//line kernels.go:277
+								s4 += sh[off[i4]+p]
+
+//line kernels.go:277
+								s5 += sh[off[i5]+p]
+
+//line kernels.go:277
+								s6 += sh[off[i6]+p]
+
+//line kernels.go:277
+								s7 += sh[off[i7]+p]
+
+//line kernels.go:277
+								s8 += sh[off[i8]+p]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line kernels.go:277
+								s1 += sh[off[i1]+p]
+
+//line kernels.go:277
+								s2 += sh[off[i2]+p]
+
+//line kernels.go:277
+								s3 += sh[off[i3]+p]
+
+//line kernels.go:277
+								s4 += sh[off[i4]+p]
+
+//line kernels.go:277
+								s5 += sh[off[i5]+p]
+
+//line kernels.go:277
+								s6 += sh[off[i6]+p]
+
+//line kernels.go:277
+								s7 += sh[off[i7]+p]
+
+//line kernels.go:277
+								s8 += sh[off[i8]+p]
 							}
 							nugoVS[nugoJ+0] = s1
 							nugoVS[nugoJ+1] = s2
 							nugoVS[nugoJ+2] = s3
-							nugoJam = nugoJ + 3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
 						}
 					}()
 					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -18163,28 +30645,123 @@ func init() {
 
 //line kernels.go:275
 						var s int32
+						{
+							p := 0 + 0
+							_ = p
 
-//line kernels.go:276
-						for p := 0; p < 8; p++ {
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line kernels.go:277
 							s += sh[off[i]+p]
 						}
 						nugoVS[nugoTi] = s
 					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line kernels.go:272
+							i := (nugoX0 + nugoTi)
+
+//line kernels.go:275
+							var s int32
+
+//line kernels.go:276
+							for p := 0; p < 8; p++ {
+//line kernels.go:277
+								s += sh[off[i]+p]
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
 
 //line kernels.go:272
 							i12 := t12.Grid1()
@@ -18195,6 +30772,21 @@ func init() {
 //line kernels.go:272
 							i32 := t32.Grid1()
 
+//line kernels.go:272
+							i42 := t42.Grid1()
+
+//line kernels.go:272
+							i52 := t52.Grid1()
+
+//line kernels.go:272
+							i62 := t62.Grid1()
+
+//line kernels.go:272
+							i72 := t72.Grid1()
+
+//line kernels.go:272
+							i82 := t82.Grid1()
+
 //line kernels.go:275
 							var s12 int32
 
@@ -18203,7 +30795,24 @@ func init() {
 
 //line kernels.go:275
 							var s32 int32
-							for p := 0; p < 8; p++ {
+
+//line kernels.go:275
+							var s42 int32
+
+//line kernels.go:275
+							var s52 int32
+
+//line kernels.go:275
+							var s62 int32
+
+//line kernels.go:275
+							var s72 int32
+
+//line kernels.go:275
+							var s82 int32
+							{
+								p := 0 + 0
+								_ = p
 
 //line kernels.go:277
 								s12 += sh[off[i12]+p]
@@ -18213,11 +30822,227 @@ func init() {
 
 //line kernels.go:277
 								s32 += sh[off[i32]+p]
+
+//line kernels.go:277
+								s42 += sh[off[i42]+p]
+
+//line kernels.go:277
+								s52 += sh[off[i52]+p]
+
+//line kernels.go:277
+								s62 += sh[off[i62]+p]
+
+//line kernels.go:277
+								s72 += sh[off[i72]+p]
+
+//line kernels.go:277
+								s82 += sh[off[i82]+p]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+
+//line kernels.go:277
+								s42 += sh[off[i42]+p]
+
+//line kernels.go:277
+								s52 += sh[off[i52]+p]
+
+//line kernels.go:277
+								s62 += sh[off[i62]+p]
+
+//line kernels.go:277
+								s72 += sh[off[i72]+p]
+
+//line kernels.go:277
+								s82 += sh[off[i82]+p]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+
+//line kernels.go:277
+								s42 += sh[off[i42]+p]
+
+//line kernels.go:277
+								s52 += sh[off[i52]+p]
+
+//line kernels.go:277
+								s62 += sh[off[i62]+p]
+
+//line kernels.go:277
+								s72 += sh[off[i72]+p]
+
+//line kernels.go:277
+								s82 += sh[off[i82]+p]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+
+//line kernels.go:277
+								s42 += sh[off[i42]+p]
+
+//line kernels.go:277
+								s52 += sh[off[i52]+p]
+
+//line kernels.go:277
+								s62 += sh[off[i62]+p]
+
+//line kernels.go:277
+								s72 += sh[off[i72]+p]
+
+//line kernels.go:277
+								s82 += sh[off[i82]+p]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+
+//line kernels.go:277
+								s42 += sh[off[i42]+p]
+
+//line kernels.go:277
+								s52 += sh[off[i52]+p]
+
+//line kernels.go:277
+								s62 += sh[off[i62]+p]
+
+//line kernels.go:277
+								s72 += sh[off[i72]+p]
+
+//line kernels.go:277
+								s82 += sh[off[i82]+p]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+
+//line kernels.go:277
+								s42 += sh[off[i42]+p]
+
+//line kernels.go:277
+								s52 += sh[off[i52]+p]
+
+//line kernels.go:277
+								s62 += sh[off[i62]+p]
+
+//line kernels.go:277
+								s72 += sh[off[i72]+p]
+
+//line kernels.go:277
+								s82 += sh[off[i82]+p]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+
+//line kernels.go:277
+								s42 += sh[off[i42]+p]
+
+//line kernels.go:277
+								s52 += sh[off[i52]+p]
+
+//line kernels.go:277
+								s62 += sh[off[i62]+p]
+
+//line kernels.go:277
+								s72 += sh[off[i72]+p]
+
+//line kernels.go:277
+								s82 += sh[off[i82]+p]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line kernels.go:277
+								s12 += sh[off[i12]+p]
+
+//line kernels.go:277
+								s22 += sh[off[i22]+p]
+
+//line kernels.go:277
+								s32 += sh[off[i32]+p]
+
+//line kernels.go:277
+								s42 += sh[off[i42]+p]
+
+//line kernels.go:277
+								s52 += sh[off[i52]+p]
+
+//line kernels.go:277
+								s62 += sh[off[i62]+p]
+
+//line kernels.go:277
+								s72 += sh[off[i72]+p]
+
+//line kernels.go:277
+								s82 += sh[off[i82]+p]
 							}
 							nugoVS[nugoJ2+0] = s12
 							nugoVS[nugoJ2+1] = s22
 							nugoVS[nugoJ2+2] = s32
-							nugoJam2 = nugoJ2 + 3
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
 						}
 					}()
 					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -18229,40 +31054,115 @@ func init() {
 
 //line kernels.go:275
 						var s int32
+						{
+							p := 0 + 0
+							_ = p
 
-//line kernels.go:276
-						for p := 0; p < 8; p++ {
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line kernels.go:277
+							s += sh[off[i]+p]
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line kernels.go:277
 							s += sh[off[i]+p]
 						}
 						nugoVS[nugoTi] = s
 					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line kernels.go:272
+							i := (nugoX0 + nugoTx)
+
+//line kernels.go:275
+							var s int32
+
+//line kernels.go:276
+							for p := 0; p < 8; p++ {
+//line kernels.go:277
+								s += sh[off[i]+p]
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:272
-						i := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
+							i := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
 
 //line kernels.go:280
-						a[i] = s
-						nugoVS[nugoTi] = s
+							a[i] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:272
-						i := t.Grid1()
-						s := nugoVS[nugoTi]
+							i := (nugoX0 + nugoTx)
+							s := nugoVS[nugoTi]
 
 //line kernels.go:280
-						a[i] = s
-						nugoVS[nugoTi] = s
+							a[i] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				}
 			}
@@ -18312,32 +31212,37 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:290
-						tid := nugoTi
+							tid := nugoTi
 
 //line kernels.go:291
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:292
-						sh[tid] = int32(i)
+							sh[tid] = int32(i)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:290
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line kernels.go:291
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:292
-						sh[tid] = int32(i)
+							sh[tid] = int32(i)
+						}
 					}
 				}
 				if nugoFlat {
@@ -18480,22 +31385,24 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:291
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line kernels.go:294
-						var s int32
+							var s int32
 
 //line kernels.go:295
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line kernels.go:296
-							s += sh[off[i]+p]
+								s += sh[off[i]+p]
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				} else {
 					nugoSwap2 := 0
@@ -18637,49 +31544,57 @@ func init() {
 						copy(nugoVS[0:nugoN], nugoXs2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:291
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line kernels.go:294
-						var s int32
+							var s int32
 
 //line kernels.go:295
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line kernels.go:296
-							s += sh[off[i]+p]
+								s += sh[off[i]+p]
+							}
+							nugoVS[nugoTi] = s
 						}
-						nugoVS[nugoTi] = s
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:291
-						i := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
+							i := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
 
 //line kernels.go:299
-						a[i] = s
-						nugoVS[nugoTi] = s
+							a[i] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:291
-						i := t.Grid1()
-						s := nugoVS[nugoTi]
+							i := (nugoX0 + nugoTx)
+							s := nugoVS[nugoTi]
 
 //line kernels.go:299
-						a[i] = s
-						nugoVS[nugoTi] = s
+							a[i] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				}
 			}

@@ -260,6 +260,11 @@ type fissioner struct {
 	// flatMode is set while a region's loop for flat blocks is written
 	// (see flatten).
 	flatMode bool
+	// gridMode is set while a region's loop for blocks of two or three
+	// dimensions that carries the thread's position (tx, ty, tz) is
+	// written (see flatten).
+	gridMode   bool
+	tx, ty, tz string
 	// restricted are the regions whose flat loop visits only their
 	// leading threads, with that number (fission_demand.go).
 	restricted map[*region]int
@@ -350,6 +355,7 @@ func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (
 	f.fd.Body.List = f.splitTuples(f.fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
+	f.tx, f.ty, f.tz = f.name("nugoTx"), f.name("nugoTy"), f.name("nugoTz")
 	f.census()
 	f.findUniform()
 	for promote && f.promoteIfs() {
@@ -1924,16 +1930,30 @@ func (e *emitter) regionLoops(r *region) {
 		// A region that can be jammed runs its threads in groups first
 		// (fission_jam.go); the plain loop runs those left.
 		lo = e.jam(&jamRegion{r, stmts, need, loads, stores, pieces, laneOnly}, lo, hi, thread)
-		if r.label != "" {
+		w.WriteString("{\n")
+		if r.label != "" && (flat || laneOnly && !laneFlatOnly && lo == "0" && hi == f.n) {
 			// The label must sit right before its loop.
 			w.WriteString(r.label + ":\n")
 		}
-		if laneOnly && (flat || !laneFlatOnly) && lo == "0" && hi == f.n {
+		switch {
+		case laneOnly && (flat || !laneFlatOnly) && lo == "0" && hi == f.n:
 			fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %d {\n", f.ti, f.ti, f.n, f.ti, warpLanes)
-		} else {
+			fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
+		case !flat:
+			// The loop carries the thread's position (flatten).
+			fmt.Fprintf(w, "%s, %s, %s := %s.Pos(%s)\n", f.tx, f.ty, f.tz, f.blk, lo)
+			if r.label != "" {
+				w.WriteString(r.label + ":\n")
+			}
+			fmt.Fprintf(w, "for %s := %s; %s < %s; %s, %s, %s, %s = %s.Step(%s, %s, %s, %s) {\n",
+				f.ti, lo, f.ti, hi, f.ti, f.tx, f.ty, f.tz, f.blk, f.ti, f.tx, f.ty, f.tz)
+			fmt.Fprintf(w, "%s := %s.ThreadAt(%s, %s, %s, %s)\n_ = %s\n", f.tname, f.blk, f.ti, f.tx, f.ty, f.tz, f.tname)
+			f.gridMode = true
+			defer func() { f.gridMode = false }()
+		default:
 			fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, lo, f.ti, hi, f.ti)
+			fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
 		}
-		fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
 		if f.exited != "" {
 			fmt.Fprintf(w, "if %s[%s] {\ncontinue\n}\n", f.exited, f.ti)
 		}
@@ -1949,7 +1969,7 @@ func (e *emitter) regionLoops(r *region) {
 		for _, v := range stores {
 			fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], f.ti, v.Name())
 		}
-		w.WriteString("}\n")
+		w.WriteString("}\n}\n")
 	}
 	// Flat blocks: the thread's x index is the loop's index.
 	fmt.Fprintf(w, "if %s {\n", f.flat)

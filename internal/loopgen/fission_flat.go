@@ -1,6 +1,7 @@
 package loopgen
 
 import (
+	"fmt"
 	"go/ast"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -11,13 +12,15 @@ import (
 // flat blocks, in which the thread's t.ThreadIdx().X is the loop's index
 // and its t.Grid1() the block's first grid x plus that index (no unpacking
 // of the thread's position, nothing loaded per thread), and the general
-// loop for blocks of two or three dimensions.
+// loop for blocks of two or three dimensions, which carries the thread's
+// x, y and z in the block beside its linear index (cuda.Block.Step), in
+// which t.ThreadIdx() and t.Grid1/2/3() are computed from those.
 
-// flatten rewrites, in place, the thread's x index and Grid1 in n to the
-// flat loop's index, and returns the tree to print (n, or what replaced it)
-// with a function that restores n.
+// flatten rewrites, in place, the thread's position in n to the loop's
+// variables (positionText), and returns the tree to print (n, or what
+// replaced it) with a function that restores n.
 func (f *fissioner) flatten(n ast.Node) (ast.Node, func()) {
-	if !f.flatMode || f.thread == nil {
+	if !f.flatMode && !f.gridMode || f.thread == nil {
 		return n, func() {}
 	}
 	orig := map[*ast.Ident]ast.Expr{}
@@ -31,13 +34,8 @@ func (f *fissioner) flatten(n ast.Node) (ast.Node, func()) {
 			// A call as a statement must stay a call.
 			return true
 		}
-		var text string
-		switch {
-		case f.isThreadX(x):
-			text = f.ti
-		case f.isGrid1(x):
-			text = "(" + f.x0 + " + " + f.ti + ")"
-		default:
+		text := f.positionText(x)
+		if text == "" {
 			return true
 		}
 		id := &ast.Ident{NamePos: x.Pos(), Name: text}
@@ -79,3 +77,42 @@ func (f *fissioner) isThreadX(x ast.Expr) bool {
 
 // isGrid1 reports whether x is t.Grid1().
 func (f *fissioner) isGrid1(x ast.Expr) bool { return f.threadCall(x, "Grid1") }
+
+// positionText returns the text that the loop being written computes x,
+// a call of one of the thread's position methods, with, or "" when x is
+// not one or the loop does not carry the position.
+func (f *fissioner) positionText(x ast.Expr) string {
+	if f.flatMode {
+		switch {
+		case f.isThreadX(x):
+			return f.ti
+		case f.isGrid1(x):
+			return "(" + f.x0 + " + " + f.ti + ")"
+		}
+		return ""
+	}
+	if !f.gridMode {
+		return ""
+	}
+	if sel, ok := ast.Unparen(x).(*ast.SelectorExpr); ok && f.threadCall(sel.X, "ThreadIdx") {
+		switch sel.Sel.Name {
+		case "X":
+			return f.tx
+		case "Y":
+			return f.ty
+		case "Z":
+			return f.tz
+		}
+	}
+	switch {
+	case f.threadCall(x, "ThreadIdx"):
+		return fmt.Sprintf("%s.Dim3{X: %s, Y: %s, Z: %s}", f.cuda, f.tx, f.ty, f.tz)
+	case f.isGrid1(x):
+		return "(" + f.x0 + " + " + f.tx + ")"
+	case f.threadCall(x, "Grid2"):
+		return fmt.Sprintf("%s.Grid2At(%s, %s)", f.blk, f.tx, f.ty)
+	case f.threadCall(x, "Grid3"):
+		return fmt.Sprintf("%s.Grid3At(%s, %s, %s)", f.blk, f.tx, f.ty, f.tz)
+	}
+	return ""
+}

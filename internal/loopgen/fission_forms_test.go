@@ -10,7 +10,8 @@ const blockFormsDir = "testdata/blockforms"
 // TestBlockLoopForms checks, on the generated text, that atomics on a
 // hoisted shared array become plain read-modify-writes while those on
 // global memory or through an alias stay atomic, and that a flat block's
-// loops use the loop index for the thread's x index and Grid1, and that a
+// loops use the loop index for the thread's x index and Grid1 (and the
+// other blocks' loops the position they carry), and that a
 // shared array of constant size used only by indexing is held as a
 // pointer to an array, that a SharedArray2 is hoisted too, and that
 // Array2's At and Set on variables are called through a pointer (AtP,
@@ -35,7 +36,9 @@ func TestBlockLoopForms(t *testing.T) {
 		{"FlatThread(nugoTi)", true},
 		{"tid := nugoTi", true},
 		{"i := (nugoX0 + nugoTi)", true},
-		{"tid := t.ThreadIdx().X", true}, // the loops for blocks of 2 or 3 dimensions
+		{"tid := nugoTx", true}, // the loops for blocks of 2 or 3 dimensions carry the position
+		{"nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {", true},
+		{"t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)", true},
 		{"peak := (*[1]float32)(cuda.BlockShared(", true},
 		{"bins := cuda.BlockShared(", true}, // aliased: stays a slice
 		{"tile := cuda.BlockShared2(&", true},

@@ -41,15 +41,10 @@ import (
 // Each thread's round runs interchangeUnroll of its rounds, written one
 // after the other (the loop strip-mined), which amortises the loads and
 // stores of its scratch. A region is interchanged, rather than jammed,
-// when its loop runs a constant number of rounds, at least
-// interchangeMinTrip, and no statement follows the loop in the region.
-// A loop of no more rounds than one pass (the tiled matmul's 16) is one
-// pass: the plain loop over the threads with each thread's rounds written
-// out (unrolled), which needs neither scratch nor recovery.
-
-// interchangeMinTrip is the least constant trip count for which a region
-// is interchanged rather than jammed.
-const interchangeMinTrip = 16
+// when its loop runs a constant number of rounds, more than jamUnrollMax,
+// and no statement follows the loop in the region. A loop of no more
+// rounds (the tiled matmul's 16) is jammed with its rounds written out
+// (fission_jam.go).
 
 // interchangeUnroll is how many rounds of the uniform loop an
 // interchanged region runs for each thread in one pass over the threads
@@ -68,7 +63,7 @@ func (e *emitter) interchange(j *jamRegion, lo, hi, thread string) (string, bool
 		return "", false
 	}
 	trip, step, ok := e.constTrip(loop)
-	if !ok || trip < interchangeMinTrip {
+	if !ok || trip <= jamUnrollMax {
 		return "", false
 	}
 	// The thread's variables the statements before the loop declare or
@@ -146,9 +141,6 @@ func (e *emitter) interchange(j *jamRegion, lo, hi, thread string) (string, bool
 	}
 	slices.SortFunc(pos, varOrder)
 	slices.SortFunc(carried, varOrder)
-	if trip <= interchangeUnroll {
-		return e.unrolled(j, loop, pre, trip, step, lo, hi, thread), true
-	}
 	posArr := map[*types.Var]string{}
 	for _, v := range pos {
 		posArr[v] = f.scratchOf("nugoP"+v.Name(), v.Type())
@@ -251,40 +243,6 @@ func (e *emitter) interchange(j *jamRegion, lo, hi, thread string) (string, bool
 	fmt.Fprintf(w, "%s = %s\n", next, hi)
 	w.WriteString("}()\n")
 	return next, true
-}
-
-// unrolled writes the plain loop over the threads lo to hi of a region
-// that could be interchanged but whose loop runs no more rounds than an
-// interchanged pass, trip, each thread's rounds written one after the
-// other: the interchanged loop would be one pass, each thread's rounds
-// together, which is this loop with its scratch. Each thread runs alone,
-// as in the plain loop, so a panic needs no recovery. It returns hi.
-func (e *emitter) unrolled(j *jamRegion, loop *ast.ForStmt, pre []ast.Stmt, trip, step int64, lo, hi, thread string) string {
-	f, w := e.f, e.w
-	fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, lo, f.ti, hi, f.ti)
-	fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
-	for _, s := range j.stmts {
-		fmt.Fprintf(w, "%s\n", f.printLines(e.remat(s, j.need)))
-	}
-	for _, v := range j.loads {
-		fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), e.arrays[v], f.ti)
-	}
-	for _, s := range pre {
-		fmt.Fprintf(w, "%s\n", f.printLines(s))
-	}
-	init := loop.Init.(*ast.AssignStmt)
-	for u := range trip {
-		fmt.Fprintf(w, "{\n%s := %s + %d\n_ = %s\n", init.Lhs[0].(*ast.Ident).Name, f.print(init.Rhs[0]), u*step, init.Lhs[0].(*ast.Ident).Name)
-		for _, s := range loop.Body.List {
-			fmt.Fprintf(w, "%s\n", f.printLines(s))
-		}
-		w.WriteString("}\n")
-	}
-	for _, v := range j.stores {
-		fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], f.ti, v.Name())
-	}
-	w.WriteString("}\n")
-	return hi
 }
 
 // constTrip returns the number of rounds of a loop for v := a; v < b; v++

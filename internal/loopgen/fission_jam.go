@@ -46,10 +46,29 @@ import (
 // thread, panicking in the thread that panics first in thread order, as
 // the loop without jamming does.
 
-// jamFactor is the number of threads a jammed region runs together: on
-// the tiled matmul three beat two and four, whose copies' indexes the Go
-// compiler spills inside the loop.
-const jamFactor = 3
+// jamFactor is the number of threads a jammed region runs together, and
+// jamUnrolledFactor that of a region whose rounds are written out: on the
+// tiled matmul eight beat four (the copies share their loads of sB), and
+// four beat three, two and six (six divides no block's x size; a group
+// must lie in one row).
+const (
+	jamFactor         = 4
+	jamUnrolledFactor = 8
+)
+
+// jamUnrollMax is the most rounds of a loop with a constant trip count
+// that a jammed region writes out, round by round, each round's copies
+// one after the other (the tiled matmul's 16).
+const jamUnrollMax = 16
+
+// shiftedMethods are the methods of cuda.Shifted: the Thread's methods
+// that name its position or its block's and grid's shapes.
+var shiftedMethods = map[string]bool{
+	"ThreadIdx": true, "BlockIdx": true, "BlockDim": true, "GridDim": true,
+	"Grid1": true, "Grid2": true, "Grid3": true, "GridSize1": true, "GridSize2": true, "GridSize3": true,
+	"LaneID": true, "WarpSize": true,
+	"LanemaskLt": true, "LanemaskLe": true, "LanemaskEq": true, "LanemaskGe": true, "LanemaskGt": true,
+}
 
 // jamRegion is what the region's loop writes for each thread: its
 // position variables' declarations, the variables loaded from per-thread
@@ -227,13 +246,14 @@ func (e *emitter) jamExpr(x ast.Expr, ok func(*types.Var) bool) bool {
 		case *ast.UnaryExpr:
 			good = n.Op != token.AND && n.Op != token.ARROW
 		case *ast.SelectorExpr:
-			// A field, or a package's constant.
+			// A field of what the expression before it computes, or a
+			// package's constant.
 			if sel, found := f.info.Selections[n]; found {
-				good = sel.Kind() == types.FieldVal
+				good = sel.Kind() == types.FieldVal && e.jamExpr(n.X, ok)
 			} else if _, isConst := f.info.Uses[n.Sel].(*types.Const); !isConst {
 				good = false
 			}
-			return good && f.info.Selections[n] != nil
+			return false
 		case *ast.Ident:
 			switch o := f.info.Uses[n].(type) {
 			case *types.Const, *types.TypeName, *types.Nil:
@@ -285,10 +305,16 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 		return lo
 	}
 	f, w := e.f, e.w
+	trip, step, unroll := e.constTrip(loop)
+	unroll = unroll && trip <= jamUnrollMax
+	factor := jamFactor
+	if unroll {
+		factor = jamUnrolledFactor
+	}
 	next, base := f.name("nugoJam"), f.name("nugoJ")
 	// Each copy's names, chosen once.
-	names := make([]map[*types.Var]string, jamFactor)
-	tis := make([]string, jamFactor)
+	names := make([]map[*types.Var]string, factor)
+	tis := make([]string, factor)
 	// In source order, so that the names do not depend on map order.
 	ownList := slices.SortedFunc(maps.Keys(own), varOrder)
 	for k := range names {
@@ -331,16 +357,29 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 		}
 		return f.print(n)
 	}
+	// The copies after the first see the thread through the first's
+	// (cuda.Thread.Shift) when the group lies in one row of the block and
+	// they use the thread only for its position: the compiler then knows
+	// that they share their y (and what it indexes).
+	flat := thread == "FlatThread"
+	shift := f.thread != nil && (flat || lo == "0") && e.shiftable([][]ast.Stmt{j.stmts, pre, loop.Body.List, post})
 	fmt.Fprintf(w, "%s := %s\n", next, lo)
 	// The group that panics is run again by the plain loop below.
 	w.WriteString("func() {\ndefer func() { _ = recover() }()\n")
-	fmt.Fprintf(w, "for %s := %s; %s+%d <= %s; %s += %d {\n", base, next, base, jamFactor, hi, base, jamFactor)
-	for k := range jamFactor {
-		fmt.Fprintf(w, "%s := %s + %d\n", tis[k], base, k)
-		t := tname(k)
-		fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", t, f.blk, thread, tis[k], t)
+	if shift && !flat {
+		fmt.Fprintf(w, "if !%s.Runs(%d) {\nreturn\n}\n", f.blk, factor)
 	}
-	for k := range jamFactor {
+	fmt.Fprintf(w, "for %s := %s; %s+%d <= %s; %s += %d {\n", base, next, base, factor, hi, base, factor)
+	for k := range factor {
+		fmt.Fprintf(w, "%s := %s + %d\n_ = %s\n", tis[k], base, k, tis[k])
+		t := tname(k)
+		if shift && k > 0 {
+			fmt.Fprintf(w, "%s := %s.Shift(%d)\n_ = %s\n", t, tname(0), k, t)
+		} else {
+			fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", t, f.blk, thread, tis[k], t)
+		}
+	}
+	for k := range factor {
 		for _, s := range j.stmts {
 			fmt.Fprintf(w, "%s\n", as(k, e.remat(s, j.need), true))
 		}
@@ -350,24 +389,108 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 	}
 	each := func(list []ast.Stmt) {
 		for _, s := range list {
-			for k := range jamFactor {
+			for k := range factor {
 				fmt.Fprintf(w, "%s\n", as(k, s, true))
 			}
 		}
 	}
 	each(pre)
-	fmt.Fprintf(w, "for %s; %s; %s {\n", f.print(loop.Init), f.print(loop.Cond), f.print(loop.Post))
-	each(loop.Body.List)
-	w.WriteString("}\n")
+	if unroll {
+		// The rounds written out, each with its own loop variable: the
+		// copies' indexes fold the round's constant.
+		iv := loop.Init.(*ast.AssignStmt).Lhs[0].(*ast.Ident).Name
+		for u := range trip {
+			fmt.Fprintf(w, "{\n%s := %s + %d\n_ = %s\n", iv, f.print(loop.Init.(*ast.AssignStmt).Rhs[0]), u*step, iv)
+			each(loop.Body.List)
+			w.WriteString("}\n")
+		}
+	} else {
+		fmt.Fprintf(w, "for %s; %s; %s {\n", f.print(loop.Init), f.print(loop.Cond), f.print(loop.Post))
+		each(loop.Body.List)
+		w.WriteString("}\n")
+	}
 	each(post)
 	// The stores index from the group's first thread, which keeps fewer
 	// values live across the loop than each copy's index would.
-	for k := range jamFactor {
+	for k := range factor {
 		for _, v := range j.stores {
 			fmt.Fprintf(w, "%s[%s+%d] = %s\n", e.arrays[v], base, k, names[k][v])
 		}
 	}
-	fmt.Fprintf(w, "%s = %s + %d\n", next, base, jamFactor)
+	fmt.Fprintf(w, "%s = %s + %d\n", next, base, factor)
 	w.WriteString("}\n}()\n")
+	if unroll {
+		// The threads left, and all of them in a block whose rows the
+		// groups do not fit, run alone with their rounds written out.
+		return e.unrolled(j, loop, pre, post, trip, step, next, hi, thread)
+	}
 	return next
+}
+
+// unrolled writes the plain loop over the threads lo to hi of a region
+// whose loop runs a constant number of rounds, trip, no more than
+// jamUnrollMax, each thread's rounds written one after the other. Each
+// thread runs alone, as in the plain loop, so a panic needs no recovery.
+// It returns hi.
+func (e *emitter) unrolled(j *jamRegion, loop *ast.ForStmt, pre, post []ast.Stmt, trip, step int64, lo, hi, thread string) string {
+	f, w := e.f, e.w
+	fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, lo, f.ti, hi, f.ti)
+	fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
+	for _, s := range j.stmts {
+		fmt.Fprintf(w, "%s\n", f.printLines(e.remat(s, j.need)))
+	}
+	for _, v := range j.loads {
+		fmt.Fprintf(w, "%s := %s[%s]\n", v.Name(), e.arrays[v], f.ti)
+	}
+	for _, s := range pre {
+		fmt.Fprintf(w, "%s\n", f.printLines(s))
+	}
+	init := loop.Init.(*ast.AssignStmt)
+	iv := init.Lhs[0].(*ast.Ident).Name
+	for u := range trip {
+		fmt.Fprintf(w, "{\n%s := %s + %d\n_ = %s\n", iv, f.print(init.Rhs[0]), u*step, iv)
+		for _, s := range loop.Body.List {
+			fmt.Fprintf(w, "%s\n", f.printLines(s))
+		}
+		w.WriteString("}\n")
+	}
+	for _, s := range post {
+		fmt.Fprintf(w, "%s\n", f.printLines(s))
+	}
+	for _, v := range j.stores {
+		fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], f.ti, v.Name())
+	}
+	w.WriteString("}\n")
+	return hi
+}
+
+// shiftable reports whether the statements use the kernel's Thread only
+// to call the methods cuda.Shifted has.
+func (e *emitter) shiftable(lists [][]ast.Stmt) bool {
+	f := e.f
+	for _, list := range lists {
+		for _, s := range list {
+			called := map[*ast.Ident]bool{}
+			ok := true
+			ast.Inspect(s, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CallExpr:
+					if sel, isSel := n.Fun.(*ast.SelectorExpr); isSel && shiftedMethods[sel.Sel.Name] {
+						if id, isID := sel.X.(*ast.Ident); isID {
+							called[id] = true
+						}
+					}
+				case *ast.Ident:
+					if f.varOf(n) == f.thread && !called[n] {
+						ok = false
+					}
+				}
+				return ok
+			})
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
 }

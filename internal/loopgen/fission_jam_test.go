@@ -12,9 +12,10 @@ const jamDir = "testdata/jam"
 // interchanged: a region made of one uniform loop over the thread's own
 // variables is, in its loops for flat and for other blocks, with the
 // remainder loop after it; interchanged (fission_interchange.go) when the
-// loop runs a constant 16 rounds or more and nothing follows it in the
-// region (16 exactly: the plain loop with its rounds written out), else
-// jammed; a loop that writes shared memory, whose bound
+// loop runs a constant number of rounds over 16 and nothing follows it in
+// the region, else jammed (eight threads at a time with the rounds written
+// out when they are at most 16, four with the loop otherwise, the copies'
+// positions through the group's first thread's); a loop that writes shared memory, whose bound
 // depends on the thread, that calls a function or branches, or in a
 // kernel whose threads may return early, is neither.
 func TestJamForms(t *testing.T) {
@@ -32,16 +33,28 @@ func TestJamForms(t *testing.T) {
 		}
 		loops[string(src[m[2]:m[3]])] = src[m[0]:end]
 	}
+	// Dot: 8 rounds, written out, eight threads at a time.
 	jammedTwice := [][]byte{
-		[]byte("for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {"),
+		[]byte("for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {"),
 		[]byte("t1 := nugoB.FlatThread(nugoTi1)"),
-		[]byte("tid1 := nugoTi1"), // flat: the copy's own index
-		[]byte("for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {"),
+		[]byte("t2 := t1.Shift(1)"), // positions through the group's first thread
+		[]byte("tid1 := nugoTi1"),   // flat: the copy's own index
+		[]byte("if !nugoB.Runs(8) {"),
 		[]byte("t12 := nugoB.Thread(nugoTi12)"),
+		[]byte("t22 := t12.Shift(1)"),
 		[]byte("tid12 := t12.ThreadIdx().X"),
+		[]byte("p := 0 + 7\n"),
 		[]byte("sum1 += sh[(tid1+p)%64] * sh[p]\n"),
 		[]byte("sum3 += sh[(tid3+p)%64] * sh[p]\n"),
 		[]byte("nugoVSum[nugoJ+2] = sum3"),
+		// The threads left run alone, their rounds written out.
+		[]byte("for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {"),
+	}
+	// UniformBound: rounds not constant, a loop, four threads at a time.
+	jammedLoop := [][]byte{
+		[]byte("for nugoJ := nugoJam; nugoJ+4 <= nugoN; nugoJ += 4 {"),
+		[]byte("if !nugoB.Runs(4) {"),
+		[]byte("for p := 0; p < n; p++ {"),
 	}
 	swappedTwice := [][]byte{
 		[]byte("nugoPtid[nugoTi] = tid\n"),      // positions computed once
@@ -59,7 +72,7 @@ func TestJamForms(t *testing.T) {
 	}{
 		{"Dot", true, false}, // 8 rounds
 		{"Swapped", false, true},
-		{"Unrolled", false, false},    // 16 rounds: one pass, see below
+		{"Unrolled", true, false},     // 16 rounds: written out, see below
 		{"SwappedAfter", true, false}, // a statement after the loop
 		{"UniformBound", true, false}, // rounds not constant
 		{"StoresShared", false, false},
@@ -90,15 +103,20 @@ func TestJamForms(t *testing.T) {
 				}
 			}
 			if c.kernel == "Unrolled" {
-				// The plain loop with its 16 rounds written out.
-				if got := bytes.Count(loop, []byte("p := 0 + 15\n")); got != 2 {
-					t.Errorf("%s has %d loops with the rounds written out, want 2", c.kernel, got)
+				// 16 rounds written out in the jammed loops and the
+				// remainders, for flat and other blocks.
+				if got := bytes.Count(loop, []byte("p := 0 + 15\n")); got != 4 {
+					t.Errorf("%s has %d loops with the rounds written out, want 4", c.kernel, got)
 				}
 			}
-			if !c.jammed {
-				return
+			var texts [][]byte
+			switch c.kernel {
+			case "Dot":
+				texts = jammedTwice
+			case "UniformBound":
+				texts = jammedLoop
 			}
-			for _, text := range jammedTwice {
+			for _, text := range texts {
 				if !bytes.Contains(loop, text) {
 					t.Errorf("%s's block loop lacks %q", c.kernel, text)
 				}

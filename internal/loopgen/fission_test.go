@@ -52,7 +52,7 @@ func TestFissionReasons(t *testing.T) {
 	}
 	for _, s := range []string{"RegisterBlockLoop(Reduce,", "RegisterRowLoop(Divergent,", "RegisterRowLoop(Plain,", "//line fission.go:",
 		// GridWide's barrier, with its line; GridFold's i and n apart.
-		"RegisterBlockLoop(GridWide,", "//line fission.go:90\n\t\t\t\tif !nugoB.SyncGrid(nil) {", "i := t.Grid1()\n", "n := t.GridSize1()\n",
+		"RegisterBlockLoop(GridWide,", "//line fission.go:90\n\t\t\t\tif !nugoB.SyncGrid(nil) {", "i := (nugoX0 + nugoTx)\n", "n := t.GridSize1()\n",
 		// Uniform compounds run once per block, at the block's level
 		// (fission_uniform.go); a shadowing x is renamed.
 		"\t\t\t\tif n > 64 {\n//line uniform.go:11\n\t\t\t\t\trounds = 2\n", "\t\t\t\t} else if n > 8 {\n//line uniform.go:17\n\t\t\t\t\tstride = 3\n",

@@ -25,92 +25,107 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[1]complex64)(cuda.BlockShared(&nugoShared, 1))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomiccomplex.go:12
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomiccomplex.go:13
-						if tid == 0 {
+							if tid == 0 {
 //line atomiccomplex.go:14
-							sh[0] = 0
+								sh[0] = 0
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomiccomplex.go:12
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomiccomplex.go:13
-						if tid == 0 {
+							if tid == 0 {
 //line atomiccomplex.go:14
-							sh[0] = 0
+								sh[0] = 0
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomiccomplex.go:17
-						if i := (nugoX0 + nugoTi); i < len(y) {
+							if i := (nugoX0 + nugoTi); i < len(y) {
 //line atomiccomplex.go:18
-							cuda.AtomicAddComplex(&acc[0], y[i])
+								cuda.AtomicAddComplex(&acc[0], y[i])
 //line atomiccomplex.go:19
-							cuda.AtomicAddComplex(&sh[0], y[i])
+								cuda.AtomicAddComplex(&sh[0], y[i])
 //line atomiccomplex.go:20
-							olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+								olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomiccomplex.go:17
-						if i := t.Grid1(); i < len(y) {
+							if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomiccomplex.go:18
-							cuda.AtomicAddComplex(&acc[0], y[i])
+								cuda.AtomicAddComplex(&acc[0], y[i])
 //line atomiccomplex.go:19
-							cuda.AtomicAddComplex(&sh[0], y[i])
+								cuda.AtomicAddComplex(&sh[0], y[i])
 //line atomiccomplex.go:20
-							olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+								olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomiccomplex.go:12
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomiccomplex.go:23
-						if tid == 0 {
+							if tid == 0 {
 //line atomiccomplex.go:24
-							cuda.AtomicAddComplex(&acc[1], sh[0])
+								cuda.AtomicAddComplex(&acc[1], sh[0])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomiccomplex.go:12
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomiccomplex.go:23
-						if tid == 0 {
+							if tid == 0 {
 //line atomiccomplex.go:24
-							cuda.AtomicAddComplex(&acc[1], sh[0])
+								cuda.AtomicAddComplex(&acc[1], sh[0])
+							}
 						}
 					}
 				}
@@ -131,92 +146,107 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[1]complex128)(cuda.BlockShared(&nugoShared, 1))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomiccomplex.go:12
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomiccomplex.go:13
-						if tid == 0 {
+							if tid == 0 {
 //line atomiccomplex.go:14
-							sh[0] = 0
+								sh[0] = 0
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomiccomplex.go:12
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomiccomplex.go:13
-						if tid == 0 {
+							if tid == 0 {
 //line atomiccomplex.go:14
-							sh[0] = 0
+								sh[0] = 0
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomiccomplex.go:17
-						if i := (nugoX0 + nugoTi); i < len(y) {
+							if i := (nugoX0 + nugoTi); i < len(y) {
 //line atomiccomplex.go:18
-							cuda.AtomicAddComplex(&acc[0], y[i])
+								cuda.AtomicAddComplex(&acc[0], y[i])
 //line atomiccomplex.go:19
-							cuda.AtomicAddComplex(&sh[0], y[i])
+								cuda.AtomicAddComplex(&sh[0], y[i])
 //line atomiccomplex.go:20
-							olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+								olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomiccomplex.go:17
-						if i := t.Grid1(); i < len(y) {
+							if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomiccomplex.go:18
-							cuda.AtomicAddComplex(&acc[0], y[i])
+								cuda.AtomicAddComplex(&acc[0], y[i])
 //line atomiccomplex.go:19
-							cuda.AtomicAddComplex(&sh[0], y[i])
+								cuda.AtomicAddComplex(&sh[0], y[i])
 //line atomiccomplex.go:20
-							olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+								olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomiccomplex.go:12
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomiccomplex.go:23
-						if tid == 0 {
+							if tid == 0 {
 //line atomiccomplex.go:24
-							cuda.AtomicAddComplex(&acc[1], sh[0])
+								cuda.AtomicAddComplex(&acc[1], sh[0])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomiccomplex.go:12
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomiccomplex.go:23
-						if tid == 0 {
+							if tid == 0 {
 //line atomiccomplex.go:24
-							cuda.AtomicAddComplex(&acc[1], sh[0])
+								cuda.AtomicAddComplex(&acc[1], sh[0])
+							}
 						}
 					}
 				}
@@ -237,127 +267,142 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[512]float32)(cuda.BlockShared(&nugoShared, 512))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:15
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:16
-							sh[2*tid] = shMx[i]
+								sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-							sh[2*tid+1] = shMn[i]
+								sh[2*tid+1] = shMn[i]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:15
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:16
-							sh[2*tid] = shMx[i]
+								sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-							sh[2*tid+1] = shMn[i]
+								sh[2*tid+1] = shMn[i]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:20
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:21
-							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-							cuda.AtomicNanMax(&sh[2*tid], y[i])
+								cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:20
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:21
-							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-							cuda.AtomicNanMax(&sh[2*tid], y[i])
+								cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:27
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:28
-							shMx[i] = sh[2*tid]
+								shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-							shMn[i] = sh[2*tid+1]
+								shMn[i] = sh[2*tid+1]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:27
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:28
-							shMx[i] = sh[2*tid]
+								shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-							shMn[i] = sh[2*tid+1]
+								shMn[i] = sh[2*tid+1]
+							}
 						}
 					}
 				}
@@ -378,127 +423,142 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[512]float64)(cuda.BlockShared(&nugoShared, 512))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:15
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:16
-							sh[2*tid] = shMx[i]
+								sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-							sh[2*tid+1] = shMn[i]
+								sh[2*tid+1] = shMn[i]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:15
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:16
-							sh[2*tid] = shMx[i]
+								sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-							sh[2*tid+1] = shMn[i]
+								sh[2*tid+1] = shMn[i]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:20
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:21
-							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-							cuda.AtomicNanMax(&sh[2*tid], y[i])
+								cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:20
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:21
-							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-							cuda.AtomicNanMax(&sh[2*tid], y[i])
+								cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:27
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:28
-							shMx[i] = sh[2*tid]
+								shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-							shMn[i] = sh[2*tid+1]
+								shMn[i] = sh[2*tid+1]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:27
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:28
-							shMx[i] = sh[2*tid]
+								shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-							shMn[i] = sh[2*tid+1]
+								shMn[i] = sh[2*tid+1]
+							}
 						}
 					}
 				}
@@ -519,127 +579,142 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[512]cuda.Float16)(cuda.BlockShared(&nugoShared, 512))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:15
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:16
-							sh[2*tid] = shMx[i]
+								sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-							sh[2*tid+1] = shMn[i]
+								sh[2*tid+1] = shMn[i]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:15
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:16
-							sh[2*tid] = shMx[i]
+								sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-							sh[2*tid+1] = shMn[i]
+								sh[2*tid+1] = shMn[i]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:20
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:21
-							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-							cuda.AtomicNanMax(&sh[2*tid], y[i])
+								cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:20
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:21
-							oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-							oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-							cuda.AtomicNanMax(&sh[2*tid], y[i])
+								cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-							cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:13
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line atomicnan.go:27
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:28
-							shMx[i] = sh[2*tid]
+								shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-							shMn[i] = sh[2*tid+1]
+								shMn[i] = sh[2*tid+1]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:13
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:27
-						if i < len(y) {
+							if i < len(y) {
 //line atomicnan.go:28
-							shMx[i] = sh[2*tid]
+								shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-							shMn[i] = sh[2*tid+1]
+								shMn[i] = sh[2*tid+1]
+							}
 						}
 					}
 				}
@@ -660,104 +735,119 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[2]float32)(cuda.BlockShared(&nugoShared, 2))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:39
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:40
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:41
-							sh[0] = init[0]
+								sh[0] = init[0]
 //line atomicnan.go:42
-							sh[1] = init[1]
+								sh[1] = init[1]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:39
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:40
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:41
-							sh[0] = init[0]
+								sh[0] = init[0]
 //line atomicnan.go:42
-							sh[1] = init[1]
+								sh[1] = init[1]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:45
-						if i := (nugoX0 + nugoTi); i < len(y) {
+							if i := (nugoX0 + nugoTi); i < len(y) {
 //line atomicnan.go:46
-							cuda.AtomicNanMax(&acc[0], y[i])
+								cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-							cuda.AtomicNanMin(&acc[1], y[i])
+								cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-							cuda.AtomicNanMax(&sh[0], y[i])
+								cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-							cuda.AtomicNanMin(&sh[1], y[i])
+								cuda.AtomicNanMin(&sh[1], y[i])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:45
-						if i := t.Grid1(); i < len(y) {
+							if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomicnan.go:46
-							cuda.AtomicNanMax(&acc[0], y[i])
+								cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-							cuda.AtomicNanMin(&acc[1], y[i])
+								cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-							cuda.AtomicNanMax(&sh[0], y[i])
+								cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-							cuda.AtomicNanMin(&sh[1], y[i])
+								cuda.AtomicNanMin(&sh[1], y[i])
+							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:39
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:52
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:53
-							cuda.AtomicNanMax(&acc[2], sh[0])
+								cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-							cuda.AtomicNanMin(&acc[3], sh[1])
+								cuda.AtomicNanMin(&acc[3], sh[1])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:39
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:52
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:53
-							cuda.AtomicNanMax(&acc[2], sh[0])
+								cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-							cuda.AtomicNanMin(&acc[3], sh[1])
+								cuda.AtomicNanMin(&acc[3], sh[1])
+							}
 						}
 					}
 				}
@@ -778,104 +868,119 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[2]float64)(cuda.BlockShared(&nugoShared, 2))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:39
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:40
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:41
-							sh[0] = init[0]
+								sh[0] = init[0]
 //line atomicnan.go:42
-							sh[1] = init[1]
+								sh[1] = init[1]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:39
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:40
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:41
-							sh[0] = init[0]
+								sh[0] = init[0]
 //line atomicnan.go:42
-							sh[1] = init[1]
+								sh[1] = init[1]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:45
-						if i := (nugoX0 + nugoTi); i < len(y) {
+							if i := (nugoX0 + nugoTi); i < len(y) {
 //line atomicnan.go:46
-							cuda.AtomicNanMax(&acc[0], y[i])
+								cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-							cuda.AtomicNanMin(&acc[1], y[i])
+								cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-							cuda.AtomicNanMax(&sh[0], y[i])
+								cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-							cuda.AtomicNanMin(&sh[1], y[i])
+								cuda.AtomicNanMin(&sh[1], y[i])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:45
-						if i := t.Grid1(); i < len(y) {
+							if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomicnan.go:46
-							cuda.AtomicNanMax(&acc[0], y[i])
+								cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-							cuda.AtomicNanMin(&acc[1], y[i])
+								cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-							cuda.AtomicNanMax(&sh[0], y[i])
+								cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-							cuda.AtomicNanMin(&sh[1], y[i])
+								cuda.AtomicNanMin(&sh[1], y[i])
+							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:39
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:52
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:53
-							cuda.AtomicNanMax(&acc[2], sh[0])
+								cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-							cuda.AtomicNanMin(&acc[3], sh[1])
+								cuda.AtomicNanMin(&acc[3], sh[1])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:39
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:52
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:53
-							cuda.AtomicNanMax(&acc[2], sh[0])
+								cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-							cuda.AtomicNanMin(&acc[3], sh[1])
+								cuda.AtomicNanMin(&acc[3], sh[1])
+							}
 						}
 					}
 				}
@@ -896,104 +1001,119 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[2]cuda.Float16)(cuda.BlockShared(&nugoShared, 2))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:39
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:40
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:41
-							sh[0] = init[0]
+								sh[0] = init[0]
 //line atomicnan.go:42
-							sh[1] = init[1]
+								sh[1] = init[1]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:39
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:40
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:41
-							sh[0] = init[0]
+								sh[0] = init[0]
 //line atomicnan.go:42
-							sh[1] = init[1]
+								sh[1] = init[1]
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:45
-						if i := (nugoX0 + nugoTi); i < len(y) {
+							if i := (nugoX0 + nugoTi); i < len(y) {
 //line atomicnan.go:46
-							cuda.AtomicNanMax(&acc[0], y[i])
+								cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-							cuda.AtomicNanMin(&acc[1], y[i])
+								cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-							cuda.AtomicNanMax(&sh[0], y[i])
+								cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-							cuda.AtomicNanMin(&sh[1], y[i])
+								cuda.AtomicNanMin(&sh[1], y[i])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:45
-						if i := t.Grid1(); i < len(y) {
+							if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomicnan.go:46
-							cuda.AtomicNanMax(&acc[0], y[i])
+								cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-							cuda.AtomicNanMin(&acc[1], y[i])
+								cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-							cuda.AtomicNanMax(&sh[0], y[i])
+								cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-							cuda.AtomicNanMin(&sh[1], y[i])
+								cuda.AtomicNanMin(&sh[1], y[i])
+							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line atomicnan.go:39
-						tid := nugoTi
+							tid := nugoTi
 
 //line atomicnan.go:52
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:53
-							cuda.AtomicNanMax(&acc[2], sh[0])
+								cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-							cuda.AtomicNanMin(&acc[3], sh[1])
+								cuda.AtomicNanMin(&acc[3], sh[1])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line atomicnan.go:39
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line atomicnan.go:52
-						if tid == 0 {
+							if tid == 0 {
 //line atomicnan.go:53
-							cuda.AtomicNanMax(&acc[2], sh[0])
+								cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-							cuda.AtomicNanMin(&acc[3], sh[1])
+								cuda.AtomicNanMin(&acc[3], sh[1])
+							}
 						}
 					}
 				}
@@ -1168,60 +1288,70 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[4]float32)(cuda.BlockShared(&nugoShared, 4))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line byvalue.go:181
-						tid := nugoTi
+							tid := nugoTi
 
 //line byvalue.go:182
-						if tid < 4 {
+							if tid < 4 {
 //line byvalue.go:183
-							sh[tid] = w[tid] * float32(v.A)
+								sh[tid] = w[tid] * float32(v.A)
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line byvalue.go:181
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line byvalue.go:182
-						if tid < 4 {
+							if tid < 4 {
 //line byvalue.go:183
-							sh[tid] = w[tid] * float32(v.A)
+								sh[tid] = w[tid] * float32(v.A)
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line byvalue.go:181
-						tid := nugoTi
+							tid := nugoTi
 
 //line byvalue.go:186
-						if i := (nugoX0 + nugoTi); i < len(out) {
+							if i := (nugoX0 + nugoTi); i < len(out) {
 //line byvalue.go:187
-							out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+								out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line byvalue.go:181
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line byvalue.go:186
-						if i := t.Grid1(); i < len(out) {
+							if i := (nugoX0 + nugoTx); i < len(out) {
 //line byvalue.go:187
-							out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+								out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+							}
 						}
 					}
 				}
@@ -1242,37 +1372,42 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]complex64)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line complex.go:10
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line complex.go:11
-						k := nugoTi
+							k := nugoTi
 
 //line complex.go:12
-						if i < len(a) {
+							if i < len(a) {
 //line complex.go:13
-							sh[k] = a[i]
+								sh[k] = a[i]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line complex.go:10
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line complex.go:11
-						k := t.ThreadIdx().X
+							k := nugoTx
 
 //line complex.go:12
-						if i < len(a) {
+							if i < len(a) {
 //line complex.go:13
-							sh[k] = a[i]
+								sh[k] = a[i]
+							}
 						}
 					}
 				}
@@ -1280,53 +1415,58 @@ func init() {
 //line complex.go:19
 				rows, cols := m.Shape()
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line complex.go:10
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line complex.go:11
-						k := nugoTi
+							k := nugoTi
 
 //line complex.go:16
-						if i < len(a) {
+							if i < len(a) {
 //line complex.go:17
-							a[i] = sh[k] * s
-						}
+								a[i] = sh[k] * s
+							}
 
 //line complex.go:20
-						if i < rows*cols {
+							if i < rows*cols {
 //line complex.go:21
-							w := complex128(s)
+								w := complex128(s)
 //line complex.go:22
-							m.SetP(i/cols, i%cols, m.AtP(i/cols, i%cols)*w*w)
+								m.SetP(i/cols, i%cols, m.AtP(i/cols, i%cols)*w*w)
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line complex.go:10
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line complex.go:11
-						k := t.ThreadIdx().X
+							k := nugoTx
 
 //line complex.go:16
-						if i < len(a) {
+							if i < len(a) {
 //line complex.go:17
-							a[i] = sh[k] * s
-						}
+								a[i] = sh[k] * s
+							}
 
 //line complex.go:20
-						if i < rows*cols {
+							if i < rows*cols {
 //line complex.go:21
-							w := complex128(s)
+								w := complex128(s)
 //line complex.go:22
-							m.SetP(i/cols, i%cols, m.AtP(i/cols, i%cols)*w*w)
+								m.SetP(i/cols, i%cols, m.AtP(i/cols, i%cols)*w*w)
+							}
 						}
 					}
 				}
@@ -1459,106 +1599,121 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				buf := (*[256]int64)(cuda.BlockShared(&nugoShared, 256))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line corpus.go:88
-						tid := nugoTi
-
-//line corpus.go:89
-						var v int64
-
-//line corpus.go:90
-						if i := (nugoX0 + nugoTi); i < len(x) {
-//line corpus.go:91
-							v = x[i]
-						}
-
-//line corpus.go:93
-						buf[tid] = v
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line corpus.go:88
-						tid := t.ThreadIdx().X
-
-//line corpus.go:89
-						var v int64
-
-//line corpus.go:90
-						if i := t.Grid1(); i < len(x) {
-//line corpus.go:91
-							v = x[i]
-						}
-
-//line corpus.go:93
-						buf[tid] = v
-					}
-				}
-//line corpus.go:95
-				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
-					if nugoFlat {
-						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
-						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 
 //line corpus.go:88
 							tid := nugoTi
 
-//line corpus.go:96
-							if tid < s {
-//line corpus.go:97
-								buf[tid] += buf[tid+s]
+//line corpus.go:89
+							var v int64
+
+//line corpus.go:90
+							if i := (nugoX0 + nugoTi); i < len(x) {
+//line corpus.go:91
+								v = x[i]
 							}
+
+//line corpus.go:93
+							buf[tid] = v
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 
 //line corpus.go:88
-							tid := t.ThreadIdx().X
+							tid := nugoTx
+
+//line corpus.go:89
+							var v int64
+
+//line corpus.go:90
+							if i := (nugoX0 + nugoTx); i < len(x) {
+//line corpus.go:91
+								v = x[i]
+							}
+
+//line corpus.go:93
+							buf[tid] = v
+						}
+					}
+				}
+//line corpus.go:95
+				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line corpus.go:88
+								tid := nugoTi
 
 //line corpus.go:96
-							if tid < s {
+								if tid < s {
 //line corpus.go:97
-								buf[tid] += buf[tid+s]
+									buf[tid] += buf[tid+s]
+								}
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line corpus.go:88
+								tid := nugoTx
+
+//line corpus.go:96
+								if tid < s {
+//line corpus.go:97
+									buf[tid] += buf[tid+s]
+								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line corpus.go:88
-						tid := nugoTi
+							tid := nugoTi
 
 //line corpus.go:101
-						if tid == 0 {
+							if tid == 0 {
 //line corpus.go:102
-							cuda.AtomicAdd(&total[0], buf[0])
+								cuda.AtomicAdd(&total[0], buf[0])
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line corpus.go:88
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line corpus.go:101
-						if tid == 0 {
+							if tid == 0 {
 //line corpus.go:102
-							cuda.AtomicAdd(&total[0], buf[0])
+								cuda.AtomicAdd(&total[0], buf[0])
+							}
 						}
 					}
 				}
@@ -1586,49 +1741,59 @@ func init() {
 //line corpus.go:110
 				base := t.BlockIdx().X * n
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line corpus.go:109
-						tid := nugoTi
+							tid := nugoTi
 
 //line corpus.go:111
-						buf[tid] = x[base+tid]
+							buf[tid] = x[base+tid]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line corpus.go:109
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line corpus.go:111
-						buf[tid] = x[base+tid]
+							buf[tid] = x[base+tid]
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line corpus.go:109
-						tid := nugoTi
+							tid := nugoTi
 
 //line corpus.go:113
-						x[base+tid] = buf[n-1-tid]
+							x[base+tid] = buf[n-1-tid]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line corpus.go:109
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line corpus.go:113
-						x[base+tid] = buf[n-1-tid]
+							x[base+tid] = buf[n-1-tid]
+						}
 					}
 				}
 			}
@@ -1738,67 +1903,77 @@ func init() {
 //line corpus.go:171
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line corpus.go:171
-						tid := nugoTi
+							tid := nugoTi
 
 //line corpus.go:172
-						i := t.BlockIdx().X*n + tid
+							i := t.BlockIdx().X*n + tid
 
 //line corpus.go:173
-						st[tid] = x[i]
+							st[tid] = x[i]
 
 //line corpus.go:174
-						dyn[len(dyn)-n+tid] = 2 * x[i]
+							dyn[len(dyn)-n+tid] = 2 * x[i]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line corpus.go:171
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line corpus.go:172
-						i := t.BlockIdx().X*n + tid
+							i := t.BlockIdx().X*n + tid
 
 //line corpus.go:173
-						st[tid] = x[i]
+							st[tid] = x[i]
 
 //line corpus.go:174
-						dyn[len(dyn)-n+tid] = 2 * x[i]
+							dyn[len(dyn)-n+tid] = 2 * x[i]
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line corpus.go:171
-						tid := nugoTi
+							tid := nugoTi
 
 //line corpus.go:172
-						i := t.BlockIdx().X*n + tid
+							i := t.BlockIdx().X*n + tid
 
 //line corpus.go:176
-						x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+							x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line corpus.go:171
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line corpus.go:172
-						i := t.BlockIdx().X*n + tid
+							i := t.BlockIdx().X*n + tid
 
 //line corpus.go:176
-						x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+							x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+						}
 					}
 				}
 			}
@@ -2028,48 +2203,58 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 8)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line debugfail.go:120
-						if i := nugoTi; i < len(sh) {
+							if i := nugoTi; i < len(sh) {
 //line debugfail.go:121
-							sh[i] = 1
+								sh[i] = 1
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line debugfail.go:120
-						if i := t.ThreadIdx().X; i < len(sh) {
+							if i := nugoTx; i < len(sh) {
 //line debugfail.go:121
-							sh[i] = 1
+								sh[i] = 1
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line debugfail.go:124
-						if (nugoX0 + nugoTi) == 0 {
+							if (nugoX0 + nugoTi) == 0 {
 //line debugfail.go:125
-							out[0] = int32(len(sh[lo:hi]))
+								out[0] = int32(len(sh[lo:hi]))
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line debugfail.go:124
-						if t.Grid1() == 0 {
+							if (nugoX0 + nugoTx) == 0 {
 //line debugfail.go:125
-							out[0] = int32(len(sh[lo:hi]))
+								out[0] = int32(len(sh[lo:hi]))
+							}
 						}
 					}
 				}
@@ -2090,48 +2275,58 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := cuda.BlockShared(&nugoShared, 8)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line debugfail.go:132
-						if i := nugoTi; i < len(sh) {
+							if i := nugoTi; i < len(sh) {
 //line debugfail.go:133
-							sh[i] = 1
+								sh[i] = 1
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line debugfail.go:132
-						if i := t.ThreadIdx().X; i < len(sh) {
+							if i := nugoTx; i < len(sh) {
 //line debugfail.go:133
-							sh[i] = 1
+								sh[i] = 1
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line debugfail.go:136
-						if (nugoX0 + nugoTi) == 0 {
+							if (nugoX0 + nugoTi) == 0 {
 //line debugfail.go:137
-							out[0] = int32(cap(sh[lo:hi:max]))
+								out[0] = int32(cap(sh[lo:hi:max]))
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line debugfail.go:136
-						if t.Grid1() == 0 {
+							if (nugoX0 + nugoTx) == 0 {
 //line debugfail.go:137
-							out[0] = int32(cap(sh[lo:hi:max]))
+								out[0] = int32(cap(sh[lo:hi:max]))
+							}
 						}
 					}
 				}
@@ -2326,30 +2521,35 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line divergent.go:10
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line divergent.go:11
-						v := uint32(i)
-						nugoIn[nugoTi] = t.LaneID() < 16
-						nugoVV[nugoTi] = v
+							v := uint32(i)
+							nugoIn[nugoTi] = t.LaneID() < 16
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line divergent.go:10
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line divergent.go:11
-						v := uint32(i)
-						nugoIn[nugoTi] = t.LaneID() < 16
-						nugoVV[nugoTi] = v
+							v := uint32(i)
+							nugoIn[nugoTi] = t.LaneID() < 16
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
@@ -2359,74 +2559,89 @@ func init() {
 //line divergent.go:13
 					cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line divergent.go:13
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								v := nugoVV[nugoTi]
 
 //line divergent.go:13
-							v = nugoShfl[nugoTi]
-							nugoVV[nugoTi] = v
+								v = nugoShfl[nugoTi]
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						nugoPred[nugoTi] = true
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							nugoPred[nugoTi] = true
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						nugoPred[nugoTi] = true
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							nugoPred[nugoTi] = true
+						}
 					}
 				}
 //line divergent.go:15
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line divergent.go:10
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line divergent.go:15
-						out[i] = v + nugoVote[nugoTi]
-						nugoVV[nugoTi] = v
+							out[i] = v + nugoVote[nugoTi]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line divergent.go:10
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line divergent.go:15
-						out[i] = v + nugoVote[nugoTi]
-						nugoVV[nugoTi] = v
+							out[i] = v + nugoVote[nugoTi]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 			}
@@ -2444,26 +2659,31 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridgoexit.go:12
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridgoexit.go:13
-						data[i] = 1
+							data[i] = 1
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridgoexit.go:12
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridgoexit.go:13
-						data[i] = 1
+							data[i] = 1
+						}
 					}
 				}
 
@@ -2472,25 +2692,30 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridgoexit.go:15
-						if t.BlockIdx().X == 2 {
+							if t.BlockIdx().X == 2 {
 //line gridgoexit.go:16
-							runtime.Goexit()
+								runtime.Goexit()
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridgoexit.go:15
-						if t.BlockIdx().X == 2 {
+							if t.BlockIdx().X == 2 {
 //line gridgoexit.go:16
-							runtime.Goexit()
+								runtime.Goexit()
+							}
 						}
 					}
 				}
@@ -2500,26 +2725,31 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridgoexit.go:12
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridgoexit.go:19
-						data[i] = 2
+							data[i] = 2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridgoexit.go:12
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridgoexit.go:19
-						data[i] = 2
+							data[i] = 2
+						}
 					}
 				}
 			}
@@ -2546,53 +2776,63 @@ func init() {
 //line gridsync.go:10
 				n := len(data)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+						}
 					}
 				}
 //line gridsync.go:11
 				for range rounds {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line gridsync.go:9
-							i := (nugoX0 + nugoTi)
+								i := (nugoX0 + nugoTi)
 
 //line gridsync.go:12
-							var v int64
+								var v int64
 
 //line gridsync.go:13
-							if i < n {
+								if i < n {
 //line gridsync.go:14
-								v = data[(i+1)%n]
+									v = data[(i+1)%n]
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line gridsync.go:9
-							i := t.Grid1()
+								i := (nugoX0 + nugoTx)
 
 //line gridsync.go:12
-							var v int64
+								var v int64
 
 //line gridsync.go:13
-							if i < n {
+								if i < n {
 //line gridsync.go:14
-								v = data[(i+1)%n]
+									v = data[(i+1)%n]
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 
@@ -2601,36 +2841,41 @@ func init() {
 						return
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line gridsync.go:9
-							i := (nugoX0 + nugoTi)
-							v := nugoVV[nugoTi]
+								i := (nugoX0 + nugoTi)
+								v := nugoVV[nugoTi]
 
 //line gridsync.go:17
-							if i < n {
+								if i < n {
 //line gridsync.go:18
-								data[i] = v + 1
+									data[i] = v + 1
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line gridsync.go:9
-							i := t.Grid1()
-							v := nugoVV[nugoTi]
+								i := (nugoX0 + nugoTx)
+								v := nugoVV[nugoTi]
 
 //line gridsync.go:17
-							if i < n {
+								if i < n {
 //line gridsync.go:18
-								data[i] = v + 1
+									data[i] = v + 1
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 
@@ -2659,20 +2904,25 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:29
-						out[(nugoX0 + nugoTi)] = 1
+							out[(nugoX0 + nugoTi)] = 1
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridsync.go:29
-						out[t.Grid1()] = 1
+							out[(nugoX0 + nugoTx)] = 1
+						}
 					}
 				}
 			}
@@ -2690,31 +2940,36 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:35
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:36
-						if t.BlockIdx().X == 1 && nugoTi == 5 {
+							if t.BlockIdx().X == 1 && nugoTi == 5 {
 //line gridsync.go:37
-							data[len(data)+i]++
+								data[len(data)+i]++
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridsync.go:35
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:36
-						if t.BlockIdx().X == 1 && t.ThreadIdx().X == 5 {
+							if t.BlockIdx().X == 1 && nugoTx == 5 {
 //line gridsync.go:37
-							data[len(data)+i]++
+								data[len(data)+i]++
+							}
 						}
 					}
 				}
@@ -2724,26 +2979,31 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:35
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:40
-						data[i]++
+							data[i]++
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridsync.go:35
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:40
-						data[i]++
+							data[i]++
+						}
 					}
 				}
 			}
@@ -2768,50 +3028,55 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:47
-						if t.BlockIdx().X == 1 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if t.BlockIdx().X == 1 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
-						}
 
 //line gridsync.go:50
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:51
-						data[i] = 1
+							data[i] = 1
+						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:47
-						if t.BlockIdx().X == 1 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if t.BlockIdx().X == 1 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
-						}
 
 //line gridsync.go:50
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:51
-						data[i] = 1
+							data[i] = 1
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -2821,32 +3086,37 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:50
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:53
-						out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+							out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:50
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:53
-						out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+							out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -2865,31 +3135,36 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:59
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:60
-						if t.BlockIdx().X == 1 {
+							if t.BlockIdx().X == 1 {
 //line gridsync.go:61
-							data[len(data)+i]++
+								data[len(data)+i]++
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridsync.go:59
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:60
-						if t.BlockIdx().X == 1 {
+							if t.BlockIdx().X == 1 {
 //line gridsync.go:61
-							data[len(data)+i]++
+								data[len(data)+i]++
+							}
 						}
 					}
 				}
@@ -2899,26 +3174,31 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:59
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:64
-						data[i]++
+							data[i]++
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridsync.go:59
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:64
-						data[i]++
+							data[i]++
+						}
 					}
 				}
 			}
@@ -2946,38 +3226,43 @@ func init() {
 //line gridsync.go:72
 				w, _ := t.GridSize2()
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:71
-						x, y := t.Grid2()
+							x, y := t.Grid2()
 
 //line gridsync.go:73
-						i := y*w + x
+							i := y*w + x
 
 //line gridsync.go:74
-						data[i] = 1
+							data[i] = 1
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:71
-						x, y := t.Grid2()
+							x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:73
-						i := y*w + x
+							i := y*w + x
 
 //line gridsync.go:74
-						data[i] = 1
+							data[i] = 1
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -2987,56 +3272,61 @@ func init() {
 					return
 				}
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:71
-						x, y := t.Grid2()
+							x, y := t.Grid2()
 
 //line gridsync.go:73
-						i := y*w + x
+							i := y*w + x
 
 //line gridsync.go:76
-						if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
-						}
 
 //line gridsync.go:79
-						out[i] = data[i] + data[len(data)-1-i]
+							out[i] = data[i] + data[len(data)-1-i]
+						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:71
-						x, y := t.Grid2()
+							x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:73
-						i := y*w + x
+							i := y*w + x
 
 //line gridsync.go:76
-						if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
-						}
 
 //line gridsync.go:79
-						out[i] = data[i] + data[len(data)-1-i]
+							out[i] = data[i] + data[len(data)-1-i]
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -3046,38 +3336,43 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:71
-						x, y := t.Grid2()
+							x, y := t.Grid2()
 
 //line gridsync.go:73
-						i := y*w + x
+							i := y*w + x
 
 //line gridsync.go:81
-						out[i]++
+							out[i]++
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:71
-						x, y := t.Grid2()
+							x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:73
-						i := y*w + x
+							i := y*w + x
 
 //line gridsync.go:81
-						out[i]++
+							out[i]++
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -3103,50 +3398,55 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:88
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:89
-						if i%2 == 1 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if i%2 == 1 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
-						}
 
 //line gridsync.go:92
-						data[i] *= 3
+							data[i] *= 3
+						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:88
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:89
-						if i%2 == 1 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if i%2 == 1 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
-						}
 
 //line gridsync.go:92
-						data[i] *= 3
+							data[i] *= 3
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -3156,68 +3456,73 @@ func init() {
 					return
 				}
 				if nugoFlat {
-				nugoRegion3:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion3:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:88
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:94
-						if t.BlockIdx().X == 0 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion3
+							if t.BlockIdx().X == 0 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion3
+								}
 							}
-						}
 
 //line gridsync.go:97
-						v := data[(i+t.BlockDim().X)%len(data)]
+							v := data[(i+t.BlockDim().X)%len(data)]
 
 //line gridsync.go:98
-						for k := range 50 * t.BlockIdx().X {
+							for k := range 50 * t.BlockIdx().X {
 //line gridsync.go:99
-							v ^= int32(k)
-						}
+								v ^= int32(k)
+							}
 
 //line gridsync.go:101
-						out[i] = v
+							out[i] = v
+						}
 					}
 				} else {
-				nugoRegion4:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion4:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line gridsync.go:88
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:94
-						if t.BlockIdx().X == 0 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion4
+							if t.BlockIdx().X == 0 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion4
+								}
 							}
-						}
 
 //line gridsync.go:97
-						v := data[(i+t.BlockDim().X)%len(data)]
+							v := data[(i+t.BlockDim().X)%len(data)]
 
 //line gridsync.go:98
-						for k := range 50 * t.BlockIdx().X {
+							for k := range 50 * t.BlockIdx().X {
 //line gridsync.go:99
-							v ^= int32(k)
-						}
+								v ^= int32(k)
+							}
 
 //line gridsync.go:101
-						out[i] = v
+							out[i] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -3245,40 +3550,45 @@ func init() {
 //line gridsync.go:108
 				n := len(data)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:107
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line gridsync.go:109
-						var v int64
+							var v int64
 
 //line gridsync.go:110
-						if i < n {
+							if i < n {
 //line gridsync.go:111
-							v = f(data[i])
+								v = f(data[i])
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridsync.go:107
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line gridsync.go:109
-						var v int64
+							var v int64
 
 //line gridsync.go:110
-						if i < n {
+							if i < n {
 //line gridsync.go:111
-							v = f(data[i])
+								v = f(data[i])
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 
@@ -3287,36 +3597,41 @@ func init() {
 					return
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:107
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line gridsync.go:114
-						if i < n {
+							if i < n {
 //line gridsync.go:115
-							data[(i+n-1)%n] = v
+								data[(i+n-1)%n] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridsync.go:107
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line gridsync.go:114
-						if i < n {
+							if i < n {
 //line gridsync.go:115
-							data[(i+n-1)%n] = v
+								data[(i+n-1)%n] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -3342,20 +3657,25 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line gridsync.go:129
-						data[(nugoX0 + nugoTi)] = 1
+							data[(nugoX0 + nugoTi)] = 1
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line gridsync.go:129
-						data[t.Grid1()] = 1
+							data[(nugoX0 + nugoTx)] = 1
+						}
 					}
 				}
 			}
@@ -3597,49 +3917,59 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:99
-						i := nugoTi
+							i := nugoTi
 
 //line kernels.go:100
-						out[i] = float32(2*i + 1)
+							out[i] = float32(2*i + 1)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:99
-						i := t.ThreadIdx().X
+							i := nugoTx
 
 //line kernels.go:100
-						out[i] = float32(2*i + 1)
+							out[i] = float32(2*i + 1)
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line kernels.go:99
-						i := nugoTi
+							i := nugoTi
 
 //line kernels.go:102
-						res[i] = in[(i+1)%len(in)]
+							res[i] = in[(i+1)%len(in)]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line kernels.go:99
-						i := t.ThreadIdx().X
+							i := nugoTx
 
 //line kernels.go:102
-						res[i] = in[(i+1)%len(in)]
+							res[i] = in[(i+1)%len(in)]
+						}
 					}
 				}
 			}
@@ -3764,148 +4094,163 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line match.go:15
-						if i >= len(in) || skip[i] != 0 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if i >= len(in) || skip[i] != 0 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
-						}
 
 //line match.go:18
-						v := in[i]
-						nugoVal[nugoTi] = (v)
-						nugoVV[nugoTi] = v
+							v := in[i]
+							nugoVal[nugoTi] = (v)
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line match.go:15
-						if i >= len(in) || skip[i] != 0 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if i >= len(in) || skip[i] != 0 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
-						}
 
 //line match.go:18
-						v := in[i]
-						nugoVal[nugoTi] = (v)
-						nugoVV[nugoTi] = v
+							v := in[i]
+							nugoVal[nugoTi] = (v)
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 //line match.go:19
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:14
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line match.go:19
-						anyMask[i] = nugoMatch[nugoTi]
-						nugoVal2[nugoTi] = (v)
-						nugoVV[nugoTi] = v
+							anyMask[i] = nugoMatch[nugoTi]
+							nugoVal2[nugoTi] = (v)
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:14
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line match.go:19
-						anyMask[i] = nugoMatch[nugoTi]
-						nugoVal2[nugoTi] = (v)
-						nugoVV[nugoTi] = v
+							anyMask[i] = nugoMatch[nugoTi]
+							nugoVal2[nugoTi] = (v)
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 //line match.go:20
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:14
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line match.go:20
-						m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+							m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line match.go:21
-						var a int32
+							var a int32
 
 //line match.go:22
-						if ok {
+							if ok {
 //line match.go:23
-							a = 1
-						}
+								a = 1
+							}
 
 //line match.go:25
-						allMask[i], all[i] = m, a
+							allMask[i], all[i] = m, a
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:14
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line match.go:20
-						m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+							m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line match.go:21
-						var a int32
+							var a int32
 
 //line match.go:22
-						if ok {
+							if ok {
 //line match.go:23
-							a = 1
-						}
+								a = 1
+							}
 
 //line match.go:25
-						allMask[i], all[i] = m, a
+							allMask[i], all[i] = m, a
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -3972,152 +4317,172 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line match.go:14
-						i2 := (nugoX0 + nugoTi)
-						nugoIn[nugoTi] = i2 >= len(in) || skip[i2] != 0
+							i2 := (nugoX0 + nugoTi)
+							nugoIn[nugoTi] = i2 >= len(in) || skip[i2] != 0
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line match.go:14
-						i2 := t.Grid1()
-						nugoIn[nugoTi] = i2 >= len(in) || skip[i2] != 0
+							i2 := (nugoX0 + nugoTx)
+							nugoIn[nugoTi] = i2 >= len(in) || skip[i2] != 0
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line match.go:14
-							i2 := (nugoX0 + nugoTi)
+								i2 := (nugoX0 + nugoTi)
 
 //line match.go:18
-							v := in[i2]
-							nugoVal[nugoTi] = (v)
-							nugoVV[nugoTi] = v
+								v := in[i2]
+								nugoVal[nugoTi] = (v)
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line match.go:14
-							i2 := t.Grid1()
+								i2 := (nugoX0 + nugoTx)
 
 //line match.go:18
-							v := in[i2]
-							nugoVal[nugoTi] = (v)
-							nugoVV[nugoTi] = v
+								v := in[i2]
+								nugoVal[nugoTi] = (v)
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
 //line match.go:19
 					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line match.go:14
-							i2 := (nugoX0 + nugoTi)
-							v := nugoVV[nugoTi]
+								i2 := (nugoX0 + nugoTi)
+								v := nugoVV[nugoTi]
 
 //line match.go:19
-							anyMask[i2] = nugoMatch[nugoTi]
-							nugoVal2[nugoTi] = (v)
-							nugoVV[nugoTi] = v
+								anyMask[i2] = nugoMatch[nugoTi]
+								nugoVal2[nugoTi] = (v)
+								nugoVV[nugoTi] = v
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line match.go:14
-							i2 := t.Grid1()
-							v := nugoVV[nugoTi]
+								i2 := (nugoX0 + nugoTx)
+								v := nugoVV[nugoTi]
 
 //line match.go:19
-							anyMask[i2] = nugoMatch[nugoTi]
-							nugoVal2[nugoTi] = (v)
-							nugoVV[nugoTi] = v
+								anyMask[i2] = nugoMatch[nugoTi]
+								nugoVal2[nugoTi] = (v)
+								nugoVV[nugoTi] = v
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
 //line match.go:20
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line match.go:14
-							i2 := (nugoX0 + nugoTi)
+								i2 := (nugoX0 + nugoTi)
 
 //line match.go:20
-							m2, ok2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+								m2, ok2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line match.go:21
-							var a2 int32
+								var a2 int32
 
 //line match.go:22
-							if ok2 {
+								if ok2 {
 //line match.go:23
-								a2 = 1
-							}
+									a2 = 1
+								}
 
 //line match.go:25
-							allMask[i2], all[i2] = m2, a2
+								allMask[i2], all[i2] = m2, a2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line match.go:14
-							i2 := t.Grid1()
+								i2 := (nugoX0 + nugoTx)
 
 //line match.go:20
-							m2, ok2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+								m2, ok2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line match.go:21
-							var a2 int32
+								var a2 int32
 
 //line match.go:22
-							if ok2 {
+								if ok2 {
 //line match.go:23
-								a2 = 1
-							}
+									a2 = 1
+								}
 
 //line match.go:25
-							allMask[i2], all[i2] = m2, a2
+								allMask[i2], all[i2] = m2, a2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -4170,102 +4535,112 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:48
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line match.go:49
-						if i >= len(in) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if i >= len(in) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
+							nugoPred[nugoTi] = in[i] > 0
 						}
-						nugoPred[nugoTi] = in[i] > 0
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:48
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line match.go:49
-						if i >= len(in) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if i >= len(in) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
+							nugoPred[nugoTi] = in[i] > 0
 						}
-						nugoPred[nugoTi] = in[i] > 0
 					}
 				}
 				nugoB.Lead(nugoExited)
 //line match.go:52
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:48
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line match.go:52
-						b := nugoVote[nugoTi]
+							b := nugoVote[nugoTi]
 
 //line match.go:53
-						r := int32(-1)
+							r := int32(-1)
 
 //line match.go:54
-						if in[i] > 0 {
+							if in[i] > 0 {
 //line match.go:55
-							r = int32(bits.OnesCount32(b & t.LanemaskLt()))
-						}
+								r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+							}
 
 //line match.go:57
-						rank[i] = r
+							rank[i] = r
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line match.go:48
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line match.go:52
-						b := nugoVote[nugoTi]
+							b := nugoVote[nugoTi]
 
 //line match.go:53
-						r := int32(-1)
+							r := int32(-1)
 
 //line match.go:54
-						if in[i] > 0 {
+							if in[i] > 0 {
 //line match.go:55
-							r = int32(bits.OnesCount32(b & t.LanemaskLt()))
-						}
+								r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+							}
 
 //line match.go:57
-						rank[i] = r
+							rank[i] = r
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -4404,96 +4779,106 @@ func init() {
 //line strided.go:58
 				r, c := in.Shape()
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line strided.go:56
-						tx := nugoTi
+							tx := nugoTi
 
 //line strided.go:56
-						ty := t.ThreadIdx().Y
+							ty := t.ThreadIdx().Y
 
 //line strided.go:57
-						i := t.BlockIdx().Y*16 + ty
+							i := t.BlockIdx().Y*16 + ty
 
 //line strided.go:57
-						j := t.BlockIdx().X*16 + tx
+							j := t.BlockIdx().X*16 + tx
 
 //line strided.go:59
-						if i < r && j < c {
+							if i < r && j < c {
 //line strided.go:60
-							tile.SetP(ty, tx, in.AtP(i, j))
+								tile.SetP(ty, tx, in.AtP(i, j))
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line strided.go:56
-						tx := t.ThreadIdx().X
+							tx := nugoTx
 
 //line strided.go:56
-						ty := t.ThreadIdx().Y
+							ty := nugoTy
 
 //line strided.go:57
-						i := t.BlockIdx().Y*16 + ty
+							i := t.BlockIdx().Y*16 + ty
 
 //line strided.go:57
-						j := t.BlockIdx().X*16 + tx
+							j := t.BlockIdx().X*16 + tx
 
 //line strided.go:59
-						if i < r && j < c {
+							if i < r && j < c {
 //line strided.go:60
-							tile.SetP(ty, tx, in.AtP(i, j))
+								tile.SetP(ty, tx, in.AtP(i, j))
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line strided.go:56
-						tx := nugoTi
+							tx := nugoTi
 
 //line strided.go:56
-						ty := t.ThreadIdx().Y
+							ty := t.ThreadIdx().Y
 
 //line strided.go:63
-						oi := t.BlockIdx().X*16 + ty
+							oi := t.BlockIdx().X*16 + ty
 
 //line strided.go:63
-						oj := t.BlockIdx().Y*16 + tx
+							oj := t.BlockIdx().Y*16 + tx
 
 //line strided.go:64
-						if oi < c && oj < r {
+							if oi < c && oj < r {
 //line strided.go:65
-							out.SetP(oi, oj, tile.AtP(tx, ty))
+								out.SetP(oi, oj, tile.AtP(tx, ty))
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line strided.go:56
-						tx := t.ThreadIdx().X
+							tx := nugoTx
 
 //line strided.go:56
-						ty := t.ThreadIdx().Y
+							ty := nugoTy
 
 //line strided.go:63
-						oi := t.BlockIdx().X*16 + ty
+							oi := t.BlockIdx().X*16 + ty
 
 //line strided.go:63
-						oj := t.BlockIdx().Y*16 + tx
+							oj := t.BlockIdx().Y*16 + tx
 
 //line strided.go:64
-						if oi < c && oj < r {
+							if oi < c && oj < r {
 //line strided.go:65
-							out.SetP(oi, oj, tile.AtP(tx, ty))
+								out.SetP(oi, oj, tile.AtP(tx, ty))
+							}
 						}
 					}
 				}
@@ -4514,89 +4899,99 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				cube := cuda.BlockShared3(&nugoShared, 2, 4, 8)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line strided.go:74
-						x := nugoTi
+							x := nugoTi
 
 //line strided.go:75
-						cube.SetP(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+							cube.SetP(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line strided.go:74
-						x := t.ThreadIdx().X
+							x := nugoTx
 
 //line strided.go:75
-						cube.SetP(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+							cube.SetP(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+						}
 					}
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line strided.go:74
-						x := nugoTi
+							x := nugoTi
 
 //line strided.go:77
-						if x == 0 {
+							if x == 0 {
 //line strided.go:78
-							s := int64(0)
+								s := int64(0)
 //line strided.go:79
-							d0, d1, d2 := cube.Shape()
+								d0, d1, d2 := cube.Shape()
 //line strided.go:80
-							for i := 0; i < d0; i++ {
+								for i := 0; i < d0; i++ {
 //line strided.go:81
-								for j := 0; j < d1; j++ {
+									for j := 0; j < d1; j++ {
 //line strided.go:82
-									for k := 0; k < d2; k++ {
+										for k := 0; k < d2; k++ {
 //line strided.go:83
-										s += cube.AtP(i, j, k)
+											s += cube.AtP(i, j, k)
+										}
 									}
 								}
-							}
 //line strided.go:87
-							b := t.BlockIdx().X * 4
+								b := t.BlockIdx().X * 4
 //line strided.go:88
-							out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+								out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line strided.go:74
-						x := t.ThreadIdx().X
+							x := nugoTx
 
 //line strided.go:77
-						if x == 0 {
+							if x == 0 {
 //line strided.go:78
-							s := int64(0)
+								s := int64(0)
 //line strided.go:79
-							d0, d1, d2 := cube.Shape()
+								d0, d1, d2 := cube.Shape()
 //line strided.go:80
-							for i := 0; i < d0; i++ {
+								for i := 0; i < d0; i++ {
 //line strided.go:81
-								for j := 0; j < d1; j++ {
+									for j := 0; j < d1; j++ {
 //line strided.go:82
-									for k := 0; k < d2; k++ {
+										for k := 0; k < d2; k++ {
 //line strided.go:83
-										s += cube.AtP(i, j, k)
+											s += cube.AtP(i, j, k)
+										}
 									}
 								}
-							}
 //line strided.go:87
-							b := t.BlockIdx().X * 4
+								b := t.BlockIdx().X * 4
 //line strided.go:88
-							out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+								out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
+							}
 						}
 					}
 				}
@@ -4674,64 +5069,69 @@ func init() {
 				sx, sy, _ := t.GridSize3()
 				nugoCount := 0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line syncreduce.go:10
-						x, y, z := t.Grid3()
+							x, y, z := t.Grid3()
 
 //line syncreduce.go:12
-						i := (z*sy+y)*sx + x
+							i := (z*sy+y)*sx + x
 
 //line syncreduce.go:13
-						if mode[i] < 0 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if mode[i] < 0 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
-						}
 
 //line syncreduce.go:16
-						p := mode[i] != 0
-						if p {
-							nugoCount++
+							p := mode[i] != 0
+							if p {
+								nugoCount++
+							}
+							nugoVP[nugoTi] = p
 						}
-						nugoVP[nugoTi] = p
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line syncreduce.go:10
-						x, y, z := t.Grid3()
+							x, y, z := nugoB.Grid3At(nugoTx, nugoTy, nugoTz)
 
 //line syncreduce.go:12
-						i := (z*sy+y)*sx + x
+							i := (z*sy+y)*sx + x
 
 //line syncreduce.go:13
-						if mode[i] < 0 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if mode[i] < 0 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
-						}
 
 //line syncreduce.go:16
-						p := mode[i] != 0
-						if p {
-							nugoCount++
+							p := mode[i] != 0
+							if p {
+								nugoCount++
+							}
+							nugoVP[nugoTi] = p
 						}
-						nugoVP[nugoTi] = p
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -4744,32 +5144,37 @@ func init() {
 				nugoCount2 := 0
 				nugoArrived := 0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							p := nugoVP[nugoTi]
+							if p {
+								nugoCount2++
+							}
+							nugoArrived++
+							nugoVP[nugoTi] = p
 						}
-						p := nugoVP[nugoTi]
-						if p {
-							nugoCount2++
-						}
-						nugoArrived++
-						nugoVP[nugoTi] = p
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							p := nugoVP[nugoTi]
+							if p {
+								nugoCount2++
+							}
+							nugoArrived++
+							nugoVP[nugoTi] = p
 						}
-						p := nugoVP[nugoTi]
-						if p {
-							nugoCount2++
-						}
-						nugoArrived++
-						nugoVP[nugoTi] = p
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -4781,30 +5186,35 @@ func init() {
 				}
 				nugoCount3 := 0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							p := nugoVP[nugoTi]
+							if p {
+								nugoCount3++
+							}
+							nugoVP[nugoTi] = p
 						}
-						p := nugoVP[nugoTi]
-						if p {
-							nugoCount3++
-						}
-						nugoVP[nugoTi] = p
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							p := nugoVP[nugoTi]
+							if p {
+								nugoCount3++
+							}
+							nugoVP[nugoTi] = p
 						}
-						p := nugoVP[nugoTi]
-						if p {
-							nugoCount3++
-						}
-						nugoVP[nugoTi] = p
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -4815,38 +5225,43 @@ func init() {
 					f |= 2
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line syncreduce.go:10
-						x, y, z := t.Grid3()
+							x, y, z := t.Grid3()
 
 //line syncreduce.go:12
-						i := (z*sy+y)*sx + x
+							i := (z*sy+y)*sx + x
 
 //line syncreduce.go:25
-						count[i], flags[i] = int32(c), f
+							count[i], flags[i] = int32(c), f
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line syncreduce.go:10
-						x, y, z := t.Grid3()
+							x, y, z := nugoB.Grid3At(nugoTx, nugoTy, nugoTz)
 
 //line syncreduce.go:12
-						i := (z*sy+y)*sx + x
+							i := (z*sy+y)*sx + x
 
 //line syncreduce.go:25
-						count[i], flags[i] = int32(c), f
+							count[i], flags[i] = int32(c), f
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -4866,55 +5281,65 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				nugoCount := 0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line syncreduce.go:31
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:32
-						v := data[i]
-						if v > 0 {
-							nugoCount++
+							v := data[i]
+							if v > 0 {
+								nugoCount++
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line syncreduce.go:31
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:32
-						v := data[i]
-						if v > 0 {
-							nugoCount++
+							v := data[i]
+							if v > 0 {
+								nugoCount++
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line syncreduce.go:31
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line syncreduce.go:33
-						data[i] = nugoCount
+							data[i] = nugoCount
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line syncreduce.go:31
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:33
-						data[i] = nugoCount
+							data[i] = nugoCount
+						}
 					}
 				}
 			}
@@ -4965,40 +5390,45 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:9
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:10
-						var v float32
+							var v float32
 
 //line warp.go:11
-						if i < len(in) {
+							if i < len(in) {
 //line warp.go:12
-							v = in[i]
+								v = in[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:9
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:10
-						var v float32
+							var v float32
 
 //line warp.go:11
-						if i < len(in) {
+							if i < len(in) {
 //line warp.go:12
-							v = in[i]
+								v = in[i]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line warp.go:14
@@ -5023,107 +5453,122 @@ func init() {
 				}
 				partial := (*[32]float32)(cuda.BlockShared(&nugoShared, 32))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warp.go:18
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line warp.go:18
-						w := nugoTi / 32
+							w := nugoTi / 32
 
 //line warp.go:19
-						if lane == 0 {
+							if lane == 0 {
 //line warp.go:20
-							partial[w] = v
+								partial[w] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warp.go:18
-						lane := t.LaneID()
+							lane := t.LaneID()
 
 //line warp.go:18
-						w := t.ThreadIdx().X / 32
+							w := nugoTx / 32
 
 //line warp.go:19
-						if lane == 0 {
+							if lane == 0 {
 //line warp.go:20
-							partial[w] = v
+								partial[w] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:18
-						w := nugoTi / 32
-						nugoIn[nugoTi] = w == 0
+							w := nugoTi / 32
+							nugoIn[nugoTi] = w == 0
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:18
-						w := t.ThreadIdx().X / 32
-						nugoIn[nugoTi] = w == 0
+							w := nugoTx / 32
+							nugoIn[nugoTi] = w == 0
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line warp.go:18
-							lane := t.LaneID()
-							v := nugoVV[nugoTi]
+								lane := t.LaneID()
+								v := nugoVV[nugoTi]
 
 //line warp.go:24
-							v = 0
+								v = 0
 
 //line warp.go:25
-							if lane < (t.BlockDim().X+31)/32 {
+								if lane < (t.BlockDim().X+31)/32 {
 //line warp.go:26
-								v = partial[lane]
+									v = partial[lane]
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line warp.go:18
-							lane := t.LaneID()
-							v := nugoVV[nugoTi]
+								lane := t.LaneID()
+								v := nugoVV[nugoTi]
 
 //line warp.go:24
-							v = 0
+								v = 0
 
 //line warp.go:25
-							if lane < (t.BlockDim().X+31)/32 {
+								if lane < (t.BlockDim().X+31)/32 {
 //line warp.go:26
-								v = partial[lane]
+									v = partial[lane]
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -5153,42 +5598,46 @@ func init() {
 						nugoB.Lead(nugoOff)
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line warp.go:18
-							lane := t.LaneID()
-							v := nugoVV[nugoTi]
+								lane := t.LaneID()
+								v := nugoVV[nugoTi]
 
 //line warp.go:31
-							if lane == 0 {
+								if lane == 0 {
 //line warp.go:32
-								out[t.BlockIdx().X] = v
+									out[t.BlockIdx().X] = v
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line warp.go:18
-							lane := t.LaneID()
-							v := nugoVV[nugoTi]
+								lane := t.LaneID()
+								v := nugoVV[nugoTi]
 
 //line warp.go:31
-							if lane == 0 {
+								if lane == 0 {
 //line warp.go:32
-								out[t.BlockIdx().X] = v
+									out[t.BlockIdx().X] = v
+								}
+								nugoVV[nugoTi] = v
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -5238,86 +5687,101 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:40
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:41
-						v := in[i]
-						nugoVV[nugoTi] = v
+							v := in[i]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:40
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:41
-						v := in[i]
-						nugoVV[nugoTi] = v
+							v := in[i]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warp.go:42
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(0), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:40
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line warp.go:42
-						out[i] = nugoShfl[nugoTi]
-						nugoVal2[nugoTi] = uint32(v)
-						nugoLane2[nugoTi] = int(t.LaneID() + 31)
-						nugoVV[nugoTi] = v
+							out[i] = nugoShfl[nugoTi]
+							nugoVal2[nugoTi] = uint32(v)
+							nugoLane2[nugoTi] = int(t.LaneID() + 31)
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:40
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line warp.go:42
-						out[i] = nugoShfl[nugoTi]
-						nugoVal2[nugoTi] = uint32(v)
-						nugoLane2[nugoTi] = int(t.LaneID() + 31)
-						nugoVV[nugoTi] = v
+							out[i] = nugoShfl[nugoTi]
+							nugoVal2[nugoTi] = uint32(v)
+							nugoLane2[nugoTi] = int(t.LaneID() + 31)
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warp.go:43
 				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl2, nugoVal2, nugoLane2, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:40
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:43
-						out32[i] = nugoShfl2[nugoTi]
+							out32[i] = nugoShfl2[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:40
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:43
-						out32[i] = nugoShfl2[nugoTi]
+							out32[i] = nugoShfl2[nugoTi]
+						}
 					}
 				}
 			}
@@ -5347,28 +5811,33 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:49
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:50
-						var v2 float64 = in[i]
-						nugoVV2[nugoTi] = v2
+							var v2 float64 = in[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:49
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:50
-						var v2 float64 = in[i]
-						nugoVV2[nugoTi] = v2
+							var v2 float64 = in[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 //line warp.go:59
@@ -5376,58 +5845,68 @@ func init() {
 //line warp.go:60
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(m2), nil)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v2 := nugoVV2[nugoTi]
 
 //line warp.go:60
-							v2 += nugoShfl[nugoTi]
-							nugoVV2[nugoTi] = v2
+								v2 += nugoShfl[nugoTi]
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								v2 := nugoVV2[nugoTi]
 
 //line warp.go:60
-							v2 += nugoShfl[nugoTi]
-							nugoVV2[nugoTi] = v2
+								v2 += nugoShfl[nugoTi]
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:49
-						i := (nugoX0 + nugoTi)
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v2 := nugoVV2[nugoTi]
 
 //line warp.go:62
-						var res float64 = v2
+							var res float64 = v2
 
 //line warp.go:50
-						out[i] = res
-						nugoVV2[nugoTi] = v2
+							out[i] = res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:49
-						i := t.Grid1()
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v2 := nugoVV2[nugoTi]
 
 //line warp.go:62
-						var res float64 = v2
+							var res float64 = v2
 
 //line warp.go:50
-						out[i] = res
-						nugoVV2[nugoTi] = v2
+							out[i] = res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 			}
@@ -5463,78 +5942,93 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:68
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:69
-						v := in[i]
-						nugoVV[nugoTi] = v
+							v := in[i]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:68
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:69
-						v := in[i]
-						nugoVV[nugoTi] = v
+							v := in[i]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warp.go:70
 				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl, nugoVV, int(delta), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:68
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:70
-						up[i] = nugoShfl[nugoTi]
+							up[i] = nugoShfl[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:68
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:70
-						up[i] = nugoShfl[nugoTi]
+							up[i] = nugoShfl[nugoTi]
+						}
 					}
 				}
 //line warp.go:72
 				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl2, nugoVV, int(delta), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:68
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:72
-						down[i] = nugoShfl2[nugoTi]
+							down[i] = nugoShfl2[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:68
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:72
-						down[i] = nugoShfl2[nugoTi]
+							down[i] = nugoShfl2[nugoTi]
+						}
 					}
 				}
 			}
@@ -5630,229 +6124,259 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:78
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:79
-						p := in[i] > 0
+							p := in[i] > 0
 
 //line warp.go:79
-						q := in[i] >= 0
+							q := in[i] >= 0
 
 //line warp.go:80
-						cuda.ThreadFence()
-						nugoPred[nugoTi] = p
-						nugoVP[nugoTi] = p
-						nugoVQ[nugoTi] = q
+							cuda.ThreadFence()
+							nugoPred[nugoTi] = p
+							nugoVP[nugoTi] = p
+							nugoVQ[nugoTi] = q
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:78
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:79
-						p := in[i] > 0
+							p := in[i] > 0
 
 //line warp.go:79
-						q := in[i] >= 0
+							q := in[i] >= 0
 
 //line warp.go:80
-						cuda.ThreadFence()
-						nugoPred[nugoTi] = p
-						nugoVP[nugoTi] = p
-						nugoVQ[nugoTi] = q
+							cuda.ThreadFence()
+							nugoPred[nugoTi] = p
+							nugoVP[nugoTi] = p
+							nugoVQ[nugoTi] = q
+						}
 					}
 				}
 //line warp.go:81
 				cuda.BlockBallot(nugoVote, nugoPred, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:78
-						i := (nugoX0 + nugoTi)
-						p := nugoVP[nugoTi]
+							i := (nugoX0 + nugoTi)
+							p := nugoVP[nugoTi]
 
 //line warp.go:81
-						ballot[i] = nugoVote[nugoTi]
+							ballot[i] = nugoVote[nugoTi]
 
 //line warp.go:82
-						var r int32
-						nugoPred2[nugoTi] = p
-						nugoVP[nugoTi] = p
-						nugoVR[nugoTi] = r
+							var r int32
+							nugoPred2[nugoTi] = p
+							nugoVP[nugoTi] = p
+							nugoVR[nugoTi] = r
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:78
-						i := t.Grid1()
-						p := nugoVP[nugoTi]
+							i := (nugoX0 + nugoTx)
+							p := nugoVP[nugoTi]
 
 //line warp.go:81
-						ballot[i] = nugoVote[nugoTi]
+							ballot[i] = nugoVote[nugoTi]
 
 //line warp.go:82
-						var r int32
-						nugoPred2[nugoTi] = p
-						nugoVP[nugoTi] = p
-						nugoVR[nugoTi] = r
+							var r int32
+							nugoPred2[nugoTi] = p
+							nugoVP[nugoTi] = p
+							nugoVR[nugoTi] = r
+						}
 					}
 				}
 //line warp.go:83
 				cuda.BlockAny(nugoVote2, nugoPred2, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						p := nugoVP[nugoTi]
-						r := nugoVR[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							p := nugoVP[nugoTi]
+							r := nugoVR[nugoTi]
 
 //line warp.go:83
-						if nugoVote2[nugoTi] {
+							if nugoVote2[nugoTi] {
 //line warp.go:84
-							r |= 1
+								r |= 1
+							}
+							nugoPred3[nugoTi] = p
+							nugoVP[nugoTi] = p
+							nugoVR[nugoTi] = r
 						}
-						nugoPred3[nugoTi] = p
-						nugoVP[nugoTi] = p
-						nugoVR[nugoTi] = r
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						p := nugoVP[nugoTi]
-						r := nugoVR[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							p := nugoVP[nugoTi]
+							r := nugoVR[nugoTi]
 
 //line warp.go:83
-						if nugoVote2[nugoTi] {
+							if nugoVote2[nugoTi] {
 //line warp.go:84
-							r |= 1
+								r |= 1
+							}
+							nugoPred3[nugoTi] = p
+							nugoVP[nugoTi] = p
+							nugoVR[nugoTi] = r
 						}
-						nugoPred3[nugoTi] = p
-						nugoVP[nugoTi] = p
-						nugoVR[nugoTi] = r
 					}
 				}
 //line warp.go:86
 				cuda.BlockAll(nugoVote3, nugoPred3, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						q := nugoVQ[nugoTi]
-						r := nugoVR[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							q := nugoVQ[nugoTi]
+							r := nugoVR[nugoTi]
 
 //line warp.go:86
-						if nugoVote3[nugoTi] {
+							if nugoVote3[nugoTi] {
 //line warp.go:87
-							r |= 2
+								r |= 2
+							}
+							nugoPred4[nugoTi] = q
+							nugoVQ[nugoTi] = q
+							nugoVR[nugoTi] = r
 						}
-						nugoPred4[nugoTi] = q
-						nugoVQ[nugoTi] = q
-						nugoVR[nugoTi] = r
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						q := nugoVQ[nugoTi]
-						r := nugoVR[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							q := nugoVQ[nugoTi]
+							r := nugoVR[nugoTi]
 
 //line warp.go:86
-						if nugoVote3[nugoTi] {
+							if nugoVote3[nugoTi] {
 //line warp.go:87
-							r |= 2
+								r |= 2
+							}
+							nugoPred4[nugoTi] = q
+							nugoVQ[nugoTi] = q
+							nugoVR[nugoTi] = r
 						}
-						nugoPred4[nugoTi] = q
-						nugoVQ[nugoTi] = q
-						nugoVR[nugoTi] = r
 					}
 				}
 //line warp.go:89
 				cuda.BlockAll(nugoVote4, nugoPred4, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						q := nugoVQ[nugoTi]
-						r := nugoVR[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							q := nugoVQ[nugoTi]
+							r := nugoVR[nugoTi]
 
 //line warp.go:89
-						if nugoVote4[nugoTi] {
+							if nugoVote4[nugoTi] {
 //line warp.go:90
-							r |= 4
+								r |= 4
+							}
+							nugoPred5[nugoTi] = !q
+							nugoVQ[nugoTi] = q
+							nugoVR[nugoTi] = r
 						}
-						nugoPred5[nugoTi] = !q
-						nugoVQ[nugoTi] = q
-						nugoVR[nugoTi] = r
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						q := nugoVQ[nugoTi]
-						r := nugoVR[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							q := nugoVQ[nugoTi]
+							r := nugoVR[nugoTi]
 
 //line warp.go:89
-						if nugoVote4[nugoTi] {
+							if nugoVote4[nugoTi] {
 //line warp.go:90
-							r |= 4
+								r |= 4
+							}
+							nugoPred5[nugoTi] = !q
+							nugoVQ[nugoTi] = q
+							nugoVR[nugoTi] = r
 						}
-						nugoPred5[nugoTi] = !q
-						nugoVQ[nugoTi] = q
-						nugoVR[nugoTi] = r
 					}
 				}
 //line warp.go:92
 				cuda.BlockAny(nugoVote5, nugoPred5, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:78
-						i := (nugoX0 + nugoTi)
-						r := nugoVR[nugoTi]
+							i := (nugoX0 + nugoTi)
+							r := nugoVR[nugoTi]
 
 //line warp.go:92
-						if nugoVote5[nugoTi] {
+							if nugoVote5[nugoTi] {
 //line warp.go:93
-							r |= 8
-						}
+								r |= 8
+							}
 
 //line warp.go:95
-						anyAll[i] = r
-						nugoVR[nugoTi] = r
+							anyAll[i] = r
+							nugoVR[nugoTi] = r
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:78
-						i := t.Grid1()
-						r := nugoVR[nugoTi]
+							i := (nugoX0 + nugoTx)
+							r := nugoVR[nugoTi]
 
 //line warp.go:92
-						if nugoVote5[nugoTi] {
+							if nugoVote5[nugoTi] {
 //line warp.go:93
-							r |= 8
-						}
+								r |= 8
+							}
 
 //line warp.go:95
-						anyAll[i] = r
-						nugoVR[nugoTi] = r
+							anyAll[i] = r
+							nugoVR[nugoTi] = r
+						}
 					}
 				}
 			}
@@ -5913,146 +6437,166 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warp.go:102
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:103
-						if t.LaneID() == 0 || i%5 == 1 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if t.LaneID() == 0 || i%5 == 1 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
+							nugoPred[nugoTi] = true
 						}
-						nugoPred[nugoTi] = true
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warp.go:102
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:103
-						if t.LaneID() == 0 || i%5 == 1 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if t.LaneID() == 0 || i%5 == 1 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
+							nugoPred[nugoTi] = true
 						}
-						nugoPred[nugoTi] = true
 					}
 				}
 				nugoB.Lead(nugoExited)
 //line warp.go:106
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warp.go:102
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:106
-						ballot[i] = nugoVote[nugoTi]
-						nugoPred2[nugoTi] = true
+							ballot[i] = nugoVote[nugoTi]
+							nugoPred2[nugoTi] = true
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warp.go:102
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:106
-						ballot[i] = nugoVote[nugoTi]
-						nugoPred2[nugoTi] = true
+							ballot[i] = nugoVote[nugoTi]
+							nugoPred2[nugoTi] = true
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 //line warp.go:107
 				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warp.go:102
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:107
-						active[i] = nugoVote2[nugoTi]
-						nugoVal[nugoTi] = i
+							active[i] = nugoVote2[nugoTi]
+							nugoVal[nugoTi] = i
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warp.go:102
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:107
-						active[i] = nugoVote2[nugoTi]
-						nugoVal[nugoTi] = i
+							active[i] = nugoVote2[nugoTi]
+							nugoVal[nugoTi] = i
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 //line warp.go:108
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warp.go:102
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:108
-						fromLane0[i] = nugoShfl[nugoTi]
+							fromLane0[i] = nugoShfl[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warp.go:102
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:108
-						fromLane0[i] = nugoShfl[nugoTi]
+							fromLane0[i] = nugoShfl[nugoTi]
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -6083,53 +6627,63 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:114
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:115
-						v := data[i]
-						nugoVal[nugoTi] = v
+							v := data[i]
+							nugoVal[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:114
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:115
-						v := data[i]
-						nugoVal[nugoTi] = v
+							v := data[i]
+							nugoVal[nugoTi] = v
+						}
 					}
 				}
 //line warp.go:116
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warp.go:114
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warp.go:116
-						data[i] = nugoShfl[nugoTi]
+							data[i] = nugoShfl[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warp.go:114
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warp.go:116
-						data[i] = nugoShfl[nugoTi]
+							data[i] = nugoShfl[nugoTi]
+						}
 					}
 				}
 			}
@@ -6640,111 +7194,121 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpmask.go:18
-						i := (nugoX0 + nugoTi)
-
-//line warpmask.go:19
-						if i >= len(in) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
-							}
-						}
-
-//line warpmask.go:22
-						m := quarterMask(t)
-						nugoIn[nugoTi] = t.LaneID()/8%2 == 0
-						nugoVM[nugoTi] = m
-					}
-				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-
-//line warpmask.go:18
-						i := t.Grid1()
-
-//line warpmask.go:19
-						if i >= len(in) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
-							}
-						}
-
-//line warpmask.go:22
-						m := quarterMask(t)
-						nugoIn[nugoTi] = t.LaneID()/8%2 == 0
-						nugoVM[nugoTi] = m
-					}
-				}
-				nugoB.Lead(nugoExited)
-				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
-					if nugoFlat {
+					{
+					nugoRegion:
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
-							if nugoOff[nugoTi] {
+							if nugoExited[nugoTi] {
 								continue
 							}
 
 //line warpmask.go:18
 							i := (nugoX0 + nugoTi)
-							m := nugoVM[nugoTi]
 
-//line warpmask.go:24
-							var v2 int32 = in[i]
+//line warpmask.go:19
+							if i >= len(in) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
+							}
 
-//line warpmask.go:24
-							var o2 []uint32 = out[8*i : 8*i+8]
-
-//line warpmask.go:32
-							p2 := v2%3 == 0
-							nugoMask[nugoTi] = uint32(m)
-							nugoPred[nugoTi] = (p2)
+//line warpmask.go:22
+							m := quarterMask(t)
+							nugoIn[nugoTi] = t.LaneID()/8%2 == 0
 							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
-							nugoVP2[nugoTi] = p2
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
-							if nugoOff[nugoTi] {
+							if nugoExited[nugoTi] {
 								continue
 							}
 
 //line warpmask.go:18
-							i := t.Grid1()
-							m := nugoVM[nugoTi]
+							i := (nugoX0 + nugoTx)
+
+//line warpmask.go:19
+							if i >= len(in) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
+							}
+
+//line warpmask.go:22
+							m := quarterMask(t)
+							nugoIn[nugoTi] = t.LaneID()/8%2 == 0
+							nugoVM[nugoTi] = m
+						}
+					}
+				}
+				nugoB.Lead(nugoExited)
+				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+
+//line warpmask.go:18
+								i := (nugoX0 + nugoTi)
+								m := nugoVM[nugoTi]
 
 //line warpmask.go:24
-							var v2 int32 = in[i]
+								var v2 int32 = in[i]
 
 //line warpmask.go:24
-							var o2 []uint32 = out[8*i : 8*i+8]
+								var o2 []uint32 = out[8*i : 8*i+8]
 
 //line warpmask.go:32
-							p2 := v2%3 == 0
-							nugoMask[nugoTi] = uint32(m)
-							nugoPred[nugoTi] = (p2)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
-							nugoVP2[nugoTi] = p2
+								p2 := v2%3 == 0
+								nugoMask[nugoTi] = uint32(m)
+								nugoPred[nugoTi] = (p2)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+								nugoVP2[nugoTi] = p2
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+
+//line warpmask.go:18
+								i := (nugoX0 + nugoTx)
+								m := nugoVM[nugoTi]
+
+//line warpmask.go:24
+								var v2 int32 = in[i]
+
+//line warpmask.go:24
+								var o2 []uint32 = out[8*i : 8*i+8]
+
+//line warpmask.go:32
+								p2 := v2%3 == 0
+								nugoMask[nugoTi] = uint32(m)
+								nugoPred[nugoTi] = (p2)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+								nugoVP2[nugoTi] = p2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -6753,44 +7317,49 @@ func init() {
 //line warpmask.go:33
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:33
-							o2[0] = nugoVote[nugoTi]
-							nugoMask2[nugoTi] = uint32(m)
-							nugoVal[nugoTi] = (v2)
-							nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[0] = nugoVote[nugoTi]
+								nugoMask2[nugoTi] = uint32(m)
+								nugoVal[nugoTi] = (v2)
+								nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:33
-							o2[0] = nugoVote[nugoTi]
-							nugoMask2[nugoTi] = uint32(m)
-							nugoVal[nugoTi] = (v2)
-							nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[0] = nugoVote[nugoTi]
+								nugoMask2[nugoTi] = uint32(m)
+								nugoVal[nugoTi] = (v2)
+								nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -6799,44 +7368,49 @@ func init() {
 //line warpmask.go:34
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:34
-							o2[1] = uint32(nugoShfl[nugoTi])
-							nugoMask3[nugoTi] = uint32(m)
-							nugoVal2[nugoTi] = (v2)
-							nugoLane2[nugoTi] = int(1)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[1] = uint32(nugoShfl[nugoTi])
+								nugoMask3[nugoTi] = uint32(m)
+								nugoVal2[nugoTi] = (v2)
+								nugoLane2[nugoTi] = int(1)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:34
-							o2[1] = uint32(nugoShfl[nugoTi])
-							nugoMask3[nugoTi] = uint32(m)
-							nugoVal2[nugoTi] = (v2)
-							nugoLane2[nugoTi] = int(1)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[1] = uint32(nugoShfl[nugoTi])
+								nugoMask3[nugoTi] = uint32(m)
+								nugoVal2[nugoTi] = (v2)
+								nugoLane2[nugoTi] = int(1)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -6845,44 +7419,49 @@ func init() {
 //line warpmask.go:35
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:35
-							o2[2] = uint32(nugoShfl2[nugoTi])
-							nugoMask4[nugoTi] = uint32(m)
-							nugoVal3[nugoTi] = (int64(v2))
-							nugoLane3[nugoTi] = int(1)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[2] = uint32(nugoShfl2[nugoTi])
+								nugoMask4[nugoTi] = uint32(m)
+								nugoVal3[nugoTi] = (int64(v2))
+								nugoLane3[nugoTi] = int(1)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:35
-							o2[2] = uint32(nugoShfl2[nugoTi])
-							nugoMask4[nugoTi] = uint32(m)
-							nugoVal3[nugoTi] = (int64(v2))
-							nugoLane3[nugoTi] = int(1)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[2] = uint32(nugoShfl2[nugoTi])
+								nugoMask4[nugoTi] = uint32(m)
+								nugoVal3[nugoTi] = (int64(v2))
+								nugoLane3[nugoTi] = int(1)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -6891,44 +7470,49 @@ func init() {
 //line warpmask.go:36
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:36
-							o2[3] = uint32(nugoShfl3[nugoTi])
-							nugoMask5[nugoTi] = uint32(m)
-							nugoVal4[nugoTi] = (float32(v2))
-							nugoLane4[nugoTi] = int(3)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[3] = uint32(nugoShfl3[nugoTi])
+								nugoMask5[nugoTi] = uint32(m)
+								nugoVal4[nugoTi] = (float32(v2))
+								nugoLane4[nugoTi] = int(3)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:36
-							o2[3] = uint32(nugoShfl3[nugoTi])
-							nugoMask5[nugoTi] = uint32(m)
-							nugoVal4[nugoTi] = (float32(v2))
-							nugoLane4[nugoTi] = int(3)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[3] = uint32(nugoShfl3[nugoTi])
+								nugoMask5[nugoTi] = uint32(m)
+								nugoVal4[nugoTi] = (float32(v2))
+								nugoLane4[nugoTi] = int(3)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -6937,50 +7521,55 @@ func init() {
 //line warpmask.go:37
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							p2 := nugoVP2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								p2 := nugoVP2[nugoTi]
 
 //line warpmask.go:37
-							o2[4] = uint32(nugoShfl4[nugoTi])
+								o2[4] = uint32(nugoShfl4[nugoTi])
 
 //line warpmask.go:38
-							var votes2 uint32
-							nugoMask6[nugoTi] = uint32(m)
-							nugoPred2[nugoTi] = (p2)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVP2[nugoTi] = p2
-							nugoVVotes2[nugoTi] = votes2
+								var votes2 uint32
+								nugoMask6[nugoTi] = uint32(m)
+								nugoPred2[nugoTi] = (p2)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVP2[nugoTi] = p2
+								nugoVVotes2[nugoTi] = votes2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							p2 := nugoVP2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								p2 := nugoVP2[nugoTi]
 
 //line warpmask.go:37
-							o2[4] = uint32(nugoShfl4[nugoTi])
+								o2[4] = uint32(nugoShfl4[nugoTi])
 
 //line warpmask.go:38
-							var votes2 uint32
-							nugoMask6[nugoTi] = uint32(m)
-							nugoPred2[nugoTi] = (p2)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVP2[nugoTi] = p2
-							nugoVVotes2[nugoTi] = votes2
+								var votes2 uint32
+								nugoMask6[nugoTi] = uint32(m)
+								nugoPred2[nugoTi] = (p2)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVP2[nugoTi] = p2
+								nugoVVotes2[nugoTi] = votes2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -6989,48 +7578,53 @@ func init() {
 //line warpmask.go:39
 					cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							p2 := nugoVP2[nugoTi]
-							votes2 := nugoVVotes2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								p2 := nugoVP2[nugoTi]
+								votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:39
-							if nugoVote2[nugoTi] {
+								if nugoVote2[nugoTi] {
 //line warpmask.go:40
-								votes2 |= 1
+									votes2 |= 1
+								}
+								nugoMask7[nugoTi] = uint32(m)
+								nugoPred3[nugoTi] = (p2)
+								nugoVM[nugoTi] = m
+								nugoVP2[nugoTi] = p2
+								nugoVVotes2[nugoTi] = votes2
 							}
-							nugoMask7[nugoTi] = uint32(m)
-							nugoPred3[nugoTi] = (p2)
-							nugoVM[nugoTi] = m
-							nugoVP2[nugoTi] = p2
-							nugoVVotes2[nugoTi] = votes2
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							p2 := nugoVP2[nugoTi]
-							votes2 := nugoVVotes2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								p2 := nugoVP2[nugoTi]
+								votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:39
-							if nugoVote2[nugoTi] {
+								if nugoVote2[nugoTi] {
 //line warpmask.go:40
-								votes2 |= 1
+									votes2 |= 1
+								}
+								nugoMask7[nugoTi] = uint32(m)
+								nugoPred3[nugoTi] = (p2)
+								nugoVM[nugoTi] = m
+								nugoVP2[nugoTi] = p2
+								nugoVVotes2[nugoTi] = votes2
 							}
-							nugoMask7[nugoTi] = uint32(m)
-							nugoPred3[nugoTi] = (p2)
-							nugoVM[nugoTi] = m
-							nugoVP2[nugoTi] = p2
-							nugoVVotes2[nugoTi] = votes2
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -7039,48 +7633,53 @@ func init() {
 //line warpmask.go:42
 					cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							p2 := nugoVP2[nugoTi]
-							votes2 := nugoVVotes2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								p2 := nugoVP2[nugoTi]
+								votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:42
-							if nugoVote3[nugoTi] {
+								if nugoVote3[nugoTi] {
 //line warpmask.go:43
-								votes2 |= 2
+									votes2 |= 2
+								}
+								nugoMask8[nugoTi] = uint32(m)
+								nugoPred4[nugoTi] = (p2)
+								nugoVM[nugoTi] = m
+								nugoVP2[nugoTi] = p2
+								nugoVVotes2[nugoTi] = votes2
 							}
-							nugoMask8[nugoTi] = uint32(m)
-							nugoPred4[nugoTi] = (p2)
-							nugoVM[nugoTi] = m
-							nugoVP2[nugoTi] = p2
-							nugoVVotes2[nugoTi] = votes2
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							p2 := nugoVP2[nugoTi]
-							votes2 := nugoVVotes2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								p2 := nugoVP2[nugoTi]
+								votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:42
-							if nugoVote3[nugoTi] {
+								if nugoVote3[nugoTi] {
 //line warpmask.go:43
-								votes2 |= 2
+									votes2 |= 2
+								}
+								nugoMask8[nugoTi] = uint32(m)
+								nugoPred4[nugoTi] = (p2)
+								nugoVM[nugoTi] = m
+								nugoVP2[nugoTi] = p2
+								nugoVVotes2[nugoTi] = votes2
 							}
-							nugoMask8[nugoTi] = uint32(m)
-							nugoPred4[nugoTi] = (p2)
-							nugoVM[nugoTi] = m
-							nugoVP2[nugoTi] = p2
-							nugoVVotes2[nugoTi] = votes2
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -7089,58 +7688,63 @@ func init() {
 //line warpmask.go:45
 					cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
-							votes2 := nugoVVotes2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
+								votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:45
-							if nugoVote4[nugoTi] {
+								if nugoVote4[nugoTi] {
 //line warpmask.go:46
-								votes2 |= 4
-							}
+									votes2 |= 4
+								}
 
 //line warpmask.go:48
-							o2[5] = votes2
-							nugoMask9[nugoTi] = uint32(m)
-							nugoVal5[nugoTi] = (v2 % 2)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
-							nugoVVotes2[nugoTi] = votes2
+								o2[5] = votes2
+								nugoMask9[nugoTi] = uint32(m)
+								nugoVal5[nugoTi] = (v2 % 2)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+								nugoVVotes2[nugoTi] = votes2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
-							votes2 := nugoVVotes2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
+								votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:45
-							if nugoVote4[nugoTi] {
+								if nugoVote4[nugoTi] {
 //line warpmask.go:46
-								votes2 |= 4
-							}
+									votes2 |= 4
+								}
 
 //line warpmask.go:48
-							o2[5] = votes2
-							nugoMask9[nugoTi] = uint32(m)
-							nugoVal5[nugoTi] = (v2 % 2)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
-							nugoVVotes2[nugoTi] = votes2
+								o2[5] = votes2
+								nugoMask9[nugoTi] = uint32(m)
+								nugoVal5[nugoTi] = (v2 % 2)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+								nugoVVotes2[nugoTi] = votes2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -7149,42 +7753,47 @@ func init() {
 //line warpmask.go:49
 					cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:49
-							o2[6] = nugoMatch[nugoTi]
-							nugoMask10[nugoTi] = uint32(m)
-							nugoVal6[nugoTi] = (v2 / 8)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[6] = nugoMatch[nugoTi]
+								nugoMask10[nugoTi] = uint32(m)
+								nugoVal6[nugoTi] = (v2 / 8)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o2 := nugoVO2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o2 := nugoVO2[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:49
-							o2[6] = nugoMatch[nugoTi]
-							nugoMask10[nugoTi] = uint32(m)
-							nugoVal6[nugoTi] = (v2 / 8)
-							nugoVM[nugoTi] = m
-							nugoVO2[nugoTi] = o2
-							nugoVV2[nugoTi] = v2
+								o2[6] = nugoMatch[nugoTi]
+								nugoMask10[nugoTi] = uint32(m)
+								nugoVal6[nugoTi] = (v2 / 8)
+								nugoVM[nugoTi] = m
+								nugoVO2[nugoTi] = o2
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -7193,74 +7802,84 @@ func init() {
 //line warpmask.go:50
 					cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							o2 := nugoVO2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								o2 := nugoVO2[nugoTi]
 
 //line warpmask.go:50
-							lanes2, all2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+								lanes2, all2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warpmask.go:51
-							if all2 != (lanes2 != 0) {
+								if all2 != (lanes2 != 0) {
 //line warpmask.go:52
-								lanes2 = 0xbad
-							}
+									lanes2 = 0xbad
+								}
 
 //line warpmask.go:54
-							o2[7] = lanes2
-							nugoVO2[nugoTi] = o2
+								o2[7] = lanes2
+								nugoVO2[nugoTi] = o2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							o2 := nugoVO2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								o2 := nugoVO2[nugoTi]
 
 //line warpmask.go:50
-							lanes2, all2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+								lanes2, all2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warpmask.go:51
-							if all2 != (lanes2 != 0) {
+								if all2 != (lanes2 != 0) {
 //line warpmask.go:52
-								lanes2 = 0xbad
-							}
+									lanes2 = 0xbad
+								}
 
 //line warpmask.go:54
-							o2[7] = lanes2
-							nugoVO2[nugoTi] = o2
+								o2[7] = lanes2
+								nugoVO2[nugoTi] = o2
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								nugoMask11[nugoTi] = m
+								nugoVM[nugoTi] = m
 							}
-							m := nugoVM[nugoTi]
-							nugoMask11[nugoTi] = m
-							nugoVM[nugoTi] = m
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								nugoMask11[nugoTi] = m
+								nugoVM[nugoTi] = m
 							}
-							m := nugoVM[nugoTi]
-							nugoMask11[nugoTi] = m
-							nugoVM[nugoTi] = m
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7269,58 +7888,63 @@ func init() {
 //line warpmask.go:26
 					cuda.BlockSyncWarpMask(nugoB, nugoMask11, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line warpmask.go:18
-							i := (nugoX0 + nugoTi)
-							m := nugoVM[nugoTi]
+								i := (nugoX0 + nugoTi)
+								m := nugoVM[nugoTi]
 
 //line warpmask.go:27
-							var v3 int32 = in[i]
+								var v3 int32 = in[i]
 
 //line warpmask.go:27
-							var o3 []uint32 = out[8*i : 8*i+8]
+								var o3 []uint32 = out[8*i : 8*i+8]
 
 //line warpmask.go:32
-							p3 := v3%3 == 0
-							nugoMask12[nugoTi] = uint32(m)
-							nugoPred5[nugoTi] = (p3)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
-							nugoVP3[nugoTi] = p3
+								p3 := v3%3 == 0
+								nugoMask12[nugoTi] = uint32(m)
+								nugoPred5[nugoTi] = (p3)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+								nugoVP3[nugoTi] = p3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
 
 //line warpmask.go:18
-							i := t.Grid1()
-							m := nugoVM[nugoTi]
+								i := (nugoX0 + nugoTx)
+								m := nugoVM[nugoTi]
 
 //line warpmask.go:27
-							var v3 int32 = in[i]
+								var v3 int32 = in[i]
 
 //line warpmask.go:27
-							var o3 []uint32 = out[8*i : 8*i+8]
+								var o3 []uint32 = out[8*i : 8*i+8]
 
 //line warpmask.go:32
-							p3 := v3%3 == 0
-							nugoMask12[nugoTi] = uint32(m)
-							nugoPred5[nugoTi] = (p3)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
-							nugoVP3[nugoTi] = p3
+								p3 := v3%3 == 0
+								nugoMask12[nugoTi] = uint32(m)
+								nugoPred5[nugoTi] = (p3)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+								nugoVP3[nugoTi] = p3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7329,44 +7953,49 @@ func init() {
 //line warpmask.go:33
 					cuda.BlockBallotMask(nugoB, nugoVote5, nugoPred5, nugoMask12, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:33
-							o3[0] = nugoVote5[nugoTi]
-							nugoMask13[nugoTi] = uint32(m)
-							nugoVal7[nugoTi] = (v3)
-							nugoLane5[nugoTi] = int(t.LaneID()/8*8 + 2)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[0] = nugoVote5[nugoTi]
+								nugoMask13[nugoTi] = uint32(m)
+								nugoVal7[nugoTi] = (v3)
+								nugoLane5[nugoTi] = int(t.LaneID()/8*8 + 2)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:33
-							o3[0] = nugoVote5[nugoTi]
-							nugoMask13[nugoTi] = uint32(m)
-							nugoVal7[nugoTi] = (v3)
-							nugoLane5[nugoTi] = int(t.LaneID()/8*8 + 2)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[0] = nugoVote5[nugoTi]
+								nugoMask13[nugoTi] = uint32(m)
+								nugoVal7[nugoTi] = (v3)
+								nugoLane5[nugoTi] = int(t.LaneID()/8*8 + 2)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7375,44 +8004,49 @@ func init() {
 //line warpmask.go:34
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl5, nugoVal7, nugoMask13, nugoLane5, 0, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:34
-							o3[1] = uint32(nugoShfl5[nugoTi])
-							nugoMask14[nugoTi] = uint32(m)
-							nugoVal8[nugoTi] = (v3)
-							nugoLane6[nugoTi] = int(1)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[1] = uint32(nugoShfl5[nugoTi])
+								nugoMask14[nugoTi] = uint32(m)
+								nugoVal8[nugoTi] = (v3)
+								nugoLane6[nugoTi] = int(1)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:34
-							o3[1] = uint32(nugoShfl5[nugoTi])
-							nugoMask14[nugoTi] = uint32(m)
-							nugoVal8[nugoTi] = (v3)
-							nugoLane6[nugoTi] = int(1)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[1] = uint32(nugoShfl5[nugoTi])
+								nugoMask14[nugoTi] = uint32(m)
+								nugoVal8[nugoTi] = (v3)
+								nugoLane6[nugoTi] = int(1)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7421,44 +8055,49 @@ func init() {
 //line warpmask.go:35
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl6, nugoVal8, nugoMask14, nugoLane6, 0, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:35
-							o3[2] = uint32(nugoShfl6[nugoTi])
-							nugoMask15[nugoTi] = uint32(m)
-							nugoVal9[nugoTi] = (int64(v3))
-							nugoLane7[nugoTi] = int(1)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[2] = uint32(nugoShfl6[nugoTi])
+								nugoMask15[nugoTi] = uint32(m)
+								nugoVal9[nugoTi] = (int64(v3))
+								nugoLane7[nugoTi] = int(1)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:35
-							o3[2] = uint32(nugoShfl6[nugoTi])
-							nugoMask15[nugoTi] = uint32(m)
-							nugoVal9[nugoTi] = (int64(v3))
-							nugoLane7[nugoTi] = int(1)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[2] = uint32(nugoShfl6[nugoTi])
+								nugoMask15[nugoTi] = uint32(m)
+								nugoVal9[nugoTi] = (int64(v3))
+								nugoLane7[nugoTi] = int(1)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7467,44 +8106,49 @@ func init() {
 //line warpmask.go:36
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl7, nugoVal9, nugoMask15, nugoLane7, 0, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:36
-							o3[3] = uint32(nugoShfl7[nugoTi])
-							nugoMask16[nugoTi] = uint32(m)
-							nugoVal10[nugoTi] = (float32(v3))
-							nugoLane8[nugoTi] = int(3)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[3] = uint32(nugoShfl7[nugoTi])
+								nugoMask16[nugoTi] = uint32(m)
+								nugoVal10[nugoTi] = (float32(v3))
+								nugoLane8[nugoTi] = int(3)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:36
-							o3[3] = uint32(nugoShfl7[nugoTi])
-							nugoMask16[nugoTi] = uint32(m)
-							nugoVal10[nugoTi] = (float32(v3))
-							nugoLane8[nugoTi] = int(3)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[3] = uint32(nugoShfl7[nugoTi])
+								nugoMask16[nugoTi] = uint32(m)
+								nugoVal10[nugoTi] = (float32(v3))
+								nugoLane8[nugoTi] = int(3)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7513,50 +8157,55 @@ func init() {
 //line warpmask.go:37
 					cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl8, nugoVal10, nugoMask16, nugoLane8, 0, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							p3 := nugoVP3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								p3 := nugoVP3[nugoTi]
 
 //line warpmask.go:37
-							o3[4] = uint32(nugoShfl8[nugoTi])
+								o3[4] = uint32(nugoShfl8[nugoTi])
 
 //line warpmask.go:38
-							var votes3 uint32
-							nugoMask17[nugoTi] = uint32(m)
-							nugoPred6[nugoTi] = (p3)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVP3[nugoTi] = p3
-							nugoVVotes3[nugoTi] = votes3
+								var votes3 uint32
+								nugoMask17[nugoTi] = uint32(m)
+								nugoPred6[nugoTi] = (p3)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVP3[nugoTi] = p3
+								nugoVVotes3[nugoTi] = votes3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							p3 := nugoVP3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								p3 := nugoVP3[nugoTi]
 
 //line warpmask.go:37
-							o3[4] = uint32(nugoShfl8[nugoTi])
+								o3[4] = uint32(nugoShfl8[nugoTi])
 
 //line warpmask.go:38
-							var votes3 uint32
-							nugoMask17[nugoTi] = uint32(m)
-							nugoPred6[nugoTi] = (p3)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVP3[nugoTi] = p3
-							nugoVVotes3[nugoTi] = votes3
+								var votes3 uint32
+								nugoMask17[nugoTi] = uint32(m)
+								nugoPred6[nugoTi] = (p3)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVP3[nugoTi] = p3
+								nugoVVotes3[nugoTi] = votes3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7565,48 +8214,53 @@ func init() {
 //line warpmask.go:39
 					cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote6, nugoPred6, nugoMask17, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							p3 := nugoVP3[nugoTi]
-							votes3 := nugoVVotes3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								p3 := nugoVP3[nugoTi]
+								votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:39
-							if nugoVote6[nugoTi] {
+								if nugoVote6[nugoTi] {
 //line warpmask.go:40
-								votes3 |= 1
+									votes3 |= 1
+								}
+								nugoMask18[nugoTi] = uint32(m)
+								nugoPred7[nugoTi] = (p3)
+								nugoVM[nugoTi] = m
+								nugoVP3[nugoTi] = p3
+								nugoVVotes3[nugoTi] = votes3
 							}
-							nugoMask18[nugoTi] = uint32(m)
-							nugoPred7[nugoTi] = (p3)
-							nugoVM[nugoTi] = m
-							nugoVP3[nugoTi] = p3
-							nugoVVotes3[nugoTi] = votes3
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							p3 := nugoVP3[nugoTi]
-							votes3 := nugoVVotes3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								p3 := nugoVP3[nugoTi]
+								votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:39
-							if nugoVote6[nugoTi] {
+								if nugoVote6[nugoTi] {
 //line warpmask.go:40
-								votes3 |= 1
+									votes3 |= 1
+								}
+								nugoMask18[nugoTi] = uint32(m)
+								nugoPred7[nugoTi] = (p3)
+								nugoVM[nugoTi] = m
+								nugoVP3[nugoTi] = p3
+								nugoVVotes3[nugoTi] = votes3
 							}
-							nugoMask18[nugoTi] = uint32(m)
-							nugoPred7[nugoTi] = (p3)
-							nugoVM[nugoTi] = m
-							nugoVP3[nugoTi] = p3
-							nugoVVotes3[nugoTi] = votes3
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7615,48 +8269,53 @@ func init() {
 //line warpmask.go:42
 					cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote7, nugoPred7, nugoMask18, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							p3 := nugoVP3[nugoTi]
-							votes3 := nugoVVotes3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								p3 := nugoVP3[nugoTi]
+								votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:42
-							if nugoVote7[nugoTi] {
+								if nugoVote7[nugoTi] {
 //line warpmask.go:43
-								votes3 |= 2
+									votes3 |= 2
+								}
+								nugoMask19[nugoTi] = uint32(m)
+								nugoPred8[nugoTi] = (p3)
+								nugoVM[nugoTi] = m
+								nugoVP3[nugoTi] = p3
+								nugoVVotes3[nugoTi] = votes3
 							}
-							nugoMask19[nugoTi] = uint32(m)
-							nugoPred8[nugoTi] = (p3)
-							nugoVM[nugoTi] = m
-							nugoVP3[nugoTi] = p3
-							nugoVVotes3[nugoTi] = votes3
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							p3 := nugoVP3[nugoTi]
-							votes3 := nugoVVotes3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								p3 := nugoVP3[nugoTi]
+								votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:42
-							if nugoVote7[nugoTi] {
+								if nugoVote7[nugoTi] {
 //line warpmask.go:43
-								votes3 |= 2
+									votes3 |= 2
+								}
+								nugoMask19[nugoTi] = uint32(m)
+								nugoPred8[nugoTi] = (p3)
+								nugoVM[nugoTi] = m
+								nugoVP3[nugoTi] = p3
+								nugoVVotes3[nugoTi] = votes3
 							}
-							nugoMask19[nugoTi] = uint32(m)
-							nugoPred8[nugoTi] = (p3)
-							nugoVM[nugoTi] = m
-							nugoVP3[nugoTi] = p3
-							nugoVVotes3[nugoTi] = votes3
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7665,58 +8324,63 @@ func init() {
 //line warpmask.go:45
 					cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote8, nugoPred8, nugoMask19, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
-							votes3 := nugoVVotes3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
+								votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:45
-							if nugoVote8[nugoTi] {
+								if nugoVote8[nugoTi] {
 //line warpmask.go:46
-								votes3 |= 4
-							}
+									votes3 |= 4
+								}
 
 //line warpmask.go:48
-							o3[5] = votes3
-							nugoMask20[nugoTi] = uint32(m)
-							nugoVal11[nugoTi] = (v3 % 2)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
-							nugoVVotes3[nugoTi] = votes3
+								o3[5] = votes3
+								nugoMask20[nugoTi] = uint32(m)
+								nugoVal11[nugoTi] = (v3 % 2)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+								nugoVVotes3[nugoTi] = votes3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
-							votes3 := nugoVVotes3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
+								votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:45
-							if nugoVote8[nugoTi] {
+								if nugoVote8[nugoTi] {
 //line warpmask.go:46
-								votes3 |= 4
-							}
+									votes3 |= 4
+								}
 
 //line warpmask.go:48
-							o3[5] = votes3
-							nugoMask20[nugoTi] = uint32(m)
-							nugoVal11[nugoTi] = (v3 % 2)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
-							nugoVVotes3[nugoTi] = votes3
+								o3[5] = votes3
+								nugoMask20[nugoTi] = uint32(m)
+								nugoVal11[nugoTi] = (v3 % 2)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+								nugoVVotes3[nugoTi] = votes3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7725,42 +8389,47 @@ func init() {
 //line warpmask.go:49
 					cuda.BlockMatch(nugoB, false, nugoMatch3, nugoVal11, nugoMask20, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:49
-							o3[6] = nugoMatch3[nugoTi]
-							nugoMask21[nugoTi] = uint32(m)
-							nugoVal12[nugoTi] = (v3 / 8)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[6] = nugoMatch3[nugoTi]
+								nugoMask21[nugoTi] = uint32(m)
+								nugoVal12[nugoTi] = (v3 / 8)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							m := nugoVM[nugoTi]
-							o3 := nugoVO3[nugoTi]
-							v3 := nugoVV3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								m := nugoVM[nugoTi]
+								o3 := nugoVO3[nugoTi]
+								v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:49
-							o3[6] = nugoMatch3[nugoTi]
-							nugoMask21[nugoTi] = uint32(m)
-							nugoVal12[nugoTi] = (v3 / 8)
-							nugoVM[nugoTi] = m
-							nugoVO3[nugoTi] = o3
-							nugoVV3[nugoTi] = v3
+								o3[6] = nugoMatch3[nugoTi]
+								nugoMask21[nugoTi] = uint32(m)
+								nugoVal12[nugoTi] = (v3 / 8)
+								nugoVM[nugoTi] = m
+								nugoVO3[nugoTi] = o3
+								nugoVV3[nugoTi] = v3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -7769,48 +8438,53 @@ func init() {
 //line warpmask.go:50
 					cuda.BlockMatch(nugoB, true, nugoMatch4, nugoVal12, nugoMask21, nugoOff2)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							o3 := nugoVO3[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								o3 := nugoVO3[nugoTi]
 
 //line warpmask.go:50
-							lanes3, all3 := nugoMatch4[nugoTi], nugoMatch4[nugoTi] != 0
+								lanes3, all3 := nugoMatch4[nugoTi], nugoMatch4[nugoTi] != 0
 
 //line warpmask.go:51
-							if all3 != (lanes3 != 0) {
+								if all3 != (lanes3 != 0) {
 //line warpmask.go:52
-								lanes3 = 0xbad
-							}
+									lanes3 = 0xbad
+								}
 
 //line warpmask.go:54
-							o3[7] = lanes3
-							nugoVO3[nugoTi] = o3
+								o3[7] = lanes3
+								nugoVO3[nugoTi] = o3
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
-							}
-							o3 := nugoVO3[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								o3 := nugoVO3[nugoTi]
 
 //line warpmask.go:50
-							lanes3, all3 := nugoMatch4[nugoTi], nugoMatch4[nugoTi] != 0
+								lanes3, all3 := nugoMatch4[nugoTi], nugoMatch4[nugoTi] != 0
 
 //line warpmask.go:51
-							if all3 != (lanes3 != 0) {
+								if all3 != (lanes3 != 0) {
 //line warpmask.go:52
-								lanes3 = 0xbad
-							}
+									lanes3 = 0xbad
+								}
 
 //line warpmask.go:54
-							o3[7] = lanes3
-							nugoVO3[nugoTi] = o3
+								o3[7] = lanes3
+								nugoVO3[nugoTi] = o3
+							}
 						}
 					}
 					nugoB.Lead(nugoOff2)
@@ -8043,314 +8717,369 @@ func init() {
 //line warpmask.go:32
 				p := v%3 == 0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						nugoMask[nugoTi] = uint32(m)
-						nugoPred[nugoTi] = (p)
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							nugoMask[nugoTi] = uint32(m)
+							nugoPred[nugoTi] = (p)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						nugoMask[nugoTi] = uint32(m)
-						nugoPred[nugoTi] = (p)
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							nugoMask[nugoTi] = uint32(m)
+							nugoPred[nugoTi] = (p)
+						}
 					}
 				}
 //line warpmask.go:33
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:33
-						o[0] = nugoVote[nugoTi]
-						nugoMask2[nugoTi] = uint32(m)
-						nugoVal[nugoTi] = (v)
-						nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+							o[0] = nugoVote[nugoTi]
+							nugoMask2[nugoTi] = uint32(m)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpmask.go:33
-						o[0] = nugoVote[nugoTi]
-						nugoMask2[nugoTi] = uint32(m)
-						nugoVal[nugoTi] = (v)
-						nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+							o[0] = nugoVote[nugoTi]
+							nugoMask2[nugoTi] = uint32(m)
+							nugoVal[nugoTi] = (v)
+							nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+						}
 					}
 				}
 //line warpmask.go:34
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleIdx, nugoShfl, nugoVal, nugoMask2, nugoLane, 0, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:34
-						o[1] = uint32(nugoShfl[nugoTi])
-						nugoMask3[nugoTi] = uint32(m)
-						nugoVal2[nugoTi] = (v)
-						nugoLane2[nugoTi] = int(1)
+							o[1] = uint32(nugoShfl[nugoTi])
+							nugoMask3[nugoTi] = uint32(m)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpmask.go:34
-						o[1] = uint32(nugoShfl[nugoTi])
-						nugoMask3[nugoTi] = uint32(m)
-						nugoVal2[nugoTi] = (v)
-						nugoLane2[nugoTi] = int(1)
+							o[1] = uint32(nugoShfl[nugoTi])
+							nugoMask3[nugoTi] = uint32(m)
+							nugoVal2[nugoTi] = (v)
+							nugoLane2[nugoTi] = int(1)
+						}
 					}
 				}
 //line warpmask.go:35
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleUp, nugoShfl2, nugoVal2, nugoMask3, nugoLane2, 0, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:35
-						o[2] = uint32(nugoShfl2[nugoTi])
-						nugoMask4[nugoTi] = uint32(m)
-						nugoVal3[nugoTi] = (int64(v))
-						nugoLane3[nugoTi] = int(1)
+							o[2] = uint32(nugoShfl2[nugoTi])
+							nugoMask4[nugoTi] = uint32(m)
+							nugoVal3[nugoTi] = (int64(v))
+							nugoLane3[nugoTi] = int(1)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpmask.go:35
-						o[2] = uint32(nugoShfl2[nugoTi])
-						nugoMask4[nugoTi] = uint32(m)
-						nugoVal3[nugoTi] = (int64(v))
-						nugoLane3[nugoTi] = int(1)
+							o[2] = uint32(nugoShfl2[nugoTi])
+							nugoMask4[nugoTi] = uint32(m)
+							nugoVal3[nugoTi] = (int64(v))
+							nugoLane3[nugoTi] = int(1)
+						}
 					}
 				}
 //line warpmask.go:36
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl3, nugoVal3, nugoMask4, nugoLane3, 0, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:36
-						o[3] = uint32(nugoShfl3[nugoTi])
-						nugoMask5[nugoTi] = uint32(m)
-						nugoVal4[nugoTi] = (float32(v))
-						nugoLane4[nugoTi] = int(3)
+							o[3] = uint32(nugoShfl3[nugoTi])
+							nugoMask5[nugoTi] = uint32(m)
+							nugoVal4[nugoTi] = (float32(v))
+							nugoLane4[nugoTi] = int(3)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpmask.go:36
-						o[3] = uint32(nugoShfl3[nugoTi])
-						nugoMask5[nugoTi] = uint32(m)
-						nugoVal4[nugoTi] = (float32(v))
-						nugoLane4[nugoTi] = int(3)
+							o[3] = uint32(nugoShfl3[nugoTi])
+							nugoMask5[nugoTi] = uint32(m)
+							nugoVal4[nugoTi] = (float32(v))
+							nugoLane4[nugoTi] = int(3)
+						}
 					}
 				}
 //line warpmask.go:37
 				cuda.BlockShuffleMask(nugoB, cuda.ShuffleXor, nugoShfl4, nugoVal4, nugoMask5, nugoLane4, 0, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:37
-						o[4] = uint32(nugoShfl4[nugoTi])
+							o[4] = uint32(nugoShfl4[nugoTi])
 
 //line warpmask.go:38
-						var votes uint32
-						nugoMask6[nugoTi] = uint32(m)
-						nugoPred2[nugoTi] = (p)
-						nugoVVotes[nugoTi] = votes
+							var votes uint32
+							nugoMask6[nugoTi] = uint32(m)
+							nugoPred2[nugoTi] = (p)
+							nugoVVotes[nugoTi] = votes
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpmask.go:37
-						o[4] = uint32(nugoShfl4[nugoTi])
+							o[4] = uint32(nugoShfl4[nugoTi])
 
 //line warpmask.go:38
-						var votes uint32
-						nugoMask6[nugoTi] = uint32(m)
-						nugoPred2[nugoTi] = (p)
-						nugoVVotes[nugoTi] = votes
+							var votes uint32
+							nugoMask6[nugoTi] = uint32(m)
+							nugoPred2[nugoTi] = (p)
+							nugoVVotes[nugoTi] = votes
+						}
 					}
 				}
 //line warpmask.go:39
 				cuda.BlockVoteMask(nugoB, cuda.VoteAll, nugoVote2, nugoPred2, nugoMask6, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						votes := nugoVVotes[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:39
-						if nugoVote2[nugoTi] {
+							if nugoVote2[nugoTi] {
 //line warpmask.go:40
-							votes |= 1
+								votes |= 1
+							}
+							nugoMask7[nugoTi] = uint32(m)
+							nugoPred3[nugoTi] = (p)
+							nugoVVotes[nugoTi] = votes
 						}
-						nugoMask7[nugoTi] = uint32(m)
-						nugoPred3[nugoTi] = (p)
-						nugoVVotes[nugoTi] = votes
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						votes := nugoVVotes[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:39
-						if nugoVote2[nugoTi] {
+							if nugoVote2[nugoTi] {
 //line warpmask.go:40
-							votes |= 1
+								votes |= 1
+							}
+							nugoMask7[nugoTi] = uint32(m)
+							nugoPred3[nugoTi] = (p)
+							nugoVVotes[nugoTi] = votes
 						}
-						nugoMask7[nugoTi] = uint32(m)
-						nugoPred3[nugoTi] = (p)
-						nugoVVotes[nugoTi] = votes
 					}
 				}
 //line warpmask.go:42
 				cuda.BlockVoteMask(nugoB, cuda.VoteAny, nugoVote3, nugoPred3, nugoMask7, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						votes := nugoVVotes[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:42
-						if nugoVote3[nugoTi] {
+							if nugoVote3[nugoTi] {
 //line warpmask.go:43
-							votes |= 2
+								votes |= 2
+							}
+							nugoMask8[nugoTi] = uint32(m)
+							nugoPred4[nugoTi] = (p)
+							nugoVVotes[nugoTi] = votes
 						}
-						nugoMask8[nugoTi] = uint32(m)
-						nugoPred4[nugoTi] = (p)
-						nugoVVotes[nugoTi] = votes
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						votes := nugoVVotes[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:42
-						if nugoVote3[nugoTi] {
+							if nugoVote3[nugoTi] {
 //line warpmask.go:43
-							votes |= 2
+								votes |= 2
+							}
+							nugoMask8[nugoTi] = uint32(m)
+							nugoPred4[nugoTi] = (p)
+							nugoVVotes[nugoTi] = votes
 						}
-						nugoMask8[nugoTi] = uint32(m)
-						nugoPred4[nugoTi] = (p)
-						nugoVVotes[nugoTi] = votes
 					}
 				}
 //line warpmask.go:45
 				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nugoMask8, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						votes := nugoVVotes[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:45
-						if nugoVote4[nugoTi] {
+							if nugoVote4[nugoTi] {
 //line warpmask.go:46
-							votes |= 4
-						}
+								votes |= 4
+							}
 
 //line warpmask.go:48
-						o[5] = votes
-						nugoMask9[nugoTi] = uint32(m)
-						nugoVal5[nugoTi] = (v % 2)
-						nugoVVotes[nugoTi] = votes
+							o[5] = votes
+							nugoMask9[nugoTi] = uint32(m)
+							nugoVal5[nugoTi] = (v % 2)
+							nugoVVotes[nugoTi] = votes
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						votes := nugoVVotes[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:45
-						if nugoVote4[nugoTi] {
+							if nugoVote4[nugoTi] {
 //line warpmask.go:46
-							votes |= 4
-						}
+								votes |= 4
+							}
 
 //line warpmask.go:48
-						o[5] = votes
-						nugoMask9[nugoTi] = uint32(m)
-						nugoVal5[nugoTi] = (v % 2)
-						nugoVVotes[nugoTi] = votes
+							o[5] = votes
+							nugoMask9[nugoTi] = uint32(m)
+							nugoVal5[nugoTi] = (v % 2)
+							nugoVVotes[nugoTi] = votes
+						}
 					}
 				}
 //line warpmask.go:49
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal5, nugoMask9, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:49
-						o[6] = nugoMatch[nugoTi]
-						nugoMask10[nugoTi] = uint32(m)
-						nugoVal6[nugoTi] = (v / 8)
+							o[6] = nugoMatch[nugoTi]
+							nugoMask10[nugoTi] = uint32(m)
+							nugoVal6[nugoTi] = (v / 8)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpmask.go:49
-						o[6] = nugoMatch[nugoTi]
-						nugoMask10[nugoTi] = uint32(m)
-						nugoVal6[nugoTi] = (v / 8)
+							o[6] = nugoMatch[nugoTi]
+							nugoMask10[nugoTi] = uint32(m)
+							nugoVal6[nugoTi] = (v / 8)
+						}
 					}
 				}
 //line warpmask.go:50
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal6, nugoMask10, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:50
-						lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+							lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warpmask.go:51
-						if all != (lanes != 0) {
+							if all != (lanes != 0) {
 //line warpmask.go:52
-							lanes = 0xbad
-						}
+								lanes = 0xbad
+							}
 
 //line warpmask.go:54
-						o[7] = lanes
+							o[7] = lanes
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpmask.go:50
-						lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+							lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warpmask.go:51
-						if all != (lanes != 0) {
+							if all != (lanes != 0) {
 //line warpmask.go:52
-							lanes = 0xbad
-						}
+								lanes = 0xbad
+							}
 
 //line warpmask.go:54
-						o[7] = lanes
+							o[7] = lanes
+						}
 					}
 				}
 			}
@@ -8393,80 +9122,90 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warpmask.go:61
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warpmask.go:62
-						if i >= len(in) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if i >= len(in) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
+							nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+							nugoPred[nugoTi] = (in[i] > 0)
 						}
-						nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-						nugoPred[nugoTi] = (in[i] > 0)
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warpmask.go:61
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warpmask.go:62
-						if i >= len(in) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if i >= len(in) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
+							nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+							nugoPred[nugoTi] = (in[i] > 0)
 						}
-						nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-						nugoPred[nugoTi] = (in[i] > 0)
 					}
 				}
 				nugoB.Lead(nugoExited)
 //line warpmask.go:65
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warpmask.go:61
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line warpmask.go:65
-						out[i] = nugoVote[nugoTi]
+							out[i] = nugoVote[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line warpmask.go:61
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line warpmask.go:65
-						out[i] = nugoVote[nugoTi]
+							out[i] = nugoVote[nugoTi]
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -8529,76 +9268,91 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpmask.go:118
-						i := (nugoX0 + nugoTi)
-						nugoIn[nugoTi] = i < len(out)
+							i := (nugoX0 + nugoTi)
+							nugoIn[nugoTi] = i < len(out)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpmask.go:118
-						i := t.Grid1()
-						nugoIn[nugoTi] = i < len(out)
+							i := (nugoX0 + nugoTx)
+							nugoIn[nugoTi] = i < len(out)
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoPred[nugoTi] = (true)
 							}
-							nugoMask[nugoTi] = uint32(0xffff)
-							nugoPred[nugoTi] = (true)
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoPred[nugoTi] = (true)
 							}
-							nugoMask[nugoTi] = uint32(0xffff)
-							nugoPred[nugoTi] = (true)
 						}
 					}
 					nugoB.Lead(nugoOff)
 //line warpmask.go:120
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line warpmask.go:118
-							i := (nugoX0 + nugoTi)
+								i := (nugoX0 + nugoTi)
 
 //line warpmask.go:120
-							out[i] = nugoVote[nugoTi]
+								out[i] = nugoVote[nugoTi]
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line warpmask.go:118
-							i := t.Grid1()
+								i := (nugoX0 + nugoTx)
 
 //line warpmask.go:120
-							out[i] = nugoVote[nugoTi]
+								out[i] = nugoVote[nugoTi]
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)

@@ -28,94 +28,104 @@ func init() {
 //line blockforms.go:14
 				alias := bins
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line blockforms.go:15
-						tid := nugoTi
+							tid := nugoTi
 
 //line blockforms.go:16
-						for i := (nugoX0 + nugoTi); i < len(a); i += t.GridSize1() {
+							for i := (nugoX0 + nugoTi); i < len(a); i += t.GridSize1() {
 //line blockforms.go:17
-							cuda.BlockAtomicAdd(&bins[a[i]], 1)
+								cuda.BlockAtomicAdd(&bins[a[i]], 1)
 //line blockforms.go:18
-							cuda.BlockAtomicMax[float32](&peak[0], float32(a[i]))
-						}
+								cuda.BlockAtomicMax[float32](&peak[0], float32(a[i]))
+							}
 
 //line blockforms.go:20
-						if tid == 0 {
+							if tid == 0 {
 //line blockforms.go:21
-							cuda.AtomicOr(&alias[0], 0)
+								cuda.AtomicOr(&alias[0], 0)
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line blockforms.go:15
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line blockforms.go:16
-						for i := t.Grid1(); i < len(a); i += t.GridSize1() {
+							for i := (nugoX0 + nugoTx); i < len(a); i += t.GridSize1() {
 //line blockforms.go:17
-							cuda.BlockAtomicAdd(&bins[a[i]], 1)
+								cuda.BlockAtomicAdd(&bins[a[i]], 1)
 //line blockforms.go:18
-							cuda.BlockAtomicMax[float32](&peak[0], float32(a[i]))
-						}
+								cuda.BlockAtomicMax[float32](&peak[0], float32(a[i]))
+							}
 
 //line blockforms.go:20
-						if tid == 0 {
+							if tid == 0 {
 //line blockforms.go:21
-							cuda.AtomicOr(&alias[0], 0)
+								cuda.AtomicOr(&alias[0], 0)
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line blockforms.go:15
-						tid := nugoTi
+							tid := nugoTi
 
 //line blockforms.go:24
-						for b := tid; b < len(bins); b += t.BlockDim().X {
+							for b := tid; b < len(bins); b += t.BlockDim().X {
 //line blockforms.go:25
-							if n := bins[b]; n > 0 {
+								if n := bins[b]; n > 0 {
 //line blockforms.go:26
-								cuda.AtomicAdd(&counts[b], n)
+									cuda.AtomicAdd(&counts[b], n)
+								}
 							}
-						}
 
 //line blockforms.go:29
-						if tid == 0 {
+							if tid == 0 {
 //line blockforms.go:30
-							top[t.BlockIdx().X] = peak[0]
+								top[t.BlockIdx().X] = peak[0]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line blockforms.go:15
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line blockforms.go:24
-						for b := tid; b < len(bins); b += t.BlockDim().X {
+							for b := tid; b < len(bins); b += t.BlockDim().X {
 //line blockforms.go:25
-							if n := bins[b]; n > 0 {
+								if n := bins[b]; n > 0 {
 //line blockforms.go:26
-								cuda.AtomicAdd(&counts[b], n)
+									cuda.AtomicAdd(&counts[b], n)
+								}
 							}
-						}
 
 //line blockforms.go:29
-						if tid == 0 {
+							if tid == 0 {
 //line blockforms.go:30
-							top[t.BlockIdx().X] = peak[0]
+								top[t.BlockIdx().X] = peak[0]
+							}
 						}
 					}
 				}
@@ -136,49 +146,59 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				tile := cuda.BlockShared2(&nugoShared, 2, 32)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line blockforms.go:37
-						x := nugoTi
+							x := nugoTi
 
 //line blockforms.go:38
-						tile.SetP(0, x, float32(x))
+							tile.SetP(0, x, float32(x))
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line blockforms.go:37
-						x := t.ThreadIdx().X
+							x := nugoTx
 
 //line blockforms.go:38
-						tile.SetP(0, x, float32(x))
+							tile.SetP(0, x, float32(x))
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line blockforms.go:37
-						x := nugoTi
+							x := nugoTi
 
 //line blockforms.go:40
-						out[(nugoX0 + nugoTi)] = tile.AtP(0, 31-x)
+							out[(nugoX0 + nugoTi)] = tile.AtP(0, 31-x)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line blockforms.go:37
-						x := t.ThreadIdx().X
+							x := nugoTx
 
 //line blockforms.go:40
-						out[t.Grid1()] = tile.AtP(0, 31-x)
+							out[(nugoX0 + nugoTx)] = tile.AtP(0, 31-x)
+						}
 					}
 				}
 			}
@@ -198,49 +218,59 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line blockforms.go:47
-						x := nugoTi
+							x := nugoTi
 
 //line blockforms.go:48
-						sh[x] = m.AtP(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+							sh[x] = m.AtP(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line blockforms.go:47
-						x := t.ThreadIdx().X
+							x := nugoTx
 
 //line blockforms.go:48
-						sh[x] = m.AtP(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+							sh[x] = m.AtP(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line blockforms.go:47
-						x := nugoTi
+							x := nugoTi
 
 //line blockforms.go:50
-						out[(nugoX0 + nugoTi)] = sh[63-x]
+							out[(nugoX0 + nugoTi)] = sh[63-x]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line blockforms.go:47
-						x := t.ThreadIdx().X
+							x := nugoTx
 
 //line blockforms.go:50
-						out[t.Grid1()] = sh[63-x]
+							out[(nugoX0 + nugoTx)] = sh[63-x]
+						}
 					}
 				}
 			}

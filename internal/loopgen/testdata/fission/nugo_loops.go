@@ -23,31 +23,36 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:11
-						tid := nugoTi
+							tid := nugoTi
 
 //line fission.go:12
-						if i := (nugoX0 + nugoTi); i < len(a) {
+							if i := (nugoX0 + nugoTi); i < len(a) {
 //line fission.go:13
-							sh[tid] = a[i]
+								sh[tid] = a[i]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:11
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line fission.go:12
-						if i := t.Grid1(); i < len(a) {
+							if i := (nugoX0 + nugoTx); i < len(a) {
 //line fission.go:13
-							sh[tid] = a[i]
+								sh[tid] = a[i]
+							}
 						}
 					}
 				}
@@ -55,62 +60,72 @@ func init() {
 				for s := 32; s > 0; s >>= 1 {
 					if nugoFlat {
 						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
-						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line fission.go:11
-							tid := nugoTi
+								tid := nugoTi
 
 //line fission.go:17
-							if tid < s {
+								if tid < s {
 //line fission.go:18
-								sh[tid] += sh[tid+s]
+									sh[tid] += sh[tid+s]
+								}
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line fission.go:11
-							tid := t.ThreadIdx().X
+								tid := nugoTx
 
 //line fission.go:17
-							if tid < s {
+								if tid < s {
 //line fission.go:18
-								sh[tid] += sh[tid+s]
+									sh[tid] += sh[tid+s]
+								}
 							}
 						}
 					}
 				}
 				if nugoFlat {
 					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:11
-						tid := nugoTi
+							tid := nugoTi
 
 //line fission.go:22
-						if tid == 0 {
+							if tid == 0 {
 //line fission.go:23
-							sums[t.BlockIdx().X] = sh[0]
+								sums[t.BlockIdx().X] = sh[0]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:11
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line fission.go:22
-						if tid == 0 {
+							if tid == 0 {
 //line fission.go:23
-							sums[t.BlockIdx().X] = sh[0]
+								sums[t.BlockIdx().X] = sh[0]
+							}
 						}
 					}
 				}
@@ -142,115 +157,130 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line fission.go:29
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line fission.go:30
-						if i >= len(a) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if i >= len(a) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
-						}
 
 //line fission.go:33
-						v := a[i] * 2
-						nugoVV[nugoTi] = v
+							v := a[i] * 2
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line fission.go:29
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line fission.go:30
-						if i >= len(a) {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if i >= len(a) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
-						}
 
 //line fission.go:33
-						v := a[i] * 2
-						nugoVV[nugoTi] = v
+							v := a[i] * 2
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 				nugoCount := 0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							if v > 0 {
+								nugoCount++
+							}
+							nugoVV[nugoTi] = v
 						}
-						v := nugoVV[nugoTi]
-						if v > 0 {
-							nugoCount++
-						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							v := nugoVV[nugoTi]
+							if v > 0 {
+								nugoCount++
+							}
+							nugoVV[nugoTi] = v
 						}
-						v := nugoVV[nugoTi]
-						if v > 0 {
-							nugoCount++
-						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				nugoB.Lead(nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line fission.go:29
-						i := (nugoX0 + nugoTi)
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
 
 //line fission.go:35
-						a[i] = v + int32(nugoCount)
-						nugoVV[nugoTi] = v
+							a[i] = v + int32(nugoCount)
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line fission.go:29
-						i := t.Grid1()
-						v := nugoVV[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v := nugoVV[nugoTi]
 
 //line fission.go:35
-						a[i] = v + int32(nugoCount)
-						nugoVV[nugoTi] = v
+							a[i] = v + int32(nugoCount)
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -286,20 +316,25 @@ func init() {
 				if t.BlockIdx().X == 0 {
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:52
-						a[(nugoX0 + nugoTi)] = 1
+							a[(nugoX0 + nugoTi)] = 1
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:52
-						a[t.Grid1()] = 1
+							a[(nugoX0 + nugoTx)] = 1
+						}
 					}
 				}
 			}
@@ -359,20 +394,25 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:82
-						a[(nugoX0 + nugoTi)] = 1
+							a[(nugoX0 + nugoTi)] = 1
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:82
-						a[t.Grid1()] = 1
+							a[(nugoX0 + nugoTx)] = 1
+						}
 					}
 				}
 			}
@@ -403,20 +443,25 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:89
-						a[(nugoX0 + nugoTi)] = 1
+							a[(nugoX0 + nugoTi)] = 1
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:89
-						a[t.Grid1()] = 1
+							a[(nugoX0 + nugoTx)] = 1
+						}
 					}
 				}
 
@@ -475,83 +520,98 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:96
-						i := (nugoX0 + nugoTi)
-						nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-						nugoPred[nugoTi] = (a[i] > 0)
+							i := (nugoX0 + nugoTi)
+							nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+							nugoPred[nugoTi] = (a[i] > 0)
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:96
-						i := t.Grid1()
-						nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-						nugoPred[nugoTi] = (a[i] > 0)
+							i := (nugoX0 + nugoTx)
+							nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+							nugoPred[nugoTi] = (a[i] > 0)
+						}
 					}
 				}
 //line fission.go:97
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:96
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line fission.go:97
-						a[i] = nugoVote[nugoTi]
-						nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-						nugoVal[nugoTi] = (a[i])
+							a[i] = nugoVote[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+							nugoVal[nugoTi] = (a[i])
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:96
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line fission.go:97
-						a[i] = nugoVote[nugoTi]
-						nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-						nugoVal[nugoTi] = (a[i])
+							a[i] = nugoVote[nugoTi]
+							nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+							nugoVal[nugoTi] = (a[i])
+						}
 					}
 				}
 //line fission.go:98
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nugoMask2, nil)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:96
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line fission.go:98
-						if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
+							if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
 //line fission.go:99
-							a[i] = m
+								a[i] = m
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:96
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line fission.go:98
-						if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
+							if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
 //line fission.go:99
-							a[i] = m
+								a[i] = m
+							}
 						}
 					}
 				}
@@ -600,76 +660,91 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						nugoIn[nugoTi] = t.LaneID() < 16
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							nugoIn[nugoTi] = t.LaneID() < 16
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						nugoIn[nugoTi] = t.LaneID() < 16
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							nugoIn[nugoTi] = t.LaneID() < 16
+						}
 					}
 				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line fission.go:107
-							i := (nugoX0 + nugoTi)
-							nugoMask[nugoTi] = uint32(0xffff)
-							nugoPred[nugoTi] = (a[i] > 0)
+								i := (nugoX0 + nugoTi)
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoPred[nugoTi] = (a[i] > 0)
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line fission.go:107
-							i := t.Grid1()
-							nugoMask[nugoTi] = uint32(0xffff)
-							nugoPred[nugoTi] = (a[i] > 0)
+								i := (nugoX0 + nugoTx)
+								nugoMask[nugoTi] = uint32(0xffff)
+								nugoPred[nugoTi] = (a[i] > 0)
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
 //line fission.go:109
 					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line fission.go:107
-							i := (nugoX0 + nugoTi)
+								i := (nugoX0 + nugoTi)
 
 //line fission.go:109
-							a[i] = nugoVote[nugoTi]
+								a[i] = nugoVote[nugoTi]
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
 
 //line fission.go:107
-							i := t.Grid1()
+								i := (nugoX0 + nugoTx)
 
 //line fission.go:109
-							a[i] = nugoVote[nugoTi]
+								a[i] = nugoVote[nugoTi]
+							}
 						}
 					}
 					nugoB.Lead(nugoOff)
@@ -725,37 +800,47 @@ func init() {
 //line fission.go:139
 					n2 := int32(7)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line fission.go:138
-							a[(nugoX0 + nugoTi)] += n
+								a[(nugoX0 + nugoTi)] += n
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line fission.go:138
-							a[t.Grid1()] += n
+								a[(nugoX0 + nugoTx)] += n
+							}
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line fission.go:141
-							a[(nugoX0 + nugoTi)] += n2
+								a[(nugoX0 + nugoTi)] += n2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line fission.go:141
-							a[t.Grid1()] += n2
+								a[(nugoX0 + nugoTx)] += n2
+							}
 						}
 					}
 				}
@@ -777,14 +862,19 @@ func init() {
 //line fission.go:149
 				n := t.GridSize1()
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+						}
 					}
 				}
 
@@ -795,31 +885,36 @@ func init() {
 //line fission.go:151
 				for stride := n / 2; stride > 0; stride /= 2 {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line fission.go:149
-							i := (nugoX0 + nugoTi)
+								i := (nugoX0 + nugoTi)
 
 //line fission.go:152
-							if i < stride {
+								if i < stride {
 //line fission.go:153
-								partial[i] += partial[i+stride]
+									partial[i] += partial[i+stride]
+								}
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line fission.go:149
-							i := t.Grid1()
+								i := (nugoX0 + nugoTx)
 
 //line fission.go:152
-							if i < stride {
+								if i < stride {
 //line fission.go:153
-								partial[i] += partial[i+stride]
+									partial[i] += partial[i+stride]
+								}
 							}
 						}
 					}
@@ -852,20 +947,25 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line fission.go:166
-						a[(nugoX0 + nugoTi)] = 1
+							a[(nugoX0 + nugoTi)] = 1
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line fission.go:166
-						a[t.Grid1()] = 1
+							a[(nugoX0 + nugoTx)] = 1
+						}
 					}
 				}
 			}
@@ -988,91 +1088,54 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line fission.go:183
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line fission.go:184
-						v := a[i]
+							v := a[i]
 
 //line fission.go:185
-						lane := t.LaneID()
-						nugoIn[nugoTi] = lane < 16
-						nugoVV[nugoTi] = v
+							lane := t.LaneID()
+							nugoIn[nugoTi] = lane < 16
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line fission.go:183
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line fission.go:184
-						v := a[i]
+							v := a[i]
 
 //line fission.go:185
-						lane := t.LaneID()
-						nugoIn[nugoTi] = lane < 16
-						nugoVV[nugoTi] = v
+							lane := t.LaneID()
+							nugoIn[nugoTi] = lane < 16
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
-					nugoRegion:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-
-//line fission.go:187
-							if v == 7 {
-								{
-									nugoExited[nugoTi] = true
-									nugoOff[nugoTi] = true
-									continue nugoRegion
-								}
-							}
-							nugoVV[nugoTi] = v
-						}
-					} else {
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff[nugoTi] {
-								continue
-							}
-							v := nugoVV[nugoTi]
-
-//line fission.go:187
-							if v == 7 {
-								{
-									nugoExited[nugoTi] = true
-									nugoOff[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
-							nugoVV[nugoTi] = v
-						}
-					}
-					nugoB.Lead(nugoOff)
-//line fission.go:190
-					for off := 8; off > 0; off /= 2 {
-						if nugoFlat {
+						{
+						nugoRegion:
 							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 								t := nugoB.FlatThread(nugoTi)
 								_ = t
@@ -1080,23 +1143,75 @@ func init() {
 									continue
 								}
 								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xffff)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(off)
+
+//line fission.go:187
+								if v == 7 {
+									{
+										nugoExited[nugoTi] = true
+										nugoOff[nugoTi] = true
+										continue nugoRegion
+									}
+								}
 								nugoVV[nugoTi] = v
 							}
-						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						nugoRegion2:
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 								_ = t
 								if nugoOff[nugoTi] {
 									continue
 								}
 								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xffff)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(off)
+
+//line fission.go:187
+								if v == 7 {
+									{
+										nugoExited[nugoTi] = true
+										nugoOff[nugoTi] = true
+										continue nugoRegion2
+									}
+								}
 								nugoVV[nugoTi] = v
+							}
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line fission.go:190
+					for off := 8; off > 0; off /= 2 {
+						if nugoFlat {
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask[nugoTi] = uint32(0xffff)
+									nugoVal[nugoTi] = (v)
+									nugoLane[nugoTi] = int(off)
+									nugoVV[nugoTi] = v
+								}
+							}
+						} else {
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask[nugoTi] = uint32(0xffff)
+									nugoVal[nugoTi] = (v)
+									nugoLane[nugoTi] = int(off)
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						nugoB.Lead(nugoOff)
@@ -1105,30 +1220,35 @@ func init() {
 //line fission.go:191
 						cuda.BlockShuffleMask(nugoB, cuda.ShuffleDown, nugoShfl, nugoVal, nugoMask, nugoLane, 0, nugoOff)
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line fission.go:191
-								v += nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
+									v += nugoShfl[nugoTi]
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line fission.go:191
-								v += nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
+									v += nugoShfl[nugoTi]
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						nugoB.Lead(nugoOff)
@@ -1136,49 +1256,59 @@ func init() {
 				}
 				if cuda.BlockBranch(nugoOff2, nugoIn, nugoExited, false) {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								nugoIn2[nugoTi] = nugoTi < 32
 							}
-							nugoIn2[nugoTi] = nugoTi < 32
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							if nugoOff2[nugoTi] {
-								continue
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+								nugoIn2[nugoTi] = nugoTx < 32
 							}
-							nugoIn2[nugoTi] = t.ThreadIdx().X < 32
 						}
 					}
 					nugoB.Lead(nugoOff2)
 					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask2[nugoTi] = uint32(0xffff0000)
+									nugoPred[nugoTi] = (v > 3)
+									nugoVV[nugoTi] = v
 								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xffff0000)
-								nugoPred[nugoTi] = (v > 3)
-								nugoVV[nugoTi] = v
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoMask2[nugoTi] = uint32(0xffff0000)
+									nugoPred[nugoTi] = (v > 3)
+									nugoVV[nugoTi] = v
 								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xffff0000)
-								nugoPred[nugoTi] = (v > 3)
-								nugoVV[nugoTi] = v
 							}
 						}
 						nugoB.Lead(nugoOff3)
@@ -1187,30 +1317,35 @@ func init() {
 //line fission.go:194
 						cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask2, nugoOff3)
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line fission.go:194
-								v = nugoVote[nugoTi]
-								nugoVV[nugoTi] = v
+									v = nugoVote[nugoTi]
+									nugoVV[nugoTi] = v
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
-								if nugoOff3[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
 
 //line fission.go:194
-								v = nugoVote[nugoTi]
-								nugoVV[nugoTi] = v
+									v = nugoVote[nugoTi]
+									nugoVV[nugoTi] = v
+								}
 							}
 						}
 						nugoB.Lead(nugoOff3)
@@ -1220,32 +1355,37 @@ func init() {
 //line fission.go:196
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(0), nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line fission.go:183
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line fission.go:196
-						a[i] = nugoShfl2[nugoTi]
+							a[i] = nugoShfl2[nugoTi]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line fission.go:183
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line fission.go:196
-						a[i] = nugoShfl2[nugoTi]
+							a[i] = nugoShfl2[nugoTi]
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -1330,20 +1470,25 @@ func init() {
 //line uniform.go:19
 				for k := 0; k < rounds; k++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line uniform.go:20
-							a[(nugoX0 + nugoTi)] += int32(stride)
+								a[(nugoX0 + nugoTi)] += int32(stride)
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line uniform.go:20
-							a[t.Grid1()] += int32(stride)
+								a[(nugoX0 + nugoTx)] += int32(stride)
+							}
 						}
 					}
 				}
@@ -1376,20 +1521,25 @@ func init() {
 //line uniform.go:34
 				for k := 0; k < total; k++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line uniform.go:35
-							a[(nugoX0+nugoTi)]++
+								a[(nugoX0+nugoTi)]++
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line uniform.go:35
-							a[t.Grid1()]++
+								a[(nugoX0+nugoTx)]++
+							}
 						}
 					}
 				}
@@ -1422,20 +1572,25 @@ func init() {
 						continue
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line uniform.go:50
-							a[(nugoX0 + nugoTi)] += int32(k)
+								a[(nugoX0 + nugoTi)] += int32(k)
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line uniform.go:50
-							a[t.Grid1()] += int32(k)
+								a[(nugoX0 + nugoTx)] += int32(k)
+							}
 						}
 					}
 				}
@@ -1460,19 +1615,82 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+						}
 					}
 				}
 //line uniform.go:60
 				for i := 0; i < 2; i++ {
 					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line uniform.go:58
+								x := int32(nugoTi) * 3
+
+//line uniform.go:61
+								x2 := x + int32(i)
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line uniform.go:58
+								x := int32(nugoTx) * 3
+
+//line uniform.go:61
+								x2 := x + int32(i)
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								x2 := nugoVX2[nugoTi]
+
+//line uniform.go:63
+								a[(nugoX0 + nugoTi)] += x2
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								x2 := nugoVX2[nugoTi]
+
+//line uniform.go:63
+								a[(nugoX0 + nugoTx)] += x2
+								nugoVX2[nugoTi] = x2
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
@@ -1480,66 +1698,23 @@ func init() {
 //line uniform.go:58
 							x := int32(nugoTi) * 3
 
-//line uniform.go:61
-							x2 := x + int32(i)
-							nugoVX2[nugoTi] = x2
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-
-//line uniform.go:58
-							x := int32(t.ThreadIdx().X) * 3
-
-//line uniform.go:61
-							x2 := x + int32(i)
-							nugoVX2[nugoTi] = x2
-						}
-					}
-					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							x2 := nugoVX2[nugoTi]
-
-//line uniform.go:63
-							a[(nugoX0 + nugoTi)] += x2
-							nugoVX2[nugoTi] = x2
-						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							x2 := nugoVX2[nugoTi]
-
-//line uniform.go:63
-							a[t.Grid1()] += x2
-							nugoVX2[nugoTi] = x2
-						}
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line uniform.go:58
-						x := int32(nugoTi) * 3
-
 //line uniform.go:65
-						a[(nugoX0 + nugoTi)] += x
+							a[(nugoX0 + nugoTi)] += x
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line uniform.go:58
-						x := int32(t.ThreadIdx().X) * 3
+							x := int32(nugoTx) * 3
 
 //line uniform.go:65
-						a[t.Grid1()] += x
+							a[(nugoX0 + nugoTx)] += x
+						}
 					}
 				}
 			}
@@ -1579,40 +1754,50 @@ func init() {
 //line uniform.go:87
 					rounds = 2
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line uniform.go:88
-							a[(nugoX0 + nugoTi)] = 0
+								a[(nugoX0 + nugoTi)] = 0
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line uniform.go:88
-							a[t.Grid1()] = 0
+								a[(nugoX0 + nugoTx)] = 0
+							}
 						}
 					}
 				}
 //line uniform.go:90
 				for k := 0; k < rounds; k++ {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line uniform.go:91
-							a[(nugoX0+nugoTi)]++
+								a[(nugoX0+nugoTi)]++
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line uniform.go:91
-							a[t.Grid1()]++
+								a[(nugoX0+nugoTx)]++
+							}
 						}
 					}
 				}
@@ -1638,20 +1823,25 @@ func init() {
 //line uniform.go:101
 					if n > 1 {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line uniform.go:102
-								a[(nugoX0 + nugoTi)] += 2
+									a[(nugoX0 + nugoTi)] += 2
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line uniform.go:102
-								a[t.Grid1()] += 2
+									a[(nugoX0 + nugoTx)] += 2
+								}
 							}
 						}
 
@@ -1663,20 +1853,25 @@ func init() {
 //line uniform.go:106
 						if k == limit {
 							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
 
 //line uniform.go:107
-									a[(nugoX0+nugoTi)]++
+										a[(nugoX0+nugoTi)]++
+									}
 								}
 							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
+								{
+									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:107
-									a[t.Grid1()]++
+										a[(nugoX0+nugoTx)]++
+									}
 								}
 							}
 
@@ -1720,39 +1915,49 @@ func init() {
 //line uniform.go:133
 					if m == 0 || (m == 1) {
 						if nugoFlat {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.FlatThread(nugoTi)
-								_ = t
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
 
 //line uniform.go:134
-								a[(nugoX0+nugoTi)]++
+									a[(nugoX0+nugoTi)]++
+								}
 							}
 						} else {
-							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-								t := nugoB.Thread(nugoTi)
-								_ = t
+							{
+								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line uniform.go:134
-								a[t.Grid1()]++
+									a[(nugoX0+nugoTx)]++
+								}
 							}
 						}
 					} else {
 						if m == 2 {
 							if nugoFlat {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.FlatThread(nugoTi)
-									_ = t
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
 
 //line uniform.go:138
-									a[(nugoX0 + nugoTi)] += 2
+										a[(nugoX0 + nugoTi)] += 2
+									}
 								}
 							} else {
-								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-									t := nugoB.Thread(nugoTi)
-									_ = t
+								{
+									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:138
-									a[t.Grid1()] += 2
+										a[(nugoX0 + nugoTx)] += 2
+									}
 								}
 							}
 						} else {
@@ -1793,41 +1998,46 @@ func init() {
 //line uniform.go:161
 				if (n % 2) == 0 {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line uniform.go:162
-							switch a[(nugoX0+nugoTi)] & 3 {
+								switch a[(nugoX0+nugoTi)] & 3 {
 
 //line uniform.go:163
-							case 1:
+								case 1:
 //line uniform.go:164
-								if a[(nugoX0+nugoTi)] > 8 {
+									if a[(nugoX0+nugoTi)] > 8 {
 //line uniform.go:165
-									break
-								}
+										break
+									}
 //line uniform.go:167
-								a[(nugoX0+nugoTi)]++
+									a[(nugoX0+nugoTi)]++
+								}
 							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line uniform.go:162
-							switch a[t.Grid1()] & 3 {
+								switch a[(nugoX0+nugoTx)] & 3 {
 
 //line uniform.go:163
-							case 1:
+								case 1:
 //line uniform.go:164
-								if a[t.Grid1()] > 8 {
+									if a[(nugoX0+nugoTx)] > 8 {
 //line uniform.go:165
-									break
-								}
+										break
+									}
 //line uniform.go:167
-								a[t.Grid1()]++
+									a[(nugoX0+nugoTx)]++
+								}
 							}
 						}
 					}

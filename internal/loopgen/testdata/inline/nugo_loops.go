@@ -27,28 +27,33 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:11
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:12
-						var v2 float32 = a[i]
-						nugoVV2[nugoTi] = v2
+							var v2 float32 = a[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:11
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:12
-						var v2 float32 = a[i]
-						nugoVV2[nugoTi] = v2
+							var v2 float32 = a[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 //line inline.go:16
@@ -72,36 +77,41 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:11
-						i := (nugoX0 + nugoTi)
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:19
-						var res float32 = v2
+							var res float32 = v2
 
 //line inline.go:12
-						a[i] = res
-						nugoVV2[nugoTi] = v2
+							a[i] = res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:11
-						i := t.Grid1()
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:19
-						var res float32 = v2
+							var res float32 = v2
 
 //line inline.go:12
-						a[i] = res
-						nugoVV2[nugoTi] = v2
+							a[i] = res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 			}
@@ -132,60 +142,70 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				nugoCount := 0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:24
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:25
-						var v2 float32 = a[i]
-						if v2 > 0 {
-							nugoCount++
+							var v2 float32 = a[i]
+							if v2 > 0 {
+								nugoCount++
+							}
+							nugoVV2[nugoTi] = v2
 						}
-						nugoVV2[nugoTi] = v2
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:24
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:25
-						var v2 float32 = a[i]
-						if v2 > 0 {
-							nugoCount++
+							var v2 float32 = a[i]
+							if v2 > 0 {
+								nugoCount++
+							}
+							nugoVV2[nugoTi] = v2
 						}
-						nugoVV2[nugoTi] = v2
 					}
 				}
 
 //line inline.go:30
 				n2 := int32(nugoCount)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v2 := nugoVV2[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:31
-						var v3 float32 = v2
-						nugoVV2[nugoTi] = v2
-						nugoVV3[nugoTi] = v3
+							var v3 float32 = v2
+							nugoVV2[nugoTi] = v2
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v2 := nugoVV2[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:31
-						var v3 float32 = v2
-						nugoVV2[nugoTi] = v2
-						nugoVV3[nugoTi] = v3
+							var v3 float32 = v2
+							nugoVV2[nugoTi] = v2
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				}
 //line inline.go:16
@@ -215,48 +235,53 @@ func init() {
 //line inline.go:25
 				n := res2
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:24
-						i := (nugoX0 + nugoTi)
-						v3 := nugoVV3[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v3 := nugoVV3[nugoTi]
 
 //line inline.go:19
-						var res3 float32 = v3
+							var res3 float32 = v3
 
 //line inline.go:31
-						var res float32 = res3
+							var res float32 = res3
 
 //line inline.go:25
-						s := res
+							s := res
 
 //line inline.go:26
-						a[i], b[i] = s, n
-						nugoVV3[nugoTi] = v3
+							a[i], b[i] = s, n
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:24
-						i := t.Grid1()
-						v3 := nugoVV3[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v3 := nugoVV3[nugoTi]
 
 //line inline.go:19
-						var res3 float32 = v3
+							var res3 float32 = v3
 
 //line inline.go:31
-						var res float32 = res3
+							var res float32 = res3
 
 //line inline.go:25
-						s := res
+							s := res
 
 //line inline.go:26
-						a[i], b[i] = s, n
-						nugoVV3[nugoTi] = v3
+							a[i], b[i] = s, n
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				}
 			}
@@ -292,103 +317,113 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:36
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:37
-						var v2 int32 = a[i]
+							var v2 int32 = a[i]
 
 //line inline.go:37
-						var lo2 int32
+							var lo2 int32
 
 //line inline.go:37
-						var hi2 int32
+							var hi2 int32
 
 //line inline.go:42
-						lo2 = v2 - 1
-						nugoVHi2[nugoTi] = hi2
-						nugoVLo2[nugoTi] = lo2
-						nugoVV2[nugoTi] = v2
+							lo2 = v2 - 1
+							nugoVHi2[nugoTi] = hi2
+							nugoVLo2[nugoTi] = lo2
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:36
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:37
-						var v2 int32 = a[i]
+							var v2 int32 = a[i]
 
 //line inline.go:37
-						var lo2 int32
+							var lo2 int32
 
 //line inline.go:37
-						var hi2 int32
+							var hi2 int32
 
 //line inline.go:42
-						lo2 = v2 - 1
-						nugoVHi2[nugoTi] = hi2
-						nugoVLo2[nugoTi] = lo2
-						nugoVV2[nugoTi] = v2
+							lo2 = v2 - 1
+							nugoVHi2[nugoTi] = hi2
+							nugoVLo2[nugoTi] = lo2
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:36
-						i := (nugoX0 + nugoTi)
-						hi2 := nugoVHi2[nugoTi]
-						lo2 := nugoVLo2[nugoTi]
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTi)
+							hi2 := nugoVHi2[nugoTi]
+							lo2 := nugoVLo2[nugoTi]
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:44
-						hi2 = v2 + 1
+							hi2 = v2 + 1
 
 //line inline.go:37
-						lo := lo2
+							lo := lo2
 
 //line inline.go:37
-						hi := hi2
+							hi := hi2
 
 //line inline.go:38
-						a[i] = lo + hi
-						nugoVHi2[nugoTi] = hi2
-						nugoVLo2[nugoTi] = lo2
-						nugoVV2[nugoTi] = v2
+							a[i] = lo + hi
+							nugoVHi2[nugoTi] = hi2
+							nugoVLo2[nugoTi] = lo2
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:36
-						i := t.Grid1()
-						hi2 := nugoVHi2[nugoTi]
-						lo2 := nugoVLo2[nugoTi]
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTx)
+							hi2 := nugoVHi2[nugoTi]
+							lo2 := nugoVLo2[nugoTi]
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:44
-						hi2 = v2 + 1
+							hi2 = v2 + 1
 
 //line inline.go:37
-						lo := lo2
+							lo := lo2
 
 //line inline.go:37
-						hi := hi2
+							hi := hi2
 
 //line inline.go:38
-						a[i] = lo + hi
-						nugoVHi2[nugoTi] = hi2
-						nugoVLo2[nugoTi] = lo2
-						nugoVV2[nugoTi] = v2
+							a[i] = lo + hi
+							nugoVHi2[nugoTi] = hi2
+							nugoVLo2[nugoTi] = lo2
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 			}
@@ -418,117 +453,137 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:51
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:52
-						var v2 int32 = a[i]
+							var v2 int32 = a[i]
 
 //line inline.go:52
-						var res int32
-						nugoVRes[nugoTi] = res
-						nugoVV2[nugoTi] = v2
+							var res int32
+							nugoVRes[nugoTi] = res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:51
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:52
-						var v2 int32 = a[i]
+							var v2 int32 = a[i]
 
 //line inline.go:52
-						var res int32
-						nugoVRes[nugoTi] = res
-						nugoVV2[nugoTi] = v2
+							var res int32
+							nugoVRes[nugoTi] = res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 //line inline.go:56
 				if k == 0 {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							res := nugoVRes[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								res := nugoVRes[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line inline.go:57
-							res = v2
-							nugoVRes[nugoTi] = res
-							nugoVV2[nugoTi] = v2
+								res = v2
+								nugoVRes[nugoTi] = res
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							res := nugoVRes[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								res := nugoVRes[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line inline.go:57
-							res = v2
-							nugoVRes[nugoTi] = res
-							nugoVV2[nugoTi] = v2
+								res = v2
+								nugoVRes[nugoTi] = res
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 				} else {
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							res := nugoVRes[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								res := nugoVRes[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line inline.go:60
-							res = v2 * k
-							nugoVRes[nugoTi] = res
-							nugoVV2[nugoTi] = v2
+								res = v2 * k
+								nugoVRes[nugoTi] = res
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							res := nugoVRes[nugoTi]
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								res := nugoVRes[nugoTi]
+								v2 := nugoVV2[nugoTi]
 
 //line inline.go:60
-							res = v2 * k
-							nugoVRes[nugoTi] = res
-							nugoVV2[nugoTi] = v2
+								res = v2 * k
+								nugoVRes[nugoTi] = res
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:51
-						i := (nugoX0 + nugoTi)
-						res := nugoVRes[nugoTi]
+							i := (nugoX0 + nugoTi)
+							res := nugoVRes[nugoTi]
 
 //line inline.go:52
-						a[i] = res
-						nugoVRes[nugoTi] = res
+							a[i] = res
+							nugoVRes[nugoTi] = res
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:51
-						i := t.Grid1()
-						res := nugoVRes[nugoTi]
+							i := (nugoX0 + nugoTx)
+							res := nugoVRes[nugoTi]
 
 //line inline.go:52
-						a[i] = res
-						nugoVRes[nugoTi] = res
+							a[i] = res
+							nugoVRes[nugoTi] = res
+						}
 					}
 				}
 			}
@@ -572,79 +627,89 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:84
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:85
-						v := a[i]
+							v := a[i]
 
 //line inline.go:86
-						limit2 := v + 1
+							limit2 := v + 1
 
 //line inline.go:91
-						v2 := v * 2
-						nugoVLimit2[nugoTi] = limit2
-						nugoVV2[nugoTi] = v2
+							v2 := v * 2
+							nugoVLimit2[nugoTi] = limit2
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:84
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:85
-						v := a[i]
+							v := a[i]
 
 //line inline.go:86
-						limit2 := v + 1
+							limit2 := v + 1
 
 //line inline.go:91
-						v2 := v * 2
-						nugoVLimit2[nugoTi] = limit2
-						nugoVV2[nugoTi] = v2
+							v2 := v * 2
+							nugoVLimit2[nugoTi] = limit2
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:84
-						i := (nugoX0 + nugoTi)
-						limit2 := nugoVLimit2[nugoTi]
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTi)
+							limit2 := nugoVLimit2[nugoTi]
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:93
-						var res int32 = min(v2, limit)
+							var res int32 = min(v2, limit)
 
 //line inline.go:87
-						a[i] = res + limit2
-						nugoVLimit2[nugoTi] = limit2
-						nugoVV2[nugoTi] = v2
+							a[i] = res + limit2
+							nugoVLimit2[nugoTi] = limit2
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:84
-						i := t.Grid1()
-						limit2 := nugoVLimit2[nugoTi]
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTx)
+							limit2 := nugoVLimit2[nugoTi]
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:93
-						var res int32 = min(v2, limit)
+							var res int32 = min(v2, limit)
 
 //line inline.go:87
-						a[i] = res + limit2
-						nugoVLimit2[nugoTi] = limit2
-						nugoVV2[nugoTi] = v2
+							a[i] = res + limit2
+							nugoVLimit2[nugoTi] = limit2
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 			}
@@ -674,34 +739,39 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:99
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:100
-						var v2 float32 = a[i]
+							var v2 float32 = a[i]
 
 //line inline.go:104
-						var v3 float32 = v2
-						nugoVV3[nugoTi] = v3
+							var v3 float32 = v2
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:99
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:100
-						var v2 float32 = a[i]
+							var v2 float32 = a[i]
 
 //line inline.go:104
-						var v3 float32 = v2
-						nugoVV3[nugoTi] = v3
+							var v3 float32 = v2
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				}
 //line inline.go:16
@@ -725,32 +795,37 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v3 := nugoVV3[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v3 := nugoVV3[nugoTi]
 
 //line inline.go:19
-						var res2 float32 = v3
+							var res2 float32 = v3
 
 //line inline.go:104
-						var v4 float32 = res2
-						nugoVV4[nugoTi] = v4
-						nugoVV3[nugoTi] = v3
+							var v4 float32 = res2
+							nugoVV4[nugoTi] = v4
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v3 := nugoVV3[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v3 := nugoVV3[nugoTi]
 
 //line inline.go:19
-						var res2 float32 = v3
+							var res2 float32 = v3
 
 //line inline.go:104
-						var v4 float32 = res2
-						nugoVV4[nugoTi] = v4
-						nugoVV3[nugoTi] = v3
+							var v4 float32 = res2
+							nugoVV4[nugoTi] = v4
+							nugoVV3[nugoTi] = v3
+						}
 					}
 				}
 //line inline.go:16
@@ -774,42 +849,47 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:99
-						i := (nugoX0 + nugoTi)
-						v4 := nugoVV4[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v4 := nugoVV4[nugoTi]
 
 //line inline.go:19
-						var res3 float32 = v4
+							var res3 float32 = v4
 
 //line inline.go:104
-						var res float32 = res3
+							var res float32 = res3
 
 //line inline.go:100
-						a[i] = res
-						nugoVV4[nugoTi] = v4
+							a[i] = res
+							nugoVV4[nugoTi] = v4
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:99
-						i := t.Grid1()
-						v4 := nugoVV4[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v4 := nugoVV4[nugoTi]
 
 //line inline.go:19
-						var res3 float32 = v4
+							var res3 float32 = v4
 
 //line inline.go:104
-						var res float32 = res3
+							var res float32 = res3
 
 //line inline.go:100
-						a[i] = res
-						nugoVV4[nugoTi] = v4
+							a[i] = res
+							nugoVV4[nugoTi] = v4
+						}
 					}
 				}
 			}
@@ -848,28 +928,33 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:123
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:124
-						var v2 float32 = a[i]
-						nugoVV2[nugoTi] = v2
+							var v2 float32 = a[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:123
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:124
-						var v2 float32 = a[i]
-						nugoVV2[nugoTi] = v2
+							var v2 float32 = a[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 //line inline.go:16
@@ -893,36 +978,41 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:123
-						i := (nugoX0 + nugoTi)
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:19
-						var res float32 = v2
+							var res float32 = v2
 
 //line inline.go:124
-						a[i] = 1 + 2*res
-						nugoVV2[nugoTi] = v2
+							a[i] = 1 + 2*res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:123
-						i := t.Grid1()
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:19
-						var res float32 = v2
+							var res float32 = v2
 
 //line inline.go:124
-						a[i] = 1 + 2*res
-						nugoVV2[nugoTi] = v2
+							a[i] = 1 + 2*res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 			}
@@ -980,28 +1070,33 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:147
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:148
-						var v2 int32 = a[i]
-						nugoVV2[nugoTi] = v2
+							var v2 int32 = a[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:147
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:148
-						var v2 int32 = a[i]
-						nugoVV2[nugoTi] = v2
+							var v2 int32 = a[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 //line inline.go:152
@@ -1009,58 +1104,68 @@ func init() {
 //line inline.go:153
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(off2), nil)
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
-							v2 := nugoVV2[nugoTi]
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v2 := nugoVV2[nugoTi]
 
 //line inline.go:153
-							v2 += nugoShfl[nugoTi]
-							nugoVV2[nugoTi] = v2
+								v2 += nugoShfl[nugoTi]
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
-							v2 := nugoVV2[nugoTi]
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								v2 := nugoVV2[nugoTi]
 
 //line inline.go:153
-							v2 += nugoShfl[nugoTi]
-							nugoVV2[nugoTi] = v2
+								v2 += nugoShfl[nugoTi]
+								nugoVV2[nugoTi] = v2
+							}
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:147
-						i := (nugoX0 + nugoTi)
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTi)
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:155
-						var res int32 = v2
+							var res int32 = v2
 
 //line inline.go:148
-						a[i] = res
-						nugoVV2[nugoTi] = v2
+							a[i] = res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:147
-						i := t.Grid1()
-						v2 := nugoVV2[nugoTi]
+							i := (nugoX0 + nugoTx)
+							v2 := nugoVV2[nugoTi]
 
 //line inline.go:155
-						var res int32 = v2
+							var res int32 = v2
 
 //line inline.go:148
-						a[i] = res
-						nugoVV2[nugoTi] = v2
+							a[i] = res
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 			}
@@ -1096,28 +1201,33 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:161
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line inline.go:162
-						var v2 float32 = a[i]
-						nugoVV2[nugoTi] = v2
+							var v2 float32 = a[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:161
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line inline.go:162
-						var v2 float32 = a[i]
-						nugoVV2[nugoTi] = v2
+							var v2 float32 = a[i]
+							nugoVV2[nugoTi] = v2
+						}
 					}
 				}
 //line inline.go:152
@@ -1125,81 +1235,96 @@ func init() {
 //line inline.go:153
 					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV2, int(off2), nil)
 					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v2 := nugoVV2[nugoTi]
+
+//line inline.go:153
+								v2 += nugoShfl[nugoTi]
+								nugoVV2[nugoTi] = v2
+							}
+						}
+					} else {
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+								v2 := nugoVV2[nugoTi]
+
+//line inline.go:153
+								v2 += nugoShfl[nugoTi]
+								nugoVV2[nugoTi] = v2
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
 							_ = t
 							v2 := nugoVV2[nugoTi]
 
-//line inline.go:153
-							v2 += nugoShfl[nugoTi]
+//line inline.go:155
+							var res float32 = v2
+
+//line inline.go:162
+							s := res
+							nugoVS[nugoTi] = s
 							nugoVV2[nugoTi] = v2
 						}
-					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
 							_ = t
 							v2 := nugoVV2[nugoTi]
 
-//line inline.go:153
-							v2 += nugoShfl[nugoTi]
+//line inline.go:155
+							var res float32 = v2
+
+//line inline.go:162
+							s := res
+							nugoVS[nugoTi] = s
 							nugoVV2[nugoTi] = v2
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v2 := nugoVV2[nugoTi]
-
-//line inline.go:155
-						var res float32 = v2
-
-//line inline.go:162
-						s := res
-						nugoVS[nugoTi] = s
-						nugoVV2[nugoTi] = v2
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v2 := nugoVV2[nugoTi]
-
-//line inline.go:155
-						var res float32 = v2
-
-//line inline.go:162
-						s := res
-						nugoVS[nugoTi] = s
-						nugoVV2[nugoTi] = v2
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line inline.go:161
-						i := (nugoX0 + nugoTi)
-						s := nugoVS[nugoTi]
+							i := (nugoX0 + nugoTi)
+							s := nugoVS[nugoTi]
 
 //line inline.go:164
-						a[i] = s
-						nugoVS[nugoTi] = s
+							a[i] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line inline.go:161
-						i := t.Grid1()
-						s := nugoVS[nugoTi]
+							i := (nugoX0 + nugoTx)
+							s := nugoVS[nugoTi]
 
 //line inline.go:164
-						a[i] = s
-						nugoVS[nugoTi] = s
+							a[i] = s
+							nugoVS[nugoTi] = s
+						}
 					}
 				}
 			}

@@ -29,48 +29,76 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:12
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:13
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line jam.go:14
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:12
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:13
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line jam.go:14
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
 
 //line jam.go:12
 							tid1 := nugoTi1
@@ -81,6 +109,21 @@ func init() {
 //line jam.go:12
 							tid3 := nugoTi3
 
+//line jam.go:12
+							tid4 := nugoTi4
+
+//line jam.go:12
+							tid5 := nugoTi5
+
+//line jam.go:12
+							tid6 := nugoTi6
+
+//line jam.go:12
+							tid7 := nugoTi7
+
+//line jam.go:12
+							tid8 := nugoTi8
+
 //line jam.go:16
 							var sum1 float32
 
@@ -89,7 +132,24 @@ func init() {
 
 //line jam.go:16
 							var sum3 float32
-							for p := 0; p < 8; p++ {
+
+//line jam.go:16
+							var sum4 float32
+
+//line jam.go:16
+							var sum5 float32
+
+//line jam.go:16
+							var sum6 float32
+
+//line jam.go:16
+							var sum7 float32
+
+//line jam.go:16
+							var sum8 float32
+							{
+								p := 0 + 0
+								_ = p
 
 //line jam.go:18
 								sum1 += sh[(tid1+p)%64] * sh[p]
@@ -99,11 +159,227 @@ func init() {
 
 //line jam.go:18
 								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:18
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:18
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:18
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:18
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:18
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line jam.go:18
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:18
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:18
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:18
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:18
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:18
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:18
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:18
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line jam.go:18
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:18
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:18
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:18
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:18
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:18
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:18
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:18
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line jam.go:18
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:18
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:18
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:18
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:18
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:18
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:18
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:18
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line jam.go:18
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:18
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:18
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:18
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:18
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:18
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:18
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:18
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line jam.go:18
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:18
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:18
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:18
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:18
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:18
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:18
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:18
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line jam.go:18
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:18
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:18
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:18
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:18
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:18
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:18
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:18
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line jam.go:18
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:18
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:18
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:18
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:18
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:18
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:18
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:18
+								sum8 += sh[(tid8+p)%64] * sh[p]
 							}
 							nugoVSum[nugoJ+0] = sum1
 							nugoVSum[nugoJ+1] = sum2
 							nugoVSum[nugoJ+2] = sum3
-							nugoJam = nugoJ + 3
+							nugoVSum[nugoJ+3] = sum4
+							nugoVSum[nugoJ+4] = sum5
+							nugoVSum[nugoJ+5] = sum6
+							nugoVSum[nugoJ+6] = sum7
+							nugoVSum[nugoJ+7] = sum8
+							nugoJam = nugoJ + 8
 						}
 					}()
 					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -115,28 +391,123 @@ func init() {
 
 //line jam.go:16
 						var sum float32
+						{
+							p := 0 + 0
+							_ = p
 
-//line jam.go:17
-						for p := 0; p < 8; p++ {
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line jam.go:18
 							sum += sh[(tid+p)%64] * sh[p]
 						}
 						nugoVSum[nugoTi] = sum
 					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line jam.go:12
+							tid := nugoTi
+
+//line jam.go:16
+							var sum float32
+
+//line jam.go:17
+							for p := 0; p < 8; p++ {
+//line jam.go:18
+								sum += sh[(tid+p)%64] * sh[p]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
 
 //line jam.go:12
 							tid12 := t12.ThreadIdx().X
@@ -147,6 +518,21 @@ func init() {
 //line jam.go:12
 							tid32 := t32.ThreadIdx().X
 
+//line jam.go:12
+							tid42 := t42.ThreadIdx().X
+
+//line jam.go:12
+							tid52 := t52.ThreadIdx().X
+
+//line jam.go:12
+							tid62 := t62.ThreadIdx().X
+
+//line jam.go:12
+							tid72 := t72.ThreadIdx().X
+
+//line jam.go:12
+							tid82 := t82.ThreadIdx().X
+
 //line jam.go:16
 							var sum12 float32
 
@@ -155,7 +541,24 @@ func init() {
 
 //line jam.go:16
 							var sum32 float32
-							for p := 0; p < 8; p++ {
+
+//line jam.go:16
+							var sum42 float32
+
+//line jam.go:16
+							var sum52 float32
+
+//line jam.go:16
+							var sum62 float32
+
+//line jam.go:16
+							var sum72 float32
+
+//line jam.go:16
+							var sum82 float32
+							{
+								p := 0 + 0
+								_ = p
 
 //line jam.go:18
 								sum12 += sh[(tid12+p)%64] * sh[p]
@@ -165,11 +568,227 @@ func init() {
 
 //line jam.go:18
 								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:18
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:18
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:18
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:18
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:18
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line jam.go:18
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:18
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:18
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:18
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:18
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:18
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:18
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:18
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line jam.go:18
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:18
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:18
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:18
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:18
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:18
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:18
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:18
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line jam.go:18
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:18
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:18
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:18
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:18
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:18
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:18
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:18
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line jam.go:18
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:18
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:18
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:18
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:18
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:18
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:18
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:18
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line jam.go:18
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:18
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:18
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:18
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:18
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:18
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:18
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:18
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line jam.go:18
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:18
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:18
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:18
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:18
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:18
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:18
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:18
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line jam.go:18
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:18
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:18
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:18
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:18
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:18
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:18
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:18
+								sum82 += sh[(tid82+p)%64] * sh[p]
 							}
 							nugoVSum[nugoJ2+0] = sum12
 							nugoVSum[nugoJ2+1] = sum22
 							nugoVSum[nugoJ2+2] = sum32
-							nugoJam2 = nugoJ2 + 3
+							nugoVSum[nugoJ2+3] = sum42
+							nugoVSum[nugoJ2+4] = sum52
+							nugoVSum[nugoJ2+5] = sum62
+							nugoVSum[nugoJ2+6] = sum72
+							nugoVSum[nugoJ2+7] = sum82
+							nugoJam2 = nugoJ2 + 8
 						}
 					}()
 					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -181,40 +800,115 @@ func init() {
 
 //line jam.go:16
 						var sum float32
+						{
+							p := 0 + 0
+							_ = p
 
-//line jam.go:17
-						for p := 0; p < 8; p++ {
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line jam.go:18
+							sum += sh[(tid+p)%64] * sh[p]
+						}
+						{
+							p := 0 + 7
+							_ = p
+
 //line jam.go:18
 							sum += sh[(tid+p)%64] * sh[p]
 						}
 						nugoVSum[nugoTi] = sum
 					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line jam.go:12
+							tid := nugoTx
+
+//line jam.go:16
+							var sum float32
+
+//line jam.go:17
+							for p := 0; p < 8; p++ {
+//line jam.go:18
+								sum += sh[(tid+p)%64] * sh[p]
+							}
+							nugoVSum[nugoTi] = sum
+						}
+					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:13
-						i := (nugoX0 + nugoTi)
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTi)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:21
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:13
-						i := t.Grid1()
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTx)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:21
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 			}
@@ -234,78 +928,93 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:27
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:28
-						sh[tid] = a[(nugoX0 + nugoTi)]
-					}
-				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-
-//line jam.go:27
-						tid := t.ThreadIdx().X
-
-//line jam.go:28
-						sh[tid] = a[t.Grid1()]
-					}
-				}
-				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-
-//line jam.go:27
-						tid := nugoTi
-
-//line jam.go:30
-						for p := 0; p < 8; p++ {
-//line jam.go:31
-							sh[tid] += float32(p)
+							sh[tid] = a[(nugoX0 + nugoTi)]
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:27
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
-//line jam.go:30
-						for p := 0; p < 8; p++ {
-//line jam.go:31
-							sh[tid] += float32(p)
+//line jam.go:28
+							sh[tid] = a[(nugoX0 + nugoTx)]
 						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:27
-						tid := nugoTi
+							tid := nugoTi
 
-//line jam.go:34
-						out[(nugoX0 + nugoTi)] = sh[63-tid]
+//line jam.go:30
+							for p := 0; p < 8; p++ {
+//line jam.go:31
+								sh[tid] += float32(p)
+							}
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:27
-						tid := t.ThreadIdx().X
+							tid := nugoTx
+
+//line jam.go:30
+							for p := 0; p < 8; p++ {
+//line jam.go:31
+								sh[tid] += float32(p)
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line jam.go:27
+							tid := nugoTi
 
 //line jam.go:34
-						out[t.Grid1()] = sh[63-tid]
+							out[(nugoX0 + nugoTi)] = sh[63-tid]
+						}
+					}
+				} else {
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line jam.go:27
+							tid := nugoTx
+
+//line jam.go:34
+							out[(nugoX0 + nugoTx)] = sh[63-tid]
+						}
 					}
 				}
 			}
@@ -331,84 +1040,99 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:41
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:42
-						sh[tid] = a[(nugoX0 + nugoTi)]
+							sh[tid] = a[(nugoX0 + nugoTi)]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:41
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:42
-						sh[tid] = a[t.Grid1()]
+							sh[tid] = a[(nugoX0 + nugoTx)]
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:41
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:44
-						var sum float32
+							var sum float32
 
 //line jam.go:45
-						for p := 0; p < tid; p++ {
+							for p := 0; p < tid; p++ {
 //line jam.go:46
-							sum += sh[p]
+								sum += sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:41
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:44
-						var sum float32
+							var sum float32
 
 //line jam.go:45
-						for p := 0; p < tid; p++ {
+							for p := 0; p < tid; p++ {
 //line jam.go:46
-							sum += sh[p]
+								sum += sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						sum := nugoVSum[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:49
-						out[(nugoX0 + nugoTi)] = sum
-						nugoVSum[nugoTi] = sum
+							out[(nugoX0 + nugoTi)] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						sum := nugoVSum[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:49
-						out[t.Grid1()] = sum
-						nugoVSum[nugoTi] = sum
+							out[(nugoX0 + nugoTx)] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 			}
@@ -434,78 +1158,93 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:55
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:56
-						sh[tid] = a[(nugoX0 + nugoTi)]
+							sh[tid] = a[(nugoX0 + nugoTi)]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:55
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:56
-						sh[tid] = a[t.Grid1()]
+							sh[tid] = a[(nugoX0 + nugoTx)]
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:58
-						var sum float32
+							var sum float32
 
 //line jam.go:59
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line jam.go:60
-							sum += twice(sh[p])
+								sum += twice(sh[p])
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:58
-						var sum float32
+							var sum float32
 
 //line jam.go:59
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line jam.go:60
-							sum += twice(sh[p])
+								sum += twice(sh[p])
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						sum := nugoVSum[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:63
-						out[(nugoX0 + nugoTi)] = sum
-						nugoVSum[nugoTi] = sum
+							out[(nugoX0 + nugoTi)] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						sum := nugoVSum[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:63
-						out[t.Grid1()] = sum
-						nugoVSum[nugoTi] = sum
+							out[(nugoX0 + nugoTx)] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 			}
@@ -531,84 +1270,99 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:69
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:70
-						sh[tid] = a[(nugoX0 + nugoTi)]
+							sh[tid] = a[(nugoX0 + nugoTi)]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:69
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:70
-						sh[tid] = a[t.Grid1()]
+							sh[tid] = a[(nugoX0 + nugoTx)]
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:72
-						var sum float32
+							var sum float32
 
 //line jam.go:73
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line jam.go:74
-							if sh[p] > 0 {
+								if sh[p] > 0 {
 //line jam.go:75
-								sum += sh[p]
+									sum += sh[p]
+								}
 							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:72
-						var sum float32
+							var sum float32
 
 //line jam.go:73
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line jam.go:74
-							if sh[p] > 0 {
+								if sh[p] > 0 {
 //line jam.go:75
-								sum += sh[p]
+									sum += sh[p]
+								}
 							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						sum := nugoVSum[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:79
-						out[(nugoX0 + nugoTi)] = sum
-						nugoVSum[nugoTi] = sum
+							out[(nugoX0 + nugoTi)] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						sum := nugoVSum[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:79
-						out[t.Grid1()] = sum
-						nugoVSum[nugoTi] = sum
+							out[(nugoX0 + nugoTx)] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 			}
@@ -641,116 +1395,131 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-				nugoRegion:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line jam.go:86
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:87
-						sh[tid] = a[(nugoX0 + nugoTi)]
+							sh[tid] = a[(nugoX0 + nugoTi)]
 
 //line jam.go:88
-						if tid == 5 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion
+							if tid == 5 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
 							}
 						}
 					}
 				} else {
-				nugoRegion2:
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+					nugoRegion2:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line jam.go:86
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:87
-						sh[tid] = a[t.Grid1()]
+							sh[tid] = a[(nugoX0 + nugoTx)]
 
 //line jam.go:88
-						if tid == 5 {
-							{
-								nugoExited[nugoTi] = true
-								continue nugoRegion2
+							if tid == 5 {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion2
+								}
 							}
 						}
 					}
 				}
 				nugoB.Lead(nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line jam.go:92
-						var sum float32
+							var sum float32
 
 //line jam.go:93
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line jam.go:94
-							sum += sh[p]
+								sum += sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
 
 //line jam.go:92
-						var sum float32
+							var sum float32
 
 //line jam.go:93
-						for p := 0; p < 8; p++ {
+							for p := 0; p < 8; p++ {
 //line jam.go:94
-							sum += sh[p]
+								sum += sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 				nugoB.Lead(nugoExited)
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-						sum := nugoVSum[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:97
-						out[(nugoX0 + nugoTi)] = sum
-						nugoVSum[nugoTi] = sum
+							out[(nugoX0 + nugoTi)] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						if nugoExited[nugoTi] {
-							continue
-						}
-						sum := nugoVSum[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:97
-						out[t.Grid1()] = sum
-						nugoVSum[nugoTi] = sum
+							out[(nugoX0 + nugoTx)] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 				nugoB.Lead(nugoExited)
@@ -801,32 +1570,37 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:104
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:105
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line jam.go:106
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:104
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:105
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line jam.go:106
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				}
 				if nugoFlat {
@@ -969,22 +1743,24 @@ func init() {
 						copy(nugoVSum[0:nugoN], nugoXsum[0:nugoN])
 						nugoSwap = nugoN
 					}()
-					for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:104
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:108
-						var sum float32
+							var sum float32
 
 //line jam.go:109
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line jam.go:110
-							sum += sh[(tid+p)%64] * sh[p]
+								sum += sh[(tid+p)%64] * sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
 					nugoSwap2 := 0
@@ -1126,49 +1902,57 @@ func init() {
 						copy(nugoVSum[0:nugoN], nugoXsum2[0:nugoN])
 						nugoSwap2 = nugoN
 					}()
-					for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:104
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:108
-						var sum float32
+							var sum float32
 
 //line jam.go:109
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line jam.go:110
-							sum += sh[(tid+p)%64] * sh[p]
+								sum += sh[(tid+p)%64] * sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:105
-						i := (nugoX0 + nugoTi)
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTi)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:113
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:105
-						i := t.Grid1()
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTx)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:113
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 			}
@@ -1194,48 +1978,60 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:118
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:119
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line jam.go:120
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:118
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:119
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line jam.go:120
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+4 <= nugoN; nugoJ += 4 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
 
 //line jam.go:118
 							tid1 := nugoTi1
@@ -1246,6 +2042,9 @@ func init() {
 //line jam.go:118
 							tid3 := nugoTi3
 
+//line jam.go:118
+							tid4 := nugoTi4
+
 //line jam.go:122
 							var sum1 float32
 
@@ -1254,6 +2053,9 @@ func init() {
 
 //line jam.go:122
 							var sum3 float32
+
+//line jam.go:122
+							var sum4 float32
 							for p := 0; p < 32; p++ {
 
 //line jam.go:124
@@ -1264,6 +2066,9 @@ func init() {
 
 //line jam.go:124
 								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:124
+								sum4 += sh[(tid4+p)%64] * sh[p]
 							}
 
 //line jam.go:126
@@ -1274,46 +2079,62 @@ func init() {
 
 //line jam.go:126
 							sum3 *= 2
+
+//line jam.go:126
+							sum4 *= 2
 							nugoVSum[nugoJ+0] = sum1
 							nugoVSum[nugoJ+1] = sum2
 							nugoVSum[nugoJ+2] = sum3
-							nugoJam = nugoJ + 3
+							nugoVSum[nugoJ+3] = sum4
+							nugoJam = nugoJ + 4
 						}
 					}()
-					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:118
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:122
-						var sum float32
+							var sum float32
 
 //line jam.go:123
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line jam.go:124
-							sum += sh[(tid+p)%64] * sh[p]
-						}
+								sum += sh[(tid+p)%64] * sh[p]
+							}
 
 //line jam.go:126
-						sum *= 2
-						nugoVSum[nugoTi] = sum
+							sum *= 2
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(4) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+4 <= nugoN; nugoJ2 += 4 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
 
 //line jam.go:118
 							tid12 := t12.ThreadIdx().X
@@ -1324,6 +2145,9 @@ func init() {
 //line jam.go:118
 							tid32 := t32.ThreadIdx().X
 
+//line jam.go:118
+							tid42 := t42.ThreadIdx().X
+
 //line jam.go:122
 							var sum12 float32
 
@@ -1332,6 +2156,9 @@ func init() {
 
 //line jam.go:122
 							var sum32 float32
+
+//line jam.go:122
+							var sum42 float32
 							for p := 0; p < 32; p++ {
 
 //line jam.go:124
@@ -1342,6 +2169,9 @@ func init() {
 
 //line jam.go:124
 								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:124
+								sum42 += sh[(tid42+p)%64] * sh[p]
 							}
 
 //line jam.go:126
@@ -1352,58 +2182,70 @@ func init() {
 
 //line jam.go:126
 							sum32 *= 2
+
+//line jam.go:126
+							sum42 *= 2
 							nugoVSum[nugoJ2+0] = sum12
 							nugoVSum[nugoJ2+1] = sum22
 							nugoVSum[nugoJ2+2] = sum32
-							nugoJam2 = nugoJ2 + 3
+							nugoVSum[nugoJ2+3] = sum42
+							nugoJam2 = nugoJ2 + 4
 						}
 					}()
-					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoJam2)
+						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:118
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:122
-						var sum float32
+							var sum float32
 
 //line jam.go:123
-						for p := 0; p < 32; p++ {
+							for p := 0; p < 32; p++ {
 //line jam.go:124
-							sum += sh[(tid+p)%64] * sh[p]
-						}
+								sum += sh[(tid+p)%64] * sh[p]
+							}
 
 //line jam.go:126
-						sum *= 2
-						nugoVSum[nugoTi] = sum
+							sum *= 2
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:119
-						i := (nugoX0 + nugoTi)
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTi)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:128
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:119
-						i := t.Grid1()
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTx)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:128
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 			}
@@ -1429,48 +2271,60 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:133
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:134
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line jam.go:135
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:133
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:134
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line jam.go:135
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				}
 				if nugoFlat {
 					nugoJam := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+						for nugoJ := nugoJam; nugoJ+4 <= nugoN; nugoJ += 4 {
 							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
 							t1 := nugoB.FlatThread(nugoTi1)
 							_ = t1
 							nugoTi2 := nugoJ + 1
-							t2 := nugoB.FlatThread(nugoTi2)
+							_ = nugoTi2
+							t2 := t1.Shift(1)
 							_ = t2
 							nugoTi3 := nugoJ + 2
-							t3 := nugoB.FlatThread(nugoTi3)
+							_ = nugoTi3
+							t3 := t1.Shift(2)
 							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
 
 //line jam.go:133
 							tid1 := nugoTi1
@@ -1481,6 +2335,9 @@ func init() {
 //line jam.go:133
 							tid3 := nugoTi3
 
+//line jam.go:133
+							tid4 := nugoTi4
+
 //line jam.go:137
 							var sum1 float32
 
@@ -1489,6 +2346,9 @@ func init() {
 
 //line jam.go:137
 							var sum3 float32
+
+//line jam.go:137
+							var sum4 float32
 							for p := 0; p < n; p++ {
 
 //line jam.go:139
@@ -1499,44 +2359,60 @@ func init() {
 
 //line jam.go:139
 								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:139
+								sum4 += sh[(tid4+p)%64] * sh[p]
 							}
 							nugoVSum[nugoJ+0] = sum1
 							nugoVSum[nugoJ+1] = sum2
 							nugoVSum[nugoJ+2] = sum3
-							nugoJam = nugoJ + 3
+							nugoVSum[nugoJ+3] = sum4
+							nugoJam = nugoJ + 4
 						}
 					}()
-					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:133
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:137
-						var sum float32
+							var sum float32
 
 //line jam.go:138
-						for p := 0; p < n; p++ {
+							for p := 0; p < n; p++ {
 //line jam.go:139
-							sum += sh[(tid+p)%64] * sh[p]
+								sum += sh[(tid+p)%64] * sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
 					nugoJam2 := 0
 					func() {
 						defer func() { _ = recover() }()
-						for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+						if !nugoB.Runs(4) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+4 <= nugoN; nugoJ2 += 4 {
 							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
 							t12 := nugoB.Thread(nugoTi12)
 							_ = t12
 							nugoTi22 := nugoJ2 + 1
-							t22 := nugoB.Thread(nugoTi22)
+							_ = nugoTi22
+							t22 := t12.Shift(1)
 							_ = t22
 							nugoTi32 := nugoJ2 + 2
-							t32 := nugoB.Thread(nugoTi32)
+							_ = nugoTi32
+							t32 := t12.Shift(2)
 							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
 
 //line jam.go:133
 							tid12 := t12.ThreadIdx().X
@@ -1547,6 +2423,9 @@ func init() {
 //line jam.go:133
 							tid32 := t32.ThreadIdx().X
 
+//line jam.go:133
+							tid42 := t42.ThreadIdx().X
+
 //line jam.go:137
 							var sum12 float32
 
@@ -1555,6 +2434,9 @@ func init() {
 
 //line jam.go:137
 							var sum32 float32
+
+//line jam.go:137
+							var sum42 float32
 							for p := 0; p < n; p++ {
 
 //line jam.go:139
@@ -1565,56 +2447,68 @@ func init() {
 
 //line jam.go:139
 								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:139
+								sum42 += sh[(tid42+p)%64] * sh[p]
 							}
 							nugoVSum[nugoJ2+0] = sum12
 							nugoVSum[nugoJ2+1] = sum22
 							nugoVSum[nugoJ2+2] = sum32
-							nugoJam2 = nugoJ2 + 3
+							nugoVSum[nugoJ2+3] = sum42
+							nugoJam2 = nugoJ2 + 4
 						}
 					}()
-					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoJam2)
+						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:133
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:137
-						var sum float32
+							var sum float32
 
 //line jam.go:138
-						for p := 0; p < n; p++ {
+							for p := 0; p < n; p++ {
 //line jam.go:139
-							sum += sh[(tid+p)%64] * sh[p]
+								sum += sh[(tid+p)%64] * sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:134
-						i := (nugoX0 + nugoTi)
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTi)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:142
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:134
-						i := t.Grid1()
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTx)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:142
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 			}
@@ -1640,36 +2534,584 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:147
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:148
-						i := (nugoX0 + nugoTi)
+							i := (nugoX0 + nugoTi)
 
 //line jam.go:149
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:147
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:148
-						i := t.Grid1()
+							i := (nugoX0 + nugoTx)
 
 //line jam.go:149
-						sh[tid] = a[i]
+							sh[tid] = a[i]
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							_ = nugoTi2
+							t2 := t1.Shift(1)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							_ = nugoTi3
+							t3 := t1.Shift(2)
+							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
+
+//line jam.go:147
+							tid1 := nugoTi1
+
+//line jam.go:147
+							tid2 := nugoTi2
+
+//line jam.go:147
+							tid3 := nugoTi3
+
+//line jam.go:147
+							tid4 := nugoTi4
+
+//line jam.go:147
+							tid5 := nugoTi5
+
+//line jam.go:147
+							tid6 := nugoTi6
+
+//line jam.go:147
+							tid7 := nugoTi7
+
+//line jam.go:147
+							tid8 := nugoTi8
+
+//line jam.go:151
+							var sum1 float32
+
+//line jam.go:151
+							var sum2 float32
+
+//line jam.go:151
+							var sum3 float32
+
+//line jam.go:151
+							var sum4 float32
+
+//line jam.go:151
+							var sum5 float32
+
+//line jam.go:151
+							var sum6 float32
+
+//line jam.go:151
+							var sum7 float32
+
+//line jam.go:151
+							var sum8 float32
+							{
+								p := 0 + 0
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line jam.go:153
+								sum1 += sh[(tid1+p)%64] * sh[p]
+
+//line jam.go:153
+								sum2 += sh[(tid2+p)%64] * sh[p]
+
+//line jam.go:153
+								sum3 += sh[(tid3+p)%64] * sh[p]
+
+//line jam.go:153
+								sum4 += sh[(tid4+p)%64] * sh[p]
+
+//line jam.go:153
+								sum5 += sh[(tid5+p)%64] * sh[p]
+
+//line jam.go:153
+								sum6 += sh[(tid6+p)%64] * sh[p]
+
+//line jam.go:153
+								sum7 += sh[(tid7+p)%64] * sh[p]
+
+//line jam.go:153
+								sum8 += sh[(tid8+p)%64] * sh[p]
+							}
+							nugoVSum[nugoJ+0] = sum1
+							nugoVSum[nugoJ+1] = sum2
+							nugoVSum[nugoJ+2] = sum3
+							nugoVSum[nugoJ+3] = sum4
+							nugoVSum[nugoJ+4] = sum5
+							nugoVSum[nugoJ+5] = sum6
+							nugoVSum[nugoJ+6] = sum7
+							nugoVSum[nugoJ+7] = sum8
+							nugoJam = nugoJ + 8
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
 						_ = t
 
@@ -1792,25 +3234,573 @@ func init() {
 						}
 						nugoVSum[nugoTi] = sum
 					}
-					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:147
-						tid := nugoTi
+							tid := nugoTi
 
 //line jam.go:151
-						var sum float32
+							var sum float32
 
 //line jam.go:152
-						for p := 0; p < 16; p++ {
+							for p := 0; p < 16; p++ {
 //line jam.go:153
-							sum += sh[(tid+p)%64] * sh[p]
+								sum += sh[(tid+p)%64] * sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							_ = nugoTi22
+							t22 := t12.Shift(1)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							_ = nugoTi32
+							t32 := t12.Shift(2)
+							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
+
+//line jam.go:147
+							tid12 := t12.ThreadIdx().X
+
+//line jam.go:147
+							tid22 := t22.ThreadIdx().X
+
+//line jam.go:147
+							tid32 := t32.ThreadIdx().X
+
+//line jam.go:147
+							tid42 := t42.ThreadIdx().X
+
+//line jam.go:147
+							tid52 := t52.ThreadIdx().X
+
+//line jam.go:147
+							tid62 := t62.ThreadIdx().X
+
+//line jam.go:147
+							tid72 := t72.ThreadIdx().X
+
+//line jam.go:147
+							tid82 := t82.ThreadIdx().X
+
+//line jam.go:151
+							var sum12 float32
+
+//line jam.go:151
+							var sum22 float32
+
+//line jam.go:151
+							var sum32 float32
+
+//line jam.go:151
+							var sum42 float32
+
+//line jam.go:151
+							var sum52 float32
+
+//line jam.go:151
+							var sum62 float32
+
+//line jam.go:151
+							var sum72 float32
+
+//line jam.go:151
+							var sum82 float32
+							{
+								p := 0 + 0
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 7
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 9
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 11
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 13
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							{
+								p := 0 + 15
+								_ = p
+
+//line jam.go:153
+								sum12 += sh[(tid12+p)%64] * sh[p]
+
+//line jam.go:153
+								sum22 += sh[(tid22+p)%64] * sh[p]
+
+//line jam.go:153
+								sum32 += sh[(tid32+p)%64] * sh[p]
+
+//line jam.go:153
+								sum42 += sh[(tid42+p)%64] * sh[p]
+
+//line jam.go:153
+								sum52 += sh[(tid52+p)%64] * sh[p]
+
+//line jam.go:153
+								sum62 += sh[(tid62+p)%64] * sh[p]
+
+//line jam.go:153
+								sum72 += sh[(tid72+p)%64] * sh[p]
+
+//line jam.go:153
+								sum82 += sh[(tid82+p)%64] * sh[p]
+							}
+							nugoVSum[nugoJ2+0] = sum12
+							nugoVSum[nugoJ2+1] = sum22
+							nugoVSum[nugoJ2+2] = sum32
+							nugoVSum[nugoJ2+3] = sum42
+							nugoVSum[nugoJ2+4] = sum52
+							nugoVSum[nugoJ2+5] = sum62
+							nugoVSum[nugoJ2+6] = sum72
+							nugoVSum[nugoJ2+7] = sum82
+							nugoJam2 = nugoJ2 + 8
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.Thread(nugoTi)
 						_ = t
 
@@ -1933,49 +3923,57 @@ func init() {
 						}
 						nugoVSum[nugoTi] = sum
 					}
-					for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:147
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jam.go:151
-						var sum float32
+							var sum float32
 
 //line jam.go:152
-						for p := 0; p < 16; p++ {
+							for p := 0; p < 16; p++ {
 //line jam.go:153
-							sum += sh[(tid+p)%64] * sh[p]
+								sum += sh[(tid+p)%64] * sh[p]
+							}
+							nugoVSum[nugoTi] = sum
 						}
-						nugoVSum[nugoTi] = sum
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jam.go:148
-						i := (nugoX0 + nugoTi)
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTi)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:156
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jam.go:148
-						i := t.Grid1()
-						sum := nugoVSum[nugoTi]
+							i := (nugoX0 + nugoTx)
+							sum := nugoVSum[nugoTi]
 
 //line jam.go:156
-						out[i] = sum
-						nugoVSum[nugoTi] = sum
+							out[i] = sum
+							nugoVSum[nugoTi] = sum
+						}
 					}
 				}
 			}

@@ -62,37 +62,42 @@ func init() {
 //line jamnames.go:13
 				n := t.BlockDim().X
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line jamnames.go:12
-						tid := nugoTi
+							tid := nugoTi
 
 //line jamnames.go:14
-						g := (nugoX0 + nugoTi)
+							g := (nugoX0 + nugoTi)
 
 //line jamnames.go:16
-						if g < len(a) {
+							if g < len(a) {
 //line jamnames.go:17
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line jamnames.go:12
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line jamnames.go:14
-						g := t.Grid1()
+							g := (nugoX0 + nugoTx)
 
 //line jamnames.go:16
-						if g < len(a) {
+							if g < len(a) {
 //line jamnames.go:17
-							sh[tid] = a[g]
+								sh[tid] = a[g]
+							}
 						}
 					}
 				}
@@ -101,16 +106,39 @@ func init() {
 						nugoJam := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ := nugoJam; nugoJ+3 <= nugoN; nugoJ += 3 {
+							for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
 								nugoTi1 := nugoJ + 0
+								_ = nugoTi1
 								t1 := nugoB.FlatThread(nugoTi1)
 								_ = t1
 								nugoTi2 := nugoJ + 1
-								t2 := nugoB.FlatThread(nugoTi2)
+								_ = nugoTi2
+								t2 := t1.Shift(1)
 								_ = t2
 								nugoTi3 := nugoJ + 2
-								t3 := nugoB.FlatThread(nugoTi3)
+								_ = nugoTi3
+								t3 := t1.Shift(2)
 								_ = t3
+								nugoTi4 := nugoJ + 3
+								_ = nugoTi4
+								t4 := t1.Shift(3)
+								_ = t4
+								nugoTi5 := nugoJ + 4
+								_ = nugoTi5
+								t5 := t1.Shift(4)
+								_ = t5
+								nugoTi6 := nugoJ + 5
+								_ = nugoTi6
+								t6 := t1.Shift(5)
+								_ = t6
+								nugoTi7 := nugoJ + 6
+								_ = nugoTi7
+								t7 := t1.Shift(6)
+								_ = t7
+								nugoTi8 := nugoJ + 7
+								_ = nugoTi8
+								t8 := t1.Shift(7)
+								_ = t8
 
 //line jamnames.go:12
 								tid1 := nugoTi1
@@ -130,6 +158,36 @@ func init() {
 //line jamnames.go:15
 								k3 := int32(tid3%5 + 1)
 
+//line jamnames.go:12
+								tid4 := nugoTi4
+
+//line jamnames.go:15
+								k4 := int32(tid4%5 + 1)
+
+//line jamnames.go:12
+								tid5 := nugoTi5
+
+//line jamnames.go:15
+								k5 := int32(tid5%5 + 1)
+
+//line jamnames.go:12
+								tid6 := nugoTi6
+
+//line jamnames.go:15
+								k6 := int32(tid6%5 + 1)
+
+//line jamnames.go:12
+								tid7 := nugoTi7
+
+//line jamnames.go:15
+								k7 := int32(tid7%5 + 1)
+
+//line jamnames.go:12
+								tid8 := nugoTi8
+
+//line jamnames.go:15
+								k8 := int32(tid8%5 + 1)
+
 //line jamnames.go:21
 								k21 := k1 * 2
 
@@ -139,6 +197,21 @@ func init() {
 //line jamnames.go:21
 								k23 := k3 * 2
 
+//line jamnames.go:21
+								k24 := k4 * 2
+
+//line jamnames.go:21
+								k25 := k5 * 2
+
+//line jamnames.go:21
+								k26 := k6 * 2
+
+//line jamnames.go:21
+								k27 := k7 * 2
+
+//line jamnames.go:21
+								k28 := k8 * 2
+
 //line jamnames.go:22
 								s1 := k21
 
@@ -147,7 +220,24 @@ func init() {
 
 //line jamnames.go:22
 								s3 := k23
-								for p := 0; p < 8; p++ {
+
+//line jamnames.go:22
+								s4 := k24
+
+//line jamnames.go:22
+								s5 := k25
+
+//line jamnames.go:22
+								s6 := k26
+
+//line jamnames.go:22
+								s7 := k27
+
+//line jamnames.go:22
+								s8 := k28
+								{
+									p := 0 + 0
+									_ = p
 
 //line jamnames.go:24
 									s1 += sh[(tid1+p)%n] * k21
@@ -157,6 +247,217 @@ func init() {
 
 //line jamnames.go:24
 									s3 += sh[(tid3+p)%n] * k23
+
+//line jamnames.go:24
+									s4 += sh[(tid4+p)%n] * k24
+
+//line jamnames.go:24
+									s5 += sh[(tid5+p)%n] * k25
+
+//line jamnames.go:24
+									s6 += sh[(tid6+p)%n] * k26
+
+//line jamnames.go:24
+									s7 += sh[(tid7+p)%n] * k27
+
+//line jamnames.go:24
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 1
+									_ = p
+
+//line jamnames.go:24
+									s1 += sh[(tid1+p)%n] * k21
+
+//line jamnames.go:24
+									s2 += sh[(tid22+p)%n] * k222
+
+//line jamnames.go:24
+									s3 += sh[(tid3+p)%n] * k23
+
+//line jamnames.go:24
+									s4 += sh[(tid4+p)%n] * k24
+
+//line jamnames.go:24
+									s5 += sh[(tid5+p)%n] * k25
+
+//line jamnames.go:24
+									s6 += sh[(tid6+p)%n] * k26
+
+//line jamnames.go:24
+									s7 += sh[(tid7+p)%n] * k27
+
+//line jamnames.go:24
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 2
+									_ = p
+
+//line jamnames.go:24
+									s1 += sh[(tid1+p)%n] * k21
+
+//line jamnames.go:24
+									s2 += sh[(tid22+p)%n] * k222
+
+//line jamnames.go:24
+									s3 += sh[(tid3+p)%n] * k23
+
+//line jamnames.go:24
+									s4 += sh[(tid4+p)%n] * k24
+
+//line jamnames.go:24
+									s5 += sh[(tid5+p)%n] * k25
+
+//line jamnames.go:24
+									s6 += sh[(tid6+p)%n] * k26
+
+//line jamnames.go:24
+									s7 += sh[(tid7+p)%n] * k27
+
+//line jamnames.go:24
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 3
+									_ = p
+
+//line jamnames.go:24
+									s1 += sh[(tid1+p)%n] * k21
+
+//line jamnames.go:24
+									s2 += sh[(tid22+p)%n] * k222
+
+//line jamnames.go:24
+									s3 += sh[(tid3+p)%n] * k23
+
+//line jamnames.go:24
+									s4 += sh[(tid4+p)%n] * k24
+
+//line jamnames.go:24
+									s5 += sh[(tid5+p)%n] * k25
+
+//line jamnames.go:24
+									s6 += sh[(tid6+p)%n] * k26
+
+//line jamnames.go:24
+									s7 += sh[(tid7+p)%n] * k27
+
+//line jamnames.go:24
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 4
+									_ = p
+
+//line jamnames.go:24
+									s1 += sh[(tid1+p)%n] * k21
+
+//line jamnames.go:24
+									s2 += sh[(tid22+p)%n] * k222
+
+//line jamnames.go:24
+									s3 += sh[(tid3+p)%n] * k23
+
+//line jamnames.go:24
+									s4 += sh[(tid4+p)%n] * k24
+
+//line jamnames.go:24
+									s5 += sh[(tid5+p)%n] * k25
+
+//line jamnames.go:24
+									s6 += sh[(tid6+p)%n] * k26
+
+//line jamnames.go:24
+									s7 += sh[(tid7+p)%n] * k27
+
+//line jamnames.go:24
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 5
+									_ = p
+
+//line jamnames.go:24
+									s1 += sh[(tid1+p)%n] * k21
+
+//line jamnames.go:24
+									s2 += sh[(tid22+p)%n] * k222
+
+//line jamnames.go:24
+									s3 += sh[(tid3+p)%n] * k23
+
+//line jamnames.go:24
+									s4 += sh[(tid4+p)%n] * k24
+
+//line jamnames.go:24
+									s5 += sh[(tid5+p)%n] * k25
+
+//line jamnames.go:24
+									s6 += sh[(tid6+p)%n] * k26
+
+//line jamnames.go:24
+									s7 += sh[(tid7+p)%n] * k27
+
+//line jamnames.go:24
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 6
+									_ = p
+
+//line jamnames.go:24
+									s1 += sh[(tid1+p)%n] * k21
+
+//line jamnames.go:24
+									s2 += sh[(tid22+p)%n] * k222
+
+//line jamnames.go:24
+									s3 += sh[(tid3+p)%n] * k23
+
+//line jamnames.go:24
+									s4 += sh[(tid4+p)%n] * k24
+
+//line jamnames.go:24
+									s5 += sh[(tid5+p)%n] * k25
+
+//line jamnames.go:24
+									s6 += sh[(tid6+p)%n] * k26
+
+//line jamnames.go:24
+									s7 += sh[(tid7+p)%n] * k27
+
+//line jamnames.go:24
+									s8 += sh[(tid8+p)%n] * k28
+								}
+								{
+									p := 0 + 7
+									_ = p
+
+//line jamnames.go:24
+									s1 += sh[(tid1+p)%n] * k21
+
+//line jamnames.go:24
+									s2 += sh[(tid22+p)%n] * k222
+
+//line jamnames.go:24
+									s3 += sh[(tid3+p)%n] * k23
+
+//line jamnames.go:24
+									s4 += sh[(tid4+p)%n] * k24
+
+//line jamnames.go:24
+									s5 += sh[(tid5+p)%n] * k25
+
+//line jamnames.go:24
+									s6 += sh[(tid6+p)%n] * k26
+
+//line jamnames.go:24
+									s7 += sh[(tid7+p)%n] * k27
+
+//line jamnames.go:24
+									s8 += sh[(tid8+p)%n] * k28
 								}
 
 //line jamnames.go:26
@@ -167,10 +468,30 @@ func init() {
 
 //line jamnames.go:26
 								s3++
+
+//line jamnames.go:26
+								s4++
+
+//line jamnames.go:26
+								s5++
+
+//line jamnames.go:26
+								s6++
+
+//line jamnames.go:26
+								s7++
+
+//line jamnames.go:26
+								s8++
 								nugoVS[nugoJ+0] = s1
 								nugoVS[nugoJ+1] = s2
 								nugoVS[nugoJ+2] = s3
-								nugoJam = nugoJ + 3
+								nugoVS[nugoJ+3] = s4
+								nugoVS[nugoJ+4] = s5
+								nugoVS[nugoJ+5] = s6
+								nugoVS[nugoJ+6] = s7
+								nugoVS[nugoJ+7] = s8
+								nugoJam = nugoJ + 8
 							}
 						}()
 						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
@@ -188,9 +509,59 @@ func init() {
 
 //line jamnames.go:22
 							s := k2
+							{
+								p := 0 + 0
+								_ = p
 
-//line jamnames.go:23
-							for p := 0; p < 8; p++ {
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 7
+								_ = p
+
 //line jamnames.go:24
 								s += sh[(tid+p)%n] * k2
 							}
@@ -199,20 +570,74 @@ func init() {
 							s++
 							nugoVS[nugoTi] = s
 						}
+						{
+							for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line jamnames.go:12
+								tid := nugoTi
+
+//line jamnames.go:15
+								k := int32(tid%5 + 1)
+
+//line jamnames.go:21
+								k2 := k * 2
+
+//line jamnames.go:22
+								s := k2
+
+//line jamnames.go:23
+								for p := 0; p < 8; p++ {
+//line jamnames.go:24
+									s += sh[(tid+p)%n] * k2
+								}
+
+//line jamnames.go:26
+								s++
+								nugoVS[nugoTi] = s
+							}
+						}
 					} else {
 						nugoJam2 := 0
 						func() {
 							defer func() { _ = recover() }()
-							for nugoJ2 := nugoJam2; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							if !nugoB.Runs(8) {
+								return
+							}
+							for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
 								nugoTi12 := nugoJ2 + 0
+								_ = nugoTi12
 								t12 := nugoB.Thread(nugoTi12)
 								_ = t12
 								nugoTi22 := nugoJ2 + 1
-								t22 := nugoB.Thread(nugoTi22)
+								_ = nugoTi22
+								t22 := t12.Shift(1)
 								_ = t22
 								nugoTi32 := nugoJ2 + 2
-								t32 := nugoB.Thread(nugoTi32)
+								_ = nugoTi32
+								t32 := t12.Shift(2)
 								_ = t32
+								nugoTi42 := nugoJ2 + 3
+								_ = nugoTi42
+								t42 := t12.Shift(3)
+								_ = t42
+								nugoTi52 := nugoJ2 + 4
+								_ = nugoTi52
+								t52 := t12.Shift(4)
+								_ = t52
+								nugoTi62 := nugoJ2 + 5
+								_ = nugoTi62
+								t62 := t12.Shift(5)
+								_ = t62
+								nugoTi72 := nugoJ2 + 6
+								_ = nugoTi72
+								t72 := t12.Shift(6)
+								_ = t72
+								nugoTi82 := nugoJ2 + 7
+								_ = nugoTi82
+								t82 := t12.Shift(7)
+								_ = t82
 
 //line jamnames.go:12
 								tid12 := t12.ThreadIdx().X
@@ -224,7 +649,7 @@ func init() {
 								tid23 := t22.ThreadIdx().X
 
 //line jamnames.go:15
-								k24 := int32(tid23%5 + 1)
+								k29 := int32(tid23%5 + 1)
 
 //line jamnames.go:12
 								tid32 := t32.ThreadIdx().X
@@ -232,14 +657,59 @@ func init() {
 //line jamnames.go:15
 								k32 := int32(tid32%5 + 1)
 
+//line jamnames.go:12
+								tid42 := t42.ThreadIdx().X
+
+//line jamnames.go:15
+								k42 := int32(tid42%5 + 1)
+
+//line jamnames.go:12
+								tid52 := t52.ThreadIdx().X
+
+//line jamnames.go:15
+								k52 := int32(tid52%5 + 1)
+
+//line jamnames.go:12
+								tid62 := t62.ThreadIdx().X
+
+//line jamnames.go:15
+								k62 := int32(tid62%5 + 1)
+
+//line jamnames.go:12
+								tid72 := t72.ThreadIdx().X
+
+//line jamnames.go:15
+								k72 := int32(tid72%5 + 1)
+
+//line jamnames.go:12
+								tid82 := t82.ThreadIdx().X
+
+//line jamnames.go:15
+								k82 := int32(tid82%5 + 1)
+
 //line jamnames.go:21
 								k212 := k12 * 2
 
 //line jamnames.go:21
-								k223 := k24 * 2
+								k223 := k29 * 2
 
 //line jamnames.go:21
 								k232 := k32 * 2
+
+//line jamnames.go:21
+								k242 := k42 * 2
+
+//line jamnames.go:21
+								k252 := k52 * 2
+
+//line jamnames.go:21
+								k262 := k62 * 2
+
+//line jamnames.go:21
+								k272 := k72 * 2
+
+//line jamnames.go:21
+								k282 := k82 * 2
 
 //line jamnames.go:22
 								s12 := k212
@@ -249,7 +719,24 @@ func init() {
 
 //line jamnames.go:22
 								s32 := k232
-								for p := 0; p < 8; p++ {
+
+//line jamnames.go:22
+								s42 := k242
+
+//line jamnames.go:22
+								s52 := k252
+
+//line jamnames.go:22
+								s62 := k262
+
+//line jamnames.go:22
+								s72 := k272
+
+//line jamnames.go:22
+								s82 := k282
+								{
+									p := 0 + 0
+									_ = p
 
 //line jamnames.go:24
 									s12 += sh[(tid12+p)%n] * k212
@@ -259,6 +746,217 @@ func init() {
 
 //line jamnames.go:24
 									s32 += sh[(tid32+p)%n] * k232
+
+//line jamnames.go:24
+									s42 += sh[(tid42+p)%n] * k242
+
+//line jamnames.go:24
+									s52 += sh[(tid52+p)%n] * k252
+
+//line jamnames.go:24
+									s62 += sh[(tid62+p)%n] * k262
+
+//line jamnames.go:24
+									s72 += sh[(tid72+p)%n] * k272
+
+//line jamnames.go:24
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 1
+									_ = p
+
+//line jamnames.go:24
+									s12 += sh[(tid12+p)%n] * k212
+
+//line jamnames.go:24
+									s22 += sh[(tid23+p)%n] * k223
+
+//line jamnames.go:24
+									s32 += sh[(tid32+p)%n] * k232
+
+//line jamnames.go:24
+									s42 += sh[(tid42+p)%n] * k242
+
+//line jamnames.go:24
+									s52 += sh[(tid52+p)%n] * k252
+
+//line jamnames.go:24
+									s62 += sh[(tid62+p)%n] * k262
+
+//line jamnames.go:24
+									s72 += sh[(tid72+p)%n] * k272
+
+//line jamnames.go:24
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 2
+									_ = p
+
+//line jamnames.go:24
+									s12 += sh[(tid12+p)%n] * k212
+
+//line jamnames.go:24
+									s22 += sh[(tid23+p)%n] * k223
+
+//line jamnames.go:24
+									s32 += sh[(tid32+p)%n] * k232
+
+//line jamnames.go:24
+									s42 += sh[(tid42+p)%n] * k242
+
+//line jamnames.go:24
+									s52 += sh[(tid52+p)%n] * k252
+
+//line jamnames.go:24
+									s62 += sh[(tid62+p)%n] * k262
+
+//line jamnames.go:24
+									s72 += sh[(tid72+p)%n] * k272
+
+//line jamnames.go:24
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 3
+									_ = p
+
+//line jamnames.go:24
+									s12 += sh[(tid12+p)%n] * k212
+
+//line jamnames.go:24
+									s22 += sh[(tid23+p)%n] * k223
+
+//line jamnames.go:24
+									s32 += sh[(tid32+p)%n] * k232
+
+//line jamnames.go:24
+									s42 += sh[(tid42+p)%n] * k242
+
+//line jamnames.go:24
+									s52 += sh[(tid52+p)%n] * k252
+
+//line jamnames.go:24
+									s62 += sh[(tid62+p)%n] * k262
+
+//line jamnames.go:24
+									s72 += sh[(tid72+p)%n] * k272
+
+//line jamnames.go:24
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 4
+									_ = p
+
+//line jamnames.go:24
+									s12 += sh[(tid12+p)%n] * k212
+
+//line jamnames.go:24
+									s22 += sh[(tid23+p)%n] * k223
+
+//line jamnames.go:24
+									s32 += sh[(tid32+p)%n] * k232
+
+//line jamnames.go:24
+									s42 += sh[(tid42+p)%n] * k242
+
+//line jamnames.go:24
+									s52 += sh[(tid52+p)%n] * k252
+
+//line jamnames.go:24
+									s62 += sh[(tid62+p)%n] * k262
+
+//line jamnames.go:24
+									s72 += sh[(tid72+p)%n] * k272
+
+//line jamnames.go:24
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 5
+									_ = p
+
+//line jamnames.go:24
+									s12 += sh[(tid12+p)%n] * k212
+
+//line jamnames.go:24
+									s22 += sh[(tid23+p)%n] * k223
+
+//line jamnames.go:24
+									s32 += sh[(tid32+p)%n] * k232
+
+//line jamnames.go:24
+									s42 += sh[(tid42+p)%n] * k242
+
+//line jamnames.go:24
+									s52 += sh[(tid52+p)%n] * k252
+
+//line jamnames.go:24
+									s62 += sh[(tid62+p)%n] * k262
+
+//line jamnames.go:24
+									s72 += sh[(tid72+p)%n] * k272
+
+//line jamnames.go:24
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 6
+									_ = p
+
+//line jamnames.go:24
+									s12 += sh[(tid12+p)%n] * k212
+
+//line jamnames.go:24
+									s22 += sh[(tid23+p)%n] * k223
+
+//line jamnames.go:24
+									s32 += sh[(tid32+p)%n] * k232
+
+//line jamnames.go:24
+									s42 += sh[(tid42+p)%n] * k242
+
+//line jamnames.go:24
+									s52 += sh[(tid52+p)%n] * k252
+
+//line jamnames.go:24
+									s62 += sh[(tid62+p)%n] * k262
+
+//line jamnames.go:24
+									s72 += sh[(tid72+p)%n] * k272
+
+//line jamnames.go:24
+									s82 += sh[(tid82+p)%n] * k282
+								}
+								{
+									p := 0 + 7
+									_ = p
+
+//line jamnames.go:24
+									s12 += sh[(tid12+p)%n] * k212
+
+//line jamnames.go:24
+									s22 += sh[(tid23+p)%n] * k223
+
+//line jamnames.go:24
+									s32 += sh[(tid32+p)%n] * k232
+
+//line jamnames.go:24
+									s42 += sh[(tid42+p)%n] * k242
+
+//line jamnames.go:24
+									s52 += sh[(tid52+p)%n] * k252
+
+//line jamnames.go:24
+									s62 += sh[(tid62+p)%n] * k262
+
+//line jamnames.go:24
+									s72 += sh[(tid72+p)%n] * k272
+
+//line jamnames.go:24
+									s82 += sh[(tid82+p)%n] * k282
 								}
 
 //line jamnames.go:26
@@ -269,10 +967,30 @@ func init() {
 
 //line jamnames.go:26
 								s32++
+
+//line jamnames.go:26
+								s42++
+
+//line jamnames.go:26
+								s52++
+
+//line jamnames.go:26
+								s62++
+
+//line jamnames.go:26
+								s72++
+
+//line jamnames.go:26
+								s82++
 								nugoVS[nugoJ2+0] = s12
 								nugoVS[nugoJ2+1] = s22
 								nugoVS[nugoJ2+2] = s32
-								nugoJam2 = nugoJ2 + 3
+								nugoVS[nugoJ2+3] = s42
+								nugoVS[nugoJ2+4] = s52
+								nugoVS[nugoJ2+5] = s62
+								nugoVS[nugoJ2+6] = s72
+								nugoVS[nugoJ2+7] = s82
+								nugoJam2 = nugoJ2 + 8
 							}
 						}()
 						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
@@ -290,9 +1008,59 @@ func init() {
 
 //line jamnames.go:22
 							s := k2
+							{
+								p := 0 + 0
+								_ = p
 
-//line jamnames.go:23
-							for p := 0; p < 8; p++ {
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line jamnames.go:24
+								s += sh[(tid+p)%n] * k2
+							}
+							{
+								p := 0 + 7
+								_ = p
+
 //line jamnames.go:24
 								s += sh[(tid+p)%n] * k2
 							}
@@ -300,6 +1068,35 @@ func init() {
 //line jamnames.go:26
 							s++
 							nugoVS[nugoTi] = s
+						}
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+							for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
+
+//line jamnames.go:12
+								tid := nugoTx
+
+//line jamnames.go:15
+								k := int32(tid%5 + 1)
+
+//line jamnames.go:21
+								k2 := k * 2
+
+//line jamnames.go:22
+								s := k2
+
+//line jamnames.go:23
+								for p := 0; p < 8; p++ {
+//line jamnames.go:24
+									s += sh[(tid+p)%n] * k2
+								}
+
+//line jamnames.go:26
+								s++
+								nugoVS[nugoTi] = s
+							}
 						}
 					}
 					if nugoFlat {
@@ -444,24 +1241,26 @@ func init() {
 							copy(nugoVR[0:nugoN], nugoXr[0:nugoN])
 							nugoSwap = nugoN
 						}()
-						for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := nugoSwap; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line jamnames.go:14
-							g := (nugoX0 + nugoTi)
-							s := nugoVS[nugoTi]
+								g := (nugoX0 + nugoTi)
+								s := nugoVS[nugoTi]
 
 //line jamnames.go:28
-							r := s
+								r := s
 
 //line jamnames.go:29
-							for tid2 := 0; tid2 < 32; tid2++ {
+								for tid2 := 0; tid2 < 32; tid2++ {
 //line jamnames.go:30
-								r += sh[(tid2+g)%n]
+									r += sh[(tid2+g)%n]
+								}
+								nugoVS[nugoTi] = s
+								nugoVR[nugoTi] = r
 							}
-							nugoVS[nugoTi] = s
-							nugoVR[nugoTi] = r
 						}
 					} else {
 						nugoSwap2 := 0
@@ -605,79 +1404,87 @@ func init() {
 							copy(nugoVR[0:nugoN], nugoXr2[0:nugoN])
 							nugoSwap2 = nugoN
 						}()
-						for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoSwap2)
+							for nugoTi := nugoSwap2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line jamnames.go:14
-							g := t.Grid1()
-							s := nugoVS[nugoTi]
+								g := (nugoX0 + nugoTx)
+								s := nugoVS[nugoTi]
 
 //line jamnames.go:28
-							r := s
+								r := s
 
 //line jamnames.go:29
-							for tid2 := 0; tid2 < 32; tid2++ {
+								for tid2 := 0; tid2 < 32; tid2++ {
 //line jamnames.go:30
-								r += sh[(tid2+g)%n]
+									r += sh[(tid2+g)%n]
+								}
+								nugoVS[nugoTi] = s
+								nugoVR[nugoTi] = r
 							}
-							nugoVS[nugoTi] = s
-							nugoVR[nugoTi] = r
 						}
 					}
 					if nugoFlat {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.FlatThread(nugoTi)
-							_ = t
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
 
 //line jamnames.go:12
-							tid := nugoTi
+								tid := nugoTi
 
 //line jamnames.go:14
-							g := (nugoX0 + nugoTi)
+								g := (nugoX0 + nugoTi)
 
 //line jamnames.go:15
-							k := int32(tid%5 + 1)
+								k := int32(tid%5 + 1)
 
 //line jamnames.go:21
-							k2 := k * 2
-							s := nugoVS[nugoTi]
-							r := nugoVR[nugoTi]
+								k2 := k * 2
+								s := nugoVS[nugoTi]
+								r := nugoVR[nugoTi]
 
 //line jamnames.go:33
-							if g < len(out) {
+								if g < len(out) {
 //line jamnames.go:34
-								out[g] = s + r + k2
+									out[g] = s + r + k2
+								}
+								nugoVS[nugoTi] = s
+								nugoVR[nugoTi] = r
 							}
-							nugoVS[nugoTi] = s
-							nugoVR[nugoTi] = r
 						}
 					} else {
-						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-							t := nugoB.Thread(nugoTi)
-							_ = t
+						{
+							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+								_ = t
 
 //line jamnames.go:12
-							tid := t.ThreadIdx().X
+								tid := nugoTx
 
 //line jamnames.go:14
-							g := t.Grid1()
+								g := (nugoX0 + nugoTx)
 
 //line jamnames.go:15
-							k := int32(tid%5 + 1)
+								k := int32(tid%5 + 1)
 
 //line jamnames.go:21
-							k2 := k * 2
-							s := nugoVS[nugoTi]
-							r := nugoVR[nugoTi]
+								k2 := k * 2
+								s := nugoVS[nugoTi]
+								r := nugoVR[nugoTi]
 
 //line jamnames.go:33
-							if g < len(out) {
+								if g < len(out) {
 //line jamnames.go:34
-								out[g] = s + r + k2
+									out[g] = s + r + k2
+								}
+								nugoVS[nugoTi] = s
+								nugoVR[nugoTi] = r
 							}
-							nugoVS[nugoTi] = s
-							nugoVR[nugoTi] = r
 						}
 					}
 				}

@@ -29,22 +29,27 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				ws := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:20
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:20
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:21
@@ -109,75 +114,85 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:19
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:24
-						if tid%32 == 0 {
+							if tid%32 == 0 {
 //line warpdemand.go:25
-							ws[tid/32] = v
+								ws[tid/32] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:19
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:24
-						if tid%32 == 0 {
+							if tid%32 == 0 {
 //line warpdemand.go:25
-							ws[tid/32] = v
+								ws[tid/32] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < min(32, nugoN); nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < min(32, nugoN); nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:19
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:28
-						v = float32(tid%32) * 0
+							v = float32(tid%32) * 0
 
 //line warpdemand.go:29
-						if tid < Block/32 {
+							if tid < Block/32 {
 //line warpdemand.go:30
-							v = ws[tid]
+								v = ws[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:19
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:28
-						v = float32(tid%32) * 0
+							v = float32(tid%32) * 0
 
 //line warpdemand.go:29
-						if tid < Block/32 {
+							if tid < Block/32 {
 //line warpdemand.go:30
-							v = ws[tid]
+								v = ws[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line warpdemand.go:32
@@ -243,36 +258,41 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:19
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:35
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:36
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:19
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:35
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:36
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -298,22 +318,27 @@ func init() {
 				_, _ = nugoFlat, nugoX0
 				ws := (*[8]float32)(cuda.BlockShared(&nugoShared, 8))
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:45
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:45
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:46
@@ -378,75 +403,85 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:44
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:49
-						if tid%32 == 0 {
+							if tid%32 == 0 {
 //line warpdemand.go:50
-							ws[tid/32] = v
+								ws[tid/32] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:44
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:49
-						if tid%32 == 0 {
+							if tid%32 == 0 {
 //line warpdemand.go:50
-							ws[tid/32] = v
+								ws[tid/32] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:44
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:53
-						v = 0
+							v = 0
 
 //line warpdemand.go:54
-						if tid < 64 {
+							if tid < 64 {
 //line warpdemand.go:55
-							v = a[tid]
+								v = a[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:44
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:53
-						v = 0
+							v = 0
 
 //line warpdemand.go:54
-						if tid < 64 {
+							if tid < 64 {
 //line warpdemand.go:55
-							v = a[tid]
+								v = a[tid]
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 //line warpdemand.go:57
@@ -512,36 +547,41 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:44
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:60
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:61
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:44
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:60
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:61
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -565,22 +605,27 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:68
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:68
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:69
@@ -642,30 +687,35 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:67
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:73
-						v = a[tid]
-						nugoVV[nugoTi] = v
+							v = a[tid]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:67
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:73
-						v = a[tid]
-						nugoVV[nugoTi] = v
+							v = a[tid]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:74
@@ -731,36 +781,41 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:67
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:77
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:78
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:67
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:77
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:78
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -784,22 +839,27 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:86
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:86
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:87
@@ -861,30 +921,35 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:85
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:91
-						v = float32(tid / k)
-						nugoVV[nugoTi] = v
+							v = float32(tid / k)
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:85
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:91
-						v = float32(tid / k)
-						nugoVV[nugoTi] = v
+							v = float32(tid / k)
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:92
@@ -950,36 +1015,41 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:85
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:95
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:96
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:85
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:95
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:96
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -1009,22 +1079,27 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:104
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:104
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:105
@@ -1086,38 +1161,43 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:103
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:109
-						v = 1
+							v = 1
 
 //line warpdemand.go:110
-						u := v * float32(tid)
-						nugoVV[nugoTi] = v
-						nugoVU[nugoTi] = u
+							u := v * float32(tid)
+							nugoVV[nugoTi] = v
+							nugoVU[nugoTi] = u
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:103
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:109
-						v = 1
+							v = 1
 
 //line warpdemand.go:110
-						u := v * float32(tid)
-						nugoVV[nugoTi] = v
-						nugoVU[nugoTi] = u
+							u := v * float32(tid)
+							nugoVV[nugoTi] = v
+							nugoVU[nugoTi] = u
+						}
 					}
 				}
 //line warpdemand.go:111
@@ -1183,57 +1263,67 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:103
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:114
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:115
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:103
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:114
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:115
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						u := nugoVU[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							u := nugoVU[nugoTi]
 
 //line warpdemand.go:118
-						a[(nugoX0 + nugoTi)] = u
-						nugoVU[nugoTi] = u
+							a[(nugoX0 + nugoTi)] = u
+							nugoVU[nugoTi] = u
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						u := nugoVU[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							u := nugoVU[nugoTi]
 
 //line warpdemand.go:118
-						a[t.Grid1()] = u
-						nugoVU[nugoTi] = u
+							a[(nugoX0 + nugoTx)] = u
+							nugoVU[nugoTi] = u
+						}
 					}
 				}
 			}
@@ -1257,43 +1347,53 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:125
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:125
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:127
-						v = v * 2
-						nugoVV[nugoTi] = v
+							v = v * 2
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:127
-						v = v * 2
-						nugoVV[nugoTi] = v
+							v = v * 2
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:128
@@ -1358,36 +1458,41 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:124
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:131
-						if tid%32 == 0 {
+							if tid%32 == 0 {
 //line warpdemand.go:132
-							sums[(nugoX0+nugoTi)/32] = v
+								sums[(nugoX0+nugoTi)/32] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:124
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:131
-						if tid%32 == 0 {
+							if tid%32 == 0 {
 //line warpdemand.go:132
-							sums[t.Grid1()/32] = v
+								sums[(nugoX0+nugoTx)/32] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -1411,22 +1516,27 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:139
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:139
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:140
@@ -1488,30 +1598,35 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:144
-						v = 0
+							v = 0
 
 //line warpdemand.go:145
-						sums[0] = 1
-						nugoVV[nugoTi] = v
+							sums[0] = 1
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:144
-						v = 0
+							v = 0
 
 //line warpdemand.go:145
-						sums[0] = 1
-						nugoVV[nugoTi] = v
+							sums[0] = 1
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:146
@@ -1577,36 +1692,41 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:138
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:149
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:150
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:138
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:149
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:150
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
@@ -1630,22 +1750,27 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:158
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:158
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:159
@@ -1707,24 +1832,29 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < min(32, nugoN); nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < min(32, nugoN); nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:163
-						v = 1
-						nugoVV[nugoTi] = v
+							v = 1
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:163
-						v = 1
-						nugoVV[nugoTi] = v
+							v = 1
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:165
@@ -1790,65 +1920,75 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:157
-						tid := nugoTi
-						v := nugoVV[nugoTi]
+							tid := nugoTi
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:168
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:169
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:157
-						tid := t.ThreadIdx().X
-						v := nugoVV[nugoTi]
+							tid := nugoTx
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:168
-						if tid == 0 {
+							if tid == 0 {
 //line warpdemand.go:169
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:157
-						tid := nugoTi
+							tid := nugoTi
 
 //line warpdemand.go:164
-						u := float32(tid)
+							u := float32(tid)
 
 //line warpdemand.go:172
-						a[(nugoX0 + nugoTi)] = u
+							a[(nugoX0 + nugoTi)] = u
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:157
-						tid := t.ThreadIdx().X
+							tid := nugoTx
 
 //line warpdemand.go:164
-						u := float32(tid)
+							u := float32(tid)
 
 //line warpdemand.go:172
-						a[t.Grid1()] = u
+							a[(nugoX0 + nugoTx)] = u
+						}
 					}
 				}
 			}
@@ -1872,22 +2012,27 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:178
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:178
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:179
@@ -1911,24 +2056,29 @@ func init() {
 					}
 				}
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:182
-						a[(nugoX0 + nugoTi)] = v
-						nugoVV[nugoTi] = v
+							a[(nugoX0 + nugoTi)] = v
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:182
-						a[t.Grid1()] = v
-						nugoVV[nugoTi] = v
+							a[(nugoX0 + nugoTx)] = v
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 			}
@@ -1952,22 +2102,27 @@ func init() {
 				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
 				_, _ = nugoFlat, nugoX0
 				if nugoFlat {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
 
 //line warpdemand.go:188
-						v := a[(nugoX0 + nugoTi)]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTi)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
 
 //line warpdemand.go:188
-						v := a[t.Grid1()]
-						nugoVV[nugoTi] = v
+							v := a[(nugoX0 + nugoTx)]
+							nugoVV[nugoTi] = v
+						}
 					}
 				}
 //line warpdemand.go:189
@@ -1995,30 +2150,35 @@ func init() {
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
-					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
-						t := nugoB.FlatThread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:192
-						if nugoTi == 0 {
+							if nugoTi == 0 {
 //line warpdemand.go:193
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				} else {
-					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
-						t := nugoB.Thread(nugoTi)
-						_ = t
-						v := nugoVV[nugoTi]
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
+						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+							v := nugoVV[nugoTi]
 
 //line warpdemand.go:192
-						if t.ThreadIdx().X == 0 {
+							if nugoTx == 0 {
 //line warpdemand.go:193
-							sums[t.BlockIdx().X] = v
+								sums[t.BlockIdx().X] = v
+							}
+							nugoVV[nugoTi] = v
 						}
-						nugoVV[nugoTi] = v
 					}
 				}
 			}
