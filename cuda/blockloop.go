@@ -254,3 +254,6 @@ func (b *Block) Grid2At(x, y int) (int, int) { return int(b.base) + x, b.b.base.
 func (b *Block) Grid3At(x, y, z int) (int, int, int) {
 	return int(b.base) + x, b.b.base.Y + y, b.b.base.Z + z
 }
+
+// Dim returns the shape of the block.
+func (b *Block) Dim() Dim3 { return b.b.dim }

@@ -63,19 +63,19 @@ func (s Shifted) LaneID() int { return (s.t.linear() + s.k) % WarpSize }
 func (s Shifted) WarpSize() int { return WarpSize }
 
 // LanemaskLt is Thread.LanemaskLt of the thread.
-func (s Shifted) LanemaskLt() uint32 { return 1<<s.LaneID() - 1 }
+func (s Shifted) LanemaskLt() uint32 { return maskLt(s.LaneID()) }
 
 // LanemaskLe is Thread.LanemaskLe of the thread.
-func (s Shifted) LanemaskLe() uint32 { return 2<<s.LaneID() - 1 }
+func (s Shifted) LanemaskLe() uint32 { return maskLe(s.LaneID()) }
 
 // LanemaskEq is Thread.LanemaskEq of the thread.
-func (s Shifted) LanemaskEq() uint32 { return 1 << s.LaneID() }
+func (s Shifted) LanemaskEq() uint32 { return maskEq(s.LaneID()) }
 
 // LanemaskGe is Thread.LanemaskGe of the thread.
-func (s Shifted) LanemaskGe() uint32 { return ^s.LanemaskLt() }
+func (s Shifted) LanemaskGe() uint32 { return ^maskLt(s.LaneID()) }
 
 // LanemaskGt is Thread.LanemaskGt of the thread.
-func (s Shifted) LanemaskGt() uint32 { return ^s.LanemaskLe() }
+func (s Shifted) LanemaskGt() uint32 { return ^maskLe(s.LaneID()) }
 
 // Runs reports whether each run of k threads of the block whose first
 // linear index is a multiple of k lies in one row (same y and z), so that

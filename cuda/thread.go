@@ -92,23 +92,29 @@ func (t Thread) WarpSize() int { return WarpSize }
 // masks it depends on the lane only, so it needs no other thread and
 // includes the bits of absent lanes; combine it with ActiveMask to keep
 // only the live ones.
-func (t Thread) LanemaskLt() uint32 { return 1<<t.LaneID() - 1 }
+func (t Thread) LanemaskLt() uint32 { return maskLt(t.LaneID()) }
 
 // LanemaskLe is the mask of the caller's lane and those below it (PTX
 // %lanemask_le): bits 0 to LaneID().
-func (t Thread) LanemaskLe() uint32 { return 2<<t.LaneID() - 1 }
+func (t Thread) LanemaskLe() uint32 { return maskLe(t.LaneID()) }
 
 // LanemaskEq is the mask of the caller's lane alone (PTX %lanemask_eq):
 // bit LaneID().
-func (t Thread) LanemaskEq() uint32 { return 1 << t.LaneID() }
+func (t Thread) LanemaskEq() uint32 { return maskEq(t.LaneID()) }
 
 // LanemaskGe is the mask of the caller's lane and those above it (PTX
 // %lanemask_ge): bits LaneID() to 31.
-func (t Thread) LanemaskGe() uint32 { return ^t.LanemaskLt() }
+func (t Thread) LanemaskGe() uint32 { return ^maskLt(t.LaneID()) }
 
 // LanemaskGt is the mask of the warp's lanes above the caller's (PTX
 // %lanemask_gt): bits LaneID()+1 to 31.
-func (t Thread) LanemaskGt() uint32 { return ^t.LanemaskLe() }
+func (t Thread) LanemaskGt() uint32 { return ^maskLe(t.LaneID()) }
+
+// maskLt, maskLe and maskEq are the lane masks of lane: the lanes below
+// it, those up to it, and it alone.
+func maskLt(lane int) uint32 { return 1<<lane - 1 }
+func maskLe(lane int) uint32 { return 2<<lane - 1 }
+func maskEq(lane int) uint32 { return 1 << lane }
 
 func (t Thread) linear() int {
 	d := t.b.dim

@@ -32,10 +32,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -59,19 +64,24 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line main.go:19
-								col := (nugoX0 + nugoTx)
+										col := (nugoX0 + nugoTx)
 
 //line main.go:22
-								opposite := cols - col - 1
+										opposite := cols - col - 1
 
 //line main.go:23
-								m.SetP(row, col, m.AtP(row-1, opposite)+1)
+										m.SetP(row, col, m.AtP(row-1, opposite)+1)
+									}
+								}
 							}
 						}
 					}

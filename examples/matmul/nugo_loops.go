@@ -63,14 +63,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line main.go:48
-							var sum float32
-							nugoVSum[nugoTi] = sum
+									var sum float32
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -118,43 +123,48 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line main.go:43
-								i, j := nugoB.Grid2At(nugoTx, nugoTy)
+										i, j := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line main.go:44
-								tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+										tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line main.go:45
-								tx := tid.X
+										tx := tid.X
 
 //line main.go:45
-								ty := tid.Y
+										ty := tid.Y
 
 //line main.go:50
-								var va, vb float32
+										var va, vb float32
 
 //line main.go:51
-								if p := tile*tpb + ty; i < rows && p < k {
+										if p := tile*tpb + ty; i < rows && p < k {
 //line main.go:52
-									va = a.AtP(i, p)
-								}
+											va = a.AtP(i, p)
+										}
 
 //line main.go:54
-								if p := tile*tpb + tx; p < k && j < cols {
+										if p := tile*tpb + tx; p < k && j < cols {
 //line main.go:55
-									vb = b.AtP(p, j)
-								}
+											vb = b.AtP(p, j)
+										}
 
 //line main.go:57
-								sA[tx*tpb+ty] = va
+										sA[tx*tpb+ty] = va
 
 //line main.go:58
-								sB[tx*tpb+ty] = vb
+										sB[tx*tpb+ty] = vb
+									}
+								}
 							}
 						}
 					}
@@ -1636,21 +1646,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line main.go:43
-							i, j := nugoB.Grid2At(nugoTx, nugoTy)
-							sum := nugoVSum[nugoTi]
+									i, j := nugoB.Grid2At(nugoTx, nugoTy)
+									sum := nugoVSum[nugoTi]
 
 //line main.go:65
-							if i < rows && j < cols {
+									if i < rows && j < cols {
 //line main.go:66
-								c.SetP(i, j, sum)
+										c.SetP(i, j, sum)
+									}
+									nugoVSum[nugoTi] = sum
+								}
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					}
 				}

@@ -51,23 +51,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line demand.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line demand.go:15
-							var v float32
+									var v float32
 
 //line demand.go:16
-							if i < len(a) {
+									if i < len(a) {
 //line demand.go:17
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -158,27 +163,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line demand.go:12
-							tid := nugoTx
+									tid := nugoTx
 
 //line demand.go:13
-							lane := tid % 32
+									lane := tid % 32
 
 //line demand.go:13
-							warp := tid / 32
-							v := nugoVV[nugoTi]
+									warp := tid / 32
+									v := nugoVV[nugoTi]
 
 //line demand.go:22
-							if lane == 0 {
+									if lane == 0 {
 //line demand.go:23
-								warpSums[warp] = v
+										warpSums[warp] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -211,30 +221,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line demand.go:12
-							tid := nugoTx
-							v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line demand.go:26
-							v = 0
+									v = 0
 
 //line demand.go:27
-							if tid < Block/32 {
+									if tid < Block/32 {
 //line demand.go:28
-								v = warpSums[tid]
-							}
+										v = warpSums[tid]
+									}
 
 //line demand.go:30
-							if tid == bad {
+									if tid == bad {
 //line demand.go:31
-								v = a[len(a)+tid]
+										v = a[len(a)+tid]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -320,21 +335,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line demand.go:12
-							tid := nugoTx
-							v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line demand.go:36
-							if tid == 0 {
+									if tid == 0 {
 //line demand.go:37
-								sums[t.BlockIdx().X] = v
+										sums[t.BlockIdx().X] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -380,23 +400,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line demand.go:45
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line demand.go:46
-							var v float32
+									var v float32
 
 //line demand.go:47
-							if i < len(a) {
+									if i < len(a) {
 //line demand.go:48
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -568,26 +593,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:50
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line helpers.go:51
-							var v float32
+									var v float32
 
 //line helpers.go:52
-							if i < len(a) {
+									if i < len(a) {
 //line helpers.go:53
-								v = a[i]
-							}
+										v = a[i]
+									}
 
 //line helpers.go:23
-							var v2 float32 = v
-							nugoVV2[nugoTi] = v2
+									var v2 float32 = v
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -638,28 +668,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:22
-							tid2 := nugoTx
-							v2 := nugoVV2[nugoTi]
+									tid2 := nugoTx
+									v2 := nugoVV2[nugoTi]
 
 //line helpers.go:15
-							var res2 float32 = v2
+									var res2 float32 = v2
 
 //line helpers.go:23
-							s2 := res2
+									s2 := res2
 
 //line helpers.go:24
-							if tid2%32 == 0 {
+									if tid2%32 == 0 {
 //line helpers.go:25
-								warpSums[tid2/32] = s2
+										warpSums[tid2/32] = s2
+									}
+									nugoVS2[nugoTi] = s2
+									nugoVV2[nugoTi] = v2
+								}
 							}
-							nugoVS2[nugoTi] = s2
-							nugoVV2[nugoTi] = v2
 						}
 					}
 				}
@@ -690,28 +725,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:22
-							tid2 := nugoTx
-							s2 := nugoVS2[nugoTi]
+									tid2 := nugoTx
+									s2 := nugoVS2[nugoTi]
 
 //line helpers.go:28
-							s2 = 0
+									s2 = 0
 
 //line helpers.go:29
-							if tid2 < Block/32 {
+									if tid2 < Block/32 {
 //line helpers.go:30
-								s2 = warpSums[tid2]
-							}
+										s2 = warpSums[tid2]
+									}
 
 //line helpers.go:32
-							var v3 float32 = s2
-							nugoVS2[nugoTi] = s2
-							nugoVV3[nugoTi] = v3
+									var v3 float32 = s2
+									nugoVS2[nugoTi] = s2
+									nugoVV3[nugoTi] = v3
+								}
+							}
 						}
 					}
 				}
@@ -760,26 +800,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v3 := nugoVV3[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v3 := nugoVV3[nugoTi]
 
 //line helpers.go:15
-							var res3 float32 = v3
+									var res3 float32 = v3
 
 //line helpers.go:32
-							var res float32 = res3
+									var res float32 = res3
 
 //line helpers.go:55
-							s := 2 * res
+									s := 2 * res
 
 //line helpers.go:56
-							var res4 float32
-							nugoVV3[nugoTi] = v3
-							nugoVS[nugoTi] = s
-							nugoVRes4[nugoTi] = res4
+									var res4 float32
+									nugoVV3[nugoTi] = v3
+									nugoVS[nugoTi] = s
+									nugoVRes4[nugoTi] = res4
+								}
+							}
 						}
 					}
 				}
@@ -801,17 +846,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								s := nugoVS[nugoTi]
-								res4 := nugoVRes4[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										s := nugoVS[nugoTi]
+										res4 := nugoVRes4[nugoTi]
 
 //line helpers.go:39
-								res4 = s
-								nugoVS[nugoTi] = s
-								nugoVRes4[nugoTi] = res4
+										res4 = s
+										nugoVS[nugoTi] = s
+										nugoVRes4[nugoTi] = res4
+									}
+								}
 							}
 						}
 					}
@@ -832,17 +882,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								s := nugoVS[nugoTi]
-								res4 := nugoVRes4[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										s := nugoVS[nugoTi]
+										res4 := nugoVRes4[nugoTi]
 
 //line helpers.go:42
-								res4 = s * half
-								nugoVS[nugoTi] = s
-								nugoVRes4[nugoTi] = res4
+										res4 = s * half
+										nugoVS[nugoTi] = s
+										nugoVRes4[nugoTi] = res4
+									}
+								}
 							}
 						}
 					}
@@ -869,23 +924,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							s := nugoVS[nugoTi]
-							res4 := nugoVRes4[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									s := nugoVS[nugoTi]
+									res4 := nugoVRes4[nugoTi]
 
 //line helpers.go:56
-							s = res4
+									s = res4
 
 //line helpers.go:57
-							if nugoTx == 0 {
+									if nugoTx == 0 {
 //line helpers.go:58
-								sums[t.BlockIdx().X] = s / 2
+										sums[t.BlockIdx().X] = s / 2
+									}
+									nugoVS[nugoTi] = s
+									nugoVRes4[nugoTi] = res4
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVRes4[nugoTi] = res4
 						}
 					}
 				}
@@ -932,28 +992,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:72
-							tid := nugoTx
+									tid := nugoTx
 
 //line helpers.go:73
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line helpers.go:74
-							var v int32
+									var v int32
 
 //line helpers.go:75
-							if i < len(a) {
+									if i < len(a) {
 //line helpers.go:76
-								v = a[i]
-							}
+										v = a[i]
+									}
 
 //line helpers.go:78
-							sh[tid] = v
+									sh[tid] = v
+								}
+							}
 						}
 					}
 				}
@@ -978,18 +1043,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line helpers.go:72
-								tid := nugoTx
+										tid := nugoTx
 
 //line helpers.go:81
-								if tid < s {
+										if tid < s {
 //line helpers.go:82
-									sh[tid] += sh[tid+s]
+											sh[tid] += sh[tid+s]
+										}
+									}
 								}
 							}
 						}
@@ -1014,18 +1084,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:72
-							tid := nugoTx
+									tid := nugoTx
 
 //line helpers.go:86
-							if tid == 0 {
+									if tid == 0 {
 //line helpers.go:87
-								sums[t.BlockIdx().X] = sh[0]
+										sums[t.BlockIdx().X] = sh[0]
+									}
+								}
 							}
 						}
 					}
@@ -1073,28 +1148,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:72
-							tid := nugoTx
+									tid := nugoTx
 
 //line helpers.go:73
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line helpers.go:74
-							var v float64
+									var v float64
 
 //line helpers.go:75
-							if i < len(a) {
+									if i < len(a) {
 //line helpers.go:76
-								v = a[i]
-							}
+										v = a[i]
+									}
 
 //line helpers.go:78
-							sh[tid] = v
+									sh[tid] = v
+								}
+							}
 						}
 					}
 				}
@@ -1119,18 +1199,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line helpers.go:72
-								tid := nugoTx
+										tid := nugoTx
 
 //line helpers.go:81
-								if tid < s {
+										if tid < s {
 //line helpers.go:82
-									sh[tid] += sh[tid+s]
+											sh[tid] += sh[tid+s]
+										}
+									}
 								}
 							}
 						}
@@ -1155,18 +1240,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:72
-							tid := nugoTx
+									tid := nugoTx
 
 //line helpers.go:86
-							if tid == 0 {
+									if tid == 0 {
 //line helpers.go:87
-								sums[t.BlockIdx().X] = sh[0]
+										sums[t.BlockIdx().X] = sh[0]
+									}
+								}
 							}
 						}
 					}
@@ -1207,17 +1297,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:105
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line helpers.go:106
-							var j2 int32 = idx[i]
-							nugoVJ2[nugoTi] = j2
+									var j2 int32 = idx[i]
+									nugoVJ2[nugoTi] = j2
+								}
+							}
 						}
 					}
 				}
@@ -1241,21 +1336,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line helpers.go:105
-							i := (nugoX0 + nugoTx)
-							j2 := nugoVJ2[nugoTi]
+									i := (nugoX0 + nugoTx)
+									j2 := nugoVJ2[nugoTi]
 
 //line helpers.go:99
-							var res int32 = a[j2]
+									var res int32 = a[j2]
 
 //line helpers.go:106
-							out[i] = res
-							nugoVJ2[nugoTi] = j2
+									out[i] = res
+									nugoVJ2[nugoTi] = j2
+								}
+							}
 						}
 					}
 				}
@@ -1501,31 +1601,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:13
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:14
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line hunt_divergent.go:15
-							v := int32(0)
+									v := int32(0)
 
 //line hunt_divergent.go:16
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_divergent.go:17
-								v = a[i]
-							}
+										v = a[i]
+									}
 
 //line hunt_divergent.go:19
-							var m uint32
-							nugoIn[nugoTi] = lane < 16
-							nugoVV[nugoTi] = v
-							nugoVM[nugoTi] = m
+									var m uint32
+									nugoIn[nugoTi] = lane < 16
+									nugoVV[nugoTi] = v
+									nugoVM[nugoTi] = m
+								}
+							}
 						}
 					}
 				}
@@ -1546,17 +1651,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line hunt_divergent.go:14
-								lane := t.LaneID()
-								nugoIn2[nugoTi] = lane < 8
+										lane := t.LaneID()
+										nugoIn2[nugoTi] = lane < 8
+									}
+								}
 							}
 						}
 					}
@@ -1579,18 +1689,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff2[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
+											nugoMask[nugoTi] = uint32(0xff)
+											nugoVal[nugoTi] = (v)
+											nugoLane[nugoTi] = int(1)
+											nugoVV[nugoTi] = v
+										}
 									}
-									v := nugoVV[nugoTi]
-									nugoMask[nugoTi] = uint32(0xff)
-									nugoVal[nugoTi] = (v)
-									nugoLane[nugoTi] = int(1)
-									nugoVV[nugoTi] = v
 								}
 							}
 						}
@@ -1618,20 +1733,25 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff2[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:22
-									v += nugoShfl[nugoTi]
-									nugoMask2[nugoTi] = uint32(0xff)
-									nugoPred[nugoTi] = (v > 0)
-									nugoVV[nugoTi] = v
+											v += nugoShfl[nugoTi]
+											nugoMask2[nugoTi] = uint32(0xff)
+											nugoPred[nugoTi] = (v > 0)
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -1657,18 +1777,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									m := nugoVM[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff2[nugoTi] {
+												continue
+											}
+											m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:23
-									m = nugoVote[nugoTi]
-									nugoVM[nugoTi] = m
+											m = nugoVote[nugoTi]
+											nugoVM[nugoTi] = m
+										}
+									}
 								}
 							}
 						}
@@ -1692,18 +1817,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
+											nugoMask3[nugoTi] = uint32(0xff00)
+											nugoVal2[nugoTi] = (v)
+											nugoLane2[nugoTi] = int(2)
+											nugoVV[nugoTi] = v
+										}
 									}
-									v := nugoVV[nugoTi]
-									nugoMask3[nugoTi] = uint32(0xff00)
-									nugoVal2[nugoTi] = (v)
-									nugoLane2[nugoTi] = int(2)
-									nugoVV[nugoTi] = v
 								}
 							}
 						}
@@ -1731,20 +1861,25 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:25
-									v ^= nugoShfl2[nugoTi]
-									nugoMask4[nugoTi] = uint32(0xff00)
-									nugoVal3[nugoTi] = (v & 3)
-									nugoVV[nugoTi] = v
+											v ^= nugoShfl2[nugoTi]
+											nugoMask4[nugoTi] = uint32(0xff00)
+											nugoVal3[nugoTi] = (v & 3)
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -1770,18 +1905,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
-									}
-									m := nugoVM[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:26
-									m = nugoMatch[nugoTi]
-									nugoVM[nugoTi] = m
+											m = nugoMatch[nugoTi]
+											nugoVM[nugoTi] = m
+										}
+									}
 								}
 							}
 						}
@@ -1804,18 +1944,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask5[nugoTi] = uint32(0xffff)
+										nugoVal4[nugoTi] = (v)
+										nugoLane3[nugoTi] = int(3)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask5[nugoTi] = uint32(0xffff)
-								nugoVal4[nugoTi] = (v)
-								nugoLane3[nugoTi] = int(3)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -1841,18 +1986,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:28
-								v += nugoShfl3[nugoTi]
-								nugoVV[nugoTi] = v
+										v += nugoShfl3[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -1875,17 +2025,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff4[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff4[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask6[nugoTi] = uint32(0xffff0000)
+										nugoPred2[nugoTi] = (v&1 == 0)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask6[nugoTi] = uint32(0xffff0000)
-								nugoPred2[nugoTi] = (v&1 == 0)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -1916,23 +2071,28 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff4[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
-								m := nugoVM[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff4[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:30
-								m = nugoVote2[nugoTi]
-								nugoMask7[nugoTi] = uint32(0xffff0000)
-								nugoVal5[nugoTi] = (v)
-								nugoLane4[nugoTi] = int(4)
-								nugoVV[nugoTi] = v
-								nugoVM[nugoTi] = m
+										m = nugoVote2[nugoTi]
+										nugoMask7[nugoTi] = uint32(0xffff0000)
+										nugoVal5[nugoTi] = (v)
+										nugoLane4[nugoTi] = int(4)
+										nugoVV[nugoTi] = v
+										nugoVM[nugoTi] = m
+									}
+								}
 							}
 						}
 					}
@@ -1958,18 +2118,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff4[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff4[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:31
-								v -= nugoShfl4[nugoTi]
-								nugoVV[nugoTi] = v
+										v -= nugoShfl4[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -2019,25 +2184,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:13
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
-							m := nugoVM[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
+									m := nugoVM[nugoTi]
 
 //line hunt_divergent.go:36
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_divergent.go:37
-								out[2*i] = uint32(v)
+										out[2*i] = uint32(v)
 //line hunt_divergent.go:38
-								out[2*i+1] = m
+										out[2*i+1] = m
+									}
+									nugoVV[nugoTi] = v
+									nugoVM[nugoTi] = m
+								}
 							}
-							nugoVV[nugoTi] = v
-							nugoVM[nugoTi] = m
 						}
 					}
 				}
@@ -2225,21 +2395,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:45
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:46
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line hunt_divergent.go:47
-							v := a[i]
-							nugoIn[nugoTi] = lane < 8
-							nugoVV[nugoTi] = v
+									v := a[i]
+									nugoIn[nugoTi] = lane < 8
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -2261,18 +2436,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask[nugoTi] = uint32(0xff)
+										nugoVal[nugoTi] = (v)
+										nugoLane[nugoTi] = int(7)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xff)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(7)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -2298,18 +2478,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:49
-								v = nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
+										v = nugoShfl[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -2332,17 +2517,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
 
 //line hunt_divergent.go:46
-								lane := t.LaneID()
-								nugoIn2[nugoTi] = lane < 16
+										lane := t.LaneID()
+										nugoIn2[nugoTi] = lane < 16
+									}
+								}
 							}
 						}
 					}
@@ -2365,18 +2555,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
+											nugoMask2[nugoTi] = uint32(0xff00)
+											nugoVal2[nugoTi] = (v)
+											nugoLane2[nugoTi] = int(2)
+											nugoVV[nugoTi] = v
+										}
 									}
-									v := nugoVV[nugoTi]
-									nugoMask2[nugoTi] = uint32(0xff00)
-									nugoVal2[nugoTi] = (v)
-									nugoLane2[nugoTi] = int(2)
-									nugoVV[nugoTi] = v
 								}
 							}
 						}
@@ -2402,18 +2597,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:51
-									v += nugoShfl2[nugoTi]
-									nugoVV[nugoTi] = v
+											v += nugoShfl2[nugoTi]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -2436,17 +2636,22 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff4[nugoTi] {
-										continue
-									}
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff4[nugoTi] {
+												continue
+											}
 
 //line hunt_divergent.go:46
-									lane := t.LaneID()
-									nugoIn3[nugoTi] = lane < 24
+											lane := t.LaneID()
+											nugoIn3[nugoTi] = lane < 24
+										}
+									}
 								}
 							}
 						}
@@ -2468,17 +2673,22 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff5[nugoTi] {
-											continue
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff5[nugoTi] {
+													continue
+												}
+												v := nugoVV[nugoTi]
+												nugoMask3[nugoTi] = uint32(0xff0000)
+												nugoPred[nugoTi] = (v > 100)
+												nugoVV[nugoTi] = v
+											}
 										}
-										v := nugoVV[nugoTi]
-										nugoMask3[nugoTi] = uint32(0xff0000)
-										nugoPred[nugoTi] = (v > 100)
-										nugoVV[nugoTi] = v
 									}
 								}
 							}
@@ -2507,21 +2717,26 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff5[nugoTi] {
-											continue
-										}
-										v := nugoVV[nugoTi]
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff5[nugoTi] {
+													continue
+												}
+												v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:53
-										if nugoVote[nugoTi] {
+												if nugoVote[nugoTi] {
 //line hunt_divergent.go:54
-											v = -v
+													v = -v
+												}
+												nugoVV[nugoTi] = v
+											}
 										}
-										nugoVV[nugoTi] = v
 									}
 								}
 							}
@@ -2544,17 +2759,22 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff6[nugoTi] {
-											continue
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff6[nugoTi] {
+													continue
+												}
+												v := nugoVV[nugoTi]
+												nugoMask4[nugoTi] = uint32(0xff000000)
+												nugoPred2[nugoTi] = (v < 0)
+												nugoVV[nugoTi] = v
+											}
 										}
-										v := nugoVV[nugoTi]
-										nugoMask4[nugoTi] = uint32(0xff000000)
-										nugoPred2[nugoTi] = (v < 0)
-										nugoVV[nugoTi] = v
 									}
 								}
 							}
@@ -2580,18 +2800,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff6[nugoTi] {
-											continue
-										}
-										v := nugoVV[nugoTi]
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff6[nugoTi] {
+													continue
+												}
+												v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:57
-										v = int32(nugoVote2[nugoTi] >> 24)
-										nugoVV[nugoTi] = v
+												v = int32(nugoVote2[nugoTi] >> 24)
+												nugoVV[nugoTi] = v
+											}
+										}
 									}
 								}
 							}
@@ -2618,18 +2843,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:45
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:60
-							out[i] = v + nugoShfl3[nugoTi]
-							nugoVV[nugoTi] = v
+									out[i] = v + nugoShfl3[nugoTi]
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -2767,24 +2997,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_divergent.go:66
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:67
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line hunt_divergent.go:69
-							v := a[i]
-							nugoIn[nugoTi] = lane >= 20
-							nugoVV[nugoTi] = v
+									v := a[i]
+									nugoIn[nugoTi] = lane >= 20
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -2807,18 +3042,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask[nugoTi] = uint32(0xfff00000)
+										nugoVal[nugoTi] = (v)
+										nugoLane[nugoTi] = int(31)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xfff00000)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(31)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -2862,36 +3102,41 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						nugoRegion2:
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								nugoRegion2:
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line hunt_divergent.go:66
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:68
-								w := nugoTx / 32
-								v := nugoVV[nugoTi]
+										w := nugoTx / 32
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:71
-								v = nugoShfl[nugoTi]
+										v = nugoShfl[nugoTi]
 
 //line hunt_divergent.go:72
-								if w%2 == 1 {
+										if w%2 == 1 {
 //line hunt_divergent.go:73
-									out[i] = -1
-									{
-										nugoExited[nugoTi] = true
-										nugoOff[nugoTi] = true
-										continue nugoRegion2
+											out[i] = -1
+											{
+												nugoExited[nugoTi] = true
+												nugoOff[nugoTi] = true
+												continue nugoRegion2
+											}
+										}
+										nugoVV[nugoTi] = v
 									}
 								}
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -2915,18 +3160,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask2[nugoTi] = uint32(0xfffff)
+										nugoVal2[nugoTi] = (v)
+										nugoLane2[nugoTi] = int(1)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xfffff)
-								nugoVal2[nugoTi] = (v)
-								nugoLane2[nugoTi] = int(1)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -2952,18 +3202,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:77
-								v += nugoShfl2[nugoTi]
-								nugoVV[nugoTi] = v
+										v += nugoShfl2[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -2984,16 +3239,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									nugoPred[nugoTi] = v > 0
+									nugoVV[nugoTi] = v
+								}
 							}
-							v := nugoVV[nugoTi]
-							nugoPred[nugoTi] = v > 0
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -3016,17 +3276,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_divergent.go:79
-							b := nugoVote[nugoTi]
-							nugoVB[nugoTi] = b
+									b := nugoVote[nugoTi]
+									nugoVB[nugoTi] = b
+								}
+							}
 						}
 					}
 				}
@@ -3073,23 +3338,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_divergent.go:66
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
-							b := nugoVB[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
+									b := nugoVB[nugoTi]
 
 //line hunt_divergent.go:81
-							out[i] = v + int32(b&0xff)
-							nugoVV[nugoTi] = v
-							nugoVB[nugoTi] = b
+									out[i] = v + int32(b&0xff)
+									nugoVV[nugoTi] = v
+									nugoVB[nugoTi] = b
+								}
+							}
 						}
 					}
 				}
@@ -3179,18 +3449,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:88
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line hunt_divergent.go:89
-							var a uint32
-							nugoIn[nugoTi] = lane%3 == 0
-							nugoVA[nugoTi] = a
+									var a uint32
+									nugoIn[nugoTi] = lane%3 == 0
+									nugoVA[nugoTi] = a
+								}
+							}
 						}
 					}
 				}
@@ -3208,14 +3483,19 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										nugoPred[nugoTi] = true
+									}
 								}
-								nugoPred[nugoTi] = true
 							}
 						}
 					}
@@ -3239,18 +3519,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								a := nugoVA[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:91
-								a = nugoVote[nugoTi]
-								nugoVA[nugoTi] = a
+										a = nugoVote[nugoTi]
+										nugoVA[nugoTi] = a
+									}
+								}
 							}
 						}
 					}
@@ -3270,14 +3555,19 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										nugoPred2[nugoTi] = true
+									}
 								}
-								nugoPred2[nugoTi] = true
 							}
 						}
 					}
@@ -3301,18 +3591,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								a := nugoVA[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:93
-								a = nugoVote2[nugoTi] ^ 1
-								nugoVA[nugoTi] = a
+										a = nugoVote2[nugoTi] ^ 1
+										nugoVA[nugoTi] = a
+									}
+								}
 							}
 						}
 					}
@@ -3337,18 +3632,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:87
-							i := (nugoX0 + nugoTx)
-							a := nugoVA[nugoTi]
+									i := (nugoX0 + nugoTx)
+									a := nugoVA[nugoTi]
 
 //line hunt_divergent.go:95
-							out[i] = a + nugoShfl[nugoTi]
-							nugoVA[nugoTi] = a
+									out[i] = a + nugoShfl[nugoTi]
+									nugoVA[nugoTi] = a
+								}
+							}
 						}
 					}
 				}
@@ -3431,18 +3731,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:101
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:102
-							v := a[i]
-							nugoIn[nugoTi] = t.LaneID() < 16
-							nugoVV[nugoTi] = v
+									v := a[i]
+									nugoIn[nugoTi] = t.LaneID() < 16
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -3464,18 +3769,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask[nugoTi] = uint32(0xffffffff)
+										nugoVal[nugoTi] = (v)
+										nugoLane[nugoTi] = int(1)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0xffffffff)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(1)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -3501,18 +3811,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:104
-								v = nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
+										v = nugoShfl[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -3535,16 +3850,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:101
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:106
-							out[i] = nugoShfl2[nugoTi]
+									out[i] = nugoShfl2[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -3604,23 +3924,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:114
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:115
-							var v float32
+									var v float32
 
 //line hunt_divergent.go:116
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_divergent.go:117
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -3694,14 +4019,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:113
-							tid := nugoTx
-							nugoIn[nugoTi] = tid/32 == 0
+									tid := nugoTx
+									nugoIn[nugoTi] = tid/32 == 0
+								}
+							}
 						}
 					}
 				}
@@ -3732,27 +4062,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line hunt_divergent.go:113
-								tid := nugoTx
-								v := nugoVV[nugoTi]
+										tid := nugoTx
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:127
-								v = 0
+										v = 0
 
 //line hunt_divergent.go:128
-								if tid < t.BlockDim().X/32 {
+										if tid < t.BlockDim().X/32 {
 //line hunt_divergent.go:129
-									v = sh[tid]
+											v = sh[tid]
+										}
+										nugoVV[nugoTi] = v
+									}
 								}
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -3806,24 +4141,29 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line hunt_divergent.go:113
-								tid := nugoTx
-								v := nugoVV[nugoTi]
+										tid := nugoTx
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:134
-								if tid == 0 {
+										if tid == 0 {
 //line hunt_divergent.go:135
-									out[t.BlockIdx().X] = v
+											out[t.BlockIdx().X] = v
+										}
+										nugoVV[nugoTi] = v
+									}
 								}
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -3938,18 +4278,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:143
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:144
-							v := a[i]
-							nugoIn[nugoTi] = t.LaneID() < 16
-							nugoVV[nugoTi] = v
+									v := a[i]
+									nugoIn[nugoTi] = t.LaneID() < 16
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -3980,27 +4325,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:146
-								m := uint32(0xffff)
+										m := uint32(0xffff)
 
 //line hunt_divergent.go:147
-								if v == 12345 {
+										if v == 12345 {
 //line hunt_divergent.go:148
-									m = 0xfffe0000 >> 16
+											m = 0xfffe0000 >> 16
+										}
+										nugoMask[nugoTi] = uint32(m)
+										nugoVal[nugoTi] = (v)
+										nugoLane[nugoTi] = int(1)
+										nugoVV[nugoTi] = v
+									}
 								}
-								nugoMask[nugoTi] = uint32(m)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(1)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -4026,18 +4376,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:150
-								v = nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
+										v = nugoShfl[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4061,18 +4416,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask2[nugoTi] = uint32(0xffff0000)
+										nugoVal2[nugoTi] = (v)
+										nugoLane2[nugoTi] = int(17)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xffff0000)
-								nugoVal2[nugoTi] = (v)
-								nugoLane2[nugoTi] = int(17)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -4098,18 +4458,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:152
-								v = nugoShfl2[nugoTi]
-								nugoVV[nugoTi] = v
+										v = nugoShfl2[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4132,16 +4497,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:143
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:154
-							out[i] = nugoShfl3[nugoTi]
+									out[i] = nugoShfl3[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -4261,19 +4631,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:160
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_divergent.go:161
-							v := a[i]
-							nugoIn[nugoTi] = t.LaneID()%2 == 0
-							nugoVI[nugoTi] = i
-							nugoVV[nugoTi] = v
+									v := a[i]
+									nugoIn[nugoTi] = t.LaneID()%2 == 0
+									nugoVI[nugoTi] = i
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -4295,18 +4670,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask[nugoTi] = uint32(0x55555555)
+										nugoVal[nugoTi] = (v)
+										nugoLane[nugoTi] = int(2)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(0x55555555)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(2)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -4343,29 +4723,34 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								i := nugoVI[nugoTi]
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										i := nugoVI[nugoTi]
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:163
-								v = nugoShfl[nugoTi]
+										v = nugoShfl[nugoTi]
 
 //line hunt_divergent.go:164
-								if i == bad {
+										if i == bad {
 //line hunt_divergent.go:165
-									i += len(out)
-								}
+											i += len(out)
+										}
 
 //line hunt_divergent.go:167
-								out[i] = v
-								nugoVI[nugoTi] = i
-								nugoVV[nugoTi] = v
+										out[i] = v
+										nugoVI[nugoTi] = i
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4389,18 +4774,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+										nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
+										nugoVal2[nugoTi] = (v)
+										nugoLane2[nugoTi] = int(2)
+										nugoVV[nugoTi] = v
+									}
 								}
-								v := nugoVV[nugoTi]
-								nugoMask2[nugoTi] = uint32(0xaaaaaaaa)
-								nugoVal2[nugoTi] = (v)
-								nugoLane2[nugoTi] = int(2)
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -4431,23 +4821,28 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								i := nugoVI[nugoTi]
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										i := nugoVI[nugoTi]
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:169
-								v = nugoShfl2[nugoTi]
+										v = nugoShfl2[nugoTi]
 
 //line hunt_divergent.go:170
-								out[i] = v
-								nugoVI[nugoTi] = i
-								nugoVV[nugoTi] = v
+										out[i] = v
+										nugoVI[nugoTi] = i
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4467,13 +4862,18 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:173
-							out[(nugoX0 + nugoTx)] += nugoShfl3[nugoTi]
+									out[(nugoX0 + nugoTx)] += nugoShfl3[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -4647,46 +5047,51 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:180
-							id := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+									id := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line hunt_divergent.go:182
-							lin := id.Y*dim.X + id.X
+									lin := id.Y*dim.X + id.X
 
 //line hunt_divergent.go:183
-							i := t.BlockIdx().X*dim.X*dim.Y + lin
+									i := t.BlockIdx().X*dim.X*dim.Y + lin
 
 //line hunt_divergent.go:184
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line hunt_divergent.go:185
-							var left, all uint32
+									var left, all uint32
 
 //line hunt_divergent.go:186
-							for l := 0; l < 32; l++ {
+									for l := 0; l < 32; l++ {
 //line hunt_divergent.go:187
-								if p := lin - lane + l; p < dim.X*dim.Y {
+										if p := lin - lane + l; p < dim.X*dim.Y {
 //line hunt_divergent.go:188
-									all |= 1 << l
+											all |= 1 << l
 //line hunt_divergent.go:189
-									if p%dim.X < 4 {
+											if p%dim.X < 4 {
 //line hunt_divergent.go:190
-										left |= 1 << l
+												left |= 1 << l
+											}
+										}
 									}
-								}
-							}
 
 //line hunt_divergent.go:194
-							v := a[i]
-							nugoIn[nugoTi] = id.X < 4
-							nugoVLeft[nugoTi] = left
-							nugoVAll[nugoTi] = all
-							nugoVV[nugoTi] = v
+									v := a[i]
+									nugoIn[nugoTi] = id.X < 4
+									nugoVLeft[nugoTi] = left
+									nugoVAll[nugoTi] = all
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -4709,19 +5114,24 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										left := nugoVLeft[nugoTi]
+										v := nugoVV[nugoTi]
+										nugoMask[nugoTi] = uint32(left)
+										nugoPred[nugoTi] = (v > 0)
+										nugoVLeft[nugoTi] = left
+										nugoVV[nugoTi] = v
+									}
 								}
-								left := nugoVLeft[nugoTi]
-								v := nugoVV[nugoTi]
-								nugoMask[nugoTi] = uint32(left)
-								nugoPred[nugoTi] = (v > 0)
-								nugoVLeft[nugoTi] = left
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -4752,23 +5162,28 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								left := nugoVLeft[nugoTi]
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										left := nugoVLeft[nugoTi]
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:196
-								v += int32(nugoVote[nugoTi] & 0xffff)
-								nugoMask2[nugoTi] = uint32(left)
-								nugoVal[nugoTi] = (v)
-								nugoLane[nugoTi] = int(0)
-								nugoVLeft[nugoTi] = left
-								nugoVV[nugoTi] = v
+										v += int32(nugoVote[nugoTi] & 0xffff)
+										nugoMask2[nugoTi] = uint32(left)
+										nugoVal[nugoTi] = (v)
+										nugoLane[nugoTi] = int(0)
+										nugoVLeft[nugoTi] = left
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4794,18 +5209,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:197
-								v = nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
+										v = nugoShfl[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4833,22 +5253,27 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										left := nugoVLeft[nugoTi]
+										all := nugoVAll[nugoTi]
+										v := nugoVV[nugoTi]
+										nugoMask3[nugoTi] = uint32(all &^ left)
+										nugoVal2[nugoTi] = (v)
+										nugoLane2[nugoTi] = int(1)
+										nugoVLeft[nugoTi] = left
+										nugoVAll[nugoTi] = all
+										nugoVV[nugoTi] = v
+									}
 								}
-								left := nugoVLeft[nugoTi]
-								all := nugoVAll[nugoTi]
-								v := nugoVV[nugoTi]
-								nugoMask3[nugoTi] = uint32(all &^ left)
-								nugoVal2[nugoTi] = (v)
-								nugoLane2[nugoTi] = int(1)
-								nugoVLeft[nugoTi] = left
-								nugoVAll[nugoTi] = all
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -4874,18 +5299,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:199
-								v = nugoShfl2[nugoTi]
-								nugoVV[nugoTi] = v
+										v = nugoShfl2[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4916,24 +5346,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_divergent.go:180
-							id := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+									id := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line hunt_divergent.go:182
-							lin := id.Y*dim.X + id.X
+									lin := id.Y*dim.X + id.X
 
 //line hunt_divergent.go:183
-							i := t.BlockIdx().X*dim.X*dim.Y + lin
-							v := nugoVV[nugoTi]
+									i := t.BlockIdx().X*dim.X*dim.Y + lin
+									v := nugoVV[nugoTi]
 
 //line hunt_divergent.go:202
-							out[i] = v + nugoShfl3[nugoTi]
-							nugoVV[nugoTi] = v
+									out[i] = v + nugoShfl3[nugoTi]
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -4999,31 +5434,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_grid.go:11
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_grid.go:12
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_grid.go:13
-							if t.BlockIdx().X == leave && tid < 8 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if t.BlockIdx().X == leave && tid < 8 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line hunt_grid.go:16
-							sh[tid] = a[i]
+									sh[tid] = a[i]
+								}
+							}
 						}
 					}
 				}
@@ -5049,22 +5489,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_grid.go:11
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_grid.go:12
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_grid.go:18
-							out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+									out[i] = sh[(tid+1)%t.BlockDim().X] * 3
+								}
+							}
 						}
 					}
 				}
@@ -5102,29 +5547,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_grid.go:12
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_grid.go:20
-							j := (i + 37) % n
+									j := (i + 37) % n
 
 //line hunt_grid.go:21
-							if i == bad {
+									if i == bad {
 //line hunt_grid.go:22
-								j += n
-							}
+										j += n
+									}
 
 //line hunt_grid.go:24
-							v := out[j]
-							nugoVV[nugoTi] = v
+									v := out[j]
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -5156,21 +5606,26 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoExited[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoExited[nugoTi] {
+											continue
+										}
 
 //line hunt_grid.go:12
-								i := (nugoX0 + nugoTx)
-								v := nugoVV[nugoTi]
+										i := (nugoX0 + nugoTx)
+										v := nugoVV[nugoTi]
 
 //line hunt_grid.go:27
-								out[i] += v + int32(k)
-								nugoVV[nugoTi] = v
+										out[i] += v + int32(k)
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -5201,21 +5656,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_grid.go:12
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line hunt_grid.go:30
-							out[i] = out[i]*2 - v
-							nugoVV[nugoTi] = v
+									out[i] = out[i]*2 - v
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -5275,28 +5735,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:18
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-							var x int32
+									var x int32
 
 //line hunt_jam.go:22
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:23
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:25
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -6260,24 +6725,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:18
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:35
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -6336,28 +6806,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:18
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-							var x float32
+									var x float32
 
 //line hunt_jam.go:22
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:23
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:25
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -7321,24 +7796,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:18
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:35
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -7397,28 +7877,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:18
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:21
-							var x float64
+									var x float64
 
 //line hunt_jam.go:22
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:23
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:25
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -8382,24 +8867,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:18
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:20
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:34
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:35
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -8458,28 +8948,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:43
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:45
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:46
-							var x int32
+									var x int32
 
 //line hunt_jam.go:47
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:48
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:50
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -9883,24 +10378,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:43
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:45
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:57
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:58
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -9959,28 +10459,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:43
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:45
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:46
-							var x float64
+									var x float64
 
 //line hunt_jam.go:47
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:48
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:50
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -11384,24 +11889,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:43
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:45
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:57
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:58
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -11484,28 +11994,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:66
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-							var x int32
+									var x int32
 
 //line hunt_jam.go:70
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:71
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:73
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -11642,24 +12157,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:66
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:81
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -11742,28 +12262,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:66
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-							var x float32
+									var x float32
 
 //line hunt_jam.go:70
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:71
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:73
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -11900,24 +12425,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:66
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:81
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -12000,28 +12530,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:66
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:69
-							var x float64
+									var x float64
 
 //line hunt_jam.go:70
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:71
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:73
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -12158,24 +12693,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:66
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:68
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:80
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:81
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -12276,28 +12816,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:90
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-							var x int32
+									var x int32
 
 //line hunt_jam.go:94
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:95
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:97
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -12772,26 +13317,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:90
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
-							c := nugoVC[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
+									c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:107
-								out[g] = s + c
+										out[g] = s + c
+									}
+									nugoVS[nugoTi] = s
+									nugoVC[nugoTi] = c
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVC[nugoTi] = c
 						}
 					}
 				}
@@ -12892,28 +13442,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:90
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-							var x float32
+									var x float32
 
 //line hunt_jam.go:94
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:95
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:97
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -13388,26 +13943,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:90
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
-							c := nugoVC[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
+									c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:107
-								out[g] = s + c
+										out[g] = s + c
+									}
+									nugoVS[nugoTi] = s
+									nugoVC[nugoTi] = c
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVC[nugoTi] = c
 						}
 					}
 				}
@@ -13508,28 +14068,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:90
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:93
-							var x float64
+									var x float64
 
 //line hunt_jam.go:94
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam.go:95
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_jam.go:97
-							sh[tid] = x
+									sh[tid] = x
+								}
+							}
 						}
 					}
 				}
@@ -14004,26 +14569,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:90
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:92
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
-							c := nugoVC[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
+									c := nugoVC[nugoTi]
 
 //line hunt_jam.go:106
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam.go:107
-								out[g] = s + c
+										out[g] = s + c
+									}
+									nugoVS[nugoTi] = s
+									nugoVC[nugoTi] = c
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVC[nugoTi] = c
 						}
 					}
 				}
@@ -14097,19 +14667,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:116
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:118
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:119
-							sh[tid] = int32(g)
+									sh[tid] = int32(g)
+								}
+							}
 						}
 					}
 				}
@@ -14479,21 +15054,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:116
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:118
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:127
-							a[g] = s
-							nugoVS[nugoTi] = s
+									a[g] = s
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}
@@ -14543,19 +15123,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:142
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:144
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:145
-							sh[tid] = int32(g)
+									sh[tid] = int32(g)
+								}
+							}
 						}
 					}
 				}
@@ -15516,21 +16101,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:142
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:144
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:153
-							a[g] = s
-							nugoVS[nugoTi] = s
+									a[g] = s
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}
@@ -15604,19 +16194,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:161
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:163
-							g := t.BlockIdx().X*n + tid
+									g := t.BlockIdx().X*n + tid
 
 //line hunt_jam.go:164
-							sh[tid] = int32(g)
+									sh[tid] = int32(g)
+								}
+							}
 						}
 					}
 				}
@@ -15776,21 +16371,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam.go:161
-							tid := nugoTy*d.X + nugoTx
+									tid := nugoTy*d.X + nugoTx
 
 //line hunt_jam.go:163
-							g := t.BlockIdx().X*n + tid
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
 
 //line hunt_jam.go:172
-							a[g] = s
-							nugoVS[nugoTi] = s
+									a[g] = s
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}
@@ -15849,31 +16449,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:14
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:16
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:17
-							var acc [2]int32
+									var acc [2]int32
 
 //line hunt_jam2.go:18
-							acc[1] = int32(tid)
+									acc[1] = int32(tid)
 
 //line hunt_jam2.go:19
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:20
-								acc[0] = a[g]
+										acc[0] = a[g]
 //line hunt_jam2.go:21
-								sh[tid] = a[g]
+										sh[tid] = a[g]
+									}
+									nugoVAcc[nugoTi] = acc
+								}
 							}
-							nugoVAcc[nugoTi] = acc
 						}
 					}
 				}
@@ -15897,21 +16502,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:14
-							tid := nugoTx
-							acc := nugoVAcc[nugoTi]
+									tid := nugoTx
+									acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:24
-							for p := 0; p < 32; p++ {
+									for p := 0; p < 32; p++ {
 //line hunt_jam2.go:25
-								acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+										acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+									}
+									nugoVAcc[nugoTi] = acc
+								}
 							}
-							nugoVAcc[nugoTi] = acc
 						}
 					}
 				}
@@ -15935,21 +16545,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:16
-							g := (nugoX0 + nugoTx)
-							acc := nugoVAcc[nugoTi]
+									g := (nugoX0 + nugoTx)
+									acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:28
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam2.go:29
-								out[g] = acc[0]*3 + acc[1]
+										out[g] = acc[0]*3 + acc[1]
+									}
+									nugoVAcc[nugoTi] = acc
+								}
 							}
-							nugoVAcc[nugoTi] = acc
 						}
 					}
 				}
@@ -16008,31 +16623,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:36
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:38
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:39
-							var acc [2]int32
+									var acc [2]int32
 
 //line hunt_jam2.go:40
-							acc[1] = int32(tid)
+									acc[1] = int32(tid)
 
 //line hunt_jam2.go:41
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:42
-								acc[0] = a[g]
+										acc[0] = a[g]
 //line hunt_jam2.go:43
-								sh[tid] = a[g]
+										sh[tid] = a[g]
+									}
+									nugoVAcc[nugoTi] = acc
+								}
 							}
-							nugoVAcc[nugoTi] = acc
 						}
 					}
 				}
@@ -16056,21 +16676,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:36
-							tid := nugoTx
-							acc := nugoVAcc[nugoTi]
+									tid := nugoTx
+									acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:46
-							for p := 0; p < 8; p++ {
+									for p := 0; p < 8; p++ {
 //line hunt_jam2.go:47
-								acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+										acc[p%2] += sh[(tid+p)%n] * int32(p+1)
+									}
+									nugoVAcc[nugoTi] = acc
+								}
 							}
-							nugoVAcc[nugoTi] = acc
 						}
 					}
 				}
@@ -16094,21 +16719,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:38
-							g := (nugoX0 + nugoTx)
-							acc := nugoVAcc[nugoTi]
+									g := (nugoX0 + nugoTx)
+									acc := nugoVAcc[nugoTi]
 
 //line hunt_jam2.go:50
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam2.go:51
-								out[g] = acc[0]*3 + acc[1]
+										out[g] = acc[0]*3 + acc[1]
+									}
+									nugoVAcc[nugoTi] = acc
+								}
 							}
-							nugoVAcc[nugoTi] = acc
 						}
 					}
 				}
@@ -16158,21 +16788,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:58
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:60
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:61
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:62
-								sh[tid] = a[g]
+										sh[tid] = a[g]
+									}
+								}
 							}
 						}
 					}
@@ -16201,25 +16836,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:58
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:65
-							s := sh[tid]
+									s := sh[tid]
 
 //line hunt_jam2.go:66
-							for p := 0; p < 32; p++ {
+									for p := 0; p < 32; p++ {
 //line hunt_jam2.go:67
-								s += sh[(tid+p)%n]
+										s += sh[(tid+p)%n]
 //line hunt_jam2.go:68
-								p++
+										p++
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -16243,21 +16883,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:60
-							g := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
+									g := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:71
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam2.go:72
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -16307,21 +16952,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:80
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:82
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:83
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:84
-								sh[tid] = a[g]
+										sh[tid] = a[g]
+									}
+								}
 							}
 						}
 					}
@@ -16353,28 +17003,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:80
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:87
-							s := sh[tid]
+									s := sh[tid]
 
 //line hunt_jam2.go:88
-							for p := 0; p < 8; p++ {
+									for p := 0; p < 8; p++ {
 //line hunt_jam2.go:89
-								s += sh[(tid+p)%n]
+										s += sh[(tid+p)%n]
 //line hunt_jam2.go:90
-								p++
-							}
+										p++
+									}
 
 //line hunt_jam2.go:92
-							s++
-							nugoVS[nugoTi] = s
+									s++
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}
@@ -16398,21 +17053,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:82
-							g := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
+									g := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:94
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam2.go:95
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -16462,21 +17122,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:103
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:105
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:106
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:107
-								sh[tid] = a[g]
+										sh[tid] = a[g]
+									}
+								}
 							}
 						}
 					}
@@ -17378,21 +18043,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:105
-							g := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
+									g := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:116
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam2.go:117
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -17502,21 +18172,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:126
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:128
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:129
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:130
-								sh[tid] = a[g]
+										sh[tid] = a[g]
+									}
+								}
 							}
 						}
 					}
@@ -19242,27 +19917,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:128
-							g := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
-							u := nugoVU[nugoTi]
-							v := nugoVV[nugoTi]
+									g := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
+									u := nugoVU[nugoTi]
+									v := nugoVV[nugoTi]
 
 //line hunt_jam2.go:148
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam2.go:149
-								out[g] = s ^ v
+										out[g] = s ^ v
 //line hunt_jam2.go:150
-								out8[g] = u
+										out8[g] = u
+									}
+									nugoVS[nugoTi] = s
+									nugoVU[nugoTi] = u
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVU[nugoTi] = u
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -19317,32 +19997,37 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:164
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:165
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:166
-							var q huntPair
+									var q huntPair
 
 //line hunt_jam2.go:167
-							q.lo = int32(tid)
+									q.lo = int32(tid)
 
 //line hunt_jam2.go:168
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:169
-								q.hi = a[g]
-							}
+										q.hi = a[g]
+									}
 
 //line hunt_jam2.go:171
-							q.arr[1] = int32(g)
-							nugoVQ[nugoTi] = q
+									q.arr[1] = int32(g)
+									nugoVQ[nugoTi] = q
+								}
+							}
 						}
 					}
 				}
@@ -19360,15 +20045,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							q := nugoVQ[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									q := nugoVQ[nugoTi]
 
 //line hunt_jam2.go:173
-							q.lo += q.hi * 2
-							nugoVQ[nugoTi] = q
+									q.lo += q.hi * 2
+									nugoVQ[nugoTi] = q
+								}
+							}
 						}
 					}
 				}
@@ -19392,21 +20082,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:165
-							g := (nugoX0 + nugoTx)
-							q := nugoVQ[nugoTi]
+									g := (nugoX0 + nugoTx)
+									q := nugoVQ[nugoTi]
 
 //line hunt_jam2.go:175
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam2.go:176
-								out[g] = q.lo + q.arr[1]
+										out[g] = q.lo + q.arr[1]
+									}
+									nugoVQ[nugoTi] = q
+								}
 							}
-							nugoVQ[nugoTi] = q
 						}
 					}
 				}
@@ -19515,33 +20210,38 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:186
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:188
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:190
-							s := int32(tid) * 7
+									s := int32(tid) * 7
 
 //line hunt_jam2.go:191
-							var u, w int32
+									var u, w int32
 
 //line hunt_jam2.go:192
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:193
-								sh[tid] = a[g]
+										sh[tid] = a[g]
 //line hunt_jam2.go:194
-								u = a[g] >> 2
+										u = a[g] >> 2
+									}
+									nugoVS[nugoTi] = s
+									nugoVU[nugoTi] = u
+									nugoVW[nugoTi] = w
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVU[nugoTi] = u
-							nugoVW[nugoTi] = w
 						}
 					}
 				}
@@ -20839,18 +21539,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:186
-							tid := nugoTx
-							s := nugoVS[nugoTi]
+									tid := nugoTx
+									s := nugoVS[nugoTi]
 
 //line hunt_jam2.go:207
-							sh[tid] = s
-							nugoVS[nugoTi] = s
+									sh[tid] = s
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}
@@ -20879,26 +21584,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:186
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:188
-							g := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
-							u := nugoVU[nugoTi]
+									g := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
+									u := nugoVU[nugoTi]
 
 //line hunt_jam2.go:209
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_jam2.go:210
-								out[g] = s + u + sh[(tid+1)%n]
+										out[g] = s + u + sh[(tid+1)%n]
+									}
+									nugoVS[nugoTi] = s
+									nugoVU[nugoTi] = u
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVU[nugoTi] = u
 						}
 					}
 				}
@@ -20992,21 +21702,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_jam2.go:231
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_jam2.go:233
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:235
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_jam2.go:236
-								sh[tid] = a[g]
+										sh[tid] = a[g]
+									}
+								}
 							}
 						}
 					}
@@ -22368,32 +23083,37 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_jam2.go:231
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_jam2.go:233
-								g := (nugoX0 + nugoTx)
+										g := (nugoX0 + nugoTx)
 
 //line hunt_jam2.go:234
-								k := int32(tid%5 + 1)
+										k := int32(tid%5 + 1)
 
 //line hunt_jam2.go:240
-								k2 := k * 2
-								s := nugoVS[nugoTi]
-								r := nugoVR[nugoTi]
+										k2 := k * 2
+										s := nugoVS[nugoTi]
+										r := nugoVR[nugoTi]
 
 //line hunt_jam2.go:252
-								if g < len(out) {
+										if g < len(out) {
 //line hunt_jam2.go:253
-									out[g] = s + r + k2
+											out[g] = s + r + k2
+										}
+										nugoVS[nugoTi] = s
+										nugoVR[nugoTi] = r
+									}
 								}
-								nugoVS[nugoTi] = s
-								nugoVR[nugoTi] = r
 							}
 						}
 					}
@@ -22497,27 +23217,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_rows.go:55
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_rows.go:56
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_rows.go:57
-							if i == bad && !after {
+									if i == bad && !after {
 //line hunt_rows.go:58
-								runtime.Goexit()
-							}
+										runtime.Goexit()
+									}
 
 //line hunt_rows.go:60
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_rows.go:61
-								sh[tid] = a[i]
+										sh[tid] = a[i]
+									}
+								}
 							}
 						}
 					}
@@ -22549,27 +23274,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_rows.go:55
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_rows.go:56
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_rows.go:64
-							if i == bad && after {
+									if i == bad && after {
 //line hunt_rows.go:65
-								runtime.Goexit()
-							}
+										runtime.Goexit()
+									}
 
 //line hunt_rows.go:67
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_rows.go:68
-								a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+										a[i] = sh[(tid+1)%t.BlockDim().X] * 2
+									}
+								}
 							}
 						}
 					}
@@ -22632,31 +23362,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_shift.go:13
-							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+									tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line hunt_shift.go:14
-							lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+									lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
 
 //line hunt_shift.go:16
-							g := t.BlockIdx().X*n + lin
+									g := t.BlockIdx().X*n + lin
 
 //line hunt_shift.go:17
-							var x float32
+									var x float32
 
 //line hunt_shift.go:18
-							if g < len(a) {
+									if g < len(a) {
 //line hunt_shift.go:19
-								x = a[g]
-							}
+										x = a[g]
+									}
 
 //line hunt_shift.go:21
-							sh[lin] = x
+									sh[lin] = x
+								}
+							}
 						}
 					}
 				}
@@ -23743,27 +24478,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_shift.go:13
-							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+									tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line hunt_shift.go:14
-							lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
+									lin := (tid.Z*d.Y+tid.Y)*d.X + tid.X
 
 //line hunt_shift.go:16
-							g := t.BlockIdx().X*n + lin
-							s := nugoVS[nugoTi]
+									g := t.BlockIdx().X*n + lin
+									s := nugoVS[nugoTi]
 
 //line hunt_shift.go:30
-							if g < len(out) {
+									if g < len(out) {
 //line hunt_shift.go:31
-								out[g] = s
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -23809,23 +24549,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:29
-							i := huntLinear(t)
+									i := huntLinear(t)
 
 //line hunt_tree.go:30
-							var v float32
+									var v float32
 
 //line hunt_tree.go:31
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_tree.go:32
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -23875,27 +24620,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:37
-							w := huntWarp(t)
+									w := huntWarp(t)
 
 //line hunt_tree.go:38
-							if t.LaneID() == 0 {
+									if t.LaneID() == 0 {
 //line hunt_tree.go:39
-								out[2*w] = v
-							}
+										out[2*w] = v
+									}
 
 //line hunt_tree.go:41
-							if t.LaneID() == 16 {
+									if t.LaneID() == 16 {
 //line hunt_tree.go:42
-								out[2*w+1] = v
+										out[2*w+1] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -23947,23 +24697,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:48
-							i := huntLinear(t)
+									i := huntLinear(t)
 
 //line hunt_tree.go:49
-							var v float32
+									var v float32
 
 //line hunt_tree.go:50
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_tree.go:51
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24011,25 +24766,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:56
-							w := huntWarp(t)
+									w := huntWarp(t)
 
 //line hunt_tree.go:57
-							if t.LaneID() == 0 {
+									if t.LaneID() == 0 {
 //line hunt_tree.go:58
-								out[2*w] = v
-							}
+										out[2*w] = v
+									}
 
 //line hunt_tree.go:60
-							v = v*0.5 + 1
-							nugoVV[nugoTi] = v
-							nugoVW[nugoTi] = w
+									v = v*0.5 + 1
+									nugoVV[nugoTi] = v
+									nugoVW[nugoTi] = w
+								}
+							}
 						}
 					}
 				}
@@ -24168,23 +24928,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:72
-							i := huntLinear(t)
+									i := huntLinear(t)
 
 //line hunt_tree.go:73
-							var v float32
+									var v float32
 
 //line hunt_tree.go:74
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_tree.go:75
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24228,21 +24993,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:80
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line hunt_tree.go:81
-							if lane%16 == 0 {
+									if lane%16 == 0 {
 //line hunt_tree.go:82
-								out[2*huntWarp(t)+lane/16] = v
+										out[2*huntWarp(t)+lane/16] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24300,29 +25070,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:88
-							i := huntLinear(t)
+									i := huntLinear(t)
 
 //line hunt_tree.go:89
-							var x int32
+									var x int32
 
 //line hunt_tree.go:90
-							var m int64 = 1
+									var m int64 = 1
 
 //line hunt_tree.go:91
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_tree.go:92
-								x = a[i]
+										x = a[i]
 //line hunt_tree.go:93
-								m = int64(a[i]%7) + 2
+										m = int64(a[i]%7) + 2
+									}
+									nugoVX[nugoTi] = x
+									nugoVM[nugoTi] = m
+								}
 							}
-							nugoVX[nugoTi] = x
-							nugoVM[nugoTi] = m
 						}
 					}
 				}
@@ -24527,23 +25302,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:111
-							i := huntLinear(t)
+									i := huntLinear(t)
 
 //line hunt_tree.go:112
-							var v float32
+									var v float32
 
 //line hunt_tree.go:113
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_tree.go:114
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24659,28 +25439,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:121
-							w := huntWarp(t)
+									w := huntWarp(t)
 
 //line hunt_tree.go:122
-							switch t.LaneID() {
+									switch t.LaneID() {
 
 //line hunt_tree.go:123
-							case 0:
+									case 0:
 //line hunt_tree.go:124
-								out[2*w] = v
+										out[2*w] = v
 //line hunt_tree.go:125
-							case 8:
+									case 8:
 //line hunt_tree.go:126
-								out[2*w+1] = v
+										out[2*w+1] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24734,23 +25519,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:139
-							i := huntLinear(t)
+									i := huntLinear(t)
 
 //line hunt_tree.go:140
-							var v float32
+									var v float32
 
 //line hunt_tree.go:141
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_tree.go:142
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24802,29 +25592,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:136
-							tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
+									tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
 
 //line hunt_tree.go:137
-							lane := tid % 32
+									lane := tid % 32
 
 //line hunt_tree.go:137
-							warp := tid / 32
-							v := nugoVV[nugoTi]
+									warp := tid / 32
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:147
-							if lane == 0 {
+									if lane == 0 {
 //line hunt_tree.go:148
-								warpSums[warp] = v
+										warpSums[warp] = v
 //line hunt_tree.go:149
-								warps[huntWarp(t)] = v
+										warps[huntWarp(t)] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24851,24 +25646,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:136
-							tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
-							v := nugoVV[nugoTi]
+									tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:152
-							v = 0
+									v = 0
 
 //line hunt_tree.go:153
-							if tid < nw {
+									if tid < nw {
 //line hunt_tree.go:154
-								v = warpSums[tid]
+										v = warpSums[tid]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24912,21 +25712,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_tree.go:136
-							tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
-							v := nugoVV[nugoTi]
+									tid := (nugoTz*d.Y+nugoTy)*d.X + nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:159
-							if tid == 0 {
+									if tid == 0 {
 //line hunt_tree.go:160
-								sums[t.BlockIdx().X] = v
+										sums[t.BlockIdx().X] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -24985,29 +25790,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_tree.go:168
-							i := huntLinear(t)
+									i := huntLinear(t)
 
 //line hunt_tree.go:169
-							if i >= len(a) {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if i >= len(a) {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line hunt_tree.go:172
-							v := a[i]
-							nugoVV[nugoTi] = v
+									v := a[i]
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -25129,26 +25939,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_tree.go:187
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_tree.go:188
-							var v float32
+									var v float32
 
 //line hunt_tree.go:189
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_tree.go:190
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -25224,44 +26039,49 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_tree.go:185
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_tree.go:186
-							lane := tid % 32
+									lane := tid % 32
 
 //line hunt_tree.go:186
-							warp := tid / 32
+									warp := tid / 32
 
 //line hunt_tree.go:187
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:195
-							if lane == 0 {
+									if lane == 0 {
 //line hunt_tree.go:196
-								warpSums[warp] = v
+										warpSums[warp] = v
 //line hunt_tree.go:197
-								warps[huntWarp(t)] = v
-							}
+										warps[huntWarp(t)] = v
+									}
 
 //line hunt_tree.go:199
-							if i >= len(a) && tid > 0 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if i >= len(a) && tid > 0 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+									nugoVV[nugoTi] = v
 								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -25292,27 +26112,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_tree.go:185
-							tid := nugoTx
-							v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:203
-							v = 0
+									v = 0
 
 //line hunt_tree.go:204
-							if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
+									if tid < HuntMax/32 && tid*32 < t.BlockDim().X {
 //line hunt_tree.go:205
-								v = warpSums[tid]
+										v = warpSums[tid]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -25369,24 +26194,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_tree.go:185
-							tid := nugoTx
-							v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line hunt_tree.go:210
-							if tid == 0 {
+									if tid == 0 {
 //line hunt_tree.go:211
-								sums[t.BlockIdx().X] = v
+										sums[t.BlockIdx().X] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -25416,10 +26246,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -25449,18 +26284,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:16
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:20
-								if i < len(a) {
+										if i < len(a) {
 //line hunt_uniform.go:21
-									a[i] += 3
+											a[i] += 3
+										}
+									}
 								}
 							}
 						}
@@ -25492,16 +26332,21 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:15
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_uniform.go:29
-								sh[tid] = int32(r + tid)
+										sh[tid] = int32(r + tid)
+									}
+								}
 							}
 						}
 					}
@@ -25528,21 +26373,26 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line hunt_uniform.go:15
-									tid := nugoTx
+											tid := nugoTx
 
 //line hunt_uniform.go:16
-									i := (nugoX0 + nugoTx)
+											i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:32
-									if i < len(a) {
+											if i < len(a) {
 //line hunt_uniform.go:33
-										a[i] += sh[(tid+1)%t.BlockDim().X]
+												a[i] += sh[(tid+1)%t.BlockDim().X]
+											}
+										}
 									}
 								}
 							}
@@ -25572,21 +26422,26 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:15
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_uniform.go:16
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:37
-								if i < len(a) {
+										if i < len(a) {
 //line hunt_uniform.go:38
-									a[i] -= sh[t.BlockDim().X-1-tid]
+											a[i] -= sh[t.BlockDim().X-1-tid]
+										}
+									}
 								}
 							}
 						}
@@ -25610,18 +26465,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:16
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:42
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:43
-								a[i] = a[i]*7 + int32(rounds*100+lim)
+										a[i] = a[i]*7 + int32(rounds*100+lim)
+									}
+								}
 							}
 						}
 					}
@@ -25670,23 +26530,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:52
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:53
-							v := int32(0)
+									v := int32(0)
 
 //line hunt_uniform.go:54
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:55
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -25709,18 +26574,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:51
-								tid := nugoTx
-								v := nugoVV[nugoTi]
+										tid := nugoTx
+										v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:59
-								sh[tid] = v
-								nugoVV[nugoTi] = v
+										sh[tid] = v
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -25741,18 +26611,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:51
-								tid := nugoTx
-								v := nugoVV[nugoTi]
+										tid := nugoTx
+										v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:61
-								v = sh[t.BlockDim().X-1-tid]
-								nugoVV[nugoTi] = v
+										v = sh[t.BlockDim().X-1-tid]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -25775,18 +26650,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line hunt_uniform.go:51
-									tid := nugoTx
-									v := nugoVV[nugoTi]
+											tid := nugoTx
+											v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:67
-									sh[tid] = -v
-									nugoVV[nugoTi] = v
+											sh[tid] = -v
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -25804,15 +26684,20 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:69
-									v -= sh[0]
-									nugoVV[nugoTi] = v
+											v -= sh[0]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -25834,18 +26719,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line hunt_uniform.go:51
-									tid := nugoTx
-									v := nugoVV[nugoTi]
+											tid := nugoTx
+											v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:63
-									sh[tid] = 2 * v
-									nugoVV[nugoTi] = v
+											sh[tid] = 2 * v
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -25866,18 +26756,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line hunt_uniform.go:51
-									tid := nugoTx
-									v := nugoVV[nugoTi]
+											tid := nugoTx
+											v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:65
-									v += sh[(tid+1)%t.BlockDim().X]
-									nugoVV[nugoTi] = v
+											v += sh[(tid+1)%t.BlockDim().X]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -25903,21 +26798,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:52
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:71
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:72
-								a[i] = v
+										a[i] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -25965,23 +26865,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:81
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:82
-							v := int32(1)
+									v := int32(1)
 
 //line hunt_uniform.go:83
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:84
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -26008,18 +26913,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line hunt_uniform.go:80
-									tid := nugoTx
-									v := nugoVV[nugoTi]
+											tid := nugoTx
+											v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:88
-									sh[tid] = v + 1
-									nugoVV[nugoTi] = v
+											sh[tid] = v + 1
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -26037,15 +26947,20 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:90
-									v = sh[0]
-									nugoVV[nugoTi] = v
+											v = sh[0]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -26068,18 +26983,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
 
 //line hunt_uniform.go:80
-										tid := nugoTx
-										v := nugoVV[nugoTi]
+												tid := nugoTx
+												v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:92
-										sh[tid] = v * 3
-										nugoVV[nugoTi] = v
+												sh[tid] = v * 3
+												nugoVV[nugoTi] = v
+											}
+										}
 									}
 								}
 							}
@@ -26100,18 +27020,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
 
 //line hunt_uniform.go:80
-										tid := nugoTx
-										v := nugoVV[nugoTi]
+												tid := nugoTx
+												v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:94
-										v = sh[tid^1]
-										nugoVV[nugoTi] = v
+												v = sh[tid^1]
+												nugoVV[nugoTi] = v
+											}
+										}
 									}
 								}
 							}
@@ -26138,21 +27063,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:81
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:96
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:97
-								a[i] = v
+										a[i] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -26193,10 +27123,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -26211,10 +27146,15 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+									}
+								}
 							}
 						}
 					}
@@ -26245,27 +27185,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:135
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_uniform.go:136
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:137
-								x := int32(tid)
+										x := int32(tid)
 
 //line hunt_uniform.go:139
-								x2 := x*2 + 1
+										x2 := x*2 + 1
 
 //line hunt_uniform.go:141
-								if i < len(a) {
+										if i < len(a) {
 //line hunt_uniform.go:142
-									a[i] += x2
+											a[i] += x2
+										}
+									}
 								}
 							}
 						}
@@ -26290,18 +27235,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line hunt_uniform.go:136
-									i := (nugoX0 + nugoTx)
+											i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:146
-									if i < len(a) {
+											if i < len(a) {
 //line hunt_uniform.go:147
-										a[i] += x3
+												a[i] += x3
+											}
+										}
 									}
 								}
 							}
@@ -26334,27 +27284,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:135
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_uniform.go:136
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:137
-								x := int32(tid)
+										x := int32(tid)
 
 //line hunt_uniform.go:139
-								x2 := x*2 + 1
+										x2 := x*2 + 1
 
 //line hunt_uniform.go:150
-								if i < len(a) {
+										if i < len(a) {
 //line hunt_uniform.go:151
-									a[i] *= x2
+											a[i] *= x2
+										}
+									}
 								}
 							}
 						}
@@ -26384,24 +27339,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:135
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_uniform.go:136
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:137
-							x := int32(tid)
+									x := int32(tid)
 
 //line hunt_uniform.go:155
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:156
-								a[i] += x
+										a[i] += x
+									}
+								}
 							}
 						}
 					}
@@ -26435,10 +27395,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -26463,20 +27428,25 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:163
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_uniform.go:165
-								x := int32(tid % 7)
+										x := int32(tid % 7)
 
 //line hunt_uniform.go:167
-								x2 := x + int32(k)
-								nugoVX2[nugoTi] = x2
+										x2 := x + int32(k)
+										nugoVX2[nugoTi] = x2
+									}
+								}
 							}
 						}
 					}
@@ -26503,24 +27473,29 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:164
-								i := (nugoX0 + nugoTx)
-								x2 := nugoVX2[nugoTi]
+										i := (nugoX0 + nugoTx)
+										x2 := nugoVX2[nugoTi]
 
 //line hunt_uniform.go:169
-								if i < len(a) {
+										if i < len(a) {
 //line hunt_uniform.go:170
-									a[i] = a[i]*3 + x2
-								}
+											a[i] = a[i]*3 + x2
+										}
 
 //line hunt_uniform.go:172
-								x2++
-								nugoVX2[nugoTi] = x2
+										x2++
+										nugoVX2[nugoTi] = x2
+									}
+								}
 							}
 						}
 					}
@@ -26544,21 +27519,26 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:164
-								i := (nugoX0 + nugoTx)
-								x2 := nugoVX2[nugoTi]
+										i := (nugoX0 + nugoTx)
+										x2 := nugoVX2[nugoTi]
 
 //line hunt_uniform.go:174
-								if i < len(a) {
+										if i < len(a) {
 //line hunt_uniform.go:175
-									a[i] -= x2
+											a[i] -= x2
+										}
+										nugoVX2[nugoTi] = x2
+									}
 								}
-								nugoVX2[nugoTi] = x2
 							}
 						}
 					}
@@ -26587,24 +27567,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:163
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_uniform.go:164
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line hunt_uniform.go:165
-							x := int32(tid % 7)
+									x := int32(tid % 7)
 
 //line hunt_uniform.go:178
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:179
-								a[i] += x
+										a[i] += x
+									}
+								}
 							}
 						}
 					}
@@ -26662,26 +27647,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:189
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_uniform.go:190
-							bumpCount(c, (nugoX0+nugoTx) == 5, 2)
+									bumpCount(c, (nugoX0+nugoTx) == 5, 2)
 
 //line hunt_uniform.go:191
-							cuda.AtomicAdd(&c[1], 1)
+									cuda.AtomicAdd(&c[1], 1)
 
 //line hunt_uniform.go:192
-							old := cuda.AtomicAdd(&c[2], 1)
+									old := cuda.AtomicAdd(&c[2], 1)
 
 //line hunt_uniform.go:193
-							sh[tid] = int32(m)
-							nugoVOld[nugoTi] = old
+									sh[tid] = int32(m)
+									nugoVOld[nugoTi] = old
+								}
+							}
 						}
 					}
 				}
@@ -26703,17 +27693,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:189
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_uniform.go:196
-								v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
-								nugoVV[nugoTi] = v
+										v := sh[tid] + sh[(tid+k)%t.BlockDim().X]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -26734,18 +27729,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line hunt_uniform.go:189
-								tid := nugoTx
-								v := nugoVV[nugoTi]
+										tid := nugoTx
+										v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:198
-								sh[tid] = v
-								nugoVV[nugoTi] = v
+										sh[tid] = v
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -26775,26 +27775,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:189
-							tid := nugoTx
-							old := nugoVOld[nugoTi]
+									tid := nugoTx
+									old := nugoVOld[nugoTi]
 
 //line hunt_uniform.go:201
-							if i := (nugoX0 + nugoTx); i < len(a) {
+									if i := (nugoX0 + nugoTx); i < len(a) {
 //line hunt_uniform.go:202
-								a[i] = sh[tid]
+										a[i] = sh[tid]
 //line hunt_uniform.go:203
-								if old < 0 {
+										if old < 0 {
 //line hunt_uniform.go:204
-									a[i] = -1
+											a[i] = -1
+										}
+									}
+									nugoVOld[nugoTi] = old
 								}
 							}
-							nugoVOld[nugoTi] = old
 						}
 					}
 				}
@@ -26829,10 +27834,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -26864,17 +27874,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:214
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_uniform.go:222
-							v := int32(tid)
-							nugoVV[nugoTi] = v
+									v := int32(tid)
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -26899,18 +27914,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line hunt_uniform.go:214
-									tid := nugoTx
-									v := nugoVV[nugoTi]
+											tid := nugoTx
+											v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:225
-									sh[tid] = v
-									nugoVV[nugoTi] = v
+											sh[tid] = v
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -26931,18 +27951,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line hunt_uniform.go:214
-									tid := nugoTx
-									v := nugoVV[nugoTi]
+											tid := nugoTx
+											v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:227
-									v += sh[(tid+q+1)%t.BlockDim().X]
-									nugoVV[nugoTi] = v
+											v += sh[(tid+q+1)%t.BlockDim().X]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -26971,15 +27996,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:235
-								v = v*3 + int32(s)
-								nugoVV[nugoTi] = v
+										v = v*3 + int32(s)
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -27004,21 +28034,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line hunt_uniform.go:215
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line hunt_uniform.go:237
-							if i < len(a) {
+									if i < len(a) {
 //line hunt_uniform.go:238
-								a[i] = v
+										a[i] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -27063,19 +28098,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_uniform.go:248
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_uniform.go:249
-							sh[tid] = int32(tid)
+									sh[tid] = int32(tid)
+								}
+							}
 						}
 					}
 				}
@@ -27105,23 +28145,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_uniform.go:248
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_uniform.go:251
-							if tid < gone {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if tid < gone {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 								}
 							}
 						}
@@ -27157,19 +28202,24 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoExited[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoExited[nugoTi] {
+											continue
+										}
 
 //line hunt_uniform.go:248
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_uniform.go:260
-								sh[tid]++
+										sh[tid]++
+									}
+								}
 							}
 						}
 					}
@@ -27195,19 +28245,24 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoExited[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoExited[nugoTi] {
+											continue
+										}
 
 //line hunt_uniform.go:248
-								tid := nugoTx
+										tid := nugoTx
 
 //line hunt_uniform.go:264
-								sh[tid]--
+										sh[tid]--
+									}
+								}
 							}
 						}
 					}
@@ -27234,21 +28289,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line hunt_uniform.go:248
-							tid := nugoTx
+									tid := nugoTx
 
 //line hunt_uniform.go:266
-							if i := (nugoX0 + nugoTx); i < len(a) {
+									if i := (nugoX0 + nugoTx); i < len(a) {
 //line hunt_uniform.go:267
-								a[i] = sh[tid]
+										a[i] = sh[tid]
+									}
+								}
 							}
 						}
 					}
@@ -27297,28 +28357,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:21
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:22
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:23
-							var v float32
+									var v float32
 
 //line kernels.go:24
-							if i < len(a) {
+									if i < len(a) {
 //line kernels.go:25
-								v = a[i]
-							}
+										v = a[i]
+									}
 
 //line kernels.go:27
-							sh[tid] = v
+									sh[tid] = v
+								}
+							}
 						}
 					}
 				}
@@ -27343,18 +28408,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line kernels.go:21
-								tid := nugoTx
+										tid := nugoTx
 
 //line kernels.go:30
-								if tid < s {
+										if tid < s {
 //line kernels.go:31
-									sh[tid] += sh[tid+s]
+											sh[tid] += sh[tid+s]
+										}
+									}
 								}
 							}
 						}
@@ -27379,18 +28449,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:21
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:35
-							if tid == 0 {
+									if tid == 0 {
 //line kernels.go:36
-								sums[t.BlockIdx().X] = sh[0]
+										sums[t.BlockIdx().X] = sh[0]
+									}
+								}
 							}
 						}
 					}
@@ -27438,14 +28513,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:50
-							var sum float32
-							nugoVSum[nugoTi] = sum
+									var sum float32
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -27493,43 +28573,48 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line kernels.go:45
-								i, j := nugoB.Grid2At(nugoTx, nugoTy)
+										i, j := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line kernels.go:46
-								tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+										tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line kernels.go:47
-								tx := tid.X
+										tx := tid.X
 
 //line kernels.go:47
-								ty := tid.Y
+										ty := tid.Y
 
 //line kernels.go:52
-								var va, vb float32
+										var va, vb float32
 
 //line kernels.go:53
-								if p := tile*Tile + ty; i < rows && p < k {
+										if p := tile*Tile + ty; i < rows && p < k {
 //line kernels.go:54
-									va = a.AtP(i, p)
-								}
+											va = a.AtP(i, p)
+										}
 
 //line kernels.go:56
-								if p := tile*Tile + tx; p < k && j < cols {
+										if p := tile*Tile + tx; p < k && j < cols {
 //line kernels.go:57
-									vb = b.AtP(p, j)
-								}
+											vb = b.AtP(p, j)
+										}
 
 //line kernels.go:59
-								sA[tx*Tile+ty] = va
+										sA[tx*Tile+ty] = va
 
 //line kernels.go:60
-								sB[tx*Tile+ty] = vb
+										sB[tx*Tile+ty] = vb
+									}
+								}
 							}
 						}
 					}
@@ -29011,21 +30096,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:45
-							i, j := nugoB.Grid2At(nugoTx, nugoTy)
-							sum := nugoVSum[nugoTi]
+									i, j := nugoB.Grid2At(nugoTx, nugoTy)
+									sum := nugoVSum[nugoTi]
 
 //line kernels.go:67
-							if i < rows && j < cols {
+									if i < rows && j < cols {
 //line kernels.go:68
-								c.SetP(i, j, sum)
+										c.SetP(i, j, sum)
+									}
+									nugoVSum[nugoTi] = sum
+								}
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					}
 				}
@@ -29072,28 +30162,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:77
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:78
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:79
-							var v int32
+									var v int32
 
 //line kernels.go:80
-							if i < len(a) {
+									if i < len(a) {
 //line kernels.go:81
-								v = a[i]
-							}
+										v = a[i]
+									}
 
 //line kernels.go:83
-							buf[tid] = v
+									buf[tid] = v
+								}
+							}
 						}
 					}
 				}
@@ -29129,25 +30224,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line kernels.go:77
-								tid := nugoTx
+										tid := nugoTx
 
 //line kernels.go:87
-								x := buf[src+tid]
+										x := buf[src+tid]
 
 //line kernels.go:88
-								if tid >= off {
+										if tid >= off {
 //line kernels.go:89
-									x += buf[src+tid-off]
-								}
+											x += buf[src+tid-off]
+										}
 
 //line kernels.go:91
-								buf[dst+tid] = x
+										buf[dst+tid] = x
+									}
+								}
 							}
 						}
 					}
@@ -29176,21 +30276,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:77
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:78
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:95
-							if i < len(out) {
+									if i < len(out) {
 //line kernels.go:96
-								out[i] = buf[src+tid]
+										out[i] = buf[src+tid]
+									}
+								}
 							}
 						}
 					}
@@ -29226,15 +30331,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:106
-							for i := (nugoX0 + nugoTx); i < len(a); i += t.GridSize1() {
+									for i := (nugoX0 + nugoTx); i < len(a); i += t.GridSize1() {
 //line kernels.go:107
-								cuda.BlockAtomicAdd(&bins[a[i]], 1)
+										cuda.BlockAtomicAdd(&bins[a[i]], 1)
+									}
+								}
 							}
 						}
 					}
@@ -29260,20 +30370,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:105
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:110
-							for b := tid; b < Bins; b += t.BlockDim().X {
+									for b := tid; b < Bins; b += t.BlockDim().X {
 //line kernels.go:111
-								if n := bins[b]; n > 0 {
+										if n := bins[b]; n > 0 {
 //line kernels.go:112
-									cuda.AtomicAdd(&counts[b], n)
+											cuda.AtomicAdd(&counts[b], n)
+										}
+									}
 								}
 							}
 						}
@@ -29342,47 +30457,52 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:122
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:123
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:124
-							var v float32
+									var v float32
 
 //line kernels.go:125
-							if i < len(a) {
+									if i < len(a) {
 //line kernels.go:126
-								v = a[i]
-							}
+										v = a[i]
+									}
 
 //line kernels.go:128
-							sh[tid+Radius] = v
+									sh[tid+Radius] = v
 
 //line kernels.go:129
-							if tid < Radius {
+									if tid < Radius {
 //line kernels.go:130
-								var lo, hi float32
+										var lo, hi float32
 //line kernels.go:131
-								if i-Radius >= 0 {
+										if i-Radius >= 0 {
 //line kernels.go:132
-									lo = a[i-Radius]
-								}
+											lo = a[i-Radius]
+										}
 //line kernels.go:134
-								if i+Block < len(a) {
+										if i+Block < len(a) {
 //line kernels.go:135
-									hi = a[i+Block]
-								}
+											hi = a[i+Block]
+										}
 //line kernels.go:137
-								sh[tid] = lo
+										sh[tid] = lo
 //line kernels.go:138
-								sh[tid+Block+Radius] = hi
+										sh[tid+Block+Radius] = hi
+									}
+								}
 							}
 						}
 					}
@@ -29415,28 +30535,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:122
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:123
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:141
-							if i < len(out) {
+									if i < len(out) {
 //line kernels.go:142
-								var s float32
+										var s float32
 //line kernels.go:143
-								for k := -Radius; k <= Radius; k++ {
+										for k := -Radius; k <= Radius; k++ {
 //line kernels.go:144
-									s += sh[tid+Radius+k]
-								}
+											s += sh[tid+Radius+k]
+										}
 //line kernels.go:146
-								out[i] = s / (2*Radius + 1)
+										out[i] = s / (2*Radius + 1)
+									}
+								}
 							}
 						}
 					}
@@ -29485,23 +30610,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:157
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:158
-							var v float32
+									var v float32
 
 //line kernels.go:159
-							if i < len(a) {
+									if i < len(a) {
 //line kernels.go:160
-								v = a[i]
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -29592,27 +30722,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:155
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:156
-							lane := tid % 32
+									lane := tid % 32
 
 //line kernels.go:156
-							warp := tid / 32
-							v := nugoVV[nugoTi]
+									warp := tid / 32
+									v := nugoVV[nugoTi]
 
 //line kernels.go:165
-							if lane == 0 {
+									if lane == 0 {
 //line kernels.go:166
-								warpSums[warp] = v
+										warpSums[warp] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -29639,24 +30774,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:155
-							tid := nugoTx
-							v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line kernels.go:169
-							v = 0
+									v = 0
 
 //line kernels.go:170
-							if tid < Block/32 {
+									if tid < Block/32 {
 //line kernels.go:171
-								v = warpSums[tid]
+										v = warpSums[tid]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -29742,21 +30882,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:155
-							tid := nugoTx
-							v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line kernels.go:176
-							if tid == 0 {
+									if tid == 0 {
 //line kernels.go:177
-								sums[t.BlockIdx().X] = v
+										sums[t.BlockIdx().X] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -29793,18 +30938,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:185
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:186
-							above := i < len(a) && a[i] > limit
-							if above {
-								nugoCount++
+									above := i < len(a) && a[i] > limit
+									if above {
+										nugoCount++
+									}
+								}
 							}
 						}
 					}
@@ -29830,17 +30980,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:185
-							i := (nugoX0 + nugoTx)
-							if i >= len(a) || a[i] > 0 {
-								nugoCount2++
+									i := (nugoX0 + nugoTx)
+									if i >= len(a) || a[i] > 0 {
+										nugoCount2++
+									}
+									nugoArrived++
+								}
 							}
-							nugoArrived++
 						}
 					}
 				}
@@ -29868,19 +31023,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:189
-							if nugoTx == 0 {
+									if nugoTx == 0 {
 //line kernels.go:190
-								counts[t.BlockIdx().X] = int32(n)
+										counts[t.BlockIdx().X] = int32(n)
 //line kernels.go:191
-								if pos {
+										if pos {
 //line kernels.go:192
-									all[t.BlockIdx().X] = 1
+											all[t.BlockIdx().X] = 1
+										}
+									}
 								}
 							}
 						}
@@ -29928,23 +31088,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:200
-							u := t
+									u := t
 
 //line kernels.go:201
-							i := u.Grid1()
+									i := u.Grid1()
 
 //line kernels.go:202
-							if i < len(a) {
+									if i < len(a) {
 //line kernels.go:203
-								a[i] = int32(u.ThreadIdx().X)
+										a[i] = int32(u.ThreadIdx().X)
+									}
+									nugoVU[nugoTi] = u
+								}
 							}
-							nugoVU[nugoTi] = u
 						}
 					}
 				}
@@ -29965,18 +31130,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							u := nugoVU[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									u := nugoVU[nugoTi]
 
 //line kernels.go:206
-							if j := u.Grid1(); j < len(a) {
+									if j := u.Grid1(); j < len(a) {
 //line kernels.go:207
-								a[j] += int32(u.BlockIdx().X)
+										a[j] += int32(u.BlockIdx().X)
+									}
+									nugoVU[nugoTi] = u
+								}
 							}
-							nugoVU[nugoTi] = u
 						}
 					}
 				}
@@ -30017,15 +31187,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line kernels.go:217
-								if i := (nugoX0 + nugoTx); i < len(a) {
+										if i := (nugoX0 + nugoTx); i < len(a) {
 //line kernels.go:218
-									a[i] += n
+											a[i] += n
+										}
+									}
 								}
 							}
 						}
@@ -30045,15 +31220,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line kernels.go:222
-								if i := (nugoX0 + nugoTx); i < len(a) {
+										if i := (nugoX0 + nugoTx); i < len(a) {
 //line kernels.go:223
-									a[i] = a[i]*n2 + int32(k)
+											a[i] = a[i]*n2 + int32(k)
+										}
+									}
 								}
 							}
 						}
@@ -30102,15 +31282,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line kernels.go:236
-								if i := (nugoX0 + nugoTx); i < len(a) {
+										if i := (nugoX0 + nugoTx); i < len(a) {
 //line kernels.go:237
-									a[i] = a[i]*3 + x2*10 + y2
+											a[i] = a[i]*3 + x2*10 + y2
+										}
+									}
 								}
 							}
 						}
@@ -30131,15 +31316,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:241
-							if i := (nugoX0 + nugoTx); i < len(a) {
+									if i := (nugoX0 + nugoTx); i < len(a) {
 //line kernels.go:242
-								a[i] += x + y
+										a[i] += x + y
+									}
+								}
 							}
 						}
 					}
@@ -30176,18 +31366,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:250
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line kernels.go:251
-							if x < len(a) {
+									if x < len(a) {
 //line kernels.go:252
-								a[x] = int32(y)
+										a[x] = int32(y)
+									}
+								}
 							}
 						}
 					}
@@ -30210,18 +31405,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:250
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line kernels.go:255
-							if x == badX && y == badY {
+									if x == badX && y == badY {
 //line kernels.go:256
-								a[len(a)+x] = 0
+										a[len(a)+x] = 0
+									}
+								}
 							}
 						}
 					}
@@ -30244,18 +31444,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:250
-							x, _ := nugoB.Grid2At(nugoTx, nugoTy)
+									x, _ := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line kernels.go:259
-							if x < len(a) {
+									if x < len(a) {
 //line kernels.go:260
-								a[x]++
+										a[x]++
+									}
+								}
 							}
 						}
 					}
@@ -30300,19 +31505,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:271
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:272
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:273
-							sh[tid] = int32(i)
+									sh[tid] = int32(i)
+								}
+							}
 						}
 					}
 				}
@@ -31150,18 +32360,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:272
-							i := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
+									i := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
 
 //line kernels.go:280
-							a[i] = s
-							nugoVS[nugoTi] = s
+									a[i] = s
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}
@@ -31229,19 +32444,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:290
-							tid := nugoTx
+									tid := nugoTx
 
 //line kernels.go:291
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line kernels.go:292
-							sh[tid] = int32(i)
+									sh[tid] = int32(i)
+								}
+							}
 						}
 					}
 				}
@@ -31582,18 +32802,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:291
-							i := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
+									i := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
 
 //line kernels.go:299
-							a[i] = s
-							nugoVS[nugoTi] = s
+									a[i] = s
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}

@@ -429,24 +429,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line arrays.go:82
-							i, j := nugoB.Grid2At(nugoTx, nugoTy)
+									i, j := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line arrays.go:85
-							tid := nugoTx + nugoTy*t.BlockDim().X
+									tid := nugoTx + nugoTy*t.BlockDim().X
 
 //line arrays.go:86
-							in := i < rows && j < cols
+									in := i < rows && j < cols
 
 //line arrays.go:87
-							if in {
+									if in {
 //line arrays.go:88
-								flags[tid] = x.AtP(i, j) > thr
+										flags[tid] = x.AtP(i, j) > thr
+									}
+								}
 							}
 						}
 					}
@@ -475,24 +480,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line arrays.go:82
-							i, j := nugoB.Grid2At(nugoTx, nugoTy)
+									i, j := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line arrays.go:85
-							tid := nugoTx + nugoTy*t.BlockDim().X
+									tid := nugoTx + nugoTy*t.BlockDim().X
 
 //line arrays.go:86
-							in := i < rows && j < cols
+									in := i < rows && j < cols
 
 //line arrays.go:91
-							if in {
+									if in {
 //line arrays.go:92
-								m.SetP(i, j, flags[tid] != m.AtP(i, j))
+										m.SetP(i, j, flags[tid] != m.AtP(i, j))
+									}
+								}
 							}
 						}
 					}
@@ -587,18 +597,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:46
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:47
-							if tid < 9 {
+									if tid < 9 {
 //line atomics.go:48
-								sh[tid] = 0
+										sh[tid] = 0
+									}
+								}
 							}
 						}
 					}
@@ -623,20 +638,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:46
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:51
-							if i := (nugoX0 + nugoTx); i < len(a) {
+									if i := (nugoX0 + nugoTx); i < len(a) {
 //line atomics.go:52
-								cuda.BlockAtomicAdd(&sh[tid%8], a[i]%100)
+										cuda.BlockAtomicAdd(&sh[tid%8], a[i]%100)
 //line atomics.go:53
-								cuda.BlockAtomicMax(&sh[8], int32(tid))
+										cuda.BlockAtomicMax(&sh[8], int32(tid))
+									}
+								}
 							}
 						}
 					}
@@ -660,18 +680,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:46
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:56
-							if tid < 9 {
+									if tid < 9 {
 //line atomics.go:57
-								cuda.AtomicAdd(&out[tid], sh[tid])
+										cuda.AtomicAdd(&out[tid], sh[tid])
+									}
+								}
 							}
 						}
 					}
@@ -731,25 +756,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:85
-							if i := (nugoX0 + nugoTx); i < 1000 {
+									if i := (nugoX0 + nugoTx); i < 1000 {
 //line atomics.go:86
-								cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
+										cuda.AtomicAdd(&sums[0], uint64(cuda.AtomicInc(&c32[0], 6)))
 //line atomics.go:87
-								cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
+										cuda.AtomicAdd(&sums[1], uint64(cuda.AtomicDec(&c32[1], 4)))
 //line atomics.go:88
-								cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
+										cuda.AtomicAdd(&sums[2], uint64(cuda.AtomicInc(&c32[2], 6)))
 //line atomics.go:89
-								cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
+										cuda.AtomicAdd(&sums[3], cuda.AtomicInc(&c64[0], 1<<40))
 //line atomics.go:90
-								cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
+										cuda.AtomicAdd(&sums[4], cuda.AtomicDec(&c64[1], 9))
 //line atomics.go:91
-								cuda.AtomicInc(&sh[0], 2)
+										cuda.AtomicInc(&sh[0], 2)
+									}
+								}
 							}
 						}
 					}
@@ -770,15 +800,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:94
-							if nugoTx == 0 {
+									if nugoTx == 0 {
 //line atomics.go:95
-								cuda.AtomicAdd(&sums[5], uint64(sh[0]))
+										cuda.AtomicAdd(&sums[5], uint64(sh[0]))
+									}
+								}
 							}
 						}
 					}
@@ -850,22 +885,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:141
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:142
-							if tid < 12 {
+									if tid < 12 {
 //line atomics.go:143
-								sh[tid] = cuda.Float16FromBits(0)
+										sh[tid] = cuda.Float16FromBits(0)
 //line atomics.go:144
-								if tid == 8 {
+										if tid == 8 {
 //line atomics.go:145
-									sh[tid] = cuda.Float16FromBits(0xFC00)
+											sh[tid] = cuda.Float16FromBits(0xFC00)
+										}
+									}
 								}
 							}
 						}
@@ -900,29 +940,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:141
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:149
-							if i := (nugoX0 + nugoTx); i < len(a) {
+									if i := (nugoX0 + nugoTx); i < len(a) {
 //line atomics.go:150
-								cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
+										cuda.AtomicAdd(&sh[tid%8], cuda.F16(1))
 //line atomics.go:151
-								cuda.AtomicMax(&sh[8], a[i])
+										cuda.AtomicMax(&sh[8], a[i])
 //line atomics.go:152
-								cuda.AtomicSub(&sh[9], cuda.F16(0.5))
+										cuda.AtomicSub(&sh[9], cuda.F16(0.5))
 //line atomics.go:153
-								if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
+										if cuda.AtomicCAS(&sh[10], cuda.Float16FromBits(0), cuda.F16(1)).Bits() == 0 {
 //line atomics.go:154
-									cuda.AtomicMin(&sh[10], cuda.F16(-3))
-								}
+											cuda.AtomicMin(&sh[10], cuda.F16(-3))
+										}
 //line atomics.go:156
-								cuda.AtomicExch(&sh[11], cuda.F16(7))
+										cuda.AtomicExch(&sh[11], cuda.F16(7))
+									}
+								}
 							}
 						}
 					}
@@ -948,21 +993,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:141
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:160
-							if tid == 8 || tid == 10 {
+									if tid == 8 || tid == 10 {
 //line atomics.go:161
-								cuda.AtomicMin(&out[tid], sh[tid])
-							} else if tid < 12 {
+										cuda.AtomicMin(&out[tid], sh[tid])
+									} else if tid < 12 {
 //line atomics.go:163
-								cuda.AtomicAdd(&out[tid], sh[tid])
+										cuda.AtomicAdd(&out[tid], sh[tid])
+									}
+								}
 							}
 						}
 					}
@@ -1001,18 +1051,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:175
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:176
-							if tid < 2 {
+									if tid < 2 {
 //line atomics.go:177
-								sh[tid] = out[2+tid]
+										sh[tid] = out[2+tid]
+									}
+								}
 							}
 						}
 					}
@@ -1050,33 +1105,38 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:180
-							if i := (nugoX0 + nugoTx); i < len(a) {
+									if i := (nugoX0 + nugoTx); i < len(a) {
 //line atomics.go:181
-								cuda.AtomicNanMax(&mx[0], a[i])
+										cuda.AtomicNanMax(&mx[0], a[i])
 //line atomics.go:182
-								cuda.AtomicNanMax(&mx[1], a[i]-a[i])
+										cuda.AtomicNanMax(&mx[1], a[i]-a[i])
 //line atomics.go:183
-								cuda.AtomicNanMin(&mn[0], f[i])
+										cuda.AtomicNanMin(&mn[0], f[i])
 //line atomics.go:184
-								cuda.AtomicNanMin(&mn[1], f[i]-f[i])
+										cuda.AtomicNanMin(&mn[1], f[i]-f[i])
 //line atomics.go:185
-								cuda.AtomicNanMax(&hmx[0], h[i])
+										cuda.AtomicNanMax(&hmx[0], h[i])
 //line atomics.go:186
-								cuda.AtomicNanMin(&hmx[1], h[i])
+										cuda.AtomicNanMin(&hmx[1], h[i])
 //line atomics.go:187
-								cuda.AtomicNanMax(&sh[0], f[i]*0.5)
+										cuda.AtomicNanMax(&sh[0], f[i]*0.5)
 //line atomics.go:188
-								cuda.AtomicNanMin(&sh[1], f[i]-f[i])
+										cuda.AtomicNanMin(&sh[1], f[i]-f[i])
 //line atomics.go:189
-								cuda.AtomicNanMax(&im[0], int64(i%1000)-500)
+										cuda.AtomicNanMax(&im[0], int64(i%1000)-500)
 //line atomics.go:190
-								cuda.AtomicNanMin(&im[1], int64(i%1000)-500)
+										cuda.AtomicNanMin(&im[1], int64(i%1000)-500)
+									}
+								}
 							}
 						}
 					}
@@ -1106,23 +1166,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:175
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:193
-							if tid < 2 {
+									if tid < 2 {
 //line atomics.go:194
-								if tid == 0 {
+										if tid == 0 {
 //line atomics.go:195
-									cuda.AtomicNanMax(&out[0], sh[0])
-								} else {
+											cuda.AtomicNanMax(&out[0], sh[0])
+										} else {
 //line atomics.go:197
-									cuda.AtomicNanMin(&out[1], sh[1])
+											cuda.AtomicNanMin(&out[1], sh[1])
+										}
+									}
 								}
 							}
 						}
@@ -1164,18 +1229,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:210
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:211
-							if tid == 0 {
+									if tid == 0 {
 //line atomics.go:212
-								sh64[0], sh128[0] = 0, 0
+										sh64[0], sh128[0] = 0, 0
+									}
+								}
 							}
 						}
 					}
@@ -1205,25 +1275,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:215
-							if i := (nugoX0 + nugoTx); i < len(x) {
+									if i := (nugoX0 + nugoTx); i < len(x) {
 //line atomics.go:216
-								v := x[i]
+										v := x[i]
 //line atomics.go:217
-								cuda.AtomicAddComplex(&g128[i%3], v)
+										cuda.AtomicAddComplex(&g128[i%3], v)
 //line atomics.go:218
-								cuda.AtomicAddComplex(&g64[i%2], complex64(v))
+										cuda.AtomicAddComplex(&g64[i%2], complex64(v))
 //line atomics.go:219
-								cuda.AtomicAddComplex(&sh64[0], complex64(v))
+										cuda.AtomicAddComplex(&sh64[0], complex64(v))
 //line atomics.go:220
-								cuda.AtomicAddComplex(&sh128[0], -v)
+										cuda.AtomicAddComplex(&sh128[0], -v)
 //line atomics.go:221
-								olds[i] = cuda.AtomicAddComplex(&own[i], complex64(v)+1i)
+										olds[i] = cuda.AtomicAddComplex(&own[i], complex64(v)+1i)
+									}
+								}
 							}
 						}
 					}
@@ -1249,20 +1324,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomics.go:210
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomics.go:224
-							if tid == 0 {
+									if tid == 0 {
 //line atomics.go:225
-								cuda.AtomicAddComplex(&g64[2], sh64[0])
+										cuda.AtomicAddComplex(&g64[2], sh64[0])
 //line atomics.go:226
-								cuda.AtomicAddComplex(&g128[3], sh128[0])
+										cuda.AtomicAddComplex(&g128[3], sh128[0])
+									}
+								}
 							}
 						}
 					}
@@ -1405,24 +1485,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line builtins.go:51
-							tid := nugoTx
+									tid := nugoTx
 
 //line builtins.go:52
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line builtins.go:53
-							if g < len(in) {
+									if g < len(in) {
 //line builtins.go:54
-								copy(sh[tid:tid+1], in[g:])
-							} else {
+										copy(sh[tid:tid+1], in[g:])
+									} else {
 //line builtins.go:56
-								clear(sh[tid : tid+1])
+										clear(sh[tid : tid+1])
+									}
+								}
 							}
 						}
 					}
@@ -1450,23 +1535,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line builtins.go:51
-							tid := nugoTx
+									tid := nugoTx
 
 //line builtins.go:52
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line builtins.go:59
-							if g < len(out) {
+									if g < len(out) {
 //line builtins.go:60
-								k := (tid + 1) % 128
+										k := (tid + 1) % 128
 //line builtins.go:61
-								copy(out[g:g+1], sh[k:])
+										copy(out[g:g+1], sh[k:])
+									}
+								}
 							}
 						}
 					}
@@ -1662,16 +1752,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line complexk.go:79
-							k := nugoTx
+									k := nugoTx
 
 //line complexk.go:81
-							sh[k] = x[base+k]
+									sh[k] = x[base+k]
+								}
+							}
 						}
 					}
 				}
@@ -1699,25 +1794,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line complexk.go:79
-							k := nugoTx
+									k := nugoTx
 
 //line complexk.go:83
-							var acc complex64
+									var acc complex64
 
 //line complexk.go:84
-							for j := 0; j < n; j++ {
+									for j := 0; j < n; j++ {
 //line complexk.go:85
-								acc += sh[j] * w[(j*k)%n]
-							}
+										acc += sh[j] * w[(j*k)%n]
+									}
 
 //line complexk.go:87
-							out[base+k] = acc
+									out[base+k] = acc
+								}
+							}
 						}
 					}
 				}
@@ -2142,24 +2242,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line funcs.go:118
-							tid := nugoTx
+									tid := nugoTx
 
 //line funcs.go:119
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line funcs.go:120
-							sh[tid] = 0
+									sh[tid] = 0
 
 //line funcs.go:121
-							if i < len(a) {
+									if i < len(a) {
 //line funcs.go:122
-								sh[tid] = a[i]
+										sh[tid] = a[i]
+									}
+								}
 							}
 						}
 					}
@@ -2187,23 +2292,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line funcs.go:118
-							tid := nugoTx
+									tid := nugoTx
 
 //line funcs.go:119
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line funcs.go:125
-							if i < len(out) {
+									if i < len(out) {
 //line funcs.go:126
-								lo := tid - tid%8
+										lo := tid - tid%8
 //line funcs.go:127
-								out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
+										out[i] = sumSlice(sh[lo:lo+8]) + sumSlice(a[i:i+1])
+									}
+								}
 							}
 						}
 					}
@@ -2306,25 +2416,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:12
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:13
-							var s int64
+									var s int64
 
 //line gridsync.go:14
-							for j := i; j < len(a); j += n {
+									for j := i; j < len(a); j += n {
 //line gridsync.go:15
-								s += a[j] * int64(j%7+1)
-							}
+										s += a[j] * int64(j%7+1)
+									}
 
 //line gridsync.go:17
-							partial[i] = s
+									partial[i] = s
+								}
+							}
 						}
 					}
 				}
@@ -2353,18 +2468,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line gridsync.go:12
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line gridsync.go:20
-								if i < stride {
+										if i < stride {
 //line gridsync.go:21
-									partial[i] += partial[i+stride]
+											partial[i] += partial[i+stride]
+										}
+									}
 								}
 							}
 						}
@@ -2393,18 +2513,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:12
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:25
-							if i == 0 {
+									if i == 0 {
 //line gridsync.go:26
-								out[0] = partial[0]
+										out[0] = partial[0]
+									}
+								}
 							}
 						}
 					}
@@ -2435,10 +2560,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -2462,19 +2592,24 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line gridsync.go:35
-								col := (nugoX0 + nugoTx)
+										col := (nugoX0 + nugoTx)
 
 //line gridsync.go:38
-								opposite := cols - col - 1
+										opposite := cols - col - 1
 
 //line gridsync.go:39
-								m.SetP(row, col, m.AtP(row-1, opposite)+1)
+										m.SetP(row, col, m.AtP(row-1, opposite)+1)
+									}
+								}
 							}
 						}
 					}
@@ -2544,34 +2679,39 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:49
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:51
-							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+									tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line gridsync.go:52
-							if (tid.X+tid.Y)%3 == 0 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if (tid.X+tid.Y)%3 == 0 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line gridsync.go:55
-							lin := y*sx + x
+									lin := y*sx + x
 
 //line gridsync.go:56
-							a[lin] = a[lin]*3 + int32(lin)
+									a[lin] = a[lin]*3 + int32(lin)
+								}
+							}
 						}
 					}
 				}
@@ -2605,25 +2745,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:49
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:51
-							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+									tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line gridsync.go:55
-							lin := y*sx + x
+									lin := y*sx + x
 
 //line gridsync.go:58
-							out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
+									out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
+								}
+							}
 						}
 					}
 				}
@@ -2654,22 +2799,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:49
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:55
-							lin := y*sx + x
+									lin := y*sx + x
 
 //line gridsync.go:60
-							a[lin] = out[(lin+1)%n]
+									a[lin] = out[(lin+1)%n]
+								}
+							}
 						}
 					}
 				}
@@ -2724,30 +2874,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:68
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:69
-							if i%2 == 1 {
+									if i%2 == 1 {
 //line gridsync.go:70
-								out[i] = -1
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+										out[i] = -1
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line gridsync.go:73
-							a[i] = int64(i) * 3
+									a[i] = int64(i) * 3
+								}
+							}
 						}
 					}
 				}
@@ -2775,19 +2930,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:68
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:75
-							out[i] = a[(i+t.BlockDim().X)%len(a)]
+									out[i] = a[(i+t.BlockDim().X)%len(a)]
+								}
+							}
 						}
 					}
 				}
@@ -2836,37 +2996,42 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion4:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion4:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:68
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:78
-							if b == 0 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion4
-								}
-							}
+									if b == 0 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion4
+										}
+									}
 
 //line gridsync.go:81
-							var s int64
+									var s int64
 
 //line gridsync.go:82
-							for k := range 100 * b {
+									for k := range 100 * b {
 //line gridsync.go:83
-								s += a[(i+k)%len(a)] ^ int64(k)
-							}
+										s += a[(i+k)%len(a)] ^ int64(k)
+									}
 
 //line gridsync.go:85
-							out[i] += s
+									out[i] += s
+								}
+							}
 						}
 					}
 				}
@@ -2982,21 +3147,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line half.go:101
-							tx := nugoTx
+									tx := nugoTx
 
 //line half.go:103
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line half.go:104
-							if i < rows*cols {
+									if i < rows*cols {
 //line half.go:105
-								tile[tx] = m.AtP(i/cols, i%cols)
+										tile[tx] = m.AtP(i/cols, i%cols)
+									}
+								}
 							}
 						}
 					}
@@ -3024,23 +3194,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line half.go:101
-							tx := nugoTx
+									tx := nugoTx
 
 //line half.go:103
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line half.go:108
-							if i < len(out) {
+									if i < len(out) {
 //line half.go:109
-								out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
+										out[i] = cuda.HAdd(tile[tx], tile[(tx+1)%128])
 //line half.go:110
-								m.SetP(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+										m.SetP(i/cols, i%cols, cuda.HSqrt(cuda.HAbs(out[i])))
+									}
+								}
 							}
 						}
 					}
@@ -3494,28 +3669,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line mixed.go:133
-							tid := nugoTx
+									tid := nugoTx
 
 //line mixed.go:134
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line mixed.go:135
-							var v float32
+									var v float32
 
 //line mixed.go:136
-							if g < len(a) {
+									if g < len(a) {
 //line mixed.go:137
-								v = a[g]
-							}
+										v = a[g]
+									}
 
 //line mixed.go:139
-							sh[tid] = v
+									sh[tid] = v
+								}
+							}
 						}
 					}
 				}
@@ -3540,18 +3720,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line mixed.go:133
-								tid := nugoTx
+										tid := nugoTx
 
 //line mixed.go:142
-								if tid < s {
+										if tid < s {
 //line mixed.go:143
-									sh[tid] += sh[tid+s]
+											sh[tid] += sh[tid+s]
+										}
+									}
 								}
 							}
 						}
@@ -3602,45 +3787,50 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line mixed.go:133
-							tid := nugoTx
+									tid := nugoTx
 
 //line mixed.go:134
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line mixed.go:147
-							var buf [12]float32
+									var buf [12]float32
 
 //line mixed.go:148
-							for k := 0; k < 12; k++ {
+									for k := 0; k < 12; k++ {
 //line mixed.go:149
-								buf[k] = sh[(tid*5+k*3)&127] * float32(k-6)
-							}
+										buf[k] = sh[(tid*5+k*3)&127] * float32(k-6)
+									}
 
 //line mixed.go:151
-							var acc float32
+									var acc float32
 
 //line mixed.go:152
-							for k := 11; k >= 0; k -= 2 {
+									for k := 11; k >= 0; k -= 2 {
 //line mixed.go:153
-								acc += buf[k] - buf[11-k]
-							}
+										acc += buf[k] - buf[11-k]
+									}
 
 //line mixed.go:155
-							for k := range 4 {
+									for k := range 4 {
 //line mixed.go:156
-								acc += float32((tid*k-k*k)%7) + float32(tid>>k)
-							}
+										acc += float32((tid*k-k*k)%7) + float32(tid>>k)
+									}
 
 //line mixed.go:158
-							if g < len(out) {
+									if g < len(out) {
 //line mixed.go:159
-								out[g] = acc + sh[0]*0.5
+										out[g] = acc + sh[0]*0.5
+									}
+								}
 							}
 						}
 					}
@@ -3823,21 +4013,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:9
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:10
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:11
-							if i < len(a) {
+									if i < len(a) {
 //line shared.go:12
-								sh[tid] = a[i]
+										sh[tid] = a[i]
+									}
+								}
 							}
 						}
 					}
@@ -3866,24 +4061,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:9
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:10
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:15
-							j := t.BlockIdx().X*128 + 127 - tid
+									j := t.BlockIdx().X*128 + 127 - tid
 
 //line shared.go:16
-							if i < len(a) && j < len(a) {
+									if i < len(a) && j < len(a) {
 //line shared.go:17
-								a[i] = sh[127-tid]
+										a[i] = sh[127-tid]
+									}
+								}
 							}
 						}
 					}
@@ -3928,24 +4128,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:24
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:25
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:26
-							sh[tid] = 0
+									sh[tid] = 0
 
 //line shared.go:27
-							if i < len(a) {
+									if i < len(a) {
 //line shared.go:28
-								sh[tid] = a[i] % 1000003
+										sh[tid] = a[i] % 1000003
+									}
+								}
 							}
 						}
 					}
@@ -3971,18 +4176,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line shared.go:24
-								tid := nugoTx
+										tid := nugoTx
 
 //line shared.go:32
-								if tid < s {
+										if tid < s {
 //line shared.go:33
-									sh[tid] += sh[tid+s]
+											sh[tid] += sh[tid+s]
+										}
+									}
 								}
 							}
 						}
@@ -4007,18 +4217,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:24
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:37
-							if tid == 0 {
+									if tid == 0 {
 //line shared.go:38
-								sums[t.BlockIdx().X] = sh[0]
+										sums[t.BlockIdx().X] = sh[0]
+									}
+								}
 							}
 						}
 					}
@@ -4065,24 +4280,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:45
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:46
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:47
-							x[tid], y[tid] = int32(tid), int16(-tid)
+									x[tid], y[tid] = int32(tid), int16(-tid)
 
 //line shared.go:48
-							if i < len(a) {
+									if i < len(a) {
 //line shared.go:49
-								x[tid] += a[i]
+										x[tid] += a[i]
+									}
+								}
 							}
 						}
 					}
@@ -4108,21 +4328,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:45
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:46
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:52
-							if i < len(out) {
+									if i < len(out) {
 //line shared.go:53
-								out[i] = x[(tid+1)%128] + int32(y[(tid+5)%128])
+										out[i] = x[(tid+1)%128] + int32(y[(tid+5)%128])
+									}
+								}
 							}
 						}
 					}
@@ -4170,25 +4395,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:59
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:60
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:61
-							if tid < len(sh) {
+									if tid < len(sh) {
 //line shared.go:62
-								sh[tid] = 0
+										sh[tid] = 0
 //line shared.go:63
-								if i < len(a) {
+										if i < len(a) {
 //line shared.go:64
-									sh[tid] = a[i] * 2
+											sh[tid] = a[i] * 2
+										}
+									}
 								}
 							}
 						}
@@ -4215,21 +4445,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:59
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:60
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:68
-							if i < len(out) {
+									if i < len(out) {
 //line shared.go:69
-								out[i] = sh[(tid+1)%len(sh)] + float32(len(sh))
+										out[i] = sh[(tid+1)%len(sh)] + float32(len(sh))
+									}
+								}
 							}
 						}
 					}
@@ -4297,43 +4532,48 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:77
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:78
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:79
-							if i < len(a) {
+									if i < len(a) {
 //line shared.go:80
-								sh[tid+r] = a[i]
-							} else {
+										sh[tid+r] = a[i]
+									} else {
 //line shared.go:82
-								sh[tid+r] = 0
-							}
+										sh[tid+r] = 0
+									}
 
 //line shared.go:84
-							if tid < r {
+									if tid < r {
 //line shared.go:85
-								if i-r >= 0 {
+										if i-r >= 0 {
 //line shared.go:86
-									sh[tid] = a[i-r]
-								} else {
+											sh[tid] = a[i-r]
+										} else {
 //line shared.go:88
-									sh[tid] = 0
-								}
+											sh[tid] = 0
+										}
 //line shared.go:90
-								if i+128 < len(a) {
+										if i+128 < len(a) {
 //line shared.go:91
-									sh[tid+128+r] = a[i+128]
-								} else {
+											sh[tid+128+r] = a[i+128]
+										} else {
 //line shared.go:93
-									sh[tid+128+r] = 0
+											sh[tid+128+r] = 0
+										}
+									}
 								}
 							}
 						}
@@ -4367,28 +4607,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:77
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:78
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:97
-							if i < len(out) {
+									if i < len(out) {
 //line shared.go:98
-								var s float64
+										var s float64
 //line shared.go:99
-								for k := -r; k <= r; k++ {
+										for k := -r; k <= r; k++ {
 //line shared.go:100
-									s += sh[tid+r+k]
-								}
+											s += sh[tid+r+k]
+										}
 //line shared.go:102
-								out[i] = s / (2*r + 1)
+										out[i] = s / (2*r + 1)
+									}
+								}
 							}
 						}
 					}
@@ -4429,18 +4674,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:112
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line shared.go:113
-							if i < len(a) {
+									if i < len(a) {
 //line shared.go:114
-								cuda.BlockAtomicAdd(&bins[int(a[i])%37], 1)
+										cuda.BlockAtomicAdd(&bins[int(a[i])%37], 1)
+									}
+								}
 							}
 						}
 					}
@@ -4464,18 +4714,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:112
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:117
-							if tid < 37 {
+									if tid < 37 {
 //line shared.go:118
-								low[tid] += uint8(bins[tid])
+										low[tid] += uint8(bins[tid])
+									}
+								}
 							}
 						}
 					}
@@ -4499,18 +4754,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:112
-							tid := nugoTx
+									tid := nugoTx
 
 //line shared.go:121
-							if tid < 37 {
+									if tid < 37 {
 //line shared.go:122
-								cuda.AtomicAdd(&counts[tid], bins[tid]+uint32(low[(tid+1)%37])<<16)
+										cuda.AtomicAdd(&counts[tid], bins[tid]+uint32(low[(tid+1)%37])<<16)
+									}
+								}
 							}
 						}
 					}
@@ -4547,15 +4807,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:131
-							if i := (nugoX0 + nugoTx); i < len(out) {
+									if i := (nugoX0 + nugoTx); i < len(out) {
 //line shared.go:132
-								out[i] = sh[nugoTx%len(sh)] + uint8(len(sh))
+										out[i] = sh[nugoTx%len(sh)] + uint8(len(sh))
+									}
+								}
 							}
 						}
 					}
@@ -4602,25 +4867,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:159
-							x := nugoTx
+									x := nugoTx
 
 //line shared.go:159
-							y := nugoTy
+									y := nugoTy
 
 //line shared.go:160
-							g := t.BlockIdx().X*32 + y*8 + x
+									g := t.BlockIdx().X*32 + y*8 + x
 
 //line shared.go:161
-							tile.SetP(y, x, in[g])
+									tile.SetP(y, x, in[g])
 
 //line shared.go:162
-							cube.SetP(y/2, y%2, x, in[g]*3)
+									cube.SetP(y/2, y%2, x, in[g]*3)
+								}
+							}
 						}
 					}
 				}
@@ -4657,34 +4927,39 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line shared.go:159
-							x := nugoTx
+									x := nugoTx
 
 //line shared.go:159
-							y := nugoTy
+									y := nugoTy
 
 //line shared.go:160
-							g := t.BlockIdx().X*32 + y*8 + x
+									g := t.BlockIdx().X*32 + y*8 + x
 
 //line shared.go:164
-							tt := tile.T()
+									tt := tile.T()
 
 //line shared.go:167
-							s := int64(0)
+									s := int64(0)
 
 //line shared.go:168
-							for k := 0; k < 8; k++ {
+									for k := 0; k < 8; k++ {
 //line shared.go:169
-								s += cube.AtP(y/2, y%2, k)
-							}
+										s += cube.AtP(y/2, y%2, k)
+									}
 
 //line shared.go:171
-							out[g] = tt.AtP(x, y)*1000 + s
+									out[g] = tt.AtP(x, y)*1000 + s
+								}
+							}
 						}
 					}
 				}
@@ -4889,18 +5164,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:15
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:16
-							in := i < len(a)
-							if in && a[i]%2 == 0 {
-								nugoCount++
+									in := i < len(a)
+									if in && a[i]%2 == 0 {
+										nugoCount++
+									}
+								}
 							}
 						}
 					}
@@ -4927,18 +5207,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:15
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:16
-							in := i < len(a)
-							if in && a[i]%2 != 0 {
-								nugoCount2++
+									in := i < len(a)
+									if in && a[i]%2 != 0 {
+										nugoCount2++
+									}
+								}
 							}
 						}
 					}
@@ -4967,21 +5252,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:15
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:16
-							in := i < len(a)
+									in := i < len(a)
 
 //line syncreduce.go:19
-							if in {
+									if in {
 //line syncreduce.go:20
-								even[i], odd[i] = int32(e), int32(o)
+										even[i], odd[i] = int32(e), int32(o)
+									}
+								}
 							}
 						}
 					}
@@ -5038,30 +5328,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line syncreduce.go:28
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:28
-							tid := nugoTx
+									tid := nugoTx
 
 //line syncreduce.go:29
-							if tid < 3 || tid%5 == 2 || tid >= 90 || i >= len(a) {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if tid < 3 || tid%5 == 2 || tid >= 90 || i >= len(a) {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+									if a[i] > 0 {
+										nugoCount++
+									}
 								}
-							}
-							if a[i] > 0 {
-								nugoCount++
 							}
 						}
 					}
@@ -5091,20 +5386,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line syncreduce.go:28
-							i := (nugoX0 + nugoTx)
-							if a[i] > -1<<30 {
-								nugoCount2++
+									i := (nugoX0 + nugoTx)
+									if a[i] > -1<<30 {
+										nugoCount2++
+									}
+									nugoArrived++
+								}
 							}
-							nugoArrived++
 						}
 					}
 				}
@@ -5131,18 +5431,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line syncreduce.go:28
-							i := (nugoX0 + nugoTx)
-							if a[i] == 7 {
-								nugoCount3++
+									i := (nugoX0 + nugoTx)
+									if a[i] == 7 {
+										nugoCount3++
+									}
+								}
 							}
 						}
 					}
@@ -5179,27 +5484,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion4:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion4:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line syncreduce.go:28
-							tid := nugoTx
+									tid := nugoTx
 
 //line syncreduce.go:35
-							if tid%3 == 0 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion4
+									if tid%3 == 0 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion4
+										}
+									}
+									if true {
+										nugoCount4++
+									}
 								}
-							}
-							if true {
-								nugoCount4++
 							}
 						}
 					}
@@ -5241,19 +5551,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line syncreduce.go:28
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:46
-							out[i] = v
+									out[i] = v
+								}
+							}
 						}
 					}
 				}
@@ -5319,35 +5634,40 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:52
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line syncreduce.go:54
-							lin := y*sx + x
+									lin := y*sx + x
 
 //line syncreduce.go:56
-							var p bool
+									var p bool
 
 //line syncreduce.go:58
-							if ((b.X + 2*b.Y) % 3) == 0 {
+									if ((b.X + 2*b.Y) % 3) == 0 {
 //line syncreduce.go:59
-								p = true
-							} else if ((b.X + 2*b.Y) % 3) == 1 {
+										p = true
+									} else if ((b.X + 2*b.Y) % 3) == 1 {
 //line syncreduce.go:61
-								p = false
-							} else {
+										p = false
+									} else {
 //line syncreduce.go:63
-								p = a[lin%len(a)]%3 == 0
+										p = a[lin%len(a)]%3 == 0
+									}
+									if p {
+										nugoCount++
+									}
+									nugoVP[nugoTi] = p
+								}
 							}
-							if p {
-								nugoCount++
-							}
-							nugoVP[nugoTi] = p
 						}
 					}
 				}
@@ -5371,16 +5691,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							p := nugoVP[nugoTi]
-							if p {
-								nugoCount2++
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									p := nugoVP[nugoTi]
+									if p {
+										nugoCount2++
+									}
+									nugoArrived++
+									nugoVP[nugoTi] = p
+								}
 							}
-							nugoArrived++
-							nugoVP[nugoTi] = p
 						}
 					}
 				}
@@ -5402,15 +5727,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							p := nugoVP[nugoTi]
-							if p {
-								nugoCount3++
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									p := nugoVP[nugoTi]
+									if p {
+										nugoCount3++
+									}
+									nugoVP[nugoTi] = p
+								}
 							}
-							nugoVP[nugoTi] = p
 						}
 					}
 				}
@@ -5432,15 +5762,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							p := nugoVP[nugoTi]
-							if !p {
-								nugoCount4++
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									p := nugoVP[nugoTi]
+									if !p {
+										nugoCount4++
+									}
+									nugoVP[nugoTi] = p
+								}
 							}
-							nugoVP[nugoTi] = p
 						}
 					}
 				}
@@ -5489,21 +5824,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:52
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line syncreduce.go:54
-							lin := y*sx + x
+									lin := y*sx + x
 
 //line syncreduce.go:79
-							if lin < len(out) {
+									if lin < len(out) {
 //line syncreduce.go:80
-								out[lin] = v
+										out[lin] = v
+									}
+								}
 							}
 						}
 					}
@@ -5550,23 +5890,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:88
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:89
-							var work int32
+									var work int32
 
 //line syncreduce.go:90
-							if i < len(a) {
+									if i < len(a) {
 //line syncreduce.go:91
-								work = (a[i] & 15) >> t.BlockIdx().X
+										work = (a[i] & 15) >> t.BlockIdx().X
+									}
+									nugoVWork[nugoTi] = work
+								}
 							}
-							nugoVWork[nugoTi] = work
 						}
 					}
 				}
@@ -5590,15 +5935,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								work := nugoVWork[nugoTi]
-								if work > 0 {
-									nugoCount++
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										work := nugoVWork[nugoTi]
+										if work > 0 {
+											nugoCount++
+										}
+										nugoVWork[nugoTi] = work
+									}
 								}
-								nugoVWork[nugoTi] = work
 							}
 						}
 					}
@@ -5619,15 +5969,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								work := nugoVWork[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										work := nugoVWork[nugoTi]
 
 //line syncreduce.go:95
-								work--
-								nugoVWork[nugoTi] = work
+										work--
+										nugoVWork[nugoTi] = work
+									}
+								}
 							}
 						}
 					}
@@ -5653,18 +6008,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:88
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:98
-							if i < len(rounds) {
+									if i < len(rounds) {
 //line syncreduce.go:99
-								rounds[i] = n
+										rounds[i] = n
+									}
+								}
 							}
 						}
 					}
@@ -5722,32 +6082,37 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:108
-							tid := nugoTx
+									tid := nugoTx
 
 //line syncreduce.go:108
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:109
-							var v int64
+									var v int64
 
 //line syncreduce.go:110
-							if i < len(a) {
+									if i < len(a) {
 //line syncreduce.go:111
-								v = a[i]
-							}
+										v = a[i]
+									}
 
 //line syncreduce.go:113
-							sh[tid] = v
+									sh[tid] = v
 
 //line syncreduce.go:114
-							cuda.ThreadFenceBlock()
-							nugoVV[nugoTi] = v
+									cuda.ThreadFenceBlock()
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -5778,28 +6143,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:108
-							tid := nugoTx
+									tid := nugoTx
 
 //line syncreduce.go:108
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line syncreduce.go:116
-							if i < len(out) {
+									if i < len(out) {
 //line syncreduce.go:117
-								out[i] = sh[(tid+1)%128] - v
+										out[i] = sh[(tid+1)%128] - v
 //line syncreduce.go:118
-								cuda.ThreadFenceSystem()
+										cuda.ThreadFenceSystem()
 //line syncreduce.go:119
-								cuda.AtomicAdd(&done[0], 1)
+										cuda.AtomicAdd(&done[0], 1)
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -6196,23 +6566,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:18
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:19
-							var v float32
+									var v float32
 
 //line warp.go:20
-							if i < len(in) {
+									if i < len(in) {
 //line warp.go:21
-								v = in[i]
+										v = in[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -6298,24 +6673,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line warp.go:27
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warp.go:27
-							w := nugoTx / 32
+									w := nugoTx / 32
 
 //line warp.go:28
-							if lane == 0 {
+									if lane == 0 {
 //line warp.go:29
-								partial[w] = v
+										partial[w] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -6335,15 +6715,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:32
-							if nugoTx == 0 {
+									if nugoTx == 0 {
 //line warp.go:33
-								out[t.BlockIdx().X] = partial[0] + partial[1] + partial[2] + partial[3]
+										out[t.BlockIdx().X] = partial[0] + partial[1] + partial[2] + partial[3]
+									}
+								}
 							}
 						}
 					}
@@ -6442,27 +6827,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:40
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:41
-							var v int64
+									var v int64
 
 //line warp.go:42
-							var x float64
+									var x float64
 
 //line warp.go:43
-							if i < len(in) {
+									if i < len(in) {
 //line warp.go:44
-								v, x = in[i], f[i]
+										v, x = in[i], f[i]
+									}
+									nugoVV[nugoTi] = v
+									nugoVX[nugoTi] = x
+								}
 							}
-							nugoVV[nugoTi] = v
-							nugoVX[nugoTi] = x
 						}
 					}
 				}
@@ -6485,18 +6875,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line warp.go:46
-							b := nugoShfl[nugoTi]
-							nugoVal2[nugoTi] = uint32(v)
-							nugoLane2[nugoTi] = int(t.LaneID() + 1)
-							nugoVV[nugoTi] = v
-							nugoVB[nugoTi] = b
+									b := nugoShfl[nugoTi]
+									nugoVal2[nugoTi] = uint32(v)
+									nugoLane2[nugoTi] = int(t.LaneID() + 1)
+									nugoVV[nugoTi] = v
+									nugoVB[nugoTi] = b
+								}
+							}
 						}
 					}
 				}
@@ -6515,14 +6910,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:47
-							r := nugoShfl2[nugoTi]
-							nugoVR[nugoTi] = r
+									r := nugoShfl2[nugoTi]
+									nugoVR[nugoTi] = r
+								}
+							}
 						}
 					}
 				}
@@ -6553,26 +6953,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:40
-							i := (nugoX0 + nugoTx)
-							b := nugoVB[nugoTi]
-							r := nugoVR[nugoTi]
+									i := (nugoX0 + nugoTx)
+									b := nugoVB[nugoTi]
+									r := nugoVR[nugoTi]
 
 //line warp.go:48
-							u := nugoShfl3[nugoTi]
+									u := nugoShfl3[nugoTi]
 
 //line warp.go:49
-							if i < len(out) {
+									if i < len(out) {
 //line warp.go:50
-								out[i], rot[i], up[i] = b, r, u
+										out[i], rot[i], up[i] = b, r, u
+									}
+									nugoVB[nugoTi] = b
+									nugoVR[nugoTi] = r
+								}
 							}
-							nugoVB[nugoTi] = b
-							nugoVR[nugoTi] = r
 						}
 					}
 				}
@@ -6624,23 +7029,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:56
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:57
-							var v int64
+									var v int64
 
 //line warp.go:58
-							if i < len(in) {
+									if i < len(in) {
 //line warp.go:59
-								v = in[i]
+										v = in[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -6662,15 +7072,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v := nugoVV[nugoTi]
 
 //line warp.go:62
-								v += nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
+										v += nugoShfl[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -6695,21 +7110,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:56
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line warp.go:64
-							if i < len(out) {
+									if i < len(out) {
 //line warp.go:65
-								out[i] = v
+										out[i] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -6814,22 +7234,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:71
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:72
-							p := i < len(in) && in[i]%3 == 0
+									p := i < len(in) && in[i]%3 == 0
 
 //line warp.go:73
-							q := i >= len(in) || in[i] > -1000
-							nugoPred[nugoTi] = p
-							nugoVP[nugoTi] = p
-							nugoVQ[nugoTi] = q
+									q := i >= len(in) || in[i] > -1000
+									nugoPred[nugoTi] = p
+									nugoVP[nugoTi] = p
+									nugoVQ[nugoTi] = q
+								}
+							}
 						}
 					}
 				}
@@ -6854,20 +7279,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							p := nugoVP[nugoTi]
-							q := nugoVQ[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									p := nugoVP[nugoTi]
+									q := nugoVQ[nugoTi]
 
 //line warp.go:74
-							bal := nugoVote[nugoTi]
-							nugoPred2[nugoTi] = p
-							nugoPred3[nugoTi] = q
-							nugoVP[nugoTi] = p
-							nugoVQ[nugoTi] = q
-							nugoVBal[nugoTi] = bal
+									bal := nugoVote[nugoTi]
+									nugoPred2[nugoTi] = p
+									nugoPred3[nugoTi] = q
+									nugoVP[nugoTi] = p
+									nugoVQ[nugoTi] = q
+									nugoVBal[nugoTi] = bal
+								}
+							}
 						}
 					}
 				}
@@ -6889,15 +7319,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:75
-							a, l := nugoVote2[nugoTi], nugoVote3[nugoTi]
-							nugoVA[nugoTi] = a
-							nugoVL[nugoTi] = l
+									a, l := nugoVote2[nugoTi], nugoVote3[nugoTi]
+									nugoVA[nugoTi] = a
+									nugoVL[nugoTi] = l
+								}
+							}
 						}
 					}
 				}
@@ -6939,39 +7374,44 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:71
-							i := (nugoX0 + nugoTx)
-							bal := nugoVBal[nugoTi]
-							a := nugoVA[nugoTi]
-							l := nugoVL[nugoTi]
+									i := (nugoX0 + nugoTx)
+									bal := nugoVBal[nugoTi]
+									a := nugoVA[nugoTi]
+									l := nugoVL[nugoTi]
 
 //line warp.go:77
-							if i < len(ballot) {
+									if i < len(ballot) {
 //line warp.go:78
-								ballot[i] = bal
+										ballot[i] = bal
 //line warp.go:79
-								var v int32
+										var v int32
 //line warp.go:80
-								if a {
+										if a {
 //line warp.go:81
-									v |= 1
-								}
+											v |= 1
+										}
 //line warp.go:83
-								if l {
+										if l {
 //line warp.go:84
-									v |= 2
-								}
+											v |= 2
+										}
 //line warp.go:86
-								anyAll[i] = v
+										anyAll[i] = v
+									}
+									nugoVBal[nugoTi] = bal
+									nugoVA[nugoTi] = a
+									nugoVL[nugoTi] = l
+								}
 							}
-							nugoVBal[nugoTi] = bal
-							nugoVA[nugoTi] = a
-							nugoVL[nugoTi] = l
 						}
 					}
 				}
@@ -7055,30 +7495,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:95
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:96
-							if i >= len(a) || a[i]%5 == 1 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if i >= len(a) || a[i]%5 == 1 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line warp.go:99
-							v := a[i] & 3
-							nugoVal[nugoTi] = (v)
-							nugoVV[nugoTi] = v
+									v := a[i] & 3
+									nugoVal[nugoTi] = (v)
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -7106,22 +7551,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:95
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line warp.go:100
-							m32[i] = nugoMatch[nugoTi]
-							nugoVal2[nugoTi] = (uint64(i&1)<<32 | uint64(v))
-							nugoVV[nugoTi] = v
+									m32[i] = nugoMatch[nugoTi]
+									nugoVal2[nugoTi] = (uint64(i&1)<<32 | uint64(v))
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -7146,19 +7596,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:95
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:101
-							m64[i] = nugoMatch2[nugoTi]
+									m64[i] = nugoMatch2[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -7239,27 +7694,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:108
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:109
-							var x float64
+									var x float64
 
 //line warp.go:110
-							var y float32
+									var y float32
 
 //line warp.go:111
-							if i < len(f) {
+									if i < len(f) {
 //line warp.go:112
-								x, y = f[i], g[i]
+										x, y = f[i], g[i]
+									}
+									nugoVal[nugoTi] = (x)
+									nugoVY[nugoTi] = y
+								}
 							}
-							nugoVal[nugoTi] = (x)
-							nugoVY[nugoTi] = y
 						}
 					}
 				}
@@ -7281,17 +7741,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							y := nugoVY[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									y := nugoVY[nugoTi]
 
 //line warp.go:114
-							a := nugoMatch[nugoTi]
-							nugoVal2[nugoTi] = (y)
-							nugoVY[nugoTi] = y
-							nugoVA[nugoTi] = a
+									a := nugoMatch[nugoTi]
+									nugoVal2[nugoTi] = (y)
+									nugoVY[nugoTi] = y
+									nugoVA[nugoTi] = a
+								}
+							}
 						}
 					}
 				}
@@ -7320,24 +7785,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:108
-							i := (nugoX0 + nugoTx)
-							a := nugoVA[nugoTi]
+									i := (nugoX0 + nugoTx)
+									a := nugoVA[nugoTi]
 
 //line warp.go:115
-							b := nugoMatch2[nugoTi]
+									b := nugoMatch2[nugoTi]
 
 //line warp.go:116
-							if i < len(m64) {
+									if i < len(m64) {
 //line warp.go:117
-								m64[i], m32[i] = a, b
+										m64[i], m32[i] = a, b
+									}
+									nugoVA[nugoTi] = a
+								}
 							}
-							nugoVA[nugoTi] = a
 						}
 					}
 				}
@@ -7423,26 +7893,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:126
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:127
-							if i >= len(a) || a[i] < 0 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if i >= len(a) || a[i] < 0 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+									nugoVal[nugoTi] = (a[i])
 								}
 							}
-							nugoVal[nugoTi] = (a[i])
 						}
 					}
 				}
@@ -7470,22 +7945,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:126
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:130
-							m, ok := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
-							nugoVal2[nugoTi] = (uint32(a[i]))
-							nugoVM[nugoTi] = m
-							nugoVOk[nugoTi] = ok
+									m, ok := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+									nugoVal2[nugoTi] = (uint32(a[i]))
+									nugoVM[nugoTi] = m
+									nugoVOk[nugoTi] = ok
+								}
+							}
 						}
 					}
 				}
@@ -7532,41 +8012,46 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:126
-							i := (nugoX0 + nugoTx)
-							m := nugoVM[nugoTi]
-							ok := nugoVOk[nugoTi]
+									i := (nugoX0 + nugoTx)
+									m := nugoVM[nugoTi]
+									ok := nugoVOk[nugoTi]
 
 //line warp.go:131
-							m32, ok32 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+									m32, ok32 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warp.go:132
-							var f int32
+									var f int32
 
 //line warp.go:133
-							if ok {
+									if ok {
 //line warp.go:134
-								f |= 1
-							}
+										f |= 1
+									}
 
 //line warp.go:136
-							if ok32 {
+									if ok32 {
 //line warp.go:137
-								f |= 2
-							}
+										f |= 2
+									}
 
 //line warp.go:139
-							masks[2*i], masks[2*i+1], flags[i] = m, m32, f
-							nugoVM[nugoTi] = m
-							nugoVOk[nugoTi] = ok
+									masks[2*i], masks[2*i+1], flags[i] = m, m32, f
+									nugoVM[nugoTi] = m
+									nugoVOk[nugoTi] = ok
+								}
+							}
 						}
 					}
 				}
@@ -7622,23 +8107,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:146
-							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+									tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line warp.go:147
-							i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+									i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
 
 //line warp.go:148
-							o := out[5*i : 5*i+5]
+									o := out[5*i : 5*i+5]
 
 //line warp.go:149
-							o[0], o[1], o[2], o[3], o[4] = t.LanemaskLt(), t.LanemaskLe(), t.LanemaskEq(), t.LanemaskGe(), t.LanemaskGt()
-							nugoPred[nugoTi] = a[i] > 0
+									o[0], o[1], o[2], o[3], o[4] = t.LanemaskLt(), t.LanemaskLe(), t.LanemaskEq(), t.LanemaskGe(), t.LanemaskGt()
+									nugoPred[nugoTi] = a[i] > 0
+								}
+							}
 						}
 					}
 				}
@@ -7674,31 +8164,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:146
-							tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
+									tid := cuda.Dim3{X: nugoTx, Y: nugoTy, Z: nugoTz}
 
 //line warp.go:147
-							i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
+									i := t.BlockIdx().X*d.X*d.Y + tid.Y*d.X + tid.X
 
 //line warp.go:150
-							b := nugoVote[nugoTi]
+									b := nugoVote[nugoTi]
 
 //line warp.go:151
-							r := int32(-1)
+									r := int32(-1)
 
 //line warp.go:152
-							if a[i] > 0 {
+									if a[i] > 0 {
 //line warp.go:153
-								r = int32(bits.OnesCount32(b & t.LanemaskLt()))
-							}
+										r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+									}
 
 //line warp.go:155
-							rank[i] = r
+									rank[i] = r
+								}
+							}
 						}
 					}
 				}
@@ -7808,27 +8303,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:202
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:203
-							var v cuda.Float16
+									var v cuda.Float16
 
 //line warp.go:204
-							if i < len(in) {
+									if i < len(in) {
 //line warp.go:205
-								v = in[i]
-							}
+										v = in[i]
+									}
 
 //line warp.go:207
-							s := v
-							nugoVV[nugoTi] = v
-							nugoVS[nugoTi] = s
+									s := v
+									nugoVV[nugoTi] = v
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}
@@ -7850,15 +8350,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								s := nugoVS[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										s := nugoVS[nugoTi]
 
 //line warp.go:209
-								s = cuda.HAdd(s, nugoShfl[nugoTi])
-								nugoVS[nugoTi] = s
+										s = cuda.HAdd(s, nugoShfl[nugoTi])
+										nugoVS[nugoTi] = s
+									}
+								}
 							}
 						}
 					}
@@ -7879,15 +8384,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:211
-							x := nugoShfl2[nugoTi]
-							nugoLane3[nugoTi] = int(t.LaneID() + 1)
-							nugoVX[nugoTi] = x
+									x := nugoShfl2[nugoTi]
+									nugoLane3[nugoTi] = int(t.LaneID() + 1)
+									nugoVX[nugoTi] = x
+								}
+							}
 						}
 					}
 				}
@@ -7906,14 +8416,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:212
-							r := nugoShfl3[nugoTi]
-							nugoVR[nugoTi] = r
+									r := nugoShfl3[nugoTi]
+									nugoVR[nugoTi] = r
+								}
+							}
 						}
 					}
 				}
@@ -7932,14 +8447,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:213
-							u := nugoShfl4[nugoTi]
-							nugoVU[nugoTi] = u
+									u := nugoShfl4[nugoTi]
+									nugoVU[nugoTi] = u
+								}
+							}
 						}
 					}
 				}
@@ -7979,35 +8499,40 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:202
-							i := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
-							x := nugoVX[nugoTi]
-							r := nugoVR[nugoTi]
-							u := nugoVU[nugoTi]
+									i := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
+									x := nugoVX[nugoTi]
+									r := nugoVR[nugoTi]
+									u := nugoVU[nugoTi]
 
 //line warp.go:214
-							f := nugoShfl5[nugoTi]
+									f := nugoShfl5[nugoTi]
 
 //line warp.go:215
-							if i < len(in) {
+									if i < len(in) {
 //line warp.go:216
-								if t.LaneID() == 0 {
+										if t.LaneID() == 0 {
 //line warp.go:217
-									sums[i/32] = s
-								}
+											sums[i/32] = s
+										}
 //line warp.go:219
-								b[i], rot[i], up[i], bfly[i] = x, r, u, f
+										b[i], rot[i], up[i], bfly[i] = x, r, u, f
+									}
+									nugoVS[nugoTi] = s
+									nugoVX[nugoTi] = x
+									nugoVR[nugoTi] = r
+									nugoVU[nugoTi] = u
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVX[nugoTi] = x
-							nugoVR[nugoTi] = r
-							nugoVU[nugoTi] = u
 						}
 					}
 				}
@@ -8090,30 +8615,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:230
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:231
-							w := i / 32
+									w := i / 32
 
 //line warp.go:232
-							k := (i*5 + i/3) % len(halfMatchPalette)
+									k := (i*5 + i/3) % len(halfMatchPalette)
 
 //line warp.go:233
-							if w%2 == 0 {
+									if w%2 == 0 {
 //line warp.go:234
-								k = w % len(halfMatchPalette)
-							}
+										k = w % len(halfMatchPalette)
+									}
 
 //line warp.go:236
-							v := cuda.Float16FromBits(halfMatchPalette[k])
-							nugoVal[nugoTi] = (v)
-							nugoVV[nugoTi] = v
+									v := cuda.Float16FromBits(halfMatchPalette[k])
+									nugoVal[nugoTi] = (v)
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -8135,17 +8665,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line warp.go:237
-							a := nugoMatch[nugoTi]
-							nugoVal2[nugoTi] = (v)
-							nugoVV[nugoTi] = v
-							nugoVA[nugoTi] = a
+									a := nugoMatch[nugoTi]
+									nugoVal2[nugoTi] = (v)
+									nugoVV[nugoTi] = v
+									nugoVA[nugoTi] = a
+								}
+							}
 						}
 					}
 				}
@@ -8181,31 +8716,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:230
-							i := (nugoX0 + nugoTx)
-							a := nugoVA[nugoTi]
+									i := (nugoX0 + nugoTx)
+									a := nugoVA[nugoTi]
 
 //line warp.go:238
-							m, yes := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+									m, yes := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warp.go:239
-							if i < len(any) {
+									if i < len(any) {
 //line warp.go:240
-								any[i], all[i] = a, m
+										any[i], all[i] = a, m
 //line warp.go:241
-								ok[i] = 0
+										ok[i] = 0
 //line warp.go:242
-								if yes {
+										if yes {
 //line warp.go:243
-									ok[i] = 1
+											ok[i] = 1
+										}
+									}
+									nugoVA[nugoTi] = a
 								}
 							}
-							nugoVA[nugoTi] = a
 						}
 					}
 				}
@@ -8361,30 +8901,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warpbranch.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warpbranch.go:15
-							var v uint32
+									var v uint32
 
 //line warpbranch.go:16
-							if i < len(in) {
+									if i < len(in) {
 //line warpbranch.go:17
-								v = in[i]
-							}
+										v = in[i]
+									}
 
 //line warpbranch.go:19
-							lane := t.LaneID()
-							nugoIn[nugoTi] = lane < 16
-							nugoVV[nugoTi] = v
+									lane := t.LaneID()
+									nugoIn[nugoTi] = lane < 16
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -8409,18 +8954,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
+											nugoMask[nugoTi] = uint32(0xffff)
+											nugoVal[nugoTi] = (v)
+											nugoLane[nugoTi] = int(off)
+											nugoVV[nugoTi] = v
+										}
 									}
-									v := nugoVV[nugoTi]
-									nugoMask[nugoTi] = uint32(0xffff)
-									nugoVal[nugoTi] = (v)
-									nugoLane[nugoTi] = int(off)
-									nugoVV[nugoTi] = v
 								}
 							}
 						}
@@ -8446,18 +8996,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
 
 //line warpbranch.go:22
-									v += nugoShfl[nugoTi]
-									nugoVV[nugoTi] = v
+											v += nugoShfl[nugoTi]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -8491,27 +9046,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						nugoRegion2:
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								nugoRegion2:
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
 
 //line warpbranch.go:19
-								lane := t.LaneID()
+										lane := t.LaneID()
 
 //line warpbranch.go:25
-								if lane >= 28 {
-									{
-										nugoExited[nugoTi] = true
-										nugoOff2[nugoTi] = true
-										continue nugoRegion2
+										if lane >= 28 {
+											{
+												nugoExited[nugoTi] = true
+												nugoOff2[nugoTi] = true
+												continue nugoRegion2
+											}
+										}
+										nugoIn2[nugoTi] = nugoTx < 32
 									}
 								}
-								nugoIn2[nugoTi] = nugoTx < 32
 							}
 						}
 					}
@@ -8533,17 +9093,22 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
+											nugoMask2[nugoTi] = uint32(0x0fff0000)
+											nugoPred[nugoTi] = (v%3 == 0)
+											nugoVV[nugoTi] = v
+										}
 									}
-									v := nugoVV[nugoTi]
-									nugoMask2[nugoTi] = uint32(0x0fff0000)
-									nugoPred[nugoTi] = (v%3 == 0)
-									nugoVV[nugoTi] = v
 								}
 							}
 						}
@@ -8569,18 +9134,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
 
 //line warpbranch.go:29
-									v = nugoVote[nugoTi]
-									nugoVV[nugoTi] = v
+											v = nugoVote[nugoTi]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -8600,14 +9170,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+									nugoIn3[nugoTi] = nugoTx/32 == 1
+								}
 							}
-							nugoIn3[nugoTi] = nugoTx/32 == 1
 						}
 					}
 				}
@@ -8635,18 +9210,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff4[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff4[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line warpbranch.go:33
-								v += nugoShfl2[nugoTi]
-								nugoVV[nugoTi] = v
+										v += nugoShfl2[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -8681,27 +9261,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warpbranch.go:14
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line warpbranch.go:35
-							v = nugoShfl3[nugoTi]
+									v = nugoShfl3[nugoTi]
 
 //line warpbranch.go:36
-							if i < len(out) {
+									if i < len(out) {
 //line warpbranch.go:37
-								out[i] = v
+										out[i] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -8940,35 +9525,40 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:17
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warpmask.go:18
-							var v int32
+									var v int32
 
 //line warpmask.go:19
-							if i < len(in) {
+									if i < len(in) {
 //line warpmask.go:20
-								v = in[i]
-							}
+										v = in[i]
+									}
 
 //line warpmask.go:22
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warpmask.go:23
-							m := uint32(0xff) << (8 * (lane / 8))
+									m := uint32(0xff) << (8 * (lane / 8))
 
 //line warpmask.go:24
-							p := v%3 == 0
-							nugoMask[nugoTi] = uint32(m)
-							nugoPred[nugoTi] = (p)
-							nugoVV[nugoTi] = v
-							nugoVP[nugoTi] = p
+									p := v%3 == 0
+									nugoMask[nugoTi] = uint32(m)
+									nugoPred[nugoTi] = (p)
+									nugoVV[nugoTi] = v
+									nugoVP[nugoTi] = p
+								}
+							}
 						}
 					}
 				}
@@ -9001,28 +9591,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:22
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warpmask.go:23
-							m := uint32(0xff) << (8 * (lane / 8))
-							p := nugoVP[nugoTi]
+									m := uint32(0xff) << (8 * (lane / 8))
+									p := nugoVP[nugoTi]
 
 //line warpmask.go:25
-							b := nugoVote[nugoTi]
+									b := nugoVote[nugoTi]
 
 //line warpmask.go:26
-							var vs uint32
-							nugoMask2[nugoTi] = uint32(m)
-							nugoPred2[nugoTi] = (p)
-							nugoVP[nugoTi] = p
-							nugoVB[nugoTi] = b
-							nugoVVs[nugoTi] = vs
+									var vs uint32
+									nugoMask2[nugoTi] = uint32(m)
+									nugoPred2[nugoTi] = (p)
+									nugoVP[nugoTi] = p
+									nugoVB[nugoTi] = b
+									nugoVVs[nugoTi] = vs
+								}
+							}
 						}
 					}
 				}
@@ -9055,28 +9650,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:22
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warpmask.go:23
-							m := uint32(0xff) << (8 * (lane / 8))
-							p := nugoVP[nugoTi]
-							vs := nugoVVs[nugoTi]
+									m := uint32(0xff) << (8 * (lane / 8))
+									p := nugoVP[nugoTi]
+									vs := nugoVVs[nugoTi]
 
 //line warpmask.go:27
-							if nugoVote2[nugoTi] {
+									if nugoVote2[nugoTi] {
 //line warpmask.go:28
-								vs |= 1
+										vs |= 1
+									}
+									nugoMask3[nugoTi] = uint32(m)
+									nugoPred3[nugoTi] = (p)
+									nugoVP[nugoTi] = p
+									nugoVVs[nugoTi] = vs
+								}
 							}
-							nugoMask3[nugoTi] = uint32(m)
-							nugoPred3[nugoTi] = (p)
-							nugoVP[nugoTi] = p
-							nugoVVs[nugoTi] = vs
 						}
 					}
 				}
@@ -9109,28 +9709,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:22
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warpmask.go:23
-							m := uint32(0xff) << (8 * (lane / 8))
-							p := nugoVP[nugoTi]
-							vs := nugoVVs[nugoTi]
+									m := uint32(0xff) << (8 * (lane / 8))
+									p := nugoVP[nugoTi]
+									vs := nugoVVs[nugoTi]
 
 //line warpmask.go:30
-							if nugoVote3[nugoTi] {
+									if nugoVote3[nugoTi] {
 //line warpmask.go:31
-								vs |= 2
+										vs |= 2
+									}
+									nugoMask4[nugoTi] = uint32(m)
+									nugoPred4[nugoTi] = (p)
+									nugoVP[nugoTi] = p
+									nugoVVs[nugoTi] = vs
+								}
 							}
-							nugoMask4[nugoTi] = uint32(m)
-							nugoPred4[nugoTi] = (p)
-							nugoVP[nugoTi] = p
-							nugoVVs[nugoTi] = vs
 						}
 					}
 				}
@@ -9156,21 +9761,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
-							vs := nugoVVs[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
+									vs := nugoVVs[nugoTi]
 
 //line warpmask.go:33
-							if nugoVote4[nugoTi] {
+									if nugoVote4[nugoTi] {
 //line warpmask.go:34
-								vs |= 4
+										vs |= 4
+									}
+									nugoPred5[nugoTi] = (v%64 != 1000)
+									nugoVV[nugoTi] = v
+									nugoVVs[nugoTi] = vs
+								}
 							}
-							nugoPred5[nugoTi] = (v%64 != 1000)
-							nugoVV[nugoTi] = v
-							nugoVVs[nugoTi] = vs
 						}
 					}
 				}
@@ -9204,29 +9814,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:22
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warpmask.go:23
-							m := uint32(0xff) << (8 * (lane / 8))
-							v := nugoVV[nugoTi]
-							vs := nugoVVs[nugoTi]
+									m := uint32(0xff) << (8 * (lane / 8))
+									v := nugoVV[nugoTi]
+									vs := nugoVVs[nugoTi]
 
 //line warpmask.go:36
-							if nugoVote5[nugoTi] {
+									if nugoVote5[nugoTi] {
 //line warpmask.go:37
-								vs |= 8
+										vs |= 8
+									}
+									nugoMask5[nugoTi] = uint32(m)
+									nugoVal[nugoTi] = (v)
+									nugoLane[nugoTi] = int(lane / 8 * 8)
+									nugoVV[nugoTi] = v
+									nugoVVs[nugoTi] = vs
+								}
 							}
-							nugoMask5[nugoTi] = uint32(m)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(lane / 8 * 8)
-							nugoVV[nugoTi] = v
-							nugoVVs[nugoTi] = vs
 						}
 					}
 				}
@@ -9251,20 +9866,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line warpmask.go:39
-							f := nugoShfl[nugoTi]
+									f := nugoShfl[nugoTi]
 
 //line warpmask.go:40
-							s := v
-							nugoVV[nugoTi] = v
-							nugoVF[nugoTi] = f
-							nugoVS[nugoTi] = s
+									s := v
+									nugoVV[nugoTi] = v
+									nugoVF[nugoTi] = f
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}
@@ -9290,21 +9910,26 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line warpmask.go:22
-								lane := t.LaneID()
+										lane := t.LaneID()
 
 //line warpmask.go:23
-								m := uint32(0xff) << (8 * (lane / 8))
-								s := nugoVS[nugoTi]
-								nugoMask6[nugoTi] = uint32(m)
-								nugoVal2[nugoTi] = (s)
-								nugoLane2[nugoTi] = int(x)
-								nugoVS[nugoTi] = s
+										m := uint32(0xff) << (8 * (lane / 8))
+										s := nugoVS[nugoTi]
+										nugoMask6[nugoTi] = uint32(m)
+										nugoVal2[nugoTi] = (s)
+										nugoLane2[nugoTi] = int(x)
+										nugoVS[nugoTi] = s
+									}
+								}
 							}
 						}
 					}
@@ -9324,15 +9949,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								s := nugoVS[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										s := nugoVS[nugoTi]
 
 //line warpmask.go:42
-								s += nugoShfl2[nugoTi]
-								nugoVS[nugoTi] = s
+										s += nugoShfl2[nugoTi]
+										nugoVS[nugoTi] = s
+									}
+								}
 							}
 						}
 					}
@@ -9356,20 +9986,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:22
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warpmask.go:23
-							m := uint32(0xff) << (8 * (lane / 8))
-							v := nugoVV[nugoTi]
-							nugoMask7[nugoTi] = uint32(m)
-							nugoVal3[nugoTi] = (v % 4)
-							nugoVV[nugoTi] = v
+									m := uint32(0xff) << (8 * (lane / 8))
+									v := nugoVV[nugoTi]
+									nugoMask7[nugoTi] = uint32(m)
+									nugoVal3[nugoTi] = (v % 4)
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -9404,30 +10039,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:17
-							i := (nugoX0 + nugoTx)
-							b := nugoVB[nugoTi]
-							vs := nugoVVs[nugoTi]
-							f := nugoVF[nugoTi]
-							s := nugoVS[nugoTi]
+									i := (nugoX0 + nugoTx)
+									b := nugoVB[nugoTi]
+									vs := nugoVVs[nugoTi]
+									f := nugoVF[nugoTi]
+									s := nugoVS[nugoTi]
 
 //line warpmask.go:44
-							mt := nugoMatch[nugoTi]
+									mt := nugoMatch[nugoTi]
 
 //line warpmask.go:45
-							if i < len(in) {
+									if i < len(in) {
 //line warpmask.go:46
-								ballot[i], votes[i], first[i], sum[i], match[i] = b, vs, f, s, mt
+										ballot[i], votes[i], first[i], sum[i], match[i] = b, vs, f, s, mt
+									}
+									nugoVB[nugoTi] = b
+									nugoVVs[nugoTi] = vs
+									nugoVF[nugoTi] = f
+									nugoVS[nugoTi] = s
+								}
 							}
-							nugoVB[nugoTi] = b
-							nugoVVs[nugoTi] = vs
-							nugoVF[nugoTi] = f
-							nugoVS[nugoTi] = s
 						}
 					}
 				}
@@ -9776,32 +10416,37 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:55
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warpmask.go:56
-							var v float64
+									var v float64
 
 //line warpmask.go:57
-							if i < len(in) {
+									if i < len(in) {
 //line warpmask.go:58
-								v = in[i]
-							}
+										v = in[i]
+									}
 
 //line warpmask.go:60
-							var s float64
+									var s float64
 
 //line warpmask.go:61
-							var a uint32
-							nugoIn[nugoTi] = t.LaneID() < 16
-							nugoVV[nugoTi] = v
-							nugoVS[nugoTi] = s
-							nugoVA[nugoTi] = a
+									var a uint32
+									nugoIn[nugoTi] = t.LaneID() < 16
+									nugoVV[nugoTi] = v
+									nugoVS[nugoTi] = s
+									nugoVA[nugoTi] = a
+								}
+							}
 						}
 					}
 				}
@@ -9819,14 +10464,19 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										nugoMask[nugoTi] = 0xffff
+									}
 								}
-								nugoMask[nugoTi] = 0xffff
 							}
 						}
 					}
@@ -9863,23 +10513,28 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+
+//line warpmask.go:64
+										var v2 float64 = v
+
+//line warpmask.go:64
+										var res float64
+										nugoVV[nugoTi] = v
+										nugoVRes[nugoTi] = res
+										nugoVV2[nugoTi] = v2
+									}
 								}
-								v := nugoVV[nugoTi]
-
-//line warpmask.go:64
-								var v2 float64 = v
-
-//line warpmask.go:64
-								var res float64
-								nugoVV[nugoTi] = v
-								nugoVRes[nugoTi] = res
-								nugoVV2[nugoTi] = v2
 							}
 						}
 					}
@@ -9905,18 +10560,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff[nugoTi] {
-											continue
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff[nugoTi] {
+													continue
+												}
+												v2 := nugoVV2[nugoTi]
+												nugoMask2[nugoTi] = uint32(mask2)
+												nugoVal[nugoTi] = (v2)
+												nugoLane[nugoTi] = int(off2)
+												nugoVV2[nugoTi] = v2
+											}
 										}
-										v2 := nugoVV2[nugoTi]
-										nugoMask2[nugoTi] = uint32(mask2)
-										nugoVal[nugoTi] = (v2)
-										nugoLane[nugoTi] = int(off2)
-										nugoVV2[nugoTi] = v2
 									}
 								}
 							}
@@ -9942,18 +10602,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff[nugoTi] {
-											continue
-										}
-										v2 := nugoVV2[nugoTi]
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff[nugoTi] {
+													continue
+												}
+												v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:84
-										v2 += nugoShfl[nugoTi]
-										nugoVV2[nugoTi] = v2
+												v2 += nugoShfl[nugoTi]
+												nugoVV2[nugoTi] = v2
+											}
+										}
 									}
 								}
 							}
@@ -9976,18 +10641,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff[nugoTi] {
-											continue
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff[nugoTi] {
+													continue
+												}
+												v2 := nugoVV2[nugoTi]
+												nugoMask3[nugoTi] = uint32(mask2)
+												nugoVal2[nugoTi] = (v2)
+												nugoLane2[nugoTi] = int(off2)
+												nugoVV2[nugoTi] = v2
+											}
 										}
-										v2 := nugoVV2[nugoTi]
-										nugoMask3[nugoTi] = uint32(mask2)
-										nugoVal2[nugoTi] = (v2)
-										nugoLane2[nugoTi] = int(off2)
-										nugoVV2[nugoTi] = v2
 									}
 								}
 							}
@@ -10013,18 +10683,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff[nugoTi] {
-											continue
-										}
-										v2 := nugoVV2[nugoTi]
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff[nugoTi] {
+													continue
+												}
+												v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:86
-										v2 += nugoShfl2[nugoTi]
-										nugoVV2[nugoTi] = v2
+												v2 += nugoShfl2[nugoTi]
+												nugoVV2[nugoTi] = v2
+											}
+										}
 									}
 								}
 							}
@@ -10050,18 +10725,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff[nugoTi] {
+												continue
+											}
+											v2 := nugoVV2[nugoTi]
+											nugoMask4[nugoTi] = uint32(mask2)
+											nugoVal3[nugoTi] = (v2)
+											nugoLane3[nugoTi] = int(16)
+											nugoVV2[nugoTi] = v2
+										}
 									}
-									v2 := nugoVV2[nugoTi]
-									nugoMask4[nugoTi] = uint32(mask2)
-									nugoVal3[nugoTi] = (v2)
-									nugoLane3[nugoTi] = int(16)
-									nugoVV2[nugoTi] = v2
 								}
 							}
 						}
@@ -10087,18 +10767,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									res := nugoVRes[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff[nugoTi] {
+												continue
+											}
+											res := nugoVRes[nugoTi]
 
 //line warpmask.go:90
-									res = nugoShfl3[nugoTi]
-									nugoVRes[nugoTi] = res
+											res = nugoShfl3[nugoTi]
+											nugoVRes[nugoTi] = res
+										}
+									}
 								}
 							}
 						}
@@ -10121,18 +10806,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff[nugoTi] {
+												continue
+											}
+											v2 := nugoVV2[nugoTi]
+											nugoMask5[nugoTi] = uint32(mask2)
+											nugoVal4[nugoTi] = (v2)
+											nugoLane4[nugoTi] = int(15)
+											nugoVV2[nugoTi] = v2
+										}
 									}
-									v2 := nugoVV2[nugoTi]
-									nugoMask5[nugoTi] = uint32(mask2)
-									nugoVal4[nugoTi] = (v2)
-									nugoLane4[nugoTi] = int(15)
-									nugoVV2[nugoTi] = v2
 								}
 							}
 						}
@@ -10158,18 +10848,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									res := nugoVRes[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff[nugoTi] {
+												continue
+											}
+											res := nugoVRes[nugoTi]
 
 //line warpmask.go:92
-									res = nugoShfl4[nugoTi]
-									nugoVRes[nugoTi] = res
+											res = nugoShfl4[nugoTi]
+											nugoVRes[nugoTi] = res
+										}
+									}
 								}
 							}
 						}
@@ -10196,22 +10891,27 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								s := nugoVS[nugoTi]
-								res := nugoVRes[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										s := nugoVS[nugoTi]
+										res := nugoVRes[nugoTi]
 
 //line warpmask.go:64
-								s = res
-								nugoMask6[nugoTi] = uint32(0xffff)
-								nugoVal5[nugoTi] = (t.BlockIdx().X)
-								nugoVS[nugoTi] = s
-								nugoVRes[nugoTi] = res
+										s = res
+										nugoMask6[nugoTi] = uint32(0xffff)
+										nugoVal5[nugoTi] = (t.BlockIdx().X)
+										nugoVS[nugoTi] = s
+										nugoVRes[nugoTi] = res
+									}
+								}
 							}
 						}
 					}
@@ -10237,18 +10937,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								a := nugoVA[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										a := nugoVA[nugoTi]
 
 //line warpmask.go:65
-								a, _ = nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
-								nugoVA[nugoTi] = a
+										a, _ = nugoMatch[nugoTi], nugoMatch[nugoTi] != 0
+										nugoVA[nugoTi] = a
+									}
+								}
 							}
 						}
 					}
@@ -10268,14 +10973,19 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										nugoMask7[nugoTi] = 0xffff0000
+									}
 								}
-								nugoMask7[nugoTi] = 0xffff0000
 							}
 						}
 					}
@@ -10312,23 +11022,28 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
+
+//line warpmask.go:68
+										var v3 float64 = v
+
+//line warpmask.go:68
+										var res2 float64
+										nugoVV[nugoTi] = v
+										nugoVRes2[nugoTi] = res2
+										nugoVV3[nugoTi] = v3
+									}
 								}
-								v := nugoVV[nugoTi]
-
-//line warpmask.go:68
-								var v3 float64 = v
-
-//line warpmask.go:68
-								var res2 float64
-								nugoVV[nugoTi] = v
-								nugoVRes2[nugoTi] = res2
-								nugoVV3[nugoTi] = v3
 							}
 						}
 					}
@@ -10354,18 +11069,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff2[nugoTi] {
-											continue
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff2[nugoTi] {
+													continue
+												}
+												v3 := nugoVV3[nugoTi]
+												nugoMask8[nugoTi] = uint32(mask3)
+												nugoVal6[nugoTi] = (v3)
+												nugoLane5[nugoTi] = int(off3)
+												nugoVV3[nugoTi] = v3
+											}
 										}
-										v3 := nugoVV3[nugoTi]
-										nugoMask8[nugoTi] = uint32(mask3)
-										nugoVal6[nugoTi] = (v3)
-										nugoLane5[nugoTi] = int(off3)
-										nugoVV3[nugoTi] = v3
 									}
 								}
 							}
@@ -10391,18 +11111,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff2[nugoTi] {
-											continue
-										}
-										v3 := nugoVV3[nugoTi]
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff2[nugoTi] {
+													continue
+												}
+												v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:84
-										v3 += nugoShfl5[nugoTi]
-										nugoVV3[nugoTi] = v3
+												v3 += nugoShfl5[nugoTi]
+												nugoVV3[nugoTi] = v3
+											}
+										}
 									}
 								}
 							}
@@ -10425,18 +11150,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff2[nugoTi] {
-											continue
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff2[nugoTi] {
+													continue
+												}
+												v3 := nugoVV3[nugoTi]
+												nugoMask9[nugoTi] = uint32(mask3)
+												nugoVal7[nugoTi] = (v3)
+												nugoLane6[nugoTi] = int(off3)
+												nugoVV3[nugoTi] = v3
+											}
 										}
-										v3 := nugoVV3[nugoTi]
-										nugoMask9[nugoTi] = uint32(mask3)
-										nugoVal7[nugoTi] = (v3)
-										nugoLane6[nugoTi] = int(off3)
-										nugoVV3[nugoTi] = v3
 									}
 								}
 							}
@@ -10462,18 +11192,23 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
-										if nugoOff2[nugoTi] {
-											continue
-										}
-										v3 := nugoVV3[nugoTi]
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff2[nugoTi] {
+													continue
+												}
+												v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:86
-										v3 += nugoShfl6[nugoTi]
-										nugoVV3[nugoTi] = v3
+												v3 += nugoShfl6[nugoTi]
+												nugoVV3[nugoTi] = v3
+											}
+										}
 									}
 								}
 							}
@@ -10499,18 +11234,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff2[nugoTi] {
+												continue
+											}
+											v3 := nugoVV3[nugoTi]
+											nugoMask10[nugoTi] = uint32(mask3)
+											nugoVal8[nugoTi] = (v3)
+											nugoLane7[nugoTi] = int(16)
+											nugoVV3[nugoTi] = v3
+										}
 									}
-									v3 := nugoVV3[nugoTi]
-									nugoMask10[nugoTi] = uint32(mask3)
-									nugoVal8[nugoTi] = (v3)
-									nugoLane7[nugoTi] = int(16)
-									nugoVV3[nugoTi] = v3
 								}
 							}
 						}
@@ -10536,18 +11276,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									res2 := nugoVRes2[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff2[nugoTi] {
+												continue
+											}
+											res2 := nugoVRes2[nugoTi]
 
 //line warpmask.go:90
-									res2 = nugoShfl7[nugoTi]
-									nugoVRes2[nugoTi] = res2
+											res2 = nugoShfl7[nugoTi]
+											nugoVRes2[nugoTi] = res2
+										}
+									}
 								}
 							}
 						}
@@ -10570,18 +11315,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff2[nugoTi] {
+												continue
+											}
+											v3 := nugoVV3[nugoTi]
+											nugoMask11[nugoTi] = uint32(mask3)
+											nugoVal9[nugoTi] = (v3)
+											nugoLane8[nugoTi] = int(15)
+											nugoVV3[nugoTi] = v3
+										}
 									}
-									v3 := nugoVV3[nugoTi]
-									nugoMask11[nugoTi] = uint32(mask3)
-									nugoVal9[nugoTi] = (v3)
-									nugoLane8[nugoTi] = int(15)
-									nugoVV3[nugoTi] = v3
 								}
 							}
 						}
@@ -10607,18 +11357,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff2[nugoTi] {
-										continue
-									}
-									res2 := nugoVRes2[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff2[nugoTi] {
+												continue
+											}
+											res2 := nugoVRes2[nugoTi]
 
 //line warpmask.go:92
-									res2 = nugoShfl8[nugoTi]
-									nugoVRes2[nugoTi] = res2
+											res2 = nugoShfl8[nugoTi]
+											nugoVRes2[nugoTi] = res2
+										}
+									}
 								}
 							}
 						}
@@ -10645,22 +11400,27 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								s := nugoVS[nugoTi]
-								res2 := nugoVRes2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										s := nugoVS[nugoTi]
+										res2 := nugoVRes2[nugoTi]
 
 //line warpmask.go:68
-								s = res2
-								nugoMask12[nugoTi] = uint32(0xffff0000)
-								nugoVal10[nugoTi] = (t.BlockIdx().X)
-								nugoVS[nugoTi] = s
-								nugoVRes2[nugoTi] = res2
+										s = res2
+										nugoMask12[nugoTi] = uint32(0xffff0000)
+										nugoVal10[nugoTi] = (t.BlockIdx().X)
+										nugoVS[nugoTi] = s
+										nugoVRes2[nugoTi] = res2
+									}
+								}
 							}
 						}
 					}
@@ -10686,18 +11446,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								a := nugoVA[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										a := nugoVA[nugoTi]
 
 //line warpmask.go:69
-								a, _ = nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
-								nugoVA[nugoTi] = a
+										a, _ = nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+										nugoVA[nugoTi] = a
+									}
+								}
 							}
 						}
 					}
@@ -10725,23 +11490,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:55
-							i := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
-							a := nugoVA[nugoTi]
+									i := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
+									a := nugoVA[nugoTi]
 
 //line warpmask.go:71
-							if i < len(in) {
+									if i < len(in) {
 //line warpmask.go:72
-								sums[i], all[i] = s, a
+										sums[i], all[i] = s, a
+									}
+									nugoVS[nugoTi] = s
+									nugoVA[nugoTi] = a
+								}
 							}
-							nugoVS[nugoTi] = s
-							nugoVA[nugoTi] = a
 						}
 					}
 				}
@@ -10846,21 +11616,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warpmask.go:99
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warpmask.go:100
-							var a uint32
-							nugoIn[nugoTi] = lane%2 == 0
-							nugoVA[nugoTi] = a
+									var a uint32
+									nugoIn[nugoTi] = lane%2 == 0
+									nugoVA[nugoTi] = a
+								}
+							}
 						}
 					}
 				}
@@ -10879,14 +11654,19 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										nugoPred[nugoTi] = true
+									}
 								}
-								nugoPred[nugoTi] = true
 							}
 						}
 					}
@@ -10910,18 +11690,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								a := nugoVA[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										a := nugoVA[nugoTi]
 
 //line warpmask.go:102
-								a = nugoVote[nugoTi]
-								nugoVA[nugoTi] = a
+										a = nugoVote[nugoTi]
+										nugoVA[nugoTi] = a
+									}
+								}
 							}
 						}
 					}
@@ -10941,14 +11726,19 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										nugoPred2[nugoTi] = true
+									}
 								}
-								nugoPred2[nugoTi] = true
 							}
 						}
 					}
@@ -10972,18 +11762,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								a := nugoVA[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										a := nugoVA[nugoTi]
 
 //line warpmask.go:104
-								a = nugoVote2[nugoTi]
-								nugoVA[nugoTi] = a
+										a = nugoVote2[nugoTi]
+										nugoVA[nugoTi] = a
+									}
+								}
 							}
 						}
 					}
@@ -11025,37 +11820,42 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warpmask.go:98
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warpmask.go:99
-							lane := t.LaneID()
-							a := nugoVA[nugoTi]
+									lane := t.LaneID()
+									a := nugoVA[nugoTi]
 
 //line warpmask.go:106
-							if i < len(sides) {
+									if i < len(sides) {
 //line warpmask.go:107
-								sides[i] = a
-							}
+										sides[i] = a
+									}
 
 //line warpmask.go:109
-							if lane >= 24 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if lane >= 24 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+									nugoPred3[nugoTi] = true
+									nugoVA[nugoTi] = a
 								}
 							}
-							nugoPred3[nugoTi] = true
-							nugoVA[nugoTi] = a
 						}
 					}
 				}
@@ -11086,24 +11886,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warpmask.go:98
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warpmask.go:112
-							r := nugoVote3[nugoTi]
+									r := nugoVote3[nugoTi]
 
 //line warpmask.go:113
-							if i < len(rest) {
+									if i < len(rest) {
 //line warpmask.go:114
-								rest[i] = r
+										rest[i] = r
+									}
+								}
 							}
 						}
 					}
@@ -11180,39 +11985,44 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warptree.go:15
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warptree.go:16
-							if i%5 == 4 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if i%5 == 4 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line warptree.go:19
-							var v float32
+									var v float32
 
 //line warptree.go:20
-							var x uint32
+									var x uint32
 
 //line warptree.go:21
-							if i < len(in) {
+									if i < len(in) {
 //line warptree.go:22
-								v, x = in[i], uint32(i*2654435761)
+										v, x = in[i], uint32(i*2654435761)
+									}
+									nugoVV[nugoTi] = v
+									nugoVX[nugoTi] = x
+								}
 							}
-							nugoVV[nugoTi] = v
-							nugoVX[nugoTi] = x
 						}
 					}
 				}
@@ -11355,23 +12165,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warptree.go:39
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warptree.go:40
-							var v float32
+									var v float32
 
 //line warptree.go:41
-							if i < len(in) {
+									if i < len(in) {
 //line warptree.go:42
-								v = in[i]
+										v = in[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -11421,27 +12236,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warptree.go:39
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line warptree.go:47
-							if t.LaneID() == 0 && i < len(out) {
+									if t.LaneID() == 0 && i < len(out) {
 //line warptree.go:48
-								firsts[i/32] = v
-							}
+										firsts[i/32] = v
+									}
 
 //line warptree.go:50
-							if i < len(out) {
+									if i < len(out) {
 //line warptree.go:51
-								out[i] = v
+										out[i] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -11495,29 +12315,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warptree.go:63
-							tid := nugoTx
+									tid := nugoTx
 
 //line warptree.go:64
-							lin := nugoTy*t.BlockDim().X + tid
+									lin := nugoTy*t.BlockDim().X + tid
 
 //line warptree.go:65
-							i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+									i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
 
 //line warptree.go:66
-							var v int64
+									var v int64
 
 //line warptree.go:67
-							if i < len(in) {
+									if i < len(in) {
 //line warptree.go:68
-								v = in[i]
+										v = in[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -11649,29 +12474,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warptree.go:63
-							tid := nugoTx
+									tid := nugoTx
 
 //line warptree.go:64
-							lin := nugoTy*t.BlockDim().X + tid
+									lin := nugoTy*t.BlockDim().X + tid
 
 //line warptree.go:65
-							i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
-							v := nugoVV[nugoTi]
+									i := t.BlockIdx().X*(t.BlockDim().X*t.BlockDim().Y) + lin
+									v := nugoVV[nugoTi]
 
 //line warptree.go:75
-							if tid%32 == 0 {
+									if tid%32 == 0 {
 //line warptree.go:76
-								warps[i/16] = v
+										warps[i/16] = v
 //line warptree.go:77
-								sh[lin/16] = v
+										sh[lin/16] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -11701,27 +12531,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warptree.go:63
-							tid := nugoTx
+									tid := nugoTx
 
 //line warptree.go:64
-							lin := nugoTy*t.BlockDim().X + tid
-							v := nugoVV[nugoTi]
+									lin := nugoTy*t.BlockDim().X + tid
+									v := nugoVV[nugoTi]
 
 //line warptree.go:80
-							v = 0
+									v = 0
 
 //line warptree.go:81
-							if lin < (t.BlockDim().X*t.BlockDim().Y)/32 {
+									if lin < (t.BlockDim().X*t.BlockDim().Y)/32 {
 //line warptree.go:82
-								v = sh[lin]
+										v = sh[lin]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -11786,21 +12621,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warptree.go:63
-							tid := nugoTx
-							v := nugoVV[nugoTi]
+									tid := nugoTx
+									v := nugoVV[nugoTi]
 
 //line warptree.go:86
-							if tid == 0 {
+									if tid == 0 {
 //line warptree.go:87
-								blocks[t.BlockIdx().X*t.BlockDim().Y+nugoTy] = v
+										blocks[t.BlockIdx().X*t.BlockDim().Y+nugoTy] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -11865,35 +12705,40 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warptree.go:94
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warptree.go:95
-							if i%7 == 5 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if i%7 == 5 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line warptree.go:98
-							var v int32
+									var v int32
 
 //line warptree.go:99
-							if i < len(in) {
+									if i < len(in) {
 //line warptree.go:100
-								v = in[i]
+										v = in[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -11983,24 +12828,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warptree.go:94
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line warptree.go:105
-							if i < len(out) {
+									if i < len(out) {
 //line warptree.go:106
-								out[i] = v
+										out[i] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}

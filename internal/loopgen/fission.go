@@ -263,8 +263,8 @@ type fissioner struct {
 	// gridMode is set while a region's loop for blocks of two or three
 	// dimensions that carries the thread's position (tx, ty, tz) is
 	// written (see flatten).
-	gridMode   bool
-	tx, ty, tz string
+	gridMode        bool
+	tx, ty, tz, dim string
 	// restricted are the regions whose flat loop visits only their
 	// leading threads, with that number (fission_demand.go).
 	restricted map[*region]int
@@ -355,7 +355,7 @@ func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (
 	f.fd.Body.List = f.splitTuples(f.fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
-	f.tx, f.ty, f.tz = f.name("nugoTx"), f.name("nugoTy"), f.name("nugoTz")
+	f.tx, f.ty, f.tz, f.dim = f.name("nugoTx"), f.name("nugoTy"), f.name("nugoTz"), f.name("nugoDim")
 	f.census()
 	f.findUniform()
 	for promote && f.promoteIfs() {
@@ -1935,10 +1935,25 @@ func (e *emitter) regionLoops(r *region) {
 			// The label must sit right before its loop.
 			w.WriteString(r.label + ":\n")
 		}
+		closing := "}\n"
 		switch {
 		case laneOnly && (flat || !laneFlatOnly) && lo == "0" && hi == f.n:
 			fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %d {\n", f.ti, f.ti, f.n, f.ti, warpLanes)
 			fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
+		case !flat && lo == "0" && hi == f.n:
+			// Every thread: a loop per dimension, carrying the thread's
+			// position (flatten) and its linear index.
+			fmt.Fprintf(w, "%s := %s.Dim()\n%s := 0\n", f.dim, f.blk, f.ti)
+			fmt.Fprintf(w, "for %s := 0; %s < %s.Z; %s++ {\n", f.tz, f.tz, f.dim, f.tz)
+			fmt.Fprintf(w, "for %s := 0; %s < %s.Y; %s++ {\n", f.ty, f.ty, f.dim, f.ty)
+			if r.label != "" {
+				w.WriteString(r.label + ":\n")
+			}
+			fmt.Fprintf(w, "for %s := 0; %s < %s.X; %s, %s = %s+1, %s+1 {\n", f.tx, f.tx, f.dim, f.tx, f.ti, f.tx, f.ti)
+			fmt.Fprintf(w, "%s := %s.ThreadAt(%s, %s, %s, %s)\n_ = %s\n", f.tname, f.blk, f.ti, f.tx, f.ty, f.tz, f.tname)
+			f.gridMode = true
+			defer func() { f.gridMode = false }()
+			closing = "}\n}\n}\n"
 		case !flat:
 			// The loop carries the thread's position (flatten).
 			fmt.Fprintf(w, "%s, %s, %s := %s.Pos(%s)\n", f.tx, f.ty, f.tz, f.blk, lo)
@@ -1969,7 +1984,7 @@ func (e *emitter) regionLoops(r *region) {
 		for _, v := range stores {
 			fmt.Fprintf(w, "%s[%s] = %s\n", e.arrays[v], f.ti, v.Name())
 		}
-		w.WriteString("}\n}\n")
+		w.WriteString(closing + "}\n")
 	}
 	// Flat blocks: the thread's x index is the loop's index.
 	fmt.Fprintf(w, "if %s {\n", f.flat)

@@ -37,7 +37,7 @@ func TestBlockLoopForms(t *testing.T) {
 		{"tid := nugoTi", true},
 		{"i := (nugoX0 + nugoTi)", true},
 		{"tid := nugoTx", true}, // the loops for blocks of 2 or 3 dimensions carry the position
-		{"nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {", true},
+		{"for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {", true},
 		{"t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)", true},
 		{"peak := (*[1]float32)(cuda.BlockShared(", true},
 		{"bins := cuda.BlockShared(", true}, // aliased: stays a slice

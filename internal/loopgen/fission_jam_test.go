@@ -55,6 +55,10 @@ func TestJamForms(t *testing.T) {
 		[]byte("for nugoJ := nugoJam; nugoJ+4 <= nugoN; nugoJ += 4 {"),
 		[]byte("if !nugoB.Runs(4) {"),
 		[]byte("for p := 0; p < n; p++ {"),
+		// Other blocks' remainder: from the first thread left, carrying
+		// its position.
+		[]byte("nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoJam2)\n"),
+		[]byte("for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {"),
 	}
 	swappedTwice := [][]byte{
 		[]byte("nugoPtid[nugoTi] = tid\n"),      // positions computed once

@@ -42,18 +42,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomiccomplex.go:12
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomiccomplex.go:13
-							if tid == 0 {
+									if tid == 0 {
 //line atomiccomplex.go:14
-								sh[0] = 0
+										sh[0] = 0
+									}
+								}
 							}
 						}
 					}
@@ -77,19 +82,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomiccomplex.go:17
-							if i := (nugoX0 + nugoTx); i < len(y) {
+									if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomiccomplex.go:18
-								cuda.AtomicAddComplex(&acc[0], y[i])
+										cuda.AtomicAddComplex(&acc[0], y[i])
 //line atomiccomplex.go:19
-								cuda.AtomicAddComplex(&sh[0], y[i])
+										cuda.AtomicAddComplex(&sh[0], y[i])
 //line atomiccomplex.go:20
-								olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+										olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+									}
+								}
 							}
 						}
 					}
@@ -113,18 +123,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomiccomplex.go:12
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomiccomplex.go:23
-							if tid == 0 {
+									if tid == 0 {
 //line atomiccomplex.go:24
-								cuda.AtomicAddComplex(&acc[1], sh[0])
+										cuda.AtomicAddComplex(&acc[1], sh[0])
+									}
+								}
 							}
 						}
 					}
@@ -163,18 +178,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomiccomplex.go:12
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomiccomplex.go:13
-							if tid == 0 {
+									if tid == 0 {
 //line atomiccomplex.go:14
-								sh[0] = 0
+										sh[0] = 0
+									}
+								}
 							}
 						}
 					}
@@ -198,19 +218,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomiccomplex.go:17
-							if i := (nugoX0 + nugoTx); i < len(y) {
+									if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomiccomplex.go:18
-								cuda.AtomicAddComplex(&acc[0], y[i])
+										cuda.AtomicAddComplex(&acc[0], y[i])
 //line atomiccomplex.go:19
-								cuda.AtomicAddComplex(&sh[0], y[i])
+										cuda.AtomicAddComplex(&sh[0], y[i])
 //line atomiccomplex.go:20
-								olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+										olds[i] = cuda.AtomicAddComplex(&own[i], y[i])
+									}
+								}
 							}
 						}
 					}
@@ -234,18 +259,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomiccomplex.go:12
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomiccomplex.go:23
-							if tid == 0 {
+									if tid == 0 {
 //line atomiccomplex.go:24
-								cuda.AtomicAddComplex(&acc[1], sh[0])
+										cuda.AtomicAddComplex(&acc[1], sh[0])
+									}
+								}
 							}
 						}
 					}
@@ -289,23 +319,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:15
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:16
-								sh[2*tid] = shMx[i]
+										sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-								sh[2*tid+1] = shMn[i]
+										sh[2*tid+1] = shMn[i]
+									}
+								}
 							}
 						}
 					}
@@ -337,27 +372,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:20
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:21
-								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+										oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+										oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-								cuda.AtomicNanMax(&sh[2*tid], y[i])
+										cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+										cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+									}
+								}
 							}
 						}
 					}
@@ -385,23 +425,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:27
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:28
-								shMx[i] = sh[2*tid]
+										shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-								shMn[i] = sh[2*tid+1]
+										shMn[i] = sh[2*tid+1]
+									}
+								}
 							}
 						}
 					}
@@ -445,23 +490,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:15
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:16
-								sh[2*tid] = shMx[i]
+										sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-								sh[2*tid+1] = shMn[i]
+										sh[2*tid+1] = shMn[i]
+									}
+								}
 							}
 						}
 					}
@@ -493,27 +543,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:20
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:21
-								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+										oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+										oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-								cuda.AtomicNanMax(&sh[2*tid], y[i])
+										cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+										cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+									}
+								}
 							}
 						}
 					}
@@ -541,23 +596,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:27
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:28
-								shMx[i] = sh[2*tid]
+										shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-								shMn[i] = sh[2*tid+1]
+										shMn[i] = sh[2*tid+1]
+									}
+								}
 							}
 						}
 					}
@@ -601,23 +661,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:15
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:16
-								sh[2*tid] = shMx[i]
+										sh[2*tid] = shMx[i]
 //line atomicnan.go:17
-								sh[2*tid+1] = shMn[i]
+										sh[2*tid+1] = shMn[i]
+									}
+								}
 							}
 						}
 					}
@@ -649,27 +714,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:20
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:21
-								oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
+										oldMx[i] = cuda.AtomicNanMax(&mx[i], y[i])
 //line atomicnan.go:22
-								oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
+										oldMn[i] = cuda.AtomicNanMin(&mn[i], y[i])
 //line atomicnan.go:23
-								cuda.AtomicNanMax(&sh[2*tid], y[i])
+										cuda.AtomicNanMax(&sh[2*tid], y[i])
 //line atomicnan.go:24
-								cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+										cuda.AtomicNanMin(&sh[2*tid+1], y[i])
+									}
+								}
 							}
 						}
 					}
@@ -697,23 +767,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:13
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line atomicnan.go:27
-							if i < len(y) {
+									if i < len(y) {
 //line atomicnan.go:28
-								shMx[i] = sh[2*tid]
+										shMx[i] = sh[2*tid]
 //line atomicnan.go:29
-								shMn[i] = sh[2*tid+1]
+										shMn[i] = sh[2*tid+1]
+									}
+								}
 							}
 						}
 					}
@@ -754,20 +829,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:39
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:40
-							if tid == 0 {
+									if tid == 0 {
 //line atomicnan.go:41
-								sh[0] = init[0]
+										sh[0] = init[0]
 //line atomicnan.go:42
-								sh[1] = init[1]
+										sh[1] = init[1]
+									}
+								}
 							}
 						}
 					}
@@ -793,21 +873,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:45
-							if i := (nugoX0 + nugoTx); i < len(y) {
+									if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomicnan.go:46
-								cuda.AtomicNanMax(&acc[0], y[i])
+										cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-								cuda.AtomicNanMin(&acc[1], y[i])
+										cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-								cuda.AtomicNanMax(&sh[0], y[i])
+										cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-								cuda.AtomicNanMin(&sh[1], y[i])
+										cuda.AtomicNanMin(&sh[1], y[i])
+									}
+								}
 							}
 						}
 					}
@@ -833,20 +918,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:39
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:52
-							if tid == 0 {
+									if tid == 0 {
 //line atomicnan.go:53
-								cuda.AtomicNanMax(&acc[2], sh[0])
+										cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-								cuda.AtomicNanMin(&acc[3], sh[1])
+										cuda.AtomicNanMin(&acc[3], sh[1])
+									}
+								}
 							}
 						}
 					}
@@ -887,20 +977,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:39
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:40
-							if tid == 0 {
+									if tid == 0 {
 //line atomicnan.go:41
-								sh[0] = init[0]
+										sh[0] = init[0]
 //line atomicnan.go:42
-								sh[1] = init[1]
+										sh[1] = init[1]
+									}
+								}
 							}
 						}
 					}
@@ -926,21 +1021,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:45
-							if i := (nugoX0 + nugoTx); i < len(y) {
+									if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomicnan.go:46
-								cuda.AtomicNanMax(&acc[0], y[i])
+										cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-								cuda.AtomicNanMin(&acc[1], y[i])
+										cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-								cuda.AtomicNanMax(&sh[0], y[i])
+										cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-								cuda.AtomicNanMin(&sh[1], y[i])
+										cuda.AtomicNanMin(&sh[1], y[i])
+									}
+								}
 							}
 						}
 					}
@@ -966,20 +1066,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:39
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:52
-							if tid == 0 {
+									if tid == 0 {
 //line atomicnan.go:53
-								cuda.AtomicNanMax(&acc[2], sh[0])
+										cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-								cuda.AtomicNanMin(&acc[3], sh[1])
+										cuda.AtomicNanMin(&acc[3], sh[1])
+									}
+								}
 							}
 						}
 					}
@@ -1020,20 +1125,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:39
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:40
-							if tid == 0 {
+									if tid == 0 {
 //line atomicnan.go:41
-								sh[0] = init[0]
+										sh[0] = init[0]
 //line atomicnan.go:42
-								sh[1] = init[1]
+										sh[1] = init[1]
+									}
+								}
 							}
 						}
 					}
@@ -1059,21 +1169,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:45
-							if i := (nugoX0 + nugoTx); i < len(y) {
+									if i := (nugoX0 + nugoTx); i < len(y) {
 //line atomicnan.go:46
-								cuda.AtomicNanMax(&acc[0], y[i])
+										cuda.AtomicNanMax(&acc[0], y[i])
 //line atomicnan.go:47
-								cuda.AtomicNanMin(&acc[1], y[i])
+										cuda.AtomicNanMin(&acc[1], y[i])
 //line atomicnan.go:48
-								cuda.AtomicNanMax(&sh[0], y[i])
+										cuda.AtomicNanMax(&sh[0], y[i])
 //line atomicnan.go:49
-								cuda.AtomicNanMin(&sh[1], y[i])
+										cuda.AtomicNanMin(&sh[1], y[i])
+									}
+								}
 							}
 						}
 					}
@@ -1099,20 +1214,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line atomicnan.go:39
-							tid := nugoTx
+									tid := nugoTx
 
 //line atomicnan.go:52
-							if tid == 0 {
+									if tid == 0 {
 //line atomicnan.go:53
-								cuda.AtomicNanMax(&acc[2], sh[0])
+										cuda.AtomicNanMax(&acc[2], sh[0])
 //line atomicnan.go:54
-								cuda.AtomicNanMin(&acc[3], sh[1])
+										cuda.AtomicNanMin(&acc[3], sh[1])
+									}
+								}
 							}
 						}
 					}
@@ -1305,18 +1425,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line byvalue.go:181
-							tid := nugoTx
+									tid := nugoTx
 
 //line byvalue.go:182
-							if tid < 4 {
+									if tid < 4 {
 //line byvalue.go:183
-								sh[tid] = w[tid] * float32(v.A)
+										sh[tid] = w[tid] * float32(v.A)
+									}
+								}
 							}
 						}
 					}
@@ -1339,18 +1464,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line byvalue.go:181
-							tid := nugoTx
+									tid := nugoTx
 
 //line byvalue.go:186
-							if i := (nugoX0 + nugoTx); i < len(out) {
+									if i := (nugoX0 + nugoTx); i < len(out) {
 //line byvalue.go:187
-								out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+										out[i] = float64(sh[(tid+1)%4]) + v.B + float64(v.C[tid%3])
+									}
+								}
 							}
 						}
 					}
@@ -1392,21 +1522,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line complex.go:10
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line complex.go:11
-							k := nugoTx
+									k := nugoTx
 
 //line complex.go:12
-							if i < len(a) {
+									if i < len(a) {
 //line complex.go:13
-								sh[k] = a[i]
+										sh[k] = a[i]
+									}
+								}
 							}
 						}
 					}
@@ -1443,29 +1578,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line complex.go:10
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line complex.go:11
-							k := nugoTx
+									k := nugoTx
 
 //line complex.go:16
-							if i < len(a) {
+									if i < len(a) {
 //line complex.go:17
-								a[i] = sh[k] * s
-							}
+										a[i] = sh[k] * s
+									}
 
 //line complex.go:20
-							if i < rows*cols {
+									if i < rows*cols {
 //line complex.go:21
-								w := complex128(s)
+										w := complex128(s)
 //line complex.go:22
-								m.SetP(i/cols, i%cols, m.AtP(i/cols, i%cols)*w*w)
+										m.SetP(i/cols, i%cols, m.AtP(i/cols, i%cols)*w*w)
+									}
+								}
 							}
 						}
 					}
@@ -1622,25 +1762,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line corpus.go:88
-							tid := nugoTx
+									tid := nugoTx
 
 //line corpus.go:89
-							var v int64
+									var v int64
 
 //line corpus.go:90
-							if i := (nugoX0 + nugoTx); i < len(x) {
+									if i := (nugoX0 + nugoTx); i < len(x) {
 //line corpus.go:91
-								v = x[i]
-							}
+										v = x[i]
+									}
 
 //line corpus.go:93
-							buf[tid] = v
+									buf[tid] = v
+								}
+							}
 						}
 					}
 				}
@@ -1665,18 +1810,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line corpus.go:88
-								tid := nugoTx
+										tid := nugoTx
 
 //line corpus.go:96
-								if tid < s {
+										if tid < s {
 //line corpus.go:97
-									buf[tid] += buf[tid+s]
+											buf[tid] += buf[tid+s]
+										}
+									}
 								}
 							}
 						}
@@ -1701,18 +1851,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line corpus.go:88
-							tid := nugoTx
+									tid := nugoTx
 
 //line corpus.go:101
-							if tid == 0 {
+									if tid == 0 {
 //line corpus.go:102
-								cuda.AtomicAdd(&total[0], buf[0])
+										cuda.AtomicAdd(&total[0], buf[0])
+									}
+								}
 							}
 						}
 					}
@@ -1755,16 +1910,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line corpus.go:109
-							tid := nugoTx
+									tid := nugoTx
 
 //line corpus.go:111
-							buf[tid] = x[base+tid]
+									buf[tid] = x[base+tid]
+								}
+							}
 						}
 					}
 				}
@@ -1783,16 +1943,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line corpus.go:109
-							tid := nugoTx
+									tid := nugoTx
 
 //line corpus.go:113
-							x[base+tid] = buf[n-1-tid]
+									x[base+tid] = buf[n-1-tid]
+								}
+							}
 						}
 					}
 				}
@@ -1923,22 +2088,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line corpus.go:171
-							tid := nugoTx
+									tid := nugoTx
 
 //line corpus.go:172
-							i := t.BlockIdx().X*n + tid
+									i := t.BlockIdx().X*n + tid
 
 //line corpus.go:173
-							st[tid] = x[i]
+									st[tid] = x[i]
 
 //line corpus.go:174
-							dyn[len(dyn)-n+tid] = 2 * x[i]
+									dyn[len(dyn)-n+tid] = 2 * x[i]
+								}
+							}
 						}
 					}
 				}
@@ -1960,19 +2130,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line corpus.go:171
-							tid := nugoTx
+									tid := nugoTx
 
 //line corpus.go:172
-							i := t.BlockIdx().X*n + tid
+									i := t.BlockIdx().X*n + tid
 
 //line corpus.go:176
-							x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+									x[i] = st[n-1-tid] + dyn[len(dyn)-1-tid]
+								}
+							}
 						}
 					}
 				}
@@ -2217,15 +2392,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line debugfail.go:120
-							if i := nugoTx; i < len(sh) {
+									if i := nugoTx; i < len(sh) {
 //line debugfail.go:121
-								sh[i] = 1
+										sh[i] = 1
+									}
+								}
 							}
 						}
 					}
@@ -2245,15 +2425,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line debugfail.go:124
-							if (nugoX0 + nugoTx) == 0 {
+									if (nugoX0 + nugoTx) == 0 {
 //line debugfail.go:125
-								out[0] = int32(len(sh[lo:hi]))
+										out[0] = int32(len(sh[lo:hi]))
+									}
+								}
 							}
 						}
 					}
@@ -2289,15 +2474,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line debugfail.go:132
-							if i := nugoTx; i < len(sh) {
+									if i := nugoTx; i < len(sh) {
 //line debugfail.go:133
-								sh[i] = 1
+										sh[i] = 1
+									}
+								}
 							}
 						}
 					}
@@ -2317,15 +2507,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line debugfail.go:136
-							if (nugoX0 + nugoTx) == 0 {
+									if (nugoX0 + nugoTx) == 0 {
 //line debugfail.go:137
-								out[0] = int32(cap(sh[lo:hi:max]))
+										out[0] = int32(cap(sh[lo:hi:max]))
+									}
+								}
 							}
 						}
 					}
@@ -2537,18 +2732,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line divergent.go:10
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line divergent.go:11
-							v := uint32(i)
-							nugoIn[nugoTi] = t.LaneID() < 16
-							nugoVV[nugoTi] = v
+									v := uint32(i)
+									nugoIn[nugoTi] = t.LaneID() < 16
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -2575,18 +2775,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line divergent.go:13
-								v = nugoShfl[nugoTi]
-								nugoVV[nugoTi] = v
+										v = nugoShfl[nugoTi]
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -2602,11 +2807,16 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							nugoPred[nugoTi] = true
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									nugoPred[nugoTi] = true
+								}
+							}
 						}
 					}
 				}
@@ -2629,18 +2839,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line divergent.go:10
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line divergent.go:15
-							out[i] = v + nugoVote[nugoTi]
-							nugoVV[nugoTi] = v
+									out[i] = v + nugoVote[nugoTi]
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -2673,16 +2888,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridgoexit.go:12
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridgoexit.go:13
-							data[i] = 1
+									data[i] = 1
+								}
+							}
 						}
 					}
 				}
@@ -2706,15 +2926,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridgoexit.go:15
-							if t.BlockIdx().X == 2 {
+									if t.BlockIdx().X == 2 {
 //line gridgoexit.go:16
-								runtime.Goexit()
+										runtime.Goexit()
+									}
+								}
 							}
 						}
 					}
@@ -2739,16 +2964,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridgoexit.go:12
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridgoexit.go:19
-							data[i] = 2
+									data[i] = 2
+								}
+							}
 						}
 					}
 				}
@@ -2784,10 +3014,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -2815,23 +3050,28 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line gridsync.go:9
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line gridsync.go:12
-								var v int64
+										var v int64
 
 //line gridsync.go:13
-								if i < n {
+										if i < n {
 //line gridsync.go:14
-									v = data[(i+1)%n]
+											v = data[(i+1)%n]
+										}
+										nugoVV[nugoTi] = v
+									}
 								}
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -2860,21 +3100,26 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line gridsync.go:9
-								i := (nugoX0 + nugoTx)
-								v := nugoVV[nugoTi]
+										i := (nugoX0 + nugoTx)
+										v := nugoVV[nugoTi]
 
 //line gridsync.go:17
-								if i < n {
+										if i < n {
 //line gridsync.go:18
-									data[i] = v + 1
+											data[i] = v + 1
+										}
+										nugoVV[nugoTi] = v
+									}
 								}
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -2915,13 +3160,18 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:29
-							out[(nugoX0 + nugoTx)] = 1
+									out[(nugoX0 + nugoTx)] = 1
+								}
+							}
 						}
 					}
 				}
@@ -2957,18 +3207,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:35
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:36
-							if t.BlockIdx().X == 1 && nugoTx == 5 {
+									if t.BlockIdx().X == 1 && nugoTx == 5 {
 //line gridsync.go:37
-								data[len(data)+i]++
+										data[len(data)+i]++
+									}
+								}
 							}
 						}
 					}
@@ -2993,16 +3248,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:35
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:40
-							data[i]++
+									data[i]++
+								}
+							}
 						}
 					}
 				}
@@ -3054,28 +3314,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:47
-							if t.BlockIdx().X == 1 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if t.BlockIdx().X == 1 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line gridsync.go:50
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:51
-							data[i] = 1
+									data[i] = 1
+								}
+							}
 						}
 					}
 				}
@@ -3103,19 +3368,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:50
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:53
-							out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+									out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
+								}
+							}
 						}
 					}
 				}
@@ -3152,18 +3422,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:59
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:60
-							if t.BlockIdx().X == 1 {
+									if t.BlockIdx().X == 1 {
 //line gridsync.go:61
-								data[len(data)+i]++
+										data[len(data)+i]++
+									}
+								}
 							}
 						}
 					}
@@ -3188,16 +3463,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:59
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:64
-							data[i]++
+									data[i]++
+								}
+							}
 						}
 					}
 				}
@@ -3246,22 +3526,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:71
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:73
-							i := y*w + x
+									i := y*w + x
 
 //line gridsync.go:74
-							data[i] = 1
+									data[i] = 1
+								}
+							}
 						}
 					}
 				}
@@ -3301,31 +3586,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:71
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:73
-							i := y*w + x
+									i := y*w + x
 
 //line gridsync.go:76
-							if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if b := t.BlockIdx(); b.X == 1 && b.Y == 1 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line gridsync.go:79
-							out[i] = data[i] + data[len(data)-1-i]
+									out[i] = data[i] + data[len(data)-1-i]
+								}
+							}
 						}
 					}
 				}
@@ -3356,22 +3646,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:71
-							x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
 
 //line gridsync.go:73
-							i := y*w + x
+									i := y*w + x
 
 //line gridsync.go:81
-							out[i]++
+									out[i]++
+								}
+							}
 						}
 					}
 				}
@@ -3424,28 +3719,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:88
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:89
-							if i%2 == 1 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if i%2 == 1 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line gridsync.go:92
-							data[i] *= 3
+									data[i] *= 3
+								}
+							}
 						}
 					}
 				}
@@ -3491,37 +3791,42 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion4:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion4:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line gridsync.go:88
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:94
-							if t.BlockIdx().X == 0 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion4
-								}
-							}
+									if t.BlockIdx().X == 0 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion4
+										}
+									}
 
 //line gridsync.go:97
-							v := data[(i+t.BlockDim().X)%len(data)]
+									v := data[(i+t.BlockDim().X)%len(data)]
 
 //line gridsync.go:98
-							for k := range 50 * t.BlockIdx().X {
+									for k := range 50 * t.BlockIdx().X {
 //line gridsync.go:99
-								v ^= int32(k)
-							}
+										v ^= int32(k)
+									}
 
 //line gridsync.go:101
-							out[i] = v
+									out[i] = v
+								}
+							}
 						}
 					}
 				}
@@ -3571,23 +3876,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:107
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line gridsync.go:109
-							var v int64
+									var v int64
 
 //line gridsync.go:110
-							if i < n {
+									if i < n {
 //line gridsync.go:111
-								v = f(data[i])
+										v = f(data[i])
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -3616,21 +3926,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:107
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line gridsync.go:114
-							if i < n {
+									if i < n {
 //line gridsync.go:115
-								data[(i+n-1)%n] = v
+										data[(i+n-1)%n] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -3668,13 +3983,18 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line gridsync.go:129
-							data[(nugoX0 + nugoTx)] = 1
+									data[(nugoX0 + nugoTx)] = 1
+								}
+							}
 						}
 					}
 				}
@@ -3931,16 +4251,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:99
-							i := nugoTx
+									i := nugoTx
 
 //line kernels.go:100
-							out[i] = float32(2*i + 1)
+									out[i] = float32(2*i + 1)
+								}
+							}
 						}
 					}
 				}
@@ -3959,16 +4284,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line kernels.go:99
-							i := nugoTx
+									i := nugoTx
 
 //line kernels.go:102
-							res[i] = in[(i+1)%len(in)]
+									res[i] = in[(i+1)%len(in)]
+								}
+							}
 						}
 					}
 				}
@@ -4122,30 +4452,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line match.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line match.go:15
-							if i >= len(in) || skip[i] != 0 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if i >= len(in) || skip[i] != 0 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line match.go:18
-							v := in[i]
-							nugoVal[nugoTi] = (v)
-							nugoVV[nugoTi] = v
+									v := in[i]
+									nugoVal[nugoTi] = (v)
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -4173,22 +4508,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line match.go:14
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line match.go:19
-							anyMask[i] = nugoMatch[nugoTi]
-							nugoVal2[nugoTi] = (v)
-							nugoVV[nugoTi] = v
+									anyMask[i] = nugoMatch[nugoTi]
+									nugoVal2[nugoTi] = (v)
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -4225,31 +4565,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line match.go:14
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line match.go:20
-							m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+									m, ok := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line match.go:21
-							var a int32
+									var a int32
 
 //line match.go:22
-							if ok {
+									if ok {
 //line match.go:23
-								a = 1
-							}
+										a = 1
+									}
 
 //line match.go:25
-							allMask[i], all[i] = m, a
+									allMask[i], all[i] = m, a
+								}
+							}
 						}
 					}
 				}
@@ -4329,14 +4674,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line match.go:14
-							i2 := (nugoX0 + nugoTx)
-							nugoIn[nugoTi] = i2 >= len(in) || skip[i2] != 0
+									i2 := (nugoX0 + nugoTx)
+									nugoIn[nugoTi] = i2 >= len(in) || skip[i2] != 0
+								}
+							}
 						}
 					}
 				}
@@ -4363,21 +4713,26 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
 
 //line match.go:14
-								i2 := (nugoX0 + nugoTx)
+										i2 := (nugoX0 + nugoTx)
 
 //line match.go:18
-								v := in[i2]
-								nugoVal[nugoTi] = (v)
-								nugoVV[nugoTi] = v
+										v := in[i2]
+										nugoVal[nugoTi] = (v)
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4405,22 +4760,27 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
 
 //line match.go:14
-								i2 := (nugoX0 + nugoTx)
-								v := nugoVV[nugoTi]
+										i2 := (nugoX0 + nugoTx)
+										v := nugoVV[nugoTi]
 
 //line match.go:19
-								anyMask[i2] = nugoMatch[nugoTi]
-								nugoVal2[nugoTi] = (v)
-								nugoVV[nugoTi] = v
+										anyMask[i2] = nugoMatch[nugoTi]
+										nugoVal2[nugoTi] = (v)
+										nugoVV[nugoTi] = v
+									}
+								}
 							}
 						}
 					}
@@ -4457,31 +4817,36 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
 
 //line match.go:14
-								i2 := (nugoX0 + nugoTx)
+										i2 := (nugoX0 + nugoTx)
 
 //line match.go:20
-								m2, ok2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+										m2, ok2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line match.go:21
-								var a2 int32
+										var a2 int32
 
 //line match.go:22
-								if ok2 {
+										if ok2 {
 //line match.go:23
-									a2 = 1
-								}
+											a2 = 1
+										}
 
 //line match.go:25
-								allMask[i2], all[i2] = m2, a2
+										allMask[i2], all[i2] = m2, a2
+									}
+								}
 							}
 						}
 					}
@@ -4559,26 +4924,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line match.go:48
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line match.go:49
-							if i >= len(in) {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if i >= len(in) {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+									nugoPred[nugoTi] = in[i] > 0
 								}
 							}
-							nugoPred[nugoTi] = in[i] > 0
 						}
 					}
 				}
@@ -4615,31 +4985,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line match.go:48
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line match.go:52
-							b := nugoVote[nugoTi]
+									b := nugoVote[nugoTi]
 
 //line match.go:53
-							r := int32(-1)
+									r := int32(-1)
 
 //line match.go:54
-							if in[i] > 0 {
+									if in[i] > 0 {
 //line match.go:55
-								r = int32(bits.OnesCount32(b & t.LanemaskLt()))
-							}
+										r = int32(bits.OnesCount32(b & t.LanemaskLt()))
+									}
 
 //line match.go:57
-							rank[i] = r
+									rank[i] = r
+								}
+							}
 						}
 					}
 				}
@@ -4805,27 +5180,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line strided.go:56
-							tx := nugoTx
+									tx := nugoTx
 
 //line strided.go:56
-							ty := nugoTy
+									ty := nugoTy
 
 //line strided.go:57
-							i := t.BlockIdx().Y*16 + ty
+									i := t.BlockIdx().Y*16 + ty
 
 //line strided.go:57
-							j := t.BlockIdx().X*16 + tx
+									j := t.BlockIdx().X*16 + tx
 
 //line strided.go:59
-							if i < r && j < c {
+									if i < r && j < c {
 //line strided.go:60
-								tile.SetP(ty, tx, in.AtP(i, j))
+										tile.SetP(ty, tx, in.AtP(i, j))
+									}
+								}
 							}
 						}
 					}
@@ -4857,27 +5237,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line strided.go:56
-							tx := nugoTx
+									tx := nugoTx
 
 //line strided.go:56
-							ty := nugoTy
+									ty := nugoTy
 
 //line strided.go:63
-							oi := t.BlockIdx().X*16 + ty
+									oi := t.BlockIdx().X*16 + ty
 
 //line strided.go:63
-							oj := t.BlockIdx().Y*16 + tx
+									oj := t.BlockIdx().Y*16 + tx
 
 //line strided.go:64
-							if oi < c && oj < r {
+									if oi < c && oj < r {
 //line strided.go:65
-								out.SetP(oi, oj, tile.AtP(tx, ty))
+										out.SetP(oi, oj, tile.AtP(tx, ty))
+									}
+								}
 							}
 						}
 					}
@@ -4913,16 +5298,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line strided.go:74
-							x := nugoTx
+									x := nugoTx
 
 //line strided.go:75
-							cube.SetP(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+									cube.SetP(x/32, x/8%4, x%8, int64(x+t.BlockIdx().X))
+								}
+							}
 						}
 					}
 				}
@@ -4962,35 +5352,40 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line strided.go:74
-							x := nugoTx
+									x := nugoTx
 
 //line strided.go:77
-							if x == 0 {
+									if x == 0 {
 //line strided.go:78
-								s := int64(0)
+										s := int64(0)
 //line strided.go:79
-								d0, d1, d2 := cube.Shape()
+										d0, d1, d2 := cube.Shape()
 //line strided.go:80
-								for i := 0; i < d0; i++ {
+										for i := 0; i < d0; i++ {
 //line strided.go:81
-									for j := 0; j < d1; j++ {
+											for j := 0; j < d1; j++ {
 //line strided.go:82
-										for k := 0; k < d2; k++ {
+												for k := 0; k < d2; k++ {
 //line strided.go:83
-											s += cube.AtP(i, j, k)
+													s += cube.AtP(i, j, k)
+												}
+											}
 										}
+//line strided.go:87
+										b := t.BlockIdx().X * 4
+//line strided.go:88
+										out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
 									}
 								}
-//line strided.go:87
-								b := t.BlockIdx().X * 4
-//line strided.go:88
-								out[b], out[b+1], out[b+2], out[b+3] = s, int64(d0), int64(d1), int64(d2)
 							}
 						}
 					}
@@ -5102,35 +5497,40 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line syncreduce.go:10
-							x, y, z := nugoB.Grid3At(nugoTx, nugoTy, nugoTz)
+									x, y, z := nugoB.Grid3At(nugoTx, nugoTy, nugoTz)
 
 //line syncreduce.go:12
-							i := (z*sy+y)*sx + x
+									i := (z*sy+y)*sx + x
 
 //line syncreduce.go:13
-							if mode[i] < 0 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if mode[i] < 0 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line syncreduce.go:16
-							p := mode[i] != 0
-							if p {
-								nugoCount++
+									p := mode[i] != 0
+									if p {
+										nugoCount++
+									}
+									nugoVP[nugoTi] = p
+								}
 							}
-							nugoVP[nugoTi] = p
 						}
 					}
 				}
@@ -5161,19 +5561,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+									p := nugoVP[nugoTi]
+									if p {
+										nugoCount2++
+									}
+									nugoArrived++
+									nugoVP[nugoTi] = p
+								}
 							}
-							p := nugoVP[nugoTi]
-							if p {
-								nugoCount2++
-							}
-							nugoArrived++
-							nugoVP[nugoTi] = p
 						}
 					}
 				}
@@ -5202,18 +5607,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+									p := nugoVP[nugoTi]
+									if p {
+										nugoCount3++
+									}
+									nugoVP[nugoTi] = p
+								}
 							}
-							p := nugoVP[nugoTi]
-							if p {
-								nugoCount3++
-							}
-							nugoVP[nugoTi] = p
 						}
 					}
 				}
@@ -5245,22 +5655,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line syncreduce.go:10
-							x, y, z := nugoB.Grid3At(nugoTx, nugoTy, nugoTz)
+									x, y, z := nugoB.Grid3At(nugoTx, nugoTy, nugoTz)
 
 //line syncreduce.go:12
-							i := (z*sy+y)*sx + x
+									i := (z*sy+y)*sx + x
 
 //line syncreduce.go:25
-							count[i], flags[i] = int32(c), f
+									count[i], flags[i] = int32(c), f
+								}
+							}
 						}
 					}
 				}
@@ -5298,18 +5713,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:31
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:32
-							v := data[i]
-							if v > 0 {
-								nugoCount++
+									v := data[i]
+									if v > 0 {
+										nugoCount++
+									}
+								}
 							}
 						}
 					}
@@ -5329,16 +5749,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line syncreduce.go:31
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line syncreduce.go:33
-							data[i] = nugoCount
+									data[i] = nugoCount
+								}
+							}
 						}
 					}
 				}
@@ -5411,23 +5836,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:9
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:10
-							var v float32
+									var v float32
 
 //line warp.go:11
-							if i < len(in) {
+									if i < len(in) {
 //line warp.go:12
-								v = in[i]
+										v = in[i]
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -5475,24 +5905,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v := nugoVV[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
 
 //line warp.go:18
-							lane := t.LaneID()
+									lane := t.LaneID()
 
 //line warp.go:18
-							w := nugoTx / 32
+									w := nugoTx / 32
 
 //line warp.go:19
-							if lane == 0 {
+									if lane == 0 {
 //line warp.go:20
-								partial[w] = v
+										partial[w] = v
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -5509,14 +5944,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:18
-							w := nugoTx / 32
-							nugoIn[nugoTi] = w == 0
+									w := nugoTx / 32
+									nugoIn[nugoTi] = w == 0
+								}
+							}
 						}
 					}
 				}
@@ -5547,27 +5987,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line warp.go:18
-								lane := t.LaneID()
-								v := nugoVV[nugoTi]
+										lane := t.LaneID()
+										v := nugoVV[nugoTi]
 
 //line warp.go:24
-								v = 0
+										v = 0
 
 //line warp.go:25
-								if lane < (t.BlockDim().X+31)/32 {
+										if lane < (t.BlockDim().X+31)/32 {
 //line warp.go:26
-									v = partial[lane]
+											v = partial[lane]
+										}
+										nugoVV[nugoTi] = v
+									}
 								}
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -5702,17 +6147,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:40
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:41
-							v := in[i]
-							nugoVV[nugoTi] = v
+									v := in[i]
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -5737,20 +6187,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:40
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line warp.go:42
-							out[i] = nugoShfl[nugoTi]
-							nugoVal2[nugoTi] = uint32(v)
-							nugoLane2[nugoTi] = int(t.LaneID() + 31)
-							nugoVV[nugoTi] = v
+									out[i] = nugoShfl[nugoTi]
+									nugoVal2[nugoTi] = uint32(v)
+									nugoLane2[nugoTi] = int(t.LaneID() + 31)
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -5771,16 +6226,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:40
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:43
-							out32[i] = nugoShfl2[nugoTi]
+									out32[i] = nugoShfl2[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -5826,17 +6286,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:49
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:50
-							var v2 float64 = in[i]
-							nugoVV2[nugoTi] = v2
+									var v2 float64 = in[i]
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -5858,15 +6323,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v2 := nugoVV2[nugoTi]
 
 //line warp.go:60
-								v2 += nugoShfl[nugoTi]
-								nugoVV2[nugoTi] = v2
+										v2 += nugoShfl[nugoTi]
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -5891,21 +6361,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:49
-							i := (nugoX0 + nugoTx)
-							v2 := nugoVV2[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v2 := nugoVV2[nugoTi]
 
 //line warp.go:62
-							var res float64 = v2
+									var res float64 = v2
 
 //line warp.go:50
-							out[i] = res
-							nugoVV2[nugoTi] = v2
+									out[i] = res
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -5957,17 +6432,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:68
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:69
-							v := in[i]
-							nugoVV[nugoTi] = v
+									v := in[i]
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -5988,16 +6468,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:68
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:70
-							up[i] = nugoShfl[nugoTi]
+									up[i] = nugoShfl[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -6018,16 +6503,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:68
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:72
-							down[i] = nugoShfl2[nugoTi]
+									down[i] = nugoShfl2[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -6147,25 +6637,30 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:78
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:79
-							p := in[i] > 0
+									p := in[i] > 0
 
 //line warp.go:79
-							q := in[i] >= 0
+									q := in[i] >= 0
 
 //line warp.go:80
-							cuda.ThreadFence()
-							nugoPred[nugoTi] = p
-							nugoVP[nugoTi] = p
-							nugoVQ[nugoTi] = q
+									cuda.ThreadFence()
+									nugoPred[nugoTi] = p
+									nugoVP[nugoTi] = p
+									nugoVQ[nugoTi] = q
+								}
+							}
 						}
 					}
 				}
@@ -6193,23 +6688,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:78
-							i := (nugoX0 + nugoTx)
-							p := nugoVP[nugoTi]
+									i := (nugoX0 + nugoTx)
+									p := nugoVP[nugoTi]
 
 //line warp.go:81
-							ballot[i] = nugoVote[nugoTi]
+									ballot[i] = nugoVote[nugoTi]
 
 //line warp.go:82
-							var r int32
-							nugoPred2[nugoTi] = p
-							nugoVP[nugoTi] = p
-							nugoVR[nugoTi] = r
+									var r int32
+									nugoPred2[nugoTi] = p
+									nugoVP[nugoTi] = p
+									nugoVR[nugoTi] = r
+								}
+							}
 						}
 					}
 				}
@@ -6235,21 +6735,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							p := nugoVP[nugoTi]
-							r := nugoVR[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									p := nugoVP[nugoTi]
+									r := nugoVR[nugoTi]
 
 //line warp.go:83
-							if nugoVote2[nugoTi] {
+									if nugoVote2[nugoTi] {
 //line warp.go:84
-								r |= 1
+										r |= 1
+									}
+									nugoPred3[nugoTi] = p
+									nugoVP[nugoTi] = p
+									nugoVR[nugoTi] = r
+								}
 							}
-							nugoPred3[nugoTi] = p
-							nugoVP[nugoTi] = p
-							nugoVR[nugoTi] = r
 						}
 					}
 				}
@@ -6275,21 +6780,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							q := nugoVQ[nugoTi]
-							r := nugoVR[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									q := nugoVQ[nugoTi]
+									r := nugoVR[nugoTi]
 
 //line warp.go:86
-							if nugoVote3[nugoTi] {
+									if nugoVote3[nugoTi] {
 //line warp.go:87
-								r |= 2
+										r |= 2
+									}
+									nugoPred4[nugoTi] = q
+									nugoVQ[nugoTi] = q
+									nugoVR[nugoTi] = r
+								}
 							}
-							nugoPred4[nugoTi] = q
-							nugoVQ[nugoTi] = q
-							nugoVR[nugoTi] = r
 						}
 					}
 				}
@@ -6315,21 +6825,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							q := nugoVQ[nugoTi]
-							r := nugoVR[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									q := nugoVQ[nugoTi]
+									r := nugoVR[nugoTi]
 
 //line warp.go:89
-							if nugoVote4[nugoTi] {
+									if nugoVote4[nugoTi] {
 //line warp.go:90
-								r |= 4
+										r |= 4
+									}
+									nugoPred5[nugoTi] = !q
+									nugoVQ[nugoTi] = q
+									nugoVR[nugoTi] = r
+								}
 							}
-							nugoPred5[nugoTi] = !q
-							nugoVQ[nugoTi] = q
-							nugoVR[nugoTi] = r
 						}
 					}
 				}
@@ -6358,24 +6873,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:78
-							i := (nugoX0 + nugoTx)
-							r := nugoVR[nugoTi]
+									i := (nugoX0 + nugoTx)
+									r := nugoVR[nugoTi]
 
 //line warp.go:92
-							if nugoVote5[nugoTi] {
+									if nugoVote5[nugoTi] {
 //line warp.go:93
-								r |= 8
-							}
+										r |= 8
+									}
 
 //line warp.go:95
-							anyAll[i] = r
-							nugoVR[nugoTi] = r
+									anyAll[i] = r
+									nugoVR[nugoTi] = r
+								}
+							}
 						}
 					}
 				}
@@ -6461,26 +6981,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:102
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:103
-							if t.LaneID() == 0 || i%5 == 1 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if t.LaneID() == 0 || i%5 == 1 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+									nugoPred[nugoTi] = true
 								}
 							}
-							nugoPred[nugoTi] = true
 						}
 					}
 				}
@@ -6506,20 +7031,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:102
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:106
-							ballot[i] = nugoVote[nugoTi]
-							nugoPred2[nugoTi] = true
+									ballot[i] = nugoVote[nugoTi]
+									nugoPred2[nugoTi] = true
+								}
+							}
 						}
 					}
 				}
@@ -6545,20 +7075,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:102
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:107
-							active[i] = nugoVote2[nugoTi]
-							nugoVal[nugoTi] = i
+									active[i] = nugoVote2[nugoTi]
+									nugoVal[nugoTi] = i
+								}
+							}
 						}
 					}
 				}
@@ -6583,19 +7118,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warp.go:102
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:108
-							fromLane0[i] = nugoShfl[nugoTi]
+									fromLane0[i] = nugoShfl[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -6642,17 +7182,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:114
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:115
-							v := data[i]
-							nugoVal[nugoTi] = v
+									v := data[i]
+									nugoVal[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -6673,16 +7218,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warp.go:114
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warp.go:116
-							data[i] = nugoShfl[nugoTi]
+									data[i] = nugoShfl[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -7222,30 +7772,35 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warpmask.go:18
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warpmask.go:19
-							if i >= len(in) {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if i >= len(in) {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line warpmask.go:22
-							m := quarterMask(t)
-							nugoIn[nugoTi] = t.LaneID()/8%2 == 0
-							nugoVM[nugoTi] = m
+									m := quarterMask(t)
+									nugoIn[nugoTi] = t.LaneID()/8%2 == 0
+									nugoVM[nugoTi] = m
+								}
+							}
 						}
 					}
 				}
@@ -7282,32 +7837,37 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line warpmask.go:18
-								i := (nugoX0 + nugoTx)
-								m := nugoVM[nugoTi]
+										i := (nugoX0 + nugoTx)
+										m := nugoVM[nugoTi]
 
 //line warpmask.go:24
-								var v2 int32 = in[i]
+										var v2 int32 = in[i]
 
 //line warpmask.go:24
-								var o2 []uint32 = out[8*i : 8*i+8]
+										var o2 []uint32 = out[8*i : 8*i+8]
 
 //line warpmask.go:32
-								p2 := v2%3 == 0
-								nugoMask[nugoTi] = uint32(m)
-								nugoPred[nugoTi] = (p2)
-								nugoVM[nugoTi] = m
-								nugoVO2[nugoTi] = o2
-								nugoVV2[nugoTi] = v2
-								nugoVP2[nugoTi] = p2
+										p2 := v2%3 == 0
+										nugoMask[nugoTi] = uint32(m)
+										nugoPred[nugoTi] = (p2)
+										nugoVM[nugoTi] = m
+										nugoVO2[nugoTi] = o2
+										nugoVV2[nugoTi] = v2
+										nugoVP2[nugoTi] = p2
+									}
+								}
 							}
 						}
 					}
@@ -7340,25 +7900,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o2 := nugoVO2[nugoTi]
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o2 := nugoVO2[nugoTi]
+										v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:33
-								o2[0] = nugoVote[nugoTi]
-								nugoMask2[nugoTi] = uint32(m)
-								nugoVal[nugoTi] = (v2)
-								nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
-								nugoVM[nugoTi] = m
-								nugoVO2[nugoTi] = o2
-								nugoVV2[nugoTi] = v2
+										o2[0] = nugoVote[nugoTi]
+										nugoMask2[nugoTi] = uint32(m)
+										nugoVal[nugoTi] = (v2)
+										nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+										nugoVM[nugoTi] = m
+										nugoVO2[nugoTi] = o2
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -7391,25 +7956,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o2 := nugoVO2[nugoTi]
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o2 := nugoVO2[nugoTi]
+										v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:34
-								o2[1] = uint32(nugoShfl[nugoTi])
-								nugoMask3[nugoTi] = uint32(m)
-								nugoVal2[nugoTi] = (v2)
-								nugoLane2[nugoTi] = int(1)
-								nugoVM[nugoTi] = m
-								nugoVO2[nugoTi] = o2
-								nugoVV2[nugoTi] = v2
+										o2[1] = uint32(nugoShfl[nugoTi])
+										nugoMask3[nugoTi] = uint32(m)
+										nugoVal2[nugoTi] = (v2)
+										nugoLane2[nugoTi] = int(1)
+										nugoVM[nugoTi] = m
+										nugoVO2[nugoTi] = o2
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -7442,25 +8012,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o2 := nugoVO2[nugoTi]
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o2 := nugoVO2[nugoTi]
+										v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:35
-								o2[2] = uint32(nugoShfl2[nugoTi])
-								nugoMask4[nugoTi] = uint32(m)
-								nugoVal3[nugoTi] = (int64(v2))
-								nugoLane3[nugoTi] = int(1)
-								nugoVM[nugoTi] = m
-								nugoVO2[nugoTi] = o2
-								nugoVV2[nugoTi] = v2
+										o2[2] = uint32(nugoShfl2[nugoTi])
+										nugoMask4[nugoTi] = uint32(m)
+										nugoVal3[nugoTi] = (int64(v2))
+										nugoLane3[nugoTi] = int(1)
+										nugoVM[nugoTi] = m
+										nugoVO2[nugoTi] = o2
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -7493,25 +8068,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o2 := nugoVO2[nugoTi]
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o2 := nugoVO2[nugoTi]
+										v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:36
-								o2[3] = uint32(nugoShfl3[nugoTi])
-								nugoMask5[nugoTi] = uint32(m)
-								nugoVal4[nugoTi] = (float32(v2))
-								nugoLane4[nugoTi] = int(3)
-								nugoVM[nugoTi] = m
-								nugoVO2[nugoTi] = o2
-								nugoVV2[nugoTi] = v2
+										o2[3] = uint32(nugoShfl3[nugoTi])
+										nugoMask5[nugoTi] = uint32(m)
+										nugoVal4[nugoTi] = (float32(v2))
+										nugoLane4[nugoTi] = int(3)
+										nugoVM[nugoTi] = m
+										nugoVO2[nugoTi] = o2
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -7547,28 +8127,33 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o2 := nugoVO2[nugoTi]
-								p2 := nugoVP2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o2 := nugoVO2[nugoTi]
+										p2 := nugoVP2[nugoTi]
 
 //line warpmask.go:37
-								o2[4] = uint32(nugoShfl4[nugoTi])
+										o2[4] = uint32(nugoShfl4[nugoTi])
 
 //line warpmask.go:38
-								var votes2 uint32
-								nugoMask6[nugoTi] = uint32(m)
-								nugoPred2[nugoTi] = (p2)
-								nugoVM[nugoTi] = m
-								nugoVO2[nugoTi] = o2
-								nugoVP2[nugoTi] = p2
-								nugoVVotes2[nugoTi] = votes2
+										var votes2 uint32
+										nugoMask6[nugoTi] = uint32(m)
+										nugoPred2[nugoTi] = (p2)
+										nugoVM[nugoTi] = m
+										nugoVO2[nugoTi] = o2
+										nugoVP2[nugoTi] = p2
+										nugoVVotes2[nugoTi] = votes2
+									}
+								}
 							}
 						}
 					}
@@ -7603,27 +8188,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								p2 := nugoVP2[nugoTi]
-								votes2 := nugoVVotes2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										p2 := nugoVP2[nugoTi]
+										votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:39
-								if nugoVote2[nugoTi] {
+										if nugoVote2[nugoTi] {
 //line warpmask.go:40
-									votes2 |= 1
+											votes2 |= 1
+										}
+										nugoMask7[nugoTi] = uint32(m)
+										nugoPred3[nugoTi] = (p2)
+										nugoVM[nugoTi] = m
+										nugoVP2[nugoTi] = p2
+										nugoVVotes2[nugoTi] = votes2
+									}
 								}
-								nugoMask7[nugoTi] = uint32(m)
-								nugoPred3[nugoTi] = (p2)
-								nugoVM[nugoTi] = m
-								nugoVP2[nugoTi] = p2
-								nugoVVotes2[nugoTi] = votes2
 							}
 						}
 					}
@@ -7658,27 +8248,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								p2 := nugoVP2[nugoTi]
-								votes2 := nugoVVotes2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										p2 := nugoVP2[nugoTi]
+										votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:42
-								if nugoVote3[nugoTi] {
+										if nugoVote3[nugoTi] {
 //line warpmask.go:43
-									votes2 |= 2
+											votes2 |= 2
+										}
+										nugoMask8[nugoTi] = uint32(m)
+										nugoPred4[nugoTi] = (p2)
+										nugoVM[nugoTi] = m
+										nugoVP2[nugoTi] = p2
+										nugoVVotes2[nugoTi] = votes2
+									}
 								}
-								nugoMask8[nugoTi] = uint32(m)
-								nugoPred4[nugoTi] = (p2)
-								nugoVM[nugoTi] = m
-								nugoVP2[nugoTi] = p2
-								nugoVVotes2[nugoTi] = votes2
 							}
 						}
 					}
@@ -7718,32 +8313,37 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o2 := nugoVO2[nugoTi]
-								v2 := nugoVV2[nugoTi]
-								votes2 := nugoVVotes2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o2 := nugoVO2[nugoTi]
+										v2 := nugoVV2[nugoTi]
+										votes2 := nugoVVotes2[nugoTi]
 
 //line warpmask.go:45
-								if nugoVote4[nugoTi] {
+										if nugoVote4[nugoTi] {
 //line warpmask.go:46
-									votes2 |= 4
-								}
+											votes2 |= 4
+										}
 
 //line warpmask.go:48
-								o2[5] = votes2
-								nugoMask9[nugoTi] = uint32(m)
-								nugoVal5[nugoTi] = (v2 % 2)
-								nugoVM[nugoTi] = m
-								nugoVO2[nugoTi] = o2
-								nugoVV2[nugoTi] = v2
-								nugoVVotes2[nugoTi] = votes2
+										o2[5] = votes2
+										nugoMask9[nugoTi] = uint32(m)
+										nugoVal5[nugoTi] = (v2 % 2)
+										nugoVM[nugoTi] = m
+										nugoVO2[nugoTi] = o2
+										nugoVV2[nugoTi] = v2
+										nugoVVotes2[nugoTi] = votes2
+									}
+								}
 							}
 						}
 					}
@@ -7775,24 +8375,29 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o2 := nugoVO2[nugoTi]
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o2 := nugoVO2[nugoTi]
+										v2 := nugoVV2[nugoTi]
 
 //line warpmask.go:49
-								o2[6] = nugoMatch[nugoTi]
-								nugoMask10[nugoTi] = uint32(m)
-								nugoVal6[nugoTi] = (v2 / 8)
-								nugoVM[nugoTi] = m
-								nugoVO2[nugoTi] = o2
-								nugoVV2[nugoTi] = v2
+										o2[6] = nugoMatch[nugoTi]
+										nugoMask10[nugoTi] = uint32(m)
+										nugoVal6[nugoTi] = (v2 / 8)
+										nugoVM[nugoTi] = m
+										nugoVO2[nugoTi] = o2
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -7827,27 +8432,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								o2 := nugoVO2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										o2 := nugoVO2[nugoTi]
 
 //line warpmask.go:50
-								lanes2, all2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+										lanes2, all2 := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warpmask.go:51
-								if all2 != (lanes2 != 0) {
+										if all2 != (lanes2 != 0) {
 //line warpmask.go:52
-									lanes2 = 0xbad
-								}
+											lanes2 = 0xbad
+										}
 
 //line warpmask.go:54
-								o2[7] = lanes2
-								nugoVO2[nugoTi] = o2
+										o2[7] = lanes2
+										nugoVO2[nugoTi] = o2
+									}
+								}
 							}
 						}
 					}
@@ -7869,16 +8479,21 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										nugoMask11[nugoTi] = m
+										nugoVM[nugoTi] = m
+									}
 								}
-								m := nugoVM[nugoTi]
-								nugoMask11[nugoTi] = m
-								nugoVM[nugoTi] = m
 							}
 						}
 					}
@@ -7918,32 +8533,37 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
 
 //line warpmask.go:18
-								i := (nugoX0 + nugoTx)
-								m := nugoVM[nugoTi]
+										i := (nugoX0 + nugoTx)
+										m := nugoVM[nugoTi]
 
 //line warpmask.go:27
-								var v3 int32 = in[i]
+										var v3 int32 = in[i]
 
 //line warpmask.go:27
-								var o3 []uint32 = out[8*i : 8*i+8]
+										var o3 []uint32 = out[8*i : 8*i+8]
 
 //line warpmask.go:32
-								p3 := v3%3 == 0
-								nugoMask12[nugoTi] = uint32(m)
-								nugoPred5[nugoTi] = (p3)
-								nugoVM[nugoTi] = m
-								nugoVO3[nugoTi] = o3
-								nugoVV3[nugoTi] = v3
-								nugoVP3[nugoTi] = p3
+										p3 := v3%3 == 0
+										nugoMask12[nugoTi] = uint32(m)
+										nugoPred5[nugoTi] = (p3)
+										nugoVM[nugoTi] = m
+										nugoVO3[nugoTi] = o3
+										nugoVV3[nugoTi] = v3
+										nugoVP3[nugoTi] = p3
+									}
+								}
 							}
 						}
 					}
@@ -7976,25 +8596,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o3 := nugoVO3[nugoTi]
-								v3 := nugoVV3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o3 := nugoVO3[nugoTi]
+										v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:33
-								o3[0] = nugoVote5[nugoTi]
-								nugoMask13[nugoTi] = uint32(m)
-								nugoVal7[nugoTi] = (v3)
-								nugoLane5[nugoTi] = int(t.LaneID()/8*8 + 2)
-								nugoVM[nugoTi] = m
-								nugoVO3[nugoTi] = o3
-								nugoVV3[nugoTi] = v3
+										o3[0] = nugoVote5[nugoTi]
+										nugoMask13[nugoTi] = uint32(m)
+										nugoVal7[nugoTi] = (v3)
+										nugoLane5[nugoTi] = int(t.LaneID()/8*8 + 2)
+										nugoVM[nugoTi] = m
+										nugoVO3[nugoTi] = o3
+										nugoVV3[nugoTi] = v3
+									}
+								}
 							}
 						}
 					}
@@ -8027,25 +8652,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o3 := nugoVO3[nugoTi]
-								v3 := nugoVV3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o3 := nugoVO3[nugoTi]
+										v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:34
-								o3[1] = uint32(nugoShfl5[nugoTi])
-								nugoMask14[nugoTi] = uint32(m)
-								nugoVal8[nugoTi] = (v3)
-								nugoLane6[nugoTi] = int(1)
-								nugoVM[nugoTi] = m
-								nugoVO3[nugoTi] = o3
-								nugoVV3[nugoTi] = v3
+										o3[1] = uint32(nugoShfl5[nugoTi])
+										nugoMask14[nugoTi] = uint32(m)
+										nugoVal8[nugoTi] = (v3)
+										nugoLane6[nugoTi] = int(1)
+										nugoVM[nugoTi] = m
+										nugoVO3[nugoTi] = o3
+										nugoVV3[nugoTi] = v3
+									}
+								}
 							}
 						}
 					}
@@ -8078,25 +8708,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o3 := nugoVO3[nugoTi]
-								v3 := nugoVV3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o3 := nugoVO3[nugoTi]
+										v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:35
-								o3[2] = uint32(nugoShfl6[nugoTi])
-								nugoMask15[nugoTi] = uint32(m)
-								nugoVal9[nugoTi] = (int64(v3))
-								nugoLane7[nugoTi] = int(1)
-								nugoVM[nugoTi] = m
-								nugoVO3[nugoTi] = o3
-								nugoVV3[nugoTi] = v3
+										o3[2] = uint32(nugoShfl6[nugoTi])
+										nugoMask15[nugoTi] = uint32(m)
+										nugoVal9[nugoTi] = (int64(v3))
+										nugoLane7[nugoTi] = int(1)
+										nugoVM[nugoTi] = m
+										nugoVO3[nugoTi] = o3
+										nugoVV3[nugoTi] = v3
+									}
+								}
 							}
 						}
 					}
@@ -8129,25 +8764,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o3 := nugoVO3[nugoTi]
-								v3 := nugoVV3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o3 := nugoVO3[nugoTi]
+										v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:36
-								o3[3] = uint32(nugoShfl7[nugoTi])
-								nugoMask16[nugoTi] = uint32(m)
-								nugoVal10[nugoTi] = (float32(v3))
-								nugoLane8[nugoTi] = int(3)
-								nugoVM[nugoTi] = m
-								nugoVO3[nugoTi] = o3
-								nugoVV3[nugoTi] = v3
+										o3[3] = uint32(nugoShfl7[nugoTi])
+										nugoMask16[nugoTi] = uint32(m)
+										nugoVal10[nugoTi] = (float32(v3))
+										nugoLane8[nugoTi] = int(3)
+										nugoVM[nugoTi] = m
+										nugoVO3[nugoTi] = o3
+										nugoVV3[nugoTi] = v3
+									}
+								}
 							}
 						}
 					}
@@ -8183,28 +8823,33 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o3 := nugoVO3[nugoTi]
-								p3 := nugoVP3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o3 := nugoVO3[nugoTi]
+										p3 := nugoVP3[nugoTi]
 
 //line warpmask.go:37
-								o3[4] = uint32(nugoShfl8[nugoTi])
+										o3[4] = uint32(nugoShfl8[nugoTi])
 
 //line warpmask.go:38
-								var votes3 uint32
-								nugoMask17[nugoTi] = uint32(m)
-								nugoPred6[nugoTi] = (p3)
-								nugoVM[nugoTi] = m
-								nugoVO3[nugoTi] = o3
-								nugoVP3[nugoTi] = p3
-								nugoVVotes3[nugoTi] = votes3
+										var votes3 uint32
+										nugoMask17[nugoTi] = uint32(m)
+										nugoPred6[nugoTi] = (p3)
+										nugoVM[nugoTi] = m
+										nugoVO3[nugoTi] = o3
+										nugoVP3[nugoTi] = p3
+										nugoVVotes3[nugoTi] = votes3
+									}
+								}
 							}
 						}
 					}
@@ -8239,27 +8884,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								p3 := nugoVP3[nugoTi]
-								votes3 := nugoVVotes3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										p3 := nugoVP3[nugoTi]
+										votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:39
-								if nugoVote6[nugoTi] {
+										if nugoVote6[nugoTi] {
 //line warpmask.go:40
-									votes3 |= 1
+											votes3 |= 1
+										}
+										nugoMask18[nugoTi] = uint32(m)
+										nugoPred7[nugoTi] = (p3)
+										nugoVM[nugoTi] = m
+										nugoVP3[nugoTi] = p3
+										nugoVVotes3[nugoTi] = votes3
+									}
 								}
-								nugoMask18[nugoTi] = uint32(m)
-								nugoPred7[nugoTi] = (p3)
-								nugoVM[nugoTi] = m
-								nugoVP3[nugoTi] = p3
-								nugoVVotes3[nugoTi] = votes3
 							}
 						}
 					}
@@ -8294,27 +8944,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								p3 := nugoVP3[nugoTi]
-								votes3 := nugoVVotes3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										p3 := nugoVP3[nugoTi]
+										votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:42
-								if nugoVote7[nugoTi] {
+										if nugoVote7[nugoTi] {
 //line warpmask.go:43
-									votes3 |= 2
+											votes3 |= 2
+										}
+										nugoMask19[nugoTi] = uint32(m)
+										nugoPred8[nugoTi] = (p3)
+										nugoVM[nugoTi] = m
+										nugoVP3[nugoTi] = p3
+										nugoVVotes3[nugoTi] = votes3
+									}
 								}
-								nugoMask19[nugoTi] = uint32(m)
-								nugoPred8[nugoTi] = (p3)
-								nugoVM[nugoTi] = m
-								nugoVP3[nugoTi] = p3
-								nugoVVotes3[nugoTi] = votes3
 							}
 						}
 					}
@@ -8354,32 +9009,37 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o3 := nugoVO3[nugoTi]
-								v3 := nugoVV3[nugoTi]
-								votes3 := nugoVVotes3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o3 := nugoVO3[nugoTi]
+										v3 := nugoVV3[nugoTi]
+										votes3 := nugoVVotes3[nugoTi]
 
 //line warpmask.go:45
-								if nugoVote8[nugoTi] {
+										if nugoVote8[nugoTi] {
 //line warpmask.go:46
-									votes3 |= 4
-								}
+											votes3 |= 4
+										}
 
 //line warpmask.go:48
-								o3[5] = votes3
-								nugoMask20[nugoTi] = uint32(m)
-								nugoVal11[nugoTi] = (v3 % 2)
-								nugoVM[nugoTi] = m
-								nugoVO3[nugoTi] = o3
-								nugoVV3[nugoTi] = v3
-								nugoVVotes3[nugoTi] = votes3
+										o3[5] = votes3
+										nugoMask20[nugoTi] = uint32(m)
+										nugoVal11[nugoTi] = (v3 % 2)
+										nugoVM[nugoTi] = m
+										nugoVO3[nugoTi] = o3
+										nugoVV3[nugoTi] = v3
+										nugoVVotes3[nugoTi] = votes3
+									}
+								}
 							}
 						}
 					}
@@ -8411,24 +9071,29 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								m := nugoVM[nugoTi]
-								o3 := nugoVO3[nugoTi]
-								v3 := nugoVV3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										m := nugoVM[nugoTi]
+										o3 := nugoVO3[nugoTi]
+										v3 := nugoVV3[nugoTi]
 
 //line warpmask.go:49
-								o3[6] = nugoMatch3[nugoTi]
-								nugoMask21[nugoTi] = uint32(m)
-								nugoVal12[nugoTi] = (v3 / 8)
-								nugoVM[nugoTi] = m
-								nugoVO3[nugoTi] = o3
-								nugoVV3[nugoTi] = v3
+										o3[6] = nugoMatch3[nugoTi]
+										nugoMask21[nugoTi] = uint32(m)
+										nugoVal12[nugoTi] = (v3 / 8)
+										nugoVM[nugoTi] = m
+										nugoVO3[nugoTi] = o3
+										nugoVV3[nugoTi] = v3
+									}
+								}
 							}
 						}
 					}
@@ -8463,27 +9128,32 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
-								}
-								o3 := nugoVO3[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										o3 := nugoVO3[nugoTi]
 
 //line warpmask.go:50
-								lanes3, all3 := nugoMatch4[nugoTi], nugoMatch4[nugoTi] != 0
+										lanes3, all3 := nugoMatch4[nugoTi], nugoMatch4[nugoTi] != 0
 
 //line warpmask.go:51
-								if all3 != (lanes3 != 0) {
+										if all3 != (lanes3 != 0) {
 //line warpmask.go:52
-									lanes3 = 0xbad
-								}
+											lanes3 = 0xbad
+										}
 
 //line warpmask.go:54
-								o3[7] = lanes3
-								nugoVO3[nugoTi] = o3
+										o3[7] = lanes3
+										nugoVO3[nugoTi] = o3
+									}
+								}
 							}
 						}
 					}
@@ -8727,12 +9397,17 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							nugoMask[nugoTi] = uint32(m)
-							nugoPred[nugoTi] = (p)
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									nugoMask[nugoTi] = uint32(m)
+									nugoPred[nugoTi] = (p)
+								}
+							}
 						}
 					}
 				}
@@ -8753,16 +9428,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:33
-							o[0] = nugoVote[nugoTi]
-							nugoMask2[nugoTi] = uint32(m)
-							nugoVal[nugoTi] = (v)
-							nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+									o[0] = nugoVote[nugoTi]
+									nugoMask2[nugoTi] = uint32(m)
+									nugoVal[nugoTi] = (v)
+									nugoLane[nugoTi] = int(t.LaneID()/8*8 + 2)
+								}
+							}
 						}
 					}
 				}
@@ -8783,16 +9463,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:34
-							o[1] = uint32(nugoShfl[nugoTi])
-							nugoMask3[nugoTi] = uint32(m)
-							nugoVal2[nugoTi] = (v)
-							nugoLane2[nugoTi] = int(1)
+									o[1] = uint32(nugoShfl[nugoTi])
+									nugoMask3[nugoTi] = uint32(m)
+									nugoVal2[nugoTi] = (v)
+									nugoLane2[nugoTi] = int(1)
+								}
+							}
 						}
 					}
 				}
@@ -8813,16 +9498,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:35
-							o[2] = uint32(nugoShfl2[nugoTi])
-							nugoMask4[nugoTi] = uint32(m)
-							nugoVal3[nugoTi] = (int64(v))
-							nugoLane3[nugoTi] = int(1)
+									o[2] = uint32(nugoShfl2[nugoTi])
+									nugoMask4[nugoTi] = uint32(m)
+									nugoVal3[nugoTi] = (int64(v))
+									nugoLane3[nugoTi] = int(1)
+								}
+							}
 						}
 					}
 				}
@@ -8843,16 +9533,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:36
-							o[3] = uint32(nugoShfl3[nugoTi])
-							nugoMask5[nugoTi] = uint32(m)
-							nugoVal4[nugoTi] = (float32(v))
-							nugoLane4[nugoTi] = int(3)
+									o[3] = uint32(nugoShfl3[nugoTi])
+									nugoMask5[nugoTi] = uint32(m)
+									nugoVal4[nugoTi] = (float32(v))
+									nugoLane4[nugoTi] = int(3)
+								}
+							}
 						}
 					}
 				}
@@ -8876,19 +9571,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:37
-							o[4] = uint32(nugoShfl4[nugoTi])
+									o[4] = uint32(nugoShfl4[nugoTi])
 
 //line warpmask.go:38
-							var votes uint32
-							nugoMask6[nugoTi] = uint32(m)
-							nugoPred2[nugoTi] = (p)
-							nugoVVotes[nugoTi] = votes
+									var votes uint32
+									nugoMask6[nugoTi] = uint32(m)
+									nugoPred2[nugoTi] = (p)
+									nugoVVotes[nugoTi] = votes
+								}
+							}
 						}
 					}
 				}
@@ -8913,20 +9613,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							votes := nugoVVotes[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:39
-							if nugoVote2[nugoTi] {
+									if nugoVote2[nugoTi] {
 //line warpmask.go:40
-								votes |= 1
+										votes |= 1
+									}
+									nugoMask7[nugoTi] = uint32(m)
+									nugoPred3[nugoTi] = (p)
+									nugoVVotes[nugoTi] = votes
+								}
 							}
-							nugoMask7[nugoTi] = uint32(m)
-							nugoPred3[nugoTi] = (p)
-							nugoVVotes[nugoTi] = votes
 						}
 					}
 				}
@@ -8951,20 +9656,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							votes := nugoVVotes[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:42
-							if nugoVote3[nugoTi] {
+									if nugoVote3[nugoTi] {
 //line warpmask.go:43
-								votes |= 2
+										votes |= 2
+									}
+									nugoMask8[nugoTi] = uint32(m)
+									nugoPred4[nugoTi] = (p)
+									nugoVVotes[nugoTi] = votes
+								}
 							}
-							nugoMask8[nugoTi] = uint32(m)
-							nugoPred4[nugoTi] = (p)
-							nugoVVotes[nugoTi] = votes
 						}
 					}
 				}
@@ -8992,23 +9702,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							votes := nugoVVotes[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									votes := nugoVVotes[nugoTi]
 
 //line warpmask.go:45
-							if nugoVote4[nugoTi] {
+									if nugoVote4[nugoTi] {
 //line warpmask.go:46
-								votes |= 4
-							}
+										votes |= 4
+									}
 
 //line warpmask.go:48
-							o[5] = votes
-							nugoMask9[nugoTi] = uint32(m)
-							nugoVal5[nugoTi] = (v % 2)
-							nugoVVotes[nugoTi] = votes
+									o[5] = votes
+									nugoMask9[nugoTi] = uint32(m)
+									nugoVal5[nugoTi] = (v % 2)
+									nugoVVotes[nugoTi] = votes
+								}
+							}
 						}
 					}
 				}
@@ -9028,15 +9743,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:49
-							o[6] = nugoMatch[nugoTi]
-							nugoMask10[nugoTi] = uint32(m)
-							nugoVal6[nugoTi] = (v / 8)
+									o[6] = nugoMatch[nugoTi]
+									nugoMask10[nugoTi] = uint32(m)
+									nugoVal6[nugoTi] = (v / 8)
+								}
+							}
 						}
 					}
 				}
@@ -9063,22 +9783,27 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:50
-							lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+									lanes, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
 
 //line warpmask.go:51
-							if all != (lanes != 0) {
+									if all != (lanes != 0) {
 //line warpmask.go:52
-								lanes = 0xbad
-							}
+										lanes = 0xbad
+									}
 
 //line warpmask.go:54
-							o[7] = lanes
+									o[7] = lanes
+								}
+							}
 						}
 					}
 				}
@@ -9147,27 +9872,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warpmask.go:61
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warpmask.go:62
-							if i >= len(in) {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if i >= len(in) {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+									nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+									nugoPred[nugoTi] = (in[i] > 0)
 								}
 							}
-							nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-							nugoPred[nugoTi] = (in[i] > 0)
 						}
 					}
 				}
@@ -9192,19 +9922,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line warpmask.go:61
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line warpmask.go:65
-							out[i] = nugoVote[nugoTi]
+									out[i] = nugoVote[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -9280,14 +10015,19 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line warpmask.go:118
-							i := (nugoX0 + nugoTx)
-							nugoIn[nugoTi] = i < len(out)
+									i := (nugoX0 + nugoTx)
+									nugoIn[nugoTi] = i < len(out)
+								}
+							}
 						}
 					}
 				}
@@ -9306,15 +10046,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										nugoMask[nugoTi] = uint32(0xffff)
+										nugoPred[nugoTi] = (true)
+									}
 								}
-								nugoMask[nugoTi] = uint32(0xffff)
-								nugoPred[nugoTi] = (true)
 							}
 						}
 					}
@@ -9339,19 +10084,24 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line warpmask.go:118
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line warpmask.go:120
-								out[i] = nugoVote[nugoTi]
+										out[i] = nugoVote[nugoTi]
+									}
+								}
 							}
 						}
 					}

@@ -124,19 +124,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line samples.go:44
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line samples.go:45
-							tid := nugoTx
+									tid := nugoTx
 
 //line samples.go:47
-							sh[tid] = in[i]
+									sh[tid] = in[i]
+								}
+							}
 						}
 					}
 				}
@@ -176,37 +181,42 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line samples.go:44
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line samples.go:45
-							tid := nugoTx
+									tid := nugoTx
 
 //line samples.go:49
-							x := sh[(tid+1)%t.BlockDim().X]
+									x := sh[(tid+1)%t.BlockDim().X]
 
 //line samples.go:50
-							a := int32(in[i])
+									a := int32(in[i])
 
 //line samples.go:51
-							b := uint8(in[i] >> 3)
+									b := uint8(in[i] >> 3)
 
 //line samples.go:52
-							var arr [4]int32
+									var arr [4]int32
 
 //line samples.go:53
-							for j := 0; j < 4; j++ {
+									for j := 0; j < 4; j++ {
 //line samples.go:54
-								arr[j] = a + int32(j)
-							}
+										arr[j] = a + int32(j)
+									}
 
 //line samples.go:56
-							out[i] = x + int64(a/sampleNz(int32(int16(a)*3))) + int64(b<<(uint(a)%70)) + int64(arr[a&3]) + int64(min(a, int32(b)))
+									out[i] = x + int64(a/sampleNz(int32(int16(a)*3))) + int64(b<<(uint(a)%70)) + int64(arr[a&3]) + int64(min(a, int32(b)))
+								}
+							}
 						}
 					}
 				}

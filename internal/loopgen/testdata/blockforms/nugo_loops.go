@@ -53,26 +53,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line blockforms.go:15
-							tid := nugoTx
+									tid := nugoTx
 
 //line blockforms.go:16
-							for i := (nugoX0 + nugoTx); i < len(a); i += t.GridSize1() {
+									for i := (nugoX0 + nugoTx); i < len(a); i += t.GridSize1() {
 //line blockforms.go:17
-								cuda.BlockAtomicAdd(&bins[a[i]], 1)
+										cuda.BlockAtomicAdd(&bins[a[i]], 1)
 //line blockforms.go:18
-								cuda.BlockAtomicMax[float32](&peak[0], float32(a[i]))
-							}
+										cuda.BlockAtomicMax[float32](&peak[0], float32(a[i]))
+									}
 
 //line blockforms.go:20
-							if tid == 0 {
+									if tid == 0 {
 //line blockforms.go:21
-								cuda.AtomicOr(&alias[0], 0)
+										cuda.AtomicOr(&alias[0], 0)
+									}
+								}
 							}
 						}
 					}
@@ -104,27 +109,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line blockforms.go:15
-							tid := nugoTx
+									tid := nugoTx
 
 //line blockforms.go:24
-							for b := tid; b < len(bins); b += t.BlockDim().X {
+									for b := tid; b < len(bins); b += t.BlockDim().X {
 //line blockforms.go:25
-								if n := bins[b]; n > 0 {
+										if n := bins[b]; n > 0 {
 //line blockforms.go:26
-									cuda.AtomicAdd(&counts[b], n)
-								}
-							}
+											cuda.AtomicAdd(&counts[b], n)
+										}
+									}
 
 //line blockforms.go:29
-							if tid == 0 {
+									if tid == 0 {
 //line blockforms.go:30
-								top[t.BlockIdx().X] = peak[0]
+										top[t.BlockIdx().X] = peak[0]
+									}
+								}
 							}
 						}
 					}
@@ -160,16 +170,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line blockforms.go:37
-							x := nugoTx
+									x := nugoTx
 
 //line blockforms.go:38
-							tile.SetP(0, x, float32(x))
+									tile.SetP(0, x, float32(x))
+								}
+							}
 						}
 					}
 				}
@@ -188,16 +203,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line blockforms.go:37
-							x := nugoTx
+									x := nugoTx
 
 //line blockforms.go:40
-							out[(nugoX0 + nugoTx)] = tile.AtP(0, 31-x)
+									out[(nugoX0 + nugoTx)] = tile.AtP(0, 31-x)
+								}
+							}
 						}
 					}
 				}
@@ -232,16 +252,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line blockforms.go:47
-							x := nugoTx
+									x := nugoTx
 
 //line blockforms.go:48
-							sh[x] = m.AtP(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+									sh[x] = m.AtP(0, x) + cuda.MustView2(data, 2, 32).At(1, x)
+								}
+							}
 						}
 					}
 				}
@@ -260,16 +285,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line blockforms.go:47
-							x := nugoTx
+									x := nugoTx
 
 //line blockforms.go:50
-							out[(nugoX0 + nugoTx)] = sh[63-x]
+									out[(nugoX0 + nugoTx)] = sh[63-x]
+								}
+							}
 						}
 					}
 				}

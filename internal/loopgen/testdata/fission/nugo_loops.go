@@ -40,18 +40,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:11
-							tid := nugoTx
+									tid := nugoTx
 
 //line fission.go:12
-							if i := (nugoX0 + nugoTx); i < len(a) {
+									if i := (nugoX0 + nugoTx); i < len(a) {
 //line fission.go:13
-								sh[tid] = a[i]
+										sh[tid] = a[i]
+									}
+								}
 							}
 						}
 					}
@@ -77,18 +82,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line fission.go:11
-								tid := nugoTx
+										tid := nugoTx
 
 //line fission.go:17
-								if tid < s {
+										if tid < s {
 //line fission.go:18
-									sh[tid] += sh[tid+s]
+											sh[tid] += sh[tid+s]
+										}
+									}
 								}
 							}
 						}
@@ -113,18 +123,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:11
-							tid := nugoTx
+									tid := nugoTx
 
 //line fission.go:22
-							if tid == 0 {
+									if tid == 0 {
 //line fission.go:23
-								sums[t.BlockIdx().X] = sh[0]
+										sums[t.BlockIdx().X] = sh[0]
+									}
+								}
 							}
 						}
 					}
@@ -184,29 +199,34 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line fission.go:29
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line fission.go:30
-							if i >= len(a) {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
-								}
-							}
+									if i >= len(a) {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 
 //line fission.go:33
-							v := a[i] * 2
-							nugoVV[nugoTi] = v
+									v := a[i] * 2
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -229,18 +249,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+									v := nugoVV[nugoTi]
+									if v > 0 {
+										nugoCount++
+									}
+									nugoVV[nugoTi] = v
+								}
 							}
-							v := nugoVV[nugoTi]
-							if v > 0 {
-								nugoCount++
-							}
-							nugoVV[nugoTi] = v
 						}
 					}
 				}
@@ -265,21 +290,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line fission.go:29
-							i := (nugoX0 + nugoTx)
-							v := nugoVV[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
 
 //line fission.go:35
-							a[i] = v + int32(nugoCount)
-							nugoVV[nugoTi] = v
+									a[i] = v + int32(nugoCount)
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -327,13 +357,18 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:52
-							a[(nugoX0 + nugoTx)] = 1
+									a[(nugoX0 + nugoTx)] = 1
+								}
+							}
 						}
 					}
 				}
@@ -405,13 +440,18 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:82
-							a[(nugoX0 + nugoTx)] = 1
+									a[(nugoX0 + nugoTx)] = 1
+								}
+							}
 						}
 					}
 				}
@@ -454,13 +494,18 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:89
-							a[(nugoX0 + nugoTx)] = 1
+									a[(nugoX0 + nugoTx)] = 1
+								}
+							}
 						}
 					}
 				}
@@ -533,15 +578,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:96
-							i := (nugoX0 + nugoTx)
-							nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-							nugoPred[nugoTi] = (a[i] > 0)
+									i := (nugoX0 + nugoTx)
+									nugoMask[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+									nugoPred[nugoTi] = (a[i] > 0)
+								}
+							}
 						}
 					}
 				}
@@ -564,18 +614,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:96
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line fission.go:97
-							a[i] = nugoVote[nugoTi]
-							nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
-							nugoVal[nugoTi] = (a[i])
+									a[i] = nugoVote[nugoTi]
+									nugoMask2[nugoTi] = uint32(0xff << (8 * (t.LaneID() / 8)))
+									nugoVal[nugoTi] = (a[i])
+								}
+							}
 						}
 					}
 				}
@@ -599,18 +654,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:96
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line fission.go:98
-							if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
+									if m, all := nugoMatch[nugoTi], nugoMatch[nugoTi] != 0; all {
 //line fission.go:99
-								a[i] = m
+										a[i] = m
+									}
+								}
 							}
 						}
 					}
@@ -669,11 +729,16 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							nugoIn[nugoTi] = t.LaneID() < 16
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									nugoIn[nugoTi] = t.LaneID() < 16
+								}
+							}
 						}
 					}
 				}
@@ -695,18 +760,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line fission.go:107
-								i := (nugoX0 + nugoTx)
-								nugoMask[nugoTi] = uint32(0xffff)
-								nugoPred[nugoTi] = (a[i] > 0)
+										i := (nugoX0 + nugoTx)
+										nugoMask[nugoTi] = uint32(0xffff)
+										nugoPred[nugoTi] = (a[i] > 0)
+									}
+								}
 							}
 						}
 					}
@@ -731,19 +801,24 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
 
 //line fission.go:107
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line fission.go:109
-								a[i] = nugoVote[nugoTi]
+										a[i] = nugoVote[nugoTi]
+									}
+								}
 							}
 						}
 					}
@@ -811,13 +886,18 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line fission.go:138
-								a[(nugoX0 + nugoTx)] += n
+										a[(nugoX0 + nugoTx)] += n
+									}
+								}
 							}
 						}
 					}
@@ -833,13 +913,18 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line fission.go:141
-								a[(nugoX0 + nugoTx)] += n2
+										a[(nugoX0 + nugoTx)] += n2
+									}
+								}
 							}
 						}
 					}
@@ -870,10 +955,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -902,18 +992,23 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line fission.go:149
-								i := (nugoX0 + nugoTx)
+										i := (nugoX0 + nugoTx)
 
 //line fission.go:152
-								if i < stride {
+										if i < stride {
 //line fission.go:153
-									partial[i] += partial[i+stride]
+											partial[i] += partial[i+stride]
+										}
+									}
 								}
 							}
 						}
@@ -958,13 +1053,18 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line fission.go:166
-							a[(nugoX0 + nugoTx)] = 1
+									a[(nugoX0 + nugoTx)] = 1
+								}
+							}
 						}
 					}
 				}
@@ -1110,24 +1210,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line fission.go:183
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line fission.go:184
-							v := a[i]
+									v := a[i]
 
 //line fission.go:185
-							lane := t.LaneID()
-							nugoIn[nugoTi] = lane < 16
-							nugoVV[nugoTi] = v
+									lane := t.LaneID()
+									nugoIn[nugoTi] = lane < 16
+									nugoVV[nugoTi] = v
+								}
+							}
 						}
 					}
 				}
@@ -1157,25 +1262,30 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						nugoRegion2:
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff[nugoTi] {
-									continue
-								}
-								v := nugoVV[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								nugoRegion2:
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										v := nugoVV[nugoTi]
 
 //line fission.go:187
-								if v == 7 {
-									{
-										nugoExited[nugoTi] = true
-										nugoOff[nugoTi] = true
-										continue nugoRegion2
+										if v == 7 {
+											{
+												nugoExited[nugoTi] = true
+												nugoOff[nugoTi] = true
+												continue nugoRegion2
+											}
+										}
+										nugoVV[nugoTi] = v
 									}
 								}
-								nugoVV[nugoTi] = v
 							}
 						}
 					}
@@ -1199,18 +1309,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
+											nugoMask[nugoTi] = uint32(0xffff)
+											nugoVal[nugoTi] = (v)
+											nugoLane[nugoTi] = int(off)
+											nugoVV[nugoTi] = v
+										}
 									}
-									v := nugoVV[nugoTi]
-									nugoMask[nugoTi] = uint32(0xffff)
-									nugoVal[nugoTi] = (v)
-									nugoLane[nugoTi] = int(off)
-									nugoVV[nugoTi] = v
 								}
 							}
 						}
@@ -1236,18 +1351,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
 
 //line fission.go:191
-									v += nugoShfl[nugoTi]
-									nugoVV[nugoTi] = v
+											v += nugoShfl[nugoTi]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -1268,14 +1388,19 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								if nugoOff2[nugoTi] {
-									continue
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+										nugoIn2[nugoTi] = nugoTx < 32
+									}
 								}
-								nugoIn2[nugoTi] = nugoTx < 32
 							}
 						}
 					}
@@ -1297,17 +1422,22 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
+											nugoMask2[nugoTi] = uint32(0xffff0000)
+											nugoPred[nugoTi] = (v > 3)
+											nugoVV[nugoTi] = v
+										}
 									}
-									v := nugoVV[nugoTi]
-									nugoMask2[nugoTi] = uint32(0xffff0000)
-									nugoPred[nugoTi] = (v > 3)
-									nugoVV[nugoTi] = v
 								}
 							}
 						}
@@ -1333,18 +1463,23 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
-									if nugoOff3[nugoTi] {
-										continue
-									}
-									v := nugoVV[nugoTi]
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+											v := nugoVV[nugoTi]
 
 //line fission.go:194
-									v = nugoVote[nugoTi]
-									nugoVV[nugoTi] = v
+											v = nugoVote[nugoTi]
+											nugoVV[nugoTi] = v
+										}
+									}
 								}
 							}
 						}
@@ -1372,19 +1507,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line fission.go:183
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line fission.go:196
-							a[i] = nugoShfl2[nugoTi]
+									a[i] = nugoShfl2[nugoTi]
+								}
+							}
 						}
 					}
 				}
@@ -1481,13 +1621,18 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:20
-								a[(nugoX0 + nugoTx)] += int32(stride)
+										a[(nugoX0 + nugoTx)] += int32(stride)
+									}
+								}
 							}
 						}
 					}
@@ -1532,13 +1677,18 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:35
-								a[(nugoX0+nugoTx)]++
+										a[(nugoX0+nugoTx)]++
+									}
+								}
 							}
 						}
 					}
@@ -1583,13 +1733,18 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:50
-								a[(nugoX0 + nugoTx)] += int32(k)
+										a[(nugoX0 + nugoTx)] += int32(k)
+									}
+								}
 							}
 						}
 					}
@@ -1623,10 +1778,15 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
 						}
 					}
 				}
@@ -1648,17 +1808,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:58
-								x := int32(nugoTx) * 3
+										x := int32(nugoTx) * 3
 
 //line uniform.go:61
-								x2 := x + int32(i)
-								nugoVX2[nugoTi] = x2
+										x2 := x + int32(i)
+										nugoVX2[nugoTi] = x2
+									}
+								}
 							}
 						}
 					}
@@ -1676,15 +1841,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								x2 := nugoVX2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										x2 := nugoVX2[nugoTi]
 
 //line uniform.go:63
-								a[(nugoX0 + nugoTx)] += x2
-								nugoVX2[nugoTi] = x2
+										a[(nugoX0 + nugoTx)] += x2
+										nugoVX2[nugoTi] = x2
+									}
+								}
 							}
 						}
 					}
@@ -1704,16 +1874,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line uniform.go:58
-							x := int32(nugoTx) * 3
+									x := int32(nugoTx) * 3
 
 //line uniform.go:65
-							a[(nugoX0 + nugoTx)] += x
+									a[(nugoX0 + nugoTx)] += x
+								}
+							}
 						}
 					}
 				}
@@ -1765,13 +1940,18 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:88
-								a[(nugoX0 + nugoTx)] = 0
+										a[(nugoX0 + nugoTx)] = 0
+									}
+								}
 							}
 						}
 					}
@@ -1790,13 +1970,18 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:91
-								a[(nugoX0+nugoTx)]++
+										a[(nugoX0+nugoTx)]++
+									}
+								}
 							}
 						}
 					}
@@ -1834,13 +2019,18 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line uniform.go:102
-									a[(nugoX0 + nugoTx)] += 2
+											a[(nugoX0 + nugoTx)] += 2
+										}
+									}
 								}
 							}
 						}
@@ -1864,13 +2054,18 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
 
 //line uniform.go:107
-										a[(nugoX0+nugoTx)]++
+												a[(nugoX0+nugoTx)]++
+											}
+										}
 									}
 								}
 							}
@@ -1926,13 +2121,18 @@ func init() {
 							}
 						} else {
 							{
-								nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-								for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-									_ = t
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
 
 //line uniform.go:134
-									a[(nugoX0+nugoTx)]++
+											a[(nugoX0+nugoTx)]++
+										}
+									}
 								}
 							}
 						}
@@ -1950,13 +2150,18 @@ func init() {
 								}
 							} else {
 								{
-									nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-									for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-										_ = t
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
 
 //line uniform.go:138
-										a[(nugoX0 + nugoTx)] += 2
+												a[(nugoX0 + nugoTx)] += 2
+											}
+										}
 									}
 								}
 							}
@@ -2020,23 +2225,28 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line uniform.go:162
-								switch a[(nugoX0+nugoTx)] & 3 {
+										switch a[(nugoX0+nugoTx)] & 3 {
 
 //line uniform.go:163
-								case 1:
+										case 1:
 //line uniform.go:164
-									if a[(nugoX0+nugoTx)] > 8 {
+											if a[(nugoX0+nugoTx)] > 8 {
 //line uniform.go:165
-										break
-									}
+												break
+											}
 //line uniform.go:167
-									a[(nugoX0+nugoTx)]++
+											a[(nugoX0+nugoTx)]++
+										}
+									}
 								}
 							}
 						}

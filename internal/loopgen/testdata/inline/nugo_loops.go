@@ -42,17 +42,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:11
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:12
-							var v2 float32 = a[i]
-							nugoVV2[nugoTi] = v2
+									var v2 float32 = a[i]
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -96,21 +101,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:11
-							i := (nugoX0 + nugoTx)
-							v2 := nugoVV2[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v2 := nugoVV2[nugoTi]
 
 //line inline.go:19
-							var res float32 = v2
+									var res float32 = v2
 
 //line inline.go:12
-							a[i] = res
-							nugoVV2[nugoTi] = v2
+									a[i] = res
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -160,20 +170,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:24
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:25
-							var v2 float32 = a[i]
-							if v2 > 0 {
-								nugoCount++
+									var v2 float32 = a[i]
+									if v2 > 0 {
+										nugoCount++
+									}
+									nugoVV2[nugoTi] = v2
+								}
 							}
-							nugoVV2[nugoTi] = v2
 						}
 					}
 				}
@@ -195,16 +210,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v2 := nugoVV2[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v2 := nugoVV2[nugoTi]
 
 //line inline.go:31
-							var v3 float32 = v2
-							nugoVV2[nugoTi] = v2
-							nugoVV3[nugoTi] = v3
+									var v3 float32 = v2
+									nugoVV2[nugoTi] = v2
+									nugoVV3[nugoTi] = v3
+								}
+							}
 						}
 					}
 				}
@@ -260,27 +280,32 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:24
-							i := (nugoX0 + nugoTx)
-							v3 := nugoVV3[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v3 := nugoVV3[nugoTi]
 
 //line inline.go:19
-							var res3 float32 = v3
+									var res3 float32 = v3
 
 //line inline.go:31
-							var res float32 = res3
+									var res float32 = res3
 
 //line inline.go:25
-							s := res
+									s := res
 
 //line inline.go:26
-							a[i], b[i] = s, n
-							nugoVV3[nugoTi] = v3
+									a[i], b[i] = s, n
+									nugoVV3[nugoTi] = v3
+								}
+							}
 						}
 					}
 				}
@@ -343,28 +368,33 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:36
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:37
-							var v2 int32 = a[i]
+									var v2 int32 = a[i]
 
 //line inline.go:37
-							var lo2 int32
+									var lo2 int32
 
 //line inline.go:37
-							var hi2 int32
+									var hi2 int32
 
 //line inline.go:42
-							lo2 = v2 - 1
-							nugoVHi2[nugoTi] = hi2
-							nugoVLo2[nugoTi] = lo2
-							nugoVV2[nugoTi] = v2
+									lo2 = v2 - 1
+									nugoVHi2[nugoTi] = hi2
+									nugoVLo2[nugoTi] = lo2
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -398,31 +428,36 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:36
-							i := (nugoX0 + nugoTx)
-							hi2 := nugoVHi2[nugoTi]
-							lo2 := nugoVLo2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+									i := (nugoX0 + nugoTx)
+									hi2 := nugoVHi2[nugoTi]
+									lo2 := nugoVLo2[nugoTi]
+									v2 := nugoVV2[nugoTi]
 
 //line inline.go:44
-							hi2 = v2 + 1
+									hi2 = v2 + 1
 
 //line inline.go:37
-							lo := lo2
+									lo := lo2
 
 //line inline.go:37
-							hi := hi2
+									hi := hi2
 
 //line inline.go:38
-							a[i] = lo + hi
-							nugoVHi2[nugoTi] = hi2
-							nugoVLo2[nugoTi] = lo2
-							nugoVV2[nugoTi] = v2
+									a[i] = lo + hi
+									nugoVHi2[nugoTi] = hi2
+									nugoVLo2[nugoTi] = lo2
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -472,21 +507,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:51
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:52
-							var v2 int32 = a[i]
+									var v2 int32 = a[i]
 
 //line inline.go:52
-							var res int32
-							nugoVRes[nugoTi] = res
-							nugoVV2[nugoTi] = v2
+									var res int32
+									nugoVRes[nugoTi] = res
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -508,17 +548,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								res := nugoVRes[nugoTi]
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										res := nugoVRes[nugoTi]
+										v2 := nugoVV2[nugoTi]
 
 //line inline.go:57
-								res = v2
-								nugoVRes[nugoTi] = res
-								nugoVV2[nugoTi] = v2
+										res = v2
+										nugoVRes[nugoTi] = res
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -539,17 +584,22 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								res := nugoVRes[nugoTi]
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										res := nugoVRes[nugoTi]
+										v2 := nugoVV2[nugoTi]
 
 //line inline.go:60
-								res = v2 * k
-								nugoVRes[nugoTi] = res
-								nugoVV2[nugoTi] = v2
+										res = v2 * k
+										nugoVRes[nugoTi] = res
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -571,18 +621,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:51
-							i := (nugoX0 + nugoTx)
-							res := nugoVRes[nugoTi]
+									i := (nugoX0 + nugoTx)
+									res := nugoVRes[nugoTi]
 
 //line inline.go:52
-							a[i] = res
-							nugoVRes[nugoTi] = res
+									a[i] = res
+									nugoVRes[nugoTi] = res
+								}
+							}
 						}
 					}
 				}
@@ -649,24 +704,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:84
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:85
-							v := a[i]
+									v := a[i]
 
 //line inline.go:86
-							limit2 := v + 1
+									limit2 := v + 1
 
 //line inline.go:91
-							v2 := v * 2
-							nugoVLimit2[nugoTi] = limit2
-							nugoVV2[nugoTi] = v2
+									v2 := v * 2
+									nugoVLimit2[nugoTi] = limit2
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -692,23 +752,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:84
-							i := (nugoX0 + nugoTx)
-							limit2 := nugoVLimit2[nugoTi]
-							v2 := nugoVV2[nugoTi]
+									i := (nugoX0 + nugoTx)
+									limit2 := nugoVLimit2[nugoTi]
+									v2 := nugoVV2[nugoTi]
 
 //line inline.go:93
-							var res int32 = min(v2, limit)
+									var res int32 = min(v2, limit)
 
 //line inline.go:87
-							a[i] = res + limit2
-							nugoVLimit2[nugoTi] = limit2
-							nugoVV2[nugoTi] = v2
+									a[i] = res + limit2
+									nugoVLimit2[nugoTi] = limit2
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -757,20 +822,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:99
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:100
-							var v2 float32 = a[i]
+									var v2 float32 = a[i]
 
 //line inline.go:104
-							var v3 float32 = v2
-							nugoVV3[nugoTi] = v3
+									var v3 float32 = v2
+									nugoVV3[nugoTi] = v3
+								}
+							}
 						}
 					}
 				}
@@ -812,19 +882,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v3 := nugoVV3[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v3 := nugoVV3[nugoTi]
 
 //line inline.go:19
-							var res2 float32 = v3
+									var res2 float32 = v3
 
 //line inline.go:104
-							var v4 float32 = res2
-							nugoVV4[nugoTi] = v4
-							nugoVV3[nugoTi] = v3
+									var v4 float32 = res2
+									nugoVV4[nugoTi] = v4
+									nugoVV3[nugoTi] = v3
+								}
+							}
 						}
 					}
 				}
@@ -871,24 +946,29 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:99
-							i := (nugoX0 + nugoTx)
-							v4 := nugoVV4[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v4 := nugoVV4[nugoTi]
 
 //line inline.go:19
-							var res3 float32 = v4
+									var res3 float32 = v4
 
 //line inline.go:104
-							var res float32 = res3
+									var res float32 = res3
 
 //line inline.go:100
-							a[i] = res
-							nugoVV4[nugoTi] = v4
+									a[i] = res
+									nugoVV4[nugoTi] = v4
+								}
+							}
 						}
 					}
 				}
@@ -943,17 +1023,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:123
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:124
-							var v2 float32 = a[i]
-							nugoVV2[nugoTi] = v2
+									var v2 float32 = a[i]
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -997,21 +1082,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:123
-							i := (nugoX0 + nugoTx)
-							v2 := nugoVV2[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v2 := nugoVV2[nugoTi]
 
 //line inline.go:19
-							var res float32 = v2
+									var res float32 = v2
 
 //line inline.go:124
-							a[i] = 1 + 2*res
-							nugoVV2[nugoTi] = v2
+									a[i] = 1 + 2*res
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -1085,17 +1175,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:147
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:148
-							var v2 int32 = a[i]
-							nugoVV2[nugoTi] = v2
+									var v2 int32 = a[i]
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -1117,15 +1212,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v2 := nugoVV2[nugoTi]
 
 //line inline.go:153
-								v2 += nugoShfl[nugoTi]
-								nugoVV2[nugoTi] = v2
+										v2 += nugoShfl[nugoTi]
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -1150,21 +1250,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:147
-							i := (nugoX0 + nugoTx)
-							v2 := nugoVV2[nugoTi]
+									i := (nugoX0 + nugoTx)
+									v2 := nugoVV2[nugoTi]
 
 //line inline.go:155
-							var res int32 = v2
+									var res int32 = v2
 
 //line inline.go:148
-							a[i] = res
-							nugoVV2[nugoTi] = v2
+									a[i] = res
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -1216,17 +1321,22 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:161
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line inline.go:162
-							var v2 float32 = a[i]
-							nugoVV2[nugoTi] = v2
+									var v2 float32 = a[i]
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -1248,15 +1358,20 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
-								v2 := nugoVV2[nugoTi]
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v2 := nugoVV2[nugoTi]
 
 //line inline.go:153
-								v2 += nugoShfl[nugoTi]
-								nugoVV2[nugoTi] = v2
+										v2 += nugoShfl[nugoTi]
+										nugoVV2[nugoTi] = v2
+									}
+								}
 							}
 						}
 					}
@@ -1279,19 +1394,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							v2 := nugoVV2[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v2 := nugoVV2[nugoTi]
 
 //line inline.go:155
-							var res float32 = v2
+									var res float32 = v2
 
 //line inline.go:162
-							s := res
-							nugoVS[nugoTi] = s
-							nugoVV2[nugoTi] = v2
+									s := res
+									nugoVS[nugoTi] = s
+									nugoVV2[nugoTi] = v2
+								}
+							}
 						}
 					}
 				}
@@ -1312,18 +1432,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line inline.go:161
-							i := (nugoX0 + nugoTx)
-							s := nugoVS[nugoTi]
+									i := (nugoX0 + nugoTx)
+									s := nugoVS[nugoTi]
 
 //line inline.go:164
-							a[i] = s
-							nugoVS[nugoTi] = s
+									a[i] = s
+									nugoVS[nugoTi] = s
+								}
+							}
 						}
 					}
 				}

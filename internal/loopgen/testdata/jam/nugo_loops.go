@@ -46,19 +46,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:12
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:13
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line jam.go:14
-							sh[tid] = a[i]
+									sh[tid] = a[i]
+								}
+							}
 						}
 					}
 				}
@@ -896,18 +901,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:13
-							i := (nugoX0 + nugoTx)
-							sum := nugoVSum[nugoTi]
+									i := (nugoX0 + nugoTx)
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:21
-							out[i] = sum
-							nugoVSum[nugoTi] = sum
+									out[i] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -942,16 +952,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:27
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:28
-							sh[tid] = a[(nugoX0 + nugoTx)]
+									sh[tid] = a[(nugoX0 + nugoTx)]
+								}
+							}
 						}
 					}
 				}
@@ -973,18 +988,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:27
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:30
-							for p := 0; p < 8; p++ {
+									for p := 0; p < 8; p++ {
 //line jam.go:31
-								sh[tid] += float32(p)
+										sh[tid] += float32(p)
+									}
+								}
 							}
 						}
 					}
@@ -1004,16 +1024,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:27
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:34
-							out[(nugoX0 + nugoTx)] = sh[63-tid]
+									out[(nugoX0 + nugoTx)] = sh[63-tid]
+								}
+							}
 						}
 					}
 				}
@@ -1054,16 +1079,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:41
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:42
-							sh[tid] = a[(nugoX0 + nugoTx)]
+									sh[tid] = a[(nugoX0 + nugoTx)]
+								}
+							}
 						}
 					}
 				}
@@ -1089,23 +1119,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:41
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:44
-							var sum float32
+									var sum float32
 
 //line jam.go:45
-							for p := 0; p < tid; p++ {
+									for p := 0; p < tid; p++ {
 //line jam.go:46
-								sum += sh[p]
+										sum += sh[p]
+									}
+									nugoVSum[nugoTi] = sum
+								}
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					}
 				}
@@ -1123,15 +1158,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							sum := nugoVSum[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:49
-							out[(nugoX0 + nugoTx)] = sum
-							nugoVSum[nugoTi] = sum
+									out[(nugoX0 + nugoTx)] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -1172,16 +1212,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:55
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:56
-							sh[tid] = a[(nugoX0 + nugoTx)]
+									sh[tid] = a[(nugoX0 + nugoTx)]
+								}
+							}
 						}
 					}
 				}
@@ -1204,20 +1249,25 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:58
-							var sum float32
+									var sum float32
 
 //line jam.go:59
-							for p := 0; p < 8; p++ {
+									for p := 0; p < 8; p++ {
 //line jam.go:60
-								sum += twice(sh[p])
+										sum += twice(sh[p])
+									}
+									nugoVSum[nugoTi] = sum
+								}
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					}
 				}
@@ -1235,15 +1285,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							sum := nugoVSum[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:63
-							out[(nugoX0 + nugoTx)] = sum
-							nugoVSum[nugoTi] = sum
+									out[(nugoX0 + nugoTx)] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -1284,16 +1339,21 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:69
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:70
-							sh[tid] = a[(nugoX0 + nugoTx)]
+									sh[tid] = a[(nugoX0 + nugoTx)]
+								}
+							}
 						}
 					}
 				}
@@ -1319,23 +1379,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:72
-							var sum float32
+									var sum float32
 
 //line jam.go:73
-							for p := 0; p < 8; p++ {
+									for p := 0; p < 8; p++ {
 //line jam.go:74
-								if sh[p] > 0 {
+										if sh[p] > 0 {
 //line jam.go:75
-									sum += sh[p]
+											sum += sh[p]
+										}
+									}
+									nugoVSum[nugoTi] = sum
 								}
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					}
 				}
@@ -1353,15 +1418,20 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							sum := nugoVSum[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:79
-							out[(nugoX0 + nugoTx)] = sum
-							nugoVSum[nugoTi] = sum
+									out[(nugoX0 + nugoTx)] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -1421,26 +1491,31 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-					nugoRegion2:
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line jam.go:86
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:87
-							sh[tid] = a[(nugoX0 + nugoTx)]
+									sh[tid] = a[(nugoX0 + nugoTx)]
 
 //line jam.go:88
-							if tid == 5 {
-								{
-									nugoExited[nugoTi] = true
-									continue nugoRegion2
+									if tid == 5 {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
 								}
 							}
 						}
@@ -1469,23 +1544,28 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
 
 //line jam.go:92
-							var sum float32
+									var sum float32
 
 //line jam.go:93
-							for p := 0; p < 8; p++ {
+									for p := 0; p < 8; p++ {
 //line jam.go:94
-								sum += sh[p]
+										sum += sh[p]
+									}
+									nugoVSum[nugoTi] = sum
+								}
 							}
-							nugoVSum[nugoTi] = sum
 						}
 					}
 				}
@@ -1507,18 +1587,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
-							if nugoExited[nugoTi] {
-								continue
-							}
-							sum := nugoVSum[nugoTi]
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:97
-							out[(nugoX0 + nugoTx)] = sum
-							nugoVSum[nugoTi] = sum
+									out[(nugoX0 + nugoTx)] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -1587,19 +1672,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:104
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:105
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line jam.go:106
-							sh[tid] = a[i]
+									sh[tid] = a[i]
+								}
+							}
 						}
 					}
 				}
@@ -1940,18 +2030,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:105
-							i := (nugoX0 + nugoTx)
-							sum := nugoVSum[nugoTi]
+									i := (nugoX0 + nugoTx)
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:113
-							out[i] = sum
-							nugoVSum[nugoTi] = sum
+									out[i] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -1995,19 +2090,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:118
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:119
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line jam.go:120
-							sh[tid] = a[i]
+									sh[tid] = a[i]
+								}
+							}
 						}
 					}
 				}
@@ -2233,18 +2333,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:119
-							i := (nugoX0 + nugoTx)
-							sum := nugoVSum[nugoTi]
+									i := (nugoX0 + nugoTx)
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:128
-							out[i] = sum
-							nugoVSum[nugoTi] = sum
+									out[i] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -2288,19 +2393,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:133
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:134
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line jam.go:135
-							sh[tid] = a[i]
+									sh[tid] = a[i]
+								}
+							}
 						}
 					}
 				}
@@ -2496,18 +2606,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:134
-							i := (nugoX0 + nugoTx)
-							sum := nugoVSum[nugoTi]
+									i := (nugoX0 + nugoTx)
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:142
-							out[i] = sum
-							nugoVSum[nugoTi] = sum
+									out[i] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}
@@ -2551,19 +2666,24 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:147
-							tid := nugoTx
+									tid := nugoTx
 
 //line jam.go:148
-							i := (nugoX0 + nugoTx)
+									i := (nugoX0 + nugoTx)
 
 //line jam.go:149
-							sh[tid] = a[i]
+									sh[tid] = a[i]
+								}
+							}
 						}
 					}
 				}
@@ -3961,18 +4081,23 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jam.go:148
-							i := (nugoX0 + nugoTx)
-							sum := nugoVSum[nugoTi]
+									i := (nugoX0 + nugoTx)
+									sum := nugoVSum[nugoTi]
 
 //line jam.go:156
-							out[i] = sum
-							nugoVSum[nugoTi] = sum
+									out[i] = sum
+									nugoVSum[nugoTi] = sum
+								}
+							}
 						}
 					}
 				}

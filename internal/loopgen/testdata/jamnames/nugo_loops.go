@@ -82,21 +82,26 @@ func init() {
 					}
 				} else {
 					{
-						nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-						for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-							_ = t
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
 
 //line jamnames.go:12
-							tid := nugoTx
+									tid := nugoTx
 
 //line jamnames.go:14
-							g := (nugoX0 + nugoTx)
+									g := (nugoX0 + nugoTx)
 
 //line jamnames.go:16
-							if g < len(a) {
+									if g < len(a) {
 //line jamnames.go:17
-								sh[tid] = a[g]
+										sh[tid] = a[g]
+									}
+								}
 							}
 						}
 					}
@@ -1458,32 +1463,37 @@ func init() {
 						}
 					} else {
 						{
-							nugoTx, nugoTy, nugoTz := nugoB.Pos(0)
-							for nugoTi := 0; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
-								t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
-								_ = t
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
 
 //line jamnames.go:12
-								tid := nugoTx
+										tid := nugoTx
 
 //line jamnames.go:14
-								g := (nugoX0 + nugoTx)
+										g := (nugoX0 + nugoTx)
 
 //line jamnames.go:15
-								k := int32(tid%5 + 1)
+										k := int32(tid%5 + 1)
 
 //line jamnames.go:21
-								k2 := k * 2
-								s := nugoVS[nugoTi]
-								r := nugoVR[nugoTi]
+										k2 := k * 2
+										s := nugoVS[nugoTi]
+										r := nugoVR[nugoTi]
 
 //line jamnames.go:33
-								if g < len(out) {
+										if g < len(out) {
 //line jamnames.go:34
-									out[g] = s + r + k2
+											out[g] = s + r + k2
+										}
+										nugoVS[nugoTi] = s
+										nugoVR[nugoTi] = r
+									}
 								}
-								nugoVS[nugoTi] = s
-								nugoVR[nugoTi] = r
 							}
 						}
 					}
