@@ -12344,16 +12344,80 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(HuntArrParam, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([4]int32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					HuntArrParam(t, a0, a1)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(HuntArrParam, "3f5bdc4b744ee102", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, nugoParamC := nugoArgs[0].([]int32), nugoArgs[1].([4]int32)
+		_, _ = a, nugoParamC
+		return func() cuda.BlockLoop {
+			var nugoVC [][4]int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVC) < nugoN {
+					nugoVC = make([][4]int32, nugoN)
+				}
+				nugoVC := nugoVC[:nugoN]
+				_ = nugoVC
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:216
+						c := nugoParamC
+
+//line hunt_jam2.go:217
+						tid := nugoTi
+
+//line hunt_jam2.go:218
+						c[tid%4] += int32(tid)
+						nugoVC[nugoTi] = c
 					}
-					t = r.Next(t)
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_jam2.go:216
+						c := nugoParamC
+
+//line hunt_jam2.go:217
+						tid := t.ThreadIdx().X
+
+//line hunt_jam2.go:218
+						c[tid%4] += int32(tid)
+						nugoVC[nugoTi] = c
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						c := nugoVC[nugoTi]
+
+//line hunt_jam2.go:220
+						if g := (nugoX0 + nugoTi); g < len(a) {
+//line hunt_jam2.go:221
+							a[g] = c[0] + c[1]*10 + c[2]*100 + c[3]*1000
+						}
+						nugoVC[nugoTi] = c
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						c := nugoVC[nugoTi]
+
+//line hunt_jam2.go:220
+						if g := t.Grid1(); g < len(a) {
+//line hunt_jam2.go:221
+							a[g] = c[0] + c[1]*10 + c[2]*100 + c[3]*1000
+						}
+						nugoVC[nugoTi] = c
+					}
 				}
 			}
 		}

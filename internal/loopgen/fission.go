@@ -304,19 +304,34 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 // fissionAs is fission for kernel fd or, when inst is not nil, for that
 // instantiation of the generic kernel fd (inline.go).
 func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why string) {
-	src, why, promoted := g.fissionTry(fd, inst, true)
-	if why != "" && promoted {
-		// The ifs promoted to split regions (fission_uniform.go) may have
-		// made a variable live across the split that cannot be; the
-		// kernel as it was may still be transformed.
-		src, why, _ = g.fissionTry(fd, inst, false)
+	src, why = g.fissionPromote(fd, inst, false)
+	if why != "" {
+		// With its redefined variables split (fission_locals.go), a
+		// refused kernel may be transformed; if not, the first reason
+		// stands.
+		if s, w := g.fissionPromote(fd, inst, true); w == "" {
+			return s, ""
+		}
 	}
 	return src, why
 }
 
-// fissionTry is fissionAs, promoting ifs (promoteIfs) if promote; it
-// reports whether it promoted any.
-func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (src string, why string, promoted bool) {
+// fissionPromote is fissionAs, splitting redefined variables if split.
+func (g *generator) fissionPromote(fd *ast.FuncDecl, inst *instance, split bool) (src string, why string) {
+	src, why, promoted := g.fissionTry(fd, inst, true, split)
+	if why != "" && promoted {
+		// The ifs promoted to split regions (fission_uniform.go) may have
+		// made a variable live across the split that cannot be; the
+		// kernel as it was may still be transformed.
+		src, why, _ = g.fissionTry(fd, inst, false, split)
+	}
+	return src, why
+}
+
+// fissionTry is fissionAs, promoting ifs (promoteIfs) if promote and
+// splitting redefined variables (splitDefs) if split; it reports whether
+// it promoted any.
+func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote, split bool) (src string, why string, promoted bool) {
 	f := &fissioner{
 		g: g, fd: fd, info: g.pkg.TypesInfo,
 		params: map[*types.Var]bool{}, local: map[*types.Var]bool{},
@@ -342,6 +357,11 @@ func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (
 	// the inlined helpers', before the transform edits the syntax tree.
 	ig, ifd, hash, inlined, why := g.inlined(fd, inst)
 	if why != "" {
+		return "", why, false
+	}
+	// Parameters the kernel assigns become local variables, and with
+	// split, redefined variables are split (fission_locals.go).
+	if ig, why = g.rewriteLocals(fd, ig, ifd, inst != nil, split); why != "" {
 		return "", why, false
 	}
 	f.g, f.fd, f.info, f.hash, f.inlined = ig, ifd, ig.pkg.TypesInfo, hash, inlined

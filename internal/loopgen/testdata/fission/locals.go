@@ -1,0 +1,59 @@
+package fission
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// ParamClamp bounds a parameter by its slice's length: a uniform local
+// copy of the parameter, set once per block, bounds the loop around the
+// barrier.
+func ParamClamp(t cuda.Thread, a []int32, n int) {
+	n = min(n, len(a))
+	for k := 0; k < n; k++ {
+		a[t.Grid1()] += int32(k)
+		t.SyncThreads()
+	}
+}
+
+// ParamThread adds the thread's index to a parameter: each thread's copy
+// lives across the barrier in a per-thread array.
+func ParamThread(t cuda.Thread, a []int32, k int) {
+	k += t.ThreadIdx().X
+	t.SyncThreads()
+	a[t.Grid1()] = int32(k)
+}
+
+// SplitUniform bounds a loop around barriers with m, then gives m a
+// thread's value: each definition gets its own verdict.
+func SplitUniform(t cuda.Thread, a []int32, n int) {
+	m := n
+	for k := 0; k < m; k++ {
+		t.SyncThreads()
+	}
+	m = t.ThreadIdx().X
+	t.SyncThreads()
+	a[t.Grid1()] = int32(m)
+}
+
+// SplitConst sets y from a thread's value, then to a constant that bounds
+// a loop around a barrier: the constant keeps y's type.
+func SplitConst(t cuda.Thread, a []float32) {
+	y := float32(t.ThreadIdx().X)
+	a[t.Grid1()] = y
+	y = 3
+	for k := float32(0); k < y; k++ {
+		t.SyncThreads()
+	}
+	a[t.Grid1()] += y
+}
+
+// SplitNested gives m a thread's value inside an if: not a definition of
+// the list that declares m, so m has one verdict, not uniform.
+func SplitNested(t cuda.Thread, a []int32, n int) {
+	m := n
+	if t.ThreadIdx().X > 2 {
+		m = 1
+	}
+	for k := 0; k < m; k++ {
+		t.SyncThreads()
+	}
+	a[t.Grid1()] = int32(m)
+}
