@@ -18749,4 +18749,752 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(RefuseClampParam, "472ac91ec7ccc8af", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, nugoParamN := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = a, out, nugoParamN
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line refuse.go:16
+				n := nugoParamN
+
+//line refuse.go:17
+				n = min(n, len(a))
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:19
+						tid := nugoTi
+
+//line refuse.go:20
+						i := (nugoX0 + nugoTi)
+
+//line refuse.go:21
+						v := int32(0)
+
+//line refuse.go:22
+						if i < n {
+//line refuse.go:23
+							v = a[i]
+						}
+
+//line refuse.go:25
+						sh[tid] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:19
+						tid := t.ThreadIdx().X
+
+//line refuse.go:20
+						i := t.Grid1()
+
+//line refuse.go:21
+						v := int32(0)
+
+//line refuse.go:22
+						if i < n {
+//line refuse.go:23
+							v = a[i]
+						}
+
+//line refuse.go:25
+						sh[tid] = v
+					}
+				}
+//line refuse.go:27
+				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:19
+							tid := nugoTi
+
+//line refuse.go:28
+							if tid < s {
+//line refuse.go:29
+								sh[tid] += sh[tid+s]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:19
+							tid := t.ThreadIdx().X
+
+//line refuse.go:28
+							if tid < s {
+//line refuse.go:29
+								sh[tid] += sh[tid+s]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:19
+						tid := nugoTi
+
+//line refuse.go:33
+						if tid == 0 && t.BlockIdx().X < len(out) {
+//line refuse.go:34
+							out[t.BlockIdx().X] = sh[0] + int32(n)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:19
+						tid := t.ThreadIdx().X
+
+//line refuse.go:33
+						if tid == 0 && t.BlockIdx().X < len(out) {
+//line refuse.go:34
+							out[t.BlockIdx().X] = sh[0] + int32(n)
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseSliceParam, "92b74244b95619c2", func(nugoArgs []any) func() cuda.BlockLoop {
+		nugoParamA, nugoParamOut, off := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = nugoParamA, nugoParamOut, off
+		return func() cuda.BlockLoop {
+			var nugoVA [][]int32
+			var nugoVOut [][]int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([][]int32, nugoN)
+				}
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
+				if cap(nugoVOut) < nugoN {
+					nugoVOut = make([][]int32, nugoN)
+				}
+				nugoVOut := nugoVOut[:nugoN]
+				_ = nugoVOut
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:40
+						a := nugoParamA
+
+//line refuse.go:40
+						out := nugoParamOut
+
+//line refuse.go:41
+						a = a[off:]
+
+//line refuse.go:42
+						out = out[off:]
+						nugoVA[nugoTi] = a
+						nugoVOut[nugoTi] = out
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:40
+						a := nugoParamA
+
+//line refuse.go:40
+						out := nugoParamOut
+
+//line refuse.go:41
+						a = a[off:]
+
+//line refuse.go:42
+						out = out[off:]
+						nugoVA[nugoTi] = a
+						nugoVOut[nugoTi] = out
+					}
+				}
+//line refuse.go:46
+				for r := 0; r < off; r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:44
+							tid := nugoTi
+
+//line refuse.go:45
+							i := (nugoX0 + nugoTi)
+							a := nugoVA[nugoTi]
+
+//line refuse.go:47
+							if i < len(a) {
+//line refuse.go:48
+								sh[tid] = a[i] + int32(r)
+							} else {
+//line refuse.go:50
+								sh[tid] = int32(len(a))
+							}
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:44
+							tid := t.ThreadIdx().X
+
+//line refuse.go:45
+							i := t.Grid1()
+							a := nugoVA[nugoTi]
+
+//line refuse.go:47
+							if i < len(a) {
+//line refuse.go:48
+								sh[tid] = a[i] + int32(r)
+							} else {
+//line refuse.go:50
+								sh[tid] = int32(len(a))
+							}
+							nugoVA[nugoTi] = a
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:44
+							tid := nugoTi
+
+//line refuse.go:45
+							i := (nugoX0 + nugoTi)
+							out := nugoVOut[nugoTi]
+
+//line refuse.go:53
+							if i < len(out) {
+//line refuse.go:54
+								out[i] += sh[(tid+r+1)%t.BlockDim().X]
+							}
+							nugoVOut[nugoTi] = out
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:44
+							tid := t.ThreadIdx().X
+
+//line refuse.go:45
+							i := t.Grid1()
+							out := nugoVOut[nugoTi]
+
+//line refuse.go:53
+							if i < len(out) {
+//line refuse.go:54
+								out[i] += sh[(tid+r+1)%t.BlockDim().X]
+							}
+							nugoVOut[nugoTi] = out
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							a := nugoVA[nugoTi]
+
+//line refuse.go:57
+							a = a[1:]
+							nugoVA[nugoTi] = a
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							a := nugoVA[nugoTi]
+
+//line refuse.go:57
+							a = a[1:]
+							nugoVA[nugoTi] = a
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseThreadParam, "9954f4383701509d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, nugoParamK, nugoParamScale := nugoArgs[0].([]int32), nugoArgs[1].(int), nugoArgs[2].(int32)
+		_, _, _ = a, nugoParamK, nugoParamScale
+		return func() cuda.BlockLoop {
+			var nugoVK []int
+			var nugoVScale []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVK) < nugoN {
+					nugoVK = make([]int, nugoN)
+				}
+				nugoVK := nugoVK[:nugoN]
+				_ = nugoVK
+				if cap(nugoVScale) < nugoN {
+					nugoVScale = make([]int32, nugoN)
+				}
+				nugoVScale := nugoVScale[:nugoN]
+				_ = nugoVScale
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:63
+						k := nugoParamK
+
+//line refuse.go:63
+						scale := nugoParamScale
+
+//line refuse.go:64
+						k += nugoTi * 3
+
+//line refuse.go:65
+						scale *= int32(k%5) - 2
+
+//line refuse.go:67
+						tid := nugoTi
+
+//line refuse.go:68
+						sh[tid] = int32(k)
+						nugoVK[nugoTi] = k
+						nugoVScale[nugoTi] = scale
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:63
+						k := nugoParamK
+
+//line refuse.go:63
+						scale := nugoParamScale
+
+//line refuse.go:64
+						k += t.ThreadIdx().X * 3
+
+//line refuse.go:65
+						scale *= int32(k%5) - 2
+
+//line refuse.go:67
+						tid := t.ThreadIdx().X
+
+//line refuse.go:68
+						sh[tid] = int32(k)
+						nugoVK[nugoTi] = k
+						nugoVScale[nugoTi] = scale
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:67
+						tid := nugoTi
+						k := nugoVK[nugoTi]
+						scale := nugoVScale[nugoTi]
+
+//line refuse.go:70
+						if i := (nugoX0 + nugoTi); i < len(a) {
+//line refuse.go:71
+							a[i] = sh[(tid+1)%t.BlockDim().X]*scale + int32(k)
+						}
+						nugoVK[nugoTi] = k
+						nugoVScale[nugoTi] = scale
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:67
+						tid := t.ThreadIdx().X
+						k := nugoVK[nugoTi]
+						scale := nugoVScale[nugoTi]
+
+//line refuse.go:70
+						if i := t.Grid1(); i < len(a) {
+//line refuse.go:71
+							a[i] = sh[(tid+1)%t.BlockDim().X]*scale + int32(k)
+						}
+						nugoVK[nugoTi] = k
+						nugoVScale[nugoTi] = scale
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseSplit, "bcde4cce8f97bff0", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+
+//line refuse.go:81
+				m := n%4 + 1
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:79
+						tid := nugoTi
+
+//line refuse.go:82
+						sh[tid] = int32(tid)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:79
+						tid := t.ThreadIdx().X
+
+//line refuse.go:82
+						sh[tid] = int32(tid)
+					}
+				}
+//line refuse.go:83
+				for r := 0; r < m; r++ {
+					if nugoFlat {
+						nugoLo, nugoHi := min(max(r, 0), nugoN), min(max((r)+1, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:79
+							tid := nugoTi
+
+//line refuse.go:84
+							if tid == r {
+//line refuse.go:85
+								sh[tid] += int32(m * 10)
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:79
+							tid := t.ThreadIdx().X
+
+//line refuse.go:84
+							if tid == r {
+//line refuse.go:85
+								sh[tid] += int32(m * 10)
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:79
+							tid := nugoTi
+
+//line refuse.go:88
+							v := sh[(tid+r+1)%t.BlockDim().X] % 7
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:79
+							tid := t.ThreadIdx().X
+
+//line refuse.go:88
+							v := sh[(tid+r+1)%t.BlockDim().X] % 7
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:79
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line refuse.go:90
+							sh[tid] += v
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:79
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line refuse.go:90
+							sh[tid] += v
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:79
+						tid := nugoTi
+
+//line refuse.go:80
+						i := (nugoX0 + nugoTi)
+
+//line refuse.go:92
+						m2 := tid*2 + m
+
+//line refuse.go:94
+						if i < len(a) {
+//line refuse.go:95
+							a[i] = int32(m2) + sh[(tid+1)%t.BlockDim().X]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:79
+						tid := t.ThreadIdx().X
+
+//line refuse.go:80
+						i := t.Grid1()
+
+//line refuse.go:92
+						m2 := tid*2 + m
+
+//line refuse.go:94
+						if i < len(a) {
+//line refuse.go:95
+							a[i] = int32(m2) + sh[(tid+1)%t.BlockDim().X]
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseSplitChain, "bd1cfba43f8eab3f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]float32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVX3 []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVX3) < nugoN {
+					nugoVX3 = make([]float32, nugoN)
+				}
+				nugoVX3 := nugoVX3[:nugoN]
+				_ = nugoVX3
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:103
+						tid := nugoTi
+
+//line refuse.go:105
+						x := float32(tid) * 0.5
+
+//line refuse.go:106
+						sh[tid] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:103
+						tid := t.ThreadIdx().X
+
+//line refuse.go:105
+						x := float32(tid) * 0.5
+
+//line refuse.go:106
+						sh[tid] = x
+					}
+				}
+
+//line refuse.go:108
+				x2 := float32(2)
+//line refuse.go:109
+				for x2 < float32(n) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:103
+							tid := nugoTi
+
+//line refuse.go:110
+							sh[tid] += x2
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:103
+							tid := t.ThreadIdx().X
+
+//line refuse.go:110
+							sh[tid] += x2
+						}
+					}
+
+//line refuse.go:112
+					x2 *= 2
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:103
+						tid := nugoTi
+
+//line refuse.go:114
+						x3 := x2 + sh[(tid+3)%t.BlockDim().X]
+						nugoVX3[nugoTi] = x3
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:103
+						tid := t.ThreadIdx().X
+
+//line refuse.go:114
+						x3 := x2 + sh[(tid+3)%t.BlockDim().X]
+						nugoVX3[nugoTi] = x3
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:104
+						i := (nugoX0 + nugoTi)
+						x3 := nugoVX3[nugoTi]
+
+//line refuse.go:116
+						if i < len(a) {
+//line refuse.go:117
+							a[i] = x3
+						}
+						nugoVX3[nugoTi] = x3
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:104
+						i := t.Grid1()
+						x3 := nugoVX3[nugoTi]
+
+//line refuse.go:116
+						if i < len(a) {
+//line refuse.go:117
+							a[i] = x3
+						}
+						nugoVX3[nugoTi] = x3
+					}
+				}
+			}
+		}
+	})
 }

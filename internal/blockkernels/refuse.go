@@ -1,0 +1,119 @@
+package blockkernels
+
+import "github.com/nugo-dev/nugo/cuda"
+
+// The kernels below assign their parameters or redefine a variable in the
+// list that declares it (internal/loopgen/fission_locals.go): forms that
+// kept the goroutine path before. refuse_test.go runs each on the three
+// paths.
+
+// RefuseMax is the largest block the refuse kernels take.
+const RefuseMax = 64
+
+// RefuseClampParam sums each block's elements of a[:n] by a
+// shared-memory tree, n first clamped to a's length by assigning the
+// parameter.
+func RefuseClampParam(t cuda.Thread, a, out []int32, n int) {
+	n = min(n, len(a))
+	sh := cuda.SharedArray[int32](t, RefuseMax)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	v := int32(0)
+	if i < n {
+		v = a[i]
+	}
+	sh[tid] = v
+	t.SyncThreads()
+	for s := t.BlockDim().X / 2; s > 0; s /= 2 {
+		if tid < s {
+			sh[tid] += sh[tid+s]
+		}
+		t.SyncThreads()
+	}
+	if tid == 0 && t.BlockIdx().X < len(out) {
+		out[t.BlockIdx().X] = sh[0] + int32(n)
+	}
+}
+
+// RefuseSliceParam re-slices its slice parameters by a uniform offset,
+// and a again in each round of a loop around barriers.
+func RefuseSliceParam(t cuda.Thread, a, out []int32, off int) {
+	a = a[off:]
+	out = out[off:]
+	sh := cuda.SharedArray[int32](t, RefuseMax)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	for r := 0; r < off; r++ {
+		if i < len(a) {
+			sh[tid] = a[i] + int32(r)
+		} else {
+			sh[tid] = int32(len(a))
+		}
+		t.SyncThreads()
+		if i < len(out) {
+			out[i] += sh[(tid+r+1)%t.BlockDim().X]
+		}
+		t.SyncThreads()
+		a = a[1:]
+	}
+}
+
+// RefuseThreadParam gives its parameters a thread's values, which live
+// across a barrier.
+func RefuseThreadParam(t cuda.Thread, a []int32, k int, scale int32) {
+	k += t.ThreadIdx().X * 3
+	scale *= int32(k%5) - 2
+	sh := cuda.SharedArray[int32](t, RefuseMax)
+	tid := t.ThreadIdx().X
+	sh[tid] = int32(k)
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(a) {
+		a[i] = sh[(tid+1)%t.BlockDim().X]*scale + int32(k)
+	}
+}
+
+// RefuseSplit bounds a loop around barriers with m, then gives m a
+// thread's value computed from the bound.
+func RefuseSplit(t cuda.Thread, a []int32, n int) {
+	sh := cuda.SharedArray[int32](t, RefuseMax)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	m := n%4 + 1
+	sh[tid] = int32(tid)
+	for r := 0; r < m; r++ {
+		if tid == r {
+			sh[tid] += int32(m * 10)
+		}
+		t.SyncThreads()
+		v := sh[(tid+r+1)%t.BlockDim().X] % 7
+		t.SyncThreads()
+		sh[tid] += v
+	}
+	m = tid*2 + m
+	t.SyncThreads()
+	if i < len(a) {
+		a[i] = int32(m) + sh[(tid+1)%t.BlockDim().X]
+	}
+}
+
+// RefuseSplitChain defines x three times: a thread's value, a constant
+// doubled in a loop around barriers, a thread's value again.
+func RefuseSplitChain(t cuda.Thread, a []float32, n int) {
+	sh := cuda.SharedArray[float32](t, RefuseMax)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	x := float32(tid) * 0.5
+	sh[tid] = x
+	t.SyncThreads()
+	x = 2
+	for x < float32(n) {
+		sh[tid] += x
+		t.SyncThreads()
+		x *= 2
+	}
+	x = x + sh[(tid+3)%t.BlockDim().X]
+	t.SyncThreads()
+	if i < len(a) {
+		a[i] = x
+	}
+}
