@@ -1009,6 +1009,9 @@ func (g *gen) warpExchange() {
 // (from the block's shape, p, the loop counters and other such
 // variables), which later loops and ifs around barriers may use.
 func (g *gen) uniformVar() {
+	if g.chance(30) && g.localsShape() { // gen_locals.go
+		return
+	}
 	u := []string{"p", "nt", "bid", "nt / 2", "p * 3"}
 	u = append(u, g.uvars...)
 	e := fmt.Sprintf("%s + %s", u[g.pick(len(u))], u[g.pick(len(u))])
