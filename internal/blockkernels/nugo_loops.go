@@ -19497,4 +19497,217 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(RefuseLabeled, "425daa1c0e8a0be2", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:126
+						tid := nugoTi
+
+//line refuse.go:127
+						i := (nugoX0 + nugoTi)
+
+//line refuse.go:128
+						v := int32(tid)
+
+//line refuse.go:129
+						if i < len(a) {
+//line refuse.go:130
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:126
+						tid := t.ThreadIdx().X
+
+//line refuse.go:127
+						i := t.Grid1()
+
+//line refuse.go:128
+						v := int32(tid)
+
+//line refuse.go:129
+						if i < len(a) {
+//line refuse.go:130
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+//line refuse.go:133
+			rounds:
+				for r := 0; r < 5; r++ {
+//line refuse.go:134
+					for k := range 3 {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:126
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line refuse.go:135
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line refuse.go:126
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line refuse.go:135
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						}
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:126
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line refuse.go:137
+								v += sh[(tid+k+1)%t.BlockDim().X] * int32(r+1)
+								nugoVV[nugoTi] = v
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line refuse.go:126
+								tid := t.ThreadIdx().X
+								v := nugoVV[nugoTi]
+
+//line refuse.go:137
+								v += sh[(tid+k+1)%t.BlockDim().X] * int32(r+1)
+								nugoVV[nugoTi] = v
+							}
+						}
+
+//line refuse.go:139
+						if k == n%3 {
+//line refuse.go:140
+							continue rounds
+						}
+//line refuse.go:142
+						if r+k >= n {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									v := nugoVV[nugoTi]
+
+//line refuse.go:143
+									v ^= int32(r)
+									nugoVV[nugoTi] = v
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									v := nugoVV[nugoTi]
+
+//line refuse.go:143
+									v ^= int32(r)
+									nugoVV[nugoTi] = v
+								}
+							}
+
+//line refuse.go:144
+							break rounds
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line refuse.go:147
+							v++
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line refuse.go:147
+							v++
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:127
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line refuse.go:149
+						if i < len(a) {
+//line refuse.go:150
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:127
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line refuse.go:149
+						if i < len(a) {
+//line refuse.go:150
+							a[i] = v
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 }

@@ -117,3 +117,36 @@ func RefuseSplitChain(t cuda.Thread, a []float32, n int) {
 		a[i] = x
 	}
 }
+
+// RefuseLabeled rotates a shared tile in nested loops around barriers,
+// continuing and leaving the outer loop from the inner one by labels,
+// under conditions the same in every thread.
+func RefuseLabeled(t cuda.Thread, a []int32, n int) {
+	sh := cuda.SharedArray[int32](t, RefuseMax)
+	tid := t.ThreadIdx().X
+	i := t.Grid1()
+	v := int32(tid)
+	if i < len(a) {
+		v = a[i]
+	}
+rounds:
+	for r := 0; r < 5; r++ {
+		for k := range 3 {
+			sh[tid] = v
+			t.SyncThreads()
+			v += sh[(tid+k+1)%t.BlockDim().X] * int32(r+1)
+			t.SyncThreads()
+			if k == n%3 {
+				continue rounds
+			}
+			if r+k >= n {
+				v ^= int32(r)
+				break rounds
+			}
+		}
+		v++
+	}
+	if i < len(a) {
+		a[i] = v
+	}
+}

@@ -17,6 +17,7 @@ func TestRefuseForms(t *testing.T) {
 		{"RefuseThreadParam", "k := nugoVK[nugoTi]\n"},
 		{"RefuseSplit", "m2 := "},
 		{"RefuseSplitChain", "x3 := x2 + "},
+		{"RefuseLabeled", "break rounds\n"},
 	} {
 		if s := huntLoop(t, c.name); !strings.Contains(s, c.marker) {
 			t.Errorf("block loop of %s lacks %q", c.name, c.marker)
@@ -40,6 +41,7 @@ func TestRefuseAgree(t *testing.T) {
 				huntCase{fmt.Sprintf("thread/%d/%d", b, mode), RefuseThreadParam, cfg, func() []any { return []any{ints(n), mode - 2, int32(mode + 1)} }, false, false, ""},
 				huntCase{fmt.Sprintf("split/%d/%d", b, mode), RefuseSplit, cfg, func() []any { return []any{ints(n), mode} }, false, false, ""},
 				huntCase{fmt.Sprintf("chain/%d/%d", b, mode), RefuseSplitChain, cfg, func() []any { return []any{make([]float32, n), 1 << (2 * mode)} }, false, false, ""},
+				huntCase{fmt.Sprintf("labeled/%d/%d", b, mode), RefuseLabeled, cfg, func() []any { return []any{ints(n), 2*mode + 1} }, false, false, ""},
 			)
 		}
 	}

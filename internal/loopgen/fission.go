@@ -264,6 +264,11 @@ type fissioner struct {
 	// leading threads, with that number (fission_demand.go).
 	restricted map[*region]int
 
+	// loopLabels are the labels of loops around barriers, labelOf each
+	// such loop's (fission_labels.go).
+	loopLabels map[string]bool
+	labelOf    map[ast.Stmt]string
+
 	inlined []string  // the helpers inlined into the kernel (inline.go)
 	div     *divState // divergent ifs (fission_divergent.go)
 }
@@ -367,6 +372,7 @@ func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote, split 
 	f.g, f.fd, f.info, f.hash, f.inlined = ig, ifd, ig.pkg.TypesInfo, hash, inlined
 	f.check()
 	f.switchesToIfs()
+	f.unlabelLoops()
 	f.fd.Body.List = f.splitTuples(f.fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
@@ -419,8 +425,12 @@ func (f *fissioner) check() {
 				f.fail(n.Pos(), "goto in a synchronising kernel")
 			}
 		case *ast.LabeledStmt:
-			if f.hasColl(n) {
-				f.fail(n.Pos(), "a labeled statement around a barrier")
+			switch n.Stmt.(type) {
+			case *ast.ForStmt, *ast.RangeStmt: // fission_labels.go
+			default:
+				if f.hasColl(n) {
+					f.fail(n.Pos(), "a labeled statement around a barrier")
+				}
 			}
 		case *ast.CallExpr:
 			if k, name := f.g.collective(n); k == collOther {
@@ -1765,6 +1775,9 @@ func (e *emitter) nodes(ns []node) {
 			// A shuffle tree may get an unrolled form first (fission_tree.go).
 			e.lineAt(n.loop.Pos()) // a panic in the header names its line
 			unrolled := e.unrolledTree(n)
+			if l := f.labelOf[n.loop]; l != "" {
+				fmt.Fprintf(w, "%s:\n", l)
+			}
 			switch l := n.loop.(type) {
 			case *ast.ForStmt:
 				opt := func(n ast.Node) string {

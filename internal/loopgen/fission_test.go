@@ -17,7 +17,7 @@ func TestFissionReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Reduce", "EarlyExit", "InSwitch", "AssignsParam", "Helper", "wait", "GridWide", "QuarterVote", "HalfVote", "Shadow", "GridFold", "GridByBlock", "WarpBranch", "ParamClamp", "ParamThread", "SplitUniform", "SplitConst", "UniformInIf", "UniformAccumulate", "UniformBreak", "ShadowAcross", "MixedIf", "NestedMixedIf", "SwitchUniform", "SwitchNestedBreak"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Reduce", "EarlyExit", "InSwitch", "AssignsParam", "Helper", "wait", "GridWide", "QuarterVote", "HalfVote", "Shadow", "GridFold", "GridByBlock", "WarpBranch", "ParamClamp", "ParamThread", "SplitUniform", "SplitConst", "LabeledBreak", "UniformInIf", "UniformAccumulate", "UniformBreak", "ShadowAcross", "MixedIf", "NestedMixedIf", "SwitchUniform", "SwitchNestedBreak"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
@@ -40,6 +40,9 @@ func TestFissionReasons(t *testing.T) {
 		// Only definitions of the list that declares a variable are
 		// split (fission_locals.go).
 		"SplitNested": "loop whose condition is not the same in every thread",
+		// A labeled break is the block's only where every thread reaches
+		// it together (fission_labels.go).
+		"LabeledDivergent": "labeled break in a loop around barriers",
 	}
 	if len(res.Unfissioned) != len(want) {
 		t.Errorf("unfissioned %v, want %d kernels", res.Unfissioned, len(want))

@@ -57,3 +57,38 @@ func SplitNested(t cuda.Thread, a []int32, n int) {
 	}
 	a[t.Grid1()] = int32(m)
 }
+
+// LabeledBreak leaves and continues the outer loop around barriers from
+// the inner one, under conditions the same in every thread.
+func LabeledBreak(t cuda.Thread, a []int32, n int) {
+outer:
+	for i := 0; i < 4; i++ {
+		for k := 0; k < 3; k++ {
+			a[t.Grid1()] += int32(i*3 + k)
+			t.SyncThreads()
+			if k == n {
+				continue outer
+			}
+			if i+k == n+2 {
+				a[t.Grid1()]++
+				break outer
+			}
+		}
+		t.SyncThreads()
+	}
+}
+
+// LabeledDivergent leaves the outer loop around barriers in some threads
+// only.
+func LabeledDivergent(t cuda.Thread, a []int32) {
+outer:
+	for i := 0; i < 4; i++ {
+		for k := 0; k < 3; k++ {
+			t.SyncThreads()
+			if t.ThreadIdx().X == k {
+				break outer
+			}
+		}
+	}
+	a[t.Grid1()] = 1
+}

@@ -1580,6 +1580,87 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(LabeledBreak, "1ec58c6948f7c33f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+//line locals.go:65
+			outer:
+				for i := 0; i < 4; i++ {
+//line locals.go:66
+					for k := 0; k < 3; k++ {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line locals.go:67
+								a[(nugoX0 + nugoTi)] += int32(i*3 + k)
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+
+//line locals.go:67
+								a[t.Grid1()] += int32(i*3 + k)
+							}
+						}
+
+//line locals.go:69
+						if k == n {
+//line locals.go:70
+							continue outer
+						}
+//line locals.go:72
+						if i+k == n+2 {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line locals.go:73
+									a[(nugoX0+nugoTi)]++
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+
+//line locals.go:73
+									a[t.Grid1()]++
+								}
+							}
+
+//line locals.go:74
+							break outer
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(LabeledDivergent, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					LabeledDivergent(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(UniformInIf, "fd0a45af554e6156", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
 		_, _ = a, n
