@@ -50,7 +50,7 @@ func TestGenerateCovers(t *testing.T) {
 		// uniformShape (gen_uniform.go).
 		"\tbreak\n", "\tcontinue\n", " := 0\n", "} else if ", "switch (", "default:",
 		// localsShape (gen_locals.go).
-		"\tp = ", "*3 + tid\n", " = tid ^ bid\n",
+		"\tp = ", "*3 + tid\n", " = tid ^ bid\n", "\tbreak L", "\tcontinue L",
 	}
 	seen := map[string]bool{}
 	shapes := map[bool]bool{}

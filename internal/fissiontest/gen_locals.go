@@ -55,3 +55,75 @@ func (g *gen) localsShape() bool {
 	g.vars = append(g.vars, v)
 	return true
 }
+
+// loopLabel is the label of a uniform loop around barriers, written
+// before the loop once a branch names it (Go refuses unused labels).
+type loopLabel struct {
+	name string
+	at   int // where the loop's text starts in g.w
+	ind  int
+	used bool
+}
+
+// openLabel gives the uniform loop that starts here a label, more often
+// than not, or returns nil.
+func (g *gen) openLabel() *loopLabel {
+	if !g.chance(60) {
+		return nil
+	}
+	l := &loopLabel{name: g.fresh("L"), at: g.w.Len(), ind: g.ind}
+	g.labels = append(g.labels, l)
+	return l
+}
+
+// closeLabel ends the loop of l, writing l before it if a branch named it.
+func (g *gen) closeLabel(l *loopLabel) {
+	if l == nil {
+		return
+	}
+	g.labels = g.labels[:len(g.labels)-1]
+	if !l.used {
+		return
+	}
+	s := g.w.String()
+	g.w.Reset()
+	g.w.WriteString(s[:l.at])
+	g.w.WriteString(strings.Repeat("\t", l.ind) + l.name + ":\n")
+	g.w.WriteString(s[l.at:])
+}
+
+// branchTo returns a break or continue of the innermost uniform loop
+// around barriers, or, half the time where there are labeled ones, of a
+// labeled one.
+func (g *gen) branchTo() string {
+	tok := []string{"break", "continue"}[g.pick(2)]
+	if len(g.labels) == 0 || g.chance(30) {
+		return tok
+	}
+	l := g.labels[g.pick(len(g.labels))]
+	l.used = true
+	return tok + " " + l.name
+}
+
+// labeledExit writes, at the end of a uniform loop's body, where every
+// shared array is clean, a break or continue of a labeled loop around it
+// (or of itself) under a condition the same in every thread.
+func (g *gen) labeledExit() {
+	if len(g.labels) == 0 || g.dirty() || !g.chance(50) {
+		return
+	}
+	l := g.labels[g.pick(len(g.labels))]
+	l.used = true
+	// Not the u variables: one assigned in an if that also does a
+	// thread's work is uniform only where a head around barriers reads it
+	// (promoteIfs).
+	u := []string{"p", "bid"}
+	for _, x := range g.uvars {
+		if !strings.HasPrefix(x, "u") {
+			u = append(u, x)
+		}
+	}
+	g.line("if (%s)%%%d == %d {", u[g.pick(len(u))], 2+g.pick(3), g.pick(2))
+	g.line("\t%s %s", []string{"break", "continue"}[g.pick(2)], l.name)
+	g.line("}")
+}
