@@ -257,22 +257,30 @@ func splitVar(v *types.Var, rest []ast.Stmt, info *types.Info, taken map[string]
 	}
 	// Each version must be read (a variable only assigned does not
 	// compile): by the statements after its definition or by the right
-	// side of the next one.
+	// side of the next one. A later version that nothing names at all
+	// (`m = tid` with no use of m after it) is not declared: its
+	// definition becomes `_ = tid`.
 	rhs := func(k int) ast.Expr { return rest[at[k]].(*ast.AssignStmt).Rhs[0] }
+	unnamed := map[int]bool{} // the versions that nothing names, by index in at
 	for k := 0; k <= len(at); k++ {
 		start, end := 0, len(rest)
 		if k > 0 {
 			start = at[k-1] + 1
 		}
-		n := 0
+		n, named := 0, 0
 		if k < len(at) {
 			end = at[k]
 			n = reads(rhs(k), v, info)
+			named = uses(rhs(k), v, info)
 		}
 		for _, s := range rest[start:end] {
 			n += reads(s, v, info)
+			named += uses(s, v, info)
 		}
-		if n == 0 {
+		switch {
+		case k > 0 && named == 0:
+			unnamed[k-1] = true
+		case n == 0:
 			return false
 		}
 	}
@@ -301,9 +309,25 @@ func splitVar(v *types.Var, rest []ast.Stmt, info *types.Info, taken map[string]
 			x = &ast.CallExpr{Fun: &ast.Ident{NamePos: x.Pos(), Name: v.Type().(*types.Basic).Name()}, Lparen: x.Pos(), Args: []ast.Expr{x}, Rparen: x.End()}
 		}
 		lhs := as.Lhs[0].(*ast.Ident)
+		if unnamed[k] {
+			rest[i] = &ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: lhs.NamePos, Name: "_"}}, TokPos: as.TokPos, Tok: token.ASSIGN, Rhs: []ast.Expr{x}}
+			continue
+		}
 		rest[i] = &ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: lhs.NamePos, Name: name}}, TokPos: as.TokPos, Tok: token.DEFINE, Rhs: []ast.Expr{x}}
 	}
 	return true
+}
+
+// uses counts the identifiers in n that denote v.
+func uses(n ast.Node, v *types.Var, info *types.Info) int {
+	c := 0
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+			c++
+		}
+		return true
+	})
+	return c
 }
 
 // reads counts the uses of v in n other than on the left of an

@@ -442,7 +442,9 @@ func switchBranches(cc *ast.CaseClause) bool {
 			case *ast.FuncLit:
 				return false
 			case *ast.BranchStmt:
-				if c.Tok == token.FALLTHROUGH || c.Tok == token.BREAK && (c.Label != nil || !nested) || c.Tok == token.GOTO {
+				// A labeled break names a loop (a labeled switch is
+				// not rewritten), which it leaves from an if as well.
+				if c.Tok == token.FALLTHROUGH || c.Tok == token.GOTO || c.Tok == token.BREAK && c.Label == nil && !nested {
 					found = true
 				}
 			}

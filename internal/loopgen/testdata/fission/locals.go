@@ -92,3 +92,33 @@ outer:
 	}
 	a[t.Grid1()] = 1
 }
+
+// SplitDead bounds a loop around a barrier with m, then gives m a
+// thread's value that nothing reads: the assignment keeps its right side
+// only (`_ = a[i]`, which still fails where the index does).
+func SplitDead(t cuda.Thread, a []int32, n int) {
+	m := n
+	for k := 0; k < m; k++ {
+		a[t.Grid1()]++
+		t.SyncThreads()
+	}
+	m = int(a[t.Grid1()])
+}
+
+// SwitchLabeled leaves a labeled loop around barriers inside a case of a
+// uniform switch: the break does not leave the switch, which becomes an
+// if-else chain.
+func SwitchLabeled(t cuda.Thread, a []int32, n int) {
+	switch n % 3 {
+	case 0:
+		a[t.Grid1()] = 1
+	default:
+	rounds:
+		for k := 0; k < 4; k++ {
+			t.SyncThreads()
+			if k == n {
+				break rounds
+			}
+		}
+	}
+}

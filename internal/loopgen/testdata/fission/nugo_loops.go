@@ -1661,6 +1661,105 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(SplitDead, "e95686ed6c3bd00a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line locals.go:100
+				m := n
+//line locals.go:101
+				for k := 0; k < m; k++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line locals.go:102
+							a[(nugoX0+nugoTi)]++
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line locals.go:102
+							a[t.Grid1()]++
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line locals.go:105
+						_ = int(a[(nugoX0 + nugoTi)])
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line locals.go:105
+						_ = int(a[t.Grid1()])
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SwitchLabeled, "fe8cf0c1d340a5d5", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+//line locals.go:113
+				if (n % 3) == 0 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line locals.go:114
+							a[(nugoX0 + nugoTi)] = 1
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line locals.go:114
+							a[t.Grid1()] = 1
+						}
+					}
+				} else {
+//line locals.go:117
+				rounds:
+					for k := 0; k < 4; k++ {
+
+//line locals.go:119
+						if k == n {
+//line locals.go:120
+							break rounds
+						}
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(UniformInIf, "fd0a45af554e6156", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
 		_, _ = a, n
