@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/internal/cpu"
+	"github.com/nugo-dev/nugo/internal/cputime"
 )
 
 // TestRefuseForms checks that each kernel of refuse.go gets a block loop,
@@ -47,5 +49,41 @@ func TestRefuseAgree(t *testing.T) {
 	}
 	for _, c := range cs {
 		t.Run(c.name, func(t *testing.T) { huntCheck(t, c) })
+	}
+}
+
+// BenchmarkRefuse runs kernels of refuse.go that kept goroutines before
+// (a clamped parameter, a split loop bound, labeled loops) on their block
+// loops and on the goroutine path, side by side: 64 blocks of 64 threads.
+func BenchmarkRefuse(b *testing.B) {
+	defer cuda.SetBackend(cuda.Auto)
+	const blocks = 64
+	n := blocks * RefuseMax
+	cfg := cuda.LaunchConfig{Grid: cuda.Dim1(blocks), Block: cuda.Dim1(RefuseMax)}
+	for _, k := range []struct {
+		name   string
+		kernel any
+		args   []any
+	}{
+		{"clamp", RefuseClampParam, []any{ints(n), make([]int32, blocks), n - 5}},
+		{"split", RefuseSplit, []any{ints(n), 3}},
+		{"labeled", RefuseLabeled, []any{ints(n), 7}},
+	} {
+		for _, p := range []path{generated, goroutines} {
+			b.Run(k.name+"/"+p.name, func(b *testing.B) {
+				if err := cuda.SetBackend(p.backend); err != nil {
+					b.Fatal(err)
+				}
+				defer cpu.SetRowsDisabled(cpu.SetRowsDisabled(p.noLoops))
+				kern := cuda.Jit(k.kernel)
+				cpu0 := cputime.Process()
+				for b.Loop() {
+					if err := kern.LaunchWith(cfg, k.args...); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cputime.Report(b, cpu0)
+			})
+		}
 	}
 }
