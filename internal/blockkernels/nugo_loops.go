@@ -19710,4 +19710,159 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(RefuseSplitOp, "b79edef26d3de55a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+
+//line refuse.go:159
+				m := n%3 + 1
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:158
+						tid := nugoTi
+
+//line refuse.go:160
+						sh[tid] = int32(tid)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:158
+						tid := t.ThreadIdx().X
+
+//line refuse.go:160
+						sh[tid] = int32(tid)
+					}
+				}
+//line refuse.go:161
+				for r := 0; r < m; r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:158
+							tid := nugoTi
+
+//line refuse.go:163
+							v := sh[(tid+r)%t.BlockDim().X]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:158
+							tid := t.ThreadIdx().X
+
+//line refuse.go:163
+							v := sh[(tid+r)%t.BlockDim().X]
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:158
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line refuse.go:165
+							sh[tid] = v*3 + int32(r)
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line refuse.go:158
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line refuse.go:165
+							sh[tid] = v*3 + int32(r)
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line refuse.go:158
+						tid := nugoTi
+
+//line refuse.go:167
+						m2 := m << (tid % 4)
+
+//line refuse.go:168
+						m3 := m2 - n
+
+//line refuse.go:170
+						if i := (nugoX0 + nugoTi); i < len(a) {
+//line refuse.go:171
+							a[i] = int32(m3) + sh[(tid+m3&63)%t.BlockDim().X]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line refuse.go:158
+						tid := t.ThreadIdx().X
+
+//line refuse.go:167
+						m2 := m << (tid % 4)
+
+//line refuse.go:168
+						m3 := m2 - n
+
+//line refuse.go:170
+						if i := t.Grid1(); i < len(a) {
+//line refuse.go:171
+							a[i] = int32(m3) + sh[(tid+m3&63)%t.BlockDim().X]
+						}
+					}
+				}
+			}
+		}
+	})
 }

@@ -150,3 +150,24 @@ rounds:
 		a[i] = v
 	}
 }
+
+// RefuseSplitOp changes a loop bound by a thread's value with assignment
+// operators once the loop around barriers is done.
+func RefuseSplitOp(t cuda.Thread, a []int32, n int) {
+	sh := cuda.SharedArray[int32](t, RefuseMax)
+	tid := t.ThreadIdx().X
+	m := n%3 + 1
+	sh[tid] = int32(tid)
+	for r := 0; r < m; r++ {
+		t.SyncThreads()
+		v := sh[(tid+r)%t.BlockDim().X]
+		t.SyncThreads()
+		sh[tid] = v*3 + int32(r)
+	}
+	m <<= tid % 4
+	m -= n
+	t.SyncThreads()
+	if i := t.Grid1(); i < len(a) {
+		a[i] = int32(m) + sh[(tid+m&63)%t.BlockDim().X]
+	}
+}

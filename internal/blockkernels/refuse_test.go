@@ -20,6 +20,7 @@ func TestRefuseForms(t *testing.T) {
 		{"RefuseSplit", "m2 := "},
 		{"RefuseSplitChain", "x3 := x2 + "},
 		{"RefuseLabeled", "break rounds\n"},
+		{"RefuseSplitOp", "m3 := m2 - n\n"},
 	} {
 		if s := huntLoop(t, c.name); !strings.Contains(s, c.marker) {
 			t.Errorf("block loop of %s lacks %q", c.name, c.marker)
@@ -44,6 +45,7 @@ func TestRefuseAgree(t *testing.T) {
 				huntCase{fmt.Sprintf("split/%d/%d", b, mode), RefuseSplit, cfg, func() []any { return []any{ints(n), mode} }, false, false, ""},
 				huntCase{fmt.Sprintf("chain/%d/%d", b, mode), RefuseSplitChain, cfg, func() []any { return []any{make([]float32, n), 1 << (2 * mode)} }, false, false, ""},
 				huntCase{fmt.Sprintf("labeled/%d/%d", b, mode), RefuseLabeled, cfg, func() []any { return []any{ints(n), 2*mode + 1} }, false, false, ""},
+				huntCase{fmt.Sprintf("splitop/%d/%d", b, mode), RefuseSplitOp, cfg, func() []any { return []any{ints(n), mode} }, false, false, ""},
 			)
 		}
 	}

@@ -227,29 +227,55 @@ func splitList(list []ast.Stmt, info *types.Info, addr map[*types.Var]bool, decl
 	return changed
 }
 
-// redef returns the value that s assigns to v as a whole, alone, or nil.
+// opAssign maps an assignment operator to its binary operator.
+var opAssign = map[token.Token]token.Token{
+	token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB, token.MUL_ASSIGN: token.MUL,
+	token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM, token.AND_ASSIGN: token.AND,
+	token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR, token.SHL_ASSIGN: token.SHL,
+	token.SHR_ASSIGN: token.SHR, token.AND_NOT_ASSIGN: token.AND_NOT,
+}
+
+// redef returns the value that s assigns to v as a whole, alone, or nil:
+// the right side of `v = x`, or `v op x` for `v op= x` (whose v is the
+// statement's own identifier, so it names the version before).
 func redef(s ast.Stmt, v *types.Var, info *types.Info) ast.Expr {
 	as, ok := s.(*ast.AssignStmt)
-	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 		return nil
 	}
-	if id, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); !ok || info.Uses[id] != v {
+	id, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+	if !ok || info.Uses[id] != v {
 		return nil
 	}
-	return as.Rhs[0]
+	if as.Tok == token.ASSIGN {
+		return as.Rhs[0]
+	}
+	if op, ok := opAssign[as.Tok]; ok {
+		y := as.Rhs[0]
+		if _, bin := y.(*ast.BinaryExpr); bin {
+			y = &ast.ParenExpr{Lparen: y.Pos(), X: y, Rparen: y.End()}
+		}
+		return &ast.BinaryExpr{X: id, OpPos: as.TokPos, Op: op, Y: y}
+	}
+	return nil
 }
 
 // splitVar splits v over rest, the statements after its declaration.
 // taken are the names that the package or the kernel declares.
 func splitVar(v *types.Var, rest []ast.Stmt, info *types.Info, taken map[string]bool, fresh func(string) string) bool {
-	var at []int // the statements of rest that redefine v
+	var at []int      // the statements of rest that redefine v
+	var xs []ast.Expr // the values they give it
 	for i, s := range rest {
 		if x := redef(s, v, info); x != nil {
-			tv := info.Types[x]
-			if tv.IsNil() || !types.Identical(tv.Type, v.Type()) || tv.Value != nil && !predeclaredBasic(v.Type(), taken) {
-				return false
+			if _, op := x.(*ast.BinaryExpr); !op || rest[i].(*ast.AssignStmt).Tok == token.ASSIGN {
+				// v op x has v's type; a plain value must have it too.
+				tv := info.Types[x]
+				if tv.IsNil() || !types.Identical(tv.Type, v.Type()) || tv.Value != nil && !predeclaredBasic(v.Type(), taken) {
+					return false
+				}
 			}
 			at = append(at, i)
+			xs = append(xs, x)
 		}
 	}
 	if len(at) == 0 {
@@ -260,7 +286,7 @@ func splitVar(v *types.Var, rest []ast.Stmt, info *types.Info, taken map[string]
 	// side of the next one. A later version that nothing names at all
 	// (`m = tid` with no use of m after it) is not declared: its
 	// definition becomes `_ = tid`.
-	rhs := func(k int) ast.Expr { return rest[at[k]].(*ast.AssignStmt).Rhs[0] }
+	rhs := func(k int) ast.Expr { return xs[k] }
 	unnamed := map[int]bool{} // the versions that nothing names, by index in at
 	for k := 0; k <= len(at); k++ {
 		start, end := 0, len(rest)
@@ -303,7 +329,7 @@ func splitVar(v *types.Var, rest []ast.Stmt, info *types.Info, taken map[string]
 		for _, s := range rest[i+1 : end] {
 			rename(s, name)
 		}
-		x := as.Rhs[0]
+		x := xs[k]
 		if tv := info.Types[x]; tv.Value != nil {
 			// A constant takes v's type, not its default one.
 			x = &ast.CallExpr{Fun: &ast.Ident{NamePos: x.Pos(), Name: v.Type().(*types.Basic).Name()}, Lparen: x.Pos(), Args: []ast.Expr{x}, Rparen: x.End()}

@@ -122,3 +122,15 @@ func SwitchLabeled(t cuda.Thread, a []int32, n int) {
 		}
 	}
 }
+
+// SplitOp adds a thread's value to a loop bound after the loop: the
+// increment defines a new variable from the uniform one.
+func SplitOp(t cuda.Thread, a []int32, n int) {
+	m := n
+	for k := 0; k < m; k++ {
+		t.SyncThreads()
+	}
+	m += t.ThreadIdx().X * 2
+	t.SyncThreads()
+	a[t.Grid1()] = int32(m)
+}

@@ -1760,6 +1760,60 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(SplitOp, "71966adc2bf08465", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line locals.go:129
+				m := n
+//line locals.go:130
+				for k := 0; k < m; k++ {
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line locals.go:133
+						m2 := m + (nugoTi * 2)
+
+//line locals.go:135
+						a[(nugoX0 + nugoTi)] = int32(m2)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line locals.go:133
+						m2 := m + (t.ThreadIdx().X * 2)
+
+//line locals.go:135
+						a[t.Grid1()] = int32(m2)
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(UniformInIf, "fd0a45af554e6156", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
 		_, _ = a, n
