@@ -172,15 +172,17 @@ func paramLocals(nfd *ast.FuncDecl, info *types.Info, fresh func(string) string)
 }
 
 // splitDefs splits the variables of nfd that a statement list declares
-// and assigns as a whole (`v = x`, one variable on the left) in later
-// statements of the same list: from each such assignment on, up to the
-// next, the uses name a fresh variable that the assignment declares. The
-// program is the same: the list runs its statements in order, so a use
-// between two assignments reads the value of the first, and nothing jumps
-// into the list (goto is refused). A variable whose address is taken, or
-// one of whose versions nothing would read, is left alone, and so is an
-// assignment of a constant whose type is not a predeclared one. It
-// reports whether it split any.
+// and assigns as a whole (`v = x` or `v op= x`, one variable on the left)
+// in later statements of the same list: from each such assignment on, up
+// to the next, the uses name a fresh variable that the assignment
+// declares. The program is the same: the list runs its statements in
+// order, so a use between two assignments reads the value of the first,
+// and nothing jumps into the list (goto is refused). A later version
+// that nothing names is not declared (`_ = x`). A variable whose address
+// is taken, or one of whose versions only assignments name, is left
+// alone, and so is an assignment of a value of another type or of a
+// constant whose type is not a predeclared one. It reports whether it
+// split any.
 func splitDefs(nfd *ast.FuncDecl, info *types.Info, declared map[string]bool, fresh func(string) string) bool {
 	_, addr := assignedRoots(nfd.Body, info)
 	changed := false

@@ -40,6 +40,7 @@ func TestFissionReasons(t *testing.T) {
 		// Only definitions of the list that declares a variable are
 		// split (fission_locals.go).
 		"SplitNested": "loop whose condition is not the same in every thread",
+		"SplitPair":   "loop whose condition is not the same in every thread",
 		// A labeled break is the block's only where every thread reaches
 		// it together (fission_labels.go).
 		"LabeledDivergent": "labeled break in a loop around barriers",

@@ -134,3 +134,14 @@ func SplitOp(t cuda.Thread, a []int32, n int) {
 	t.SyncThreads()
 	a[t.Grid1()] = int32(m)
 }
+
+// SplitPair gives m a thread's value in an assignment of two variables:
+// not split, so m has one verdict, not uniform.
+func SplitPair(t cuda.Thread, a []int32, n int) {
+	m, w := n, 0
+	for k := 0; k < m; k++ {
+		t.SyncThreads()
+	}
+	m, w = t.ThreadIdx().X, m
+	a[t.Grid1()] = int32(m + w)
+}
