@@ -142,10 +142,11 @@ func assignedRoots(body ast.Node, info *types.Info) (assigned, addr map[*types.V
 }
 
 // paramLocals renames each parameter of nfd but the first (the Thread)
-// that the body assigns, and declares a local variable of its name from
-// it at the top of the body. It reports whether it renamed any.
+// that the body assigns or takes the address of (`p := &n; *p += tid`
+// assigns it too), and declares a local variable of its name from it at
+// the top of the body. It reports whether it renamed any.
 func paramLocals(nfd *ast.FuncDecl, info *types.Info, fresh func(string) string) bool {
-	assigned, _ := assignedRoots(nfd.Body, info)
+	assigned, addr := assignedRoots(nfd.Body, info)
 	var decls []ast.Stmt
 	for i, field := range nfd.Type.Params.List {
 		for j, id := range field.Names {
@@ -153,7 +154,7 @@ func paramLocals(nfd *ast.FuncDecl, info *types.Info, fresh func(string) string)
 				continue
 			}
 			v, ok := info.Defs[id].(*types.Var)
-			if !ok || !assigned[v] {
+			if !ok || !assigned[v] && !addr[v] {
 				continue
 			}
 			name := fresh("nugoParam" + strings.ToUpper(id.Name[:1]) + id.Name[1:])

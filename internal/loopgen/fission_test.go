@@ -41,6 +41,10 @@ func TestFissionReasons(t *testing.T) {
 		// split (fission_locals.go).
 		"SplitNested": "loop whose condition is not the same in every thread",
 		"SplitPair":   "loop whose condition is not the same in every thread",
+		// A parameter whose address is taken is a thread's copy.
+		// Declared at the top, it lives across any barrier.
+		"ParamAddr":       "the address of n, which lives across a barrier, is taken",
+		"ParamAddrRegion": "the address of n, which lives across a barrier, is taken",
 		// A labeled break is the block's only where every thread reaches
 		// it together (fission_labels.go).
 		"LabeledDivergent": "labeled break in a loop around barriers",

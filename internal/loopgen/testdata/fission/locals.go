@@ -145,3 +145,24 @@ func SplitPair(t cuda.Thread, a []int32, n int) {
 	m, w = t.ThreadIdx().X, m
 	a[t.Grid1()] = int32(m + w)
 }
+
+// ParamAddr changes a parameter through its address, then reads it after
+// a barrier: each thread's copy (the goroutine path's) would need its
+// address across the barrier, so the kernel keeps goroutines (the block's
+// threads shared the parameter before).
+func ParamAddr(t cuda.Thread, a []int32, n int) {
+	p := &n
+	*p += t.ThreadIdx().X
+	t.SyncThreads()
+	a[t.Grid1()] = int32(n)
+}
+
+// ParamAddrRegion changes a parameter through its address in the region
+// after the barrier only; the local copy declared at the top lives across
+// the barrier all the same, so the kernel keeps goroutines too.
+func ParamAddrRegion(t cuda.Thread, a []int32, n int) {
+	t.SyncThreads()
+	p := &n
+	*p += t.ThreadIdx().X
+	a[t.Grid1()] = int32(n)
+}

@@ -1828,6 +1828,34 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(ParamAddr, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					ParamAddr(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(ParamAddrRegion, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					ParamAddrRegion(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(UniformInIf, "fd0a45af554e6156", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
 		_, _ = a, n
