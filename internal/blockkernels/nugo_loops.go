@@ -19865,4 +19865,18 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterRowLoop(RefuseParamAddr, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					RefuseParamAddr(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
 }

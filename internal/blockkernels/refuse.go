@@ -171,3 +171,15 @@ func RefuseSplitOp(t cuda.Thread, a []int32, n int) {
 		a[i] = int32(m) + sh[(tid+m&63)%t.BlockDim().X]
 	}
 }
+
+// RefuseParamAddr changes its parameter through its address after a
+// barrier. Its block loop shared the parameter among the block's threads
+// (each thread added to the others' sums); it keeps goroutines now.
+func RefuseParamAddr(t cuda.Thread, a []int32, n int) {
+	t.SyncThreads()
+	p := &n
+	*p += t.ThreadIdx().X
+	if i := t.Grid1(); i < len(a) {
+		a[i] = int32(n)
+	}
+}

@@ -46,6 +46,7 @@ func TestRefuseAgree(t *testing.T) {
 				huntCase{fmt.Sprintf("chain/%d/%d", b, mode), RefuseSplitChain, cfg, func() []any { return []any{make([]float32, n), 1 << (2 * mode)} }, false, false, ""},
 				huntCase{fmt.Sprintf("labeled/%d/%d", b, mode), RefuseLabeled, cfg, func() []any { return []any{ints(n), 2*mode + 1} }, false, false, ""},
 				huntCase{fmt.Sprintf("splitop/%d/%d", b, mode), RefuseSplitOp, cfg, func() []any { return []any{ints(n), mode} }, false, false, ""},
+				huntCase{fmt.Sprintf("paramaddr/%d/%d", b, mode), RefuseParamAddr, cfg, func() []any { return []any{ints(n), mode} }, false, false, ""},
 			)
 		}
 	}
