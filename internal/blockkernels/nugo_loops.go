@@ -21615,16 +21615,100 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(HuntArrParam, func(args []any) cuda.RowLoop {
-		a0, a1 := args[0].([]int32), args[1].([4]int32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					HuntArrParam(t, a0, a1)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(HuntArrParam, "3f5bdc4b744ee102", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, nugoParamC := nugoArgs[0].([]int32), nugoArgs[1].([4]int32)
+		_, _ = a, nugoParamC
+		return func() cuda.BlockLoop {
+			var nugoVC [][4]int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVC) < nugoN {
+					nugoVC = make([][4]int32, nugoN)
+				}
+				nugoVC := nugoVC[:nugoN]
+				_ = nugoVC
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_jam2.go:216
+							c := nugoParamC
+
+//line hunt_jam2.go:217
+							tid := nugoTi
+
+//line hunt_jam2.go:218
+							c[tid%4] += int32(tid)
+							nugoVC[nugoTi] = c
+						}
 					}
-					t = r.Next(t)
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line hunt_jam2.go:216
+									c := nugoParamC
+
+//line hunt_jam2.go:217
+									tid := nugoTx
+
+//line hunt_jam2.go:218
+									c[tid%4] += int32(tid)
+									nugoVC[nugoTi] = c
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							c := nugoVC[nugoTi]
+
+//line hunt_jam2.go:220
+							if g := (nugoX0 + nugoTi); g < len(a) {
+//line hunt_jam2.go:221
+								a[g] = c[0] + c[1]*10 + c[2]*100 + c[3]*1000
+							}
+							nugoVC[nugoTi] = c
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									c := nugoVC[nugoTi]
+
+//line hunt_jam2.go:220
+									if g := (nugoX0 + nugoTx); g < len(a) {
+//line hunt_jam2.go:221
+										a[g] = c[0] + c[1]*10 + c[2]*100 + c[3]*1000
+									}
+									nugoVC[nugoTi] = c
+								}
+							}
+						}
+					}
 				}
 			}
 		}
@@ -32821,6 +32905,1436 @@ func init() {
 							}
 						}
 					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseClampParam, "472ac91ec7ccc8af", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, nugoParamN := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = a, out, nugoParamN
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line refuse.go:16
+				n := nugoParamN
+
+//line refuse.go:17
+				n = min(n, len(a))
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:19
+							tid := nugoTi
+
+//line refuse.go:20
+							i := (nugoX0 + nugoTi)
+
+//line refuse.go:21
+							v := int32(0)
+
+//line refuse.go:22
+							if i < n {
+//line refuse.go:23
+								v = a[i]
+							}
+
+//line refuse.go:25
+							sh[tid] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:19
+									tid := nugoTx
+
+//line refuse.go:20
+									i := (nugoX0 + nugoTx)
+
+//line refuse.go:21
+									v := int32(0)
+
+//line refuse.go:22
+									if i < n {
+//line refuse.go:23
+										v = a[i]
+									}
+
+//line refuse.go:25
+									sh[tid] = v
+								}
+							}
+						}
+					}
+				}
+//line refuse.go:27
+				for s := t.BlockDim().X / 2; s > 0; s /= 2 {
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(s, 0), nugoN)
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:19
+								tid := nugoTi
+
+//line refuse.go:28
+								if tid < s {
+//line refuse.go:29
+									sh[tid] += sh[tid+s]
+								}
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:19
+										tid := nugoTx
+
+//line refuse.go:28
+										if tid < s {
+//line refuse.go:29
+											sh[tid] += sh[tid+s]
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:19
+							tid := nugoTi
+
+//line refuse.go:33
+							if tid == 0 && t.BlockIdx().X < len(out) {
+//line refuse.go:34
+								out[t.BlockIdx().X] = sh[0] + int32(n)
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:19
+									tid := nugoTx
+
+//line refuse.go:33
+									if tid == 0 && t.BlockIdx().X < len(out) {
+//line refuse.go:34
+										out[t.BlockIdx().X] = sh[0] + int32(n)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseSliceParam, "92b74244b95619c2", func(nugoArgs []any) func() cuda.BlockLoop {
+		nugoParamA, nugoParamOut, off := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = nugoParamA, nugoParamOut, off
+		return func() cuda.BlockLoop {
+			var nugoVA [][]int32
+			var nugoVOut [][]int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([][]int32, nugoN)
+				}
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
+				if cap(nugoVOut) < nugoN {
+					nugoVOut = make([][]int32, nugoN)
+				}
+				nugoVOut := nugoVOut[:nugoN]
+				_ = nugoVOut
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:40
+							a := nugoParamA
+
+//line refuse.go:40
+							out := nugoParamOut
+
+//line refuse.go:41
+							a = a[off:]
+
+//line refuse.go:42
+							out = out[off:]
+							nugoVA[nugoTi] = a
+							nugoVOut[nugoTi] = out
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:40
+									a := nugoParamA
+
+//line refuse.go:40
+									out := nugoParamOut
+
+//line refuse.go:41
+									a = a[off:]
+
+//line refuse.go:42
+									out = out[off:]
+									nugoVA[nugoTi] = a
+									nugoVOut[nugoTi] = out
+								}
+							}
+						}
+					}
+				}
+//line refuse.go:46
+				for r := 0; r < off; r++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:44
+								tid := nugoTi
+
+//line refuse.go:45
+								i := (nugoX0 + nugoTi)
+								a := nugoVA[nugoTi]
+
+//line refuse.go:47
+								if i < len(a) {
+//line refuse.go:48
+									sh[tid] = a[i] + int32(r)
+								} else {
+//line refuse.go:50
+									sh[tid] = int32(len(a))
+								}
+								nugoVA[nugoTi] = a
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:44
+										tid := nugoTx
+
+//line refuse.go:45
+										i := (nugoX0 + nugoTx)
+										a := nugoVA[nugoTi]
+
+//line refuse.go:47
+										if i < len(a) {
+//line refuse.go:48
+											sh[tid] = a[i] + int32(r)
+										} else {
+//line refuse.go:50
+											sh[tid] = int32(len(a))
+										}
+										nugoVA[nugoTi] = a
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:44
+								tid := nugoTi
+
+//line refuse.go:45
+								i := (nugoX0 + nugoTi)
+								out := nugoVOut[nugoTi]
+
+//line refuse.go:53
+								if i < len(out) {
+//line refuse.go:54
+									out[i] += sh[(tid+r+1)%t.BlockDim().X]
+								}
+								nugoVOut[nugoTi] = out
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:44
+										tid := nugoTx
+
+//line refuse.go:45
+										i := (nugoX0 + nugoTx)
+										out := nugoVOut[nugoTi]
+
+//line refuse.go:53
+										if i < len(out) {
+//line refuse.go:54
+											out[i] += sh[(tid+r+1)%t.BlockDim().X]
+										}
+										nugoVOut[nugoTi] = out
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								a := nugoVA[nugoTi]
+
+//line refuse.go:57
+								a = a[1:]
+								nugoVA[nugoTi] = a
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										a := nugoVA[nugoTi]
+
+//line refuse.go:57
+										a = a[1:]
+										nugoVA[nugoTi] = a
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseThreadParam, "9954f4383701509d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, nugoParamK, nugoParamScale := nugoArgs[0].([]int32), nugoArgs[1].(int), nugoArgs[2].(int32)
+		_, _, _ = a, nugoParamK, nugoParamScale
+		return func() cuda.BlockLoop {
+			var nugoVK []int
+			var nugoVScale []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVK) < nugoN {
+					nugoVK = make([]int, nugoN)
+				}
+				nugoVK := nugoVK[:nugoN]
+				_ = nugoVK
+				if cap(nugoVScale) < nugoN {
+					nugoVScale = make([]int32, nugoN)
+				}
+				nugoVScale := nugoVScale[:nugoN]
+				_ = nugoVScale
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:63
+							k := nugoParamK
+
+//line refuse.go:63
+							scale := nugoParamScale
+
+//line refuse.go:64
+							k += nugoTi * 3
+
+//line refuse.go:65
+							scale *= int32(k%5) - 2
+
+//line refuse.go:67
+							tid := nugoTi
+
+//line refuse.go:68
+							sh[tid] = int32(k)
+							nugoVK[nugoTi] = k
+							nugoVScale[nugoTi] = scale
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:63
+									k := nugoParamK
+
+//line refuse.go:63
+									scale := nugoParamScale
+
+//line refuse.go:64
+									k += nugoTx * 3
+
+//line refuse.go:65
+									scale *= int32(k%5) - 2
+
+//line refuse.go:67
+									tid := nugoTx
+
+//line refuse.go:68
+									sh[tid] = int32(k)
+									nugoVK[nugoTi] = k
+									nugoVScale[nugoTi] = scale
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:67
+							tid := nugoTi
+							k := nugoVK[nugoTi]
+							scale := nugoVScale[nugoTi]
+
+//line refuse.go:70
+							if i := (nugoX0 + nugoTi); i < len(a) {
+//line refuse.go:71
+								a[i] = sh[(tid+1)%t.BlockDim().X]*scale + int32(k)
+							}
+							nugoVK[nugoTi] = k
+							nugoVScale[nugoTi] = scale
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:67
+									tid := nugoTx
+									k := nugoVK[nugoTi]
+									scale := nugoVScale[nugoTi]
+
+//line refuse.go:70
+									if i := (nugoX0 + nugoTx); i < len(a) {
+//line refuse.go:71
+										a[i] = sh[(tid+1)%t.BlockDim().X]*scale + int32(k)
+									}
+									nugoVK[nugoTi] = k
+									nugoVScale[nugoTi] = scale
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseSplit, "bcde4cce8f97bff0", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+
+//line refuse.go:81
+				m := n%4 + 1
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:79
+							tid := nugoTi
+
+//line refuse.go:82
+							sh[tid] = int32(tid)
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:79
+									tid := nugoTx
+
+//line refuse.go:82
+									sh[tid] = int32(tid)
+								}
+							}
+						}
+					}
+				}
+//line refuse.go:83
+				for r := 0; r < m; r++ {
+					if nugoFlat {
+						nugoLo, nugoHi := min(max(r, 0), nugoN), min(max((r)+1, 0), nugoN)
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:79
+								tid := nugoTi
+
+//line refuse.go:84
+								if tid == r {
+//line refuse.go:85
+									sh[tid] += int32(m * 10)
+								}
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:79
+										tid := nugoTx
+
+//line refuse.go:84
+										if tid == r {
+//line refuse.go:85
+											sh[tid] += int32(m * 10)
+										}
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:79
+								tid := nugoTi
+
+//line refuse.go:88
+								v := sh[(tid+r+1)%t.BlockDim().X] % 7
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:79
+										tid := nugoTx
+
+//line refuse.go:88
+										v := sh[(tid+r+1)%t.BlockDim().X] % 7
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:79
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line refuse.go:90
+								sh[tid] += v
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:79
+										tid := nugoTx
+										v := nugoVV[nugoTi]
+
+//line refuse.go:90
+										sh[tid] += v
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:79
+							tid := nugoTi
+
+//line refuse.go:80
+							i := (nugoX0 + nugoTi)
+
+//line refuse.go:92
+							m2 := tid*2 + m
+
+//line refuse.go:94
+							if i < len(a) {
+//line refuse.go:95
+								a[i] = int32(m2) + sh[(tid+1)%t.BlockDim().X]
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:79
+									tid := nugoTx
+
+//line refuse.go:80
+									i := (nugoX0 + nugoTx)
+
+//line refuse.go:92
+									m2 := tid*2 + m
+
+//line refuse.go:94
+									if i < len(a) {
+//line refuse.go:95
+										a[i] = int32(m2) + sh[(tid+1)%t.BlockDim().X]
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseSplitChain, "bd1cfba43f8eab3f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]float32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVX3 []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVX3) < nugoN {
+					nugoVX3 = make([]float32, nugoN)
+				}
+				nugoVX3 := nugoVX3[:nugoN]
+				_ = nugoVX3
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]float32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:103
+							tid := nugoTi
+
+//line refuse.go:105
+							x := float32(tid) * 0.5
+
+//line refuse.go:106
+							sh[tid] = x
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:103
+									tid := nugoTx
+
+//line refuse.go:105
+									x := float32(tid) * 0.5
+
+//line refuse.go:106
+									sh[tid] = x
+								}
+							}
+						}
+					}
+				}
+
+//line refuse.go:108
+				x2 := float32(2)
+//line refuse.go:109
+				for x2 < float32(n) {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:103
+								tid := nugoTi
+
+//line refuse.go:110
+								sh[tid] += x2
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:103
+										tid := nugoTx
+
+//line refuse.go:110
+										sh[tid] += x2
+									}
+								}
+							}
+						}
+					}
+
+//line refuse.go:112
+					x2 *= 2
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:103
+							tid := nugoTi
+
+//line refuse.go:114
+							x3 := x2 + sh[(tid+3)%t.BlockDim().X]
+							nugoVX3[nugoTi] = x3
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:103
+									tid := nugoTx
+
+//line refuse.go:114
+									x3 := x2 + sh[(tid+3)%t.BlockDim().X]
+									nugoVX3[nugoTi] = x3
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:104
+							i := (nugoX0 + nugoTi)
+							x3 := nugoVX3[nugoTi]
+
+//line refuse.go:116
+							if i < len(a) {
+//line refuse.go:117
+								a[i] = x3
+							}
+							nugoVX3[nugoTi] = x3
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:104
+									i := (nugoX0 + nugoTx)
+									x3 := nugoVX3[nugoTi]
+
+//line refuse.go:116
+									if i < len(a) {
+//line refuse.go:117
+										a[i] = x3
+									}
+									nugoVX3[nugoTi] = x3
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseLabeled, "425daa1c0e8a0be2", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:126
+							tid := nugoTi
+
+//line refuse.go:127
+							i := (nugoX0 + nugoTi)
+
+//line refuse.go:128
+							v := int32(tid)
+
+//line refuse.go:129
+							if i < len(a) {
+//line refuse.go:130
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:126
+									tid := nugoTx
+
+//line refuse.go:127
+									i := (nugoX0 + nugoTx)
+
+//line refuse.go:128
+									v := int32(tid)
+
+//line refuse.go:129
+									if i < len(a) {
+//line refuse.go:130
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+//line refuse.go:133
+			rounds:
+				for r := 0; r < 5; r++ {
+//line refuse.go:134
+					for k := range 3 {
+						if nugoFlat {
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line refuse.go:126
+									tid := nugoTi
+									v := nugoVV[nugoTi]
+
+//line refuse.go:135
+									sh[tid] = v
+									nugoVV[nugoTi] = v
+								}
+							}
+						} else {
+							{
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+
+//line refuse.go:126
+											tid := nugoTx
+											v := nugoVV[nugoTi]
+
+//line refuse.go:135
+											sh[tid] = v
+											nugoVV[nugoTi] = v
+										}
+									}
+								}
+							}
+						}
+						if nugoFlat {
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line refuse.go:126
+									tid := nugoTi
+									v := nugoVV[nugoTi]
+
+//line refuse.go:137
+									v += sh[(tid+k+1)%t.BlockDim().X] * int32(r+1)
+									nugoVV[nugoTi] = v
+								}
+							}
+						} else {
+							{
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+
+//line refuse.go:126
+											tid := nugoTx
+											v := nugoVV[nugoTi]
+
+//line refuse.go:137
+											v += sh[(tid+k+1)%t.BlockDim().X] * int32(r+1)
+											nugoVV[nugoTi] = v
+										}
+									}
+								}
+							}
+						}
+
+//line refuse.go:139
+						if k == n%3 {
+//line refuse.go:140
+							continue rounds
+						}
+//line refuse.go:142
+						if r+k >= n {
+							if nugoFlat {
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										v := nugoVV[nugoTi]
+
+//line refuse.go:143
+										v ^= int32(r)
+										nugoVV[nugoTi] = v
+									}
+								}
+							} else {
+								{
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												v := nugoVV[nugoTi]
+
+//line refuse.go:143
+												v ^= int32(r)
+												nugoVV[nugoTi] = v
+											}
+										}
+									}
+								}
+							}
+
+//line refuse.go:144
+							break rounds
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line refuse.go:147
+								v++
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v := nugoVV[nugoTi]
+
+//line refuse.go:147
+										v++
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:127
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+
+//line refuse.go:149
+							if i < len(a) {
+//line refuse.go:150
+								a[i] = v
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:127
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
+
+//line refuse.go:149
+									if i < len(a) {
+//line refuse.go:150
+										a[i] = v
+									}
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(RefuseSplitOp, "b79edef26d3de55a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+
+//line refuse.go:159
+				m := n%3 + 1
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:158
+							tid := nugoTi
+
+//line refuse.go:160
+							sh[tid] = int32(tid)
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:158
+									tid := nugoTx
+
+//line refuse.go:160
+									sh[tid] = int32(tid)
+								}
+							}
+						}
+					}
+				}
+//line refuse.go:161
+				for r := 0; r < m; r++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:158
+								tid := nugoTi
+
+//line refuse.go:163
+								v := sh[(tid+r)%t.BlockDim().X]
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:158
+										tid := nugoTx
+
+//line refuse.go:163
+										v := sh[(tid+r)%t.BlockDim().X]
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line refuse.go:158
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line refuse.go:165
+								sh[tid] = v*3 + int32(r)
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line refuse.go:158
+										tid := nugoTx
+										v := nugoVV[nugoTi]
+
+//line refuse.go:165
+										sh[tid] = v*3 + int32(r)
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line refuse.go:158
+							tid := nugoTi
+
+//line refuse.go:167
+							m2 := m << (tid % 4)
+
+//line refuse.go:168
+							m3 := m2 - n
+
+//line refuse.go:170
+							if i := (nugoX0 + nugoTi); i < len(a) {
+//line refuse.go:171
+								a[i] = int32(m3) + sh[(tid+m3&63)%t.BlockDim().X]
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line refuse.go:158
+									tid := nugoTx
+
+//line refuse.go:167
+									m2 := m << (tid % 4)
+
+//line refuse.go:168
+									m3 := m2 - n
+
+//line refuse.go:170
+									if i := (nugoX0 + nugoTx); i < len(a) {
+//line refuse.go:171
+										a[i] = int32(m3) + sh[(tid+m3&63)%t.BlockDim().X]
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(RefuseParamAddr, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					RefuseParamAddr(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
 				}
 			}
 		}

@@ -49,6 +49,8 @@ func TestGenerateCovers(t *testing.T) {
 		"if t.LaneID() < ", "SyncMask(t, 0xffff", "if t.LaneID()%2 == 0 {", "if tid/32", "cuda.ActiveMask(t)",
 		// uniformShape (gen_uniform.go).
 		"\tbreak\n", "\tcontinue\n", " := 0\n", "} else if ", "switch (", "default:",
+		// localsShape (gen_locals.go).
+		"\tp = ", "*3 + tid\n", " = tid ^ bid\n", "\tbreak L", "\tcontinue L",
 	}
 	seen := map[string]bool{}
 	shapes := map[bool]bool{}

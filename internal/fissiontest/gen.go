@@ -88,6 +88,9 @@ type gen struct {
 	mayRefuse []string
 	inBranch  int // nesting of block-level ifs
 	uloops    int // nesting of uniform loops around barriers (uniformLoop)
+	// labels are those of the uniform loops around, by nesting, with
+	// whether a branch named each (gen_locals.go).
+	labels []*loopLabel
 }
 
 // Generate returns the random program of seed, named name.
@@ -875,6 +878,7 @@ func (g *gen) uniformLoop() {
 	if g.dirty() {
 		g.barrier()
 	}
+	lab := g.openLabel() // gen_locals.go
 	i := g.loopHeader()
 	g.depth++
 	g.open()
@@ -883,6 +887,7 @@ func (g *gen) uniformLoop() {
 	g.barriers = 0
 	g.uloops++
 	g.block(2 + g.pick(4))
+	g.labeledExit() // gen_locals.go
 	g.uloops--
 	if g.barriers == 0 || g.dirty() {
 		g.barrier()
@@ -891,6 +896,7 @@ func (g *gen) uniformLoop() {
 	g.close()
 	g.depth--
 	g.line("}")
+	g.closeLabel(lab)
 }
 
 // uniformIf writes an if the same in every thread with block-level
@@ -1009,13 +1015,19 @@ func (g *gen) warpExchange() {
 // (from the block's shape, p, the loop counters and other such
 // variables), which later loops and ifs around barriers may use.
 func (g *gen) uniformVar() {
+	if g.chance(30) && g.localsShape() { // gen_locals.go
+		return
+	}
 	u := []string{"p", "nt", "bid", "nt / 2", "p * 3"}
 	u = append(u, g.uvars...)
 	e := fmt.Sprintf("%s + %s", u[g.pick(len(u))], u[g.pick(len(u))])
 	if g.chance(40) {
 		e = fmt.Sprintf("(%s) %% %d", e, 2+g.pick(5))
 	}
-	if len(g.uvars) > 0 && g.chance(30) {
+	// (Not in an if's branch once a thread may have returned: an if
+	// that returns in some threads is not promoted, so the update would
+	// make the variable a thread's.)
+	if len(g.uvars) > 0 && g.chance(30) && (g.inBranch == 0 || g.returns == 0) {
 		// Update an existing one; only those declared at this depth or
 		// outside, which are all in scope.
 		x := g.uvars[g.pick(len(g.uvars))]

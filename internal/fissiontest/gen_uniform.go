@@ -32,14 +32,14 @@ func (g *gen) uniformShape() {
 		// Every iteration ends clean (uniformLoop), so leaving it here
 		// leaves no shared array half written.
 		g.line("if %s {", uc())
-		g.line("\t%s", []string{"break", "continue"}[g.pick(2)])
+		g.line("\t%s", g.branchTo())
 		g.line("}")
 		return
 	case k < 4 && g.uloops > 0 && !g.dirty():
 		// A break or continue with a thread's work before it.
 		g.line("if %s {", uc())
 		g.threadWork()
-		g.line("\t%s", []string{"break", "continue"}[g.pick(2)])
+		g.line("\t%s", g.branchTo())
 		g.line("}")
 		return
 	case k < 7:
@@ -99,8 +99,8 @@ func (g *gen) uniformSwitch() {
 		before[i] = st{s.written, s.readOthers}
 	}
 	g.line("switch (%s) %% 3 {", u[g.pick(len(u))])
-	loops := g.uloops
-	g.uloops = 0
+	loops, labels := g.uloops, g.labels
+	g.uloops, g.labels = 0, nil // a labeled break would keep the switch
 	g.depth++
 	cases := []string{"case 0:", "case 1, 2:"}
 	if g.chance(50) {
@@ -124,6 +124,6 @@ func (g *gen) uniformSwitch() {
 		s.readOthers = merged[i].r || before[i].r
 	}
 	g.depth--
-	g.uloops = loops
+	g.uloops, g.labels = loops, labels
 	g.line("}")
 }

@@ -269,6 +269,11 @@ type fissioner struct {
 	// leading threads, with that number (fission_demand.go).
 	restricted map[*region]int
 
+	// loopLabels are the labels of loops around barriers, labelOf each
+	// such loop's (fission_labels.go).
+	loopLabels map[string]bool
+	labelOf    map[ast.Stmt]string
+
 	inlined []string  // the helpers inlined into the kernel (inline.go)
 	div     *divState // divergent ifs (fission_divergent.go)
 }
@@ -309,19 +314,34 @@ func (g *generator) fission(fd *ast.FuncDecl) (src string, why string) {
 // fissionAs is fission for kernel fd or, when inst is not nil, for that
 // instantiation of the generic kernel fd (inline.go).
 func (g *generator) fissionAs(fd *ast.FuncDecl, inst *instance) (src string, why string) {
-	src, why, promoted := g.fissionTry(fd, inst, true)
-	if why != "" && promoted {
-		// The ifs promoted to split regions (fission_uniform.go) may have
-		// made a variable live across the split that cannot be; the
-		// kernel as it was may still be transformed.
-		src, why, _ = g.fissionTry(fd, inst, false)
+	src, why = g.fissionPromote(fd, inst, false)
+	if why != "" {
+		// With its redefined variables split (fission_locals.go), a
+		// refused kernel may be transformed; if not, the first reason
+		// stands.
+		if s, w := g.fissionPromote(fd, inst, true); w == "" {
+			return s, ""
+		}
 	}
 	return src, why
 }
 
-// fissionTry is fissionAs, promoting ifs (promoteIfs) if promote; it
-// reports whether it promoted any.
-func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (src string, why string, promoted bool) {
+// fissionPromote is fissionAs, splitting redefined variables if split.
+func (g *generator) fissionPromote(fd *ast.FuncDecl, inst *instance, split bool) (src string, why string) {
+	src, why, promoted := g.fissionTry(fd, inst, true, split)
+	if why != "" && promoted {
+		// The ifs promoted to split regions (fission_uniform.go) may have
+		// made a variable live across the split that cannot be; the
+		// kernel as it was may still be transformed.
+		src, why, _ = g.fissionTry(fd, inst, false, split)
+	}
+	return src, why
+}
+
+// fissionTry is fissionAs, promoting ifs (promoteIfs) if promote and
+// splitting redefined variables (splitDefs) if split; it reports whether
+// it promoted any.
+func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote, split bool) (src string, why string, promoted bool) {
 	f := &fissioner{
 		g: g, fd: fd, info: g.pkg.TypesInfo,
 		params: map[*types.Var]bool{}, local: map[*types.Var]bool{},
@@ -349,9 +369,15 @@ func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (
 	if why != "" {
 		return "", why, false
 	}
+	// Parameters the kernel assigns become local variables, and with
+	// split, redefined variables are split (fission_locals.go).
+	if ig, why = g.rewriteLocals(fd, ig, ifd, inst != nil, split); why != "" {
+		return "", why, false
+	}
 	f.g, f.fd, f.info, f.hash, f.inlined = ig, ifd, ig.pkg.TypesInfo, hash, inlined
 	f.check()
 	f.switchesToIfs()
+	f.unlabelLoops()
 	f.fd.Body.List = f.splitTuples(f.fd.Body.List)
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
@@ -405,8 +431,12 @@ func (f *fissioner) check() {
 				f.fail(n.Pos(), "goto in a synchronising kernel")
 			}
 		case *ast.LabeledStmt:
-			if f.hasColl(n) {
-				f.fail(n.Pos(), "a labeled statement around a barrier")
+			switch n.Stmt.(type) {
+			case *ast.ForStmt, *ast.RangeStmt: // fission_labels.go
+			default:
+				if f.hasColl(n) {
+					f.fail(n.Pos(), "a labeled statement around a barrier")
+				}
 			}
 		case *ast.CallExpr:
 			if k, name := f.g.collective(n); k == collOther {
@@ -1753,6 +1783,9 @@ func (e *emitter) nodes(ns []node) {
 			// A shuffle tree may get an unrolled form first (fission_tree.go).
 			e.lineAt(n.loop.Pos()) // a panic in the header names its line
 			unrolled := e.unrolledTree(n)
+			if l := f.labelOf[n.loop]; l != "" {
+				fmt.Fprintf(w, "%s:\n", l)
+			}
 			switch l := n.loop.(type) {
 			case *ast.ForStmt:
 				opt := func(n ast.Node) string {

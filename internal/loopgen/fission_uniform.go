@@ -88,7 +88,7 @@ func (f *fissioner) uniformCompound(s ast.Stmt, loops int) bool {
 		// Unlabeled: inside s it leaves a loop of s; at its top, the loop
 		// around barriers that holds s (a block-level statement has no
 		// other loop or switch around it).
-		return s.Label == nil && (s.Tok == token.BREAK || s.Tok == token.CONTINUE)
+		return f.loopBranch(s)
 	case *ast.BlockStmt:
 		return f.uniformCompoundList(s.List, loops)
 	case *ast.IfStmt:
@@ -178,7 +178,7 @@ func (f *fissioner) assignsTop(s *ast.IfStmt, vars map[*types.Var]bool) bool {
 		case *ast.IncDecStmt:
 			lhs = []ast.Expr{st.X}
 		case *ast.BranchStmt:
-			if st.Label == nil && (st.Tok == token.BREAK || st.Tok == token.CONTINUE) {
+			if f.loopBranch(st) {
 				return true
 			}
 		case *ast.IfStmt:
@@ -208,7 +208,7 @@ func (f *fissioner) assignsTop(s *ast.IfStmt, vars map[*types.Var]bool) bool {
 // continues the loop around barriers for the whole block.
 func (f *fissioner) blockBranch(s ast.Stmt) bool {
 	b, ok := s.(*ast.BranchStmt)
-	return ok && f.block[s] && b.Label == nil && (b.Tok == token.BREAK || b.Tok == token.CONTINUE)
+	return ok && f.block[s] && f.loopBranch(b)
 }
 
 // headVars returns the local variables that the heads of the statements
@@ -442,7 +442,9 @@ func switchBranches(cc *ast.CaseClause) bool {
 			case *ast.FuncLit:
 				return false
 			case *ast.BranchStmt:
-				if c.Tok == token.FALLTHROUGH || c.Tok == token.BREAK && (c.Label != nil || !nested) || c.Tok == token.GOTO {
+				// A labeled break names a loop (a labeled switch is
+				// not rewritten), which it leaves from an if as well.
+				if c.Tok == token.FALLTHROUGH || c.Tok == token.GOTO || c.Tok == token.BREAK && c.Label == nil && !nested {
 					found = true
 				}
 			}

@@ -389,16 +389,88 @@ func init() {
 			}
 		}
 	})
-	cuda.RegisterRowLoop(AssignsParam, func(args []any) cuda.RowLoop {
-		a0 := args[0].([]int32)
-		return func(r *cuda.Row) {
-			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
-				for {
-					AssignsParam(t, a0)
-					if n--; n == 0 || *stop {
-						break
+	cuda.RegisterBlockLoop(AssignsParam, "d2956896eb9ddae8", func(nugoArgs []any) func() cuda.BlockLoop {
+		nugoParamA := nugoArgs[0].([]int32)
+		_ = nugoParamA
+		return func() cuda.BlockLoop {
+			var nugoVA [][]int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVA) < nugoN {
+					nugoVA = make([][]int32, nugoN)
+				}
+				nugoVA := nugoVA[:nugoN]
+				_ = nugoVA
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line fission.go:66
+							a := nugoParamA
+
+//line fission.go:67
+							a = a[1:]
+							nugoVA[nugoTi] = a
+						}
 					}
-					t = r.Next(t)
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line fission.go:66
+									a := nugoParamA
+
+//line fission.go:67
+									a = a[1:]
+									nugoVA[nugoTi] = a
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							a := nugoVA[nugoTi]
+
+//line fission.go:69
+							a[0] = 1
+							nugoVA[nugoTi] = a
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									a := nugoVA[nugoTi]
+
+//line fission.go:69
+									a[0] = 1
+									nugoVA[nugoTi] = a
+								}
+							}
+						}
+					}
 				}
 			}
 		}
@@ -1566,6 +1638,656 @@ func init() {
 			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
 				for {
 					WarpSyncBranch(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(ParamClamp, "c54c37492e847a5e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, nugoParamN := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, nugoParamN
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line locals.go:8
+				n := nugoParamN
+
+//line locals.go:9
+				n = min(n, len(a))
+//line locals.go:10
+				for k := 0; k < n; k++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line locals.go:11
+								a[(nugoX0 + nugoTi)] += int32(k)
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line locals.go:11
+										a[(nugoX0 + nugoTx)] += int32(k)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(ParamThread, "906391f10c738266", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, nugoParamK := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, nugoParamK
+		return func() cuda.BlockLoop {
+			var nugoVK []int
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVK) < nugoN {
+					nugoVK = make([]int, nugoN)
+				}
+				nugoVK := nugoVK[:nugoN]
+				_ = nugoVK
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line locals.go:18
+							k := nugoParamK
+
+//line locals.go:19
+							k += nugoTi
+							nugoVK[nugoTi] = k
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line locals.go:18
+									k := nugoParamK
+
+//line locals.go:19
+									k += nugoTx
+									nugoVK[nugoTi] = k
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							k := nugoVK[nugoTi]
+
+//line locals.go:21
+							a[(nugoX0 + nugoTi)] = int32(k)
+							nugoVK[nugoTi] = k
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									k := nugoVK[nugoTi]
+
+//line locals.go:21
+									a[(nugoX0 + nugoTx)] = int32(k)
+									nugoVK[nugoTi] = k
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SplitUniform, "5cf629ef17a4e437", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line locals.go:27
+				m := n
+//line locals.go:28
+				for k := 0; k < m; k++ {
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line locals.go:31
+							m2 := nugoTi
+
+//line locals.go:33
+							a[(nugoX0 + nugoTi)] = int32(m2)
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line locals.go:31
+									m2 := nugoTx
+
+//line locals.go:33
+									a[(nugoX0 + nugoTx)] = int32(m2)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SplitConst, "ed1278cac815a2cb", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]float32)
+		_ = a
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line locals.go:41
+				y2 := float32(3)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line locals.go:39
+							y := float32(nugoTi)
+
+//line locals.go:40
+							a[(nugoX0 + nugoTi)] = y
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line locals.go:39
+									y := float32(nugoTx)
+
+//line locals.go:40
+									a[(nugoX0 + nugoTx)] = y
+								}
+							}
+						}
+					}
+				}
+//line locals.go:42
+				for k := float32(0); k < y2; k++ {
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line locals.go:45
+							a[(nugoX0 + nugoTi)] += y2
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line locals.go:45
+									a[(nugoX0 + nugoTx)] += y2
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(SplitNested, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					SplitNested(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(LabeledBreak, "1ec58c6948f7c33f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+//line locals.go:65
+			outer:
+				for i := 0; i < 4; i++ {
+//line locals.go:66
+					for k := 0; k < 3; k++ {
+						if nugoFlat {
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+
+//line locals.go:67
+									a[(nugoX0 + nugoTi)] += int32(i*3 + k)
+								}
+							}
+						} else {
+							{
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+
+//line locals.go:67
+											a[(nugoX0 + nugoTx)] += int32(i*3 + k)
+										}
+									}
+								}
+							}
+						}
+
+//line locals.go:69
+						if k == n {
+//line locals.go:70
+							continue outer
+						}
+//line locals.go:72
+						if i+k == n+2 {
+							if nugoFlat {
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+
+//line locals.go:73
+										a[(nugoX0+nugoTi)]++
+									}
+								}
+							} else {
+								{
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+
+//line locals.go:73
+												a[(nugoX0+nugoTx)]++
+											}
+										}
+									}
+								}
+							}
+
+//line locals.go:74
+							break outer
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(LabeledDivergent, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					LabeledDivergent(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SplitDead, "e95686ed6c3bd00a", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line locals.go:100
+				m := n
+//line locals.go:101
+				for k := 0; k < m; k++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line locals.go:102
+								a[(nugoX0+nugoTi)]++
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line locals.go:102
+										a[(nugoX0+nugoTx)]++
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line locals.go:105
+							_ = int(a[(nugoX0 + nugoTi)])
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line locals.go:105
+									_ = int(a[(nugoX0 + nugoTx)])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SwitchLabeled, "fe8cf0c1d340a5d5", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+//line locals.go:113
+				if (n % 3) == 0 {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line locals.go:114
+								a[(nugoX0 + nugoTi)] = 1
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line locals.go:114
+										a[(nugoX0 + nugoTx)] = 1
+									}
+								}
+							}
+						}
+					}
+				} else {
+//line locals.go:117
+				rounds:
+					for k := 0; k < 4; k++ {
+
+//line locals.go:119
+						if k == n {
+//line locals.go:120
+							break rounds
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(SplitOp, "71966adc2bf08465", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, n := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, n
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line locals.go:129
+				m := n
+//line locals.go:130
+				for k := 0; k < m; k++ {
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line locals.go:133
+							m2 := m + (nugoTi * 2)
+
+//line locals.go:135
+							a[(nugoX0 + nugoTi)] = int32(m2)
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line locals.go:133
+									m2 := m + (nugoTx * 2)
+
+//line locals.go:135
+									a[(nugoX0 + nugoTx)] = int32(m2)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(SplitPair, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					SplitPair(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(ParamAddr, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					ParamAddr(t, a0, a1)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(ParamAddrRegion, func(args []any) cuda.RowLoop {
+		a0, a1 := args[0].([]int32), args[1].(int)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					ParamAddrRegion(t, a0, a1)
 					if n--; n == 0 || *stop {
 						break
 					}

@@ -12,7 +12,7 @@ import (
 // is absent (see cuda.RegisterSource). Run go generate again after adding,
 // renaming or removing a file of the package.
 //
-//go:embed fission.go uniform.go
+//go:embed fission.go locals.go uniform.go
 var nugoSourceFiles embed.FS
 
 // nugoSourceAnchor names this package and its files' directory as the binary records them.
