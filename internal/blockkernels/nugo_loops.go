@@ -16354,6 +16354,2878 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntcGridStride, "54a41cd10f5d665f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVI []int
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVI) < nugoN {
+					nugoVI = make([]int, nugoN)
+				}
+				nugoVI := nugoVI[:nugoN]
+				_ = nugoVI
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[256]int32)(cuda.BlockShared(&nugoShared, 256))
+
+//line huntc_loops.go:12
+				bd := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+//line huntc_loops.go:13
+				for base := t.BlockIdx().X * bd; base < len(a); base += bd * t.GridDim().X {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:11
+							tid := nugoTi
+
+//line huntc_loops.go:14
+							i := base + tid
+
+//line huntc_loops.go:15
+							sh[tid] = -7
+
+//line huntc_loops.go:16
+							if i < len(a) {
+//line huntc_loops.go:17
+								sh[tid] = a[i]
+							}
+							nugoVI[nugoTi] = i
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:11
+							tid := t.ThreadIdx().X
+
+//line huntc_loops.go:14
+							i := base + tid
+
+//line huntc_loops.go:15
+							sh[tid] = -7
+
+//line huntc_loops.go:16
+							if i < len(a) {
+//line huntc_loops.go:17
+								sh[tid] = a[i]
+							}
+							nugoVI[nugoTi] = i
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:11
+							tid := nugoTi
+							i := nugoVI[nugoTi]
+
+//line huntc_loops.go:20
+							if i < len(a) {
+//line huntc_loops.go:21
+								out[i] = sh[bd-1-tid] + int32(base)
+							}
+							nugoVI[nugoTi] = i
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:11
+							tid := t.ThreadIdx().X
+							i := nugoVI[nugoTi]
+
+//line huntc_loops.go:20
+							if i < len(a) {
+//line huntc_loops.go:21
+								out[i] = sh[bd-1-tid] + int32(base)
+							}
+							nugoVI[nugoTi] = i
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcEarlyReturn, "b04c28751cc66530", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_loops.go:32
+						tid := nugoTi
+
+//line huntc_loops.go:33
+						i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:34
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+
+//line huntc_loops.go:37
+						sh[tid] = a[i]
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_loops.go:32
+						tid := t.ThreadIdx().X
+
+//line huntc_loops.go:33
+						i := t.Grid1()
+
+//line huntc_loops.go:34
+						if i >= len(a) {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line huntc_loops.go:37
+						sh[tid] = a[i]
+					}
+				}
+				nugoB.Lead(nugoExited)
+				nugoCount := 0
+				if nugoFlat {
+				nugoRegion3:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_loops.go:32
+						tid := nugoTi
+
+//line huntc_loops.go:33
+						i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:39
+						if a[i]%5 == 0 {
+//line huntc_loops.go:40
+							out[i] = -1
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion3
+							}
+						}
+						if sh[tid] > 0 {
+							nugoCount++
+						}
+					}
+				} else {
+				nugoRegion4:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_loops.go:32
+						tid := t.ThreadIdx().X
+
+//line huntc_loops.go:33
+						i := t.Grid1()
+
+//line huntc_loops.go:39
+						if a[i]%5 == 0 {
+//line huntc_loops.go:40
+							out[i] = -1
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion4
+							}
+						}
+						if sh[tid] > 0 {
+							nugoCount++
+						}
+					}
+				}
+				nugoB.Lead(nugoExited)
+
+//line huntc_loops.go:43
+				c := nugoCount
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+					}
+				}
+				nugoB.Lead(nugoExited)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_loops.go:32
+						tid := nugoTi
+
+//line huntc_loops.go:33
+						i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:44
+						j := (tid + 1) % t.BlockDim().X
+
+//line huntc_loops.go:46
+						out[i] = sh[j] + int32(c)*1000
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_loops.go:32
+						tid := t.ThreadIdx().X
+
+//line huntc_loops.go:33
+						i := t.Grid1()
+
+//line huntc_loops.go:44
+						j := (tid + 1) % t.BlockDim().X
+
+//line huntc_loops.go:46
+						out[i] = sh[j] + int32(c)*1000
+					}
+				}
+				nugoB.Lead(nugoExited)
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcCoopRows, "50abd2bfa286f939", func(nugoArgs []any) func() cuda.BlockLoop {
+		m := nugoArgs[0].(cuda.Array2[int32])
+		_ = m
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line huntc_loops.go:53
+				rows, cols := m.Shape()
+
+//line huntc_loops.go:54
+				stride := t.GridSize1()
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+					}
+				}
+//line huntc_loops.go:55
+				for row := 1; row < rows; row++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:54
+							start := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:56
+							for col := start; col < cols; col += stride {
+//line huntc_loops.go:57
+								m.Set(row, col, m.At(row-1, col)+1)
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:54
+							start := t.Grid1()
+
+//line huntc_loops.go:56
+							for col := start; col < cols; col += stride {
+//line huntc_loops.go:57
+								m.Set(row, col, m.At(row-1, col)+1)
+							}
+						}
+					}
+
+//line huntc_loops.go:59
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcScan, "fb19714b61fc3687", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int64
+			var nugoShared2 []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				b0 := cuda.BlockShared(&nugoShared, 256)
+				b1 := cuda.BlockShared(&nugoShared2, 256)
+
+//line huntc_loops.go:69
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_loops.go:68
+						tid := nugoTi
+
+//line huntc_loops.go:70
+						i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:71
+						if i < len(a) {
+//line huntc_loops.go:72
+							b0[tid] = a[i]
+						} else {
+//line huntc_loops.go:74
+							b0[tid] = 0
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_loops.go:68
+						tid := t.ThreadIdx().X
+
+//line huntc_loops.go:70
+						i := t.Grid1()
+
+//line huntc_loops.go:71
+						if i < len(a) {
+//line huntc_loops.go:72
+							b0[tid] = a[i]
+						} else {
+//line huntc_loops.go:74
+							b0[tid] = 0
+						}
+					}
+				}
+
+//line huntc_loops.go:77
+				src := b0
+
+//line huntc_loops.go:77
+				dst := b1
+//line huntc_loops.go:78
+				for off := 1; off < n; off *= 2 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:68
+							tid := nugoTi
+
+//line huntc_loops.go:79
+							x := src[tid]
+
+//line huntc_loops.go:80
+							if tid >= off {
+//line huntc_loops.go:81
+								x += src[tid-off]
+							}
+
+//line huntc_loops.go:83
+							dst[tid] = x
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:68
+							tid := t.ThreadIdx().X
+
+//line huntc_loops.go:79
+							x := src[tid]
+
+//line huntc_loops.go:80
+							if tid >= off {
+//line huntc_loops.go:81
+								x += src[tid-off]
+							}
+
+//line huntc_loops.go:83
+							dst[tid] = x
+						}
+					}
+
+//line huntc_loops.go:85
+					src, dst = dst, src
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_loops.go:68
+						tid := nugoTi
+
+//line huntc_loops.go:70
+						i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:87
+						if i < len(a) {
+//line huntc_loops.go:88
+							out[i] = src[tid]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_loops.go:68
+						tid := t.ThreadIdx().X
+
+//line huntc_loops.go:70
+						i := t.Grid1()
+
+//line huntc_loops.go:87
+						if i < len(a) {
+//line huntc_loops.go:88
+							out[i] = src[tid]
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSyncReduce, "660f94b060de9bd7", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				nugoCount := 0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:17
+						i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:18
+						v := int32(0)
+
+//line huntc_sync.go:19
+						if i < len(a) {
+//line huntc_sync.go:20
+							v = a[i]
+						}
+						if v%3 == 0 {
+							nugoCount++
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:17
+						i := t.Grid1()
+
+//line huntc_sync.go:18
+						v := int32(0)
+
+//line huntc_sync.go:19
+						if i < len(a) {
+//line huntc_sync.go:20
+							v = a[i]
+						}
+						if v%3 == 0 {
+							nugoCount++
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+
+//line huntc_sync.go:22
+				c := nugoCount
+				nugoCount2 := 0
+				nugoArrived := 0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:17
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+						if v > -450 || i >= len(a) {
+							nugoCount2++
+						}
+						nugoArrived++
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:17
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+						if v > -450 || i >= len(a) {
+							nugoCount2++
+						}
+						nugoArrived++
+						nugoVV[nugoTi] = v
+					}
+				}
+
+//line huntc_sync.go:23
+				all := (nugoCount2 == nugoArrived)
+				nugoCount3 := 0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						if v == 499 && nugoTi%2 == 1 {
+							nugoCount3++
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						if v == 499 && t.ThreadIdx().X%2 == 1 {
+							nugoCount3++
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+
+//line huntc_sync.go:24
+				any := (nugoCount3 > 0)
+
+//line huntc_sync.go:25
+				r := int32(c) * 4
+
+//line huntc_sync.go:26
+				if all {
+//line huntc_sync.go:27
+					r += 2
+				}
+
+//line huntc_sync.go:29
+				if any {
+//line huntc_sync.go:30
+					r++
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:17
+						i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:32
+						if i < len(out) {
+//line huntc_sync.go:33
+							out[i] = r
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:17
+						i := t.Grid1()
+
+//line huntc_sync.go:32
+						if i < len(out) {
+//line huntc_sync.go:33
+							out[i] = r
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSmem2D, "24ca5a54f8c211df", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].(cuda.Array2[float32])
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sm := cuda.BlockShared2(&nugoShared, 10, 20)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:41
+						x := nugoTi
+
+//line huntc_sync.go:41
+						y := t.ThreadIdx().Y
+
+//line huntc_sync.go:42
+						sm.Set(x, y, float32(x+1)/float32(y+1))
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:41
+						x := t.ThreadIdx().X
+
+//line huntc_sync.go:41
+						y := t.ThreadIdx().Y
+
+//line huntc_sync.go:42
+						sm.Set(x, y, float32(x+1)/float32(y+1))
+					}
+				}
+
+//line huntc_sync.go:44
+				bx := t.BlockIdx().X * 10
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:41
+						x := nugoTi
+
+//line huntc_sync.go:41
+						y := t.ThreadIdx().Y
+
+//line huntc_sync.go:45
+						out.Set(bx+x, y, sm.At(9-x, 19-y))
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:41
+						x := t.ThreadIdx().X
+
+//line huntc_sync.go:41
+						y := t.ThreadIdx().Y
+
+//line huntc_sync.go:45
+						out.Set(bx+x, y, sm.At(9-x, 19-y))
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcMixedShared, "dd26abfff1e6d66c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int8
+			var nugoShared2 []uint16
+			var nugoShared3 []int64
+			var nugoShared4 []float64
+			var nugoShared5 []complex64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				s8 := (*[256]int8)(cuda.BlockShared(&nugoShared, 256))
+				s16 := (*[256]uint16)(cuda.BlockShared(&nugoShared2, 256))
+				s64 := (*[256]int64)(cuda.BlockShared(&nugoShared3, 256))
+				sf := (*[256]float64)(cuda.BlockShared(&nugoShared4, 256))
+				sc := (*[64]complex64)(cuda.BlockShared(&nugoShared5, 64))
+
+//line huntc_sync.go:57
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:56
+						tid := nugoTi
+
+//line huntc_sync.go:58
+						i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:59
+						v := a[i]
+
+//line huntc_sync.go:60
+						s8[tid] = int8(v)
+
+//line huntc_sync.go:61
+						s16[tid] = uint16(v * 3)
+
+//line huntc_sync.go:62
+						s64[tid] = int64(v) << 33
+
+//line huntc_sync.go:63
+						sf[tid] = float64(v) / 7
+
+//line huntc_sync.go:64
+						if tid < 64 {
+//line huntc_sync.go:65
+							sc[tid] = complex(float32(v), float32(-v))
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:56
+						tid := t.ThreadIdx().X
+
+//line huntc_sync.go:58
+						i := t.Grid1()
+
+//line huntc_sync.go:59
+						v := a[i]
+
+//line huntc_sync.go:60
+						s8[tid] = int8(v)
+
+//line huntc_sync.go:61
+						s16[tid] = uint16(v * 3)
+
+//line huntc_sync.go:62
+						s64[tid] = int64(v) << 33
+
+//line huntc_sync.go:63
+						sf[tid] = float64(v) / 7
+
+//line huntc_sync.go:64
+						if tid < 64 {
+//line huntc_sync.go:65
+							sc[tid] = complex(float32(v), float32(-v))
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:56
+						tid := nugoTi
+
+//line huntc_sync.go:58
+						i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:68
+						j := n - 1 - tid
+
+//line huntc_sync.go:69
+						r := float64(s8[j]) + float64(s16[(tid+1)%n]) + float64(s64[j]>>30) + sf[(tid+3)%n]
+
+//line huntc_sync.go:70
+						r += float64(real(sc[tid%64]) - imag(sc[(tid+5)%64]))
+
+//line huntc_sync.go:71
+						out[i] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:56
+						tid := t.ThreadIdx().X
+
+//line huntc_sync.go:58
+						i := t.Grid1()
+
+//line huntc_sync.go:68
+						j := n - 1 - tid
+
+//line huntc_sync.go:69
+						r := float64(s8[j]) + float64(s16[(tid+1)%n]) + float64(s64[j]>>30) + sf[(tid+3)%n]
+
+//line huntc_sync.go:70
+						r += float64(real(sc[tid%64]) - imag(sc[(tid+5)%64]))
+
+//line huntc_sync.go:71
+						out[i] = r
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcDynShared, "249d68150636dbb8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]uint32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line huntc_sync.go:78
+				f := cuda.DynamicSharedArray[float32](t)
+
+//line huntc_sync.go:79
+				u := cuda.DynamicSharedArray[uint32](t)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:80
+						tid := nugoTi
+
+//line huntc_sync.go:81
+						i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:82
+						f[tid] = a[i] * 2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:80
+						tid := t.ThreadIdx().X
+
+//line huntc_sync.go:81
+						i := t.Grid1()
+
+//line huntc_sync.go:82
+						f[tid] = a[i] * 2
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:80
+						tid := nugoTi
+
+//line huntc_sync.go:81
+						i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:84
+						out[i] = u[(tid+1)%len(u)] ^ uint32(len(f))
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:80
+						tid := t.ThreadIdx().X
+
+//line huntc_sync.go:81
+						i := t.Grid1()
+
+//line huntc_sync.go:84
+						out[i] = u[(tid+1)%len(u)] ^ uint32(len(f))
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSharedAtomics, "75e5834d71e60a6d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			var nugoShared2 []int32
+			var nugoShared3 []int32
+			var nugoShared4 []int32
+			var nugoShared5 []uint32
+			var nugoShared6 []uint32
+			var nugoShared7 []uint32
+			var nugoShared8 []uint32
+			var nugoShared9 []uint32
+			var nugoShared10 []float32
+			var nugoShared11 []float32
+			var nugoShared12 []float32
+			var nugoShared13 []int32
+			var nugoShared14 []int32
+			var nugoShared15 []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				add := (*[8]int32)(cuda.BlockShared(&nugoShared, 8))
+				sub := (*[8]int32)(cuda.BlockShared(&nugoShared2, 8))
+				mx := (*[8]int32)(cuda.BlockShared(&nugoShared3, 8))
+				mn := (*[8]int32)(cuda.BlockShared(&nugoShared4, 8))
+				and := (*[8]uint32)(cuda.BlockShared(&nugoShared5, 8))
+				or := (*[8]uint32)(cuda.BlockShared(&nugoShared6, 8))
+				xor := (*[8]uint32)(cuda.BlockShared(&nugoShared7, 8))
+				inc := (*[8]uint32)(cuda.BlockShared(&nugoShared8, 8))
+				dec := (*[8]uint32)(cuda.BlockShared(&nugoShared9, 8))
+				fadd := (*[8]float32)(cuda.BlockShared(&nugoShared10, 8))
+				fmx := (*[8]float32)(cuda.BlockShared(&nugoShared11, 8))
+				fmn := (*[8]float32)(cuda.BlockShared(&nugoShared12, 8))
+				own := (*[256]int32)(cuda.BlockShared(&nugoShared13, 256))
+				ex := (*[256]int32)(cuda.BlockShared(&nugoShared14, 256))
+				olds := (*[256]int64)(cuda.BlockShared(&nugoShared15, 256))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:110
+						tid := nugoTi
+
+//line huntc_sync.go:111
+						i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:112
+						v := int32(0)
+
+//line huntc_sync.go:113
+						if i < len(a) {
+//line huntc_sync.go:114
+							v = a[i]
+						}
+
+//line huntc_sync.go:116
+						if tid < 8 {
+//line huntc_sync.go:117
+							add[tid], sub[tid], mx[tid], mn[tid] = 100, 100, -1000, 1000
+//line huntc_sync.go:118
+							and[tid], or[tid], xor[tid], inc[tid], dec[tid] = 0xffff, 0, 0, 50, 3
+//line huntc_sync.go:119
+							fadd[tid], fmx[tid], fmn[tid] = 0.5, -1e9, 1e9
+						}
+
+//line huntc_sync.go:121
+						own[tid] = int32(tid)
+
+//line huntc_sync.go:122
+						ex[tid] = int32(tid * 3)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:110
+						tid := t.ThreadIdx().X
+
+//line huntc_sync.go:111
+						i := t.Grid1()
+
+//line huntc_sync.go:112
+						v := int32(0)
+
+//line huntc_sync.go:113
+						if i < len(a) {
+//line huntc_sync.go:114
+							v = a[i]
+						}
+
+//line huntc_sync.go:116
+						if tid < 8 {
+//line huntc_sync.go:117
+							add[tid], sub[tid], mx[tid], mn[tid] = 100, 100, -1000, 1000
+//line huntc_sync.go:118
+							and[tid], or[tid], xor[tid], inc[tid], dec[tid] = 0xffff, 0, 0, 50, 3
+//line huntc_sync.go:119
+							fadd[tid], fmx[tid], fmn[tid] = 0.5, -1e9, 1e9
+						}
+
+//line huntc_sync.go:121
+						own[tid] = int32(tid)
+
+//line huntc_sync.go:122
+						ex[tid] = int32(tid * 3)
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:110
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line huntc_sync.go:124
+						k := tid % 8
+
+//line huntc_sync.go:125
+						var s int64
+
+//line huntc_sync.go:126
+						s += int64(cuda.BlockAtomicAdd(&add[k], 1))
+
+//line huntc_sync.go:127
+						s += int64(cuda.BlockAtomicSub(&sub[k], 2))
+
+//line huntc_sync.go:128
+						cuda.BlockAtomicMax(&mx[k], v)
+
+//line huntc_sync.go:129
+						cuda.BlockAtomicMin(&mn[k], v)
+
+//line huntc_sync.go:130
+						cuda.BlockAtomicAnd(&and[k], uint32(v)|0x40)
+
+//line huntc_sync.go:131
+						cuda.BlockAtomicOr(&or[k], uint32(v)&0x1f)
+
+//line huntc_sync.go:132
+						cuda.BlockAtomicXor(&xor[k], uint32(tid))
+
+//line huntc_sync.go:133
+						s += int64(cuda.AtomicInc(&inc[k], 9))
+
+//line huntc_sync.go:134
+						s += int64(cuda.AtomicDec(&dec[k], 6))
+
+//line huntc_sync.go:135
+						cuda.BlockAtomicAdd(&fadd[k], float32(v%8)*0.25)
+
+//line huntc_sync.go:136
+						cuda.BlockAtomicMax(&fmx[k], float32(v))
+
+//line huntc_sync.go:137
+						cuda.BlockAtomicMin(&fmn[k], float32(v)/4)
+
+//line huntc_sync.go:138
+						s += int64(cuda.AtomicCAS(&own[tid], int32(tid), v))
+
+//line huntc_sync.go:139
+						s += int64(cuda.AtomicCAS(&own[tid], int32(tid), 5))
+
+//line huntc_sync.go:140
+						s += int64(cuda.BlockAtomicExch(&ex[tid], v))
+
+//line huntc_sync.go:141
+						olds[tid] = s
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:110
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line huntc_sync.go:124
+						k := tid % 8
+
+//line huntc_sync.go:125
+						var s int64
+
+//line huntc_sync.go:126
+						s += int64(cuda.BlockAtomicAdd(&add[k], 1))
+
+//line huntc_sync.go:127
+						s += int64(cuda.BlockAtomicSub(&sub[k], 2))
+
+//line huntc_sync.go:128
+						cuda.BlockAtomicMax(&mx[k], v)
+
+//line huntc_sync.go:129
+						cuda.BlockAtomicMin(&mn[k], v)
+
+//line huntc_sync.go:130
+						cuda.BlockAtomicAnd(&and[k], uint32(v)|0x40)
+
+//line huntc_sync.go:131
+						cuda.BlockAtomicOr(&or[k], uint32(v)&0x1f)
+
+//line huntc_sync.go:132
+						cuda.BlockAtomicXor(&xor[k], uint32(tid))
+
+//line huntc_sync.go:133
+						s += int64(cuda.AtomicInc(&inc[k], 9))
+
+//line huntc_sync.go:134
+						s += int64(cuda.AtomicDec(&dec[k], 6))
+
+//line huntc_sync.go:135
+						cuda.BlockAtomicAdd(&fadd[k], float32(v%8)*0.25)
+
+//line huntc_sync.go:136
+						cuda.BlockAtomicMax(&fmx[k], float32(v))
+
+//line huntc_sync.go:137
+						cuda.BlockAtomicMin(&fmn[k], float32(v)/4)
+
+//line huntc_sync.go:138
+						s += int64(cuda.AtomicCAS(&own[tid], int32(tid), v))
+
+//line huntc_sync.go:139
+						s += int64(cuda.AtomicCAS(&own[tid], int32(tid), 5))
+
+//line huntc_sync.go:140
+						s += int64(cuda.BlockAtomicExch(&ex[tid], v))
+
+//line huntc_sync.go:141
+						olds[tid] = s
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:110
+						tid := nugoTi
+
+//line huntc_sync.go:143
+						if tid == 0 {
+//line huntc_sync.go:144
+							var sum int64
+//line huntc_sync.go:145
+							for j := 0; j < t.BlockDim().X; j++ {
+//line huntc_sync.go:146
+								sum += olds[j] + int64(own[j])*3 + int64(ex[j])
+							}
+//line huntc_sync.go:148
+							b := t.BlockIdx().X * 97
+//line huntc_sync.go:149
+							out[b] = sum
+//line huntc_sync.go:150
+							for j := 0; j < 8; j++ {
+//line huntc_sync.go:151
+								out[b+1+j] = int64(add[j])
+//line huntc_sync.go:152
+								out[b+9+j] = int64(sub[j])
+//line huntc_sync.go:153
+								out[b+17+j] = int64(mx[j])
+//line huntc_sync.go:154
+								out[b+25+j] = int64(mn[j])
+//line huntc_sync.go:155
+								out[b+33+j] = int64(and[j])
+//line huntc_sync.go:156
+								out[b+41+j] = int64(or[j])
+//line huntc_sync.go:157
+								out[b+49+j] = int64(xor[j])
+//line huntc_sync.go:158
+								out[b+57+j] = int64(inc[j])
+//line huntc_sync.go:159
+								out[b+65+j] = int64(dec[j])
+//line huntc_sync.go:160
+								out[b+73+j] = int64(fadd[j] * 16)
+//line huntc_sync.go:161
+								out[b+81+j] = int64(fmx[j])
+//line huntc_sync.go:162
+								out[b+89+j] = int64(fmn[j] * 4)
+							}
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_sync.go:110
+						tid := t.ThreadIdx().X
+
+//line huntc_sync.go:143
+						if tid == 0 {
+//line huntc_sync.go:144
+							var sum int64
+//line huntc_sync.go:145
+							for j := 0; j < t.BlockDim().X; j++ {
+//line huntc_sync.go:146
+								sum += olds[j] + int64(own[j])*3 + int64(ex[j])
+							}
+//line huntc_sync.go:148
+							b := t.BlockIdx().X * 97
+//line huntc_sync.go:149
+							out[b] = sum
+//line huntc_sync.go:150
+							for j := 0; j < 8; j++ {
+//line huntc_sync.go:151
+								out[b+1+j] = int64(add[j])
+//line huntc_sync.go:152
+								out[b+9+j] = int64(sub[j])
+//line huntc_sync.go:153
+								out[b+17+j] = int64(mx[j])
+//line huntc_sync.go:154
+								out[b+25+j] = int64(mn[j])
+//line huntc_sync.go:155
+								out[b+33+j] = int64(and[j])
+//line huntc_sync.go:156
+								out[b+41+j] = int64(or[j])
+//line huntc_sync.go:157
+								out[b+49+j] = int64(xor[j])
+//line huntc_sync.go:158
+								out[b+57+j] = int64(inc[j])
+//line huntc_sync.go:159
+								out[b+65+j] = int64(dec[j])
+//line huntc_sync.go:160
+								out[b+73+j] = int64(fadd[j] * 16)
+//line huntc_sync.go:161
+								out[b+81+j] = int64(fmx[j])
+//line huntc_sync.go:162
+								out[b+89+j] = int64(fmn[j] * 4)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcShfl, "83d1f4dd8a91e2cb", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, src, delta, mask := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int), nugoArgs[3].(int), nugoArgs[4].(int)
+		_, _, _, _, _ = a, out, src, delta, mask
+		return func() cuda.BlockLoop {
+			var nugoShfl []int32
+			var nugoShfl2 []int32
+			var nugoShfl3 []int32
+			var nugoShfl4 []int32
+			var nugoVal5 []float64
+			var nugoLane5 []int
+			var nugoShfl5 []float64
+			var nugoVV []int32
+			var nugoVX []int32
+			var nugoVU []int32
+			var nugoVD []int32
+			var nugoVY []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]int32, nugoN)
+				}
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]float64, nugoN)
+				}
+				nugoVal5 := nugoVal5[:nugoN]
+				_ = nugoVal5
+				if cap(nugoLane5) < nugoN {
+					nugoLane5 = make([]int, nugoN)
+				}
+				nugoLane5 := nugoLane5[:nugoN]
+				_ = nugoLane5
+				if cap(nugoShfl5) < nugoN {
+					nugoShfl5 = make([]float64, nugoN)
+				}
+				nugoShfl5 := nugoShfl5[:nugoN]
+				_ = nugoShfl5
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]int32, nugoN)
+				}
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]int32, nugoN)
+				}
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
+				if cap(nugoVD) < nugoN {
+					nugoVD = make([]int32, nugoN)
+				}
+				nugoVD := nugoVD[:nugoN]
+				_ = nugoVD
+				if cap(nugoVY) < nugoN {
+					nugoVY = make([]int32, nugoN)
+				}
+				nugoVY := nugoVY[:nugoN]
+				_ = nugoVY
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:10
+						i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:11
+						v := int32(-1)
+
+//line huntc_warp.go:12
+						if i < len(a) {
+//line huntc_warp.go:13
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:10
+						i := t.Grid1()
+
+//line huntc_warp.go:11
+						v := int32(-1)
+
+//line huntc_warp.go:12
+						if i < len(a) {
+//line huntc_warp.go:13
+							v = a[i]
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+//line huntc_warp.go:15
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(src), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:15
+						x := nugoShfl[nugoTi]
+						nugoVX[nugoTi] = x
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:15
+						x := nugoShfl[nugoTi]
+						nugoVX[nugoTi] = x
+					}
+				}
+//line huntc_warp.go:16
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl2, nugoVV, int(delta), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:16
+						u := nugoShfl2[nugoTi]
+						nugoVU[nugoTi] = u
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:16
+						u := nugoShfl2[nugoTi]
+						nugoVU[nugoTi] = u
+					}
+				}
+//line huntc_warp.go:17
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl3, nugoVV, int(delta), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:17
+						d := nugoShfl3[nugoTi]
+						nugoVD[nugoTi] = d
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:17
+						d := nugoShfl3[nugoTi]
+						nugoVD[nugoTi] = d
+					}
+				}
+//line huntc_warp.go:18
+				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl4, nugoVV, int(mask), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line huntc_warp.go:18
+						y := nugoShfl4[nugoTi]
+						nugoVal5[nugoTi] = float64(v) / 3
+						nugoLane5[nugoTi] = int(t.LaneID() ^ src)
+						nugoVV[nugoTi] = v
+						nugoVY[nugoTi] = y
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line huntc_warp.go:18
+						y := nugoShfl4[nugoTi]
+						nugoVal5[nugoTi] = float64(v) / 3
+						nugoLane5[nugoTi] = int(t.LaneID() ^ src)
+						nugoVV[nugoTi] = v
+						nugoVY[nugoTi] = y
+					}
+				}
+//line huntc_warp.go:19
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl5, nugoVal5, nugoLane5, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:10
+						i := (nugoX0 + nugoTi)
+						x := nugoVX[nugoTi]
+						u := nugoVU[nugoTi]
+						d := nugoVD[nugoTi]
+						y := nugoVY[nugoTi]
+
+//line huntc_warp.go:19
+						f := nugoShfl5[nugoTi]
+
+//line huntc_warp.go:20
+						if i < len(a) {
+//line huntc_warp.go:21
+							out[5*i] = x
+//line huntc_warp.go:22
+							out[5*i+1] = u
+//line huntc_warp.go:23
+							out[5*i+2] = d
+//line huntc_warp.go:24
+							out[5*i+3] = y
+//line huntc_warp.go:25
+							out[5*i+4] = int32(f * 3)
+						}
+						nugoVX[nugoTi] = x
+						nugoVU[nugoTi] = u
+						nugoVD[nugoTi] = d
+						nugoVY[nugoTi] = y
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:10
+						i := t.Grid1()
+						x := nugoVX[nugoTi]
+						u := nugoVU[nugoTi]
+						d := nugoVD[nugoTi]
+						y := nugoVY[nugoTi]
+
+//line huntc_warp.go:19
+						f := nugoShfl5[nugoTi]
+
+//line huntc_warp.go:20
+						if i < len(a) {
+//line huntc_warp.go:21
+							out[5*i] = x
+//line huntc_warp.go:22
+							out[5*i+1] = u
+//line huntc_warp.go:23
+							out[5*i+2] = d
+//line huntc_warp.go:24
+							out[5*i+3] = y
+//line huntc_warp.go:25
+							out[5*i+4] = int32(f * 3)
+						}
+						nugoVX[nugoTi] = x
+						nugoVU[nugoTi] = u
+						nugoVD[nugoTi] = d
+						nugoVY[nugoTi] = y
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcShflWidth, "8aacd75435663e90", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoLane []int
+			var nugoShfl []float32
+			var nugoShfl2 []float32
+			var nugoShfl3 []float32
+			var nugoVV []float32
+			var nugoVR []float32
+			var nugoVU []float32
+			var nugoVS []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]float32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]float32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]float32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVR) < nugoN {
+					nugoVR = make([]float32, nugoN)
+				}
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]float32, nugoN)
+				}
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:33
+						i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:34
+						lane := t.LaneID()
+
+//line huntc_warp.go:35
+						v := a[i]
+						nugoLane[nugoTi] = int(lane/8*8 + (lane+1)%8)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:33
+						i := t.Grid1()
+
+//line huntc_warp.go:34
+						lane := t.LaneID()
+
+//line huntc_warp.go:35
+						v := a[i]
+						nugoLane[nugoTi] = int(lane/8*8 + (lane+1)%8)
+						nugoVV[nugoTi] = v
+					}
+				}
+//line huntc_warp.go:36
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl, nugoVV, nugoLane, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:36
+						r := nugoShfl[nugoTi]
+						nugoVR[nugoTi] = r
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:36
+						r := nugoShfl[nugoTi]
+						nugoVR[nugoTi] = r
+					}
+				}
+//line huntc_warp.go:37
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl2, nugoVV, int(3), nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:34
+						lane := t.LaneID()
+						v := nugoVV[nugoTi]
+
+//line huntc_warp.go:37
+						u := nugoShfl2[nugoTi]
+
+//line huntc_warp.go:38
+						if lane%16 < 3 {
+//line huntc_warp.go:39
+							u = v
+						}
+
+//line huntc_warp.go:41
+						s := v
+						nugoVV[nugoTi] = v
+						nugoVU[nugoTi] = u
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:34
+						lane := t.LaneID()
+						v := nugoVV[nugoTi]
+
+//line huntc_warp.go:37
+						u := nugoShfl2[nugoTi]
+
+//line huntc_warp.go:38
+						if lane%16 < 3 {
+//line huntc_warp.go:39
+							u = v
+						}
+
+//line huntc_warp.go:41
+						s := v
+						nugoVV[nugoTi] = v
+						nugoVU[nugoTi] = u
+						nugoVS[nugoTi] = s
+					}
+				}
+//line huntc_warp.go:42
+				for m := 1; m < 4; m *= 2 {
+//line huntc_warp.go:43
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVS, int(m), nil)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+
+//line huntc_warp.go:43
+							s += nugoShfl3[nugoTi]
+							nugoVS[nugoTi] = s
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							s := nugoVS[nugoTi]
+
+//line huntc_warp.go:43
+							s += nugoShfl3[nugoTi]
+							nugoVS[nugoTi] = s
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:33
+						i := (nugoX0 + nugoTi)
+						r := nugoVR[nugoTi]
+						u := nugoVU[nugoTi]
+						s := nugoVS[nugoTi]
+
+//line huntc_warp.go:45
+						out[i] = r + 2*u + 4*s
+						nugoVR[nugoTi] = r
+						nugoVU[nugoTi] = u
+						nugoVS[nugoTi] = s
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:33
+						i := t.Grid1()
+						r := nugoVR[nugoTi]
+						u := nugoVU[nugoTi]
+						s := nugoVS[nugoTi]
+
+//line huntc_warp.go:45
+						out[i] = r + 2*u + 4*s
+						nugoVR[nugoTi] = r
+						nugoVU[nugoTi] = u
+						nugoVS[nugoTi] = s
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcVote, "92f4c635d9656d5b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]uint32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoPred3 []bool
+			var nugoVote3 []bool
+			var nugoPred4 []bool
+			var nugoVote4 []bool
+			var nugoVal []int32
+			var nugoMatch []uint32
+			var nugoVal2 []int64
+			var nugoMatch2 []uint32
+			var nugoPred5 []bool
+			var nugoVote5 []uint32
+			var nugoPred6 []bool
+			var nugoVote6 []uint32
+			var nugoVV []int32
+			var nugoVB []uint32
+			var nugoVF []uint32
+			var nugoVM []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]bool, nugoN)
+				}
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]bool, nugoN)
+				}
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int64, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
+				if cap(nugoPred5) < nugoN {
+					nugoPred5 = make([]bool, nugoN)
+				}
+				nugoPred5 := nugoPred5[:nugoN]
+				_ = nugoPred5
+				if cap(nugoVote5) < nugoN {
+					nugoVote5 = make([]uint32, nugoN)
+				}
+				nugoVote5 := nugoVote5[:nugoN]
+				_ = nugoVote5
+				if cap(nugoPred6) < nugoN {
+					nugoPred6 = make([]bool, nugoN)
+				}
+				nugoPred6 := nugoPred6[:nugoN]
+				_ = nugoPred6
+				if cap(nugoVote6) < nugoN {
+					nugoVote6 = make([]uint32, nugoN)
+				}
+				nugoVote6 := nugoVote6[:nugoN]
+				_ = nugoVote6
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]uint32, nugoN)
+				}
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
+				if cap(nugoVF) < nugoN {
+					nugoVF = make([]uint32, nugoN)
+				}
+				nugoVF := nugoVF[:nugoN]
+				_ = nugoVF
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]uint32, nugoN)
+				}
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:52
+						i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:54
+						v := int32(0)
+
+//line huntc_warp.go:55
+						if i < len(a) {
+//line huntc_warp.go:56
+							v = a[i]
+						}
+						nugoPred[nugoTi] = v > 0
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:52
+						i := t.Grid1()
+
+//line huntc_warp.go:54
+						v := int32(0)
+
+//line huntc_warp.go:55
+						if i < len(a) {
+//line huntc_warp.go:56
+							v = a[i]
+						}
+						nugoPred[nugoTi] = v > 0
+						nugoVV[nugoTi] = v
+					}
+				}
+//line huntc_warp.go:58
+				cuda.BlockBallot(nugoVote, nugoPred, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line huntc_warp.go:58
+						b := nugoVote[nugoTi]
+
+//line huntc_warp.go:59
+						var f uint32
+						nugoPred2[nugoTi] = v == 17
+						nugoVV[nugoTi] = v
+						nugoVB[nugoTi] = b
+						nugoVF[nugoTi] = f
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+
+//line huntc_warp.go:58
+						b := nugoVote[nugoTi]
+
+//line huntc_warp.go:59
+						var f uint32
+						nugoPred2[nugoTi] = v == 17
+						nugoVV[nugoTi] = v
+						nugoVB[nugoTi] = b
+						nugoVF[nugoTi] = f
+					}
+				}
+//line huntc_warp.go:60
+				cuda.BlockAny(nugoVote2, nugoPred2, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						f := nugoVF[nugoTi]
+
+//line huntc_warp.go:60
+						if nugoVote2[nugoTi] {
+//line huntc_warp.go:61
+							f |= 1
+						}
+						nugoPred3[nugoTi] = v > -500
+						nugoVV[nugoTi] = v
+						nugoVF[nugoTi] = f
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						f := nugoVF[nugoTi]
+
+//line huntc_warp.go:60
+						if nugoVote2[nugoTi] {
+//line huntc_warp.go:61
+							f |= 1
+						}
+						nugoPred3[nugoTi] = v > -500
+						nugoVV[nugoTi] = v
+						nugoVF[nugoTi] = f
+					}
+				}
+//line huntc_warp.go:63
+				cuda.BlockAll(nugoVote3, nugoPred3, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						f := nugoVF[nugoTi]
+
+//line huntc_warp.go:63
+						if nugoVote3[nugoTi] {
+//line huntc_warp.go:64
+							f |= 2
+						}
+						nugoPred4[nugoTi] = (v%2 == 0)
+						nugoVV[nugoTi] = v
+						nugoVF[nugoTi] = f
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						f := nugoVF[nugoTi]
+
+//line huntc_warp.go:63
+						if nugoVote3[nugoTi] {
+//line huntc_warp.go:64
+							f |= 2
+						}
+						nugoPred4[nugoTi] = (v%2 == 0)
+						nugoVV[nugoTi] = v
+						nugoVF[nugoTi] = f
+					}
+				}
+//line huntc_warp.go:66
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nil, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						f := nugoVF[nugoTi]
+
+//line huntc_warp.go:66
+						if nugoVote4[nugoTi] {
+//line huntc_warp.go:67
+							f |= 4
+						}
+						nugoVal[nugoTi] = (v & 3)
+						nugoVV[nugoTi] = v
+						nugoVF[nugoTi] = f
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						v := nugoVV[nugoTi]
+						f := nugoVF[nugoTi]
+
+//line huntc_warp.go:66
+						if nugoVote4[nugoTi] {
+//line huntc_warp.go:67
+							f |= 4
+						}
+						nugoVal[nugoTi] = (v & 3)
+						nugoVV[nugoTi] = v
+						nugoVF[nugoTi] = f
+					}
+				}
+//line huntc_warp.go:69
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:53
+						lane := t.LaneID()
+
+//line huntc_warp.go:69
+						m := nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (int64(lane / 64))
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:53
+						lane := t.LaneID()
+
+//line huntc_warp.go:69
+						m := nugoMatch[nugoTi]
+						nugoVal2[nugoTi] = (int64(lane / 64))
+						nugoVM[nugoTi] = m
+					}
+				}
+//line huntc_warp.go:70
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:52
+						i := (nugoX0 + nugoTi)
+						b := nugoVB[nugoTi]
+						f := nugoVF[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line huntc_warp.go:70
+						ma, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line huntc_warp.go:71
+						if all {
+//line huntc_warp.go:72
+							f |= 8
+						}
+
+//line huntc_warp.go:74
+						out[7*i] = b
+
+//line huntc_warp.go:75
+						out[7*i+1] = f
+
+//line huntc_warp.go:76
+						out[7*i+2] = m
+
+//line huntc_warp.go:77
+						out[7*i+3] = ma
+						nugoPred5[nugoTi] = true
+						nugoVB[nugoTi] = b
+						nugoVF[nugoTi] = f
+						nugoVM[nugoTi] = m
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:52
+						i := t.Grid1()
+						b := nugoVB[nugoTi]
+						f := nugoVF[nugoTi]
+						m := nugoVM[nugoTi]
+
+//line huntc_warp.go:70
+						ma, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line huntc_warp.go:71
+						if all {
+//line huntc_warp.go:72
+							f |= 8
+						}
+
+//line huntc_warp.go:74
+						out[7*i] = b
+
+//line huntc_warp.go:75
+						out[7*i+1] = f
+
+//line huntc_warp.go:76
+						out[7*i+2] = m
+
+//line huntc_warp.go:77
+						out[7*i+3] = ma
+						nugoPred5[nugoTi] = true
+						nugoVB[nugoTi] = b
+						nugoVF[nugoTi] = f
+						nugoVM[nugoTi] = m
+					}
+				}
+//line huntc_warp.go:78
+				cuda.BlockBallot(nugoVote5, nugoPred5, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:52
+						i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:53
+						lane := t.LaneID()
+
+//line huntc_warp.go:78
+						out[7*i+4] = nugoVote5[nugoTi]
+
+//line huntc_warp.go:79
+						out[7*i+5] = t.LanemaskLt() ^ t.LanemaskGe()<<1
+						nugoPred6[nugoTi] = lane%3 == 0
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:52
+						i := t.Grid1()
+
+//line huntc_warp.go:53
+						lane := t.LaneID()
+
+//line huntc_warp.go:78
+						out[7*i+4] = nugoVote5[nugoTi]
+
+//line huntc_warp.go:79
+						out[7*i+5] = t.LanemaskLt() ^ t.LanemaskGe()<<1
+						nugoPred6[nugoTi] = lane%3 == 0
+					}
+				}
+//line huntc_warp.go:80
+				cuda.BlockBallot(nugoVote6, nugoPred6, nil)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:52
+						i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:80
+						out[7*i+6] = nugoVote6[nugoTi] & t.LanemaskLe()
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:52
+						i := t.Grid1()
+
+//line huntc_warp.go:80
+						out[7*i+6] = nugoVote6[nugoTi] & t.LanemaskLe()
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSyncWarp, "8ab358c931157099", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]int32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[32]int32)(cuda.BlockShared(&nugoShared, 32))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:87
+						w := nugoTi / 32
+
+//line huntc_warp.go:88
+						if t.LaneID() == 0 {
+//line huntc_warp.go:89
+							sh[w] = 42 + int32(w)
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:87
+						w := t.ThreadIdx().X / 32
+
+//line huntc_warp.go:88
+						if t.LaneID() == 0 {
+//line huntc_warp.go:89
+							sh[w] = 42 + int32(w)
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:87
+						w := nugoTi / 32
+
+//line huntc_warp.go:92
+						out[(nugoX0 + nugoTi)] = sh[w]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:87
+						w := t.ThreadIdx().X / 32
+
+//line huntc_warp.go:92
+						out[t.Grid1()] = sh[w]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcIndependent, "baf3d14a39e24b83", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]uint32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoOff2 []bool
+			var nugoIn2 []bool
+			var nugoOff3 []bool
+			var nugoMask2 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoOff4 []bool
+			var nugoIn3 []bool
+			var nugoOff5 []bool
+			var nugoMask3 []uint32
+			var nugoPred3 []bool
+			var nugoVote3 []uint32
+			var nugoOff6 []bool
+			var nugoMask4 []uint32
+			var nugoPred4 []bool
+			var nugoVote4 []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 := nugoIn2[:nugoN]
+				_ = nugoIn2
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 := nugoOff3[:nugoN]
+				_ = nugoOff3
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoOff4) < nugoN {
+					nugoOff4 = make([]bool, nugoN)
+				}
+				nugoOff4 := nugoOff4[:nugoN]
+				_ = nugoOff4
+				if cap(nugoIn3) < nugoN {
+					nugoIn3 = make([]bool, nugoN)
+				}
+				nugoIn3 := nugoIn3[:nugoN]
+				_ = nugoIn3
+				if cap(nugoOff5) < nugoN {
+					nugoOff5 = make([]bool, nugoN)
+				}
+				nugoOff5 := nugoOff5[:nugoN]
+				_ = nugoOff5
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]uint32, nugoN)
+				}
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
+				if cap(nugoOff6) < nugoN {
+					nugoOff6 = make([]bool, nugoN)
+				}
+				nugoOff6 := nugoOff6[:nugoN]
+				_ = nugoOff6
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]uint32, nugoN)
+				}
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:99
+						lane := t.LaneID()
+						nugoIn[nugoTi] = (lane % 4) == 0
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_warp.go:99
+						lane := t.LaneID()
+						nugoIn[nugoTi] = (lane % 4) == 0
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoMask[nugoTi] = uint32(0x11111111)
+							nugoPred[nugoTi] = (true)
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+							nugoMask[nugoTi] = uint32(0x11111111)
+							nugoPred[nugoTi] = (true)
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line huntc_warp.go:102
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line huntc_warp.go:102
+					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line huntc_warp.go:98
+							i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:102
+							out[i] = nugoVote[nugoTi]
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff[nugoTi] {
+								continue
+							}
+
+//line huntc_warp.go:98
+							i := t.Grid1()
+
+//line huntc_warp.go:102
+							out[i] = nugoVote[nugoTi]
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line huntc_warp.go:99
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = (lane % 4) == 1
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoOff2[nugoTi] {
+								continue
+							}
+
+//line huntc_warp.go:99
+							lane := t.LaneID()
+							nugoIn2[nugoTi] = (lane % 4) == 1
+						}
+					}
+					nugoB.Lead(nugoOff2)
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+
+//line huntc_warp.go:99
+								lane := t.LaneID()
+								nugoMask2[nugoTi] = uint32(0x22222222)
+								nugoPred2[nugoTi] = (lane > 8)
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+
+//line huntc_warp.go:99
+								lane := t.LaneID()
+								nugoMask2[nugoTi] = uint32(0x22222222)
+								nugoPred2[nugoTi] = (lane > 8)
+							}
+						}
+						nugoB.Lead(nugoOff3)
+//line huntc_warp.go:104
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nil)
+//line huntc_warp.go:104
+						cuda.BlockBallotMask(nugoB, nugoVote2, nugoPred2, nugoMask2, nugoOff3)
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+
+//line huntc_warp.go:98
+								i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:104
+								out[i] = nugoVote2[nugoTi]
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff3[nugoTi] {
+									continue
+								}
+
+//line huntc_warp.go:98
+								i := t.Grid1()
+
+//line huntc_warp.go:104
+								out[i] = nugoVote2[nugoTi]
+							}
+						}
+						nugoB.Lead(nugoOff3)
+					}
+					if cuda.BlockBranch(nugoOff4, nugoIn2, nugoOff2, false) {
+						if nugoFlat {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+
+//line huntc_warp.go:99
+								lane := t.LaneID()
+								nugoIn3[nugoTi] = (lane % 4) == 2
+							}
+						} else {
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.Thread(nugoTi)
+								_ = t
+								if nugoOff4[nugoTi] {
+									continue
+								}
+
+//line huntc_warp.go:99
+								lane := t.LaneID()
+								nugoIn3[nugoTi] = (lane % 4) == 2
+							}
+						}
+						nugoB.Lead(nugoOff4)
+						if cuda.BlockBranch(nugoOff5, nugoIn3, nugoOff4, true) {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:99
+									lane := t.LaneID()
+									nugoMask3[nugoTi] = uint32(0x44444444)
+									nugoPred3[nugoTi] = (lane < 20)
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:99
+									lane := t.LaneID()
+									nugoMask3[nugoTi] = uint32(0x44444444)
+									nugoPred3[nugoTi] = (lane < 20)
+								}
+							}
+							nugoB.Lead(nugoOff5)
+//line huntc_warp.go:106
+							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff5, nil)
+//line huntc_warp.go:106
+							cuda.BlockBallotMask(nugoB, nugoVote3, nugoPred3, nugoMask3, nugoOff5)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:98
+									i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:106
+									out[i] = nugoVote3[nugoTi]
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff5[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:98
+									i := t.Grid1()
+
+//line huntc_warp.go:106
+									out[i] = nugoVote3[nugoTi]
+								}
+							}
+							nugoB.Lead(nugoOff5)
+						}
+						if cuda.BlockBranch(nugoOff6, nugoIn3, nugoOff4, false) {
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									nugoMask4[nugoTi] = uint32(0x88888888)
+									nugoPred4[nugoTi] = (false)
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+									nugoMask4[nugoTi] = uint32(0x88888888)
+									nugoPred4[nugoTi] = (false)
+								}
+							}
+							nugoB.Lead(nugoOff6)
+//line huntc_warp.go:108
+							cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff6, nil)
+//line huntc_warp.go:108
+							cuda.BlockBallotMask(nugoB, nugoVote4, nugoPred4, nugoMask4, nugoOff6)
+							if nugoFlat {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:98
+									i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:108
+									out[i] = nugoVote4[nugoTi] + 1
+								}
+							} else {
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.Thread(nugoTi)
+									_ = t
+									if nugoOff6[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:98
+									i := t.Grid1()
+
+//line huntc_warp.go:108
+									out[i] = nugoVote4[nugoTi] + 1
+								}
+							}
+							nugoB.Lead(nugoOff6)
+						}
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(ReduceSum, "615641c076e597cd", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, sums := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
 		_, _ = a, sums

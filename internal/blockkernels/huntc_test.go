@@ -1,0 +1,143 @@
+package blockkernels
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/nugo-dev/nugo/cuda"
+	"github.com/nugo-dev/nugo/internal/cpu"
+)
+
+// huntcHasLoop fails t unless kernel has a block loop, so that the cases
+// below check the transform and not the goroutine path twice.
+func huntcHasLoop(t *testing.T, kernel any) {
+	t.Helper()
+	rb, ok := cpu.Rows(reflect.ValueOf(kernel))
+	if _, isBlock := rb.Bind.(func([]any) func() cuda.BlockLoop); !ok || !isBlock {
+		t.Fatalf("%T has no block loop (run go generate ./internal/blockkernels)", kernel)
+	}
+}
+
+func huntcCfg(grid, block cuda.Dim3) cuda.LaunchConfig {
+	return cuda.LaunchConfig{Grid: grid, Block: block}
+}
+
+// TestHuntcSync runs huntc_sync.go's kernels (Numba's test_sync, test_sm,
+// test_dyn_shared and shared-memory atomics) on several block shapes,
+// grids whose last block is partial included.
+func TestHuntcSync(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	var cs []huntCase
+	for _, b := range []int{32, 33, 48, 100, 256} {
+		cfg := huntcCfg(cuda.Dim1(3), cuda.Dim1(b))
+		n := 3 * b
+		cs = append(cs,
+			huntCase{name: fmt.Sprintf("syncreduce/%d", b), kernel: HuntcSyncReduce, cfg: cfg, args: func() []any { return []any{ints(n - b/2), make([]int32, n)} }},
+			huntCase{name: fmt.Sprintf("mixedshared/%d", b), kernel: HuntcMixedShared, cfg: cfg, args: func() []any { return []any{ints(n), make([]float64, n)} }},
+			huntCase{name: fmt.Sprintf("dynshared/%d", b), kernel: HuntcDynShared, cfg: cuda.LaunchConfig{Grid: cuda.Dim1(3), Block: cuda.Dim1(b), SharedMem: 4*b + 8}, args: func() []any { return []any{floats(n), make([]uint32, n)} }},
+			huntCase{name: fmt.Sprintf("sharedatomics/%d", b), kernel: HuntcSharedAtomics, cfg: cfg, args: func() []any { return []any{ints(n - 7), make([]int64, 3*97)} }},
+		)
+	}
+	for _, d := range []cuda.Dim3{cuda.Dim2(10, 20), cuda.Dim2(5, 20), cuda.Dim2(10, 3)} {
+		cs = append(cs, huntCase{name: fmt.Sprintf("smem2d/%dx%d", d.X, d.Y), kernel: HuntcSmem2D, cfg: huntcCfg(cuda.Dim1(2), d), args: func() []any { return []any{cuda.NewArray2[float32](20, 20)} }})
+	}
+	cs = append(cs,
+		huntCase{name: "dynshared/short", kernel: HuntcDynShared, cfg: cuda.LaunchConfig{Grid: cuda.Dim1(1), Block: cuda.Dim1(64), SharedMem: 4 * 63}, args: func() []any { return []any{floats(64), make([]uint32, 64)} }, wantErr: true},
+	)
+	huntcRun(t, cs)
+	// Out of a shared array's bounds: ptxsim checks the index in debug
+	// mode only (without, the store lands in the next array).
+	huntcRunDebug(t, []huntCase{
+		{name: "sharedatomics/oob", kernel: HuntcSharedAtomics, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(257)), args: func() []any { return []any{ints(257), make([]int64, 97)} }, wantErr: true},
+	})
+}
+
+// huntcRun checks each case with huntCheck after making sure its kernel
+// has a block loop.
+func huntcRun(t *testing.T, cs []huntCase) {
+	t.Helper()
+	for _, c := range cs {
+		t.Run(c.name, func(t *testing.T) {
+			huntcHasLoop(t, c.kernel)
+			huntCheck(t, c)
+		})
+	}
+}
+
+// huntcRunDebug is huntcRun with every kernel compiled in debug mode
+// (NUGO_DEBUG=1), which checks indexing on ptxsim and changes nothing on
+// the CPU backend: its block loop must still be run and agree.
+func huntcRunDebug(t *testing.T, cs []huntCase) {
+	t.Helper()
+	t.Setenv("NUGO_DEBUG", "1")
+	for i := range cs {
+		cs[i].name = "debug/" + cs[i].name
+	}
+	huntcRun(t, cs)
+}
+
+// TestHuntcWarp runs huntc_warp.go's kernels (Numba's test_warp_ops) on
+// blocks of whole and partial warps and on lane arguments out of range.
+func TestHuntcWarp(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	var cs []huntCase
+	for _, b := range []int{32, 33, 48, 64, 100} {
+		cfg := huntcCfg(cuda.Dim1(3), cuda.Dim1(b))
+		n := 3 * b
+		for _, p := range [][3]int{{5, 1, 1}, {35, 40, 37}, {-3, 0, 31}, {31, 31, 0}, {-1, -1, -1}, {64, 33, 63}} {
+			cs = append(cs, huntCase{name: fmt.Sprintf("shfl/%d/%d,%d,%d", b, p[0], p[1], p[2]), kernel: HuntcShfl, cfg: cfg, args: func() []any {
+				return []any{ints(n - 5), make([]int32, 5*n), p[0], p[1], p[2]}
+			}})
+		}
+		cs = append(cs,
+			huntCase{name: fmt.Sprintf("shflwidth/%d", b), kernel: HuntcShflWidth, cfg: cfg, args: func() []any { return []any{floats(n), make([]float32, n)} }},
+			huntCase{name: fmt.Sprintf("vote/%d", b), kernel: HuntcVote, cfg: cfg, args: func() []any {
+				a := ints(n - 3)
+				a[b+1] = 17
+				return []any{a, make([]uint32, 7*n)}
+			}},
+			huntCase{name: fmt.Sprintf("syncwarp/%d", b), kernel: HuntcSyncWarp, cfg: cfg, args: func() []any { return []any{make([]int32, n)} }},
+			huntCase{name: fmt.Sprintf("independent/%d", b), kernel: HuntcIndependent, cfg: cfg, args: func() []any { return []any{make([]uint32, n)} }},
+		)
+	}
+	huntcRun(t, cs)
+}
+
+// TestHuntcLoops runs huntc_loops.go's kernels: barrier loops whose
+// bounds are block-uniform, grid-stride loops around barriers, early
+// returns, grid syncs and a double-buffered scan, on several block shapes
+// and grids whose last block is partial.
+func TestHuntcLoops(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	var cs []huntCase
+	for _, b := range []int{32, 33, 48, 100, 128} {
+		cfg := huntcCfg(cuda.Dim1(3), cuda.Dim1(b))
+		n := 3 * b
+		cs = append(cs,
+			huntCase{name: fmt.Sprintf("gridstride/%d", b), kernel: HuntcGridStride, cfg: cfg, args: func() []any { return []any{ints(5*b + 3), make([]int32, 5*b+3)} }},
+			huntCase{name: fmt.Sprintf("earlyreturn/%d", b), kernel: HuntcEarlyReturn, cfg: cfg, args: func() []any { return []any{ints(n - b/3), make([]int32, n)} }},
+			huntCase{name: fmt.Sprintf("scan/%d", b), kernel: HuntcScan, cfg: cfg, args: func() []any {
+				a := make([]int64, n-5)
+				for j, v := range ints(n - 5) {
+					a[j] = int64(v) << 20
+				}
+				return []any{a, make([]int64, n)}
+			}},
+			huntCase{name: fmt.Sprintf("cooprows/%d", b), kernel: HuntcCoopRows, cfg: cuda.LaunchConfig{Grid: cuda.Dim1(2), Block: cuda.Dim1(b), Cooperative: true}, args: func() []any {
+				m := cuda.NewArray2[int32](5, 2*b+b/2)
+				copy(m.Data(), ints(2*b+b/2))
+				return []any{m}
+			}},
+		)
+	}
+	cs = append(cs,
+		huntCase{name: "gridstride/oob", kernel: HuntcGridStride, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(64)), args: func() []any { return []any{ints(300), make([]int32, 299)} }, wantErr: true},
+		huntCase{name: "earlyreturn/oob", kernel: HuntcEarlyReturn, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(64)), args: func() []any { return []any{ints(64), make([]int32, 63)} }, wantErr: true},
+	)
+	huntcRun(t, cs)
+	huntcRunDebug(t, []huntCase{
+		{name: "scan/oob", kernel: HuntcScan, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(257)), args: func() []any { return []any{make([]int64, 257), make([]int64, 257)} }, wantErr: true},
+		{name: "gridstride", kernel: HuntcGridStride, cfg: huntcCfg(cuda.Dim1(2), cuda.Dim1(48)), args: func() []any { return []any{ints(500), make([]int32, 500)} }},
+	})
+}
