@@ -141,3 +141,47 @@ func TestHuntcLoops(t *testing.T) {
 		{name: "gridstride", kernel: HuntcGridStride, cfg: huntcCfg(cuda.Dim1(2), cuda.Dim1(48)), args: func() []any { return []any{ints(500), make([]int32, 500)} }},
 	})
 }
+
+// TestHuntcSharedRead runs huntc_shared.go's kernels, whose loops and ifs
+// around barriers take their conditions from shared memory read after a
+// barrier (internal/loopgen/fission_sharedread.go): a Laplace-like
+// relaxation with a convergence flag, trip counts thread 0 or an atomic
+// wrote, a trip count kept across grid syncs.
+func TestHuntcSharedRead(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	var cs []huntCase
+	for _, b := range []int{32, 33, 48, 100, 128} {
+		cfg := huntcCfg(cuda.Dim1(3), cuda.Dim1(b))
+		n := 3 * b
+		for _, p := range []struct {
+			tol  float32
+			iter int
+		}{{0.05, 1000}, {0.001, 7}, {10, 5}, {0.01, 0}} {
+			cs = append(cs, huntCase{name: fmt.Sprintf("jacobi/%d/%g,%d", b, p.tol, p.iter), kernel: HuntcJacobi, cfg: cfg, args: func() []any {
+				return []any{floats(n - 4), make([]float32, n), p.tol, p.iter}
+			}})
+		}
+		cs = append(cs,
+			huntCase{name: fmt.Sprintf("sharedtrip/%d", b), kernel: HuntcSharedTrip, cfg: cfg, args: func() []any { return []any{ints(n), make([]int32, n)} }},
+		)
+		if b <= 64 {
+			cs = append(cs, huntCase{name: fmt.Sprintf("gridflag/%d", b), kernel: HuntcGridFlag, cfg: cuda.LaunchConfig{Grid: cuda.Dim1(4), Block: cuda.Dim1(b), Cooperative: true}, args: func() []any {
+				a := ints(4 * b)
+				a[0] = 1
+				return []any{a, make([]int32, 4*b)}
+			}})
+		}
+	}
+	for s := 0; s < 8; s++ {
+		cs = append(cs, huntCase{name: fmt.Sprintf("sharedtrip/shift%d", s), kernel: HuntcSharedTrip, cfg: huntcCfg(cuda.Dim1(2), cuda.Dim1(64)), args: func() []any {
+			a := ints(128 + s)[s:]
+			return []any{a, make([]int32, 128)}
+		}})
+	}
+	cs = append(cs, huntCase{name: "sharedtrip/oob", kernel: HuntcSharedTrip, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(64)), args: func() []any { return []any{ints(64), make([]int32, 63)} }, wantErr: true})
+	huntcRun(t, cs)
+	huntcRunDebug(t, []huntCase{
+		{name: "jacobi", kernel: HuntcJacobi, cfg: huntcCfg(cuda.Dim1(2), cuda.Dim1(100)), args: func() []any { return []any{floats(200), make([]float32, 200), float32(0.01), 50} }},
+		{name: "sharedtrip/oob", kernel: HuntcSharedTrip, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(129)), args: func() []any { return []any{ints(129), make([]int32, 129)} }, wantErr: true},
+	})
+}

@@ -16886,6 +16886,705 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntcJacobi, "ad0b601d92acb439", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, tol, maxIter := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(float32), nugoArgs[3].(int)
+		_, _, _, _ = a, out, tol, maxIter
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			var nugoShared2 []float32
+			var nugoShared3 []int32
+			var nugoShared4 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				cur := (*[130]float32)(cuda.BlockShared(&nugoShared, 130))
+				nxt := (*[130]float32)(cuda.BlockShared(&nugoShared2, 130))
+				flag := (*[1]int32)(cuda.BlockShared(&nugoShared3, 1))
+				iters := (*[1]int32)(cuda.BlockShared(&nugoShared4, 1))
+
+//line huntc_shared.go:16
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:15
+						tid := nugoTi
+
+//line huntc_shared.go:17
+						i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:18
+						v := float32(0)
+
+//line huntc_shared.go:19
+						if i < len(a) {
+//line huntc_shared.go:20
+							v = a[i]
+						}
+
+//line huntc_shared.go:22
+						cur[tid+1] = v
+
+//line huntc_shared.go:23
+						if tid == 0 {
+//line huntc_shared.go:24
+							cur[0] = 1
+//line huntc_shared.go:25
+							cur[n+1] = -1
+//line huntc_shared.go:26
+							nxt[0] = 1
+//line huntc_shared.go:27
+							nxt[n+1] = -1
+//line huntc_shared.go:28
+							iters[0] = 0
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:15
+						tid := t.ThreadIdx().X
+
+//line huntc_shared.go:17
+						i := t.Grid1()
+
+//line huntc_shared.go:18
+						v := float32(0)
+
+//line huntc_shared.go:19
+						if i < len(a) {
+//line huntc_shared.go:20
+							v = a[i]
+						}
+
+//line huntc_shared.go:22
+						cur[tid+1] = v
+
+//line huntc_shared.go:23
+						if tid == 0 {
+//line huntc_shared.go:24
+							cur[0] = 1
+//line huntc_shared.go:25
+							cur[n+1] = -1
+//line huntc_shared.go:26
+							nxt[0] = 1
+//line huntc_shared.go:27
+							nxt[n+1] = -1
+//line huntc_shared.go:28
+							iters[0] = 0
+						}
+					}
+				}
+//line huntc_shared.go:31
+				for it := 0; it < maxIter; it++ {
+					if nugoFlat {
+						nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:15
+							tid := nugoTi
+
+//line huntc_shared.go:32
+							if tid == 0 {
+//line huntc_shared.go:33
+								flag[0] = 0
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:15
+							tid := t.ThreadIdx().X
+
+//line huntc_shared.go:32
+							if tid == 0 {
+//line huntc_shared.go:33
+								flag[0] = 0
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:15
+							tid := nugoTi
+
+//line huntc_shared.go:36
+							w := (cur[tid] + cur[tid+2]) * 0.5
+
+//line huntc_shared.go:37
+							nxt[tid+1] = w
+
+//line huntc_shared.go:38
+							if d := w - cur[tid+1]; d > tol || d < -tol {
+//line huntc_shared.go:39
+								flag[0] = 1
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:15
+							tid := t.ThreadIdx().X
+
+//line huntc_shared.go:36
+							w := (cur[tid] + cur[tid+2]) * 0.5
+
+//line huntc_shared.go:37
+							nxt[tid+1] = w
+
+//line huntc_shared.go:38
+							if d := w - cur[tid+1]; d > tol || d < -tol {
+//line huntc_shared.go:39
+								flag[0] = 1
+							}
+						}
+					}
+
+//line huntc_shared.go:42
+					if flag[0] == 0 {
+//line huntc_shared.go:43
+						break
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:15
+							tid := nugoTi
+
+//line huntc_shared.go:45
+							cur[tid+1] = nxt[tid+1]
+
+//line huntc_shared.go:46
+							if tid == 0 {
+//line huntc_shared.go:47
+								iters[0]++
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:15
+							tid := t.ThreadIdx().X
+
+//line huntc_shared.go:45
+							cur[tid+1] = nxt[tid+1]
+
+//line huntc_shared.go:46
+							if tid == 0 {
+//line huntc_shared.go:47
+								iters[0]++
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:15
+						tid := nugoTi
+
+//line huntc_shared.go:17
+						i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:51
+						if i < len(a) {
+//line huntc_shared.go:52
+							out[i] = cur[tid+1] + float32(iters[0])*1000
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:15
+						tid := t.ThreadIdx().X
+
+//line huntc_shared.go:17
+						i := t.Grid1()
+
+//line huntc_shared.go:51
+						if i < len(a) {
+//line huntc_shared.go:52
+							out[i] = cur[tid+1] + float32(iters[0])*1000
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSharedTrip, "f998a18815cb2b3c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoVX []int32
+			var nugoShared []int32
+			var nugoShared2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]int32, nugoN)
+				}
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				cnt := (*[2]int32)(cuda.BlockShared(&nugoShared2, 2))
+
+//line huntc_shared.go:66
+				n := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:65
+						tid := nugoTi
+
+//line huntc_shared.go:67
+						i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:68
+						v := a[i]
+
+//line huntc_shared.go:69
+						if tid < 2 {
+//line huntc_shared.go:70
+							cnt[tid] = 0
+						}
+
+//line huntc_shared.go:72
+						sh[tid] = v
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:65
+						tid := t.ThreadIdx().X
+
+//line huntc_shared.go:67
+						i := t.Grid1()
+
+//line huntc_shared.go:68
+						v := a[i]
+
+//line huntc_shared.go:69
+						if tid < 2 {
+//line huntc_shared.go:70
+							cnt[tid] = 0
+						}
+
+//line huntc_shared.go:72
+						sh[tid] = v
+						nugoVV[nugoTi] = v
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:65
+						tid := nugoTi
+						v := nugoVV[nugoTi]
+
+//line huntc_shared.go:74
+						if tid == 0 {
+//line huntc_shared.go:75
+							cnt[0] = (sh[0]&7 + 8) % 5
+						}
+
+//line huntc_shared.go:77
+						if v > 0 {
+//line huntc_shared.go:78
+							cuda.BlockAtomicAdd(&cnt[1], 1)
+						}
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:65
+						tid := t.ThreadIdx().X
+						v := nugoVV[nugoTi]
+
+//line huntc_shared.go:74
+						if tid == 0 {
+//line huntc_shared.go:75
+							cnt[0] = (sh[0]&7 + 8) % 5
+						}
+
+//line huntc_shared.go:77
+						if v > 0 {
+//line huntc_shared.go:78
+							cuda.BlockAtomicAdd(&cnt[1], 1)
+						}
+						nugoVV[nugoTi] = v
+					}
+				}
+
+//line huntc_shared.go:81
+				k := int(cnt[0])
+//line huntc_shared.go:82
+				for r := 0; r < k; r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:65
+							tid := nugoTi
+
+//line huntc_shared.go:83
+							x := sh[(tid+r+1)%n]
+							nugoVX[nugoTi] = x
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:65
+							tid := t.ThreadIdx().X
+
+//line huntc_shared.go:83
+							x := sh[(tid+r+1)%n]
+							nugoVX[nugoTi] = x
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:65
+							tid := nugoTi
+							x := nugoVX[nugoTi]
+
+//line huntc_shared.go:85
+							sh[tid] = x + int32(r)
+							nugoVX[nugoTi] = x
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:65
+							tid := t.ThreadIdx().X
+							x := nugoVX[nugoTi]
+
+//line huntc_shared.go:85
+							sh[tid] = x + int32(r)
+							nugoVX[nugoTi] = x
+						}
+					}
+				}
+
+//line huntc_shared.go:89
+				m := cnt[1]
+//line huntc_shared.go:90
+				for r := int32(0); r < m%4; r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:65
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:91
+							v += sh[(tid+int(r))%n]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:65
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:91
+							v += sh[(tid+int(r))%n]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:67
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line huntc_shared.go:94
+						out[i] = v + m*1000 + int32(k)*100000
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:67
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line huntc_shared.go:94
+						out[i] = v + m*1000 + int32(k)*100000
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcGridFlag, "d39ab4d40e292164", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			var nugoShared2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				flag := (*[1]int32)(cuda.BlockShared(&nugoShared, 1))
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared2, 64))
+
+//line huntc_shared.go:103
+				bd := t.BlockDim().X
+
+//line huntc_shared.go:104
+				n := t.GridSize1()
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:102
+						tid := nugoTi
+
+//line huntc_shared.go:105
+						if tid == 0 {
+//line huntc_shared.go:106
+							flag[0] = int32(t.BlockIdx().X%3) + a[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:102
+						tid := t.ThreadIdx().X
+
+//line huntc_shared.go:105
+						if tid == 0 {
+//line huntc_shared.go:106
+							flag[0] = int32(t.BlockIdx().X%3) + a[0]
+						}
+					}
+				}
+
+//line huntc_shared.go:109
+				k := int(flag[0])
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:104
+						i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:110
+						out[i] = a[i]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:104
+						i := t.Grid1()
+
+//line huntc_shared.go:110
+						out[i] = a[i]
+					}
+				}
+
+//line huntc_shared.go:111
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:104
+						i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:112
+						v := out[(i+5)%n]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:104
+						i := t.Grid1()
+
+//line huntc_shared.go:112
+						v := out[(i+5)%n]
+						nugoVV[nugoTi] = v
+					}
+				}
+
+//line huntc_shared.go:113
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+//line huntc_shared.go:114
+				for r := 0; r < k; r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:102
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:115
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:102
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:115
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:102
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:117
+							v += sh[(tid+1)%bd]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:102
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:117
+							v += sh[(tid+1)%bd]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:104
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line huntc_shared.go:120
+						out[i] = v*10 + int32(k)
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:104
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line huntc_shared.go:120
+						out[i] = v*10 + int32(k)
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntcSyncReduce, "660f94b060de9bd7", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out

@@ -238,6 +238,9 @@ type fissioner struct {
 	// thread's position: recomputed in each region that reads them.
 	rematVars map[*types.Var]bool
 	taken     map[string]bool // names used in the kernel or the package scope
+	// sharedReads are the reads of shared memory every thread of the
+	// block makes alike (fission_sharedread.go): uniform values.
+	sharedReads map[*ast.IndexExpr]bool
 
 	regions  []*region
 	shuffles []*shuffleOp
@@ -351,6 +354,7 @@ func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote bool) (
 	f.ti, f.blk, f.n = f.name("nugoTi"), f.name("nugoB"), f.name("nugoN")
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
 	f.census()
+	f.findSharedReads()
 	f.findUniform()
 	for promote && f.promoteIfs() {
 		f.uniform = map[*types.Var]bool{}
@@ -741,6 +745,10 @@ func (f *fissioner) exprClass(e ast.Expr, pos bool) bool {
 		return false
 	case *ast.CallExpr:
 		return f.callClass(e, pos)
+	case *ast.IndexExpr:
+		// An element of shared memory every thread reads alike; not a
+		// position expression: it may change at the next barrier.
+		return !pos && f.sharedReads[e]
 	}
 	return false
 }
