@@ -185,3 +185,69 @@ func TestHuntcSharedRead(t *testing.T) {
 		{name: "sharedtrip/oob", kernel: HuntcSharedTrip, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(129)), args: func() []any { return []any{ints(129), make([]int32, 129)} }, wantErr: true},
 	})
 }
+
+// TestHuntcMore runs huntc_more.go's kernels: test_matmul with 2-D shared
+// tiles, dynamic shared memory sliced into arrays, a 3-D shared array,
+// SyncThreadsOr and SyncThreadsCount loop conditions, non-power-of-two
+// reductions, a barrier helper returning a value, votes in a loop.
+func TestHuntcMore(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	var cs []huntCase
+	for _, n := range []int{8, 13, 24} {
+		g := (n + 7) / 8
+		cs = append(cs, huntCase{name: fmt.Sprintf("matmul2/%d", n), kernel: HuntcMatmul2, cfg: huntcCfg(cuda.Dim2(g, g), cuda.Dim2(8, 8)), args: func() []any {
+			a, b := cuda.NewArray2[float64](n, n), cuda.NewArray2[float64](n, n)
+			for j, v := range floats(n * n) {
+				a.Data()[j] = float64(v) / 3
+				b.Data()[j] = float64(v)*7 + 1
+			}
+			return []any{a, b, cuda.NewArray2[float64](n, n)}
+		}})
+	}
+	for _, d := range []cuda.Dim3{cuda.Dim3{X: 4, Y: 4, Z: 4}, cuda.Dim3{X: 3, Y: 2, Z: 4}, cuda.Dim3{X: 4, Y: 1, Z: 1}} {
+		cs = append(cs, huntCase{name: fmt.Sprintf("shared3/%dx%dx%d", d.X, d.Y, d.Z), kernel: HuntcShared3, cfg: huntcCfg(cuda.Dim1(2), d), args: func() []any { return []any{make([]int32, 2*d.Size())} }})
+	}
+	for _, b := range []int{32, 33, 48, 100, 128} {
+		cfg := huntcCfg(cuda.Dim1(3), cuda.Dim1(b))
+		n := 3 * b
+		cs = append(cs,
+			huntCase{name: fmt.Sprintf("dynslices/%d", b), kernel: HuntcDynSlices, cfg: cuda.LaunchConfig{Grid: cuda.Dim1(3), Block: cuda.Dim1(b), SharedMem: 4 * (2*b + 1)}, args: func() []any { return []any{ints(n), make([]int32, n)} }},
+			huntCase{name: fmt.Sprintf("bfs/%d", b), kernel: HuntcBFS, cfg: cfg, args: func() []any { return []any{ints(n), make([]int32, n)} }},
+			huntCase{name: fmt.Sprintf("oddreduce/%d", b), kernel: HuntcOddReduce, cfg: cfg, args: func() []any {
+				a := make([]float64, n-3)
+				for j, v := range floats(n - 3) {
+					a[j] = float64(v) * 1.1
+				}
+				return []any{a, make([]float64, 3)}
+			}},
+			huntCase{name: fmt.Sprintf("helpermax/%d", b), kernel: HuntcHelperMax, cfg: cfg, args: func() []any { return []any{ints(n), make([]int32, n)} }},
+			huntCase{name: fmt.Sprintf("voteloop/%d", b), kernel: HuntcVoteLoop, cfg: cfg, args: func() []any { return []any{ints(n), make([]uint32, n), 12} }},
+			huntCase{name: fmt.Sprintf("countloop/%d", b), kernel: HuntcCountLoop, cfg: cfg, args: func() []any { return []any{ints(n), make([]int32, n), b / 3} }},
+		)
+	}
+	cs = append(cs,
+		huntCase{name: "bfs/oob", kernel: HuntcBFS, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(64)), args: func() []any { return []any{ints(64), make([]int32, 63)} }, wantErr: true},
+	)
+	huntcRun(t, cs)
+	huntcRunDebug(t, []huntCase{
+		{name: "matmul2", kernel: HuntcMatmul2, cfg: huntcCfg(cuda.Dim2(2, 2), cuda.Dim2(8, 8)), args: func() []any {
+			return []any{cuda.NewArray2[float64](13, 13), cuda.NewArray2[float64](13, 13), cuda.NewArray2[float64](13, 13)}
+		}},
+		{name: "dynslices/short", kernel: HuntcDynSlices, cfg: cuda.LaunchConfig{Grid: cuda.Dim1(1), Block: cuda.Dim1(64), SharedMem: 4 * 128}, args: func() []any { return []any{ints(64), make([]int32, 64)} }, wantErr: true},
+		{name: "oddreduce/oob", kernel: HuntcOddReduce, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(257)), args: func() []any { return []any{make([]float64, 257), make([]float64, 1)} }, wantErr: true},
+	})
+}
+
+// TestHuntcSlots runs HuntcAtomicSlot and HuntcUniformPanic.
+func TestHuntcSlots(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	var cs []huntCase
+	for _, b := range []int{32, 33, 64} {
+		cs = append(cs,
+			huntCase{name: fmt.Sprintf("atomicslot/%d", b), kernel: HuntcAtomicSlot, cfg: huntcCfg(cuda.Dim1(3), cuda.Dim1(b)), args: func() []any { return []any{ints(3 * b), make([]int32, 3)} }},
+			huntCase{name: fmt.Sprintf("uniformpanic/ok/%d", b), kernel: HuntcUniformPanic, cfg: huntcCfg(cuda.Dim1(3), cuda.Dim1(b)), args: func() []any { return []any{ints(3 * b), 7} }},
+			huntCase{name: fmt.Sprintf("uniformpanic/zero/%d", b), kernel: HuntcUniformPanic, cfg: huntcCfg(cuda.Dim1(1), cuda.Dim1(b)), args: func() []any { return []any{ints(b), 0} }, wantErr: true},
+		)
+	}
+	huntcRun(t, cs)
+}

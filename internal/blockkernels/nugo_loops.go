@@ -16886,6 +16886,1610 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntcMatmul2, "57a5333643f45281", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, b, c := nugoArgs[0].(cuda.Array2[float64]), nugoArgs[1].(cuda.Array2[float64]), nugoArgs[2].(cuda.Array2[float64])
+		_, _, _ = a, b, c
+		return func() cuda.BlockLoop {
+			var nugoVAcc []float64
+			var nugoExited []bool
+			var nugoShared []float64
+			var nugoShared2 []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVAcc) < nugoN {
+					nugoVAcc = make([]float64, nugoN)
+				}
+				nugoVAcc := nugoVAcc[:nugoN]
+				_ = nugoVAcc
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sA := cuda.BlockShared2(&nugoShared, 8, 8)
+				sB := cuda.BlockShared2(&nugoShared2, 8, 8)
+
+//line huntc_more.go:14
+				n, _ := c.Shape()
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_more.go:15
+						var acc float64
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_more.go:15
+						var acc float64
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				nugoB.Lead(nugoExited)
+//line huntc_more.go:16
+				for i := 0; i < t.GridDim().X; i++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_more.go:12
+							x, y := t.Grid2()
+
+//line huntc_more.go:13
+							tx := nugoTi
+
+//line huntc_more.go:13
+							ty := t.ThreadIdx().Y
+
+//line huntc_more.go:17
+							sA.Set(tx, ty, 0)
+
+//line huntc_more.go:18
+							sB.Set(tx, ty, 0)
+
+//line huntc_more.go:19
+							if x < n && ty+i*8 < n {
+//line huntc_more.go:20
+								sA.Set(tx, ty, a.At(x, ty+i*8))
+							}
+
+//line huntc_more.go:22
+							if y < n && tx+i*8 < n {
+//line huntc_more.go:23
+								sB.Set(tx, ty, b.At(tx+i*8, y))
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_more.go:12
+							x, y := t.Grid2()
+
+//line huntc_more.go:13
+							tx := t.ThreadIdx().X
+
+//line huntc_more.go:13
+							ty := t.ThreadIdx().Y
+
+//line huntc_more.go:17
+							sA.Set(tx, ty, 0)
+
+//line huntc_more.go:18
+							sB.Set(tx, ty, 0)
+
+//line huntc_more.go:19
+							if x < n && ty+i*8 < n {
+//line huntc_more.go:20
+								sA.Set(tx, ty, a.At(x, ty+i*8))
+							}
+
+//line huntc_more.go:22
+							if y < n && tx+i*8 < n {
+//line huntc_more.go:23
+								sB.Set(tx, ty, b.At(tx+i*8, y))
+							}
+						}
+					}
+					nugoB.Lead(nugoExited)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_more.go:13
+							tx := nugoTi
+
+//line huntc_more.go:13
+							ty := t.ThreadIdx().Y
+							acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:26
+							for j := 0; j < 8; j++ {
+//line huntc_more.go:27
+								acc += sA.At(tx, j) * sB.At(j, ty)
+							}
+							nugoVAcc[nugoTi] = acc
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_more.go:13
+							tx := t.ThreadIdx().X
+
+//line huntc_more.go:13
+							ty := t.ThreadIdx().Y
+							acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:26
+							for j := 0; j < 8; j++ {
+//line huntc_more.go:27
+								acc += sA.At(tx, j) * sB.At(j, ty)
+							}
+							nugoVAcc[nugoTi] = acc
+						}
+					}
+					nugoB.Lead(nugoExited)
+				}
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_more.go:12
+						x, y := t.Grid2()
+						acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:31
+						if x >= n || y >= n {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+
+//line huntc_more.go:34
+						c.Set(x, y, acc)
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_more.go:12
+						x, y := t.Grid2()
+						acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:31
+						if x >= n || y >= n {
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line huntc_more.go:34
+						c.Set(x, y, acc)
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+				nugoB.Lead(nugoExited)
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcDynSlices, "2e6ad60101afb48d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVFirst [][]int32
+			var nugoVSecond [][]int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVFirst) < nugoN {
+					nugoVFirst = make([][]int32, nugoN)
+				}
+				nugoVFirst := nugoVFirst[:nugoN]
+				_ = nugoVFirst
+				if cap(nugoVSecond) < nugoN {
+					nugoVSecond = make([][]int32, nugoN)
+				}
+				nugoVSecond := nugoVSecond[:nugoN]
+				_ = nugoVSecond
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line huntc_more.go:41
+				dyn := cuda.DynamicSharedArray[int32](t)
+
+//line huntc_more.go:42
+				bd := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:43
+						first := dyn[:bd]
+
+//line huntc_more.go:44
+						second := dyn[bd : 2*bd+1]
+
+//line huntc_more.go:45
+						tid := nugoTi
+
+//line huntc_more.go:46
+						i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:47
+						first[tid] = a[i]
+
+//line huntc_more.go:48
+						second[tid+1] = a[i] * 3
+
+//line huntc_more.go:49
+						if tid == 0 {
+//line huntc_more.go:50
+							second[0] = -1
+						}
+						nugoVFirst[nugoTi] = first
+						nugoVSecond[nugoTi] = second
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:43
+						first := dyn[:bd]
+
+//line huntc_more.go:44
+						second := dyn[bd : 2*bd+1]
+
+//line huntc_more.go:45
+						tid := t.ThreadIdx().X
+
+//line huntc_more.go:46
+						i := t.Grid1()
+
+//line huntc_more.go:47
+						first[tid] = a[i]
+
+//line huntc_more.go:48
+						second[tid+1] = a[i] * 3
+
+//line huntc_more.go:49
+						if tid == 0 {
+//line huntc_more.go:50
+							second[0] = -1
+						}
+						nugoVFirst[nugoTi] = first
+						nugoVSecond[nugoTi] = second
+					}
+				}
+
+//line huntc_more.go:53
+				bytes := cuda.DynamicSharedArray[uint8](t)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:45
+						tid := nugoTi
+
+//line huntc_more.go:46
+						i := (nugoX0 + nugoTi)
+						first := nugoVFirst[nugoTi]
+						second := nugoVSecond[nugoTi]
+
+//line huntc_more.go:54
+						out[i] = first[bd-1-tid] + second[tid] + int32(bytes[4*tid+1])
+						nugoVFirst[nugoTi] = first
+						nugoVSecond[nugoTi] = second
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:45
+						tid := t.ThreadIdx().X
+
+//line huntc_more.go:46
+						i := t.Grid1()
+						first := nugoVFirst[nugoTi]
+						second := nugoVSecond[nugoTi]
+
+//line huntc_more.go:54
+						out[i] = first[bd-1-tid] + second[tid] + int32(bytes[4*tid+1])
+						nugoVFirst[nugoTi] = first
+						nugoVSecond[nugoTi] = second
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcShared3, "0a5c6eec709caed1", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]int32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				s := cuda.BlockShared3(&nugoShared, 4, 4, 4)
+
+//line huntc_more.go:61
+				d := t.BlockDim()
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:62
+						x := nugoTi
+
+//line huntc_more.go:62
+						y := t.ThreadIdx().Y
+
+//line huntc_more.go:62
+						z := t.ThreadIdx().Z
+
+//line huntc_more.go:63
+						s.Set(x, y, z, int32(x+10*y+100*z))
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:62
+						x := t.ThreadIdx().X
+
+//line huntc_more.go:62
+						y := t.ThreadIdx().Y
+
+//line huntc_more.go:62
+						z := t.ThreadIdx().Z
+
+//line huntc_more.go:63
+						s.Set(x, y, z, int32(x+10*y+100*z))
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:62
+						x := nugoTi
+
+//line huntc_more.go:62
+						y := t.ThreadIdx().Y
+
+//line huntc_more.go:62
+						z := t.ThreadIdx().Z
+
+//line huntc_more.go:65
+						v := s.At(y%d.X, z%d.Y, x%d.Z)
+
+//line huntc_more.go:66
+						lin := x + d.X*(y+d.Y*z) + d.X*d.Y*d.Z*t.BlockIdx().X
+
+//line huntc_more.go:67
+						out[lin] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:62
+						x := t.ThreadIdx().X
+
+//line huntc_more.go:62
+						y := t.ThreadIdx().Y
+
+//line huntc_more.go:62
+						z := t.ThreadIdx().Z
+
+//line huntc_more.go:65
+						v := s.At(y%d.X, z%d.Y, x%d.Z)
+
+//line huntc_more.go:66
+						lin := x + d.X*(y+d.Y*z) + d.X*d.Y*d.Z*t.BlockIdx().X
+
+//line huntc_more.go:67
+						out[lin] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcBFS, "1ce6572b32bea1d1", func(nugoArgs []any) func() cuda.BlockLoop {
+		seed, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = seed, out
+		return func() cuda.BlockLoop {
+			var nugoVD []int32
+			var nugoVChanged []bool
+			var nugoVNd []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVD) < nugoN {
+					nugoVD = make([]int32, nugoN)
+				}
+				nugoVD := nugoVD[:nugoN]
+				_ = nugoVD
+				if cap(nugoVChanged) < nugoN {
+					nugoVChanged = make([]bool, nugoN)
+				}
+				nugoVChanged := nugoVChanged[:nugoN]
+				_ = nugoVChanged
+				if cap(nugoVNd) < nugoN {
+					nugoVNd = make([]int32, nugoN)
+				}
+				nugoVNd := nugoVNd[:nugoN]
+				_ = nugoVNd
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				dist := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line huntc_more.go:76
+				bd := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:75
+						tid := nugoTi
+
+//line huntc_more.go:77
+						i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:78
+						d := int32(-1)
+
+//line huntc_more.go:79
+						if seed[i] > 400 {
+//line huntc_more.go:80
+							d = 0
+						}
+
+//line huntc_more.go:82
+						dist[tid] = d
+						nugoVD[nugoTi] = d
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:75
+						tid := t.ThreadIdx().X
+
+//line huntc_more.go:77
+						i := t.Grid1()
+
+//line huntc_more.go:78
+						d := int32(-1)
+
+//line huntc_more.go:79
+						if seed[i] > 400 {
+//line huntc_more.go:80
+							d = 0
+						}
+
+//line huntc_more.go:82
+						dist[tid] = d
+						nugoVD[nugoTi] = d
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:84
+						changed := true
+						nugoVChanged[nugoTi] = changed
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:84
+						changed := true
+						nugoVChanged[nugoTi] = changed
+					}
+				}
+
+//line huntc_more.go:85
+				rounds := 0
+//line huntc_more.go:86
+				for {
+					nugoCount := 0
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							changed := nugoVChanged[nugoTi]
+							if changed {
+								nugoCount++
+							}
+							nugoVChanged[nugoTi] = changed
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							changed := nugoVChanged[nugoTi]
+							if changed {
+								nugoCount++
+							}
+							nugoVChanged[nugoTi] = changed
+						}
+					}
+					if !(nugoCount > 0) {
+						break
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:75
+							tid := nugoTi
+							d := nugoVD[nugoTi]
+							changed := nugoVChanged[nugoTi]
+
+//line huntc_more.go:87
+							changed = false
+
+//line huntc_more.go:88
+							l := dist[(tid+bd-1)%bd]
+
+//line huntc_more.go:88
+							r := dist[(tid+1)%bd]
+
+//line huntc_more.go:89
+							nd := d
+
+//line huntc_more.go:90
+							if l >= 0 && (nd < 0 || l+1 < nd) {
+//line huntc_more.go:91
+								nd = l + 1
+							}
+
+//line huntc_more.go:93
+							if r >= 0 && (nd < 0 || r+1 < nd) {
+//line huntc_more.go:94
+								nd = r + 1
+							}
+							nugoVD[nugoTi] = d
+							nugoVChanged[nugoTi] = changed
+							nugoVNd[nugoTi] = nd
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_more.go:75
+							tid := t.ThreadIdx().X
+							d := nugoVD[nugoTi]
+							changed := nugoVChanged[nugoTi]
+
+//line huntc_more.go:87
+							changed = false
+
+//line huntc_more.go:88
+							l := dist[(tid+bd-1)%bd]
+
+//line huntc_more.go:88
+							r := dist[(tid+1)%bd]
+
+//line huntc_more.go:89
+							nd := d
+
+//line huntc_more.go:90
+							if l >= 0 && (nd < 0 || l+1 < nd) {
+//line huntc_more.go:91
+								nd = l + 1
+							}
+
+//line huntc_more.go:93
+							if r >= 0 && (nd < 0 || r+1 < nd) {
+//line huntc_more.go:94
+								nd = r + 1
+							}
+							nugoVD[nugoTi] = d
+							nugoVChanged[nugoTi] = changed
+							nugoVNd[nugoTi] = nd
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:75
+							tid := nugoTi
+							d := nugoVD[nugoTi]
+							changed := nugoVChanged[nugoTi]
+							nd := nugoVNd[nugoTi]
+
+//line huntc_more.go:97
+							if nd != d {
+//line huntc_more.go:98
+								d = nd
+//line huntc_more.go:99
+								dist[tid] = d
+//line huntc_more.go:100
+								changed = true
+							}
+							nugoVD[nugoTi] = d
+							nugoVChanged[nugoTi] = changed
+							nugoVNd[nugoTi] = nd
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_more.go:75
+							tid := t.ThreadIdx().X
+							d := nugoVD[nugoTi]
+							changed := nugoVChanged[nugoTi]
+							nd := nugoVNd[nugoTi]
+
+//line huntc_more.go:97
+							if nd != d {
+//line huntc_more.go:98
+								d = nd
+//line huntc_more.go:99
+								dist[tid] = d
+//line huntc_more.go:100
+								changed = true
+							}
+							nugoVD[nugoTi] = d
+							nugoVChanged[nugoTi] = changed
+							nugoVNd[nugoTi] = nd
+						}
+					}
+
+//line huntc_more.go:102
+					rounds++
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:77
+						i := (nugoX0 + nugoTi)
+						d := nugoVD[nugoTi]
+
+//line huntc_more.go:105
+						out[i] = d*1000 + int32(rounds)
+						nugoVD[nugoTi] = d
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:77
+						i := t.Grid1()
+						d := nugoVD[nugoTi]
+
+//line huntc_more.go:105
+						out[i] = d*1000 + int32(rounds)
+						nugoVD[nugoTi] = d
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcOddReduce, "b266033b6a75b635", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, sums
+		return func() cuda.BlockLoop {
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[256]float64)(cuda.BlockShared(&nugoShared, 256))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:112
+						tid := nugoTi
+
+//line huntc_more.go:113
+						i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:114
+						sh[tid] = 0
+
+//line huntc_more.go:115
+						if i < len(a) {
+//line huntc_more.go:116
+							sh[tid] = a[i]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:112
+						tid := t.ThreadIdx().X
+
+//line huntc_more.go:113
+						i := t.Grid1()
+
+//line huntc_more.go:114
+						sh[tid] = 0
+
+//line huntc_more.go:115
+						if i < len(a) {
+//line huntc_more.go:116
+							sh[tid] = a[i]
+						}
+					}
+				}
+//line huntc_more.go:119
+				for n := t.BlockDim().X; n > 1; {
+
+//line huntc_more.go:120
+					half := (n + 1) / 2
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(n-half, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:112
+							tid := nugoTi
+
+//line huntc_more.go:121
+							if tid < n-half {
+//line huntc_more.go:122
+								sh[tid] += sh[tid+half]
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_more.go:112
+							tid := t.ThreadIdx().X
+
+//line huntc_more.go:121
+							if tid < n-half {
+//line huntc_more.go:122
+								sh[tid] += sh[tid+half]
+							}
+						}
+					}
+
+//line huntc_more.go:124
+					n = half
+				}
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:112
+						tid := nugoTi
+
+//line huntc_more.go:127
+						if tid == 0 {
+//line huntc_more.go:128
+							sums[t.BlockIdx().X] = sh[0]
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:112
+						tid := t.ThreadIdx().X
+
+//line huntc_more.go:127
+						if tid == 0 {
+//line huntc_more.go:128
+							sums[t.BlockIdx().X] = sh[0]
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcHelperMax, "95eacb439445947e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:155
+						i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:156
+						var v2 int32 = a[i]
+
+//line huntc_more.go:135
+						tid2 := nugoTi
+
+//line huntc_more.go:136
+						sh[tid2] = v2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:155
+						i := t.Grid1()
+
+//line huntc_more.go:156
+						var v2 int32 = a[i]
+
+//line huntc_more.go:135
+						tid2 := t.ThreadIdx().X
+
+//line huntc_more.go:136
+						sh[tid2] = v2
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:135
+						tid2 := nugoTi
+
+//line huntc_more.go:138
+						if tid2 == 0 {
+//line huntc_more.go:139
+							m3 := sh[0]
+//line huntc_more.go:140
+							for j2 := 1; j2 < t.BlockDim().X; j2++ {
+//line huntc_more.go:141
+								m3 = max(m3, sh[j2])
+							}
+//line huntc_more.go:143
+							sh[0] = m3
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:135
+						tid2 := t.ThreadIdx().X
+
+//line huntc_more.go:138
+						if tid2 == 0 {
+//line huntc_more.go:139
+							m3 := sh[0]
+//line huntc_more.go:140
+							for j2 := 1; j2 < t.BlockDim().X; j2++ {
+//line huntc_more.go:141
+								m3 = max(m3, sh[j2])
+							}
+//line huntc_more.go:143
+							sh[0] = m3
+						}
+					}
+				}
+
+//line huntc_more.go:146
+				r2 := sh[0]
+
+//line huntc_more.go:148
+				var res int32 = r2
+
+//line huntc_more.go:156
+				m := res
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:155
+						i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:157
+						var v3 int32 = m - a[i]
+
+//line huntc_more.go:135
+						tid3 := nugoTi
+
+//line huntc_more.go:136
+						sh[tid3] = v3
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:155
+						i := t.Grid1()
+
+//line huntc_more.go:157
+						var v3 int32 = m - a[i]
+
+//line huntc_more.go:135
+						tid3 := t.ThreadIdx().X
+
+//line huntc_more.go:136
+						sh[tid3] = v3
+					}
+				}
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:135
+						tid3 := nugoTi
+
+//line huntc_more.go:138
+						if tid3 == 0 {
+//line huntc_more.go:139
+							m4 := sh[0]
+//line huntc_more.go:140
+							for j3 := 1; j3 < t.BlockDim().X; j3++ {
+//line huntc_more.go:141
+								m4 = max(m4, sh[j3])
+							}
+//line huntc_more.go:143
+							sh[0] = m4
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:135
+						tid3 := t.ThreadIdx().X
+
+//line huntc_more.go:138
+						if tid3 == 0 {
+//line huntc_more.go:139
+							m4 := sh[0]
+//line huntc_more.go:140
+							for j3 := 1; j3 < t.BlockDim().X; j3++ {
+//line huntc_more.go:141
+								m4 = max(m4, sh[j3])
+							}
+//line huntc_more.go:143
+							sh[0] = m4
+						}
+					}
+				}
+
+//line huntc_more.go:146
+				r3 := sh[0]
+
+//line huntc_more.go:148
+				var res2 int32 = r3
+
+//line huntc_more.go:157
+				m2 := res2
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:155
+						i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:158
+						out[i] = m*10000 + m2
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:155
+						i := t.Grid1()
+
+//line huntc_more.go:158
+						out[i] = m*10000 + m2
+					}
+				}
+			}
+		}
+	}, "huntcBlockMax")
+	cuda.RegisterBlockLoop(HuntcVoteLoop, "9697a6489a3927b2", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, rounds := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].(int)
+		_, _, _ = a, out, rounds
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoShfl []uint32
+			var nugoVV []uint32
+			var nugoVAcc []uint32
+			var nugoVB []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]uint32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]uint32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVAcc) < nugoN {
+					nugoVAcc = make([]uint32, nugoN)
+				}
+				nugoVAcc := nugoVAcc[:nugoN]
+				_ = nugoVAcc
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]uint32, nugoN)
+				}
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:164
+						i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:165
+						v := uint32(a[i])
+
+//line huntc_more.go:166
+						acc := uint32(0)
+						nugoVV[nugoTi] = v
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:164
+						i := t.Grid1()
+
+//line huntc_more.go:165
+						v := uint32(a[i])
+
+//line huntc_more.go:166
+						acc := uint32(0)
+						nugoVV[nugoTi] = v
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+//line huntc_more.go:167
+				for r := 0; r < rounds; r++ {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							nugoPred[nugoTi] = v&(1<<uint(r)) != 0
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							nugoPred[nugoTi] = v&(1<<uint(r)) != 0
+							nugoVV[nugoTi] = v
+						}
+					}
+//line huntc_more.go:168
+					cuda.BlockBallot(nugoVote, nugoPred, nil)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:168
+							b := nugoVote[nugoTi]
+							nugoPred2[nugoTi] = b != 0
+							nugoVB[nugoTi] = b
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_more.go:168
+							b := nugoVote[nugoTi]
+							nugoPred2[nugoTi] = b != 0
+							nugoVB[nugoTi] = b
+						}
+					}
+//line huntc_more.go:169
+					cuda.BlockAll(nugoVote2, nugoPred2, nil)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							acc := nugoVAcc[nugoTi]
+							b := nugoVB[nugoTi]
+
+//line huntc_more.go:169
+							if nugoVote2[nugoTi] {
+//line huntc_more.go:170
+								acc += 1 << uint(r)
+							}
+
+//line huntc_more.go:172
+							v ^= b
+							nugoVV[nugoTi] = v
+							nugoVAcc[nugoTi] = acc
+							nugoVB[nugoTi] = b
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							acc := nugoVAcc[nugoTi]
+							b := nugoVB[nugoTi]
+
+//line huntc_more.go:169
+							if nugoVote2[nugoTi] {
+//line huntc_more.go:170
+								acc += 1 << uint(r)
+							}
+
+//line huntc_more.go:172
+							v ^= b
+							nugoVV[nugoTi] = v
+							nugoVAcc[nugoTi] = acc
+							nugoVB[nugoTi] = b
+						}
+					}
+//line huntc_more.go:173
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(r%32), nil)
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:173
+							acc ^= nugoShfl[nugoTi]
+							nugoVAcc[nugoTi] = acc
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:173
+							acc ^= nugoShfl[nugoTi]
+							nugoVAcc[nugoTi] = acc
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:164
+						i := (nugoX0 + nugoTi)
+						acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:175
+						out[i] = acc
+						nugoVAcc[nugoTi] = acc
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:164
+						i := t.Grid1()
+						acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:175
+						out[i] = acc
+						nugoVAcc[nugoTi] = acc
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcCountLoop, "170fce4dd89b9822", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, k := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = a, out, k
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:182
+						i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:183
+						v := a[i] + 500
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:182
+						i := t.Grid1()
+
+//line huntc_more.go:183
+						v := a[i] + 500
+						nugoVV[nugoTi] = v
+					}
+				}
+
+//line huntc_more.go:184
+				steps := int32(0)
+//line huntc_more.go:185
+				for {
+					nugoCount := 0
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							if v > 3 {
+								nugoCount++
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							if v > 3 {
+								nugoCount++
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+					if !(nugoCount >
+						k) {
+						break
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line huntc_more.go:186
+							v /= 2
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line huntc_more.go:186
+							v /= 2
+							nugoVV[nugoTi] = v
+						}
+					}
+
+//line huntc_more.go:187
+					steps++
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:182
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line huntc_more.go:189
+						out[i] = v*100 + steps
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:182
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line huntc_more.go:189
+						out[i] = v*100 + steps
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcUniformPanic, "77aa6054fd0844ad", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, p := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, p
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+
+//line huntc_more.go:197
+				k := len(a) / p
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:198
+						sh[nugoTi] = int32(k)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:198
+						sh[t.ThreadIdx().X] = int32(k)
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:200
+						a[(nugoX0 + nugoTi)] = sh[0]
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:200
+						a[t.Grid1()] = sh[0]
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcAtomicSlot, "a43ca27f59f90ac9", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			var nugoShared2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				cnt := (*[1]int32)(cuda.BlockShared(&nugoShared, 1))
+				buf := (*[64]int32)(cuda.BlockShared(&nugoShared2, 64))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:209
+						v := a[(nugoX0 + nugoTi)]
+
+//line huntc_more.go:210
+						if v > 0 {
+//line huntc_more.go:211
+							j := cuda.BlockAtomicAdd(&cnt[0], 1)
+//line huntc_more.go:212
+							buf[j] = v
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:209
+						v := a[t.Grid1()]
+
+//line huntc_more.go:210
+						if v > 0 {
+//line huntc_more.go:211
+							j := cuda.BlockAtomicAdd(&cnt[0], 1)
+//line huntc_more.go:212
+							buf[j] = v
+						}
+					}
+				}
+
+//line huntc_more.go:215
+				n := cnt[0]
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_more.go:216
+						if nugoTi == 0 {
+//line huntc_more.go:217
+							s := int32(0)
+//line huntc_more.go:218
+							for j := int32(0); j < n; j++ {
+//line huntc_more.go:219
+								s += buf[j]
+							}
+//line huntc_more.go:221
+							out[t.BlockIdx().X] = s
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_more.go:216
+						if t.ThreadIdx().X == 0 {
+//line huntc_more.go:217
+							s := int32(0)
+//line huntc_more.go:218
+							for j := int32(0); j < n; j++ {
+//line huntc_more.go:219
+								s += buf[j]
+							}
+//line huntc_more.go:221
+							out[t.BlockIdx().X] = s
+						}
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntcJacobi, "ad0b601d92acb439", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out, tol, maxIter := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(float32), nugoArgs[3].(int)
 		_, _, _, _ = a, out, tol, maxIter
