@@ -119,3 +119,35 @@ func HuntcGridFlag(t cuda.Thread, a []int32, out []int32) {
 	}
 	out[i] = v*10 + int32(k)
 }
+
+// HuntcWhileFlag is a `while flag:` relaxation: the loop's condition is a
+// shared flag that its body resets and raises between its own barriers;
+// each thread's value lives across them.
+func HuntcWhileFlag(t cuda.Thread, a []int32, out []int32) {
+	flag := cuda.SharedArray[int32](t, 1)
+	sh := cuda.SharedArray[int32](t, 128)
+	tid := t.ThreadIdx().X
+	bd := t.BlockDim().X
+	i := t.Grid1()
+	v := a[i]
+	rounds := int32(0)
+	if tid == 0 {
+		flag[0] = 1
+	}
+	t.SyncThreads()
+	for flag[0] != 0 {
+		t.SyncThreads()
+		if tid == 0 {
+			flag[0] = 0
+		}
+		sh[tid] = v
+		t.SyncThreads()
+		if m := max(sh[(tid+1)%bd], sh[(tid+bd-1)%bd]); m > v {
+			v = m
+			flag[0] = 1
+		}
+		rounds++
+		t.SyncThreads()
+	}
+	out[i] = v*100 + rounds
+}

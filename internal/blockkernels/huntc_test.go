@@ -146,7 +146,7 @@ func TestHuntcLoops(t *testing.T) {
 // around barriers take their conditions from shared memory read after a
 // barrier (internal/loopgen/fission_sharedread.go): a Laplace-like
 // relaxation with a convergence flag, trip counts thread 0 or an atomic
-// wrote, a trip count kept across grid syncs.
+// wrote, a trip count kept across grid syncs, a `while flag:` loop.
 func TestHuntcSharedRead(t *testing.T) {
 	defer cuda.SetBackend(cuda.Auto)
 	var cs []huntCase
@@ -163,6 +163,7 @@ func TestHuntcSharedRead(t *testing.T) {
 		}
 		cs = append(cs,
 			huntCase{name: fmt.Sprintf("sharedtrip/%d", b), kernel: HuntcSharedTrip, cfg: cfg, args: func() []any { return []any{ints(n), make([]int32, n)} }},
+			huntCase{name: fmt.Sprintf("whileflag/%d", b), kernel: HuntcWhileFlag, cfg: cfg, args: func() []any { return []any{ints(n), make([]int32, n)} }},
 		)
 		if b <= 64 {
 			cs = append(cs, huntCase{name: fmt.Sprintf("gridflag/%d", b), kernel: HuntcGridFlag, cfg: cuda.LaunchConfig{Grid: cuda.Dim1(4), Block: cuda.Dim1(b), Cooperative: true}, args: func() []any {

@@ -19189,6 +19189,200 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntcWhileFlag, "de9a23ef18e51f63", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			var nugoShared2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				flag := (*[1]int32)(cuda.BlockShared(&nugoShared, 1))
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared2, 128))
+
+//line huntc_shared.go:130
+				bd := t.BlockDim().X
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:131
+						i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:132
+						v := a[i]
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:131
+						i := t.Grid1()
+
+//line huntc_shared.go:132
+						v := a[i]
+						nugoVV[nugoTi] = v
+					}
+				}
+
+//line huntc_shared.go:133
+				rounds := int32(0)
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:129
+						tid := nugoTi
+
+//line huntc_shared.go:134
+						if tid == 0 {
+//line huntc_shared.go:135
+							flag[0] = 1
+						}
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:129
+						tid := t.ThreadIdx().X
+
+//line huntc_shared.go:134
+						if tid == 0 {
+//line huntc_shared.go:135
+							flag[0] = 1
+						}
+					}
+				}
+//line huntc_shared.go:138
+				for flag[0] != 0 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:129
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:140
+							if tid == 0 {
+//line huntc_shared.go:141
+								flag[0] = 0
+							}
+
+//line huntc_shared.go:143
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:129
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:140
+							if tid == 0 {
+//line huntc_shared.go:141
+								flag[0] = 0
+							}
+
+//line huntc_shared.go:143
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:129
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:145
+							if m := max(sh[(tid+1)%bd], sh[(tid+bd-1)%bd]); m > v {
+//line huntc_shared.go:146
+								v = m
+//line huntc_shared.go:147
+								flag[0] = 1
+							}
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:129
+							tid := t.ThreadIdx().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:145
+							if m := max(sh[(tid+1)%bd], sh[(tid+bd-1)%bd]); m > v {
+//line huntc_shared.go:146
+								v = m
+//line huntc_shared.go:147
+								flag[0] = 1
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+
+//line huntc_shared.go:149
+					rounds++
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:131
+						i := (nugoX0 + nugoTi)
+						v := nugoVV[nugoTi]
+
+//line huntc_shared.go:152
+						out[i] = v*100 + rounds
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:131
+						i := t.Grid1()
+						v := nugoVV[nugoTi]
+
+//line huntc_shared.go:152
+						out[i] = v*100 + rounds
+						nugoVV[nugoTi] = v
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntcSyncReduce, "660f94b060de9bd7", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out

@@ -32,7 +32,11 @@ import (
 // to the next SyncThreads of the same list (or to the kernel's end, at
 // its top level), none of which writes the array (an assignment to an
 // element, an increment, an address taken for an atomic), nested
-// statements included. Elsewhere the read stays the thread's.
+// statements included. A loop right after a SyncThreads may also take
+// its condition from an array its body writes, between barriers of the
+// body (`for flag[0] != 0 { t.SyncThreads(); ...; flag[0] = 1; ...;
+// t.SyncThreads() }`): see sharedLoopCond. Elsewhere the read stays the
+// thread's.
 
 // findSharedReads records in f.sharedReads the index expressions reading
 // shared memory that every thread of the block reads alike.
@@ -77,6 +81,11 @@ func (f *fissioner) sharedReadsIn(list []ast.Stmt, top bool, arrays map[*types.V
 		for _, st := range span {
 			f.sharedWrites(st, arrays, written)
 		}
+		if len(span) > 0 {
+			if fs, ok := span[0].(*ast.ForStmt); ok {
+				f.sharedLoopCond(fs, span[1:], arrays, written)
+			}
+		}
 		for _, st := range span {
 			ast.Inspect(st, func(n ast.Node) bool {
 				ix, ok := n.(*ast.IndexExpr)
@@ -87,15 +96,104 @@ func (f *fissioner) sharedReadsIn(list []ast.Stmt, top bool, arrays map[*types.V
 				if v == nil || written[v] {
 					return true
 				}
-				if tv, ok := f.info.Types[ix.Index]; ok && tv.Value != nil {
-					if k, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact && k >= 0 && k < arrays[v] {
-						f.sharedReads[ix] = true
-					}
+				if f.constIndexIn(ix, arrays[v]) {
+					f.sharedReads[ix] = true
 				}
 				return true
 			})
 		}
 	}
+}
+
+// sharedLoopCond marks the reads in the condition of loop fs, which
+// follows a SyncThreads, of the arrays that fs writes (written) but only
+// between barriers of its body: its condition is read after the barrier
+// before the loop or after the last barrier of the body (and the post
+// statement), and then until the first barrier of the body or, leaving
+// the loop, among the statements after it (after, up to the next
+// SyncThreads). None of those may write the array, and no continue may
+// jump from the middle of the body to the condition.
+func (f *fissioner) sharedLoopCond(fs *ast.ForStmt, after []ast.Stmt, arrays map[*types.Var]int64, written map[*types.Var]bool) {
+	if fs.Cond == nil || hasContinue(fs.Body) {
+		return
+	}
+	body := fs.Body.List
+	first, last := -1, -1
+	for j, st := range body {
+		if f.isSyncThreads(st) {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first < 0 {
+		return
+	}
+	edges := map[*types.Var]bool{}
+	for _, st := range body[:first] {
+		f.sharedWrites(st, arrays, edges)
+	}
+	for _, st := range body[last+1:] {
+		f.sharedWrites(st, arrays, edges)
+	}
+	for _, st := range after {
+		if f.isSyncThreads(st) {
+			break
+		}
+		f.sharedWrites(st, arrays, edges)
+	}
+	for _, st := range []ast.Stmt{fs.Init, fs.Post} {
+		if st != nil {
+			f.sharedWrites(st, arrays, edges)
+		}
+	}
+	f.sharedWrites(fs.Cond, arrays, edges)
+	ast.Inspect(fs.Cond, func(n ast.Node) bool {
+		if ix, ok := n.(*ast.IndexExpr); ok {
+			if v := f.sharedVar(ix.X, arrays); v != nil && written[v] && !edges[v] && f.constIndexIn(ix, arrays[v]) {
+				f.sharedReads[ix] = true
+			}
+		}
+		return true
+	})
+}
+
+// hasContinue reports whether body holds a continue of its own loop (an
+// unlabeled one outside inner loops) or any labeled continue.
+func hasContinue(body *ast.BlockStmt) bool {
+	found := false
+	var walk func(n ast.Node, inner bool)
+	walk = func(n ast.Node, inner bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				if m != n {
+					walk(m, true)
+					return false
+				}
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if m.Tok == token.CONTINUE && (m.Label != nil || !inner) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	walk(body, false)
+	return found
+}
+
+// constIndexIn reports whether ix's index is a constant in [0, size).
+func (f *fissioner) constIndexIn(ix *ast.IndexExpr, size int64) bool {
+	tv, ok := f.info.Types[ix.Index]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	k, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	return exact && k >= 0 && k < size
 }
 
 // isSyncThreads reports whether s is a statement calling t.SyncThreads().

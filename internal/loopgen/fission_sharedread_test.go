@@ -19,7 +19,7 @@ func TestSharedReadUniform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Converge", "Trip"}; !slices.Equal(res.Fissioned, want) {
+	if want := []string{"Converge", "Trip", "WhileFlag"}; !slices.Equal(res.Fissioned, want) {
 		t.Errorf("fissioned %v, want %v", res.Fissioned, want)
 	}
 	want := map[string]string{
@@ -28,6 +28,9 @@ func TestSharedReadUniform(t *testing.T) {
 		"ThreadIndex":     "loop whose condition is not the same in every thread",
 		"Aliased":         "loop whose condition is not the same in every thread",
 		"InLoopBody":      "break in a loop around barriers",
+		"WhileContinue":   "loop whose condition is not the same in every thread",
+		"WhileTailWrite":  "loop whose condition is not the same in every thread",
+		"WhileAfterWrite": "loop whose condition is not the same in every thread",
 	}
 	if len(res.Unfissioned) != len(want) {
 		t.Errorf("unfissioned %v, want %d kernels", res.Unfissioned, len(want))

@@ -320,4 +320,164 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(WhileFlag, "5d924e79ffd85531", func(nugoArgs []any) func() cuda.BlockLoop {
+		a := nugoArgs[0].([]int32)
+		_ = a
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				flag := (*[1]int32)(cuda.BlockShared(&nugoShared, 1))
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line sharedread.go:122
+						flag[0] = 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line sharedread.go:122
+						flag[0] = 1
+					}
+				}
+//line sharedread.go:124
+				for flag[0] != 0 {
+					if nugoFlat {
+						nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line sharedread.go:126
+							if nugoTi == 0 {
+//line sharedread.go:127
+								flag[0] = 0
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line sharedread.go:126
+							if t.ThreadIdx().X == 0 {
+//line sharedread.go:127
+								flag[0] = 0
+							}
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line sharedread.go:121
+							i := (nugoX0 + nugoTi)
+
+//line sharedread.go:130
+							a[i] /= 2
+
+//line sharedread.go:131
+							if a[i] != 0 {
+//line sharedread.go:132
+								flag[0] = 1
+							}
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line sharedread.go:121
+							i := t.Grid1()
+
+//line sharedread.go:130
+							a[i] /= 2
+
+//line sharedread.go:131
+							if a[i] != 0 {
+//line sharedread.go:132
+								flag[0] = 1
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line sharedread.go:121
+						i := (nugoX0 + nugoTi)
+
+//line sharedread.go:136
+						a[i] += 1
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line sharedread.go:121
+						i := t.Grid1()
+
+//line sharedread.go:136
+						a[i] += 1
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(WhileContinue, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					WhileContinue(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(WhileTailWrite, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					WhileTailWrite(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
+	cuda.RegisterRowLoop(WhileAfterWrite, func(args []any) cuda.RowLoop {
+		a0 := args[0].([]int32)
+		return func(r *cuda.Row) {
+			for t, n, stop := r.Begin(); n > 0; t, n = r.More() {
+				for {
+					WhileAfterWrite(t, a0)
+					if n--; n == 0 || *stop {
+						break
+					}
+					t = r.Next(t)
+				}
+			}
+		}
+	})
 }

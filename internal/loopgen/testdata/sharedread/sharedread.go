@@ -113,3 +113,64 @@ func InLoopBody(t cuda.Thread, a []int32) {
 		}
 	}
 }
+
+// WhileFlag loops while the flag is set, the body resetting and raising
+// it between its first and last barriers.
+func WhileFlag(t cuda.Thread, a []int32) {
+	flag := cuda.SharedArray[int32](t, 1)
+	i := t.Grid1()
+	flag[0] = 1
+	t.SyncThreads()
+	for flag[0] != 0 {
+		t.SyncThreads()
+		if t.ThreadIdx().X == 0 {
+			flag[0] = 0
+		}
+		t.SyncThreads()
+		a[i] /= 2
+		if a[i] != 0 {
+			flag[0] = 1
+		}
+		t.SyncThreads()
+	}
+	a[i] += 1
+}
+
+// WhileContinue continues its loop from between the barriers, where the
+// flag is written: the condition is then read with no barrier between.
+func WhileContinue(t cuda.Thread, a []int32) {
+	flag := cuda.SharedArray[int32](t, 1)
+	flag[0] = 1
+	t.SyncThreads()
+	for flag[0] != 0 {
+		t.SyncThreads()
+		flag[0] = a[0]
+		if len(a) > 3 {
+			continue
+		}
+		t.SyncThreads()
+	}
+}
+
+// WhileTailWrite writes the flag after the body's last barrier.
+func WhileTailWrite(t cuda.Thread, a []int32) {
+	flag := cuda.SharedArray[int32](t, 1)
+	t.SyncThreads()
+	for flag[0] != 0 {
+		t.SyncThreads()
+		flag[0] = a[0]
+	}
+}
+
+// WhileAfterWrite writes the flag after the loop, before any barrier: a
+// thread that left may write it while another reads the condition.
+func WhileAfterWrite(t cuda.Thread, a []int32) {
+	flag := cuda.SharedArray[int32](t, 1)
+	t.SyncThreads()
+	for flag[0] != 0 {
+		t.SyncThreads()
+		flag[0] = a[0]
+		t.SyncThreads()
+	}
+	flag[0] = 5
+}
