@@ -151,3 +151,37 @@ func HuntcWhileFlag(t cuda.Thread, a []int32, out []int32) {
 	}
 	out[i] = v*100 + rounds
 }
+
+// HuntcSharedBounds takes, from shared memory read after a barrier, the
+// trip count of a loop of shuffles, of a per-thread loop (unrolled and
+// jammed) and the condition of an if around barriers, in 2-D blocks too.
+func HuntcSharedBounds(t cuda.Thread, a []float32, out []float32) {
+	cfg := cuda.SharedArray[int32](t, 4)
+	tile := cuda.SharedArray[float32](t, 256)
+	tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+	n := t.BlockDim().X * t.BlockDim().Y
+	g := t.BlockIdx().X*n + tid
+	v := a[g]
+	if tid == 0 {
+		cfg[0] = int32(t.BlockIdx().X%4 + 1)
+		cfg[1] = int32(len(a) % 7)
+		cfg[2] = int32(t.BlockIdx().X % 2)
+	}
+	tile[tid] = v
+	t.SyncThreads()
+	k := int(cfg[0])
+	for r := 0; r < k; r++ {
+		v += cuda.ShflDownSync(t, v, 1<<uint(r))
+	}
+	var sum float32
+	for p := 0; p < int(cfg[1]); p++ {
+		sum += tile[(tid+p)%n] * float32(p)
+	}
+	t.SyncThreads()
+	if cfg[2] == 1 {
+		tile[tid] = v
+		t.SyncThreads()
+		v = tile[(tid+3)%n]
+	}
+	out[g] = v + sum
+}

@@ -173,6 +173,11 @@ func TestHuntcSharedRead(t *testing.T) {
 			}})
 		}
 	}
+	for _, d := range []cuda.Dim3{cuda.Dim1(64), cuda.Dim1(33), cuda.Dim2(8, 8), cuda.Dim2(5, 7), cuda.Dim2(16, 3)} {
+		cs = append(cs, huntCase{name: fmt.Sprintf("sharedbounds/%dx%d", d.X, d.Y), kernel: HuntcSharedBounds, cfg: huntcCfg(cuda.Dim1(4), d), args: func() []any {
+			return []any{floats(4 * d.Size()), make([]float32, 4*d.Size())}
+		}})
+	}
 	for s := 0; s < 8; s++ {
 		cs = append(cs, huntCase{name: fmt.Sprintf("sharedtrip/shift%d", s), kernel: HuntcSharedTrip, cfg: huntcCfg(cuda.Dim1(2), cuda.Dim1(64)), args: func() []any {
 			a := ints(128 + s)[s:]

@@ -19383,6 +19383,346 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntcSharedBounds, "3e4d0af909084369", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoVSum []float32
+			var nugoShared []int32
+			var nugoShared2 []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVSum) < nugoN {
+					nugoVSum = make([]float32, nugoN)
+				}
+				nugoVSum := nugoVSum[:nugoN]
+				_ = nugoVSum
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				cfg := (*[4]int32)(cuda.BlockShared(&nugoShared, 4))
+				tile := (*[256]float32)(cuda.BlockShared(&nugoShared2, 256))
+
+//line huntc_shared.go:162
+				n := t.BlockDim().X * t.BlockDim().Y
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:161
+						tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line huntc_shared.go:164
+						v := a[g]
+
+//line huntc_shared.go:165
+						if tid == 0 {
+//line huntc_shared.go:166
+							cfg[0] = int32(t.BlockIdx().X%4 + 1)
+//line huntc_shared.go:167
+							cfg[1] = int32(len(a) % 7)
+//line huntc_shared.go:168
+							cfg[2] = int32(t.BlockIdx().X % 2)
+						}
+
+//line huntc_shared.go:170
+						tile[tid] = v
+						nugoVV[nugoTi] = v
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:161
+						tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:163
+						g := t.BlockIdx().X*n + tid
+
+//line huntc_shared.go:164
+						v := a[g]
+
+//line huntc_shared.go:165
+						if tid == 0 {
+//line huntc_shared.go:166
+							cfg[0] = int32(t.BlockIdx().X%4 + 1)
+//line huntc_shared.go:167
+							cfg[1] = int32(len(a) % 7)
+//line huntc_shared.go:168
+							cfg[2] = int32(t.BlockIdx().X % 2)
+						}
+
+//line huntc_shared.go:170
+						tile[tid] = v
+						nugoVV[nugoTi] = v
+					}
+				}
+
+//line huntc_shared.go:172
+				k := int(cfg[0])
+//line huntc_shared.go:173
+				for r := 0; r < k; r++ {
+//line huntc_shared.go:174
+					{
+						nugoD := int(1<<uint(r)) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam; nugoJ2+3 <= nugoN; nugoJ2 += 3 {
+							nugoTi1 := nugoJ2 + 0
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ2 + 1
+							t2 := nugoB.FlatThread(nugoTi2)
+							_ = t2
+							nugoTi3 := nugoJ2 + 2
+							t3 := nugoB.FlatThread(nugoTi3)
+							_ = t3
+
+//line huntc_shared.go:161
+							tid1 := nugoTi1 + t1.ThreadIdx().Y*t1.BlockDim().X
+
+//line huntc_shared.go:161
+							tid2 := nugoTi2 + t2.ThreadIdx().Y*t2.BlockDim().X
+
+//line huntc_shared.go:161
+							tid3 := nugoTi3 + t3.ThreadIdx().Y*t3.BlockDim().X
+
+//line huntc_shared.go:176
+							var sum1 float32
+
+//line huntc_shared.go:176
+							var sum2 float32
+
+//line huntc_shared.go:176
+							var sum3 float32
+							for p := 0; p < int(cfg[1]); p++ {
+
+//line huntc_shared.go:178
+								sum1 += tile[(tid1+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum2 += tile[(tid2+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum3 += tile[(tid3+p)%n] * float32(p)
+							}
+							nugoVSum[nugoJ2+0] = sum1
+							nugoVSum[nugoJ2+1] = sum2
+							nugoVSum[nugoJ2+2] = sum3
+							nugoJam = nugoJ2 + 3
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:161
+						tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:176
+						var sum float32
+
+//line huntc_shared.go:177
+						for p := 0; p < int(cfg[1]); p++ {
+//line huntc_shared.go:178
+							sum += tile[(tid+p)%n] * float32(p)
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ3 := nugoJam2; nugoJ3+3 <= nugoN; nugoJ3 += 3 {
+							nugoTi12 := nugoJ3 + 0
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ3 + 1
+							t22 := nugoB.Thread(nugoTi22)
+							_ = t22
+							nugoTi32 := nugoJ3 + 2
+							t32 := nugoB.Thread(nugoTi32)
+							_ = t32
+
+//line huntc_shared.go:161
+							tid12 := t12.ThreadIdx().X + t12.ThreadIdx().Y*t12.BlockDim().X
+
+//line huntc_shared.go:161
+							tid22 := t22.ThreadIdx().X + t22.ThreadIdx().Y*t22.BlockDim().X
+
+//line huntc_shared.go:161
+							tid32 := t32.ThreadIdx().X + t32.ThreadIdx().Y*t32.BlockDim().X
+
+//line huntc_shared.go:176
+							var sum12 float32
+
+//line huntc_shared.go:176
+							var sum22 float32
+
+//line huntc_shared.go:176
+							var sum32 float32
+							for p := 0; p < int(cfg[1]); p++ {
+
+//line huntc_shared.go:178
+								sum12 += tile[(tid12+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum22 += tile[(tid22+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum32 += tile[(tid32+p)%n] * float32(p)
+							}
+							nugoVSum[nugoJ3+0] = sum12
+							nugoVSum[nugoJ3+1] = sum22
+							nugoVSum[nugoJ3+2] = sum32
+							nugoJam2 = nugoJ3 + 3
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:161
+						tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:176
+						var sum float32
+
+//line huntc_shared.go:177
+						for p := 0; p < int(cfg[1]); p++ {
+//line huntc_shared.go:178
+							sum += tile[(tid+p)%n] * float32(p)
+						}
+						nugoVSum[nugoTi] = sum
+					}
+				}
+//line huntc_shared.go:181
+				if cfg[2] == 1 {
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:161
+							tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:182
+							tile[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:161
+							tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:182
+							tile[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+					if nugoFlat {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:161
+							tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:184
+							v = tile[(tid+3)%n]
+							nugoVV[nugoTi] = v
+						}
+					} else {
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.Thread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:161
+							tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:184
+							v = tile[(tid+3)%n]
+							nugoVV[nugoTi] = v
+						}
+					}
+				}
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:161
+						tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:163
+						g := t.BlockIdx().X*n + tid
+						v := nugoVV[nugoTi]
+						sum := nugoVSum[nugoTi]
+
+//line huntc_shared.go:186
+						out[g] = v + sum
+						nugoVV[nugoTi] = v
+						nugoVSum[nugoTi] = sum
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line huntc_shared.go:161
+						tid := t.ThreadIdx().X + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:163
+						g := t.BlockIdx().X*n + tid
+						v := nugoVV[nugoTi]
+						sum := nugoVSum[nugoTi]
+
+//line huntc_shared.go:186
+						out[g] = v + sum
+						nugoVV[nugoTi] = v
+						nugoVSum[nugoTi] = sum
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntcSyncReduce, "660f94b060de9bd7", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
 		_, _ = a, out
