@@ -257,3 +257,21 @@ func TestHuntcSlots(t *testing.T) {
 	}
 	huntcRun(t, cs)
 }
+
+// TestHuntcExited: block-uniform code that would fail runs in a block
+// only if a thread of it is still running there (before, the block loop
+// ran it after all threads of block 1 had returned and failed the launch
+// naming thread 0 of that block).
+func TestHuntcExited(t *testing.T) {
+	defer cuda.SetBackend(cuda.Auto)
+	var cs []huntCase
+	for _, b := range []int{32, 48} {
+		cfg := huntcCfg(cuda.Dim1(3), cuda.Dim1(b))
+		n := 3 * b
+		cs = append(cs,
+			huntCase{name: fmt.Sprintf("alldone/%d", b), kernel: HuntcExitedDiv, cfg: cfg, args: func() []any { return []any{ints(n), make([]int32, n), 1, b} }},
+			huntCase{name: fmt.Sprintf("ok/%d", b), kernel: HuntcExitedDiv, cfg: cfg, args: func() []any { return []any{ints(n), make([]int32, n), 5, b} }},
+		)
+	}
+	huntcRun(t, cs)
+}

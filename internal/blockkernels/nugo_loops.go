@@ -2549,7 +2549,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -2733,7 +2735,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_divergent.go:79
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -2761,7 +2765,9 @@ func init() {
 						nugoVB[nugoTi] = b
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_divergent.go:80
 				{
 					nugoD := int(1) & 31
@@ -2819,7 +2825,9 @@ func init() {
 						nugoVB[nugoTi] = b
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -4579,7 +4587,9 @@ func init() {
 						sh[tid] = a[i]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -4615,7 +4625,9 @@ func init() {
 						out[i] = sh[(tid+1)%t.BlockDim().X] * 3
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line hunt_grid.go:19
 				if !nugoB.SyncGrid(nugoExited) {
@@ -4670,7 +4682,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line hunt_grid.go:25
 				if !nugoB.SyncGrid(nugoExited) {
@@ -4711,7 +4725,9 @@ func init() {
 							nugoVV[nugoTi] = v
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 
 //line hunt_grid.go:28
 					if !nugoB.SyncGrid(nugoExited) {
@@ -4751,7 +4767,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -14362,10 +14380,14 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_tree.go:173
 				for off := 16; off > 0; off /= 2 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line hunt_tree.go:174
 					{
 						nugoD := int(off) & 31
@@ -14386,7 +14408,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
@@ -14421,7 +14445,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -14494,10 +14520,14 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_tree.go:192
 				for off := 16; off > 0; off /= 2 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line hunt_tree.go:193
 					{
 						nugoD := int(off) & 31
@@ -14521,7 +14551,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 				nugoRegion:
@@ -14602,7 +14634,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -14648,10 +14682,14 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_tree.go:207
 				for off := 16; off > 0; off /= 2 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line hunt_tree.go:208
 					{
 						nugoD2 := int(off) & 31
@@ -14675,7 +14713,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
@@ -14717,7 +14757,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -16196,7 +16238,9 @@ func init() {
 						sh[tid] = int32(tid)
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					nugoLo, nugoHi := 0, min(max(gone, 0), nugoN)
 				nugoRegion:
@@ -16239,7 +16283,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line hunt_uniform.go:254
 				k := 2
@@ -16280,7 +16326,9 @@ func init() {
 							sh[tid]++
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 //line hunt_uniform.go:262
 				if where == 2 && 12/d > 0 {
@@ -16313,7 +16361,9 @@ func init() {
 							sh[tid]--
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -16350,7 +16400,133 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcExitedDiv, "1e6f47fbf5fceaf9", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, zb, lo := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int), nugoArgs[3].(int)
+		_, _, _, _ = a, out, zb, lo
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+				nugoRegion:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_exit.go:11
+						tid := nugoTi
+
+//line huntc_exit.go:12
+						i := (nugoX0 + nugoTi)
+
+//line huntc_exit.go:13
+						if t.BlockIdx().X == zb && tid < lo {
+//line huntc_exit.go:14
+							out[i] = -1
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion
+							}
+						}
+
+//line huntc_exit.go:17
+						sh[tid] = a[i]
+					}
+				} else {
+				nugoRegion2:
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_exit.go:11
+						tid := t.ThreadIdx().X
+
+//line huntc_exit.go:12
+						i := t.Grid1()
+
+//line huntc_exit.go:13
+						if t.BlockIdx().X == zb && tid < lo {
+//line huntc_exit.go:14
+							out[i] = -1
+							{
+								nugoExited[nugoTi] = true
+								continue nugoRegion2
+							}
+						}
+
+//line huntc_exit.go:17
+						sh[tid] = a[i]
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+
+//line huntc_exit.go:19
+				k := 100 / (t.BlockIdx().X - zb)
+				if nugoFlat {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_exit.go:11
+						tid := nugoTi
+
+//line huntc_exit.go:12
+						i := (nugoX0 + nugoTi)
+
+//line huntc_exit.go:20
+						out[i] = sh[(tid+1)%t.BlockDim().X] + int32(k)
+					}
+				} else {
+					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+						if nugoExited[nugoTi] {
+							continue
+						}
+
+//line huntc_exit.go:11
+						tid := t.ThreadIdx().X
+
+//line huntc_exit.go:12
+						i := t.Grid1()
+
+//line huntc_exit.go:20
+						out[i] = sh[(tid+1)%t.BlockDim().X] + int32(k)
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -16542,7 +16718,9 @@ func init() {
 						sh[tid] = a[i]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				nugoCount := 0
 				if nugoFlat {
 				nugoRegion3:
@@ -16601,7 +16779,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line huntc_loops.go:43
 				c := nugoCount
@@ -16622,7 +16802,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -16664,7 +16846,9 @@ func init() {
 						out[i] = sh[j] + int32(c)*1000
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -16942,7 +17126,9 @@ func init() {
 						nugoVAcc[nugoTi] = acc
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line huntc_more.go:16
 				for i := 0; i < t.GridDim().X; i++ {
 					if nugoFlat {
@@ -17016,7 +17202,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 							t := nugoB.FlatThread(nugoTi)
@@ -17062,7 +17250,9 @@ func init() {
 							nugoVAcc[nugoTi] = acc
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 				nugoRegion:
@@ -17115,7 +17305,9 @@ func init() {
 						nugoVAcc[nugoTi] = acc
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})

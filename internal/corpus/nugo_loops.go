@@ -2435,7 +2435,9 @@ func init() {
 						a[lin] = a[lin]*3 + int32(lin)
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:57
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2482,7 +2484,9 @@ func init() {
 						out[lin] = a[(lin+n/2)%n] - int32(tid.Y)
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:59
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2523,7 +2527,9 @@ func init() {
 						a[lin] = out[(lin+1)%n]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -2596,7 +2602,9 @@ func init() {
 						a[i] = int64(i) * 3
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:74
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2631,7 +2639,9 @@ func init() {
 						out[i] = a[(i+t.BlockDim().X)%len(a)]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:76
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2705,7 +2715,9 @@ func init() {
 						out[i] += s
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -4771,7 +4783,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:32
 				pos := nugoCount
@@ -4808,7 +4822,9 @@ func init() {
 						nugoArrived++
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:33
 				all := (nugoCount2 == nugoArrived)
@@ -4842,7 +4858,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:34
 				some := (nugoCount3 > 0)
@@ -4894,7 +4912,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:38
 				live := nugoCount4
@@ -4942,7 +4962,9 @@ func init() {
 						out[i] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -6637,7 +6659,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:100
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -6675,7 +6699,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:101
 				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -6707,7 +6733,9 @@ func init() {
 						m64[i] = nugoMatch2[nugoTi]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -6971,7 +6999,9 @@ func init() {
 						nugoVal[nugoTi] = (a[i])
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:130
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -7009,7 +7039,9 @@ func init() {
 						nugoVOk[nugoTi] = ok
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:131
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -7085,7 +7117,9 @@ func init() {
 						nugoVOk[nugoTi] = ok
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -7843,7 +7877,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 //line warpbranch.go:21
 					for off := 8; off > 0; off /= 2 {
@@ -8036,7 +8072,9 @@ func init() {
 						nugoIn3[nugoTi] = t.ThreadIdx().X/32 == 1
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff4, nugoIn3, nugoExited, true) {
 					nugoB.Lead(nugoOff4)
 //line warpbranch.go:33
@@ -8072,7 +8110,9 @@ func init() {
 					}
 					nugoB.Lead(nugoOff4)
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warpbranch.go:35
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nugoExited)
 				if nugoFlat {
@@ -8120,7 +8160,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -10089,7 +10131,9 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -10259,7 +10303,9 @@ func init() {
 						nugoVA[nugoTi] = a
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warpmask.go:112
 				cuda.BlockBallot(nugoVote3, nugoPred3, nugoExited)
 				if nugoFlat {
@@ -10303,7 +10349,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -10406,10 +10454,14 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warptree.go:24
 				for off := 16; off > 0; off /= 2 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line warptree.go:25
 					{
 						nugoD := int(off) & 31
@@ -10430,11 +10482,15 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 //line warptree.go:27
 				for off := 8; off > 0; off >>= 1 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line warptree.go:28
 					{
 						nugoD2 := int(off) & 31
@@ -10455,7 +10511,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi += 32 {
@@ -10498,7 +10556,9 @@ func init() {
 						nugoVX[nugoTi] = x
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -11048,7 +11108,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warptree.go:102
 				{
 					nugoD := int(3) & 31
@@ -11069,7 +11131,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warptree.go:103
 				{
 					nugoD2 := int(1) & 31
@@ -11090,7 +11154,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warptree.go:104
 				{
 					nugoD3 := int(35) & 31
@@ -11150,7 +11216,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})

@@ -1811,8 +1811,15 @@ func (e *emitter) region(r *region) {
 	e.regionLoops(r)
 	if e.f.exited != "" {
 		// The block-level code after the loops names, in a panic, the
-		// first thread that has not returned (cuda.Block.Lead).
-		fmt.Fprintf(e.w, "%s.Lead(%s)\n", e.f.blk, e.f.exited)
+		// first thread that has not returned (cuda.Block.Lead); when all
+		// have, the block has left the kernel. In a divergent arm the
+		// flags are the arm's off flags (fission_divergent.go): the
+		// threads of the other arm go on.
+		if d := e.f.div; d == nil || len(d.arms) == 0 {
+			fmt.Fprintf(e.w, "if !%s.Lead(%s) {\nreturn\n}\n", e.f.blk, e.f.exited)
+		} else {
+			fmt.Fprintf(e.w, "%s.Lead(%s)\n", e.f.blk, e.f.exited)
+		}
 	}
 }
 

@@ -2814,7 +2814,9 @@ func init() {
 						data[i] = 1
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:52
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2849,7 +2851,9 @@ func init() {
 						out[i] = data[i] + data[(i+t.BlockDim().X)%len(data)]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -2980,7 +2984,9 @@ func init() {
 						data[i] = 1
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:75
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3039,7 +3045,9 @@ func init() {
 						out[i] = data[i] + data[len(data)-1-i]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:80
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3080,7 +3088,9 @@ func init() {
 						out[i]++
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -3149,7 +3159,9 @@ func init() {
 						data[i] *= 3
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:93
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3220,7 +3232,9 @@ func init() {
 						out[i] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -3814,7 +3828,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line match.go:19
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -3852,7 +3868,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line match.go:20
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -3908,7 +3926,9 @@ func init() {
 						allMask[i], all[i] = m, a
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -4212,7 +4232,9 @@ func init() {
 						nugoPred[nugoTi] = in[i] > 0
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line match.go:52
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -4268,7 +4290,9 @@ func init() {
 						rank[i] = r
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -4734,7 +4758,9 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:17
 				c := nugoCount
@@ -4772,7 +4798,9 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line syncreduce.go:19
 				if nugoCount2 == nugoArrived {
 
@@ -4807,7 +4835,9 @@ func init() {
 						nugoVP[nugoTi] = p
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line syncreduce.go:22
 				if nugoCount3 > 0 {
 
@@ -4849,7 +4879,9 @@ func init() {
 						count[i], flags[i] = int32(c), f
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -5955,7 +5987,9 @@ func init() {
 						nugoPred[nugoTi] = true
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:106
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -5989,7 +6023,9 @@ func init() {
 						nugoPred2[nugoTi] = true
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:107
 				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
 				if nugoFlat {
@@ -6023,7 +6059,9 @@ func init() {
 						nugoVal[nugoTi] = i
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:108
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
 				if nugoFlat {
@@ -6055,7 +6093,9 @@ func init() {
 						fromLane0[i] = nugoShfl[nugoTi]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -6690,7 +6730,9 @@ func init() {
 						nugoVM[nugoTi] = m
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -8437,7 +8479,9 @@ func init() {
 						nugoPred[nugoTi] = (in[i] > 0)
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warpmask.go:65
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
 				if nugoFlat {
@@ -8469,7 +8513,9 @@ func init() {
 						out[i] = nugoVote[nugoTi]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})

@@ -190,7 +190,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				nugoCount := 0
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -219,7 +221,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
 						t := nugoB.FlatThread(nugoTi)
@@ -253,7 +257,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -1026,7 +1032,9 @@ func init() {
 						nugoVV[nugoTi] = v
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 					nugoRegion:
@@ -1216,7 +1224,9 @@ func init() {
 						nugoB.Lead(nugoOff3)
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line fission.go:196
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(0), nugoExited)
 				if nugoFlat {
@@ -1248,7 +1258,9 @@ func init() {
 						a[i] = nugoShfl2[nugoTi]
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
