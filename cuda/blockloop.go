@@ -77,15 +77,20 @@ func (b *Block) FlatThread(i int) Thread {
 // Lead records, as the thread being run, the first thread that has not
 // exited (thread 0 if all have): block-level code between regions (uniform
 // statements, the headers of loops and ifs around barriers) runs once for
-// the block, and a panic there names that thread, as ptxsim does.
-func (b *Block) Lead(exited []bool) {
+// the block, and a panic there names that thread, as ptxsim does. It
+// reports whether such a thread is left: when every thread has returned,
+// the block has left the kernel, and the block loop returns without
+// running its block-level code (a division by zero there would fail a
+// launch that no thread reached it in).
+func (b *Block) Lead(exited []bool) bool {
 	b.cur = 0
 	for i, e := range exited {
 		if !e {
 			b.cur = i
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // X0 returns the grid x index of the block's first thread, so that in a

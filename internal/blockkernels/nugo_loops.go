@@ -3023,7 +3023,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						{
@@ -3257,7 +3259,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_divergent.go:79
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -3295,7 +3299,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_divergent.go:80
 				{
 					nugoD := int(1) & 31
@@ -3363,7 +3369,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -5467,7 +5475,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -5513,7 +5523,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line hunt_grid.go:19
 				if !nugoB.SyncGrid(nugoExited) {
@@ -5578,7 +5590,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line hunt_grid.go:25
 				if !nugoB.SyncGrid(nugoExited) {
@@ -5629,7 +5643,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 
 //line hunt_grid.go:28
 					if !nugoB.SyncGrid(nugoExited) {
@@ -5679,7 +5695,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -25905,10 +25923,14 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_tree.go:173
 				for off := 16; off > 0; off /= 2 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line hunt_tree.go:174
 					{
 						nugoD := int(off) & 31
@@ -25929,7 +25951,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					{
@@ -25968,7 +25992,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -26051,10 +26077,14 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_tree.go:192
 				for off := 16; off > 0; off /= 2 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line hunt_tree.go:193
 					{
 						nugoD := int(off) & 31
@@ -26078,7 +26108,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					{
@@ -26169,7 +26201,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -26225,10 +26259,14 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line hunt_tree.go:207
 				for off := 16; off > 0; off /= 2 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line hunt_tree.go:208
 					{
 						nugoD2 := int(off) & 31
@@ -26252,7 +26290,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
@@ -26304,7 +26344,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -28203,7 +28245,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					nugoLo, nugoHi := 0, min(max(gone, 0), nugoN)
 					{
@@ -28256,7 +28300,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line hunt_uniform.go:254
 				k := 2
@@ -28307,7 +28353,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 //line hunt_uniform.go:262
 				if where == 2 && 12/d > 0 {
@@ -28350,7 +28398,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					{
@@ -28397,7 +28447,7120 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcExitedDiv, "1e6f47fbf5fceaf9", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, zb, lo := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int), nugoArgs[3].(int)
+		_, _, _, _ = a, out, zb, lo
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+				if nugoFlat {
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_exit.go:11
+							tid := nugoTi
+
+//line huntc_exit.go:12
+							i := (nugoX0 + nugoTi)
+
+//line huntc_exit.go:13
+							if t.BlockIdx().X == zb && tid < lo {
+//line huntc_exit.go:14
+								out[i] = -1
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
+							}
+
+//line huntc_exit.go:17
+							sh[tid] = a[i]
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+
+//line huntc_exit.go:11
+									tid := nugoTx
+
+//line huntc_exit.go:12
+									i := (nugoX0 + nugoTx)
+
+//line huntc_exit.go:13
+									if t.BlockIdx().X == zb && tid < lo {
+//line huntc_exit.go:14
+										out[i] = -1
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+
+//line huntc_exit.go:17
+									sh[tid] = a[i]
+								}
+							}
+						}
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+
+//line huntc_exit.go:19
+				k := 100 / (t.BlockIdx().X - zb)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_exit.go:11
+							tid := nugoTi
+
+//line huntc_exit.go:12
+							i := (nugoX0 + nugoTi)
+
+//line huntc_exit.go:20
+							out[i] = sh[(tid+1)%t.BlockDim().X] + int32(k)
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+
+//line huntc_exit.go:11
+									tid := nugoTx
+
+//line huntc_exit.go:12
+									i := (nugoX0 + nugoTx)
+
+//line huntc_exit.go:20
+									out[i] = sh[(tid+1)%t.BlockDim().X] + int32(k)
+								}
+							}
+						}
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcGridStride, "54a41cd10f5d665f", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVI []int
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVI) < nugoN {
+					nugoVI = make([]int, nugoN)
+				}
+				nugoVI := nugoVI[:nugoN]
+				_ = nugoVI
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[256]int32)(cuda.BlockShared(&nugoShared, 256))
+
+//line huntc_loops.go:12
+				bd := t.BlockDim().X
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
+						}
+					}
+				}
+//line huntc_loops.go:13
+				for base := t.BlockIdx().X * bd; base < len(a); base += bd * t.GridDim().X {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_loops.go:11
+								tid := nugoTi
+
+//line huntc_loops.go:14
+								i := base + tid
+
+//line huntc_loops.go:15
+								sh[tid] = -7
+
+//line huntc_loops.go:16
+								if i < len(a) {
+//line huntc_loops.go:17
+									sh[tid] = a[i]
+								}
+								nugoVI[nugoTi] = i
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_loops.go:11
+										tid := nugoTx
+
+//line huntc_loops.go:14
+										i := base + tid
+
+//line huntc_loops.go:15
+										sh[tid] = -7
+
+//line huntc_loops.go:16
+										if i < len(a) {
+//line huntc_loops.go:17
+											sh[tid] = a[i]
+										}
+										nugoVI[nugoTi] = i
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_loops.go:11
+								tid := nugoTi
+								i := nugoVI[nugoTi]
+
+//line huntc_loops.go:20
+								if i < len(a) {
+//line huntc_loops.go:21
+									out[i] = sh[bd-1-tid] + int32(base)
+								}
+								nugoVI[nugoTi] = i
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_loops.go:11
+										tid := nugoTx
+										i := nugoVI[nugoTi]
+
+//line huntc_loops.go:20
+										if i < len(a) {
+//line huntc_loops.go:21
+											out[i] = sh[bd-1-tid] + int32(base)
+										}
+										nugoVI[nugoTi] = i
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcEarlyReturn, "b04c28751cc66530", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoExited []bool
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_loops.go:32
+							tid := nugoTi
+
+//line huntc_loops.go:33
+							i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:34
+							if i >= len(a) {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
+							}
+
+//line huntc_loops.go:37
+							sh[tid] = a[i]
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+
+//line huntc_loops.go:32
+									tid := nugoTx
+
+//line huntc_loops.go:33
+									i := (nugoX0 + nugoTx)
+
+//line huntc_loops.go:34
+									if i >= len(a) {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+
+//line huntc_loops.go:37
+									sh[tid] = a[i]
+								}
+							}
+						}
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+				nugoCount := 0
+				if nugoFlat {
+					{
+					nugoRegion3:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_loops.go:32
+							tid := nugoTi
+
+//line huntc_loops.go:33
+							i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:39
+							if a[i]%5 == 0 {
+//line huntc_loops.go:40
+								out[i] = -1
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion3
+								}
+							}
+							if sh[tid] > 0 {
+								nugoCount++
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion4:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+
+//line huntc_loops.go:32
+									tid := nugoTx
+
+//line huntc_loops.go:33
+									i := (nugoX0 + nugoTx)
+
+//line huntc_loops.go:39
+									if a[i]%5 == 0 {
+//line huntc_loops.go:40
+										out[i] = -1
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion4
+										}
+									}
+									if sh[tid] > 0 {
+										nugoCount++
+									}
+								}
+							}
+						}
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+
+//line huntc_loops.go:43
+				c := nugoCount
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+								}
+							}
+						}
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_loops.go:32
+							tid := nugoTi
+
+//line huntc_loops.go:33
+							i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:44
+							j := (tid + 1) % t.BlockDim().X
+
+//line huntc_loops.go:46
+							out[i] = sh[j] + int32(c)*1000
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+
+//line huntc_loops.go:32
+									tid := nugoTx
+
+//line huntc_loops.go:33
+									i := (nugoX0 + nugoTx)
+
+//line huntc_loops.go:44
+									j := (tid + 1) % t.BlockDim().X
+
+//line huntc_loops.go:46
+									out[i] = sh[j] + int32(c)*1000
+								}
+							}
+						}
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcCoopRows, "50abd2bfa286f939", func(nugoArgs []any) func() cuda.BlockLoop {
+		m := nugoArgs[0].(cuda.Array2[int32])
+		_ = m
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line huntc_loops.go:53
+				rows, cols := m.Shape()
+
+//line huntc_loops.go:54
+				stride := t.GridSize1()
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+								}
+							}
+						}
+					}
+				}
+//line huntc_loops.go:55
+				for row := 1; row < rows; row++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_loops.go:54
+								start := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:56
+								for col := start; col < cols; col += stride {
+//line huntc_loops.go:57
+									m.SetP(row, col, m.AtP(row-1, col)+1)
+								}
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_loops.go:54
+										start := (nugoX0 + nugoTx)
+
+//line huntc_loops.go:56
+										for col := start; col < cols; col += stride {
+//line huntc_loops.go:57
+											m.SetP(row, col, m.AtP(row-1, col)+1)
+										}
+									}
+								}
+							}
+						}
+					}
+
+//line huntc_loops.go:59
+					if !nugoB.SyncGrid(nil) {
+						return
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcScan, "fb19714b61fc3687", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int64), nugoArgs[1].([]int64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int64
+			var nugoShared2 []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				b0 := cuda.BlockShared(&nugoShared, 256)
+				b1 := cuda.BlockShared(&nugoShared2, 256)
+
+//line huntc_loops.go:69
+				n := t.BlockDim().X
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:68
+							tid := nugoTi
+
+//line huntc_loops.go:70
+							i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:71
+							if i < len(a) {
+//line huntc_loops.go:72
+								b0[tid] = a[i]
+							} else {
+//line huntc_loops.go:74
+								b0[tid] = 0
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_loops.go:68
+									tid := nugoTx
+
+//line huntc_loops.go:70
+									i := (nugoX0 + nugoTx)
+
+//line huntc_loops.go:71
+									if i < len(a) {
+//line huntc_loops.go:72
+										b0[tid] = a[i]
+									} else {
+//line huntc_loops.go:74
+										b0[tid] = 0
+									}
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_loops.go:77
+				src := b0
+
+//line huntc_loops.go:77
+				dst := b1
+//line huntc_loops.go:78
+				for off := 1; off < n; off *= 2 {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_loops.go:68
+								tid := nugoTi
+
+//line huntc_loops.go:79
+								x := src[tid]
+
+//line huntc_loops.go:80
+								if tid >= off {
+//line huntc_loops.go:81
+									x += src[tid-off]
+								}
+
+//line huntc_loops.go:83
+								dst[tid] = x
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_loops.go:68
+										tid := nugoTx
+
+//line huntc_loops.go:79
+										x := src[tid]
+
+//line huntc_loops.go:80
+										if tid >= off {
+//line huntc_loops.go:81
+											x += src[tid-off]
+										}
+
+//line huntc_loops.go:83
+										dst[tid] = x
+									}
+								}
+							}
+						}
+					}
+
+//line huntc_loops.go:85
+					src, dst = dst, src
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_loops.go:68
+							tid := nugoTi
+
+//line huntc_loops.go:70
+							i := (nugoX0 + nugoTi)
+
+//line huntc_loops.go:87
+							if i < len(a) {
+//line huntc_loops.go:88
+								out[i] = src[tid]
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_loops.go:68
+									tid := nugoTx
+
+//line huntc_loops.go:70
+									i := (nugoX0 + nugoTx)
+
+//line huntc_loops.go:87
+									if i < len(a) {
+//line huntc_loops.go:88
+										out[i] = src[tid]
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcMatmul2, "57a5333643f45281", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, b, c := nugoArgs[0].(cuda.Array2[float64]), nugoArgs[1].(cuda.Array2[float64]), nugoArgs[2].(cuda.Array2[float64])
+		_, _, _ = a, b, c
+		return func() cuda.BlockLoop {
+			var nugoVAcc []float64
+			var nugoExited []bool
+			var nugoShared []float64
+			var nugoShared2 []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVAcc) < nugoN {
+					nugoVAcc = make([]float64, nugoN)
+				}
+				nugoVAcc := nugoVAcc[:nugoN]
+				_ = nugoVAcc
+				if cap(nugoExited) < nugoN {
+					nugoExited = make([]bool, nugoN)
+				}
+				nugoExited := nugoExited[:nugoN]
+				_ = nugoExited
+				clear(nugoExited)
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sA := cuda.BlockShared2(&nugoShared, 8, 8)
+				sB := cuda.BlockShared2(&nugoShared2, 8, 8)
+
+//line huntc_more.go:14
+				n, _ := c.Shape()
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_more.go:15
+							var acc float64
+							nugoVAcc[nugoTi] = acc
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+
+//line huntc_more.go:15
+									var acc float64
+									nugoVAcc[nugoTi] = acc
+								}
+							}
+						}
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+//line huntc_more.go:16
+				for i := 0; i < t.GridDim().X; i++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoExited[nugoTi] {
+									continue
+								}
+
+//line huntc_more.go:12
+								x, y := t.Grid2()
+
+//line huntc_more.go:13
+								tx := nugoTi
+
+//line huntc_more.go:13
+								ty := t.ThreadIdx().Y
+
+//line huntc_more.go:17
+								sA.SetP(tx, ty, 0)
+
+//line huntc_more.go:18
+								sB.SetP(tx, ty, 0)
+
+//line huntc_more.go:19
+								if x < n && ty+i*8 < n {
+//line huntc_more.go:20
+									sA.SetP(tx, ty, a.AtP(x, ty+i*8))
+								}
+
+//line huntc_more.go:22
+								if y < n && tx+i*8 < n {
+//line huntc_more.go:23
+									sB.SetP(tx, ty, b.AtP(tx+i*8, y))
+								}
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoExited[nugoTi] {
+											continue
+										}
+
+//line huntc_more.go:12
+										x, y := nugoB.Grid2At(nugoTx, nugoTy)
+
+//line huntc_more.go:13
+										tx := nugoTx
+
+//line huntc_more.go:13
+										ty := nugoTy
+
+//line huntc_more.go:17
+										sA.SetP(tx, ty, 0)
+
+//line huntc_more.go:18
+										sB.SetP(tx, ty, 0)
+
+//line huntc_more.go:19
+										if x < n && ty+i*8 < n {
+//line huntc_more.go:20
+											sA.SetP(tx, ty, a.AtP(x, ty+i*8))
+										}
+
+//line huntc_more.go:22
+										if y < n && tx+i*8 < n {
+//line huntc_more.go:23
+											sB.SetP(tx, ty, b.AtP(tx+i*8, y))
+										}
+									}
+								}
+							}
+						}
+					}
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoExited[nugoTi] {
+									continue
+								}
+
+//line huntc_more.go:13
+								tx := nugoTi
+
+//line huntc_more.go:13
+								ty := t.ThreadIdx().Y
+								acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:26
+								for j := 0; j < 8; j++ {
+//line huntc_more.go:27
+									acc += sA.AtP(tx, j) * sB.AtP(j, ty)
+								}
+								nugoVAcc[nugoTi] = acc
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoExited[nugoTi] {
+											continue
+										}
+
+//line huntc_more.go:13
+										tx := nugoTx
+
+//line huntc_more.go:13
+										ty := nugoTy
+										acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:26
+										for j := 0; j < 8; j++ {
+//line huntc_more.go:27
+											acc += sA.AtP(tx, j) * sB.AtP(j, ty)
+										}
+										nugoVAcc[nugoTi] = acc
+									}
+								}
+							}
+						}
+					}
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
+				}
+				if nugoFlat {
+					{
+					nugoRegion:
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							if nugoExited[nugoTi] {
+								continue
+							}
+
+//line huntc_more.go:12
+							x, y := t.Grid2()
+							acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:31
+							if x >= n || y >= n {
+								{
+									nugoExited[nugoTi] = true
+									continue nugoRegion
+								}
+							}
+
+//line huntc_more.go:34
+							c.SetP(x, y, acc)
+							nugoVAcc[nugoTi] = acc
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+							nugoRegion2:
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									if nugoExited[nugoTi] {
+										continue
+									}
+
+//line huntc_more.go:12
+									x, y := nugoB.Grid2At(nugoTx, nugoTy)
+									acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:31
+									if x >= n || y >= n {
+										{
+											nugoExited[nugoTi] = true
+											continue nugoRegion2
+										}
+									}
+
+//line huntc_more.go:34
+									c.SetP(x, y, acc)
+									nugoVAcc[nugoTi] = acc
+								}
+							}
+						}
+					}
+				}
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcDynSlices, "2e6ad60101afb48d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVFirst [][]int32
+			var nugoVSecond [][]int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVFirst) < nugoN {
+					nugoVFirst = make([][]int32, nugoN)
+				}
+				nugoVFirst := nugoVFirst[:nugoN]
+				_ = nugoVFirst
+				if cap(nugoVSecond) < nugoN {
+					nugoVSecond = make([][]int32, nugoN)
+				}
+				nugoVSecond := nugoVSecond[:nugoN]
+				_ = nugoVSecond
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line huntc_more.go:41
+				dyn := cuda.DynamicSharedArray[int32](t)
+
+//line huntc_more.go:42
+				bd := t.BlockDim().X
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:43
+							first := dyn[:bd]
+
+//line huntc_more.go:44
+							second := dyn[bd : 2*bd+1]
+
+//line huntc_more.go:45
+							tid := nugoTi
+
+//line huntc_more.go:46
+							i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:47
+							first[tid] = a[i]
+
+//line huntc_more.go:48
+							second[tid+1] = a[i] * 3
+
+//line huntc_more.go:49
+							if tid == 0 {
+//line huntc_more.go:50
+								second[0] = -1
+							}
+							nugoVFirst[nugoTi] = first
+							nugoVSecond[nugoTi] = second
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:43
+									first := dyn[:bd]
+
+//line huntc_more.go:44
+									second := dyn[bd : 2*bd+1]
+
+//line huntc_more.go:45
+									tid := nugoTx
+
+//line huntc_more.go:46
+									i := (nugoX0 + nugoTx)
+
+//line huntc_more.go:47
+									first[tid] = a[i]
+
+//line huntc_more.go:48
+									second[tid+1] = a[i] * 3
+
+//line huntc_more.go:49
+									if tid == 0 {
+//line huntc_more.go:50
+										second[0] = -1
+									}
+									nugoVFirst[nugoTi] = first
+									nugoVSecond[nugoTi] = second
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_more.go:53
+				bytes := cuda.DynamicSharedArray[uint8](t)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:45
+							tid := nugoTi
+
+//line huntc_more.go:46
+							i := (nugoX0 + nugoTi)
+							first := nugoVFirst[nugoTi]
+							second := nugoVSecond[nugoTi]
+
+//line huntc_more.go:54
+							out[i] = first[bd-1-tid] + second[tid] + int32(bytes[4*tid+1])
+							nugoVFirst[nugoTi] = first
+							nugoVSecond[nugoTi] = second
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:45
+									tid := nugoTx
+
+//line huntc_more.go:46
+									i := (nugoX0 + nugoTx)
+									first := nugoVFirst[nugoTi]
+									second := nugoVSecond[nugoTi]
+
+//line huntc_more.go:54
+									out[i] = first[bd-1-tid] + second[tid] + int32(bytes[4*tid+1])
+									nugoVFirst[nugoTi] = first
+									nugoVSecond[nugoTi] = second
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcShared3, "0a5c6eec709caed1", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]int32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				s := cuda.BlockShared3(&nugoShared, 4, 4, 4)
+
+//line huntc_more.go:61
+				d := t.BlockDim()
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:62
+							x := nugoTi
+
+//line huntc_more.go:62
+							y := t.ThreadIdx().Y
+
+//line huntc_more.go:62
+							z := t.ThreadIdx().Z
+
+//line huntc_more.go:63
+							s.SetP(x, y, z, int32(x+10*y+100*z))
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:62
+									x := nugoTx
+
+//line huntc_more.go:62
+									y := nugoTy
+
+//line huntc_more.go:62
+									z := nugoTz
+
+//line huntc_more.go:63
+									s.SetP(x, y, z, int32(x+10*y+100*z))
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:62
+							x := nugoTi
+
+//line huntc_more.go:62
+							y := t.ThreadIdx().Y
+
+//line huntc_more.go:62
+							z := t.ThreadIdx().Z
+
+//line huntc_more.go:65
+							v := s.AtP(y%d.X, z%d.Y, x%d.Z)
+
+//line huntc_more.go:66
+							lin := x + d.X*(y+d.Y*z) + d.X*d.Y*d.Z*t.BlockIdx().X
+
+//line huntc_more.go:67
+							out[lin] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:62
+									x := nugoTx
+
+//line huntc_more.go:62
+									y := nugoTy
+
+//line huntc_more.go:62
+									z := nugoTz
+
+//line huntc_more.go:65
+									v := s.AtP(y%d.X, z%d.Y, x%d.Z)
+
+//line huntc_more.go:66
+									lin := x + d.X*(y+d.Y*z) + d.X*d.Y*d.Z*t.BlockIdx().X
+
+//line huntc_more.go:67
+									out[lin] = v
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcBFS, "1ce6572b32bea1d1", func(nugoArgs []any) func() cuda.BlockLoop {
+		seed, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = seed, out
+		return func() cuda.BlockLoop {
+			var nugoVD []int32
+			var nugoVChanged []bool
+			var nugoVNd []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVD) < nugoN {
+					nugoVD = make([]int32, nugoN)
+				}
+				nugoVD := nugoVD[:nugoN]
+				_ = nugoVD
+				if cap(nugoVChanged) < nugoN {
+					nugoVChanged = make([]bool, nugoN)
+				}
+				nugoVChanged := nugoVChanged[:nugoN]
+				_ = nugoVChanged
+				if cap(nugoVNd) < nugoN {
+					nugoVNd = make([]int32, nugoN)
+				}
+				nugoVNd := nugoVNd[:nugoN]
+				_ = nugoVNd
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				dist := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line huntc_more.go:76
+				bd := t.BlockDim().X
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:75
+							tid := nugoTi
+
+//line huntc_more.go:77
+							i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:78
+							d := int32(-1)
+
+//line huntc_more.go:79
+							if seed[i] > 400 {
+//line huntc_more.go:80
+								d = 0
+							}
+
+//line huntc_more.go:82
+							dist[tid] = d
+							nugoVD[nugoTi] = d
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:75
+									tid := nugoTx
+
+//line huntc_more.go:77
+									i := (nugoX0 + nugoTx)
+
+//line huntc_more.go:78
+									d := int32(-1)
+
+//line huntc_more.go:79
+									if seed[i] > 400 {
+//line huntc_more.go:80
+										d = 0
+									}
+
+//line huntc_more.go:82
+									dist[tid] = d
+									nugoVD[nugoTi] = d
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:84
+							changed := true
+							nugoVChanged[nugoTi] = changed
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:84
+									changed := true
+									nugoVChanged[nugoTi] = changed
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_more.go:85
+				rounds := 0
+//line huntc_more.go:86
+				for {
+					nugoCount := 0
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								changed := nugoVChanged[nugoTi]
+								if changed {
+									nugoCount++
+								}
+								nugoVChanged[nugoTi] = changed
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										changed := nugoVChanged[nugoTi]
+										if changed {
+											nugoCount++
+										}
+										nugoVChanged[nugoTi] = changed
+									}
+								}
+							}
+						}
+					}
+					if !(nugoCount > 0) {
+						break
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_more.go:75
+								tid := nugoTi
+								d := nugoVD[nugoTi]
+								changed := nugoVChanged[nugoTi]
+
+//line huntc_more.go:87
+								changed = false
+
+//line huntc_more.go:88
+								l := dist[(tid+bd-1)%bd]
+
+//line huntc_more.go:88
+								r := dist[(tid+1)%bd]
+
+//line huntc_more.go:89
+								nd := d
+
+//line huntc_more.go:90
+								if l >= 0 && (nd < 0 || l+1 < nd) {
+//line huntc_more.go:91
+									nd = l + 1
+								}
+
+//line huntc_more.go:93
+								if r >= 0 && (nd < 0 || r+1 < nd) {
+//line huntc_more.go:94
+									nd = r + 1
+								}
+								nugoVD[nugoTi] = d
+								nugoVChanged[nugoTi] = changed
+								nugoVNd[nugoTi] = nd
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_more.go:75
+										tid := nugoTx
+										d := nugoVD[nugoTi]
+										changed := nugoVChanged[nugoTi]
+
+//line huntc_more.go:87
+										changed = false
+
+//line huntc_more.go:88
+										l := dist[(tid+bd-1)%bd]
+
+//line huntc_more.go:88
+										r := dist[(tid+1)%bd]
+
+//line huntc_more.go:89
+										nd := d
+
+//line huntc_more.go:90
+										if l >= 0 && (nd < 0 || l+1 < nd) {
+//line huntc_more.go:91
+											nd = l + 1
+										}
+
+//line huntc_more.go:93
+										if r >= 0 && (nd < 0 || r+1 < nd) {
+//line huntc_more.go:94
+											nd = r + 1
+										}
+										nugoVD[nugoTi] = d
+										nugoVChanged[nugoTi] = changed
+										nugoVNd[nugoTi] = nd
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_more.go:75
+								tid := nugoTi
+								d := nugoVD[nugoTi]
+								changed := nugoVChanged[nugoTi]
+								nd := nugoVNd[nugoTi]
+
+//line huntc_more.go:97
+								if nd != d {
+//line huntc_more.go:98
+									d = nd
+//line huntc_more.go:99
+									dist[tid] = d
+//line huntc_more.go:100
+									changed = true
+								}
+								nugoVD[nugoTi] = d
+								nugoVChanged[nugoTi] = changed
+								nugoVNd[nugoTi] = nd
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_more.go:75
+										tid := nugoTx
+										d := nugoVD[nugoTi]
+										changed := nugoVChanged[nugoTi]
+										nd := nugoVNd[nugoTi]
+
+//line huntc_more.go:97
+										if nd != d {
+//line huntc_more.go:98
+											d = nd
+//line huntc_more.go:99
+											dist[tid] = d
+//line huntc_more.go:100
+											changed = true
+										}
+										nugoVD[nugoTi] = d
+										nugoVChanged[nugoTi] = changed
+										nugoVNd[nugoTi] = nd
+									}
+								}
+							}
+						}
+					}
+
+//line huntc_more.go:102
+					rounds++
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:77
+							i := (nugoX0 + nugoTi)
+							d := nugoVD[nugoTi]
+
+//line huntc_more.go:105
+							out[i] = d*1000 + int32(rounds)
+							nugoVD[nugoTi] = d
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:77
+									i := (nugoX0 + nugoTx)
+									d := nugoVD[nugoTi]
+
+//line huntc_more.go:105
+									out[i] = d*1000 + int32(rounds)
+									nugoVD[nugoTi] = d
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcOddReduce, "b266033b6a75b635", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, sums := nugoArgs[0].([]float64), nugoArgs[1].([]float64)
+		_, _ = a, sums
+		return func() cuda.BlockLoop {
+			var nugoShared []float64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[256]float64)(cuda.BlockShared(&nugoShared, 256))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:112
+							tid := nugoTi
+
+//line huntc_more.go:113
+							i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:114
+							sh[tid] = 0
+
+//line huntc_more.go:115
+							if i < len(a) {
+//line huntc_more.go:116
+								sh[tid] = a[i]
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:112
+									tid := nugoTx
+
+//line huntc_more.go:113
+									i := (nugoX0 + nugoTx)
+
+//line huntc_more.go:114
+									sh[tid] = 0
+
+//line huntc_more.go:115
+									if i < len(a) {
+//line huntc_more.go:116
+										sh[tid] = a[i]
+									}
+								}
+							}
+						}
+					}
+				}
+//line huntc_more.go:119
+				for n := t.BlockDim().X; n > 1; {
+
+//line huntc_more.go:120
+					half := (n + 1) / 2
+					if nugoFlat {
+						nugoLo, nugoHi := 0, min(max(n-half, 0), nugoN)
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_more.go:112
+								tid := nugoTi
+
+//line huntc_more.go:121
+								if tid < n-half {
+//line huntc_more.go:122
+									sh[tid] += sh[tid+half]
+								}
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_more.go:112
+										tid := nugoTx
+
+//line huntc_more.go:121
+										if tid < n-half {
+//line huntc_more.go:122
+											sh[tid] += sh[tid+half]
+										}
+									}
+								}
+							}
+						}
+					}
+
+//line huntc_more.go:124
+					n = half
+				}
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					{
+						for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:112
+							tid := nugoTi
+
+//line huntc_more.go:127
+							if tid == 0 {
+//line huntc_more.go:128
+								sums[t.BlockIdx().X] = sh[0]
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:112
+									tid := nugoTx
+
+//line huntc_more.go:127
+									if tid == 0 {
+//line huntc_more.go:128
+										sums[t.BlockIdx().X] = sh[0]
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcHelperMax, "95eacb439445947e", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:155
+							i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:156
+							var v2 int32 = a[i]
+
+//line huntc_more.go:135
+							tid2 := nugoTi
+
+//line huntc_more.go:136
+							sh[tid2] = v2
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:155
+									i := (nugoX0 + nugoTx)
+
+//line huntc_more.go:156
+									var v2 int32 = a[i]
+
+//line huntc_more.go:135
+									tid2 := nugoTx
+
+//line huntc_more.go:136
+									sh[tid2] = v2
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:135
+							tid2 := nugoTi
+
+//line huntc_more.go:138
+							if tid2 == 0 {
+//line huntc_more.go:139
+								m3 := sh[0]
+//line huntc_more.go:140
+								for j2 := 1; j2 < t.BlockDim().X; j2++ {
+//line huntc_more.go:141
+									m3 = max(m3, sh[j2])
+								}
+//line huntc_more.go:143
+								sh[0] = m3
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:135
+									tid2 := nugoTx
+
+//line huntc_more.go:138
+									if tid2 == 0 {
+//line huntc_more.go:139
+										m3 := sh[0]
+//line huntc_more.go:140
+										for j2 := 1; j2 < t.BlockDim().X; j2++ {
+//line huntc_more.go:141
+											m3 = max(m3, sh[j2])
+										}
+//line huntc_more.go:143
+										sh[0] = m3
+									}
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_more.go:146
+				r2 := sh[0]
+
+//line huntc_more.go:148
+				var res int32 = r2
+
+//line huntc_more.go:156
+				m := res
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:155
+							i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:157
+							var v3 int32 = m - a[i]
+
+//line huntc_more.go:135
+							tid3 := nugoTi
+
+//line huntc_more.go:136
+							sh[tid3] = v3
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:155
+									i := (nugoX0 + nugoTx)
+
+//line huntc_more.go:157
+									var v3 int32 = m - a[i]
+
+//line huntc_more.go:135
+									tid3 := nugoTx
+
+//line huntc_more.go:136
+									sh[tid3] = v3
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo2, nugoHi2 := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					{
+						for nugoTi := nugoLo2; nugoTi < nugoHi2; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:135
+							tid3 := nugoTi
+
+//line huntc_more.go:138
+							if tid3 == 0 {
+//line huntc_more.go:139
+								m4 := sh[0]
+//line huntc_more.go:140
+								for j3 := 1; j3 < t.BlockDim().X; j3++ {
+//line huntc_more.go:141
+									m4 = max(m4, sh[j3])
+								}
+//line huntc_more.go:143
+								sh[0] = m4
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:135
+									tid3 := nugoTx
+
+//line huntc_more.go:138
+									if tid3 == 0 {
+//line huntc_more.go:139
+										m4 := sh[0]
+//line huntc_more.go:140
+										for j3 := 1; j3 < t.BlockDim().X; j3++ {
+//line huntc_more.go:141
+											m4 = max(m4, sh[j3])
+										}
+//line huntc_more.go:143
+										sh[0] = m4
+									}
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_more.go:146
+				r3 := sh[0]
+
+//line huntc_more.go:148
+				var res2 int32 = r3
+
+//line huntc_more.go:157
+				m2 := res2
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:155
+							i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:158
+							out[i] = m*10000 + m2
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:155
+									i := (nugoX0 + nugoTx)
+
+//line huntc_more.go:158
+									out[i] = m*10000 + m2
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}, "huntcBlockMax")
+	cuda.RegisterBlockLoop(HuntcVoteLoop, "9697a6489a3927b2", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, rounds := nugoArgs[0].([]int32), nugoArgs[1].([]uint32), nugoArgs[2].(int)
+		_, _, _ = a, out, rounds
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoShfl []uint32
+			var nugoVV []uint32
+			var nugoVAcc []uint32
+			var nugoVB []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]uint32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]uint32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVAcc) < nugoN {
+					nugoVAcc = make([]uint32, nugoN)
+				}
+				nugoVAcc := nugoVAcc[:nugoN]
+				_ = nugoVAcc
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]uint32, nugoN)
+				}
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:164
+							i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:165
+							v := uint32(a[i])
+
+//line huntc_more.go:166
+							acc := uint32(0)
+							nugoVV[nugoTi] = v
+							nugoVAcc[nugoTi] = acc
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:164
+									i := (nugoX0 + nugoTx)
+
+//line huntc_more.go:165
+									v := uint32(a[i])
+
+//line huntc_more.go:166
+									acc := uint32(0)
+									nugoVV[nugoTi] = v
+									nugoVAcc[nugoTi] = acc
+								}
+							}
+						}
+					}
+				}
+//line huntc_more.go:167
+				for r := 0; r < rounds; r++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+								nugoPred[nugoTi] = v&(1<<uint(r)) != 0
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v := nugoVV[nugoTi]
+										nugoPred[nugoTi] = v&(1<<uint(r)) != 0
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+//line huntc_more.go:168
+					cuda.BlockBallot(nugoVote, nugoPred, nil)
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_more.go:168
+								b := nugoVote[nugoTi]
+								nugoPred2[nugoTi] = b != 0
+								nugoVB[nugoTi] = b
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_more.go:168
+										b := nugoVote[nugoTi]
+										nugoPred2[nugoTi] = b != 0
+										nugoVB[nugoTi] = b
+									}
+								}
+							}
+						}
+					}
+//line huntc_more.go:169
+					cuda.BlockAll(nugoVote2, nugoPred2, nil)
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+								acc := nugoVAcc[nugoTi]
+								b := nugoVB[nugoTi]
+
+//line huntc_more.go:169
+								if nugoVote2[nugoTi] {
+//line huntc_more.go:170
+									acc += 1 << uint(r)
+								}
+
+//line huntc_more.go:172
+								v ^= b
+								nugoVV[nugoTi] = v
+								nugoVAcc[nugoTi] = acc
+								nugoVB[nugoTi] = b
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v := nugoVV[nugoTi]
+										acc := nugoVAcc[nugoTi]
+										b := nugoVB[nugoTi]
+
+//line huntc_more.go:169
+										if nugoVote2[nugoTi] {
+//line huntc_more.go:170
+											acc += 1 << uint(r)
+										}
+
+//line huntc_more.go:172
+										v ^= b
+										nugoVV[nugoTi] = v
+										nugoVAcc[nugoTi] = acc
+										nugoVB[nugoTi] = b
+									}
+								}
+							}
+						}
+					}
+//line huntc_more.go:173
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl, nugoVV, int(r%32), nil)
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:173
+								acc ^= nugoShfl[nugoTi]
+								nugoVAcc[nugoTi] = acc
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:173
+										acc ^= nugoShfl[nugoTi]
+										nugoVAcc[nugoTi] = acc
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:164
+							i := (nugoX0 + nugoTi)
+							acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:175
+							out[i] = acc
+							nugoVAcc[nugoTi] = acc
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:164
+									i := (nugoX0 + nugoTx)
+									acc := nugoVAcc[nugoTi]
+
+//line huntc_more.go:175
+									out[i] = acc
+									nugoVAcc[nugoTi] = acc
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcCountLoop, "170fce4dd89b9822", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, k := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int)
+		_, _, _ = a, out, k
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:182
+							i := (nugoX0 + nugoTi)
+
+//line huntc_more.go:183
+							v := a[i] + 500
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:182
+									i := (nugoX0 + nugoTx)
+
+//line huntc_more.go:183
+									v := a[i] + 500
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_more.go:184
+				steps := int32(0)
+//line huntc_more.go:185
+				for {
+					nugoCount := 0
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+								if v > 3 {
+									nugoCount++
+								}
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v := nugoVV[nugoTi]
+										if v > 3 {
+											nugoCount++
+										}
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+					if !(nugoCount >
+						k) {
+						break
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								v := nugoVV[nugoTi]
+
+//line huntc_more.go:186
+								v /= 2
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										v := nugoVV[nugoTi]
+
+//line huntc_more.go:186
+										v /= 2
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+
+//line huntc_more.go:187
+					steps++
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:182
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+
+//line huntc_more.go:189
+							out[i] = v*100 + steps
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:182
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
+
+//line huntc_more.go:189
+									out[i] = v*100 + steps
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcUniformPanic, "77aa6054fd0844ad", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, p := nugoArgs[0].([]int32), nugoArgs[1].(int)
+		_, _ = a, p
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared, 64))
+
+//line huntc_more.go:197
+				k := len(a) / p
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:198
+							sh[nugoTi] = int32(k)
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:198
+									sh[nugoTx] = int32(k)
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:200
+							a[(nugoX0 + nugoTi)] = sh[0]
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:200
+									a[(nugoX0 + nugoTx)] = sh[0]
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcAtomicSlot, "a43ca27f59f90ac9", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			var nugoShared2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				cnt := (*[1]int32)(cuda.BlockShared(&nugoShared, 1))
+				buf := (*[64]int32)(cuda.BlockShared(&nugoShared2, 64))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:209
+							v := a[(nugoX0 + nugoTi)]
+
+//line huntc_more.go:210
+							if v > 0 {
+//line huntc_more.go:211
+								j := cuda.BlockAtomicAdd(&cnt[0], 1)
+//line huntc_more.go:212
+								buf[j] = v
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:209
+									v := a[(nugoX0 + nugoTx)]
+
+//line huntc_more.go:210
+									if v > 0 {
+//line huntc_more.go:211
+										j := cuda.BlockAtomicAdd(&cnt[0], 1)
+//line huntc_more.go:212
+										buf[j] = v
+									}
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_more.go:215
+				n := cnt[0]
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_more.go:216
+							if nugoTi == 0 {
+//line huntc_more.go:217
+								s := int32(0)
+//line huntc_more.go:218
+								for j := int32(0); j < n; j++ {
+//line huntc_more.go:219
+									s += buf[j]
+								}
+//line huntc_more.go:221
+								out[t.BlockIdx().X] = s
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_more.go:216
+									if nugoTx == 0 {
+//line huntc_more.go:217
+										s := int32(0)
+//line huntc_more.go:218
+										for j := int32(0); j < n; j++ {
+//line huntc_more.go:219
+											s += buf[j]
+										}
+//line huntc_more.go:221
+										out[t.BlockIdx().X] = s
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcJacobi, "ad0b601d92acb439", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, tol, maxIter := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(float32), nugoArgs[3].(int)
+		_, _, _, _ = a, out, tol, maxIter
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			var nugoShared2 []float32
+			var nugoShared3 []int32
+			var nugoShared4 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				cur := (*[130]float32)(cuda.BlockShared(&nugoShared, 130))
+				nxt := (*[130]float32)(cuda.BlockShared(&nugoShared2, 130))
+				flag := (*[1]int32)(cuda.BlockShared(&nugoShared3, 1))
+				iters := (*[1]int32)(cuda.BlockShared(&nugoShared4, 1))
+
+//line huntc_shared.go:16
+				n := t.BlockDim().X
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:15
+							tid := nugoTi
+
+//line huntc_shared.go:17
+							i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:18
+							v := float32(0)
+
+//line huntc_shared.go:19
+							if i < len(a) {
+//line huntc_shared.go:20
+								v = a[i]
+							}
+
+//line huntc_shared.go:22
+							cur[tid+1] = v
+
+//line huntc_shared.go:23
+							if tid == 0 {
+//line huntc_shared.go:24
+								cur[0] = 1
+//line huntc_shared.go:25
+								cur[n+1] = -1
+//line huntc_shared.go:26
+								nxt[0] = 1
+//line huntc_shared.go:27
+								nxt[n+1] = -1
+//line huntc_shared.go:28
+								iters[0] = 0
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:15
+									tid := nugoTx
+
+//line huntc_shared.go:17
+									i := (nugoX0 + nugoTx)
+
+//line huntc_shared.go:18
+									v := float32(0)
+
+//line huntc_shared.go:19
+									if i < len(a) {
+//line huntc_shared.go:20
+										v = a[i]
+									}
+
+//line huntc_shared.go:22
+									cur[tid+1] = v
+
+//line huntc_shared.go:23
+									if tid == 0 {
+//line huntc_shared.go:24
+										cur[0] = 1
+//line huntc_shared.go:25
+										cur[n+1] = -1
+//line huntc_shared.go:26
+										nxt[0] = 1
+//line huntc_shared.go:27
+										nxt[n+1] = -1
+//line huntc_shared.go:28
+										iters[0] = 0
+									}
+								}
+							}
+						}
+					}
+				}
+//line huntc_shared.go:31
+				for it := 0; it < maxIter; it++ {
+					if nugoFlat {
+						nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+						{
+							for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:15
+								tid := nugoTi
+
+//line huntc_shared.go:32
+								if tid == 0 {
+//line huntc_shared.go:33
+									flag[0] = 0
+								}
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:15
+										tid := nugoTx
+
+//line huntc_shared.go:32
+										if tid == 0 {
+//line huntc_shared.go:33
+											flag[0] = 0
+										}
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:15
+								tid := nugoTi
+
+//line huntc_shared.go:36
+								w := (cur[tid] + cur[tid+2]) * 0.5
+
+//line huntc_shared.go:37
+								nxt[tid+1] = w
+
+//line huntc_shared.go:38
+								if d := w - cur[tid+1]; d > tol || d < -tol {
+//line huntc_shared.go:39
+									flag[0] = 1
+								}
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:15
+										tid := nugoTx
+
+//line huntc_shared.go:36
+										w := (cur[tid] + cur[tid+2]) * 0.5
+
+//line huntc_shared.go:37
+										nxt[tid+1] = w
+
+//line huntc_shared.go:38
+										if d := w - cur[tid+1]; d > tol || d < -tol {
+//line huntc_shared.go:39
+											flag[0] = 1
+										}
+									}
+								}
+							}
+						}
+					}
+
+//line huntc_shared.go:42
+					if flag[0] == 0 {
+//line huntc_shared.go:43
+						break
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:15
+								tid := nugoTi
+
+//line huntc_shared.go:45
+								cur[tid+1] = nxt[tid+1]
+
+//line huntc_shared.go:46
+								if tid == 0 {
+//line huntc_shared.go:47
+									iters[0]++
+								}
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:15
+										tid := nugoTx
+
+//line huntc_shared.go:45
+										cur[tid+1] = nxt[tid+1]
+
+//line huntc_shared.go:46
+										if tid == 0 {
+//line huntc_shared.go:47
+											iters[0]++
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:15
+							tid := nugoTi
+
+//line huntc_shared.go:17
+							i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:51
+							if i < len(a) {
+//line huntc_shared.go:52
+								out[i] = cur[tid+1] + float32(iters[0])*1000
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:15
+									tid := nugoTx
+
+//line huntc_shared.go:17
+									i := (nugoX0 + nugoTx)
+
+//line huntc_shared.go:51
+									if i < len(a) {
+//line huntc_shared.go:52
+										out[i] = cur[tid+1] + float32(iters[0])*1000
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSharedTrip, "f998a18815cb2b3c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoVX []int32
+			var nugoShared []int32
+			var nugoShared2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]int32, nugoN)
+				}
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+				cnt := (*[2]int32)(cuda.BlockShared(&nugoShared2, 2))
+
+//line huntc_shared.go:66
+				n := t.BlockDim().X
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:65
+							tid := nugoTi
+
+//line huntc_shared.go:67
+							i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:68
+							v := a[i]
+
+//line huntc_shared.go:69
+							if tid < 2 {
+//line huntc_shared.go:70
+								cnt[tid] = 0
+							}
+
+//line huntc_shared.go:72
+							sh[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:65
+									tid := nugoTx
+
+//line huntc_shared.go:67
+									i := (nugoX0 + nugoTx)
+
+//line huntc_shared.go:68
+									v := a[i]
+
+//line huntc_shared.go:69
+									if tid < 2 {
+//line huntc_shared.go:70
+										cnt[tid] = 0
+									}
+
+//line huntc_shared.go:72
+									sh[tid] = v
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:65
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:74
+							if tid == 0 {
+//line huntc_shared.go:75
+								cnt[0] = (sh[0]&7 + 8) % 5
+							}
+
+//line huntc_shared.go:77
+							if v > 0 {
+//line huntc_shared.go:78
+								cuda.BlockAtomicAdd(&cnt[1], 1)
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:65
+									tid := nugoTx
+									v := nugoVV[nugoTi]
+
+//line huntc_shared.go:74
+									if tid == 0 {
+//line huntc_shared.go:75
+										cnt[0] = (sh[0]&7 + 8) % 5
+									}
+
+//line huntc_shared.go:77
+									if v > 0 {
+//line huntc_shared.go:78
+										cuda.BlockAtomicAdd(&cnt[1], 1)
+									}
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_shared.go:81
+				k := int(cnt[0])
+//line huntc_shared.go:82
+				for r := 0; r < k; r++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:65
+								tid := nugoTi
+
+//line huntc_shared.go:83
+								x := sh[(tid+r+1)%n]
+								nugoVX[nugoTi] = x
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:65
+										tid := nugoTx
+
+//line huntc_shared.go:83
+										x := sh[(tid+r+1)%n]
+										nugoVX[nugoTi] = x
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:65
+								tid := nugoTi
+								x := nugoVX[nugoTi]
+
+//line huntc_shared.go:85
+								sh[tid] = x + int32(r)
+								nugoVX[nugoTi] = x
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:65
+										tid := nugoTx
+										x := nugoVX[nugoTi]
+
+//line huntc_shared.go:85
+										sh[tid] = x + int32(r)
+										nugoVX[nugoTi] = x
+									}
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_shared.go:89
+				m := cnt[1]
+//line huntc_shared.go:90
+				for r := int32(0); r < m%4; r++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:65
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line huntc_shared.go:91
+								v += sh[(tid+int(r))%n]
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:65
+										tid := nugoTx
+										v := nugoVV[nugoTi]
+
+//line huntc_shared.go:91
+										v += sh[(tid+int(r))%n]
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:67
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:94
+							out[i] = v + m*1000 + int32(k)*100000
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:67
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
+
+//line huntc_shared.go:94
+									out[i] = v + m*1000 + int32(k)*100000
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcGridFlag, "d39ab4d40e292164", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			var nugoShared2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				flag := (*[1]int32)(cuda.BlockShared(&nugoShared, 1))
+				sh := (*[64]int32)(cuda.BlockShared(&nugoShared2, 64))
+
+//line huntc_shared.go:103
+				bd := t.BlockDim().X
+
+//line huntc_shared.go:104
+				n := t.GridSize1()
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:102
+							tid := nugoTi
+
+//line huntc_shared.go:105
+							if tid == 0 {
+//line huntc_shared.go:106
+								flag[0] = int32(t.BlockIdx().X%3) + a[0]
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:102
+									tid := nugoTx
+
+//line huntc_shared.go:105
+									if tid == 0 {
+//line huntc_shared.go:106
+										flag[0] = int32(t.BlockIdx().X%3) + a[0]
+									}
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_shared.go:109
+				k := int(flag[0])
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:104
+							i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:110
+							out[i] = a[i]
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:104
+									i := (nugoX0 + nugoTx)
+
+//line huntc_shared.go:110
+									out[i] = a[i]
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_shared.go:111
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:104
+							i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:112
+							v := out[(i+5)%n]
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:104
+									i := (nugoX0 + nugoTx)
+
+//line huntc_shared.go:112
+									v := out[(i+5)%n]
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_shared.go:113
+				if !nugoB.SyncGrid(nil) {
+					return
+				}
+//line huntc_shared.go:114
+				for r := 0; r < k; r++ {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:102
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line huntc_shared.go:115
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:102
+										tid := nugoTx
+										v := nugoVV[nugoTi]
+
+//line huntc_shared.go:115
+										sh[tid] = v
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:102
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line huntc_shared.go:117
+								v += sh[(tid+1)%bd]
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:102
+										tid := nugoTx
+										v := nugoVV[nugoTi]
+
+//line huntc_shared.go:117
+										v += sh[(tid+1)%bd]
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:104
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:120
+							out[i] = v*10 + int32(k)
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:104
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
+
+//line huntc_shared.go:120
+									out[i] = v*10 + int32(k)
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcWhileFlag, "de9a23ef18e51f63", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			var nugoShared2 []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				flag := (*[1]int32)(cuda.BlockShared(&nugoShared, 1))
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared2, 128))
+
+//line huntc_shared.go:130
+				bd := t.BlockDim().X
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:131
+							i := (nugoX0 + nugoTi)
+
+//line huntc_shared.go:132
+							v := a[i]
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:131
+									i := (nugoX0 + nugoTx)
+
+//line huntc_shared.go:132
+									v := a[i]
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_shared.go:133
+				rounds := int32(0)
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:129
+							tid := nugoTi
+
+//line huntc_shared.go:134
+							if tid == 0 {
+//line huntc_shared.go:135
+								flag[0] = 1
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:129
+									tid := nugoTx
+
+//line huntc_shared.go:134
+									if tid == 0 {
+//line huntc_shared.go:135
+										flag[0] = 1
+									}
+								}
+							}
+						}
+					}
+				}
+//line huntc_shared.go:138
+				for flag[0] != 0 {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:129
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line huntc_shared.go:140
+								if tid == 0 {
+//line huntc_shared.go:141
+									flag[0] = 0
+								}
+
+//line huntc_shared.go:143
+								sh[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:129
+										tid := nugoTx
+										v := nugoVV[nugoTi]
+
+//line huntc_shared.go:140
+										if tid == 0 {
+//line huntc_shared.go:141
+											flag[0] = 0
+										}
+
+//line huntc_shared.go:143
+										sh[tid] = v
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:129
+								tid := nugoTi
+								v := nugoVV[nugoTi]
+
+//line huntc_shared.go:145
+								if m := max(sh[(tid+1)%bd], sh[(tid+bd-1)%bd]); m > v {
+//line huntc_shared.go:146
+									v = m
+//line huntc_shared.go:147
+									flag[0] = 1
+								}
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:129
+										tid := nugoTx
+										v := nugoVV[nugoTi]
+
+//line huntc_shared.go:145
+										if m := max(sh[(tid+1)%bd], sh[(tid+bd-1)%bd]); m > v {
+//line huntc_shared.go:146
+											v = m
+//line huntc_shared.go:147
+											flag[0] = 1
+										}
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+
+//line huntc_shared.go:149
+					rounds++
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:131
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+
+//line huntc_shared.go:152
+							out[i] = v*100 + rounds
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:131
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
+
+//line huntc_shared.go:152
+									out[i] = v*100 + rounds
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSharedBounds, "3e4d0af909084369", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []float32
+			var nugoVSum []float32
+			var nugoShared []int32
+			var nugoShared2 []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVSum) < nugoN {
+					nugoVSum = make([]float32, nugoN)
+				}
+				nugoVSum := nugoVSum[:nugoN]
+				_ = nugoVSum
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				cfg := (*[4]int32)(cuda.BlockShared(&nugoShared, 4))
+				tile := (*[256]float32)(cuda.BlockShared(&nugoShared2, 256))
+
+//line huntc_shared.go:162
+				n := t.BlockDim().X * t.BlockDim().Y
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:161
+							tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:163
+							g := t.BlockIdx().X*n + tid
+
+//line huntc_shared.go:164
+							v := a[g]
+
+//line huntc_shared.go:165
+							if tid == 0 {
+//line huntc_shared.go:166
+								cfg[0] = int32(t.BlockIdx().X%4 + 1)
+//line huntc_shared.go:167
+								cfg[1] = int32(len(a) % 7)
+//line huntc_shared.go:168
+								cfg[2] = int32(t.BlockIdx().X % 2)
+							}
+
+//line huntc_shared.go:170
+							tile[tid] = v
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:161
+									tid := nugoTx + nugoTy*t.BlockDim().X
+
+//line huntc_shared.go:163
+									g := t.BlockIdx().X*n + tid
+
+//line huntc_shared.go:164
+									v := a[g]
+
+//line huntc_shared.go:165
+									if tid == 0 {
+//line huntc_shared.go:166
+										cfg[0] = int32(t.BlockIdx().X%4 + 1)
+//line huntc_shared.go:167
+										cfg[1] = int32(len(a) % 7)
+//line huntc_shared.go:168
+										cfg[2] = int32(t.BlockIdx().X % 2)
+									}
+
+//line huntc_shared.go:170
+									tile[tid] = v
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_shared.go:172
+				k := int(cfg[0])
+//line huntc_shared.go:173
+				for r := 0; r < k; r++ {
+//line huntc_shared.go:174
+					{
+						nugoD := int(1<<uint(r)) & 31
+						nugoK, nugoT2 := 32, nugoN
+						_, _ = nugoK, nugoT2
+						for nugoW := 0; nugoW < nugoT2; nugoW += 32 {
+							nugoE := min(nugoW+32, nugoN)
+							nugoL := min(nugoW+nugoK, nugoE)
+							nugoM := max(min(nugoL, nugoE-nugoD), nugoW)
+							for nugoI := nugoW; nugoI < nugoM; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI+nugoD]
+							}
+							for nugoI := nugoM; nugoI < nugoL; nugoI++ {
+								nugoVV[nugoI] += nugoVV[nugoI]
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ2 := nugoJam; nugoJ2+4 <= nugoN; nugoJ2 += 4 {
+							nugoTi1 := nugoJ2 + 0
+							_ = nugoTi1
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ2 + 1
+							_ = nugoTi2
+							t2 := t1.Shift(1)
+							_ = t2
+							nugoTi3 := nugoJ2 + 2
+							_ = nugoTi3
+							t3 := t1.Shift(2)
+							_ = t3
+							nugoTi4 := nugoJ2 + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+
+//line huntc_shared.go:161
+							tid1 := nugoTi1 + t1.ThreadIdx().Y*t1.BlockDim().X
+
+//line huntc_shared.go:161
+							tid2 := nugoTi2 + t2.ThreadIdx().Y*t2.BlockDim().X
+
+//line huntc_shared.go:161
+							tid3 := nugoTi3 + t3.ThreadIdx().Y*t3.BlockDim().X
+
+//line huntc_shared.go:161
+							tid4 := nugoTi4 + t4.ThreadIdx().Y*t4.BlockDim().X
+
+//line huntc_shared.go:176
+							var sum1 float32
+
+//line huntc_shared.go:176
+							var sum2 float32
+
+//line huntc_shared.go:176
+							var sum3 float32
+
+//line huntc_shared.go:176
+							var sum4 float32
+							for p := 0; p < int(cfg[1]); p++ {
+
+//line huntc_shared.go:178
+								sum1 += tile[(tid1+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum2 += tile[(tid2+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum3 += tile[(tid3+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum4 += tile[(tid4+p)%n] * float32(p)
+							}
+							nugoVSum[nugoJ2+0] = sum1
+							nugoVSum[nugoJ2+1] = sum2
+							nugoVSum[nugoJ2+2] = sum3
+							nugoVSum[nugoJ2+3] = sum4
+							nugoJam = nugoJ2 + 4
+						}
+					}()
+					{
+						for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:161
+							tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:176
+							var sum float32
+
+//line huntc_shared.go:177
+							for p := 0; p < int(cfg[1]); p++ {
+//line huntc_shared.go:178
+								sum += tile[(tid+p)%n] * float32(p)
+							}
+							nugoVSum[nugoTi] = sum
+						}
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						if !nugoB.Runs(4) {
+							return
+						}
+						for nugoJ3 := nugoJam2; nugoJ3+4 <= nugoN; nugoJ3 += 4 {
+							nugoTi12 := nugoJ3 + 0
+							_ = nugoTi12
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ3 + 1
+							_ = nugoTi22
+							t22 := t12.Shift(1)
+							_ = t22
+							nugoTi32 := nugoJ3 + 2
+							_ = nugoTi32
+							t32 := t12.Shift(2)
+							_ = t32
+							nugoTi42 := nugoJ3 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+
+//line huntc_shared.go:161
+							tid12 := t12.ThreadIdx().X + t12.ThreadIdx().Y*t12.BlockDim().X
+
+//line huntc_shared.go:161
+							tid22 := t22.ThreadIdx().X + t22.ThreadIdx().Y*t22.BlockDim().X
+
+//line huntc_shared.go:161
+							tid32 := t32.ThreadIdx().X + t32.ThreadIdx().Y*t32.BlockDim().X
+
+//line huntc_shared.go:161
+							tid42 := t42.ThreadIdx().X + t42.ThreadIdx().Y*t42.BlockDim().X
+
+//line huntc_shared.go:176
+							var sum12 float32
+
+//line huntc_shared.go:176
+							var sum22 float32
+
+//line huntc_shared.go:176
+							var sum32 float32
+
+//line huntc_shared.go:176
+							var sum42 float32
+							for p := 0; p < int(cfg[1]); p++ {
+
+//line huntc_shared.go:178
+								sum12 += tile[(tid12+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum22 += tile[(tid22+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum32 += tile[(tid32+p)%n] * float32(p)
+
+//line huntc_shared.go:178
+								sum42 += tile[(tid42+p)%n] * float32(p)
+							}
+							nugoVSum[nugoJ3+0] = sum12
+							nugoVSum[nugoJ3+1] = sum22
+							nugoVSum[nugoJ3+2] = sum32
+							nugoVSum[nugoJ3+3] = sum42
+							nugoJam2 = nugoJ3 + 4
+						}
+					}()
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoJam2)
+						for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line huntc_shared.go:161
+							tid := nugoTx + nugoTy*t.BlockDim().X
+
+//line huntc_shared.go:176
+							var sum float32
+
+//line huntc_shared.go:177
+							for p := 0; p < int(cfg[1]); p++ {
+//line huntc_shared.go:178
+								sum += tile[(tid+p)%n] * float32(p)
+							}
+							nugoVSum[nugoTi] = sum
+						}
+					}
+				}
+//line huntc_shared.go:181
+				if cfg[2] == 1 {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:161
+								tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+								v := nugoVV[nugoTi]
+
+//line huntc_shared.go:182
+								tile[tid] = v
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:161
+										tid := nugoTx + nugoTy*t.BlockDim().X
+										v := nugoVV[nugoTi]
+
+//line huntc_shared.go:182
+										tile[tid] = v
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+
+//line huntc_shared.go:161
+								tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+								v := nugoVV[nugoTi]
+
+//line huntc_shared.go:184
+								v = tile[(tid+3)%n]
+								nugoVV[nugoTi] = v
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+
+//line huntc_shared.go:161
+										tid := nugoTx + nugoTy*t.BlockDim().X
+										v := nugoVV[nugoTi]
+
+//line huntc_shared.go:184
+										v = tile[(tid+3)%n]
+										nugoVV[nugoTi] = v
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_shared.go:161
+							tid := nugoTi + t.ThreadIdx().Y*t.BlockDim().X
+
+//line huntc_shared.go:163
+							g := t.BlockIdx().X*n + tid
+							v := nugoVV[nugoTi]
+							sum := nugoVSum[nugoTi]
+
+//line huntc_shared.go:186
+							out[g] = v + sum
+							nugoVV[nugoTi] = v
+							nugoVSum[nugoTi] = sum
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_shared.go:161
+									tid := nugoTx + nugoTy*t.BlockDim().X
+
+//line huntc_shared.go:163
+									g := t.BlockIdx().X*n + tid
+									v := nugoVV[nugoTi]
+									sum := nugoVSum[nugoTi]
+
+//line huntc_shared.go:186
+									out[g] = v + sum
+									nugoVV[nugoTi] = v
+									nugoVSum[nugoTi] = sum
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSyncReduce, "660f94b060de9bd7", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				nugoCount := 0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:17
+							i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:18
+							v := int32(0)
+
+//line huntc_sync.go:19
+							if i < len(a) {
+//line huntc_sync.go:20
+								v = a[i]
+							}
+							if v%3 == 0 {
+								nugoCount++
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:17
+									i := (nugoX0 + nugoTx)
+
+//line huntc_sync.go:18
+									v := int32(0)
+
+//line huntc_sync.go:19
+									if i < len(a) {
+//line huntc_sync.go:20
+										v = a[i]
+									}
+									if v%3 == 0 {
+										nugoCount++
+									}
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_sync.go:22
+				c := nugoCount
+				nugoCount2 := 0
+				nugoArrived := 0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:17
+							i := (nugoX0 + nugoTi)
+							v := nugoVV[nugoTi]
+							if v > -450 || i >= len(a) {
+								nugoCount2++
+							}
+							nugoArrived++
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:17
+									i := (nugoX0 + nugoTx)
+									v := nugoVV[nugoTi]
+									if v > -450 || i >= len(a) {
+										nugoCount2++
+									}
+									nugoArrived++
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_sync.go:23
+				all := (nugoCount2 == nugoArrived)
+				nugoCount3 := 0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							if v == 499 && nugoTi%2 == 1 {
+								nugoCount3++
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
+									if v == 499 && nugoTx%2 == 1 {
+										nugoCount3++
+									}
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_sync.go:24
+				any := (nugoCount3 > 0)
+
+//line huntc_sync.go:25
+				r := int32(c) * 4
+
+//line huntc_sync.go:26
+				if all {
+//line huntc_sync.go:27
+					r += 2
+				}
+
+//line huntc_sync.go:29
+				if any {
+//line huntc_sync.go:30
+					r++
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:17
+							i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:32
+							if i < len(out) {
+//line huntc_sync.go:33
+								out[i] = r
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:17
+									i := (nugoX0 + nugoTx)
+
+//line huntc_sync.go:32
+									if i < len(out) {
+//line huntc_sync.go:33
+										out[i] = r
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSmem2D, "24ca5a54f8c211df", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].(cuda.Array2[float32])
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sm := cuda.BlockShared2(&nugoShared, 10, 20)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:41
+							x := nugoTi
+
+//line huntc_sync.go:41
+							y := t.ThreadIdx().Y
+
+//line huntc_sync.go:42
+							sm.SetP(x, y, float32(x+1)/float32(y+1))
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:41
+									x := nugoTx
+
+//line huntc_sync.go:41
+									y := nugoTy
+
+//line huntc_sync.go:42
+									sm.SetP(x, y, float32(x+1)/float32(y+1))
+								}
+							}
+						}
+					}
+				}
+
+//line huntc_sync.go:44
+				bx := t.BlockIdx().X * 10
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:41
+							x := nugoTi
+
+//line huntc_sync.go:41
+							y := t.ThreadIdx().Y
+
+//line huntc_sync.go:45
+							out.SetP(bx+x, y, sm.AtP(9-x, 19-y))
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:41
+									x := nugoTx
+
+//line huntc_sync.go:41
+									y := nugoTy
+
+//line huntc_sync.go:45
+									out.SetP(bx+x, y, sm.AtP(9-x, 19-y))
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcMixedShared, "dd26abfff1e6d66c", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]float64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoShared []int8
+			var nugoShared2 []uint16
+			var nugoShared3 []int64
+			var nugoShared4 []float64
+			var nugoShared5 []complex64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				s8 := (*[256]int8)(cuda.BlockShared(&nugoShared, 256))
+				s16 := (*[256]uint16)(cuda.BlockShared(&nugoShared2, 256))
+				s64 := (*[256]int64)(cuda.BlockShared(&nugoShared3, 256))
+				sf := (*[256]float64)(cuda.BlockShared(&nugoShared4, 256))
+				sc := (*[64]complex64)(cuda.BlockShared(&nugoShared5, 64))
+
+//line huntc_sync.go:57
+				n := t.BlockDim().X
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:56
+							tid := nugoTi
+
+//line huntc_sync.go:58
+							i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:59
+							v := a[i]
+
+//line huntc_sync.go:60
+							s8[tid] = int8(v)
+
+//line huntc_sync.go:61
+							s16[tid] = uint16(v * 3)
+
+//line huntc_sync.go:62
+							s64[tid] = int64(v) << 33
+
+//line huntc_sync.go:63
+							sf[tid] = float64(v) / 7
+
+//line huntc_sync.go:64
+							if tid < 64 {
+//line huntc_sync.go:65
+								sc[tid] = complex(float32(v), float32(-v))
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:56
+									tid := nugoTx
+
+//line huntc_sync.go:58
+									i := (nugoX0 + nugoTx)
+
+//line huntc_sync.go:59
+									v := a[i]
+
+//line huntc_sync.go:60
+									s8[tid] = int8(v)
+
+//line huntc_sync.go:61
+									s16[tid] = uint16(v * 3)
+
+//line huntc_sync.go:62
+									s64[tid] = int64(v) << 33
+
+//line huntc_sync.go:63
+									sf[tid] = float64(v) / 7
+
+//line huntc_sync.go:64
+									if tid < 64 {
+//line huntc_sync.go:65
+										sc[tid] = complex(float32(v), float32(-v))
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:56
+							tid := nugoTi
+
+//line huntc_sync.go:58
+							i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:68
+							j := n - 1 - tid
+
+//line huntc_sync.go:69
+							r := float64(s8[j]) + float64(s16[(tid+1)%n]) + float64(s64[j]>>30) + sf[(tid+3)%n]
+
+//line huntc_sync.go:70
+							r += float64(real(sc[tid%64]) - imag(sc[(tid+5)%64]))
+
+//line huntc_sync.go:71
+							out[i] = r
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:56
+									tid := nugoTx
+
+//line huntc_sync.go:58
+									i := (nugoX0 + nugoTx)
+
+//line huntc_sync.go:68
+									j := n - 1 - tid
+
+//line huntc_sync.go:69
+									r := float64(s8[j]) + float64(s16[(tid+1)%n]) + float64(s64[j]>>30) + sf[(tid+3)%n]
+
+//line huntc_sync.go:70
+									r += float64(real(sc[tid%64]) - imag(sc[(tid+5)%64]))
+
+//line huntc_sync.go:71
+									out[i] = r
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcDynShared, "249d68150636dbb8", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]uint32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+
+//line huntc_sync.go:78
+				f := cuda.DynamicSharedArray[float32](t)
+
+//line huntc_sync.go:79
+				u := cuda.DynamicSharedArray[uint32](t)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:80
+							tid := nugoTi
+
+//line huntc_sync.go:81
+							i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:82
+							f[tid] = a[i] * 2
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:80
+									tid := nugoTx
+
+//line huntc_sync.go:81
+									i := (nugoX0 + nugoTx)
+
+//line huntc_sync.go:82
+									f[tid] = a[i] * 2
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:80
+							tid := nugoTi
+
+//line huntc_sync.go:81
+							i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:84
+							out[i] = u[(tid+1)%len(u)] ^ uint32(len(f))
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:80
+									tid := nugoTx
+
+//line huntc_sync.go:81
+									i := (nugoX0 + nugoTx)
+
+//line huntc_sync.go:84
+									out[i] = u[(tid+1)%len(u)] ^ uint32(len(f))
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSharedAtomics, "75e5834d71e60a6d", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]int64)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoVV []int32
+			var nugoShared []int32
+			var nugoShared2 []int32
+			var nugoShared3 []int32
+			var nugoShared4 []int32
+			var nugoShared5 []uint32
+			var nugoShared6 []uint32
+			var nugoShared7 []uint32
+			var nugoShared8 []uint32
+			var nugoShared9 []uint32
+			var nugoShared10 []float32
+			var nugoShared11 []float32
+			var nugoShared12 []float32
+			var nugoShared13 []int32
+			var nugoShared14 []int32
+			var nugoShared15 []int64
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				add := (*[8]int32)(cuda.BlockShared(&nugoShared, 8))
+				sub := (*[8]int32)(cuda.BlockShared(&nugoShared2, 8))
+				mx := (*[8]int32)(cuda.BlockShared(&nugoShared3, 8))
+				mn := (*[8]int32)(cuda.BlockShared(&nugoShared4, 8))
+				and := (*[8]uint32)(cuda.BlockShared(&nugoShared5, 8))
+				or := (*[8]uint32)(cuda.BlockShared(&nugoShared6, 8))
+				xor := (*[8]uint32)(cuda.BlockShared(&nugoShared7, 8))
+				inc := (*[8]uint32)(cuda.BlockShared(&nugoShared8, 8))
+				dec := (*[8]uint32)(cuda.BlockShared(&nugoShared9, 8))
+				fadd := (*[8]float32)(cuda.BlockShared(&nugoShared10, 8))
+				fmx := (*[8]float32)(cuda.BlockShared(&nugoShared11, 8))
+				fmn := (*[8]float32)(cuda.BlockShared(&nugoShared12, 8))
+				own := (*[256]int32)(cuda.BlockShared(&nugoShared13, 256))
+				ex := (*[256]int32)(cuda.BlockShared(&nugoShared14, 256))
+				olds := (*[256]int64)(cuda.BlockShared(&nugoShared15, 256))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:110
+							tid := nugoTi
+
+//line huntc_sync.go:111
+							i := (nugoX0 + nugoTi)
+
+//line huntc_sync.go:112
+							v := int32(0)
+
+//line huntc_sync.go:113
+							if i < len(a) {
+//line huntc_sync.go:114
+								v = a[i]
+							}
+
+//line huntc_sync.go:116
+							if tid < 8 {
+//line huntc_sync.go:117
+								add[tid], sub[tid], mx[tid], mn[tid] = 100, 100, -1000, 1000
+//line huntc_sync.go:118
+								and[tid], or[tid], xor[tid], inc[tid], dec[tid] = 0xffff, 0, 0, 50, 3
+//line huntc_sync.go:119
+								fadd[tid], fmx[tid], fmn[tid] = 0.5, -1e9, 1e9
+							}
+
+//line huntc_sync.go:121
+							own[tid] = int32(tid)
+
+//line huntc_sync.go:122
+							ex[tid] = int32(tid * 3)
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:110
+									tid := nugoTx
+
+//line huntc_sync.go:111
+									i := (nugoX0 + nugoTx)
+
+//line huntc_sync.go:112
+									v := int32(0)
+
+//line huntc_sync.go:113
+									if i < len(a) {
+//line huntc_sync.go:114
+										v = a[i]
+									}
+
+//line huntc_sync.go:116
+									if tid < 8 {
+//line huntc_sync.go:117
+										add[tid], sub[tid], mx[tid], mn[tid] = 100, 100, -1000, 1000
+//line huntc_sync.go:118
+										and[tid], or[tid], xor[tid], inc[tid], dec[tid] = 0xffff, 0, 0, 50, 3
+//line huntc_sync.go:119
+										fadd[tid], fmx[tid], fmn[tid] = 0.5, -1e9, 1e9
+									}
+
+//line huntc_sync.go:121
+									own[tid] = int32(tid)
+
+//line huntc_sync.go:122
+									ex[tid] = int32(tid * 3)
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:110
+							tid := nugoTi
+							v := nugoVV[nugoTi]
+
+//line huntc_sync.go:124
+							k := tid % 8
+
+//line huntc_sync.go:125
+							var s int64
+
+//line huntc_sync.go:126
+							s += int64(cuda.BlockAtomicAdd(&add[k], 1))
+
+//line huntc_sync.go:127
+							s += int64(cuda.BlockAtomicSub(&sub[k], 2))
+
+//line huntc_sync.go:128
+							cuda.BlockAtomicMax(&mx[k], v)
+
+//line huntc_sync.go:129
+							cuda.BlockAtomicMin(&mn[k], v)
+
+//line huntc_sync.go:130
+							cuda.BlockAtomicAnd(&and[k], uint32(v)|0x40)
+
+//line huntc_sync.go:131
+							cuda.BlockAtomicOr(&or[k], uint32(v)&0x1f)
+
+//line huntc_sync.go:132
+							cuda.BlockAtomicXor(&xor[k], uint32(tid))
+
+//line huntc_sync.go:133
+							s += int64(cuda.AtomicInc(&inc[k], 9))
+
+//line huntc_sync.go:134
+							s += int64(cuda.AtomicDec(&dec[k], 6))
+
+//line huntc_sync.go:135
+							cuda.BlockAtomicAdd(&fadd[k], float32(v%8)*0.25)
+
+//line huntc_sync.go:136
+							cuda.BlockAtomicMax(&fmx[k], float32(v))
+
+//line huntc_sync.go:137
+							cuda.BlockAtomicMin(&fmn[k], float32(v)/4)
+
+//line huntc_sync.go:138
+							s += int64(cuda.AtomicCAS(&own[tid], int32(tid), v))
+
+//line huntc_sync.go:139
+							s += int64(cuda.AtomicCAS(&own[tid], int32(tid), 5))
+
+//line huntc_sync.go:140
+							s += int64(cuda.BlockAtomicExch(&ex[tid], v))
+
+//line huntc_sync.go:141
+							olds[tid] = s
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:110
+									tid := nugoTx
+									v := nugoVV[nugoTi]
+
+//line huntc_sync.go:124
+									k := tid % 8
+
+//line huntc_sync.go:125
+									var s int64
+
+//line huntc_sync.go:126
+									s += int64(cuda.BlockAtomicAdd(&add[k], 1))
+
+//line huntc_sync.go:127
+									s += int64(cuda.BlockAtomicSub(&sub[k], 2))
+
+//line huntc_sync.go:128
+									cuda.BlockAtomicMax(&mx[k], v)
+
+//line huntc_sync.go:129
+									cuda.BlockAtomicMin(&mn[k], v)
+
+//line huntc_sync.go:130
+									cuda.BlockAtomicAnd(&and[k], uint32(v)|0x40)
+
+//line huntc_sync.go:131
+									cuda.BlockAtomicOr(&or[k], uint32(v)&0x1f)
+
+//line huntc_sync.go:132
+									cuda.BlockAtomicXor(&xor[k], uint32(tid))
+
+//line huntc_sync.go:133
+									s += int64(cuda.AtomicInc(&inc[k], 9))
+
+//line huntc_sync.go:134
+									s += int64(cuda.AtomicDec(&dec[k], 6))
+
+//line huntc_sync.go:135
+									cuda.BlockAtomicAdd(&fadd[k], float32(v%8)*0.25)
+
+//line huntc_sync.go:136
+									cuda.BlockAtomicMax(&fmx[k], float32(v))
+
+//line huntc_sync.go:137
+									cuda.BlockAtomicMin(&fmn[k], float32(v)/4)
+
+//line huntc_sync.go:138
+									s += int64(cuda.AtomicCAS(&own[tid], int32(tid), v))
+
+//line huntc_sync.go:139
+									s += int64(cuda.AtomicCAS(&own[tid], int32(tid), 5))
+
+//line huntc_sync.go:140
+									s += int64(cuda.BlockAtomicExch(&ex[tid], v))
+
+//line huntc_sync.go:141
+									olds[tid] = s
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoLo, nugoHi := min(max(0, 0), nugoN), min(max((0)+1, 0), nugoN)
+					{
+						for nugoTi := nugoLo; nugoTi < nugoHi; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_sync.go:110
+							tid := nugoTi
+
+//line huntc_sync.go:143
+							if tid == 0 {
+//line huntc_sync.go:144
+								var sum int64
+//line huntc_sync.go:145
+								for j := 0; j < t.BlockDim().X; j++ {
+//line huntc_sync.go:146
+									sum += olds[j] + int64(own[j])*3 + int64(ex[j])
+								}
+//line huntc_sync.go:148
+								b := t.BlockIdx().X * 97
+//line huntc_sync.go:149
+								out[b] = sum
+//line huntc_sync.go:150
+								for j := 0; j < 8; j++ {
+//line huntc_sync.go:151
+									out[b+1+j] = int64(add[j])
+//line huntc_sync.go:152
+									out[b+9+j] = int64(sub[j])
+//line huntc_sync.go:153
+									out[b+17+j] = int64(mx[j])
+//line huntc_sync.go:154
+									out[b+25+j] = int64(mn[j])
+//line huntc_sync.go:155
+									out[b+33+j] = int64(and[j])
+//line huntc_sync.go:156
+									out[b+41+j] = int64(or[j])
+//line huntc_sync.go:157
+									out[b+49+j] = int64(xor[j])
+//line huntc_sync.go:158
+									out[b+57+j] = int64(inc[j])
+//line huntc_sync.go:159
+									out[b+65+j] = int64(dec[j])
+//line huntc_sync.go:160
+									out[b+73+j] = int64(fadd[j] * 16)
+//line huntc_sync.go:161
+									out[b+81+j] = int64(fmx[j])
+//line huntc_sync.go:162
+									out[b+89+j] = int64(fmn[j] * 4)
+								}
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_sync.go:110
+									tid := nugoTx
+
+//line huntc_sync.go:143
+									if tid == 0 {
+//line huntc_sync.go:144
+										var sum int64
+//line huntc_sync.go:145
+										for j := 0; j < t.BlockDim().X; j++ {
+//line huntc_sync.go:146
+											sum += olds[j] + int64(own[j])*3 + int64(ex[j])
+										}
+//line huntc_sync.go:148
+										b := t.BlockIdx().X * 97
+//line huntc_sync.go:149
+										out[b] = sum
+//line huntc_sync.go:150
+										for j := 0; j < 8; j++ {
+//line huntc_sync.go:151
+											out[b+1+j] = int64(add[j])
+//line huntc_sync.go:152
+											out[b+9+j] = int64(sub[j])
+//line huntc_sync.go:153
+											out[b+17+j] = int64(mx[j])
+//line huntc_sync.go:154
+											out[b+25+j] = int64(mn[j])
+//line huntc_sync.go:155
+											out[b+33+j] = int64(and[j])
+//line huntc_sync.go:156
+											out[b+41+j] = int64(or[j])
+//line huntc_sync.go:157
+											out[b+49+j] = int64(xor[j])
+//line huntc_sync.go:158
+											out[b+57+j] = int64(inc[j])
+//line huntc_sync.go:159
+											out[b+65+j] = int64(dec[j])
+//line huntc_sync.go:160
+											out[b+73+j] = int64(fadd[j] * 16)
+//line huntc_sync.go:161
+											out[b+81+j] = int64(fmx[j])
+//line huntc_sync.go:162
+											out[b+89+j] = int64(fmn[j] * 4)
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcShfl, "83d1f4dd8a91e2cb", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, src, delta, mask := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int), nugoArgs[3].(int), nugoArgs[4].(int)
+		_, _, _, _, _ = a, out, src, delta, mask
+		return func() cuda.BlockLoop {
+			var nugoShfl []int32
+			var nugoShfl2 []int32
+			var nugoShfl3 []int32
+			var nugoShfl4 []int32
+			var nugoVal5 []float64
+			var nugoLane5 []int
+			var nugoShfl5 []float64
+			var nugoVV []int32
+			var nugoVX []int32
+			var nugoVU []int32
+			var nugoVD []int32
+			var nugoVY []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]int32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]int32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]int32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoShfl4) < nugoN {
+					nugoShfl4 = make([]int32, nugoN)
+				}
+				nugoShfl4 := nugoShfl4[:nugoN]
+				_ = nugoShfl4
+				if cap(nugoVal5) < nugoN {
+					nugoVal5 = make([]float64, nugoN)
+				}
+				nugoVal5 := nugoVal5[:nugoN]
+				_ = nugoVal5
+				if cap(nugoLane5) < nugoN {
+					nugoLane5 = make([]int, nugoN)
+				}
+				nugoLane5 := nugoLane5[:nugoN]
+				_ = nugoLane5
+				if cap(nugoShfl5) < nugoN {
+					nugoShfl5 = make([]float64, nugoN)
+				}
+				nugoShfl5 := nugoShfl5[:nugoN]
+				_ = nugoShfl5
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVX) < nugoN {
+					nugoVX = make([]int32, nugoN)
+				}
+				nugoVX := nugoVX[:nugoN]
+				_ = nugoVX
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]int32, nugoN)
+				}
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
+				if cap(nugoVD) < nugoN {
+					nugoVD = make([]int32, nugoN)
+				}
+				nugoVD := nugoVD[:nugoN]
+				_ = nugoVD
+				if cap(nugoVY) < nugoN {
+					nugoVY = make([]int32, nugoN)
+				}
+				nugoVY := nugoVY[:nugoN]
+				_ = nugoVY
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:10
+							i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:11
+							v := int32(-1)
+
+//line huntc_warp.go:12
+							if i < len(a) {
+//line huntc_warp.go:13
+								v = a[i]
+							}
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:10
+									i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:11
+									v := int32(-1)
+
+//line huntc_warp.go:12
+									if i < len(a) {
+//line huntc_warp.go:13
+										v = a[i]
+									}
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:15
+				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVV, int(src), nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:15
+							x := nugoShfl[nugoTi]
+							nugoVX[nugoTi] = x
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:15
+									x := nugoShfl[nugoTi]
+									nugoVX[nugoTi] = x
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:16
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl2, nugoVV, int(delta), nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:16
+							u := nugoShfl2[nugoTi]
+							nugoVU[nugoTi] = u
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:16
+									u := nugoShfl2[nugoTi]
+									nugoVU[nugoTi] = u
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:17
+				cuda.BlockShuffleConst(cuda.ShuffleDown, nugoShfl3, nugoVV, int(delta), nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:17
+							d := nugoShfl3[nugoTi]
+							nugoVD[nugoTi] = d
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:17
+									d := nugoShfl3[nugoTi]
+									nugoVD[nugoTi] = d
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:18
+				cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl4, nugoVV, int(mask), nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line huntc_warp.go:18
+							y := nugoShfl4[nugoTi]
+							nugoVal5[nugoTi] = float64(v) / 3
+							nugoLane5[nugoTi] = int(t.LaneID() ^ src)
+							nugoVV[nugoTi] = v
+							nugoVY[nugoTi] = y
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
+
+//line huntc_warp.go:18
+									y := nugoShfl4[nugoTi]
+									nugoVal5[nugoTi] = float64(v) / 3
+									nugoLane5[nugoTi] = int(t.LaneID() ^ src)
+									nugoVV[nugoTi] = v
+									nugoVY[nugoTi] = y
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:19
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl5, nugoVal5, nugoLane5, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:10
+							i := (nugoX0 + nugoTi)
+							x := nugoVX[nugoTi]
+							u := nugoVU[nugoTi]
+							d := nugoVD[nugoTi]
+							y := nugoVY[nugoTi]
+
+//line huntc_warp.go:19
+							f := nugoShfl5[nugoTi]
+
+//line huntc_warp.go:20
+							if i < len(a) {
+//line huntc_warp.go:21
+								out[5*i] = x
+//line huntc_warp.go:22
+								out[5*i+1] = u
+//line huntc_warp.go:23
+								out[5*i+2] = d
+//line huntc_warp.go:24
+								out[5*i+3] = y
+//line huntc_warp.go:25
+								out[5*i+4] = int32(f * 3)
+							}
+							nugoVX[nugoTi] = x
+							nugoVU[nugoTi] = u
+							nugoVD[nugoTi] = d
+							nugoVY[nugoTi] = y
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:10
+									i := (nugoX0 + nugoTx)
+									x := nugoVX[nugoTi]
+									u := nugoVU[nugoTi]
+									d := nugoVD[nugoTi]
+									y := nugoVY[nugoTi]
+
+//line huntc_warp.go:19
+									f := nugoShfl5[nugoTi]
+
+//line huntc_warp.go:20
+									if i < len(a) {
+//line huntc_warp.go:21
+										out[5*i] = x
+//line huntc_warp.go:22
+										out[5*i+1] = u
+//line huntc_warp.go:23
+										out[5*i+2] = d
+//line huntc_warp.go:24
+										out[5*i+3] = y
+//line huntc_warp.go:25
+										out[5*i+4] = int32(f * 3)
+									}
+									nugoVX[nugoTi] = x
+									nugoVU[nugoTi] = u
+									nugoVD[nugoTi] = d
+									nugoVY[nugoTi] = y
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcShflWidth, "8aacd75435663e90", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]float32), nugoArgs[1].([]float32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoLane []int
+			var nugoShfl []float32
+			var nugoShfl2 []float32
+			var nugoShfl3 []float32
+			var nugoVV []float32
+			var nugoVR []float32
+			var nugoVU []float32
+			var nugoVS []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoLane) < nugoN {
+					nugoLane = make([]int, nugoN)
+				}
+				nugoLane := nugoLane[:nugoN]
+				_ = nugoLane
+				if cap(nugoShfl) < nugoN {
+					nugoShfl = make([]float32, nugoN)
+				}
+				nugoShfl := nugoShfl[:nugoN]
+				_ = nugoShfl
+				if cap(nugoShfl2) < nugoN {
+					nugoShfl2 = make([]float32, nugoN)
+				}
+				nugoShfl2 := nugoShfl2[:nugoN]
+				_ = nugoShfl2
+				if cap(nugoShfl3) < nugoN {
+					nugoShfl3 = make([]float32, nugoN)
+				}
+				nugoShfl3 := nugoShfl3[:nugoN]
+				_ = nugoShfl3
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]float32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVR) < nugoN {
+					nugoVR = make([]float32, nugoN)
+				}
+				nugoVR := nugoVR[:nugoN]
+				_ = nugoVR
+				if cap(nugoVU) < nugoN {
+					nugoVU = make([]float32, nugoN)
+				}
+				nugoVU := nugoVU[:nugoN]
+				_ = nugoVU
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:33
+							i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:34
+							lane := t.LaneID()
+
+//line huntc_warp.go:35
+							v := a[i]
+							nugoLane[nugoTi] = int(lane/8*8 + (lane+1)%8)
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:33
+									i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:34
+									lane := t.LaneID()
+
+//line huntc_warp.go:35
+									v := a[i]
+									nugoLane[nugoTi] = int(lane/8*8 + (lane+1)%8)
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:36
+				cuda.BlockShuffle(cuda.ShuffleIdx, nugoShfl, nugoVV, nugoLane, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:36
+							r := nugoShfl[nugoTi]
+							nugoVR[nugoTi] = r
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:36
+									r := nugoShfl[nugoTi]
+									nugoVR[nugoTi] = r
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:37
+				cuda.BlockShuffleConst(cuda.ShuffleUp, nugoShfl2, nugoVV, int(3), nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:34
+							lane := t.LaneID()
+							v := nugoVV[nugoTi]
+
+//line huntc_warp.go:37
+							u := nugoShfl2[nugoTi]
+
+//line huntc_warp.go:38
+							if lane%16 < 3 {
+//line huntc_warp.go:39
+								u = v
+							}
+
+//line huntc_warp.go:41
+							s := v
+							nugoVV[nugoTi] = v
+							nugoVU[nugoTi] = u
+							nugoVS[nugoTi] = s
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:34
+									lane := t.LaneID()
+									v := nugoVV[nugoTi]
+
+//line huntc_warp.go:37
+									u := nugoShfl2[nugoTi]
+
+//line huntc_warp.go:38
+									if lane%16 < 3 {
+//line huntc_warp.go:39
+										u = v
+									}
+
+//line huntc_warp.go:41
+									s := v
+									nugoVV[nugoTi] = v
+									nugoVU[nugoTi] = u
+									nugoVS[nugoTi] = s
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:42
+				for m := 1; m < 4; m *= 2 {
+//line huntc_warp.go:43
+					cuda.BlockShuffleConst(cuda.ShuffleXor, nugoShfl3, nugoVS, int(m), nil)
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								s := nugoVS[nugoTi]
+
+//line huntc_warp.go:43
+								s += nugoShfl3[nugoTi]
+								nugoVS[nugoTi] = s
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										s := nugoVS[nugoTi]
+
+//line huntc_warp.go:43
+										s += nugoShfl3[nugoTi]
+										nugoVS[nugoTi] = s
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:33
+							i := (nugoX0 + nugoTi)
+							r := nugoVR[nugoTi]
+							u := nugoVU[nugoTi]
+							s := nugoVS[nugoTi]
+
+//line huntc_warp.go:45
+							out[i] = r + 2*u + 4*s
+							nugoVR[nugoTi] = r
+							nugoVU[nugoTi] = u
+							nugoVS[nugoTi] = s
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:33
+									i := (nugoX0 + nugoTx)
+									r := nugoVR[nugoTi]
+									u := nugoVU[nugoTi]
+									s := nugoVS[nugoTi]
+
+//line huntc_warp.go:45
+									out[i] = r + 2*u + 4*s
+									nugoVR[nugoTi] = r
+									nugoVU[nugoTi] = u
+									nugoVS[nugoTi] = s
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcVote, "92f4c635d9656d5b", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out := nugoArgs[0].([]int32), nugoArgs[1].([]uint32)
+		_, _ = a, out
+		return func() cuda.BlockLoop {
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []bool
+			var nugoPred3 []bool
+			var nugoVote3 []bool
+			var nugoPred4 []bool
+			var nugoVote4 []bool
+			var nugoVal []int32
+			var nugoMatch []uint32
+			var nugoVal2 []int64
+			var nugoMatch2 []uint32
+			var nugoPred5 []bool
+			var nugoVote5 []uint32
+			var nugoPred6 []bool
+			var nugoVote6 []uint32
+			var nugoVV []int32
+			var nugoVB []uint32
+			var nugoVF []uint32
+			var nugoVM []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]bool, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]bool, nugoN)
+				}
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]bool, nugoN)
+				}
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
+				if cap(nugoVal) < nugoN {
+					nugoVal = make([]int32, nugoN)
+				}
+				nugoVal := nugoVal[:nugoN]
+				_ = nugoVal
+				if cap(nugoMatch) < nugoN {
+					nugoMatch = make([]uint32, nugoN)
+				}
+				nugoMatch := nugoMatch[:nugoN]
+				_ = nugoMatch
+				if cap(nugoVal2) < nugoN {
+					nugoVal2 = make([]int64, nugoN)
+				}
+				nugoVal2 := nugoVal2[:nugoN]
+				_ = nugoVal2
+				if cap(nugoMatch2) < nugoN {
+					nugoMatch2 = make([]uint32, nugoN)
+				}
+				nugoMatch2 := nugoMatch2[:nugoN]
+				_ = nugoMatch2
+				if cap(nugoPred5) < nugoN {
+					nugoPred5 = make([]bool, nugoN)
+				}
+				nugoPred5 := nugoPred5[:nugoN]
+				_ = nugoPred5
+				if cap(nugoVote5) < nugoN {
+					nugoVote5 = make([]uint32, nugoN)
+				}
+				nugoVote5 := nugoVote5[:nugoN]
+				_ = nugoVote5
+				if cap(nugoPred6) < nugoN {
+					nugoPred6 = make([]bool, nugoN)
+				}
+				nugoPred6 := nugoPred6[:nugoN]
+				_ = nugoPred6
+				if cap(nugoVote6) < nugoN {
+					nugoVote6 = make([]uint32, nugoN)
+				}
+				nugoVote6 := nugoVote6[:nugoN]
+				_ = nugoVote6
+				if cap(nugoVV) < nugoN {
+					nugoVV = make([]int32, nugoN)
+				}
+				nugoVV := nugoVV[:nugoN]
+				_ = nugoVV
+				if cap(nugoVB) < nugoN {
+					nugoVB = make([]uint32, nugoN)
+				}
+				nugoVB := nugoVB[:nugoN]
+				_ = nugoVB
+				if cap(nugoVF) < nugoN {
+					nugoVF = make([]uint32, nugoN)
+				}
+				nugoVF := nugoVF[:nugoN]
+				_ = nugoVF
+				if cap(nugoVM) < nugoN {
+					nugoVM = make([]uint32, nugoN)
+				}
+				nugoVM := nugoVM[:nugoN]
+				_ = nugoVM
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:52
+							i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:54
+							v := int32(0)
+
+//line huntc_warp.go:55
+							if i < len(a) {
+//line huntc_warp.go:56
+								v = a[i]
+							}
+							nugoPred[nugoTi] = v > 0
+							nugoVV[nugoTi] = v
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:52
+									i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:54
+									v := int32(0)
+
+//line huntc_warp.go:55
+									if i < len(a) {
+//line huntc_warp.go:56
+										v = a[i]
+									}
+									nugoPred[nugoTi] = v > 0
+									nugoVV[nugoTi] = v
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:58
+				cuda.BlockBallot(nugoVote, nugoPred, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+
+//line huntc_warp.go:58
+							b := nugoVote[nugoTi]
+
+//line huntc_warp.go:59
+							var f uint32
+							nugoPred2[nugoTi] = v == 17
+							nugoVV[nugoTi] = v
+							nugoVB[nugoTi] = b
+							nugoVF[nugoTi] = f
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
+
+//line huntc_warp.go:58
+									b := nugoVote[nugoTi]
+
+//line huntc_warp.go:59
+									var f uint32
+									nugoPred2[nugoTi] = v == 17
+									nugoVV[nugoTi] = v
+									nugoVB[nugoTi] = b
+									nugoVF[nugoTi] = f
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:60
+				cuda.BlockAny(nugoVote2, nugoPred2, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							f := nugoVF[nugoTi]
+
+//line huntc_warp.go:60
+							if nugoVote2[nugoTi] {
+//line huntc_warp.go:61
+								f |= 1
+							}
+							nugoPred3[nugoTi] = v > -500
+							nugoVV[nugoTi] = v
+							nugoVF[nugoTi] = f
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
+									f := nugoVF[nugoTi]
+
+//line huntc_warp.go:60
+									if nugoVote2[nugoTi] {
+//line huntc_warp.go:61
+										f |= 1
+									}
+									nugoPred3[nugoTi] = v > -500
+									nugoVV[nugoTi] = v
+									nugoVF[nugoTi] = f
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:63
+				cuda.BlockAll(nugoVote3, nugoPred3, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							f := nugoVF[nugoTi]
+
+//line huntc_warp.go:63
+							if nugoVote3[nugoTi] {
+//line huntc_warp.go:64
+								f |= 2
+							}
+							nugoPred4[nugoTi] = (v%2 == 0)
+							nugoVV[nugoTi] = v
+							nugoVF[nugoTi] = f
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
+									f := nugoVF[nugoTi]
+
+//line huntc_warp.go:63
+									if nugoVote3[nugoTi] {
+//line huntc_warp.go:64
+										f |= 2
+									}
+									nugoPred4[nugoTi] = (v%2 == 0)
+									nugoVV[nugoTi] = v
+									nugoVF[nugoTi] = f
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:66
+				cuda.BlockVoteMask(nugoB, cuda.VoteUni, nugoVote4, nugoPred4, nil, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+							v := nugoVV[nugoTi]
+							f := nugoVF[nugoTi]
+
+//line huntc_warp.go:66
+							if nugoVote4[nugoTi] {
+//line huntc_warp.go:67
+								f |= 4
+							}
+							nugoVal[nugoTi] = (v & 3)
+							nugoVV[nugoTi] = v
+							nugoVF[nugoTi] = f
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+									v := nugoVV[nugoTi]
+									f := nugoVF[nugoTi]
+
+//line huntc_warp.go:66
+									if nugoVote4[nugoTi] {
+//line huntc_warp.go:67
+										f |= 4
+									}
+									nugoVal[nugoTi] = (v & 3)
+									nugoVV[nugoTi] = v
+									nugoVF[nugoTi] = f
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:69
+				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:53
+							lane := t.LaneID()
+
+//line huntc_warp.go:69
+							m := nugoMatch[nugoTi]
+							nugoVal2[nugoTi] = (int64(lane / 64))
+							nugoVM[nugoTi] = m
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:53
+									lane := t.LaneID()
+
+//line huntc_warp.go:69
+									m := nugoMatch[nugoTi]
+									nugoVal2[nugoTi] = (int64(lane / 64))
+									nugoVM[nugoTi] = m
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:70
+				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:52
+							i := (nugoX0 + nugoTi)
+							b := nugoVB[nugoTi]
+							f := nugoVF[nugoTi]
+							m := nugoVM[nugoTi]
+
+//line huntc_warp.go:70
+							ma, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line huntc_warp.go:71
+							if all {
+//line huntc_warp.go:72
+								f |= 8
+							}
+
+//line huntc_warp.go:74
+							out[7*i] = b
+
+//line huntc_warp.go:75
+							out[7*i+1] = f
+
+//line huntc_warp.go:76
+							out[7*i+2] = m
+
+//line huntc_warp.go:77
+							out[7*i+3] = ma
+							nugoPred5[nugoTi] = true
+							nugoVB[nugoTi] = b
+							nugoVF[nugoTi] = f
+							nugoVM[nugoTi] = m
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:52
+									i := (nugoX0 + nugoTx)
+									b := nugoVB[nugoTi]
+									f := nugoVF[nugoTi]
+									m := nugoVM[nugoTi]
+
+//line huntc_warp.go:70
+									ma, all := nugoMatch2[nugoTi], nugoMatch2[nugoTi] != 0
+
+//line huntc_warp.go:71
+									if all {
+//line huntc_warp.go:72
+										f |= 8
+									}
+
+//line huntc_warp.go:74
+									out[7*i] = b
+
+//line huntc_warp.go:75
+									out[7*i+1] = f
+
+//line huntc_warp.go:76
+									out[7*i+2] = m
+
+//line huntc_warp.go:77
+									out[7*i+3] = ma
+									nugoPred5[nugoTi] = true
+									nugoVB[nugoTi] = b
+									nugoVF[nugoTi] = f
+									nugoVM[nugoTi] = m
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:78
+				cuda.BlockBallot(nugoVote5, nugoPred5, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:52
+							i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:53
+							lane := t.LaneID()
+
+//line huntc_warp.go:78
+							out[7*i+4] = nugoVote5[nugoTi]
+
+//line huntc_warp.go:79
+							out[7*i+5] = t.LanemaskLt() ^ t.LanemaskGe()<<1
+							nugoPred6[nugoTi] = lane%3 == 0
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:52
+									i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:53
+									lane := t.LaneID()
+
+//line huntc_warp.go:78
+									out[7*i+4] = nugoVote5[nugoTi]
+
+//line huntc_warp.go:79
+									out[7*i+5] = t.LanemaskLt() ^ t.LanemaskGe()<<1
+									nugoPred6[nugoTi] = lane%3 == 0
+								}
+							}
+						}
+					}
+				}
+//line huntc_warp.go:80
+				cuda.BlockBallot(nugoVote6, nugoPred6, nil)
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:52
+							i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:80
+							out[7*i+6] = nugoVote6[nugoTi] & t.LanemaskLe()
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:52
+									i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:80
+									out[7*i+6] = nugoVote6[nugoTi] & t.LanemaskLe()
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcSyncWarp, "8ab358c931157099", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]int32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[32]int32)(cuda.BlockShared(&nugoShared, 32))
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:87
+							w := nugoTi / 32
+
+//line huntc_warp.go:88
+							if t.LaneID() == 0 {
+//line huntc_warp.go:89
+								sh[w] = 42 + int32(w)
+							}
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:87
+									w := nugoTx / 32
+
+//line huntc_warp.go:88
+									if t.LaneID() == 0 {
+//line huntc_warp.go:89
+										sh[w] = 42 + int32(w)
+									}
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:87
+							w := nugoTi / 32
+
+//line huntc_warp.go:92
+							out[(nugoX0 + nugoTi)] = sh[w]
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:87
+									w := nugoTx / 32
+
+//line huntc_warp.go:92
+									out[(nugoX0 + nugoTx)] = sh[w]
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntcIndependent, "baf3d14a39e24b83", func(nugoArgs []any) func() cuda.BlockLoop {
+		out := nugoArgs[0].([]uint32)
+		_ = out
+		return func() cuda.BlockLoop {
+			var nugoIn []bool
+			var nugoOff []bool
+			var nugoMask []uint32
+			var nugoPred []bool
+			var nugoVote []uint32
+			var nugoOff2 []bool
+			var nugoIn2 []bool
+			var nugoOff3 []bool
+			var nugoMask2 []uint32
+			var nugoPred2 []bool
+			var nugoVote2 []uint32
+			var nugoOff4 []bool
+			var nugoIn3 []bool
+			var nugoOff5 []bool
+			var nugoMask3 []uint32
+			var nugoPred3 []bool
+			var nugoVote3 []uint32
+			var nugoOff6 []bool
+			var nugoMask4 []uint32
+			var nugoPred4 []bool
+			var nugoVote4 []uint32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoIn) < nugoN {
+					nugoIn = make([]bool, nugoN)
+				}
+				nugoIn := nugoIn[:nugoN]
+				_ = nugoIn
+				if cap(nugoOff) < nugoN {
+					nugoOff = make([]bool, nugoN)
+				}
+				nugoOff := nugoOff[:nugoN]
+				_ = nugoOff
+				if cap(nugoMask) < nugoN {
+					nugoMask = make([]uint32, nugoN)
+				}
+				nugoMask := nugoMask[:nugoN]
+				_ = nugoMask
+				if cap(nugoPred) < nugoN {
+					nugoPred = make([]bool, nugoN)
+				}
+				nugoPred := nugoPred[:nugoN]
+				_ = nugoPred
+				if cap(nugoVote) < nugoN {
+					nugoVote = make([]uint32, nugoN)
+				}
+				nugoVote := nugoVote[:nugoN]
+				_ = nugoVote
+				if cap(nugoOff2) < nugoN {
+					nugoOff2 = make([]bool, nugoN)
+				}
+				nugoOff2 := nugoOff2[:nugoN]
+				_ = nugoOff2
+				if cap(nugoIn2) < nugoN {
+					nugoIn2 = make([]bool, nugoN)
+				}
+				nugoIn2 := nugoIn2[:nugoN]
+				_ = nugoIn2
+				if cap(nugoOff3) < nugoN {
+					nugoOff3 = make([]bool, nugoN)
+				}
+				nugoOff3 := nugoOff3[:nugoN]
+				_ = nugoOff3
+				if cap(nugoMask2) < nugoN {
+					nugoMask2 = make([]uint32, nugoN)
+				}
+				nugoMask2 := nugoMask2[:nugoN]
+				_ = nugoMask2
+				if cap(nugoPred2) < nugoN {
+					nugoPred2 = make([]bool, nugoN)
+				}
+				nugoPred2 := nugoPred2[:nugoN]
+				_ = nugoPred2
+				if cap(nugoVote2) < nugoN {
+					nugoVote2 = make([]uint32, nugoN)
+				}
+				nugoVote2 := nugoVote2[:nugoN]
+				_ = nugoVote2
+				if cap(nugoOff4) < nugoN {
+					nugoOff4 = make([]bool, nugoN)
+				}
+				nugoOff4 := nugoOff4[:nugoN]
+				_ = nugoOff4
+				if cap(nugoIn3) < nugoN {
+					nugoIn3 = make([]bool, nugoN)
+				}
+				nugoIn3 := nugoIn3[:nugoN]
+				_ = nugoIn3
+				if cap(nugoOff5) < nugoN {
+					nugoOff5 = make([]bool, nugoN)
+				}
+				nugoOff5 := nugoOff5[:nugoN]
+				_ = nugoOff5
+				if cap(nugoMask3) < nugoN {
+					nugoMask3 = make([]uint32, nugoN)
+				}
+				nugoMask3 := nugoMask3[:nugoN]
+				_ = nugoMask3
+				if cap(nugoPred3) < nugoN {
+					nugoPred3 = make([]bool, nugoN)
+				}
+				nugoPred3 := nugoPred3[:nugoN]
+				_ = nugoPred3
+				if cap(nugoVote3) < nugoN {
+					nugoVote3 = make([]uint32, nugoN)
+				}
+				nugoVote3 := nugoVote3[:nugoN]
+				_ = nugoVote3
+				if cap(nugoOff6) < nugoN {
+					nugoOff6 = make([]bool, nugoN)
+				}
+				nugoOff6 := nugoOff6[:nugoN]
+				_ = nugoOff6
+				if cap(nugoMask4) < nugoN {
+					nugoMask4 = make([]uint32, nugoN)
+				}
+				nugoMask4 := nugoMask4[:nugoN]
+				_ = nugoMask4
+				if cap(nugoPred4) < nugoN {
+					nugoPred4 = make([]bool, nugoN)
+				}
+				nugoPred4 := nugoPred4[:nugoN]
+				_ = nugoPred4
+				if cap(nugoVote4) < nugoN {
+					nugoVote4 = make([]uint32, nugoN)
+				}
+				nugoVote4 := nugoVote4[:nugoN]
+				_ = nugoVote4
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line huntc_warp.go:99
+							lane := t.LaneID()
+							nugoIn[nugoTi] = (lane % 4) == 0
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line huntc_warp.go:99
+									lane := t.LaneID()
+									nugoIn[nugoTi] = (lane % 4) == 0
+								}
+							}
+						}
+					}
+				}
+				if cuda.BlockBranch(nugoOff, nugoIn, nil, true) {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+								nugoMask[nugoTi] = uint32(0x11111111)
+								nugoPred[nugoTi] = (true)
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+										nugoMask[nugoTi] = uint32(0x11111111)
+										nugoPred[nugoTi] = (true)
+									}
+								}
+							}
+						}
+					}
+					nugoB.Lead(nugoOff)
+//line huntc_warp.go:102
+					cuda.BlockBranchCheck(nugoB, nugoMask, nugoOff, nil)
+//line huntc_warp.go:102
+					cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoOff)
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff[nugoTi] {
+									continue
+								}
+
+//line huntc_warp.go:98
+								i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:102
+								out[i] = nugoVote[nugoTi]
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff[nugoTi] {
+											continue
+										}
+
+//line huntc_warp.go:98
+										i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:102
+										out[i] = nugoVote[nugoTi]
+									}
+								}
+							}
+						}
+					}
+					nugoB.Lead(nugoOff)
+				}
+				if cuda.BlockBranch(nugoOff2, nugoIn, nil, false) {
+					if nugoFlat {
+						{
+							for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+								t := nugoB.FlatThread(nugoTi)
+								_ = t
+								if nugoOff2[nugoTi] {
+									continue
+								}
+
+//line huntc_warp.go:99
+								lane := t.LaneID()
+								nugoIn2[nugoTi] = (lane % 4) == 1
+							}
+						}
+					} else {
+						{
+							nugoDim := nugoB.Dim()
+							nugoTi := 0
+							for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+								for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+									for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+										t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+										_ = t
+										if nugoOff2[nugoTi] {
+											continue
+										}
+
+//line huntc_warp.go:99
+										lane := t.LaneID()
+										nugoIn2[nugoTi] = (lane % 4) == 1
+									}
+								}
+							}
+						}
+					}
+					nugoB.Lead(nugoOff2)
+					if cuda.BlockBranch(nugoOff3, nugoIn2, nugoOff2, true) {
+						if nugoFlat {
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:99
+									lane := t.LaneID()
+									nugoMask2[nugoTi] = uint32(0x22222222)
+									nugoPred2[nugoTi] = (lane > 8)
+								}
+							}
+						} else {
+							{
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+
+//line huntc_warp.go:99
+											lane := t.LaneID()
+											nugoMask2[nugoTi] = uint32(0x22222222)
+											nugoPred2[nugoTi] = (lane > 8)
+										}
+									}
+								}
+							}
+						}
+						nugoB.Lead(nugoOff3)
+//line huntc_warp.go:104
+						cuda.BlockBranchCheck(nugoB, nugoMask2, nugoOff3, nil)
+//line huntc_warp.go:104
+						cuda.BlockBallotMask(nugoB, nugoVote2, nugoPred2, nugoMask2, nugoOff3)
+						if nugoFlat {
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff3[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:98
+									i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:104
+									out[i] = nugoVote2[nugoTi]
+								}
+							}
+						} else {
+							{
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff3[nugoTi] {
+												continue
+											}
+
+//line huntc_warp.go:98
+											i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:104
+											out[i] = nugoVote2[nugoTi]
+										}
+									}
+								}
+							}
+						}
+						nugoB.Lead(nugoOff3)
+					}
+					if cuda.BlockBranch(nugoOff4, nugoIn2, nugoOff2, false) {
+						if nugoFlat {
+							{
+								for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+									t := nugoB.FlatThread(nugoTi)
+									_ = t
+									if nugoOff4[nugoTi] {
+										continue
+									}
+
+//line huntc_warp.go:99
+									lane := t.LaneID()
+									nugoIn3[nugoTi] = (lane % 4) == 2
+								}
+							}
+						} else {
+							{
+								nugoDim := nugoB.Dim()
+								nugoTi := 0
+								for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+									for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+										for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+											t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+											_ = t
+											if nugoOff4[nugoTi] {
+												continue
+											}
+
+//line huntc_warp.go:99
+											lane := t.LaneID()
+											nugoIn3[nugoTi] = (lane % 4) == 2
+										}
+									}
+								}
+							}
+						}
+						nugoB.Lead(nugoOff4)
+						if cuda.BlockBranch(nugoOff5, nugoIn3, nugoOff4, true) {
+							if nugoFlat {
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										if nugoOff5[nugoTi] {
+											continue
+										}
+
+//line huntc_warp.go:99
+										lane := t.LaneID()
+										nugoMask3[nugoTi] = uint32(0x44444444)
+										nugoPred3[nugoTi] = (lane < 20)
+									}
+								}
+							} else {
+								{
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff5[nugoTi] {
+													continue
+												}
+
+//line huntc_warp.go:99
+												lane := t.LaneID()
+												nugoMask3[nugoTi] = uint32(0x44444444)
+												nugoPred3[nugoTi] = (lane < 20)
+											}
+										}
+									}
+								}
+							}
+							nugoB.Lead(nugoOff5)
+//line huntc_warp.go:106
+							cuda.BlockBranchCheck(nugoB, nugoMask3, nugoOff5, nil)
+//line huntc_warp.go:106
+							cuda.BlockBallotMask(nugoB, nugoVote3, nugoPred3, nugoMask3, nugoOff5)
+							if nugoFlat {
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										if nugoOff5[nugoTi] {
+											continue
+										}
+
+//line huntc_warp.go:98
+										i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:106
+										out[i] = nugoVote3[nugoTi]
+									}
+								}
+							} else {
+								{
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff5[nugoTi] {
+													continue
+												}
+
+//line huntc_warp.go:98
+												i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:106
+												out[i] = nugoVote3[nugoTi]
+											}
+										}
+									}
+								}
+							}
+							nugoB.Lead(nugoOff5)
+						}
+						if cuda.BlockBranch(nugoOff6, nugoIn3, nugoOff4, false) {
+							if nugoFlat {
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										if nugoOff6[nugoTi] {
+											continue
+										}
+										nugoMask4[nugoTi] = uint32(0x88888888)
+										nugoPred4[nugoTi] = (false)
+									}
+								}
+							} else {
+								{
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff6[nugoTi] {
+													continue
+												}
+												nugoMask4[nugoTi] = uint32(0x88888888)
+												nugoPred4[nugoTi] = (false)
+											}
+										}
+									}
+								}
+							}
+							nugoB.Lead(nugoOff6)
+//line huntc_warp.go:108
+							cuda.BlockBranchCheck(nugoB, nugoMask4, nugoOff6, nil)
+//line huntc_warp.go:108
+							cuda.BlockBallotMask(nugoB, nugoVote4, nugoPred4, nugoMask4, nugoOff6)
+							if nugoFlat {
+								{
+									for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+										t := nugoB.FlatThread(nugoTi)
+										_ = t
+										if nugoOff6[nugoTi] {
+											continue
+										}
+
+//line huntc_warp.go:98
+										i := (nugoX0 + nugoTi)
+
+//line huntc_warp.go:108
+										out[i] = nugoVote4[nugoTi] + 1
+									}
+								}
+							} else {
+								{
+									nugoDim := nugoB.Dim()
+									nugoTi := 0
+									for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+										for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+											for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+												t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+												_ = t
+												if nugoOff6[nugoTi] {
+													continue
+												}
+
+//line huntc_warp.go:98
+												i := (nugoX0 + nugoTx)
+
+//line huntc_warp.go:108
+												out[i] = nugoVote4[nugoTi] + 1
+											}
+										}
+									}
+								}
+							}
+							nugoB.Lead(nugoOff6)
+						}
+					}
+				}
 			}
 		}
 	})

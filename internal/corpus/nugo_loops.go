@@ -2715,7 +2715,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:57
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2772,7 +2774,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:59
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2823,7 +2827,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -2906,7 +2912,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:74
 				if !nugoB.SyncGrid(nugoExited) {
@@ -2951,7 +2959,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:76
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3035,7 +3045,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -5361,7 +5373,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:32
 				pos := nugoCount
@@ -5408,7 +5422,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:33
 				all := (nugoCount2 == nugoArrived)
@@ -5452,7 +5468,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:34
 				some := (nugoCount3 > 0)
@@ -5514,7 +5532,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:38
 				live := nugoCount4
@@ -5572,7 +5592,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -7527,7 +7549,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:100
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -7575,7 +7599,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:101
 				cuda.BlockMatch(nugoB, false, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -7617,7 +7643,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -7921,7 +7949,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:130
 				cuda.BlockMatch(nugoB, true, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -7969,7 +7999,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:131
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -8055,7 +8087,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -8933,7 +8967,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 //line warpbranch.go:21
 					for off := 8; off > 0; off /= 2 {
@@ -9186,7 +9222,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff4, nugoIn3, nugoExited, true) {
 					nugoB.Lead(nugoOff4)
 //line warpbranch.go:33
@@ -9232,7 +9270,9 @@ func init() {
 					}
 					nugoB.Lead(nugoOff4)
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warpbranch.go:35
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl3, nugoVV, int(0), nugoExited)
 				if nugoFlat {
@@ -9290,7 +9330,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -11639,7 +11681,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						{
@@ -11859,7 +11903,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warpmask.go:112
 				cuda.BlockBallot(nugoVote3, nugoPred3, nugoExited)
 				if nugoFlat {
@@ -11913,7 +11959,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -12026,10 +12074,14 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warptree.go:24
 				for off := 16; off > 0; off /= 2 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line warptree.go:25
 					{
 						nugoD := int(off) & 31
@@ -12050,11 +12102,15 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 //line warptree.go:27
 				for off := 8; off > 0; off >>= 1 {
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 //line warptree.go:28
 					{
 						nugoD2 := int(off) & 31
@@ -12075,7 +12131,9 @@ func init() {
 							}
 						}
 					}
-					nugoB.Lead(nugoExited)
+					if !nugoB.Lead(nugoExited) {
+						return
+					}
 				}
 				if nugoFlat {
 					{
@@ -12122,7 +12180,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -12742,7 +12802,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warptree.go:102
 				{
 					nugoD := int(3) & 31
@@ -12763,7 +12825,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warptree.go:103
 				{
 					nugoD2 := int(1) & 31
@@ -12784,7 +12848,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warptree.go:104
 				{
 					nugoD3 := int(35) & 31
@@ -12854,7 +12920,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})

@@ -238,6 +238,9 @@ type fissioner struct {
 	// thread's position: recomputed in each region that reads them.
 	rematVars map[*types.Var]bool
 	taken     map[string]bool // names used in the kernel or the package scope
+	// sharedReads are the reads of shared memory every thread of the
+	// block makes alike (fission_sharedread.go): uniform values.
+	sharedReads map[*ast.IndexExpr]bool
 
 	regions  []*region
 	shuffles []*shuffleOp
@@ -383,6 +386,7 @@ func (g *generator) fissionTry(fd *ast.FuncDecl, inst *instance, promote, split 
 	f.flat, f.x0 = f.name("nugoFlat"), f.name("nugoX0")
 	f.tx, f.ty, f.tz, f.dim = f.name("nugoTx"), f.name("nugoTy"), f.name("nugoTz"), f.name("nugoDim")
 	f.census()
+	f.findSharedReads()
 	f.findUniform()
 	for promote && f.promoteIfs() {
 		f.uniform = map[*types.Var]bool{}
@@ -777,6 +781,10 @@ func (f *fissioner) exprClass(e ast.Expr, pos bool) bool {
 		return false
 	case *ast.CallExpr:
 		return f.callClass(e, pos)
+	case *ast.IndexExpr:
+		// An element of shared memory every thread reads alike; not a
+		// position expression: it may change at the next barrier.
+		return !pos && f.sharedReads[e]
 	}
 	return false
 }
@@ -1844,8 +1852,15 @@ func (e *emitter) region(r *region) {
 	e.regionLoops(r)
 	if e.f.exited != "" {
 		// The block-level code after the loops names, in a panic, the
-		// first thread that has not returned (cuda.Block.Lead).
-		fmt.Fprintf(e.w, "%s.Lead(%s)\n", e.f.blk, e.f.exited)
+		// first thread that has not returned (cuda.Block.Lead); when all
+		// have, the block has left the kernel. In a divergent arm the
+		// flags are the arm's off flags (fission_divergent.go): the
+		// threads of the other arm go on.
+		if d := e.f.div; d == nil || len(d.arms) == 0 {
+			fmt.Fprintf(e.w, "if !%s.Lead(%s) {\nreturn\n}\n", e.f.blk, e.f.exited)
+		} else {
+			fmt.Fprintf(e.w, "%s.Lead(%s)\n", e.f.blk, e.f.exited)
+		}
 	}
 }
 

@@ -3344,7 +3344,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:52
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3389,7 +3391,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -3550,7 +3554,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:75
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3619,7 +3625,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:80
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3670,7 +3678,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -3749,7 +3759,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line gridsync.go:93
 				if !nugoB.SyncGrid(nugoExited) {
@@ -3830,7 +3842,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -4484,7 +4498,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line match.go:19
 				cuda.BlockMatch(nugoB, false, nugoMatch, nugoVal, nil, nugoExited)
 				if nugoFlat {
@@ -4532,7 +4548,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line match.go:20
 				cuda.BlockMatch(nugoB, true, nugoMatch2, nugoVal2, nil, nugoExited)
 				if nugoFlat {
@@ -4598,7 +4616,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -4952,7 +4972,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line match.go:52
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -5018,7 +5040,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -5534,7 +5558,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 
 //line syncreduce.go:17
 				c := nugoCount
@@ -5582,7 +5608,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line syncreduce.go:19
 				if nugoCount2 == nugoArrived {
 
@@ -5627,7 +5655,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line syncreduce.go:22
 				if nugoCount3 > 0 {
 
@@ -5679,7 +5709,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -7009,7 +7041,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:106
 				cuda.BlockBallot(nugoVote, nugoPred, nugoExited)
 				if nugoFlat {
@@ -7053,7 +7087,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:107
 				cuda.BlockBallot(nugoVote2, nugoPred2, nugoExited)
 				if nugoFlat {
@@ -7097,7 +7133,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warp.go:108
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl, nugoVal, int(0), nugoExited)
 				if nugoFlat {
@@ -7139,7 +7177,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -7804,7 +7844,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						{
@@ -9901,7 +9943,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line warpmask.go:65
 				cuda.BlockBallotMask(nugoB, nugoVote, nugoPred, nugoMask, nugoExited)
 				if nugoFlat {
@@ -9943,7 +9987,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})

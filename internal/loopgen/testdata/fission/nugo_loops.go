@@ -230,7 +230,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				nugoCount := 0
 				if nugoFlat {
 					{
@@ -269,7 +271,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -313,7 +317,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
@@ -1308,7 +1314,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if cuda.BlockBranch(nugoOff, nugoIn, nugoExited, true) {
 					if nugoFlat {
 						{
@@ -1558,7 +1566,9 @@ func init() {
 						nugoB.Lead(nugoOff3)
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 //line fission.go:196
 				cuda.BlockShuffleConst(cuda.ShuffleIdx, nugoShfl2, nugoVV, int(0), nugoExited)
 				if nugoFlat {
@@ -1600,7 +1610,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})

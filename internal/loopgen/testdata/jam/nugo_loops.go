@@ -1521,7 +1521,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1569,7 +1571,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 				if nugoFlat {
 					{
 						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
@@ -1607,7 +1611,9 @@ func init() {
 						}
 					}
 				}
-				nugoB.Lead(nugoExited)
+				if !nugoB.Lead(nugoExited) {
+					return
+				}
 			}
 		}
 	})
