@@ -68,7 +68,7 @@ func TestFissionReasons(t *testing.T) {
 		"\t\t\t\tif n > 64 {\n//line uniform.go:11\n\t\t\t\t\trounds = 2\n", "\t\t\t\t} else if n > 8 {\n//line uniform.go:17\n\t\t\t\t\tstride = 3\n",
 		"\t\t\t\t\tif k == n {\n//line uniform.go:45\n\t\t\t\t\t\tbreak\n", "x2 := x + int32(i)\n", "x2 := nugoVX2[nugoTi]\n",
 		// Split definitions (fission_locals.go).
-		"m2 := t.ThreadIdx().X\n", "y2 := float32(3)\n", "_ = int(a[t.Grid1()])\n", "m2 := m + (t.ThreadIdx().X * 2)\n", "n := nugoParamN\n",
+		"m2 := nugoTx\n", "y2 := float32(3)\n", "_ = int(a[(nugoX0 + nugoTx)])\n", "m2 := m + (nugoTx * 2)\n", "n := nugoParamN\n",
 		// MixedIf's bound is set once per block, in a Go if around the
 		// loop over the threads that store.
 		"\t\t\t\tif n > 4 {\n\n//line uniform.go:87\n\t\t\t\t\trounds = 2\n\t\t\t\t\tif nugoFlat {\n"} {
