@@ -15295,229 +15295,237 @@ func init() {
 
 //line hunt_jam.go:148
 							o8 := off[g8]
+							nugoView := (*[8]int32)(sh[o1+(0) : o1+(0)+8])
+							nugoView2 := (*[8]int32)(sh[o2+(0) : o2+(0)+8])
+							nugoView3 := (*[8]int32)(sh[o3+(0) : o3+(0)+8])
+							nugoView4 := (*[8]int32)(sh[o4+(0) : o4+(0)+8])
+							nugoView5 := (*[8]int32)(sh[o5+(0) : o5+(0)+8])
+							nugoView6 := (*[8]int32)(sh[o6+(0) : o6+(0)+8])
+							nugoView7 := (*[8]int32)(sh[o7+(0) : o7+(0)+8])
+							nugoView8 := (*[8]int32)(sh[o8+(0) : o8+(0)+8])
 							{
 								p := 0 + 0
 								_ = p
 
 //line hunt_jam.go:150
-								s1 += sh[o1+p]
+								s1 += nugoView[0]
 
 //line hunt_jam.go:150
-								s2 += sh[o2+p]
+								s2 += nugoView2[0]
 
 //line hunt_jam.go:150
-								s3 += sh[o3+p]
+								s3 += nugoView3[0]
 
 //line hunt_jam.go:150
-								s4 += sh[o4+p]
+								s4 += nugoView4[0]
 
 //line hunt_jam.go:150
-								s5 += sh[o5+p]
+								s5 += nugoView5[0]
 
 //line hunt_jam.go:150
-								s6 += sh[o6+p]
+								s6 += nugoView6[0]
 
 //line hunt_jam.go:150
-								s7 += sh[o7+p]
+								s7 += nugoView7[0]
 
 //line hunt_jam.go:150
-								s8 += sh[o8+p]
+								s8 += nugoView8[0]
 							}
 							{
 								p := 0 + 1
 								_ = p
 
 //line hunt_jam.go:150
-								s1 += sh[o1+p]
+								s1 += nugoView[1]
 
 //line hunt_jam.go:150
-								s2 += sh[o2+p]
+								s2 += nugoView2[1]
 
 //line hunt_jam.go:150
-								s3 += sh[o3+p]
+								s3 += nugoView3[1]
 
 //line hunt_jam.go:150
-								s4 += sh[o4+p]
+								s4 += nugoView4[1]
 
 //line hunt_jam.go:150
-								s5 += sh[o5+p]
+								s5 += nugoView5[1]
 
 //line hunt_jam.go:150
-								s6 += sh[o6+p]
+								s6 += nugoView6[1]
 
 //line hunt_jam.go:150
-								s7 += sh[o7+p]
+								s7 += nugoView7[1]
 
 //line hunt_jam.go:150
-								s8 += sh[o8+p]
+								s8 += nugoView8[1]
 							}
 							{
 								p := 0 + 2
 								_ = p
 
 //line hunt_jam.go:150
-								s1 += sh[o1+p]
+								s1 += nugoView[2]
 
 //line hunt_jam.go:150
-								s2 += sh[o2+p]
+								s2 += nugoView2[2]
 
 //line hunt_jam.go:150
-								s3 += sh[o3+p]
+								s3 += nugoView3[2]
 
 //line hunt_jam.go:150
-								s4 += sh[o4+p]
+								s4 += nugoView4[2]
 
 //line hunt_jam.go:150
-								s5 += sh[o5+p]
+								s5 += nugoView5[2]
 
 //line hunt_jam.go:150
-								s6 += sh[o6+p]
+								s6 += nugoView6[2]
 
 //line hunt_jam.go:150
-								s7 += sh[o7+p]
+								s7 += nugoView7[2]
 
 //line hunt_jam.go:150
-								s8 += sh[o8+p]
+								s8 += nugoView8[2]
 							}
 							{
 								p := 0 + 3
 								_ = p
 
 //line hunt_jam.go:150
-								s1 += sh[o1+p]
+								s1 += nugoView[3]
 
 //line hunt_jam.go:150
-								s2 += sh[o2+p]
+								s2 += nugoView2[3]
 
 //line hunt_jam.go:150
-								s3 += sh[o3+p]
+								s3 += nugoView3[3]
 
 //line hunt_jam.go:150
-								s4 += sh[o4+p]
+								s4 += nugoView4[3]
 
 //line hunt_jam.go:150
-								s5 += sh[o5+p]
+								s5 += nugoView5[3]
 
 //line hunt_jam.go:150
-								s6 += sh[o6+p]
+								s6 += nugoView6[3]
 
 //line hunt_jam.go:150
-								s7 += sh[o7+p]
+								s7 += nugoView7[3]
 
 //line hunt_jam.go:150
-								s8 += sh[o8+p]
+								s8 += nugoView8[3]
 							}
 							{
 								p := 0 + 4
 								_ = p
 
 //line hunt_jam.go:150
-								s1 += sh[o1+p]
+								s1 += nugoView[4]
 
 //line hunt_jam.go:150
-								s2 += sh[o2+p]
+								s2 += nugoView2[4]
 
 //line hunt_jam.go:150
-								s3 += sh[o3+p]
+								s3 += nugoView3[4]
 
 //line hunt_jam.go:150
-								s4 += sh[o4+p]
+								s4 += nugoView4[4]
 
 //line hunt_jam.go:150
-								s5 += sh[o5+p]
+								s5 += nugoView5[4]
 
 //line hunt_jam.go:150
-								s6 += sh[o6+p]
+								s6 += nugoView6[4]
 
 //line hunt_jam.go:150
-								s7 += sh[o7+p]
+								s7 += nugoView7[4]
 
 //line hunt_jam.go:150
-								s8 += sh[o8+p]
+								s8 += nugoView8[4]
 							}
 							{
 								p := 0 + 5
 								_ = p
 
 //line hunt_jam.go:150
-								s1 += sh[o1+p]
+								s1 += nugoView[5]
 
 //line hunt_jam.go:150
-								s2 += sh[o2+p]
+								s2 += nugoView2[5]
 
 //line hunt_jam.go:150
-								s3 += sh[o3+p]
+								s3 += nugoView3[5]
 
 //line hunt_jam.go:150
-								s4 += sh[o4+p]
+								s4 += nugoView4[5]
 
 //line hunt_jam.go:150
-								s5 += sh[o5+p]
+								s5 += nugoView5[5]
 
 //line hunt_jam.go:150
-								s6 += sh[o6+p]
+								s6 += nugoView6[5]
 
 //line hunt_jam.go:150
-								s7 += sh[o7+p]
+								s7 += nugoView7[5]
 
 //line hunt_jam.go:150
-								s8 += sh[o8+p]
+								s8 += nugoView8[5]
 							}
 							{
 								p := 0 + 6
 								_ = p
 
 //line hunt_jam.go:150
-								s1 += sh[o1+p]
+								s1 += nugoView[6]
 
 //line hunt_jam.go:150
-								s2 += sh[o2+p]
+								s2 += nugoView2[6]
 
 //line hunt_jam.go:150
-								s3 += sh[o3+p]
+								s3 += nugoView3[6]
 
 //line hunt_jam.go:150
-								s4 += sh[o4+p]
+								s4 += nugoView4[6]
 
 //line hunt_jam.go:150
-								s5 += sh[o5+p]
+								s5 += nugoView5[6]
 
 //line hunt_jam.go:150
-								s6 += sh[o6+p]
+								s6 += nugoView6[6]
 
 //line hunt_jam.go:150
-								s7 += sh[o7+p]
+								s7 += nugoView7[6]
 
 //line hunt_jam.go:150
-								s8 += sh[o8+p]
+								s8 += nugoView8[6]
 							}
 							{
 								p := 0 + 7
 								_ = p
 
 //line hunt_jam.go:150
-								s1 += sh[o1+p]
+								s1 += nugoView[7]
 
 //line hunt_jam.go:150
-								s2 += sh[o2+p]
+								s2 += nugoView2[7]
 
 //line hunt_jam.go:150
-								s3 += sh[o3+p]
+								s3 += nugoView3[7]
 
 //line hunt_jam.go:150
-								s4 += sh[o4+p]
+								s4 += nugoView4[7]
 
 //line hunt_jam.go:150
-								s5 += sh[o5+p]
+								s5 += nugoView5[7]
 
 //line hunt_jam.go:150
-								s6 += sh[o6+p]
+								s6 += nugoView6[7]
 
 //line hunt_jam.go:150
-								s7 += sh[o7+p]
+								s7 += nugoView7[7]
 
 //line hunt_jam.go:150
-								s8 += sh[o8+p]
+								s8 += nugoView8[7]
 							}
 							nugoVS[nugoJ+0] = s1
 							nugoVS[nugoJ+1] = s2
@@ -15764,229 +15772,237 @@ func init() {
 
 //line hunt_jam.go:148
 							o82 := off[g82]
+							nugoView9 := (*[8]int32)(sh[o12+(0) : o12+(0)+8])
+							nugoView10 := (*[8]int32)(sh[o22+(0) : o22+(0)+8])
+							nugoView11 := (*[8]int32)(sh[o32+(0) : o32+(0)+8])
+							nugoView12 := (*[8]int32)(sh[o42+(0) : o42+(0)+8])
+							nugoView13 := (*[8]int32)(sh[o52+(0) : o52+(0)+8])
+							nugoView14 := (*[8]int32)(sh[o62+(0) : o62+(0)+8])
+							nugoView15 := (*[8]int32)(sh[o72+(0) : o72+(0)+8])
+							nugoView16 := (*[8]int32)(sh[o82+(0) : o82+(0)+8])
 							{
 								p := 0 + 0
 								_ = p
 
 //line hunt_jam.go:150
-								s12 += sh[o12+p]
+								s12 += nugoView9[0]
 
 //line hunt_jam.go:150
-								s22 += sh[o22+p]
+								s22 += nugoView10[0]
 
 //line hunt_jam.go:150
-								s32 += sh[o32+p]
+								s32 += nugoView11[0]
 
 //line hunt_jam.go:150
-								s42 += sh[o42+p]
+								s42 += nugoView12[0]
 
 //line hunt_jam.go:150
-								s52 += sh[o52+p]
+								s52 += nugoView13[0]
 
 //line hunt_jam.go:150
-								s62 += sh[o62+p]
+								s62 += nugoView14[0]
 
 //line hunt_jam.go:150
-								s72 += sh[o72+p]
+								s72 += nugoView15[0]
 
 //line hunt_jam.go:150
-								s82 += sh[o82+p]
+								s82 += nugoView16[0]
 							}
 							{
 								p := 0 + 1
 								_ = p
 
 //line hunt_jam.go:150
-								s12 += sh[o12+p]
+								s12 += nugoView9[1]
 
 //line hunt_jam.go:150
-								s22 += sh[o22+p]
+								s22 += nugoView10[1]
 
 //line hunt_jam.go:150
-								s32 += sh[o32+p]
+								s32 += nugoView11[1]
 
 //line hunt_jam.go:150
-								s42 += sh[o42+p]
+								s42 += nugoView12[1]
 
 //line hunt_jam.go:150
-								s52 += sh[o52+p]
+								s52 += nugoView13[1]
 
 //line hunt_jam.go:150
-								s62 += sh[o62+p]
+								s62 += nugoView14[1]
 
 //line hunt_jam.go:150
-								s72 += sh[o72+p]
+								s72 += nugoView15[1]
 
 //line hunt_jam.go:150
-								s82 += sh[o82+p]
+								s82 += nugoView16[1]
 							}
 							{
 								p := 0 + 2
 								_ = p
 
 //line hunt_jam.go:150
-								s12 += sh[o12+p]
+								s12 += nugoView9[2]
 
 //line hunt_jam.go:150
-								s22 += sh[o22+p]
+								s22 += nugoView10[2]
 
 //line hunt_jam.go:150
-								s32 += sh[o32+p]
+								s32 += nugoView11[2]
 
 //line hunt_jam.go:150
-								s42 += sh[o42+p]
+								s42 += nugoView12[2]
 
 //line hunt_jam.go:150
-								s52 += sh[o52+p]
+								s52 += nugoView13[2]
 
 //line hunt_jam.go:150
-								s62 += sh[o62+p]
+								s62 += nugoView14[2]
 
 //line hunt_jam.go:150
-								s72 += sh[o72+p]
+								s72 += nugoView15[2]
 
 //line hunt_jam.go:150
-								s82 += sh[o82+p]
+								s82 += nugoView16[2]
 							}
 							{
 								p := 0 + 3
 								_ = p
 
 //line hunt_jam.go:150
-								s12 += sh[o12+p]
+								s12 += nugoView9[3]
 
 //line hunt_jam.go:150
-								s22 += sh[o22+p]
+								s22 += nugoView10[3]
 
 //line hunt_jam.go:150
-								s32 += sh[o32+p]
+								s32 += nugoView11[3]
 
 //line hunt_jam.go:150
-								s42 += sh[o42+p]
+								s42 += nugoView12[3]
 
 //line hunt_jam.go:150
-								s52 += sh[o52+p]
+								s52 += nugoView13[3]
 
 //line hunt_jam.go:150
-								s62 += sh[o62+p]
+								s62 += nugoView14[3]
 
 //line hunt_jam.go:150
-								s72 += sh[o72+p]
+								s72 += nugoView15[3]
 
 //line hunt_jam.go:150
-								s82 += sh[o82+p]
+								s82 += nugoView16[3]
 							}
 							{
 								p := 0 + 4
 								_ = p
 
 //line hunt_jam.go:150
-								s12 += sh[o12+p]
+								s12 += nugoView9[4]
 
 //line hunt_jam.go:150
-								s22 += sh[o22+p]
+								s22 += nugoView10[4]
 
 //line hunt_jam.go:150
-								s32 += sh[o32+p]
+								s32 += nugoView11[4]
 
 //line hunt_jam.go:150
-								s42 += sh[o42+p]
+								s42 += nugoView12[4]
 
 //line hunt_jam.go:150
-								s52 += sh[o52+p]
+								s52 += nugoView13[4]
 
 //line hunt_jam.go:150
-								s62 += sh[o62+p]
+								s62 += nugoView14[4]
 
 //line hunt_jam.go:150
-								s72 += sh[o72+p]
+								s72 += nugoView15[4]
 
 //line hunt_jam.go:150
-								s82 += sh[o82+p]
+								s82 += nugoView16[4]
 							}
 							{
 								p := 0 + 5
 								_ = p
 
 //line hunt_jam.go:150
-								s12 += sh[o12+p]
+								s12 += nugoView9[5]
 
 //line hunt_jam.go:150
-								s22 += sh[o22+p]
+								s22 += nugoView10[5]
 
 //line hunt_jam.go:150
-								s32 += sh[o32+p]
+								s32 += nugoView11[5]
 
 //line hunt_jam.go:150
-								s42 += sh[o42+p]
+								s42 += nugoView12[5]
 
 //line hunt_jam.go:150
-								s52 += sh[o52+p]
+								s52 += nugoView13[5]
 
 //line hunt_jam.go:150
-								s62 += sh[o62+p]
+								s62 += nugoView14[5]
 
 //line hunt_jam.go:150
-								s72 += sh[o72+p]
+								s72 += nugoView15[5]
 
 //line hunt_jam.go:150
-								s82 += sh[o82+p]
+								s82 += nugoView16[5]
 							}
 							{
 								p := 0 + 6
 								_ = p
 
 //line hunt_jam.go:150
-								s12 += sh[o12+p]
+								s12 += nugoView9[6]
 
 //line hunt_jam.go:150
-								s22 += sh[o22+p]
+								s22 += nugoView10[6]
 
 //line hunt_jam.go:150
-								s32 += sh[o32+p]
+								s32 += nugoView11[6]
 
 //line hunt_jam.go:150
-								s42 += sh[o42+p]
+								s42 += nugoView12[6]
 
 //line hunt_jam.go:150
-								s52 += sh[o52+p]
+								s52 += nugoView13[6]
 
 //line hunt_jam.go:150
-								s62 += sh[o62+p]
+								s62 += nugoView14[6]
 
 //line hunt_jam.go:150
-								s72 += sh[o72+p]
+								s72 += nugoView15[6]
 
 //line hunt_jam.go:150
-								s82 += sh[o82+p]
+								s82 += nugoView16[6]
 							}
 							{
 								p := 0 + 7
 								_ = p
 
 //line hunt_jam.go:150
-								s12 += sh[o12+p]
+								s12 += nugoView9[7]
 
 //line hunt_jam.go:150
-								s22 += sh[o22+p]
+								s22 += nugoView10[7]
 
 //line hunt_jam.go:150
-								s32 += sh[o32+p]
+								s32 += nugoView11[7]
 
 //line hunt_jam.go:150
-								s42 += sh[o42+p]
+								s42 += nugoView12[7]
 
 //line hunt_jam.go:150
-								s52 += sh[o52+p]
+								s52 += nugoView13[7]
 
 //line hunt_jam.go:150
-								s62 += sh[o62+p]
+								s62 += nugoView14[7]
 
 //line hunt_jam.go:150
-								s72 += sh[o72+p]
+								s72 += nugoView15[7]
 
 //line hunt_jam.go:150
-								s82 += sh[o82+p]
+								s82 += nugoView16[7]
 							}
 							nugoVS[nugoJ2+0] = s12
 							nugoVS[nugoJ2+1] = s22
@@ -35982,453 +35998,469 @@ func init() {
 //line kernels.go:47
 								ty8 := tid8.Y
 								sum8 := nugoVSum[nugoTi8]
+								nugoView := (*[16]float32)(sA[tx1*Tile+(0) : tx1*Tile+(0)+16])
+								nugoView2 := (*[16]float32)(sA[tx2*Tile+(0) : tx2*Tile+(0)+16])
+								nugoView3 := (*[16]float32)(sA[tx3*Tile+(0) : tx3*Tile+(0)+16])
+								nugoView4 := (*[16]float32)(sA[tx4*Tile+(0) : tx4*Tile+(0)+16])
+								nugoView5 := (*[16]float32)(sA[tx5*Tile+(0) : tx5*Tile+(0)+16])
+								nugoView6 := (*[16]float32)(sA[tx6*Tile+(0) : tx6*Tile+(0)+16])
+								nugoView7 := (*[16]float32)(sA[tx7*Tile+(0) : tx7*Tile+(0)+16])
+								nugoView8 := (*[16]float32)(sA[tx8*Tile+(0) : tx8*Tile+(0)+16])
+								nugoView9 := (*[241]float32)(sB[(0)*Tile+ty1 : (0)*Tile+ty1+241])
+								nugoView10 := (*[241]float32)(sB[(0)*Tile+ty2 : (0)*Tile+ty2+241])
+								nugoView11 := (*[241]float32)(sB[(0)*Tile+ty3 : (0)*Tile+ty3+241])
+								nugoView12 := (*[241]float32)(sB[(0)*Tile+ty4 : (0)*Tile+ty4+241])
+								nugoView13 := (*[241]float32)(sB[(0)*Tile+ty5 : (0)*Tile+ty5+241])
+								nugoView14 := (*[241]float32)(sB[(0)*Tile+ty6 : (0)*Tile+ty6+241])
+								nugoView15 := (*[241]float32)(sB[(0)*Tile+ty7 : (0)*Tile+ty7+241])
+								nugoView16 := (*[241]float32)(sB[(0)*Tile+ty8 : (0)*Tile+ty8+241])
 								{
 									p := 0 + 0
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[0] * nugoView9[0]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[0] * nugoView10[0]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[0] * nugoView11[0]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[0] * nugoView12[0]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[0] * nugoView13[0]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[0] * nugoView14[0]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[0] * nugoView15[0]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[0] * nugoView16[0]
 								}
 								{
 									p := 0 + 1
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[1] * nugoView9[16]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[1] * nugoView10[16]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[1] * nugoView11[16]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[1] * nugoView12[16]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[1] * nugoView13[16]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[1] * nugoView14[16]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[1] * nugoView15[16]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[1] * nugoView16[16]
 								}
 								{
 									p := 0 + 2
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[2] * nugoView9[32]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[2] * nugoView10[32]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[2] * nugoView11[32]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[2] * nugoView12[32]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[2] * nugoView13[32]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[2] * nugoView14[32]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[2] * nugoView15[32]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[2] * nugoView16[32]
 								}
 								{
 									p := 0 + 3
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[3] * nugoView9[48]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[3] * nugoView10[48]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[3] * nugoView11[48]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[3] * nugoView12[48]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[3] * nugoView13[48]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[3] * nugoView14[48]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[3] * nugoView15[48]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[3] * nugoView16[48]
 								}
 								{
 									p := 0 + 4
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[4] * nugoView9[64]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[4] * nugoView10[64]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[4] * nugoView11[64]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[4] * nugoView12[64]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[4] * nugoView13[64]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[4] * nugoView14[64]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[4] * nugoView15[64]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[4] * nugoView16[64]
 								}
 								{
 									p := 0 + 5
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[5] * nugoView9[80]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[5] * nugoView10[80]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[5] * nugoView11[80]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[5] * nugoView12[80]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[5] * nugoView13[80]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[5] * nugoView14[80]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[5] * nugoView15[80]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[5] * nugoView16[80]
 								}
 								{
 									p := 0 + 6
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[6] * nugoView9[96]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[6] * nugoView10[96]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[6] * nugoView11[96]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[6] * nugoView12[96]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[6] * nugoView13[96]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[6] * nugoView14[96]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[6] * nugoView15[96]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[6] * nugoView16[96]
 								}
 								{
 									p := 0 + 7
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[7] * nugoView9[112]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[7] * nugoView10[112]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[7] * nugoView11[112]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[7] * nugoView12[112]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[7] * nugoView13[112]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[7] * nugoView14[112]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[7] * nugoView15[112]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[7] * nugoView16[112]
 								}
 								{
 									p := 0 + 8
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[8] * nugoView9[128]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[8] * nugoView10[128]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[8] * nugoView11[128]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[8] * nugoView12[128]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[8] * nugoView13[128]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[8] * nugoView14[128]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[8] * nugoView15[128]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[8] * nugoView16[128]
 								}
 								{
 									p := 0 + 9
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[9] * nugoView9[144]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[9] * nugoView10[144]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[9] * nugoView11[144]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[9] * nugoView12[144]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[9] * nugoView13[144]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[9] * nugoView14[144]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[9] * nugoView15[144]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[9] * nugoView16[144]
 								}
 								{
 									p := 0 + 10
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[10] * nugoView9[160]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[10] * nugoView10[160]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[10] * nugoView11[160]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[10] * nugoView12[160]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[10] * nugoView13[160]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[10] * nugoView14[160]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[10] * nugoView15[160]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[10] * nugoView16[160]
 								}
 								{
 									p := 0 + 11
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[11] * nugoView9[176]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[11] * nugoView10[176]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[11] * nugoView11[176]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[11] * nugoView12[176]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[11] * nugoView13[176]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[11] * nugoView14[176]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[11] * nugoView15[176]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[11] * nugoView16[176]
 								}
 								{
 									p := 0 + 12
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[12] * nugoView9[192]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[12] * nugoView10[192]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[12] * nugoView11[192]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[12] * nugoView12[192]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[12] * nugoView13[192]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[12] * nugoView14[192]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[12] * nugoView15[192]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[12] * nugoView16[192]
 								}
 								{
 									p := 0 + 13
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[13] * nugoView9[208]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[13] * nugoView10[208]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[13] * nugoView11[208]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[13] * nugoView12[208]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[13] * nugoView13[208]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[13] * nugoView14[208]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[13] * nugoView15[208]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[13] * nugoView16[208]
 								}
 								{
 									p := 0 + 14
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[14] * nugoView9[224]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[14] * nugoView10[224]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[14] * nugoView11[224]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[14] * nugoView12[224]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[14] * nugoView13[224]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[14] * nugoView14[224]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[14] * nugoView15[224]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[14] * nugoView16[224]
 								}
 								{
 									p := 0 + 15
 									_ = p
 
 //line kernels.go:63
-									sum1 += sA[tx1*Tile+p] * sB[p*Tile+ty1]
+									sum1 += nugoView[15] * nugoView9[240]
 
 //line kernels.go:63
-									sum2 += sA[tx2*Tile+p] * sB[p*Tile+ty2]
+									sum2 += nugoView2[15] * nugoView10[240]
 
 //line kernels.go:63
-									sum3 += sA[tx3*Tile+p] * sB[p*Tile+ty3]
+									sum3 += nugoView3[15] * nugoView11[240]
 
 //line kernels.go:63
-									sum4 += sA[tx4*Tile+p] * sB[p*Tile+ty4]
+									sum4 += nugoView4[15] * nugoView12[240]
 
 //line kernels.go:63
-									sum5 += sA[tx5*Tile+p] * sB[p*Tile+ty5]
+									sum5 += nugoView5[15] * nugoView13[240]
 
 //line kernels.go:63
-									sum6 += sA[tx6*Tile+p] * sB[p*Tile+ty6]
+									sum6 += nugoView6[15] * nugoView14[240]
 
 //line kernels.go:63
-									sum7 += sA[tx7*Tile+p] * sB[p*Tile+ty7]
+									sum7 += nugoView7[15] * nugoView15[240]
 
 //line kernels.go:63
-									sum8 += sA[tx8*Tile+p] * sB[p*Tile+ty8]
+									sum8 += nugoView8[15] * nugoView16[240]
 								}
 								nugoVSum[nugoJ+0] = sum1
 								nugoVSum[nugoJ+1] = sum2
@@ -36711,453 +36743,469 @@ func init() {
 //line kernels.go:47
 								ty82 := tid82.Y
 								sum82 := nugoVSum[nugoTi82]
+								nugoView17 := (*[16]float32)(sA[tx12*Tile+(0) : tx12*Tile+(0)+16])
+								nugoView18 := (*[16]float32)(sA[tx22*Tile+(0) : tx22*Tile+(0)+16])
+								nugoView19 := (*[16]float32)(sA[tx32*Tile+(0) : tx32*Tile+(0)+16])
+								nugoView20 := (*[16]float32)(sA[tx42*Tile+(0) : tx42*Tile+(0)+16])
+								nugoView21 := (*[16]float32)(sA[tx52*Tile+(0) : tx52*Tile+(0)+16])
+								nugoView22 := (*[16]float32)(sA[tx62*Tile+(0) : tx62*Tile+(0)+16])
+								nugoView23 := (*[16]float32)(sA[tx72*Tile+(0) : tx72*Tile+(0)+16])
+								nugoView24 := (*[16]float32)(sA[tx82*Tile+(0) : tx82*Tile+(0)+16])
+								nugoView25 := (*[241]float32)(sB[(0)*Tile+ty12 : (0)*Tile+ty12+241])
+								nugoView26 := (*[241]float32)(sB[(0)*Tile+ty22 : (0)*Tile+ty22+241])
+								nugoView27 := (*[241]float32)(sB[(0)*Tile+ty32 : (0)*Tile+ty32+241])
+								nugoView28 := (*[241]float32)(sB[(0)*Tile+ty42 : (0)*Tile+ty42+241])
+								nugoView29 := (*[241]float32)(sB[(0)*Tile+ty52 : (0)*Tile+ty52+241])
+								nugoView30 := (*[241]float32)(sB[(0)*Tile+ty62 : (0)*Tile+ty62+241])
+								nugoView31 := (*[241]float32)(sB[(0)*Tile+ty72 : (0)*Tile+ty72+241])
+								nugoView32 := (*[241]float32)(sB[(0)*Tile+ty82 : (0)*Tile+ty82+241])
 								{
 									p := 0 + 0
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[0] * nugoView25[0]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[0] * nugoView26[0]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[0] * nugoView27[0]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[0] * nugoView28[0]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[0] * nugoView29[0]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[0] * nugoView30[0]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[0] * nugoView31[0]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[0] * nugoView32[0]
 								}
 								{
 									p := 0 + 1
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[1] * nugoView25[16]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[1] * nugoView26[16]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[1] * nugoView27[16]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[1] * nugoView28[16]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[1] * nugoView29[16]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[1] * nugoView30[16]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[1] * nugoView31[16]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[1] * nugoView32[16]
 								}
 								{
 									p := 0 + 2
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[2] * nugoView25[32]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[2] * nugoView26[32]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[2] * nugoView27[32]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[2] * nugoView28[32]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[2] * nugoView29[32]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[2] * nugoView30[32]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[2] * nugoView31[32]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[2] * nugoView32[32]
 								}
 								{
 									p := 0 + 3
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[3] * nugoView25[48]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[3] * nugoView26[48]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[3] * nugoView27[48]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[3] * nugoView28[48]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[3] * nugoView29[48]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[3] * nugoView30[48]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[3] * nugoView31[48]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[3] * nugoView32[48]
 								}
 								{
 									p := 0 + 4
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[4] * nugoView25[64]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[4] * nugoView26[64]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[4] * nugoView27[64]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[4] * nugoView28[64]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[4] * nugoView29[64]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[4] * nugoView30[64]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[4] * nugoView31[64]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[4] * nugoView32[64]
 								}
 								{
 									p := 0 + 5
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[5] * nugoView25[80]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[5] * nugoView26[80]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[5] * nugoView27[80]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[5] * nugoView28[80]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[5] * nugoView29[80]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[5] * nugoView30[80]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[5] * nugoView31[80]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[5] * nugoView32[80]
 								}
 								{
 									p := 0 + 6
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[6] * nugoView25[96]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[6] * nugoView26[96]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[6] * nugoView27[96]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[6] * nugoView28[96]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[6] * nugoView29[96]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[6] * nugoView30[96]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[6] * nugoView31[96]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[6] * nugoView32[96]
 								}
 								{
 									p := 0 + 7
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[7] * nugoView25[112]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[7] * nugoView26[112]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[7] * nugoView27[112]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[7] * nugoView28[112]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[7] * nugoView29[112]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[7] * nugoView30[112]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[7] * nugoView31[112]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[7] * nugoView32[112]
 								}
 								{
 									p := 0 + 8
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[8] * nugoView25[128]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[8] * nugoView26[128]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[8] * nugoView27[128]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[8] * nugoView28[128]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[8] * nugoView29[128]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[8] * nugoView30[128]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[8] * nugoView31[128]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[8] * nugoView32[128]
 								}
 								{
 									p := 0 + 9
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[9] * nugoView25[144]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[9] * nugoView26[144]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[9] * nugoView27[144]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[9] * nugoView28[144]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[9] * nugoView29[144]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[9] * nugoView30[144]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[9] * nugoView31[144]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[9] * nugoView32[144]
 								}
 								{
 									p := 0 + 10
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[10] * nugoView25[160]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[10] * nugoView26[160]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[10] * nugoView27[160]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[10] * nugoView28[160]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[10] * nugoView29[160]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[10] * nugoView30[160]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[10] * nugoView31[160]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[10] * nugoView32[160]
 								}
 								{
 									p := 0 + 11
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[11] * nugoView25[176]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[11] * nugoView26[176]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[11] * nugoView27[176]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[11] * nugoView28[176]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[11] * nugoView29[176]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[11] * nugoView30[176]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[11] * nugoView31[176]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[11] * nugoView32[176]
 								}
 								{
 									p := 0 + 12
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[12] * nugoView25[192]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[12] * nugoView26[192]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[12] * nugoView27[192]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[12] * nugoView28[192]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[12] * nugoView29[192]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[12] * nugoView30[192]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[12] * nugoView31[192]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[12] * nugoView32[192]
 								}
 								{
 									p := 0 + 13
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[13] * nugoView25[208]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[13] * nugoView26[208]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[13] * nugoView27[208]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[13] * nugoView28[208]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[13] * nugoView29[208]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[13] * nugoView30[208]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[13] * nugoView31[208]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[13] * nugoView32[208]
 								}
 								{
 									p := 0 + 14
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[14] * nugoView25[224]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[14] * nugoView26[224]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[14] * nugoView27[224]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[14] * nugoView28[224]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[14] * nugoView29[224]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[14] * nugoView30[224]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[14] * nugoView31[224]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[14] * nugoView32[224]
 								}
 								{
 									p := 0 + 15
 									_ = p
 
 //line kernels.go:63
-									sum12 += sA[tx12*Tile+p] * sB[p*Tile+ty12]
+									sum12 += nugoView17[15] * nugoView25[240]
 
 //line kernels.go:63
-									sum22 += sA[tx22*Tile+p] * sB[p*Tile+ty22]
+									sum22 += nugoView18[15] * nugoView26[240]
 
 //line kernels.go:63
-									sum32 += sA[tx32*Tile+p] * sB[p*Tile+ty32]
+									sum32 += nugoView19[15] * nugoView27[240]
 
 //line kernels.go:63
-									sum42 += sA[tx42*Tile+p] * sB[p*Tile+ty42]
+									sum42 += nugoView20[15] * nugoView28[240]
 
 //line kernels.go:63
-									sum52 += sA[tx52*Tile+p] * sB[p*Tile+ty52]
+									sum52 += nugoView21[15] * nugoView29[240]
 
 //line kernels.go:63
-									sum62 += sA[tx62*Tile+p] * sB[p*Tile+ty62]
+									sum62 += nugoView22[15] * nugoView30[240]
 
 //line kernels.go:63
-									sum72 += sA[tx72*Tile+p] * sB[p*Tile+ty72]
+									sum72 += nugoView23[15] * nugoView31[240]
 
 //line kernels.go:63
-									sum82 += sA[tx82*Tile+p] * sB[p*Tile+ty82]
+									sum82 += nugoView24[15] * nugoView32[240]
 								}
 								nugoVSum[nugoJ2+0] = sum12
 								nugoVSum[nugoJ2+1] = sum22
@@ -38858,229 +38906,237 @@ func init() {
 
 //line kernels.go:275
 							var s8 int32
+							nugoView := (*[8]int32)(sh[off[i1]+(0) : off[i1]+(0)+8])
+							nugoView2 := (*[8]int32)(sh[off[i2]+(0) : off[i2]+(0)+8])
+							nugoView3 := (*[8]int32)(sh[off[i3]+(0) : off[i3]+(0)+8])
+							nugoView4 := (*[8]int32)(sh[off[i4]+(0) : off[i4]+(0)+8])
+							nugoView5 := (*[8]int32)(sh[off[i5]+(0) : off[i5]+(0)+8])
+							nugoView6 := (*[8]int32)(sh[off[i6]+(0) : off[i6]+(0)+8])
+							nugoView7 := (*[8]int32)(sh[off[i7]+(0) : off[i7]+(0)+8])
+							nugoView8 := (*[8]int32)(sh[off[i8]+(0) : off[i8]+(0)+8])
 							{
 								p := 0 + 0
 								_ = p
 
 //line kernels.go:277
-								s1 += sh[off[i1]+p]
+								s1 += nugoView[0]
 
 //line kernels.go:277
-								s2 += sh[off[i2]+p]
+								s2 += nugoView2[0]
 
 //line kernels.go:277
-								s3 += sh[off[i3]+p]
+								s3 += nugoView3[0]
 
 //line kernels.go:277
-								s4 += sh[off[i4]+p]
+								s4 += nugoView4[0]
 
 //line kernels.go:277
-								s5 += sh[off[i5]+p]
+								s5 += nugoView5[0]
 
 //line kernels.go:277
-								s6 += sh[off[i6]+p]
+								s6 += nugoView6[0]
 
 //line kernels.go:277
-								s7 += sh[off[i7]+p]
+								s7 += nugoView7[0]
 
 //line kernels.go:277
-								s8 += sh[off[i8]+p]
+								s8 += nugoView8[0]
 							}
 							{
 								p := 0 + 1
 								_ = p
 
 //line kernels.go:277
-								s1 += sh[off[i1]+p]
+								s1 += nugoView[1]
 
 //line kernels.go:277
-								s2 += sh[off[i2]+p]
+								s2 += nugoView2[1]
 
 //line kernels.go:277
-								s3 += sh[off[i3]+p]
+								s3 += nugoView3[1]
 
 //line kernels.go:277
-								s4 += sh[off[i4]+p]
+								s4 += nugoView4[1]
 
 //line kernels.go:277
-								s5 += sh[off[i5]+p]
+								s5 += nugoView5[1]
 
 //line kernels.go:277
-								s6 += sh[off[i6]+p]
+								s6 += nugoView6[1]
 
 //line kernels.go:277
-								s7 += sh[off[i7]+p]
+								s7 += nugoView7[1]
 
 //line kernels.go:277
-								s8 += sh[off[i8]+p]
+								s8 += nugoView8[1]
 							}
 							{
 								p := 0 + 2
 								_ = p
 
 //line kernels.go:277
-								s1 += sh[off[i1]+p]
+								s1 += nugoView[2]
 
 //line kernels.go:277
-								s2 += sh[off[i2]+p]
+								s2 += nugoView2[2]
 
 //line kernels.go:277
-								s3 += sh[off[i3]+p]
+								s3 += nugoView3[2]
 
 //line kernels.go:277
-								s4 += sh[off[i4]+p]
+								s4 += nugoView4[2]
 
 //line kernels.go:277
-								s5 += sh[off[i5]+p]
+								s5 += nugoView5[2]
 
 //line kernels.go:277
-								s6 += sh[off[i6]+p]
+								s6 += nugoView6[2]
 
 //line kernels.go:277
-								s7 += sh[off[i7]+p]
+								s7 += nugoView7[2]
 
 //line kernels.go:277
-								s8 += sh[off[i8]+p]
+								s8 += nugoView8[2]
 							}
 							{
 								p := 0 + 3
 								_ = p
 
 //line kernels.go:277
-								s1 += sh[off[i1]+p]
+								s1 += nugoView[3]
 
 //line kernels.go:277
-								s2 += sh[off[i2]+p]
+								s2 += nugoView2[3]
 
 //line kernels.go:277
-								s3 += sh[off[i3]+p]
+								s3 += nugoView3[3]
 
 //line kernels.go:277
-								s4 += sh[off[i4]+p]
+								s4 += nugoView4[3]
 
 //line kernels.go:277
-								s5 += sh[off[i5]+p]
+								s5 += nugoView5[3]
 
 //line kernels.go:277
-								s6 += sh[off[i6]+p]
+								s6 += nugoView6[3]
 
 //line kernels.go:277
-								s7 += sh[off[i7]+p]
+								s7 += nugoView7[3]
 
 //line kernels.go:277
-								s8 += sh[off[i8]+p]
+								s8 += nugoView8[3]
 							}
 							{
 								p := 0 + 4
 								_ = p
 
 //line kernels.go:277
-								s1 += sh[off[i1]+p]
+								s1 += nugoView[4]
 
 //line kernels.go:277
-								s2 += sh[off[i2]+p]
+								s2 += nugoView2[4]
 
 //line kernels.go:277
-								s3 += sh[off[i3]+p]
+								s3 += nugoView3[4]
 
 //line kernels.go:277
-								s4 += sh[off[i4]+p]
+								s4 += nugoView4[4]
 
 //line kernels.go:277
-								s5 += sh[off[i5]+p]
+								s5 += nugoView5[4]
 
 //line kernels.go:277
-								s6 += sh[off[i6]+p]
+								s6 += nugoView6[4]
 
 //line kernels.go:277
-								s7 += sh[off[i7]+p]
+								s7 += nugoView7[4]
 
 //line kernels.go:277
-								s8 += sh[off[i8]+p]
+								s8 += nugoView8[4]
 							}
 							{
 								p := 0 + 5
 								_ = p
 
 //line kernels.go:277
-								s1 += sh[off[i1]+p]
+								s1 += nugoView[5]
 
 //line kernels.go:277
-								s2 += sh[off[i2]+p]
+								s2 += nugoView2[5]
 
 //line kernels.go:277
-								s3 += sh[off[i3]+p]
+								s3 += nugoView3[5]
 
 //line kernels.go:277
-								s4 += sh[off[i4]+p]
+								s4 += nugoView4[5]
 
 //line kernels.go:277
-								s5 += sh[off[i5]+p]
+								s5 += nugoView5[5]
 
 //line kernels.go:277
-								s6 += sh[off[i6]+p]
+								s6 += nugoView6[5]
 
 //line kernels.go:277
-								s7 += sh[off[i7]+p]
+								s7 += nugoView7[5]
 
 //line kernels.go:277
-								s8 += sh[off[i8]+p]
+								s8 += nugoView8[5]
 							}
 							{
 								p := 0 + 6
 								_ = p
 
 //line kernels.go:277
-								s1 += sh[off[i1]+p]
+								s1 += nugoView[6]
 
 //line kernels.go:277
-								s2 += sh[off[i2]+p]
+								s2 += nugoView2[6]
 
 //line kernels.go:277
-								s3 += sh[off[i3]+p]
+								s3 += nugoView3[6]
 
 //line kernels.go:277
-								s4 += sh[off[i4]+p]
+								s4 += nugoView4[6]
 
 //line kernels.go:277
-								s5 += sh[off[i5]+p]
+								s5 += nugoView5[6]
 
 //line kernels.go:277
-								s6 += sh[off[i6]+p]
+								s6 += nugoView6[6]
 
 //line kernels.go:277
-								s7 += sh[off[i7]+p]
+								s7 += nugoView7[6]
 
 //line kernels.go:277
-								s8 += sh[off[i8]+p]
+								s8 += nugoView8[6]
 							}
 							{
 								p := 0 + 7
 								_ = p
 
 //line kernels.go:277
-								s1 += sh[off[i1]+p]
+								s1 += nugoView[7]
 
 //line kernels.go:277
-								s2 += sh[off[i2]+p]
+								s2 += nugoView2[7]
 
 //line kernels.go:277
-								s3 += sh[off[i3]+p]
+								s3 += nugoView3[7]
 
 //line kernels.go:277
-								s4 += sh[off[i4]+p]
+								s4 += nugoView4[7]
 
 //line kernels.go:277
-								s5 += sh[off[i5]+p]
+								s5 += nugoView5[7]
 
 //line kernels.go:277
-								s6 += sh[off[i6]+p]
+								s6 += nugoView6[7]
 
 //line kernels.go:277
-								s7 += sh[off[i7]+p]
+								s7 += nugoView7[7]
 
 //line kernels.go:277
-								s8 += sh[off[i8]+p]
+								s8 += nugoView8[7]
 							}
 							nugoVS[nugoJ+0] = s1
 							nugoVS[nugoJ+1] = s2
@@ -39267,229 +39323,237 @@ func init() {
 
 //line kernels.go:275
 							var s82 int32
+							nugoView9 := (*[8]int32)(sh[off[i12]+(0) : off[i12]+(0)+8])
+							nugoView10 := (*[8]int32)(sh[off[i22]+(0) : off[i22]+(0)+8])
+							nugoView11 := (*[8]int32)(sh[off[i32]+(0) : off[i32]+(0)+8])
+							nugoView12 := (*[8]int32)(sh[off[i42]+(0) : off[i42]+(0)+8])
+							nugoView13 := (*[8]int32)(sh[off[i52]+(0) : off[i52]+(0)+8])
+							nugoView14 := (*[8]int32)(sh[off[i62]+(0) : off[i62]+(0)+8])
+							nugoView15 := (*[8]int32)(sh[off[i72]+(0) : off[i72]+(0)+8])
+							nugoView16 := (*[8]int32)(sh[off[i82]+(0) : off[i82]+(0)+8])
 							{
 								p := 0 + 0
 								_ = p
 
 //line kernels.go:277
-								s12 += sh[off[i12]+p]
+								s12 += nugoView9[0]
 
 //line kernels.go:277
-								s22 += sh[off[i22]+p]
+								s22 += nugoView10[0]
 
 //line kernels.go:277
-								s32 += sh[off[i32]+p]
+								s32 += nugoView11[0]
 
 //line kernels.go:277
-								s42 += sh[off[i42]+p]
+								s42 += nugoView12[0]
 
 //line kernels.go:277
-								s52 += sh[off[i52]+p]
+								s52 += nugoView13[0]
 
 //line kernels.go:277
-								s62 += sh[off[i62]+p]
+								s62 += nugoView14[0]
 
 //line kernels.go:277
-								s72 += sh[off[i72]+p]
+								s72 += nugoView15[0]
 
 //line kernels.go:277
-								s82 += sh[off[i82]+p]
+								s82 += nugoView16[0]
 							}
 							{
 								p := 0 + 1
 								_ = p
 
 //line kernels.go:277
-								s12 += sh[off[i12]+p]
+								s12 += nugoView9[1]
 
 //line kernels.go:277
-								s22 += sh[off[i22]+p]
+								s22 += nugoView10[1]
 
 //line kernels.go:277
-								s32 += sh[off[i32]+p]
+								s32 += nugoView11[1]
 
 //line kernels.go:277
-								s42 += sh[off[i42]+p]
+								s42 += nugoView12[1]
 
 //line kernels.go:277
-								s52 += sh[off[i52]+p]
+								s52 += nugoView13[1]
 
 //line kernels.go:277
-								s62 += sh[off[i62]+p]
+								s62 += nugoView14[1]
 
 //line kernels.go:277
-								s72 += sh[off[i72]+p]
+								s72 += nugoView15[1]
 
 //line kernels.go:277
-								s82 += sh[off[i82]+p]
+								s82 += nugoView16[1]
 							}
 							{
 								p := 0 + 2
 								_ = p
 
 //line kernels.go:277
-								s12 += sh[off[i12]+p]
+								s12 += nugoView9[2]
 
 //line kernels.go:277
-								s22 += sh[off[i22]+p]
+								s22 += nugoView10[2]
 
 //line kernels.go:277
-								s32 += sh[off[i32]+p]
+								s32 += nugoView11[2]
 
 //line kernels.go:277
-								s42 += sh[off[i42]+p]
+								s42 += nugoView12[2]
 
 //line kernels.go:277
-								s52 += sh[off[i52]+p]
+								s52 += nugoView13[2]
 
 //line kernels.go:277
-								s62 += sh[off[i62]+p]
+								s62 += nugoView14[2]
 
 //line kernels.go:277
-								s72 += sh[off[i72]+p]
+								s72 += nugoView15[2]
 
 //line kernels.go:277
-								s82 += sh[off[i82]+p]
+								s82 += nugoView16[2]
 							}
 							{
 								p := 0 + 3
 								_ = p
 
 //line kernels.go:277
-								s12 += sh[off[i12]+p]
+								s12 += nugoView9[3]
 
 //line kernels.go:277
-								s22 += sh[off[i22]+p]
+								s22 += nugoView10[3]
 
 //line kernels.go:277
-								s32 += sh[off[i32]+p]
+								s32 += nugoView11[3]
 
 //line kernels.go:277
-								s42 += sh[off[i42]+p]
+								s42 += nugoView12[3]
 
 //line kernels.go:277
-								s52 += sh[off[i52]+p]
+								s52 += nugoView13[3]
 
 //line kernels.go:277
-								s62 += sh[off[i62]+p]
+								s62 += nugoView14[3]
 
 //line kernels.go:277
-								s72 += sh[off[i72]+p]
+								s72 += nugoView15[3]
 
 //line kernels.go:277
-								s82 += sh[off[i82]+p]
+								s82 += nugoView16[3]
 							}
 							{
 								p := 0 + 4
 								_ = p
 
 //line kernels.go:277
-								s12 += sh[off[i12]+p]
+								s12 += nugoView9[4]
 
 //line kernels.go:277
-								s22 += sh[off[i22]+p]
+								s22 += nugoView10[4]
 
 //line kernels.go:277
-								s32 += sh[off[i32]+p]
+								s32 += nugoView11[4]
 
 //line kernels.go:277
-								s42 += sh[off[i42]+p]
+								s42 += nugoView12[4]
 
 //line kernels.go:277
-								s52 += sh[off[i52]+p]
+								s52 += nugoView13[4]
 
 //line kernels.go:277
-								s62 += sh[off[i62]+p]
+								s62 += nugoView14[4]
 
 //line kernels.go:277
-								s72 += sh[off[i72]+p]
+								s72 += nugoView15[4]
 
 //line kernels.go:277
-								s82 += sh[off[i82]+p]
+								s82 += nugoView16[4]
 							}
 							{
 								p := 0 + 5
 								_ = p
 
 //line kernels.go:277
-								s12 += sh[off[i12]+p]
+								s12 += nugoView9[5]
 
 //line kernels.go:277
-								s22 += sh[off[i22]+p]
+								s22 += nugoView10[5]
 
 //line kernels.go:277
-								s32 += sh[off[i32]+p]
+								s32 += nugoView11[5]
 
 //line kernels.go:277
-								s42 += sh[off[i42]+p]
+								s42 += nugoView12[5]
 
 //line kernels.go:277
-								s52 += sh[off[i52]+p]
+								s52 += nugoView13[5]
 
 //line kernels.go:277
-								s62 += sh[off[i62]+p]
+								s62 += nugoView14[5]
 
 //line kernels.go:277
-								s72 += sh[off[i72]+p]
+								s72 += nugoView15[5]
 
 //line kernels.go:277
-								s82 += sh[off[i82]+p]
+								s82 += nugoView16[5]
 							}
 							{
 								p := 0 + 6
 								_ = p
 
 //line kernels.go:277
-								s12 += sh[off[i12]+p]
+								s12 += nugoView9[6]
 
 //line kernels.go:277
-								s22 += sh[off[i22]+p]
+								s22 += nugoView10[6]
 
 //line kernels.go:277
-								s32 += sh[off[i32]+p]
+								s32 += nugoView11[6]
 
 //line kernels.go:277
-								s42 += sh[off[i42]+p]
+								s42 += nugoView12[6]
 
 //line kernels.go:277
-								s52 += sh[off[i52]+p]
+								s52 += nugoView13[6]
 
 //line kernels.go:277
-								s62 += sh[off[i62]+p]
+								s62 += nugoView14[6]
 
 //line kernels.go:277
-								s72 += sh[off[i72]+p]
+								s72 += nugoView15[6]
 
 //line kernels.go:277
-								s82 += sh[off[i82]+p]
+								s82 += nugoView16[6]
 							}
 							{
 								p := 0 + 7
 								_ = p
 
 //line kernels.go:277
-								s12 += sh[off[i12]+p]
+								s12 += nugoView9[7]
 
 //line kernels.go:277
-								s22 += sh[off[i22]+p]
+								s22 += nugoView10[7]
 
 //line kernels.go:277
-								s32 += sh[off[i32]+p]
+								s32 += nugoView11[7]
 
 //line kernels.go:277
-								s42 += sh[off[i42]+p]
+								s42 += nugoView12[7]
 
 //line kernels.go:277
-								s52 += sh[off[i52]+p]
+								s52 += nugoView13[7]
 
 //line kernels.go:277
-								s62 += sh[off[i62]+p]
+								s62 += nugoView14[7]
 
 //line kernels.go:277
-								s72 += sh[off[i72]+p]
+								s72 += nugoView15[7]
 
 //line kernels.go:277
-								s82 += sh[off[i82]+p]
+								s82 += nugoView16[7]
 							}
 							nugoVS[nugoJ2+0] = s12
 							nugoVS[nugoJ2+1] = s22

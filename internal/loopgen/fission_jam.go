@@ -1,6 +1,7 @@
 package loopgen
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -397,11 +398,45 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 	each(pre)
 	if unroll {
 		// The rounds written out, each with its own loop variable: the
-		// copies' indexes fold the round's constant.
-		iv := loop.Init.(*ast.AssignStmt).Lhs[0].(*ast.Ident).Name
+		// copies' indexes fold the round's constant. The elements each
+		// copy reads at an index that moves with the loop's variable are
+		// read through a view of the span its rounds read, taken once
+		// (jamViews).
+		init := loop.Init.(*ast.AssignStmt)
+		iv := init.Lhs[0].(*ast.Ident).Name
+		from := f.print(init.Rhs[0])
+		views := e.jamViews(loop, trip, step)
+		for _, v := range views {
+			first := ""
+			for k := range factor {
+				undo := e.atFirstRound(v, from)
+				base, arr := as(k, v.ix.Index, false), as(k, v.ix.X, false)
+				undo()
+				view := fmt.Sprintf("(*[%d]%s)(%s[%s : %s+%d])", v.span, v.elem, arr, base, base, v.span)
+				if view == first {
+					// The same for every copy (no copy's own variable).
+					v.names = append(v.names, v.names[0])
+					continue
+				}
+				first = cmp.Or(first, view)
+				v.names = append(v.names, f.name("nugoView"))
+				fmt.Fprintf(w, "%s := %s\n", v.names[k], view)
+			}
+		}
 		for u := range trip {
-			fmt.Fprintf(w, "{\n%s := %s + %d\n_ = %s\n", iv, f.print(loop.Init.(*ast.AssignStmt).Rhs[0]), u*step, iv)
-			each(loop.Body.List)
+			fmt.Fprintf(w, "{\n%s := %s + %d\n_ = %s\n", iv, from, u*step, iv)
+			for _, s := range loop.Body.List {
+				for k := range factor {
+					var undo []func()
+					for _, v := range views {
+						undo = append(undo, v.read(k, u))
+					}
+					fmt.Fprintf(w, "%s\n", as(k, s, true))
+					for _, u := range undo {
+						u()
+					}
+				}
+			}
 			w.WriteString("}\n")
 		}
 	} else {
@@ -493,4 +528,158 @@ func (e *emitter) shiftable(lists [][]ast.Stmt) bool {
 		}
 	}
 	return true
+}
+
+// A jamView is an element read of a jammed loop with its rounds written
+// out, X[I], whose index moves by a constant with the loop's variable (I
+// = c·v + b, b the same in every round): each copy reads it through a
+// view of X from its first round's index, (*[span]T)(X[b0 : b0+span]),
+// taken once, at a constant index per round, with no bounds check in the
+// rounds (the tiled matmul's sA[tx*Tile+p] and sB[p*Tile+ty]). A view
+// reaches past X exactly when one of the rounds' reads does: the view
+// then panics, and the plain loop runs the group again.
+type jamView struct {
+	ix    *ast.IndexExpr
+	iv    *types.Var
+	c     int64 // the index's step per round
+	span  int64
+	elem  string
+	names []string // each copy's view
+}
+
+// jamViews returns the views of a jammed loop's body, of trip rounds of
+// step: reads X[I] of a slice or array pointer X that the body does not
+// assign, at an index of type int that is c·v plus what the body does not
+// assign, c·step > 0.
+func (e *emitter) jamViews(loop *ast.ForStmt, trip, step int64) []*jamView {
+	f := e.f
+	iv := f.varOf(loop.Init.(*ast.AssignStmt).Lhs[0].(*ast.Ident))
+	if iv == nil || trip < 2 {
+		return nil
+	}
+	assigned := map[*types.Var]bool{}
+	for _, s := range loop.Body.List {
+		ast.Inspect(s, func(n ast.Node) bool {
+			var lhs []ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				lhs = n.Lhs
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{n.X}
+			case *ast.ValueSpec:
+				for _, id := range n.Names {
+					lhs = append(lhs, id)
+				}
+			}
+			for _, x := range lhs {
+				if id, ok := x.(*ast.Ident); ok {
+					if v := f.varOf(id); v != nil {
+						assigned[v] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	var views []*jamView
+	for _, s := range loop.Body.List {
+		ast.Inspect(s, func(n ast.Node) bool {
+			ix, ok := n.(*ast.IndexExpr)
+			if !ok {
+				return true
+			}
+			x, isID := ix.X.(*ast.Ident)
+			if !isID || f.varOf(x) == nil || assigned[f.varOf(x)] {
+				return true
+			}
+			var elem types.Type
+			switch t := f.info.TypeOf(x).Underlying().(type) {
+			case *types.Slice:
+				elem = t.Elem()
+			case *types.Pointer:
+				if a, isArr := t.Elem().Underlying().(*types.Array); isArr {
+					elem = a.Elem()
+				}
+			}
+			if elem == nil || !types.Identical(f.info.TypeOf(ix.Index), types.Typ[types.Int]) {
+				return true
+			}
+			c, ok := e.coefficient(ix.Index, iv, assigned)
+			if !ok || c <= 0 || c*step <= 0 || c*step*(trip-1) >= 1<<20 {
+				return true
+			}
+			views = append(views, &jamView{ix: ix, iv: iv, c: c * step, span: c*step*(trip-1) + 1, elem: f.typ(elem)})
+			return true
+		})
+	}
+	return views
+}
+
+// coefficient returns c when x is c·v plus terms that read no variable
+// in assigned and not v, with c constant.
+func (e *emitter) coefficient(x ast.Expr, v *types.Var, assigned map[*types.Var]bool) (int64, bool) {
+	f := e.f
+	if !e.reads(x, v) {
+		for u := range e.readVars(x) {
+			if assigned[u] {
+				return 0, false
+			}
+		}
+		return 0, true
+	}
+	switch x := x.(type) {
+	case *ast.ParenExpr:
+		return e.coefficient(x.X, v, assigned)
+	case *ast.Ident:
+		return 1, f.varOf(x) == v
+	case *ast.BinaryExpr:
+		a, okA := e.coefficient(x.X, v, assigned)
+		b, okB := e.coefficient(x.Y, v, assigned)
+		if !okA || !okB {
+			return 0, false
+		}
+		switch x.Op {
+		case token.ADD:
+			return a + b, true
+		case token.SUB:
+			return a - b, true
+		case token.MUL:
+			if k, isConst := e.constInt(x.X); isConst && a == 0 {
+				return k * b, true
+			}
+			if k, isConst := e.constInt(x.Y); isConst && b == 0 {
+				return a * k, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// atFirstRound writes the loop's variable in view v's index as from, its
+// first value, until undo is called.
+func (e *emitter) atFirstRound(v *jamView, from string) (undo func()) {
+	var ids []*ast.Ident
+	var old []string
+	ast.Inspect(v.ix.Index, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && e.f.varOf(id) == v.iv {
+			ids = append(ids, id)
+			old = append(old, id.Name)
+			id.Name = "(" + from + ")"
+		}
+		return true
+	})
+	return func() {
+		for i, id := range ids {
+			id.Name = old[i]
+		}
+	}
+}
+
+// read makes the view's element read that of copy k in round u, until
+// undo is called.
+func (v *jamView) read(k int, u int64) (undo func()) {
+	x, index := v.ix.X, v.ix.Index
+	v.ix.X = &ast.Ident{NamePos: x.Pos(), Name: v.names[k]}
+	v.ix.Index = &ast.BasicLit{ValuePos: index.Pos(), Kind: token.INT, Value: fmt.Sprint(v.c * u)}
+	return func() { v.ix.X, v.ix.Index = x, index }
 }

@@ -44,8 +44,11 @@ func TestJamForms(t *testing.T) {
 		[]byte("t22 := t12.Shift(1)"),
 		[]byte("tid12 := t12.ThreadIdx().X"),
 		[]byte("p := 0 + 7\n"),
-		[]byte("sum1 += sh[(tid1+p)%64] * sh[p]\n"),
-		[]byte("sum3 += sh[(tid3+p)%64] * sh[p]\n"),
+		// sh[p] through one view of the span the rounds read (the same
+		// for every copy); sh[(tid+p)%64] is not a view (not linear in p).
+		[]byte("nugoView := (*[8]float32)(sh[(0) : (0)+8])\n"),
+		[]byte("sum1 += sh[(tid1+p)%64] * nugoView[0]\n"),
+		[]byte("sum3 += sh[(tid3+p)%64] * nugoView[7]\n"),
 		[]byte("nugoVSum[nugoJ+2] = sum3"),
 		// The threads left run alone, their rounds written out.
 		[]byte("for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {"),

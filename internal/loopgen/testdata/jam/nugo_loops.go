@@ -152,229 +152,230 @@ func init() {
 
 //line jam.go:16
 							var sum8 float32
+							nugoView := (*[8]float32)(sh[(0) : (0)+8])
 							{
 								p := 0 + 0
 								_ = p
 
 //line jam.go:18
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[0]
 
 //line jam.go:18
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[0]
 
 //line jam.go:18
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[0]
 
 //line jam.go:18
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[0]
 
 //line jam.go:18
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[0]
 
 //line jam.go:18
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[0]
 
 //line jam.go:18
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[0]
 
 //line jam.go:18
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[0]
 							}
 							{
 								p := 0 + 1
 								_ = p
 
 //line jam.go:18
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[1]
 
 //line jam.go:18
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[1]
 
 //line jam.go:18
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[1]
 
 //line jam.go:18
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[1]
 
 //line jam.go:18
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[1]
 
 //line jam.go:18
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[1]
 
 //line jam.go:18
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[1]
 
 //line jam.go:18
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[1]
 							}
 							{
 								p := 0 + 2
 								_ = p
 
 //line jam.go:18
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[2]
 
 //line jam.go:18
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[2]
 
 //line jam.go:18
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[2]
 
 //line jam.go:18
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[2]
 
 //line jam.go:18
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[2]
 
 //line jam.go:18
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[2]
 
 //line jam.go:18
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[2]
 
 //line jam.go:18
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[2]
 							}
 							{
 								p := 0 + 3
 								_ = p
 
 //line jam.go:18
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[3]
 
 //line jam.go:18
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[3]
 
 //line jam.go:18
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[3]
 
 //line jam.go:18
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[3]
 
 //line jam.go:18
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[3]
 
 //line jam.go:18
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[3]
 
 //line jam.go:18
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[3]
 
 //line jam.go:18
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[3]
 							}
 							{
 								p := 0 + 4
 								_ = p
 
 //line jam.go:18
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[4]
 
 //line jam.go:18
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[4]
 
 //line jam.go:18
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[4]
 
 //line jam.go:18
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[4]
 
 //line jam.go:18
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[4]
 
 //line jam.go:18
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[4]
 
 //line jam.go:18
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[4]
 
 //line jam.go:18
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[4]
 							}
 							{
 								p := 0 + 5
 								_ = p
 
 //line jam.go:18
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[5]
 
 //line jam.go:18
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[5]
 
 //line jam.go:18
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[5]
 
 //line jam.go:18
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[5]
 
 //line jam.go:18
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[5]
 
 //line jam.go:18
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[5]
 
 //line jam.go:18
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[5]
 
 //line jam.go:18
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[5]
 							}
 							{
 								p := 0 + 6
 								_ = p
 
 //line jam.go:18
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[6]
 
 //line jam.go:18
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[6]
 
 //line jam.go:18
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[6]
 
 //line jam.go:18
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[6]
 
 //line jam.go:18
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[6]
 
 //line jam.go:18
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[6]
 
 //line jam.go:18
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[6]
 
 //line jam.go:18
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[6]
 							}
 							{
 								p := 0 + 7
 								_ = p
 
 //line jam.go:18
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[7]
 
 //line jam.go:18
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[7]
 
 //line jam.go:18
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[7]
 
 //line jam.go:18
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[7]
 
 //line jam.go:18
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[7]
 
 //line jam.go:18
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[7]
 
 //line jam.go:18
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[7]
 
 //line jam.go:18
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[7]
 							}
 							nugoVSum[nugoJ+0] = sum1
 							nugoVSum[nugoJ+1] = sum2
@@ -561,229 +562,230 @@ func init() {
 
 //line jam.go:16
 							var sum82 float32
+							nugoView2 := (*[8]float32)(sh[(0) : (0)+8])
 							{
 								p := 0 + 0
 								_ = p
 
 //line jam.go:18
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[0]
 
 //line jam.go:18
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[0]
 
 //line jam.go:18
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[0]
 
 //line jam.go:18
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[0]
 
 //line jam.go:18
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[0]
 
 //line jam.go:18
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[0]
 
 //line jam.go:18
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[0]
 
 //line jam.go:18
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[0]
 							}
 							{
 								p := 0 + 1
 								_ = p
 
 //line jam.go:18
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[1]
 
 //line jam.go:18
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[1]
 
 //line jam.go:18
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[1]
 
 //line jam.go:18
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[1]
 
 //line jam.go:18
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[1]
 
 //line jam.go:18
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[1]
 
 //line jam.go:18
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[1]
 
 //line jam.go:18
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[1]
 							}
 							{
 								p := 0 + 2
 								_ = p
 
 //line jam.go:18
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[2]
 
 //line jam.go:18
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[2]
 
 //line jam.go:18
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[2]
 
 //line jam.go:18
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[2]
 
 //line jam.go:18
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[2]
 
 //line jam.go:18
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[2]
 
 //line jam.go:18
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[2]
 
 //line jam.go:18
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[2]
 							}
 							{
 								p := 0 + 3
 								_ = p
 
 //line jam.go:18
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[3]
 
 //line jam.go:18
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[3]
 
 //line jam.go:18
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[3]
 
 //line jam.go:18
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[3]
 
 //line jam.go:18
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[3]
 
 //line jam.go:18
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[3]
 
 //line jam.go:18
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[3]
 
 //line jam.go:18
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[3]
 							}
 							{
 								p := 0 + 4
 								_ = p
 
 //line jam.go:18
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[4]
 
 //line jam.go:18
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[4]
 
 //line jam.go:18
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[4]
 
 //line jam.go:18
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[4]
 
 //line jam.go:18
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[4]
 
 //line jam.go:18
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[4]
 
 //line jam.go:18
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[4]
 
 //line jam.go:18
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[4]
 							}
 							{
 								p := 0 + 5
 								_ = p
 
 //line jam.go:18
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[5]
 
 //line jam.go:18
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[5]
 
 //line jam.go:18
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[5]
 
 //line jam.go:18
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[5]
 
 //line jam.go:18
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[5]
 
 //line jam.go:18
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[5]
 
 //line jam.go:18
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[5]
 
 //line jam.go:18
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[5]
 							}
 							{
 								p := 0 + 6
 								_ = p
 
 //line jam.go:18
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[6]
 
 //line jam.go:18
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[6]
 
 //line jam.go:18
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[6]
 
 //line jam.go:18
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[6]
 
 //line jam.go:18
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[6]
 
 //line jam.go:18
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[6]
 
 //line jam.go:18
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[6]
 
 //line jam.go:18
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[6]
 							}
 							{
 								p := 0 + 7
 								_ = p
 
 //line jam.go:18
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[7]
 
 //line jam.go:18
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[7]
 
 //line jam.go:18
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[7]
 
 //line jam.go:18
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[7]
 
 //line jam.go:18
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[7]
 
 //line jam.go:18
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[7]
 
 //line jam.go:18
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[7]
 
 //line jam.go:18
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[7]
 							}
 							nugoVSum[nugoJ2+0] = sum12
 							nugoVSum[nugoJ2+1] = sum22
@@ -2778,453 +2780,454 @@ func init() {
 
 //line jam.go:151
 							var sum8 float32
+							nugoView := (*[16]float32)(sh[(0) : (0)+16])
 							{
 								p := 0 + 0
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[0]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[0]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[0]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[0]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[0]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[0]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[0]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[0]
 							}
 							{
 								p := 0 + 1
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[1]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[1]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[1]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[1]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[1]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[1]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[1]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[1]
 							}
 							{
 								p := 0 + 2
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[2]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[2]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[2]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[2]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[2]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[2]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[2]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[2]
 							}
 							{
 								p := 0 + 3
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[3]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[3]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[3]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[3]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[3]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[3]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[3]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[3]
 							}
 							{
 								p := 0 + 4
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[4]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[4]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[4]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[4]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[4]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[4]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[4]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[4]
 							}
 							{
 								p := 0 + 5
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[5]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[5]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[5]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[5]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[5]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[5]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[5]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[5]
 							}
 							{
 								p := 0 + 6
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[6]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[6]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[6]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[6]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[6]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[6]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[6]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[6]
 							}
 							{
 								p := 0 + 7
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[7]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[7]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[7]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[7]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[7]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[7]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[7]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[7]
 							}
 							{
 								p := 0 + 8
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[8]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[8]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[8]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[8]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[8]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[8]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[8]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[8]
 							}
 							{
 								p := 0 + 9
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[9]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[9]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[9]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[9]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[9]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[9]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[9]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[9]
 							}
 							{
 								p := 0 + 10
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[10]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[10]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[10]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[10]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[10]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[10]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[10]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[10]
 							}
 							{
 								p := 0 + 11
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[11]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[11]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[11]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[11]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[11]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[11]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[11]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[11]
 							}
 							{
 								p := 0 + 12
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[12]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[12]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[12]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[12]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[12]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[12]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[12]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[12]
 							}
 							{
 								p := 0 + 13
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[13]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[13]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[13]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[13]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[13]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[13]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[13]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[13]
 							}
 							{
 								p := 0 + 14
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[14]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[14]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[14]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[14]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[14]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[14]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[14]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[14]
 							}
 							{
 								p := 0 + 15
 								_ = p
 
 //line jam.go:153
-								sum1 += sh[(tid1+p)%64] * sh[p]
+								sum1 += sh[(tid1+p)%64] * nugoView[15]
 
 //line jam.go:153
-								sum2 += sh[(tid2+p)%64] * sh[p]
+								sum2 += sh[(tid2+p)%64] * nugoView[15]
 
 //line jam.go:153
-								sum3 += sh[(tid3+p)%64] * sh[p]
+								sum3 += sh[(tid3+p)%64] * nugoView[15]
 
 //line jam.go:153
-								sum4 += sh[(tid4+p)%64] * sh[p]
+								sum4 += sh[(tid4+p)%64] * nugoView[15]
 
 //line jam.go:153
-								sum5 += sh[(tid5+p)%64] * sh[p]
+								sum5 += sh[(tid5+p)%64] * nugoView[15]
 
 //line jam.go:153
-								sum6 += sh[(tid6+p)%64] * sh[p]
+								sum6 += sh[(tid6+p)%64] * nugoView[15]
 
 //line jam.go:153
-								sum7 += sh[(tid7+p)%64] * sh[p]
+								sum7 += sh[(tid7+p)%64] * nugoView[15]
 
 //line jam.go:153
-								sum8 += sh[(tid8+p)%64] * sh[p]
+								sum8 += sh[(tid8+p)%64] * nugoView[15]
 							}
 							nugoVSum[nugoJ+0] = sum1
 							nugoVSum[nugoJ+1] = sum2
@@ -3467,453 +3470,454 @@ func init() {
 
 //line jam.go:151
 							var sum82 float32
+							nugoView2 := (*[16]float32)(sh[(0) : (0)+16])
 							{
 								p := 0 + 0
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[0]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[0]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[0]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[0]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[0]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[0]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[0]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[0]
 							}
 							{
 								p := 0 + 1
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[1]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[1]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[1]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[1]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[1]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[1]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[1]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[1]
 							}
 							{
 								p := 0 + 2
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[2]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[2]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[2]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[2]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[2]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[2]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[2]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[2]
 							}
 							{
 								p := 0 + 3
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[3]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[3]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[3]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[3]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[3]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[3]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[3]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[3]
 							}
 							{
 								p := 0 + 4
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[4]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[4]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[4]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[4]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[4]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[4]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[4]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[4]
 							}
 							{
 								p := 0 + 5
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[5]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[5]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[5]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[5]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[5]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[5]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[5]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[5]
 							}
 							{
 								p := 0 + 6
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[6]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[6]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[6]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[6]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[6]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[6]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[6]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[6]
 							}
 							{
 								p := 0 + 7
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[7]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[7]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[7]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[7]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[7]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[7]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[7]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[7]
 							}
 							{
 								p := 0 + 8
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[8]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[8]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[8]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[8]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[8]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[8]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[8]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[8]
 							}
 							{
 								p := 0 + 9
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[9]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[9]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[9]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[9]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[9]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[9]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[9]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[9]
 							}
 							{
 								p := 0 + 10
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[10]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[10]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[10]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[10]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[10]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[10]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[10]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[10]
 							}
 							{
 								p := 0 + 11
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[11]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[11]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[11]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[11]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[11]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[11]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[11]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[11]
 							}
 							{
 								p := 0 + 12
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[12]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[12]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[12]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[12]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[12]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[12]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[12]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[12]
 							}
 							{
 								p := 0 + 13
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[13]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[13]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[13]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[13]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[13]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[13]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[13]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[13]
 							}
 							{
 								p := 0 + 14
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[14]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[14]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[14]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[14]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[14]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[14]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[14]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[14]
 							}
 							{
 								p := 0 + 15
 								_ = p
 
 //line jam.go:153
-								sum12 += sh[(tid12+p)%64] * sh[p]
+								sum12 += sh[(tid12+p)%64] * nugoView2[15]
 
 //line jam.go:153
-								sum22 += sh[(tid22+p)%64] * sh[p]
+								sum22 += sh[(tid22+p)%64] * nugoView2[15]
 
 //line jam.go:153
-								sum32 += sh[(tid32+p)%64] * sh[p]
+								sum32 += sh[(tid32+p)%64] * nugoView2[15]
 
 //line jam.go:153
-								sum42 += sh[(tid42+p)%64] * sh[p]
+								sum42 += sh[(tid42+p)%64] * nugoView2[15]
 
 //line jam.go:153
-								sum52 += sh[(tid52+p)%64] * sh[p]
+								sum52 += sh[(tid52+p)%64] * nugoView2[15]
 
 //line jam.go:153
-								sum62 += sh[(tid62+p)%64] * sh[p]
+								sum62 += sh[(tid62+p)%64] * nugoView2[15]
 
 //line jam.go:153
-								sum72 += sh[(tid72+p)%64] * sh[p]
+								sum72 += sh[(tid72+p)%64] * nugoView2[15]
 
 //line jam.go:153
-								sum82 += sh[(tid82+p)%64] * sh[p]
+								sum82 += sh[(tid82+p)%64] * nugoView2[15]
 							}
 							nugoVSum[nugoJ2+0] = sum12
 							nugoVSum[nugoJ2+1] = sum22
