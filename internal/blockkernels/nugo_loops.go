@@ -28469,6 +28469,1972 @@ func init() {
 			}
 		}
 	})
+	cuda.RegisterBlockLoop(HuntViewSteps, "584ebf356096c2b1", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, out, off := nugoArgs[0].([]float32), nugoArgs[1].([]float32), nugoArgs[2].(int)
+		_, _, _ = a, out, off
+		return func() cuda.BlockLoop {
+			var nugoVS []float32
+			var nugoShared []float32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]float32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]float32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_views.go:16
+				d := t.BlockDim()
+
+//line hunt_views.go:18
+				n := d.X * d.Y
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_views.go:17
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_views.go:19
+							g := t.BlockIdx().X*n + tid
+
+//line hunt_views.go:20
+							var x float32
+
+//line hunt_views.go:21
+							if g < len(a) {
+//line hunt_views.go:22
+								x = a[g]
+							}
+
+//line hunt_views.go:24
+							sh[tid] = x
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line hunt_views.go:17
+									tid := nugoTy*d.X + nugoTx
+
+//line hunt_views.go:19
+									g := t.BlockIdx().X*n + tid
+
+//line hunt_views.go:20
+									var x float32
+
+//line hunt_views.go:21
+									if g < len(a) {
+//line hunt_views.go:22
+										x = a[g]
+									}
+
+//line hunt_views.go:24
+									sh[tid] = x
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							_ = nugoTi2
+							t2 := t1.Shift(1)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							_ = nugoTi3
+							t3 := t1.Shift(2)
+							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
+
+//line hunt_views.go:17
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_views.go:17
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_views.go:17
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_views.go:17
+							tid4 := t4.ThreadIdx().Y*d.X + nugoTi4
+
+//line hunt_views.go:17
+							tid5 := t5.ThreadIdx().Y*d.X + nugoTi5
+
+//line hunt_views.go:17
+							tid6 := t6.ThreadIdx().Y*d.X + nugoTi6
+
+//line hunt_views.go:17
+							tid7 := t7.ThreadIdx().Y*d.X + nugoTi7
+
+//line hunt_views.go:17
+							tid8 := t8.ThreadIdx().Y*d.X + nugoTi8
+
+//line hunt_views.go:26
+							base1 := tid1 % 7
+
+//line hunt_views.go:26
+							base2 := tid2 % 7
+
+//line hunt_views.go:26
+							base3 := tid3 % 7
+
+//line hunt_views.go:26
+							base4 := tid4 % 7
+
+//line hunt_views.go:26
+							base5 := tid5 % 7
+
+//line hunt_views.go:26
+							base6 := tid6 % 7
+
+//line hunt_views.go:26
+							base7 := tid7 % 7
+
+//line hunt_views.go:26
+							base8 := tid8 % 7
+
+//line hunt_views.go:27
+							s1 := float32(tid1)
+
+//line hunt_views.go:27
+							s2 := float32(tid2)
+
+//line hunt_views.go:27
+							s3 := float32(tid3)
+
+//line hunt_views.go:27
+							s4 := float32(tid4)
+
+//line hunt_views.go:27
+							s5 := float32(tid5)
+
+//line hunt_views.go:27
+							s6 := float32(tid6)
+
+//line hunt_views.go:27
+							s7 := float32(tid7)
+
+//line hunt_views.go:27
+							s8 := float32(tid8)
+							nugoView := (*[29]float32)(sh[2*(0)+base1 : 2*(0)+base1+29])
+							nugoView2 := (*[29]float32)(sh[2*(0)+base2 : 2*(0)+base2+29])
+							nugoView3 := (*[29]float32)(sh[2*(0)+base3 : 2*(0)+base3+29])
+							nugoView4 := (*[29]float32)(sh[2*(0)+base4 : 2*(0)+base4+29])
+							nugoView5 := (*[29]float32)(sh[2*(0)+base5 : 2*(0)+base5+29])
+							nugoView6 := (*[29]float32)(sh[2*(0)+base6 : 2*(0)+base6+29])
+							nugoView7 := (*[29]float32)(sh[2*(0)+base7 : 2*(0)+base7+29])
+							nugoView8 := (*[29]float32)(sh[2*(0)+base8 : 2*(0)+base8+29])
+							nugoView9 := (*[15]float32)(a[off+(0)+tid1%3 : off+(0)+tid1%3+15])
+							nugoView10 := (*[15]float32)(a[off+(0)+tid2%3 : off+(0)+tid2%3+15])
+							nugoView11 := (*[15]float32)(a[off+(0)+tid3%3 : off+(0)+tid3%3+15])
+							nugoView12 := (*[15]float32)(a[off+(0)+tid4%3 : off+(0)+tid4%3+15])
+							nugoView13 := (*[15]float32)(a[off+(0)+tid5%3 : off+(0)+tid5%3+15])
+							nugoView14 := (*[15]float32)(a[off+(0)+tid6%3 : off+(0)+tid6%3+15])
+							nugoView15 := (*[15]float32)(a[off+(0)+tid7%3 : off+(0)+tid7%3+15])
+							nugoView16 := (*[15]float32)(a[off+(0)+tid8%3 : off+(0)+tid8%3+15])
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_views.go:29
+								s1 += nugoView[0]*float32(p+1) - sh[15-p] + nugoView9[0] + sh[int32(p)+int32(base1)]
+
+//line hunt_views.go:29
+								s2 += nugoView2[0]*float32(p+1) - sh[15-p] + nugoView10[0] + sh[int32(p)+int32(base2)]
+
+//line hunt_views.go:29
+								s3 += nugoView3[0]*float32(p+1) - sh[15-p] + nugoView11[0] + sh[int32(p)+int32(base3)]
+
+//line hunt_views.go:29
+								s4 += nugoView4[0]*float32(p+1) - sh[15-p] + nugoView12[0] + sh[int32(p)+int32(base4)]
+
+//line hunt_views.go:29
+								s5 += nugoView5[0]*float32(p+1) - sh[15-p] + nugoView13[0] + sh[int32(p)+int32(base5)]
+
+//line hunt_views.go:29
+								s6 += nugoView6[0]*float32(p+1) - sh[15-p] + nugoView14[0] + sh[int32(p)+int32(base6)]
+
+//line hunt_views.go:29
+								s7 += nugoView7[0]*float32(p+1) - sh[15-p] + nugoView15[0] + sh[int32(p)+int32(base7)]
+
+//line hunt_views.go:29
+								s8 += nugoView8[0]*float32(p+1) - sh[15-p] + nugoView16[0] + sh[int32(p)+int32(base8)]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_views.go:29
+								s1 += nugoView[4]*float32(p+1) - sh[15-p] + nugoView9[2] + sh[int32(p)+int32(base1)]
+
+//line hunt_views.go:29
+								s2 += nugoView2[4]*float32(p+1) - sh[15-p] + nugoView10[2] + sh[int32(p)+int32(base2)]
+
+//line hunt_views.go:29
+								s3 += nugoView3[4]*float32(p+1) - sh[15-p] + nugoView11[2] + sh[int32(p)+int32(base3)]
+
+//line hunt_views.go:29
+								s4 += nugoView4[4]*float32(p+1) - sh[15-p] + nugoView12[2] + sh[int32(p)+int32(base4)]
+
+//line hunt_views.go:29
+								s5 += nugoView5[4]*float32(p+1) - sh[15-p] + nugoView13[2] + sh[int32(p)+int32(base5)]
+
+//line hunt_views.go:29
+								s6 += nugoView6[4]*float32(p+1) - sh[15-p] + nugoView14[2] + sh[int32(p)+int32(base6)]
+
+//line hunt_views.go:29
+								s7 += nugoView7[4]*float32(p+1) - sh[15-p] + nugoView15[2] + sh[int32(p)+int32(base7)]
+
+//line hunt_views.go:29
+								s8 += nugoView8[4]*float32(p+1) - sh[15-p] + nugoView16[2] + sh[int32(p)+int32(base8)]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_views.go:29
+								s1 += nugoView[8]*float32(p+1) - sh[15-p] + nugoView9[4] + sh[int32(p)+int32(base1)]
+
+//line hunt_views.go:29
+								s2 += nugoView2[8]*float32(p+1) - sh[15-p] + nugoView10[4] + sh[int32(p)+int32(base2)]
+
+//line hunt_views.go:29
+								s3 += nugoView3[8]*float32(p+1) - sh[15-p] + nugoView11[4] + sh[int32(p)+int32(base3)]
+
+//line hunt_views.go:29
+								s4 += nugoView4[8]*float32(p+1) - sh[15-p] + nugoView12[4] + sh[int32(p)+int32(base4)]
+
+//line hunt_views.go:29
+								s5 += nugoView5[8]*float32(p+1) - sh[15-p] + nugoView13[4] + sh[int32(p)+int32(base5)]
+
+//line hunt_views.go:29
+								s6 += nugoView6[8]*float32(p+1) - sh[15-p] + nugoView14[4] + sh[int32(p)+int32(base6)]
+
+//line hunt_views.go:29
+								s7 += nugoView7[8]*float32(p+1) - sh[15-p] + nugoView15[4] + sh[int32(p)+int32(base7)]
+
+//line hunt_views.go:29
+								s8 += nugoView8[8]*float32(p+1) - sh[15-p] + nugoView16[4] + sh[int32(p)+int32(base8)]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_views.go:29
+								s1 += nugoView[12]*float32(p+1) - sh[15-p] + nugoView9[6] + sh[int32(p)+int32(base1)]
+
+//line hunt_views.go:29
+								s2 += nugoView2[12]*float32(p+1) - sh[15-p] + nugoView10[6] + sh[int32(p)+int32(base2)]
+
+//line hunt_views.go:29
+								s3 += nugoView3[12]*float32(p+1) - sh[15-p] + nugoView11[6] + sh[int32(p)+int32(base3)]
+
+//line hunt_views.go:29
+								s4 += nugoView4[12]*float32(p+1) - sh[15-p] + nugoView12[6] + sh[int32(p)+int32(base4)]
+
+//line hunt_views.go:29
+								s5 += nugoView5[12]*float32(p+1) - sh[15-p] + nugoView13[6] + sh[int32(p)+int32(base5)]
+
+//line hunt_views.go:29
+								s6 += nugoView6[12]*float32(p+1) - sh[15-p] + nugoView14[6] + sh[int32(p)+int32(base6)]
+
+//line hunt_views.go:29
+								s7 += nugoView7[12]*float32(p+1) - sh[15-p] + nugoView15[6] + sh[int32(p)+int32(base7)]
+
+//line hunt_views.go:29
+								s8 += nugoView8[12]*float32(p+1) - sh[15-p] + nugoView16[6] + sh[int32(p)+int32(base8)]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line hunt_views.go:29
+								s1 += nugoView[16]*float32(p+1) - sh[15-p] + nugoView9[8] + sh[int32(p)+int32(base1)]
+
+//line hunt_views.go:29
+								s2 += nugoView2[16]*float32(p+1) - sh[15-p] + nugoView10[8] + sh[int32(p)+int32(base2)]
+
+//line hunt_views.go:29
+								s3 += nugoView3[16]*float32(p+1) - sh[15-p] + nugoView11[8] + sh[int32(p)+int32(base3)]
+
+//line hunt_views.go:29
+								s4 += nugoView4[16]*float32(p+1) - sh[15-p] + nugoView12[8] + sh[int32(p)+int32(base4)]
+
+//line hunt_views.go:29
+								s5 += nugoView5[16]*float32(p+1) - sh[15-p] + nugoView13[8] + sh[int32(p)+int32(base5)]
+
+//line hunt_views.go:29
+								s6 += nugoView6[16]*float32(p+1) - sh[15-p] + nugoView14[8] + sh[int32(p)+int32(base6)]
+
+//line hunt_views.go:29
+								s7 += nugoView7[16]*float32(p+1) - sh[15-p] + nugoView15[8] + sh[int32(p)+int32(base7)]
+
+//line hunt_views.go:29
+								s8 += nugoView8[16]*float32(p+1) - sh[15-p] + nugoView16[8] + sh[int32(p)+int32(base8)]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line hunt_views.go:29
+								s1 += nugoView[20]*float32(p+1) - sh[15-p] + nugoView9[10] + sh[int32(p)+int32(base1)]
+
+//line hunt_views.go:29
+								s2 += nugoView2[20]*float32(p+1) - sh[15-p] + nugoView10[10] + sh[int32(p)+int32(base2)]
+
+//line hunt_views.go:29
+								s3 += nugoView3[20]*float32(p+1) - sh[15-p] + nugoView11[10] + sh[int32(p)+int32(base3)]
+
+//line hunt_views.go:29
+								s4 += nugoView4[20]*float32(p+1) - sh[15-p] + nugoView12[10] + sh[int32(p)+int32(base4)]
+
+//line hunt_views.go:29
+								s5 += nugoView5[20]*float32(p+1) - sh[15-p] + nugoView13[10] + sh[int32(p)+int32(base5)]
+
+//line hunt_views.go:29
+								s6 += nugoView6[20]*float32(p+1) - sh[15-p] + nugoView14[10] + sh[int32(p)+int32(base6)]
+
+//line hunt_views.go:29
+								s7 += nugoView7[20]*float32(p+1) - sh[15-p] + nugoView15[10] + sh[int32(p)+int32(base7)]
+
+//line hunt_views.go:29
+								s8 += nugoView8[20]*float32(p+1) - sh[15-p] + nugoView16[10] + sh[int32(p)+int32(base8)]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line hunt_views.go:29
+								s1 += nugoView[24]*float32(p+1) - sh[15-p] + nugoView9[12] + sh[int32(p)+int32(base1)]
+
+//line hunt_views.go:29
+								s2 += nugoView2[24]*float32(p+1) - sh[15-p] + nugoView10[12] + sh[int32(p)+int32(base2)]
+
+//line hunt_views.go:29
+								s3 += nugoView3[24]*float32(p+1) - sh[15-p] + nugoView11[12] + sh[int32(p)+int32(base3)]
+
+//line hunt_views.go:29
+								s4 += nugoView4[24]*float32(p+1) - sh[15-p] + nugoView12[12] + sh[int32(p)+int32(base4)]
+
+//line hunt_views.go:29
+								s5 += nugoView5[24]*float32(p+1) - sh[15-p] + nugoView13[12] + sh[int32(p)+int32(base5)]
+
+//line hunt_views.go:29
+								s6 += nugoView6[24]*float32(p+1) - sh[15-p] + nugoView14[12] + sh[int32(p)+int32(base6)]
+
+//line hunt_views.go:29
+								s7 += nugoView7[24]*float32(p+1) - sh[15-p] + nugoView15[12] + sh[int32(p)+int32(base7)]
+
+//line hunt_views.go:29
+								s8 += nugoView8[24]*float32(p+1) - sh[15-p] + nugoView16[12] + sh[int32(p)+int32(base8)]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line hunt_views.go:29
+								s1 += nugoView[28]*float32(p+1) - sh[15-p] + nugoView9[14] + sh[int32(p)+int32(base1)]
+
+//line hunt_views.go:29
+								s2 += nugoView2[28]*float32(p+1) - sh[15-p] + nugoView10[14] + sh[int32(p)+int32(base2)]
+
+//line hunt_views.go:29
+								s3 += nugoView3[28]*float32(p+1) - sh[15-p] + nugoView11[14] + sh[int32(p)+int32(base3)]
+
+//line hunt_views.go:29
+								s4 += nugoView4[28]*float32(p+1) - sh[15-p] + nugoView12[14] + sh[int32(p)+int32(base4)]
+
+//line hunt_views.go:29
+								s5 += nugoView5[28]*float32(p+1) - sh[15-p] + nugoView13[14] + sh[int32(p)+int32(base5)]
+
+//line hunt_views.go:29
+								s6 += nugoView6[28]*float32(p+1) - sh[15-p] + nugoView14[14] + sh[int32(p)+int32(base6)]
+
+//line hunt_views.go:29
+								s7 += nugoView7[28]*float32(p+1) - sh[15-p] + nugoView15[14] + sh[int32(p)+int32(base7)]
+
+//line hunt_views.go:29
+								s8 += nugoView8[28]*float32(p+1) - sh[15-p] + nugoView16[14] + sh[int32(p)+int32(base8)]
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_views.go:17
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_views.go:26
+						base := tid % 7
+
+//line hunt_views.go:27
+						s := float32(tid)
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						nugoVS[nugoTi] = s
+					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_views.go:17
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_views.go:26
+							base := tid % 7
+
+//line hunt_views.go:27
+							s := float32(tid)
+
+//line hunt_views.go:28
+							for p := 0; p <= 14; p += 2 {
+//line hunt_views.go:29
+								s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							_ = nugoTi22
+							t22 := t12.Shift(1)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							_ = nugoTi32
+							t32 := t12.Shift(2)
+							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
+
+//line hunt_views.go:17
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_views.go:17
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_views.go:17
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_views.go:17
+							tid42 := t42.ThreadIdx().Y*d.X + t42.ThreadIdx().X
+
+//line hunt_views.go:17
+							tid52 := t52.ThreadIdx().Y*d.X + t52.ThreadIdx().X
+
+//line hunt_views.go:17
+							tid62 := t62.ThreadIdx().Y*d.X + t62.ThreadIdx().X
+
+//line hunt_views.go:17
+							tid72 := t72.ThreadIdx().Y*d.X + t72.ThreadIdx().X
+
+//line hunt_views.go:17
+							tid82 := t82.ThreadIdx().Y*d.X + t82.ThreadIdx().X
+
+//line hunt_views.go:26
+							base12 := tid12 % 7
+
+//line hunt_views.go:26
+							base22 := tid22 % 7
+
+//line hunt_views.go:26
+							base32 := tid32 % 7
+
+//line hunt_views.go:26
+							base42 := tid42 % 7
+
+//line hunt_views.go:26
+							base52 := tid52 % 7
+
+//line hunt_views.go:26
+							base62 := tid62 % 7
+
+//line hunt_views.go:26
+							base72 := tid72 % 7
+
+//line hunt_views.go:26
+							base82 := tid82 % 7
+
+//line hunt_views.go:27
+							s12 := float32(tid12)
+
+//line hunt_views.go:27
+							s22 := float32(tid22)
+
+//line hunt_views.go:27
+							s32 := float32(tid32)
+
+//line hunt_views.go:27
+							s42 := float32(tid42)
+
+//line hunt_views.go:27
+							s52 := float32(tid52)
+
+//line hunt_views.go:27
+							s62 := float32(tid62)
+
+//line hunt_views.go:27
+							s72 := float32(tid72)
+
+//line hunt_views.go:27
+							s82 := float32(tid82)
+							nugoView17 := (*[29]float32)(sh[2*(0)+base12 : 2*(0)+base12+29])
+							nugoView18 := (*[29]float32)(sh[2*(0)+base22 : 2*(0)+base22+29])
+							nugoView19 := (*[29]float32)(sh[2*(0)+base32 : 2*(0)+base32+29])
+							nugoView20 := (*[29]float32)(sh[2*(0)+base42 : 2*(0)+base42+29])
+							nugoView21 := (*[29]float32)(sh[2*(0)+base52 : 2*(0)+base52+29])
+							nugoView22 := (*[29]float32)(sh[2*(0)+base62 : 2*(0)+base62+29])
+							nugoView23 := (*[29]float32)(sh[2*(0)+base72 : 2*(0)+base72+29])
+							nugoView24 := (*[29]float32)(sh[2*(0)+base82 : 2*(0)+base82+29])
+							nugoView25 := (*[15]float32)(a[off+(0)+tid12%3 : off+(0)+tid12%3+15])
+							nugoView26 := (*[15]float32)(a[off+(0)+tid22%3 : off+(0)+tid22%3+15])
+							nugoView27 := (*[15]float32)(a[off+(0)+tid32%3 : off+(0)+tid32%3+15])
+							nugoView28 := (*[15]float32)(a[off+(0)+tid42%3 : off+(0)+tid42%3+15])
+							nugoView29 := (*[15]float32)(a[off+(0)+tid52%3 : off+(0)+tid52%3+15])
+							nugoView30 := (*[15]float32)(a[off+(0)+tid62%3 : off+(0)+tid62%3+15])
+							nugoView31 := (*[15]float32)(a[off+(0)+tid72%3 : off+(0)+tid72%3+15])
+							nugoView32 := (*[15]float32)(a[off+(0)+tid82%3 : off+(0)+tid82%3+15])
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_views.go:29
+								s12 += nugoView17[0]*float32(p+1) - sh[15-p] + nugoView25[0] + sh[int32(p)+int32(base12)]
+
+//line hunt_views.go:29
+								s22 += nugoView18[0]*float32(p+1) - sh[15-p] + nugoView26[0] + sh[int32(p)+int32(base22)]
+
+//line hunt_views.go:29
+								s32 += nugoView19[0]*float32(p+1) - sh[15-p] + nugoView27[0] + sh[int32(p)+int32(base32)]
+
+//line hunt_views.go:29
+								s42 += nugoView20[0]*float32(p+1) - sh[15-p] + nugoView28[0] + sh[int32(p)+int32(base42)]
+
+//line hunt_views.go:29
+								s52 += nugoView21[0]*float32(p+1) - sh[15-p] + nugoView29[0] + sh[int32(p)+int32(base52)]
+
+//line hunt_views.go:29
+								s62 += nugoView22[0]*float32(p+1) - sh[15-p] + nugoView30[0] + sh[int32(p)+int32(base62)]
+
+//line hunt_views.go:29
+								s72 += nugoView23[0]*float32(p+1) - sh[15-p] + nugoView31[0] + sh[int32(p)+int32(base72)]
+
+//line hunt_views.go:29
+								s82 += nugoView24[0]*float32(p+1) - sh[15-p] + nugoView32[0] + sh[int32(p)+int32(base82)]
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_views.go:29
+								s12 += nugoView17[4]*float32(p+1) - sh[15-p] + nugoView25[2] + sh[int32(p)+int32(base12)]
+
+//line hunt_views.go:29
+								s22 += nugoView18[4]*float32(p+1) - sh[15-p] + nugoView26[2] + sh[int32(p)+int32(base22)]
+
+//line hunt_views.go:29
+								s32 += nugoView19[4]*float32(p+1) - sh[15-p] + nugoView27[2] + sh[int32(p)+int32(base32)]
+
+//line hunt_views.go:29
+								s42 += nugoView20[4]*float32(p+1) - sh[15-p] + nugoView28[2] + sh[int32(p)+int32(base42)]
+
+//line hunt_views.go:29
+								s52 += nugoView21[4]*float32(p+1) - sh[15-p] + nugoView29[2] + sh[int32(p)+int32(base52)]
+
+//line hunt_views.go:29
+								s62 += nugoView22[4]*float32(p+1) - sh[15-p] + nugoView30[2] + sh[int32(p)+int32(base62)]
+
+//line hunt_views.go:29
+								s72 += nugoView23[4]*float32(p+1) - sh[15-p] + nugoView31[2] + sh[int32(p)+int32(base72)]
+
+//line hunt_views.go:29
+								s82 += nugoView24[4]*float32(p+1) - sh[15-p] + nugoView32[2] + sh[int32(p)+int32(base82)]
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_views.go:29
+								s12 += nugoView17[8]*float32(p+1) - sh[15-p] + nugoView25[4] + sh[int32(p)+int32(base12)]
+
+//line hunt_views.go:29
+								s22 += nugoView18[8]*float32(p+1) - sh[15-p] + nugoView26[4] + sh[int32(p)+int32(base22)]
+
+//line hunt_views.go:29
+								s32 += nugoView19[8]*float32(p+1) - sh[15-p] + nugoView27[4] + sh[int32(p)+int32(base32)]
+
+//line hunt_views.go:29
+								s42 += nugoView20[8]*float32(p+1) - sh[15-p] + nugoView28[4] + sh[int32(p)+int32(base42)]
+
+//line hunt_views.go:29
+								s52 += nugoView21[8]*float32(p+1) - sh[15-p] + nugoView29[4] + sh[int32(p)+int32(base52)]
+
+//line hunt_views.go:29
+								s62 += nugoView22[8]*float32(p+1) - sh[15-p] + nugoView30[4] + sh[int32(p)+int32(base62)]
+
+//line hunt_views.go:29
+								s72 += nugoView23[8]*float32(p+1) - sh[15-p] + nugoView31[4] + sh[int32(p)+int32(base72)]
+
+//line hunt_views.go:29
+								s82 += nugoView24[8]*float32(p+1) - sh[15-p] + nugoView32[4] + sh[int32(p)+int32(base82)]
+							}
+							{
+								p := 0 + 6
+								_ = p
+
+//line hunt_views.go:29
+								s12 += nugoView17[12]*float32(p+1) - sh[15-p] + nugoView25[6] + sh[int32(p)+int32(base12)]
+
+//line hunt_views.go:29
+								s22 += nugoView18[12]*float32(p+1) - sh[15-p] + nugoView26[6] + sh[int32(p)+int32(base22)]
+
+//line hunt_views.go:29
+								s32 += nugoView19[12]*float32(p+1) - sh[15-p] + nugoView27[6] + sh[int32(p)+int32(base32)]
+
+//line hunt_views.go:29
+								s42 += nugoView20[12]*float32(p+1) - sh[15-p] + nugoView28[6] + sh[int32(p)+int32(base42)]
+
+//line hunt_views.go:29
+								s52 += nugoView21[12]*float32(p+1) - sh[15-p] + nugoView29[6] + sh[int32(p)+int32(base52)]
+
+//line hunt_views.go:29
+								s62 += nugoView22[12]*float32(p+1) - sh[15-p] + nugoView30[6] + sh[int32(p)+int32(base62)]
+
+//line hunt_views.go:29
+								s72 += nugoView23[12]*float32(p+1) - sh[15-p] + nugoView31[6] + sh[int32(p)+int32(base72)]
+
+//line hunt_views.go:29
+								s82 += nugoView24[12]*float32(p+1) - sh[15-p] + nugoView32[6] + sh[int32(p)+int32(base82)]
+							}
+							{
+								p := 0 + 8
+								_ = p
+
+//line hunt_views.go:29
+								s12 += nugoView17[16]*float32(p+1) - sh[15-p] + nugoView25[8] + sh[int32(p)+int32(base12)]
+
+//line hunt_views.go:29
+								s22 += nugoView18[16]*float32(p+1) - sh[15-p] + nugoView26[8] + sh[int32(p)+int32(base22)]
+
+//line hunt_views.go:29
+								s32 += nugoView19[16]*float32(p+1) - sh[15-p] + nugoView27[8] + sh[int32(p)+int32(base32)]
+
+//line hunt_views.go:29
+								s42 += nugoView20[16]*float32(p+1) - sh[15-p] + nugoView28[8] + sh[int32(p)+int32(base42)]
+
+//line hunt_views.go:29
+								s52 += nugoView21[16]*float32(p+1) - sh[15-p] + nugoView29[8] + sh[int32(p)+int32(base52)]
+
+//line hunt_views.go:29
+								s62 += nugoView22[16]*float32(p+1) - sh[15-p] + nugoView30[8] + sh[int32(p)+int32(base62)]
+
+//line hunt_views.go:29
+								s72 += nugoView23[16]*float32(p+1) - sh[15-p] + nugoView31[8] + sh[int32(p)+int32(base72)]
+
+//line hunt_views.go:29
+								s82 += nugoView24[16]*float32(p+1) - sh[15-p] + nugoView32[8] + sh[int32(p)+int32(base82)]
+							}
+							{
+								p := 0 + 10
+								_ = p
+
+//line hunt_views.go:29
+								s12 += nugoView17[20]*float32(p+1) - sh[15-p] + nugoView25[10] + sh[int32(p)+int32(base12)]
+
+//line hunt_views.go:29
+								s22 += nugoView18[20]*float32(p+1) - sh[15-p] + nugoView26[10] + sh[int32(p)+int32(base22)]
+
+//line hunt_views.go:29
+								s32 += nugoView19[20]*float32(p+1) - sh[15-p] + nugoView27[10] + sh[int32(p)+int32(base32)]
+
+//line hunt_views.go:29
+								s42 += nugoView20[20]*float32(p+1) - sh[15-p] + nugoView28[10] + sh[int32(p)+int32(base42)]
+
+//line hunt_views.go:29
+								s52 += nugoView21[20]*float32(p+1) - sh[15-p] + nugoView29[10] + sh[int32(p)+int32(base52)]
+
+//line hunt_views.go:29
+								s62 += nugoView22[20]*float32(p+1) - sh[15-p] + nugoView30[10] + sh[int32(p)+int32(base62)]
+
+//line hunt_views.go:29
+								s72 += nugoView23[20]*float32(p+1) - sh[15-p] + nugoView31[10] + sh[int32(p)+int32(base72)]
+
+//line hunt_views.go:29
+								s82 += nugoView24[20]*float32(p+1) - sh[15-p] + nugoView32[10] + sh[int32(p)+int32(base82)]
+							}
+							{
+								p := 0 + 12
+								_ = p
+
+//line hunt_views.go:29
+								s12 += nugoView17[24]*float32(p+1) - sh[15-p] + nugoView25[12] + sh[int32(p)+int32(base12)]
+
+//line hunt_views.go:29
+								s22 += nugoView18[24]*float32(p+1) - sh[15-p] + nugoView26[12] + sh[int32(p)+int32(base22)]
+
+//line hunt_views.go:29
+								s32 += nugoView19[24]*float32(p+1) - sh[15-p] + nugoView27[12] + sh[int32(p)+int32(base32)]
+
+//line hunt_views.go:29
+								s42 += nugoView20[24]*float32(p+1) - sh[15-p] + nugoView28[12] + sh[int32(p)+int32(base42)]
+
+//line hunt_views.go:29
+								s52 += nugoView21[24]*float32(p+1) - sh[15-p] + nugoView29[12] + sh[int32(p)+int32(base52)]
+
+//line hunt_views.go:29
+								s62 += nugoView22[24]*float32(p+1) - sh[15-p] + nugoView30[12] + sh[int32(p)+int32(base62)]
+
+//line hunt_views.go:29
+								s72 += nugoView23[24]*float32(p+1) - sh[15-p] + nugoView31[12] + sh[int32(p)+int32(base72)]
+
+//line hunt_views.go:29
+								s82 += nugoView24[24]*float32(p+1) - sh[15-p] + nugoView32[12] + sh[int32(p)+int32(base82)]
+							}
+							{
+								p := 0 + 14
+								_ = p
+
+//line hunt_views.go:29
+								s12 += nugoView17[28]*float32(p+1) - sh[15-p] + nugoView25[14] + sh[int32(p)+int32(base12)]
+
+//line hunt_views.go:29
+								s22 += nugoView18[28]*float32(p+1) - sh[15-p] + nugoView26[14] + sh[int32(p)+int32(base22)]
+
+//line hunt_views.go:29
+								s32 += nugoView19[28]*float32(p+1) - sh[15-p] + nugoView27[14] + sh[int32(p)+int32(base32)]
+
+//line hunt_views.go:29
+								s42 += nugoView20[28]*float32(p+1) - sh[15-p] + nugoView28[14] + sh[int32(p)+int32(base42)]
+
+//line hunt_views.go:29
+								s52 += nugoView21[28]*float32(p+1) - sh[15-p] + nugoView29[14] + sh[int32(p)+int32(base52)]
+
+//line hunt_views.go:29
+								s62 += nugoView22[28]*float32(p+1) - sh[15-p] + nugoView30[14] + sh[int32(p)+int32(base62)]
+
+//line hunt_views.go:29
+								s72 += nugoView23[28]*float32(p+1) - sh[15-p] + nugoView31[14] + sh[int32(p)+int32(base72)]
+
+//line hunt_views.go:29
+								s82 += nugoView24[28]*float32(p+1) - sh[15-p] + nugoView32[14] + sh[int32(p)+int32(base82)]
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_views.go:17
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_views.go:26
+						base := tid % 7
+
+//line hunt_views.go:27
+						s := float32(tid)
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 6
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 8
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 10
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 12
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						{
+							p := 0 + 14
+							_ = p
+
+//line hunt_views.go:29
+							s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+						}
+						nugoVS[nugoTi] = s
+					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_views.go:17
+							tid := nugoTy*d.X + nugoTx
+
+//line hunt_views.go:26
+							base := tid % 7
+
+//line hunt_views.go:27
+							s := float32(tid)
+
+//line hunt_views.go:28
+							for p := 0; p <= 14; p += 2 {
+//line hunt_views.go:29
+								s += sh[2*p+base]*float32(p+1) - sh[15-p] + a[off+p+tid%3] + sh[int32(p)+int32(base)]
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_views.go:17
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_views.go:19
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
+
+//line hunt_views.go:32
+							if g < len(out) {
+//line hunt_views.go:33
+								out[g] = s
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line hunt_views.go:17
+									tid := nugoTy*d.X + nugoTx
+
+//line hunt_views.go:19
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
+
+//line hunt_views.go:32
+									if g < len(out) {
+//line hunt_views.go:33
+										out[g] = s
+									}
+									nugoVS[nugoTi] = s
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	cuda.RegisterBlockLoop(HuntViewPast, "50c08a6f5a8d3710", func(nugoArgs []any) func() cuda.BlockLoop {
+		a, lim := nugoArgs[0].([]int32), nugoArgs[1].([]int)
+		_, _ = a, lim
+		return func() cuda.BlockLoop {
+			var nugoVS []int32
+			var nugoShared []int32
+			return func(nugoB *cuda.Block) {
+				nugoN := nugoB.Size()
+				_ = nugoN
+				if cap(nugoVS) < nugoN {
+					nugoVS = make([]int32, nugoN)
+				}
+				nugoVS := nugoVS[:nugoN]
+				_ = nugoVS
+				t := nugoB.Thread(0)
+				_ = t
+				nugoFlat, nugoX0 := nugoB.Flat(), nugoB.X0()
+				_, _ = nugoFlat, nugoX0
+				sh := (*[128]int32)(cuda.BlockShared(&nugoShared, 128))
+
+//line hunt_views.go:42
+				d := t.BlockDim()
+
+//line hunt_views.go:44
+				n := d.X * d.Y
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_views.go:43
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_views.go:45
+							g := t.BlockIdx().X*n + tid
+
+//line hunt_views.go:46
+							sh[tid] = int32(g)
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line hunt_views.go:43
+									tid := nugoTy*d.X + nugoTx
+
+//line hunt_views.go:45
+									g := t.BlockIdx().X*n + tid
+
+//line hunt_views.go:46
+									sh[tid] = int32(g)
+								}
+							}
+						}
+					}
+				}
+				if nugoFlat {
+					nugoJam := 0
+					func() {
+						defer func() { _ = recover() }()
+						for nugoJ := nugoJam; nugoJ+8 <= nugoN; nugoJ += 8 {
+							nugoTi1 := nugoJ + 0
+							_ = nugoTi1
+							t1 := nugoB.FlatThread(nugoTi1)
+							_ = t1
+							nugoTi2 := nugoJ + 1
+							_ = nugoTi2
+							t2 := t1.Shift(1)
+							_ = t2
+							nugoTi3 := nugoJ + 2
+							_ = nugoTi3
+							t3 := t1.Shift(2)
+							_ = t3
+							nugoTi4 := nugoJ + 3
+							_ = nugoTi4
+							t4 := t1.Shift(3)
+							_ = t4
+							nugoTi5 := nugoJ + 4
+							_ = nugoTi5
+							t5 := t1.Shift(4)
+							_ = t5
+							nugoTi6 := nugoJ + 5
+							_ = nugoTi6
+							t6 := t1.Shift(5)
+							_ = t6
+							nugoTi7 := nugoJ + 6
+							_ = nugoTi7
+							t7 := t1.Shift(6)
+							_ = t7
+							nugoTi8 := nugoJ + 7
+							_ = nugoTi8
+							t8 := t1.Shift(7)
+							_ = t8
+
+//line hunt_views.go:43
+							tid1 := t1.ThreadIdx().Y*d.X + nugoTi1
+
+//line hunt_views.go:45
+							g1 := t1.BlockIdx().X*n + tid1
+
+//line hunt_views.go:43
+							tid2 := t2.ThreadIdx().Y*d.X + nugoTi2
+
+//line hunt_views.go:45
+							g2 := t2.BlockIdx().X*n + tid2
+
+//line hunt_views.go:43
+							tid3 := t3.ThreadIdx().Y*d.X + nugoTi3
+
+//line hunt_views.go:45
+							g3 := t3.BlockIdx().X*n + tid3
+
+//line hunt_views.go:43
+							tid4 := t4.ThreadIdx().Y*d.X + nugoTi4
+
+//line hunt_views.go:45
+							g4 := t4.BlockIdx().X*n + tid4
+
+//line hunt_views.go:43
+							tid5 := t5.ThreadIdx().Y*d.X + nugoTi5
+
+//line hunt_views.go:45
+							g5 := t5.BlockIdx().X*n + tid5
+
+//line hunt_views.go:43
+							tid6 := t6.ThreadIdx().Y*d.X + nugoTi6
+
+//line hunt_views.go:45
+							g6 := t6.BlockIdx().X*n + tid6
+
+//line hunt_views.go:43
+							tid7 := t7.ThreadIdx().Y*d.X + nugoTi7
+
+//line hunt_views.go:45
+							g7 := t7.BlockIdx().X*n + tid7
+
+//line hunt_views.go:43
+							tid8 := t8.ThreadIdx().Y*d.X + nugoTi8
+
+//line hunt_views.go:45
+							g8 := t8.BlockIdx().X*n + tid8
+
+//line hunt_views.go:48
+							o1 := lim[g1]
+
+//line hunt_views.go:48
+							o2 := lim[g2]
+
+//line hunt_views.go:48
+							o3 := lim[g3]
+
+//line hunt_views.go:48
+							o4 := lim[g4]
+
+//line hunt_views.go:48
+							o5 := lim[g5]
+
+//line hunt_views.go:48
+							o6 := lim[g6]
+
+//line hunt_views.go:48
+							o7 := lim[g7]
+
+//line hunt_views.go:48
+							o8 := lim[g8]
+
+//line hunt_views.go:49
+							var s1 int32
+
+//line hunt_views.go:49
+							var s2 int32
+
+//line hunt_views.go:49
+							var s3 int32
+
+//line hunt_views.go:49
+							var s4 int32
+
+//line hunt_views.go:49
+							var s5 int32
+
+//line hunt_views.go:49
+							var s6 int32
+
+//line hunt_views.go:49
+							var s7 int32
+
+//line hunt_views.go:49
+							var s8 int32
+							nugoView := (*[6]int32)(sh[o1+(0) : o1+(0)+6])
+							nugoView2 := (*[6]int32)(sh[o2+(0) : o2+(0)+6])
+							nugoView3 := (*[6]int32)(sh[o3+(0) : o3+(0)+6])
+							nugoView4 := (*[6]int32)(sh[o4+(0) : o4+(0)+6])
+							nugoView5 := (*[6]int32)(sh[o5+(0) : o5+(0)+6])
+							nugoView6 := (*[6]int32)(sh[o6+(0) : o6+(0)+6])
+							nugoView7 := (*[6]int32)(sh[o7+(0) : o7+(0)+6])
+							nugoView8 := (*[6]int32)(sh[o8+(0) : o8+(0)+6])
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_views.go:51
+								s1 += nugoView[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s2 += nugoView2[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s3 += nugoView3[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s4 += nugoView4[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s5 += nugoView5[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s6 += nugoView6[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s7 += nugoView7[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s8 += nugoView8[0] * int32(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_views.go:51
+								s1 += nugoView[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s2 += nugoView2[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s3 += nugoView3[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s4 += nugoView4[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s5 += nugoView5[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s6 += nugoView6[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s7 += nugoView7[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s8 += nugoView8[1] * int32(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_views.go:51
+								s1 += nugoView[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s2 += nugoView2[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s3 += nugoView3[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s4 += nugoView4[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s5 += nugoView5[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s6 += nugoView6[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s7 += nugoView7[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s8 += nugoView8[2] * int32(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_views.go:51
+								s1 += nugoView[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s2 += nugoView2[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s3 += nugoView3[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s4 += nugoView4[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s5 += nugoView5[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s6 += nugoView6[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s7 += nugoView7[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s8 += nugoView8[3] * int32(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_views.go:51
+								s1 += nugoView[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s2 += nugoView2[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s3 += nugoView3[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s4 += nugoView4[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s5 += nugoView5[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s6 += nugoView6[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s7 += nugoView7[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s8 += nugoView8[4] * int32(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_views.go:51
+								s1 += nugoView[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s2 += nugoView2[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s3 += nugoView3[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s4 += nugoView4[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s5 += nugoView5[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s6 += nugoView6[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s7 += nugoView7[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s8 += nugoView8[5] * int32(p+1)
+							}
+							nugoVS[nugoJ+0] = s1
+							nugoVS[nugoJ+1] = s2
+							nugoVS[nugoJ+2] = s3
+							nugoVS[nugoJ+3] = s4
+							nugoVS[nugoJ+4] = s5
+							nugoVS[nugoJ+5] = s6
+							nugoVS[nugoJ+6] = s7
+							nugoVS[nugoJ+7] = s8
+							nugoJam = nugoJ + 8
+						}
+					}()
+					for nugoTi := nugoJam; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.FlatThread(nugoTi)
+						_ = t
+
+//line hunt_views.go:43
+						tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_views.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_views.go:48
+						o := lim[g]
+
+//line hunt_views.go:49
+						var s int32
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					{
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_views.go:43
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_views.go:45
+							g := t.BlockIdx().X*n + tid
+
+//line hunt_views.go:48
+							o := lim[g]
+
+//line hunt_views.go:49
+							var s int32
+
+//line hunt_views.go:50
+							for p := 0; p < 6; p++ {
+//line hunt_views.go:51
+								s += sh[o+p] * int32(p+1)
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
+				} else {
+					nugoJam2 := 0
+					func() {
+						defer func() { _ = recover() }()
+						if !nugoB.Runs(8) {
+							return
+						}
+						for nugoJ2 := nugoJam2; nugoJ2+8 <= nugoN; nugoJ2 += 8 {
+							nugoTi12 := nugoJ2 + 0
+							_ = nugoTi12
+							t12 := nugoB.Thread(nugoTi12)
+							_ = t12
+							nugoTi22 := nugoJ2 + 1
+							_ = nugoTi22
+							t22 := t12.Shift(1)
+							_ = t22
+							nugoTi32 := nugoJ2 + 2
+							_ = nugoTi32
+							t32 := t12.Shift(2)
+							_ = t32
+							nugoTi42 := nugoJ2 + 3
+							_ = nugoTi42
+							t42 := t12.Shift(3)
+							_ = t42
+							nugoTi52 := nugoJ2 + 4
+							_ = nugoTi52
+							t52 := t12.Shift(4)
+							_ = t52
+							nugoTi62 := nugoJ2 + 5
+							_ = nugoTi62
+							t62 := t12.Shift(5)
+							_ = t62
+							nugoTi72 := nugoJ2 + 6
+							_ = nugoTi72
+							t72 := t12.Shift(6)
+							_ = t72
+							nugoTi82 := nugoJ2 + 7
+							_ = nugoTi82
+							t82 := t12.Shift(7)
+							_ = t82
+
+//line hunt_views.go:43
+							tid12 := t12.ThreadIdx().Y*d.X + t12.ThreadIdx().X
+
+//line hunt_views.go:45
+							g12 := t12.BlockIdx().X*n + tid12
+
+//line hunt_views.go:43
+							tid22 := t22.ThreadIdx().Y*d.X + t22.ThreadIdx().X
+
+//line hunt_views.go:45
+							g22 := t22.BlockIdx().X*n + tid22
+
+//line hunt_views.go:43
+							tid32 := t32.ThreadIdx().Y*d.X + t32.ThreadIdx().X
+
+//line hunt_views.go:45
+							g32 := t32.BlockIdx().X*n + tid32
+
+//line hunt_views.go:43
+							tid42 := t42.ThreadIdx().Y*d.X + t42.ThreadIdx().X
+
+//line hunt_views.go:45
+							g42 := t42.BlockIdx().X*n + tid42
+
+//line hunt_views.go:43
+							tid52 := t52.ThreadIdx().Y*d.X + t52.ThreadIdx().X
+
+//line hunt_views.go:45
+							g52 := t52.BlockIdx().X*n + tid52
+
+//line hunt_views.go:43
+							tid62 := t62.ThreadIdx().Y*d.X + t62.ThreadIdx().X
+
+//line hunt_views.go:45
+							g62 := t62.BlockIdx().X*n + tid62
+
+//line hunt_views.go:43
+							tid72 := t72.ThreadIdx().Y*d.X + t72.ThreadIdx().X
+
+//line hunt_views.go:45
+							g72 := t72.BlockIdx().X*n + tid72
+
+//line hunt_views.go:43
+							tid82 := t82.ThreadIdx().Y*d.X + t82.ThreadIdx().X
+
+//line hunt_views.go:45
+							g82 := t82.BlockIdx().X*n + tid82
+
+//line hunt_views.go:48
+							o12 := lim[g12]
+
+//line hunt_views.go:48
+							o22 := lim[g22]
+
+//line hunt_views.go:48
+							o32 := lim[g32]
+
+//line hunt_views.go:48
+							o42 := lim[g42]
+
+//line hunt_views.go:48
+							o52 := lim[g52]
+
+//line hunt_views.go:48
+							o62 := lim[g62]
+
+//line hunt_views.go:48
+							o72 := lim[g72]
+
+//line hunt_views.go:48
+							o82 := lim[g82]
+
+//line hunt_views.go:49
+							var s12 int32
+
+//line hunt_views.go:49
+							var s22 int32
+
+//line hunt_views.go:49
+							var s32 int32
+
+//line hunt_views.go:49
+							var s42 int32
+
+//line hunt_views.go:49
+							var s52 int32
+
+//line hunt_views.go:49
+							var s62 int32
+
+//line hunt_views.go:49
+							var s72 int32
+
+//line hunt_views.go:49
+							var s82 int32
+							nugoView9 := (*[6]int32)(sh[o12+(0) : o12+(0)+6])
+							nugoView10 := (*[6]int32)(sh[o22+(0) : o22+(0)+6])
+							nugoView11 := (*[6]int32)(sh[o32+(0) : o32+(0)+6])
+							nugoView12 := (*[6]int32)(sh[o42+(0) : o42+(0)+6])
+							nugoView13 := (*[6]int32)(sh[o52+(0) : o52+(0)+6])
+							nugoView14 := (*[6]int32)(sh[o62+(0) : o62+(0)+6])
+							nugoView15 := (*[6]int32)(sh[o72+(0) : o72+(0)+6])
+							nugoView16 := (*[6]int32)(sh[o82+(0) : o82+(0)+6])
+							{
+								p := 0 + 0
+								_ = p
+
+//line hunt_views.go:51
+								s12 += nugoView9[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s22 += nugoView10[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s32 += nugoView11[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s42 += nugoView12[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s52 += nugoView13[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s62 += nugoView14[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s72 += nugoView15[0] * int32(p+1)
+
+//line hunt_views.go:51
+								s82 += nugoView16[0] * int32(p+1)
+							}
+							{
+								p := 0 + 1
+								_ = p
+
+//line hunt_views.go:51
+								s12 += nugoView9[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s22 += nugoView10[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s32 += nugoView11[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s42 += nugoView12[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s52 += nugoView13[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s62 += nugoView14[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s72 += nugoView15[1] * int32(p+1)
+
+//line hunt_views.go:51
+								s82 += nugoView16[1] * int32(p+1)
+							}
+							{
+								p := 0 + 2
+								_ = p
+
+//line hunt_views.go:51
+								s12 += nugoView9[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s22 += nugoView10[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s32 += nugoView11[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s42 += nugoView12[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s52 += nugoView13[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s62 += nugoView14[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s72 += nugoView15[2] * int32(p+1)
+
+//line hunt_views.go:51
+								s82 += nugoView16[2] * int32(p+1)
+							}
+							{
+								p := 0 + 3
+								_ = p
+
+//line hunt_views.go:51
+								s12 += nugoView9[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s22 += nugoView10[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s32 += nugoView11[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s42 += nugoView12[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s52 += nugoView13[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s62 += nugoView14[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s72 += nugoView15[3] * int32(p+1)
+
+//line hunt_views.go:51
+								s82 += nugoView16[3] * int32(p+1)
+							}
+							{
+								p := 0 + 4
+								_ = p
+
+//line hunt_views.go:51
+								s12 += nugoView9[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s22 += nugoView10[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s32 += nugoView11[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s42 += nugoView12[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s52 += nugoView13[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s62 += nugoView14[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s72 += nugoView15[4] * int32(p+1)
+
+//line hunt_views.go:51
+								s82 += nugoView16[4] * int32(p+1)
+							}
+							{
+								p := 0 + 5
+								_ = p
+
+//line hunt_views.go:51
+								s12 += nugoView9[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s22 += nugoView10[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s32 += nugoView11[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s42 += nugoView12[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s52 += nugoView13[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s62 += nugoView14[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s72 += nugoView15[5] * int32(p+1)
+
+//line hunt_views.go:51
+								s82 += nugoView16[5] * int32(p+1)
+							}
+							nugoVS[nugoJ2+0] = s12
+							nugoVS[nugoJ2+1] = s22
+							nugoVS[nugoJ2+2] = s32
+							nugoVS[nugoJ2+3] = s42
+							nugoVS[nugoJ2+4] = s52
+							nugoVS[nugoJ2+5] = s62
+							nugoVS[nugoJ2+6] = s72
+							nugoVS[nugoJ2+7] = s82
+							nugoJam2 = nugoJ2 + 8
+						}
+					}()
+					for nugoTi := nugoJam2; nugoTi < nugoN; nugoTi++ {
+						t := nugoB.Thread(nugoTi)
+						_ = t
+
+//line hunt_views.go:43
+						tid := t.ThreadIdx().Y*d.X + t.ThreadIdx().X
+
+//line hunt_views.go:45
+						g := t.BlockIdx().X*n + tid
+
+//line hunt_views.go:48
+						o := lim[g]
+
+//line hunt_views.go:49
+						var s int32
+						{
+							p := 0 + 0
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 1
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 2
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 3
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 4
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						{
+							p := 0 + 5
+							_ = p
+
+//line hunt_views.go:51
+							s += sh[o+p] * int32(p+1)
+						}
+						nugoVS[nugoTi] = s
+					}
+					{
+						nugoTx, nugoTy, nugoTz := nugoB.Pos(nugoN)
+						for nugoTi := nugoN; nugoTi < nugoN; nugoTi, nugoTx, nugoTy, nugoTz = nugoB.Step(nugoTi, nugoTx, nugoTy, nugoTz) {
+							t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+							_ = t
+
+//line hunt_views.go:43
+							tid := nugoTy*d.X + nugoTx
+
+//line hunt_views.go:45
+							g := t.BlockIdx().X*n + tid
+
+//line hunt_views.go:48
+							o := lim[g]
+
+//line hunt_views.go:49
+							var s int32
+
+//line hunt_views.go:50
+							for p := 0; p < 6; p++ {
+//line hunt_views.go:51
+								s += sh[o+p] * int32(p+1)
+							}
+							nugoVS[nugoTi] = s
+						}
+					}
+				}
+				if nugoFlat {
+					{
+						for nugoTi := 0; nugoTi < nugoN; nugoTi++ {
+							t := nugoB.FlatThread(nugoTi)
+							_ = t
+
+//line hunt_views.go:43
+							tid := t.ThreadIdx().Y*d.X + nugoTi
+
+//line hunt_views.go:45
+							g := t.BlockIdx().X*n + tid
+							s := nugoVS[nugoTi]
+
+//line hunt_views.go:54
+							a[g] = s
+							nugoVS[nugoTi] = s
+						}
+					}
+				} else {
+					{
+						nugoDim := nugoB.Dim()
+						nugoTi := 0
+						for nugoTz := 0; nugoTz < nugoDim.Z; nugoTz++ {
+							for nugoTy := 0; nugoTy < nugoDim.Y; nugoTy++ {
+								for nugoTx := 0; nugoTx < nugoDim.X; nugoTx, nugoTi = nugoTx+1, nugoTi+1 {
+									t := nugoB.ThreadAt(nugoTi, nugoTx, nugoTy, nugoTz)
+									_ = t
+
+//line hunt_views.go:43
+									tid := nugoTy*d.X + nugoTx
+
+//line hunt_views.go:45
+									g := t.BlockIdx().X*n + tid
+									s := nugoVS[nugoTi]
+
+//line hunt_views.go:54
+									a[g] = s
+									nugoVS[nugoTi] = s
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
 	cuda.RegisterBlockLoop(HuntcExitedDiv, "1e6f47fbf5fceaf9", func(nugoArgs []any) func() cuda.BlockLoop {
 		a, out, zb, lo := nugoArgs[0].([]int32), nugoArgs[1].([]int32), nugoArgs[2].(int), nugoArgs[3].(int)
 		_, _, _, _ = a, out, zb, lo

@@ -12,7 +12,7 @@ import (
 // is absent (see cuda.RegisterSource). Run go generate again after adding,
 // renaming or removing a file of the package.
 //
-//go:embed demand.go doc.go hand.go helpers.go hunt_divergent.go hunt_grid.go hunt_jam.go hunt_jam2.go hunt_rows.go hunt_shift.go hunt_tree.go hunt_uniform.go huntc_exit.go huntc_loops.go huntc_more.go huntc_shared.go huntc_sync.go huntc_warp.go kernels.go refuse.go
+//go:embed demand.go doc.go hand.go helpers.go hunt_divergent.go hunt_grid.go hunt_jam.go hunt_jam2.go hunt_rows.go hunt_shift.go hunt_tree.go hunt_uniform.go hunt_views.go huntc_exit.go huntc_loops.go huntc_more.go huntc_shared.go huntc_sync.go huntc_warp.go kernels.go refuse.go
 var nugoSourceFiles embed.FS
 
 // nugoSourceAnchor names this package and its files' directory as the binary records them.
