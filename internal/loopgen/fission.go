@@ -546,58 +546,25 @@ func (f *fissioner) census() {
 			}
 		}
 	}
-	ast.Inspect(f.fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				record(l, n)
-			}
-		case *ast.IncDecStmt:
-			record(n.X, n)
-		case *ast.ValueSpec:
-			for _, id := range n.Names {
-				record(id, n)
-			}
-		case *ast.RangeStmt:
-			if n.Key != nil {
-				record(n.Key, n)
-			}
-			if n.Value != nil {
-				record(n.Value, n)
-			}
-		case *ast.SliceExpr:
-			// Slicing an array variable takes its address.
-			if _, isArr := f.info.TypeOf(n.X).Underlying().(*types.Array); isArr {
-				if id, ok := f.valueRoot(n.X).(*ast.Ident); ok {
-					if v := f.varOf(id); v != nil {
-						f.addr[v] = true
-					}
-				}
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				if id, ok := f.valueRoot(n.X).(*ast.Ident); ok {
-					if v := f.varOf(id); v != nil {
-						f.addr[v] = true
-					}
-				}
-			}
-		case *ast.SelectorExpr:
-			// A method with a pointer receiver called on a variable
-			// takes its address.
-			if sel, ok := f.info.Selections[n]; ok && sel.Kind() == types.MethodVal {
-				if id, ok := f.valueRoot(n.X).(*ast.Ident); ok {
-					if v := f.varOf(id); v != nil {
-						if _, isPtr := sel.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer); isPtr {
-							if _, ptrVar := v.Type().(*types.Pointer); !ptrVar {
-								f.addr[v] = true
-							}
-						}
-					}
-				}
-			}
+	eachWrite(f.fd.Body, f.info, func(x ast.Expr, kind writeKind, at ast.Node) {
+		switch kind {
+		case writeAssign, writeIncDec, writeDecl, writeRange:
+			record(x, at)
+			return
 		}
-		return true
+		// Taking the address: &x, slicing an array variable, calling a
+		// method with a pointer receiver on a variable (not on a pointer).
+		id, ok := f.valueRoot(x).(*ast.Ident)
+		if !ok {
+			return
+		}
+		v := f.varOf(id)
+		if v == nil {
+			return
+		}
+		if _, ptrVar := v.Type().(*types.Pointer); kind != writeMethod || !ptrVar {
+			f.addr[v] = true
+		}
 	})
 	for v, as := range f.assigns {
 		f.single[v] = len(as) == 1 && !f.addr[v]

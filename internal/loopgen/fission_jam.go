@@ -558,29 +558,16 @@ func (e *emitter) jamViews(loop *ast.ForStmt, trip, step int64) []*jamView {
 		return nil
 	}
 	assigned := map[*types.Var]bool{}
-	for _, s := range loop.Body.List {
-		ast.Inspect(s, func(n ast.Node) bool {
-			var lhs []ast.Expr
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				lhs = n.Lhs
-			case *ast.IncDecStmt:
-				lhs = []ast.Expr{n.X}
-			case *ast.ValueSpec:
-				for _, id := range n.Names {
-					lhs = append(lhs, id)
+	eachWrite(loop.Body, f.info, func(x ast.Expr, kind writeKind, _ ast.Node) {
+		switch kind {
+		case writeAssign, writeIncDec, writeDecl:
+			if id, ok := x.(*ast.Ident); ok {
+				if v := f.varOf(id); v != nil {
+					assigned[v] = true
 				}
 			}
-			for _, x := range lhs {
-				if id, ok := x.(*ast.Ident); ok {
-					if v := f.varOf(id); v != nil {
-						assigned[v] = true
-					}
-				}
-			}
-			return true
-		})
-	}
+		}
+	})
 	var views []*jamView
 	for _, s := range loop.Body.List {
 		ast.Inspect(s, func(n ast.Node) bool {

@@ -105,38 +105,17 @@ func assignedRoots(body ast.Node, info *types.Info) (assigned, addr map[*types.V
 			}
 		}
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				root(l, assigned)
+	eachWrite(body, info, func(x ast.Expr, kind writeKind, at ast.Node) {
+		switch kind {
+		case writeAssign, writeIncDec:
+			root(x, assigned)
+		case writeRange:
+			if rangeAssigns(at) {
+				root(x, assigned)
 			}
-		case *ast.IncDecStmt:
-			root(n.X, assigned)
-		case *ast.RangeStmt:
-			if n.Tok == token.ASSIGN {
-				for _, e := range []ast.Expr{n.Key, n.Value} {
-					if e != nil {
-						root(e, assigned)
-					}
-				}
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				root(n.X, addr)
-			}
-		case *ast.SliceExpr:
-			if _, isArr := info.TypeOf(n.X).Underlying().(*types.Array); isArr {
-				root(n.X, addr)
-			}
-		case *ast.SelectorExpr:
-			if sel, ok := info.Selections[n]; ok && sel.Kind() == types.MethodVal {
-				if _, isPtr := sel.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer); isPtr {
-					root(n.X, addr)
-				}
-			}
+		case writeAddr, writeSlice, writeMethod:
+			root(x, addr)
 		}
-		return true
 	})
 	return assigned, addr
 }

@@ -233,20 +233,11 @@ func (f *fissioner) sharedWrites(n ast.Node, arrays map[*types.Var]int64, writte
 			}
 		}
 	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				mark(l)
-			}
-		case *ast.IncDecStmt:
-			mark(n.X)
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				mark(n.X)
-			}
+	eachWrite(n, f.info, func(x ast.Expr, kind writeKind, _ ast.Node) {
+		switch kind {
+		case writeAssign, writeIncDec, writeAddr:
+			mark(x)
 		}
-		return true
 	})
 }
 

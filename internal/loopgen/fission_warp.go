@@ -477,24 +477,13 @@ func (e *emitter) mentions(n ast.Node, v *types.Var) bool {
 // assigns reports whether n assigns to v.
 func (e *emitter) assigns(n ast.Node, v *types.Var) bool {
 	found := false
-	ast.Inspect(n, func(c ast.Node) bool {
-		switch c := c.(type) {
-		case *ast.AssignStmt:
-			for _, l := range c.Lhs {
-				if id, ok := ast.Unparen(l).(*ast.Ident); ok && e.f.varOf(id) == v {
-					found = true
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := ast.Unparen(c.X).(*ast.Ident); ok && e.f.varOf(id) == v {
-				found = true
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(c.X).(*ast.Ident); ok && c.Op == token.AND && e.f.varOf(id) == v {
+	eachWrite(n, e.f.info, func(x ast.Expr, kind writeKind, _ ast.Node) {
+		switch kind {
+		case writeAssign, writeIncDec, writeAddr:
+			if id, ok := ast.Unparen(x).(*ast.Ident); ok && e.f.varOf(id) == v {
 				found = true
 			}
 		}
-		return !found
 	})
 	return found
 }

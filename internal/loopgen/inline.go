@@ -893,28 +893,14 @@ func (in *inliner) assignedVars(fd *ast.FuncDecl, addr bool) map[types.Object]bo
 			}
 		}
 	}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if u, ok := n.(*ast.UnaryExpr); addr && (!ok || u.Op != token.AND) {
-			return true
+	eachWrite(fd.Body, in.info, func(x ast.Expr, kind writeKind, at ast.Node) {
+		switch {
+		case kind == writeAddr:
+			mark(x)
+		case addr:
+		case kind == writeAssign, kind == writeIncDec, kind == writeRange && rangeAssigns(at):
+			mark(x)
 		}
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				mark(l)
-			}
-		case *ast.IncDecStmt:
-			mark(n.X)
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				mark(n.X)
-			}
-		case *ast.RangeStmt:
-			if n.Tok == token.ASSIGN {
-				mark(n.Key)
-				mark(n.Value)
-			}
-		}
-		return true
 	})
 	return out
 }
