@@ -1946,42 +1946,44 @@ func (e *emitter) regionLoops(r *region) {
 		// (fission_jam.go); the plain loop runs those left.
 		lo = e.jam(&jamRegion{r, stmts, need, loads, stores, pieces, laneOnly}, lo, hi, thread)
 		w.WriteString("{\n")
-		if r.label != "" && (flat || laneOnly && !laneFlatOnly && lo == "0" && hi == f.n) {
-			// The label must sit right before its loop.
-			w.WriteString(r.label + ":\n")
+		// The label must sit right before its loop (the innermost).
+		label := func() {
+			if r.label != "" {
+				w.WriteString(r.label + ":\n")
+			}
 		}
-		closing := "}\n"
+		closing, carries := "}\n", false
 		switch {
 		case laneOnly && (flat || !laneFlatOnly) && lo == "0" && hi == f.n:
+			label()
 			fmt.Fprintf(w, "for %s := 0; %s < %s; %s += %d {\n", f.ti, f.ti, f.n, f.ti, warpLanes)
-			fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
 		case !flat && lo == "0" && hi == f.n:
 			// Every thread: a loop per dimension, carrying the thread's
 			// position (flatten) and its linear index.
 			fmt.Fprintf(w, "%s := %s.Dim()\n%s := 0\n", f.dim, f.blk, f.ti)
 			fmt.Fprintf(w, "for %s := 0; %s < %s.Z; %s++ {\n", f.tz, f.tz, f.dim, f.tz)
 			fmt.Fprintf(w, "for %s := 0; %s < %s.Y; %s++ {\n", f.ty, f.ty, f.dim, f.ty)
-			if r.label != "" {
-				w.WriteString(r.label + ":\n")
-			}
+			label()
 			fmt.Fprintf(w, "for %s := 0; %s < %s.X; %s, %s = %s+1, %s+1 {\n", f.tx, f.tx, f.dim, f.tx, f.ti, f.tx, f.ti)
-			fmt.Fprintf(w, "%s := %s.ThreadAt(%s, %s, %s, %s)\n_ = %s\n", f.tname, f.blk, f.ti, f.tx, f.ty, f.tz, f.tname)
-			f.gridMode = true
-			defer func() { f.gridMode = false }()
 			closing = "}\n}\n}\n"
+			carries = true
 		case !flat:
-			// The loop carries the thread's position (flatten).
+			// From a thread other than the first: the loop steps the
+			// thread's position (flatten) with its linear index.
 			fmt.Fprintf(w, "%s, %s, %s := %s.Pos(%s)\n", f.tx, f.ty, f.tz, f.blk, lo)
-			if r.label != "" {
-				w.WriteString(r.label + ":\n")
-			}
+			label()
 			fmt.Fprintf(w, "for %s := %s; %s < %s; %s, %s, %s, %s = %s.Step(%s, %s, %s, %s) {\n",
 				f.ti, lo, f.ti, hi, f.ti, f.tx, f.ty, f.tz, f.blk, f.ti, f.tx, f.ty, f.tz)
+			carries = true
+		default:
+			label()
+			fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, lo, f.ti, hi, f.ti)
+		}
+		if carries {
 			fmt.Fprintf(w, "%s := %s.ThreadAt(%s, %s, %s, %s)\n_ = %s\n", f.tname, f.blk, f.ti, f.tx, f.ty, f.tz, f.tname)
 			f.gridMode = true
 			defer func() { f.gridMode = false }()
-		default:
-			fmt.Fprintf(w, "for %s := %s; %s < %s; %s++ {\n", f.ti, lo, f.ti, hi, f.ti)
+		} else {
 			fmt.Fprintf(w, "%s := %s.%s(%s)\n_ = %s\n", f.tname, f.blk, thread, f.ti, f.tname)
 		}
 		if f.exited != "" {

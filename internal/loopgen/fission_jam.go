@@ -62,13 +62,11 @@ const (
 // one after the other (the tiled matmul's 16).
 const jamUnrollMax = 16
 
-// shiftedMethods are the methods of cuda.Shifted: the Thread's methods
-// that name its position or its block's and grid's shapes.
-var shiftedMethods = map[string]bool{
-	"ThreadIdx": true, "BlockIdx": true, "BlockDim": true, "GridDim": true,
-	"Grid1": true, "Grid2": true, "Grid3": true, "GridSize1": true, "GridSize2": true, "GridSize3": true,
-	"LaneID": true, "WarpSize": true,
-	"LanemaskLt": true, "LanemaskLe": true, "LanemaskEq": true, "LanemaskGe": true, "LanemaskGt": true,
+// shiftedMethod reports whether cuda.Shifted has the Thread's method
+// name: those that name the thread's position (positionThreadMethods) or
+// its block's and grid's shapes (uniformThreadMethods).
+func shiftedMethod(name string) bool {
+	return positionThreadMethods[name] || uniformThreadMethods[name]
 }
 
 // jamRegion is what the region's loop writes for each thread: its
@@ -402,9 +400,7 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 		// copy reads at an index that moves with the loop's variable are
 		// read through a view of the span its rounds read, taken once
 		// (jamViews).
-		init := loop.Init.(*ast.AssignStmt)
-		iv := init.Lhs[0].(*ast.Ident).Name
-		from := f.print(init.Rhs[0])
+		from := f.print(loop.Init.(*ast.AssignStmt).Rhs[0])
 		views := e.jamViews(loop, trip, step)
 		for _, v := range views {
 			first := ""
@@ -423,8 +419,7 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 				fmt.Fprintf(w, "%s := %s\n", v.names[k], view)
 			}
 		}
-		for u := range trip {
-			fmt.Fprintf(w, "{\n%s := %s + %d\n_ = %s\n", iv, from, u*step, iv)
+		e.rounds(loop, trip, step, func(u int64) {
 			for _, s := range loop.Body.List {
 				for k := range factor {
 					var undo []func()
@@ -437,8 +432,7 @@ func (e *emitter) jam(j *jamRegion, lo, hi, thread string) string {
 					}
 				}
 			}
-			w.WriteString("}\n")
-		}
+		})
 	} else {
 		fmt.Fprintf(w, "for %s; %s; %s {\n", f.print(loop.Init), f.print(loop.Cond), f.print(loop.Post))
 		each(loop.Body.List)
@@ -480,15 +474,11 @@ func (e *emitter) unrolled(j *jamRegion, loop *ast.ForStmt, pre, post []ast.Stmt
 	for _, s := range pre {
 		fmt.Fprintf(w, "%s\n", f.printLines(s))
 	}
-	init := loop.Init.(*ast.AssignStmt)
-	iv := init.Lhs[0].(*ast.Ident).Name
-	for u := range trip {
-		fmt.Fprintf(w, "{\n%s := %s + %d\n_ = %s\n", iv, f.print(init.Rhs[0]), u*step, iv)
+	e.rounds(loop, trip, step, func(int64) {
 		for _, s := range loop.Body.List {
 			fmt.Fprintf(w, "%s\n", f.printLines(s))
 		}
-		w.WriteString("}\n")
-	}
+	})
 	for _, s := range post {
 		fmt.Fprintf(w, "%s\n", f.printLines(s))
 	}
@@ -497,6 +487,19 @@ func (e *emitter) unrolled(j *jamRegion, loop *ast.ForStmt, pre, post []ast.Stmt
 	}
 	w.WriteString("}\n")
 	return hi
+}
+
+// rounds writes trip rounds of step of a loop for v := a; ..., one after
+// the other, each a block declaring v as its round's value, a plus
+// u·step, around what round writes for round u.
+func (e *emitter) rounds(loop *ast.ForStmt, trip, step int64, round func(u int64)) {
+	init := loop.Init.(*ast.AssignStmt)
+	iv, from := init.Lhs[0].(*ast.Ident).Name, e.f.print(init.Rhs[0])
+	for u := range trip {
+		fmt.Fprintf(e.w, "{\n%s := %s + %d\n_ = %s\n", iv, from, u*step, iv)
+		round(u)
+		e.w.WriteString("}\n")
+	}
 }
 
 // shiftable reports whether the statements use the kernel's Thread only
@@ -510,7 +513,7 @@ func (e *emitter) shiftable(lists [][]ast.Stmt) bool {
 			ast.Inspect(s, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.CallExpr:
-					if sel, isSel := n.Fun.(*ast.SelectorExpr); isSel && shiftedMethods[sel.Sel.Name] {
+					if sel, isSel := n.Fun.(*ast.SelectorExpr); isSel && shiftedMethod(sel.Sel.Name) {
 						if id, isID := sel.X.(*ast.Ident); isID {
 							called[id] = true
 						}
